@@ -1,0 +1,72 @@
+"""The REST adapter: a FastAPI app (built by a factory) mounted into Reflex for `/api`.
+
+Every error answers one JSON shape, `{"message": ..., "errors": {...}}`, and no stack trace reaches a client.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from app.api.routes import health
+from app.core.config import settings
+from app.core.errors import DomainError
+
+log = logging.getLogger(__name__)
+
+
+def error_body(message: str, errors: dict[str, str] | None = None, **extra: object) -> dict[str, object]:
+    return {"message": message, "errors": errors or {}, **extra}
+
+
+def _field_errors(exc: RequestValidationError) -> dict[str, str]:
+    errors: dict[str, str] = {}
+    for err in exc.errors():
+        loc = [str(p) for p in err.get("loc", ()) if p not in ("body", "query", "path")]
+        field = loc[-1] if loc else "body"
+        errors.setdefault(field, str(err.get("msg", "Invalid value")).removeprefix("Value error, "))
+    return errors
+
+
+def install_error_handlers(api: FastAPI) -> None:
+    @api.exception_handler(DomainError)
+    async def _domain(_: Request, exc: DomainError) -> JSONResponse:
+        return JSONResponse(error_body(exc.message, exc.errors, **exc.extra), status_code=exc.status_code)
+
+    @api.exception_handler(RequestValidationError)
+    async def _validation(_: Request, exc: RequestValidationError) -> JSONResponse:
+        errors = _field_errors(exc)
+        return JSONResponse(error_body("Please check the highlighted fields.", errors), status_code=422)
+
+    @api.exception_handler(StarletteHTTPException)
+    async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        message = exc.detail if isinstance(exc.detail, str) else "Request failed"
+        return JSONResponse(error_body(message), status_code=exc.status_code, headers=exc.headers)
+
+    @api.exception_handler(Exception)
+    async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
+        log.exception("Unhandled error on %s %s", request.method, request.url.path)
+        return JSONResponse(error_body("Internal server error"), status_code=500)
+
+
+def create_api() -> FastAPI:
+    """Build a fresh FastAPI app; Reflex may build the app twice in one process, so never reuse one."""
+    api = FastAPI(
+        title=f"{settings.company_name} API",
+        docs_url="/api/docs" if settings.app_env != "prod" else None,
+        redoc_url=None,
+        openapi_url="/api/openapi.json" if settings.app_env != "prod" else None,
+    )
+    install_error_handlers(api)
+    api.include_router(health.router, prefix="/api")
+
+    # Registered last: any other /api path is a JSON 404, never the site's HTML page.
+    @api.api_route("/api/{path:path}", methods=["GET", "POST", "PUT", "PATCH", "DELETE"], include_in_schema=False)
+    async def _api_not_found(path: str) -> JSONResponse:
+        return JSONResponse(error_body("Not found"), status_code=404)
+
+    return api

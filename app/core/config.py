@@ -1,0 +1,113 @@
+"""All settings of the product, read once from the environment (and an optional `.env`).
+
+Setting names are part of the product's interface: operators and tests rely on them, so rename none.
+Nothing else in the code reads `os.environ`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+from urllib.parse import urlsplit
+
+from pydantic import SecretStr, field_validator, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+ROOT = Path(__file__).resolve().parents[2]
+# The development secret is public (it is in this file), so `prod` refuses to start with it.
+DEV_SECRET = "dev-only-insecure-secret-key-change-me"
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_file=ROOT / ".env", extra="ignore")
+
+    app_env: Literal["dev", "test", "prod"] = "dev"
+    port: int = 3000
+    public_url: str = ""  # the site's origin; defaults to http://127.0.0.1:{port}
+    secret_key: SecretStr = SecretStr(DEV_SECRET)
+    database_url: str = ""  # defaults to the SQLite file data/app.db
+    data_dir: Path = ROOT / "data"  # private files (CVs); never served as static files
+    redis_url: str | None = None
+
+    company_name: str = "Coastline IT Solutions"
+
+    smtp_host: str | None = None  # unset: mail is written to the server log instead
+    smtp_port: int = 587
+    smtp_user: str | None = None
+    smtp_password: SecretStr | None = None
+    smtp_tls: Literal["none", "starttls", "ssl"] = "starttls"
+    mail_from: str = "Coastline IT Solutions <no-reply@coastline-it.example>"
+    staff_notify_email: str | None = None
+
+    calendly_token: SecretStr | None = None
+    calendly_api_url: str = "https://api.calendly.com"
+    calendly_webhook_secret: SecretStr | None = None
+
+    google_client_id: str | None = None
+    google_client_secret: SecretStr | None = None
+    google_discovery_url: str = "https://accounts.google.com/.well-known/openid-configuration"
+
+    access_token_minutes: int = 15
+    refresh_token_days: int = 7
+    staff_idle_minutes: int = 10
+    client_idle_minutes: int = 240
+    max_upload_mb: int = 10
+
+    @field_validator("smtp_tls", mode="before")
+    @classmethod
+    def _tls_aliases(cls, v: object) -> object:
+        aliases = {"true": "starttls", "1": "starttls", "yes": "starttls", "false": "none", "0": "none", "no": "none"}
+        return aliases.get(str(v).strip().lower(), v) if v is not None else v
+
+    @field_validator("database_url")
+    @classmethod
+    def _database_url(cls, v: str) -> str:
+        if not v:
+            return f"sqlite:///{ROOT / 'data' / 'app.db'}"
+        # psycopg 3 is the only PostgreSQL driver installed.
+        for prefix in ("postgres://", "postgresql://"):
+            if v.startswith(prefix):
+                return "postgresql+psycopg://" + v.removeprefix(prefix)
+        return v
+
+    @field_validator("data_dir")
+    @classmethod
+    def _absolute_data_dir(cls, v: Path) -> Path:
+        return v if v.is_absolute() else (ROOT / v)
+
+    @model_validator(mode="after")
+    def _check(self) -> Settings:
+        if not self.public_url:
+            self.public_url = f"http://127.0.0.1:{self.port}"
+        self.public_url = self.public_url.rstrip("/")
+        secret = self.secret_key.get_secret_value()
+        if self.app_env == "prod" and (secret == DEV_SECRET or len(secret) < 32):
+            raise ValueError("SECRET_KEY must be set to a random value of at least 32 characters when APP_ENV=prod")
+        return self
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.database_url.startswith("sqlite")
+
+    @property
+    def origin(self) -> str:
+        parts = urlsplit(self.public_url)
+        return f"{parts.scheme}://{parts.netloc}"
+
+    @property
+    def allowed_origins(self) -> list[str]:
+        """Origins allowed for CORS and the websocket: the site's own, plus loopback aliases outside prod."""
+        origins = [self.origin]
+        if self.app_env != "prod":
+            for host in ("127.0.0.1", "localhost"):
+                o = f"http://{host}:{self.port}"
+                if o not in origins:
+                    origins.append(o)
+        return origins
+
+    @property
+    def secure_cookies(self) -> bool:
+        return self.app_env == "prod"
+
+
+settings = Settings()

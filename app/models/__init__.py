@@ -1,0 +1,40 @@
+"""Every table of the product; importing this package registers them all on SQLModel.metadata."""
+
+from app.models.billing import Invoice, InvoiceItem, Payment
+from app.models.careers import JobApplication, JobOpening
+from app.models.commerce import Order, OrderItem, Price, Product
+from app.models.content import PortfolioProject, Service, TeamMember, Testimonial
+from app.models.inquiry import ContactInquiry, NewsletterSubscriber
+from app.models.meeting import Meeting, MeetingType
+from app.models.project import Organization, Project, ProjectMilestone
+from app.models.system import AuditLog, EmailOutbox, RateLimitEvent
+from app.models.user import RefreshToken, User, VerificationCode
+
+__all__ = [
+    "AuditLog",
+    "ContactInquiry",
+    "EmailOutbox",
+    "Invoice",
+    "InvoiceItem",
+    "JobApplication",
+    "JobOpening",
+    "Meeting",
+    "MeetingType",
+    "NewsletterSubscriber",
+    "Order",
+    "OrderItem",
+    "Organization",
+    "Payment",
+    "PortfolioProject",
+    "Price",
+    "Product",
+    "Project",
+    "ProjectMilestone",
+    "RateLimitEvent",
+    "RefreshToken",
+    "Service",
+    "TeamMember",
+    "Testimonial",
+    "User",
+    "VerificationCode",
+]

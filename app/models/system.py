@@ -1,0 +1,55 @@
+"""Operational tables: the e-mail outbox, the audit log of staff actions, and rate-limit events."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlmodel import Field, SQLModel
+
+from app.models.base import created_at, enum_field, text, timestamp
+from app.models.enums import OutboxStatus
+
+
+class EmailOutbox(SQLModel, table=True):
+    """Mail is written here in the same transaction as its cause, then delivered with retries."""
+
+    __tablename__ = "email_outbox"
+
+    id: int | None = Field(default=None, primary_key=True)
+    to_address: str = Field(max_length=254)
+    subject: str = Field(max_length=255)
+    body_text: str = text(nullable=False)
+    body_html: str | None = text()
+    status: OutboxStatus = enum_field(OutboxStatus, OutboxStatus.pending, index=True)
+    attempts: int = 0
+    last_error: str | None = Field(default=None, max_length=500)
+    next_attempt_at: datetime | None = timestamp(index=True)
+    sent_at: datetime | None = timestamp()
+    created_at: datetime = created_at()
+
+
+class AuditLog(SQLModel, table=True):
+    __tablename__ = "audit_log"
+
+    id: int | None = Field(default=None, primary_key=True)
+    actor_id: uuid.UUID | None = Field(default=None, foreign_key="users.id", ondelete="SET NULL", index=True)
+    action: str = Field(max_length=100)  # e.g. user.create, inquiry.update
+    entity_type: str | None = Field(default=None, max_length=50)
+    entity_id: str | None = Field(default=None, max_length=64)
+    details: dict[str, Any] | None = Field(default=None, sa_type=sa.JSON)
+    ip_address: str | None = Field(default=None, max_length=45)
+    created_at: datetime = created_at()
+
+
+class RateLimitEvent(SQLModel, table=True):
+    """One row per limited attempt; shared by every worker because it lives in the database."""
+
+    __tablename__ = "rate_limit_events"
+    __table_args__ = (sa.Index("ix_rate_limit_events_key_created_at", "key", "created_at"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    key: str = Field(max_length=200)  # e.g. login:ip:1.2.3.4
+    created_at: datetime = created_at()

@@ -1,0 +1,64 @@
+"""Accounts and their sessions: users, refresh tokens (the session store) and e-mailed verification codes."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+
+import sqlalchemy as sa
+from sqlmodel import Field, SQLModel
+
+from app.models.base import created_at, enum_field, string_list, timestamp, updated_at
+from app.models.enums import EmployeeType, Role
+
+
+class User(SQLModel, table=True):
+    __tablename__ = "users"
+    # Usernames are unique regardless of case, as login accepts any case.
+    __table_args__ = (sa.Index("uq_users_username_lower", sa.text("lower(username)"), unique=True),)
+
+    id: uuid.UUID = Field(default_factory=uuid.uuid4, primary_key=True)
+    username: str = Field(max_length=30, unique=True)
+    email: str = Field(max_length=254, unique=True)  # stored lower-case
+    password_hash: str | None = Field(default=None, max_length=100)  # None for Google-only accounts
+    oauth_provider: str | None = Field(default=None, max_length=20)
+    oauth_id: str | None = Field(default=None, max_length=255, index=True)
+    role: Role = enum_field(Role, Role.client, index=True)
+    employee_type: EmployeeType | None = enum_field(EmployeeType, None, nullable=True)
+    first_name: str | None = Field(default=None, max_length=100)
+    last_name: str | None = Field(default=None, max_length=100)
+    phone: str | None = Field(default=None, max_length=30)
+    company: str | None = Field(default=None, max_length=200)
+    is_verified: bool = False
+    profile_complete: bool = False
+    extra_permissions: list[str] = string_list()
+    revoked_permissions: list[str] = string_list()
+    created_at: datetime = created_at()
+    updated_at: datetime = updated_at()
+
+
+class RefreshToken(SQLModel, table=True):
+    """One row per issued refresh token; a login starts a family, each refresh rotates within it."""
+
+    __tablename__ = "refresh_tokens"
+
+    id: int | None = Field(default=None, primary_key=True)
+    user_id: uuid.UUID = Field(foreign_key="users.id", ondelete="CASCADE", index=True)
+    token: str = Field(max_length=64, unique=True)  # SHA-256 of the token; the token itself is never stored
+    family_id: uuid.UUID = Field(index=True)
+    is_revoked: bool = False
+    expires_at: datetime = timestamp(nullable=False)
+    last_used_at: datetime | None = timestamp()  # drives the server-side idle timeout
+    created_at: datetime = created_at()
+
+
+class VerificationCode(SQLModel, table=True):
+    __tablename__ = "verification_codes"
+
+    id: int | None = Field(default=None, primary_key=True)
+    user_id: uuid.UUID = Field(foreign_key="users.id", ondelete="CASCADE", index=True)
+    code: str = Field(max_length=64)  # keyed hash of the 6 digits
+    expires_at: datetime = timestamp(nullable=False)
+    is_used: bool = False
+    attempts: int = 0  # wrong guesses; the code dies after five
+    created_at: datetime = created_at()
