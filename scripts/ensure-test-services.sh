@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# What the tests need besides Python packages: PostgreSQL answering on 127.0.0.1:5432, and Debian's Chromium.
+set -euo pipefail
+
+if ! pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null; then
+  echo "PostgreSQL is not answering on 127.0.0.1:5432; starting it"
+  if command -v pg_ctlcluster >/dev/null && [ -d /etc/postgresql ]; then
+    pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -n1)" main start || true
+  fi
+  for _ in $(seq 1 30); do pg_isready -q -h 127.0.0.1 -p 5432 && break; sleep 1; done
+  pg_isready -h 127.0.0.1 -p 5432 || { echo "PostgreSQL is still down; start it and retry" >&2; exit 1; }
+fi
+
+if [ ! -x /usr/bin/chromium ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "Installing Debian's chromium for the end-to-end tests"
+    apt-get install -y -q chromium >/dev/null 2>&1 || { apt-get update -q >/dev/null && apt-get install -y -q chromium >/dev/null; }
+  else
+    echo "The end-to-end tests need Debian's chromium at /usr/bin/chromium: sudo apt-get install chromium" >&2
+    exit 1
+  fi
+fi
