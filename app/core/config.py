@@ -19,7 +19,8 @@ DEV_SECRET = "dev-only-insecure-secret-key-change-me"
 
 
 class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_file=ROOT / ".env", extra="ignore")
+    # Empty variables count as unset, so a copied .env.example with blanks keeps the defaults.
+    model_config = SettingsConfigDict(env_file=ROOT / ".env", extra="ignore", env_ignore_empty=True)
 
     app_env: Literal["dev", "test", "prod"] = "dev"
     port: int = 3000

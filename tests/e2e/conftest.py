@@ -1,0 +1,125 @@
+"""End-to-end harness: the real single-port server on a free port over its own PostgreSQL database, and Chromium."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+from sqlalchemy import text
+
+from app.core.db import make_engine
+from tests.conftest import PG_ADMIN_URL
+from tests.migrations import migrate
+
+ROOT = Path(__file__).resolve().parents[2]
+E2E_DB = "app_test_e2e"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+STARTUP_TIMEOUT_S = 300  # a cold frontend build plus the first compile
+
+
+@dataclass(frozen=True)
+class Server:
+    url: str
+    database_url: str
+    log: Path
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _fresh_database() -> str:
+    admin = make_engine(PG_ADMIN_URL).execution_options(isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'DROP DATABASE IF EXISTS "{E2E_DB}" WITH (FORCE)'))
+        conn.execute(text(f'CREATE DATABASE "{E2E_DB}"'))
+    admin.dispose()
+    url = PG_ADMIN_URL.rsplit("/", 1)[0] + f"/{E2E_DB}"
+    migrate(url, "head")
+    return url
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    port = _free_port()
+    database_url = _fresh_database()
+    env = {
+        **os.environ,
+        "APP_ENV": "test",
+        "PORT": str(port),
+        "PUBLIC_URL": f"http://127.0.0.1:{port}",
+        "DATABASE_URL": database_url,
+        "DATA_DIR": str(tmp_path_factory.mktemp("e2e-data")),
+    }
+    subprocess.run([sys.executable, "-m", "app.cli", "seed-demo"], cwd=ROOT, env=env, check=True, capture_output=True)
+    log = tmp_path_factory.mktemp("e2e-log") / "server.log"
+    cmd = ["reflex", "run", "--env", "prod", "--single-port", "--frontend-port", str(port), "--backend-port", str(port)]
+    with log.open("wb") as out:
+        proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_until_up(url, proc, log)
+        yield Server(url=url, database_url=database_url, log=log)
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+
+
+def _wait_until_up(url: str, proc: subprocess.Popen[bytes], log: Path) -> None:
+    deadline = time.monotonic() + STARTUP_TIMEOUT_S
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            pytest.fail(f"server exited with {proc.returncode}:\n{log.read_text()[-4000:]}")
+        try:
+            if httpx.get(f"{url}/ping", timeout=2).status_code == 200 and httpx.get(url, timeout=5).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(1)
+    pytest.fail(f"server did not answer within {STARTUP_TIMEOUT_S} s:\n{log.read_text()[-4000:]}")
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    if not Path(CHROMIUM).exists():
+        pytest.fail("Debian's chromium is required at /usr/bin/chromium (scripts/ensure-test-services.sh installs it)")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.console_errors = errors  # type: ignore[attr-defined]
+    yield pg
+    context.close()

@@ -1,0 +1,50 @@
+"""The real server, started like `make run`, serves the home page and the 404 page to a real browser."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.e2e.conftest import Server
+
+pytestmark = pytest.mark.e2e
+
+
+def test_home_page_renders_with_header_and_footer(server: Server, page: Page) -> None:
+    page.goto(server.url + "/")
+    expect(page.get_by_role("heading", level=1)).to_be_visible()
+    expect(page.locator("header")).to_be_visible()
+    expect(page.locator("footer")).to_contain_text("All rights reserved")
+    expect(page.get_by_role("link", name="Get Started Today")).to_have_attribute("href", "/contact")
+    # The websocket connected (no CSP or origin violation) when there are no console errors.
+    page.wait_for_timeout(500)
+    assert page.console_errors == []  # type: ignore[attr-defined]
+
+
+def test_missing_page_shows_not_found_and_go_home_works(server: Server, page: Page) -> None:
+    page.goto(server.url + "/no-such-page/at-all")
+    expect(page.get_by_role("heading", name="Page Not Found")).to_be_visible()
+    expect(page.get_by_role("button", name="Go Back").or_(page.get_by_role("link", name="Go Back"))).to_be_visible()
+    page.get_by_role("link", name="Go Home").first.click()
+    page.wait_for_url(server.url + "/")
+
+
+def test_served_responses_carry_security_headers_and_api_is_mounted(server: Server) -> None:
+    home = httpx.get(server.url + "/")
+    assert "frame-ancestors 'none'" in home.headers["content-security-policy"]
+    assert home.headers["x-content-type-options"] == "nosniff"
+    health = httpx.get(server.url + "/api/health").json()
+    assert health["status"] == "ok" and health["database"]["engine"] == "postgresql"
+    missing = httpx.get(server.url + "/api/nothing-here")
+    assert missing.status_code == 404 and missing.json()["message"] == "Not found"
+
+
+def test_cross_origin_requests_are_not_allowed(server: Server) -> None:
+    r = httpx.options(
+        server.url + "/api/health",
+        headers={"Origin": "https://evil.example", "Access-Control-Request-Method": "GET"},
+    )
+    assert r.headers.get("access-control-allow-origin") != "https://evil.example"
+    ok = httpx.get(server.url + "/api/health", headers={"Origin": server.url})
+    assert ok.headers.get("access-control-allow-origin") == server.url
