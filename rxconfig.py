@@ -1,7 +1,9 @@
 """Reflex configuration, derived from the one Settings object (see app/core/config.py)."""
 
 import reflex as rx
+from reflex_base.plugins.sitemap import SitemapPlugin
 from reflex_base.plugins.tailwind_v4 import TailwindV4Plugin
+from reflex_components_radix.plugin import RadixThemesPlugin
 
 from app.core.config import settings
 
@@ -18,5 +20,9 @@ config = rx.Config(
     # No phoning home, no badge; our own Alembic migrations own the database (db_url stays unset on purpose).
     telemetry_enabled=False,
     show_built_with_reflex=False,
-    plugins=[TailwindV4Plugin()],
+    plugins=[
+        TailwindV4Plugin(),
+        RadixThemesPlugin(theme=rx.theme(appearance="light", accent_color="blue")),
+        SitemapPlugin(),
+    ],
 )

@@ -4,11 +4,13 @@ import reflex as rx
 
 from app.api import create_api
 from app.api.middleware import BodySizeLimit, SecurityHeaders
+from app.services.jobs import background_loop
 from app.ui import pages  # noqa: F401  (registers every page)
 from app.ui.site.not_found import not_found_page
 
 app = rx.App(
     api_transformer=[create_api(), BodySizeLimit, SecurityHeaders],
-    theme=rx.theme(appearance="light", accent_color="blue"),
 )
 app.add_page(not_found_page, route="404", title="Page Not Found")
+# Delivers the mail outbox (and other housekeeping) while the server runs.
+app.register_lifespan_task(background_loop)

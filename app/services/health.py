@@ -9,6 +9,7 @@ from sqlalchemy import text
 
 from app.core.config import settings
 from app.core.db import session_scope
+from app.services import mail
 
 
 def _database() -> dict[str, object]:
@@ -21,11 +22,25 @@ def _database() -> dict[str, object]:
     return {"status": "ok", "latency_ms": round((time.perf_counter() - started) * 1000, 1)}
 
 
+def _mail_queue() -> dict[str, object]:
+    try:
+        with session_scope() as s:
+            queue = mail.queue_health(s)
+    except Exception as exc:
+        return {"status": "down", "error": exc.__class__.__name__}
+    # Mail that has waited over an hour, or given up, needs an operator.
+    stuck = int(queue["failed"]) > 0 or int(queue["oldest_pending_seconds"]) > 3600
+    return {"status": "degraded" if stuck else "ok", **queue}
+
+
 async def check() -> dict[str, object]:
-    """App and database status; `status` is "ok" only when every check passes."""
+    """App, database and mail queue status; `status` is "ok" only when every check passes."""
     database = await asyncio.to_thread(_database)
+    mail_queue = await asyncio.to_thread(_mail_queue) if database["status"] == "ok" else {"status": "unknown"}
+    healthy = database["status"] == "ok" and mail_queue["status"] == "ok"
     return {
-        "status": "ok" if database["status"] == "ok" else "degraded",
+        "status": "ok" if healthy else "degraded",
         "app": {"status": "ok", "env": settings.app_env},
         "database": {**database, "engine": "sqlite" if settings.is_sqlite else "postgresql"},
+        "mail": mail_queue,
     }

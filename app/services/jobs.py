@@ -1,0 +1,31 @@
+"""Background work of each server process: deliver the mail outbox and prune old rate-limit events."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from app.core.db import session_scope
+from app.services import mail, ratelimit
+
+log = logging.getLogger(__name__)
+
+INTERVAL_S = 5.0
+
+
+def run_once() -> int:
+    """One pass: deliver due mail, forget stale rate-limit events; returns messages delivered."""
+    with session_scope() as s:
+        sent = mail.deliver_pending(s)
+        ratelimit.prune(s)
+    return sent
+
+
+async def background_loop() -> None:
+    """Runs for the life of the server; a failing pass is logged and retried, never fatal."""
+    while True:
+        try:
+            await asyncio.to_thread(run_once)
+        except Exception:  # the loop must survive a database hiccup
+            log.exception("Background pass failed")
+        await asyncio.sleep(INTERVAL_S)
