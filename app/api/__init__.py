@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import logging
 
-from fastapi import FastAPI, Request
+from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from app.api.routes import health
+from app.api.deps import same_origin_writes
+from app.api.routes import account, auth, google, health
 from app.core.config import settings
 from app.core.errors import DomainError
 
@@ -63,6 +64,11 @@ def create_api() -> FastAPI:
     )
     install_error_handlers(api)
     api.include_router(health.router, prefix="/api")
+    # Every route below is a cookie-authenticated write candidate: refuse foreign origins.
+    guarded = [Depends(same_origin_writes)]
+    api.include_router(auth.router, prefix="/api", dependencies=guarded)
+    api.include_router(account.router, prefix="/api", dependencies=guarded)
+    api.include_router(google.router, prefix="/api")
 
     # Registered last: any other /api path is a JSON 404, never the site's HTML page.
     @api.api_route("/api/{path:path}", methods=["GET", "POST", "PUT", "PATCH", "DELETE"], include_in_schema=False)

@@ -5,8 +5,10 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from datetime import UTC, datetime, timedelta
 
 import bcrypt
+import jwt
 
 from app.core.config import settings
 
@@ -47,3 +49,29 @@ def token_digest(token: str) -> str:
     """Keyed SHA-256 of a token or code: what is stored, so a database leak reveals no usable secret."""
     key = settings.secret_key.get_secret_value().encode()
     return hmac.new(key, token.encode(), hashlib.sha256).hexdigest()
+
+
+JWT_ALGORITHM = "HS256"
+
+
+def encode_access_token(*, user_id: str, family_id: str, minutes: int) -> str:
+    """A short-lived signed token naming the user and the session family it belongs to."""
+    now = datetime.now(UTC)
+    claims = {"sub": user_id, "fam": family_id, "iat": now, "exp": now + timedelta(minutes=minutes), "typ": "access"}
+    return jwt.encode(claims, settings.secret_key.get_secret_value(), algorithm=JWT_ALGORITHM)
+
+
+def decode_access_token(token: str, *, verify_exp: bool = True) -> dict[str, str] | None:
+    """The claims of a genuine access token, or None. `verify_exp=False` is for callers that check the session row."""
+    try:
+        claims = jwt.decode(
+            token,
+            settings.secret_key.get_secret_value(),
+            algorithms=[JWT_ALGORITHM],
+            options={"verify_exp": verify_exp, "require": ["sub", "fam", "exp"]},
+        )
+    except jwt.PyJWTError:
+        return None
+    if claims.get("typ") != "access":
+        return None
+    return {"sub": str(claims["sub"]), "fam": str(claims["fam"])}

@@ -8,6 +8,7 @@ from datetime import datetime
 import sqlalchemy as sa
 from sqlmodel import Field, SQLModel
 
+from app.core.permissions import effective_permissions
 from app.models.base import created_at, enum_field, string_list, timestamp, updated_at
 from app.models.enums import EmployeeType, Role
 
@@ -62,3 +63,40 @@ class VerificationCode(SQLModel, table=True):
     is_used: bool = False
     attempts: int = 0  # wrong guesses; the code dies after five
     created_at: datetime = created_at()
+
+
+class UserPublic(SQLModel):
+    """What the browser may know about a user (never the hash or the OAuth id)."""
+
+    id: uuid.UUID
+    username: str
+    email: str
+    role: str
+    employee_type: str | None
+    first_name: str | None
+    last_name: str | None
+    phone: str | None
+    company: str | None
+    is_verified: bool
+    profile_complete: bool
+    created_at: datetime
+    effective_permissions: list[str]
+    fullName: str  # noqa: N815 (the spec's session field names)
+    employeeType: str | None  # noqa: N815
+
+    @classmethod
+    def of(cls, user: User) -> UserPublic:
+        full_name = " ".join(p for p in (user.first_name, user.last_name) if p) or user.username
+        perms = effective_permissions(user.role, user.employee_type, user.extra_permissions, user.revoked_permissions)
+        return cls(
+            **user.model_dump(include=_PUBLIC_FIELDS),
+            effective_permissions=sorted(perms),
+            fullName=full_name,
+            employeeType=user.employee_type,
+        )
+
+
+_PUBLIC_FIELDS = {
+    "id", "username", "email", "role", "employee_type", "first_name", "last_name", "phone", "company",
+    "is_verified", "profile_complete", "created_at",
+}  # fmt: skip

@@ -1,4 +1,4 @@
-"""Settings: names operators rely on, the SQLite default, PostgreSQL URL rewriting, and prod's refusal of dev secrets."""
+"""Settings: the names operators rely on, the SQLite default, URL rewriting, and prod refusing dev secrets."""
 
 from __future__ import annotations
 

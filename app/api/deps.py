@@ -1,0 +1,81 @@
+"""Dependencies shared by the API routes: the database session, the signed-in user, permissions, client address."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+from typing import Annotated
+
+from fastapi import Depends, Request
+from sqlmodel import Session
+
+from app.core.config import settings
+from app.core.db import get_session
+from app.core.errors import Forbidden
+from app.core.permissions import STAFF_ROLES, effective_permissions, has_perm
+from app.models.user import User
+from app.services import sessions
+
+ACCESS_COOKIE = "access_token"
+REFRESH_COOKIE = "refresh_token"
+REFRESH_COOKIE_PATH = "/api/auth"
+
+SessionDep = Annotated[Session, Depends(get_session)]
+
+
+def client_ip(request: Request) -> str | None:
+    return request.client.host if request.client else None
+
+
+ClientIP = Annotated[str | None, Depends(client_ip)]
+
+
+def same_origin_writes(request: Request) -> None:
+    """CSRF defence on top of SameSite=Lax: a browser's cross-site write carries a foreign Origin; refuse it."""
+    if request.method in ("GET", "HEAD", "OPTIONS"):
+        return
+    origin = request.headers.get("origin")
+    if origin and origin not in settings.allowed_origins:
+        raise Forbidden("Cross-site request refused")
+
+
+def current_session(request: Request, s: SessionDep) -> tuple[User, uuid.UUID]:
+    """The signed-in user and their session family, checked against the session store (cached per request)."""
+    return sessions.authenticate(s, request.cookies.get(ACCESS_COOKIE))
+
+
+CurrentSession = Annotated[tuple[User, uuid.UUID], Depends(current_session)]
+
+
+def current_user(current: CurrentSession) -> User:
+    return current[0]
+
+
+CurrentUser = Annotated[User, Depends(current_user)]
+
+
+def permissions_of(user: User) -> frozenset[str]:
+    return effective_permissions(user.role, user.employee_type, user.extra_permissions, user.revoked_permissions)
+
+
+def require_staff(user: CurrentUser) -> User:
+    if user.role not in STAFF_ROLES:
+        raise Forbidden("Access Denied: Staff privileges required to access this panel.")
+    return user
+
+
+StaffUser = Annotated[User, Depends(require_staff)]
+
+
+def require(perm: str, feature: str) -> Callable[[User], User]:
+    """A dependency that admits only users holding `perm`; the message names the feature, as the UI does."""
+
+    def dependency(user: StaffUser) -> User:
+        if not has_perm(permissions_of(user), perm):
+            raise Forbidden(
+                f"Access Restricted: You don't have permission to access {feature}. "
+                "Contact your administrator if you need access."
+            )
+        return user
+
+    return dependency

@@ -1,0 +1,118 @@
+"""/api/auth: registration, verification, sign-in, session refresh and logout."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request, Response
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel
+
+from app.api.deps import (
+    ACCESS_COOKIE,
+    REFRESH_COOKIE,
+    REFRESH_COOKIE_PATH,
+    ClientIP,
+    CurrentUser,
+    SessionDep,
+)
+from app.core.config import settings
+from app.core.errors import Unauthorized
+from app.models.user import UserPublic
+from app.services import auth, sessions
+
+router = APIRouter(prefix="/auth", tags=["auth"])
+
+
+class RegisterIn(BaseModel):
+    username: str = ""
+    email: str = ""
+    password: str = ""
+    first_name: str | None = None
+    last_name: str | None = None
+    company: str | None = None
+    phone: str | None = None
+
+
+class VerifyIn(BaseModel):
+    userId: str = ""  # noqa: N815 (the spec's payload names)
+    code: str = ""
+
+
+class ResendIn(BaseModel):
+    userId: str = ""  # noqa: N815
+
+
+class LoginIn(BaseModel):
+    identifier: str = ""
+    password: str = ""
+
+
+def set_session_cookies(response: Response, issued: sessions.IssuedSession) -> None:
+    """HttpOnly, SameSite=Lax, Secure in prod: nothing that authenticates is readable by JavaScript."""
+    max_age = settings.refresh_token_days * 24 * 3600
+    common = {"httponly": True, "samesite": "lax", "secure": settings.secure_cookies, "max_age": max_age}
+    response.set_cookie(ACCESS_COOKIE, issued.access_token, path="/", **common)  # type: ignore[arg-type]
+    response.set_cookie(REFRESH_COOKIE, issued.refresh_token, path=REFRESH_COOKIE_PATH, **common)  # type: ignore[arg-type]
+
+
+def clear_session_cookies(response: Response) -> None:
+    response.delete_cookie(ACCESS_COOKIE, path="/", secure=settings.secure_cookies, httponly=True, samesite="lax")
+    response.delete_cookie(
+        REFRESH_COOKIE, path=REFRESH_COOKIE_PATH, secure=settings.secure_cookies, httponly=True, samesite="lax"
+    )
+
+
+@router.post("/register", status_code=201)
+def register(body: RegisterIn, s: SessionDep, ip: ClientIP) -> dict[str, str]:
+    """Create an unverified client account and e-mail a 6-digit code."""
+    user = auth.register(s, **body.model_dump(), ip=ip)
+    return {"userId": str(user.id), "email": user.email, "message": "Account created. Check your e-mail for the code."}
+
+
+@router.post("/verify")
+def verify(body: VerifyIn, s: SessionDep) -> dict[str, str]:
+    """Verify an account with its e-mailed code."""
+    auth.verify(s, user_id=body.userId, code=body.code)
+    return {"message": "Email verified successfully. You can now sign in."}
+
+
+@router.post("/resend-code")
+def resend_code(body: ResendIn, s: SessionDep, ip: ClientIP) -> dict[str, str]:
+    """Send a new verification code; the previous one stops working."""
+    auth.resend_code(s, user_id=body.userId, ip=ip)
+    return {"message": "A new verification code has been sent to your email."}
+
+
+@router.post("/login")
+def login(body: LoginIn, response: Response, s: SessionDep, ip: ClientIP) -> dict[str, object]:
+    """Sign in with username or e-mail and password; sets the session cookies."""
+    user, issued = auth.login(s, identifier=body.identifier, password=body.password, ip=ip)
+    set_session_cookies(response, issued)
+    return {"user": UserPublic.of(user).model_dump(mode="json")}
+
+
+@router.get("/me")
+def me(user: CurrentUser) -> dict[str, object]:
+    """The signed-in user, with effective permissions."""
+    return {"user": UserPublic.of(user).model_dump(mode="json")}
+
+
+@router.post("/refresh")
+def refresh(request: Request, s: SessionDep) -> JSONResponse:
+    """Rotate the refresh token; a reused one ends the whole session."""
+    try:
+        _user, issued = sessions.rotate(s, request.cookies.get(REFRESH_COOKIE) or "")
+    except Unauthorized as exc:
+        failed = JSONResponse({"message": exc.message, "errors": {}}, status_code=401)
+        clear_session_cookies(failed)  # a dead session's cookies are of no use to anyone
+        return failed
+    response = JSONResponse({"message": "Session refreshed"})
+    set_session_cookies(response, issued)
+    return response
+
+
+@router.post("/logout")
+def logout(request: Request, response: Response, s: SessionDep) -> dict[str, str]:
+    """End the session on the server and clear the cookies (also when it had already ended)."""
+    sessions.end(s, access_token=request.cookies.get(ACCESS_COOKIE), refresh_token=request.cookies.get(REFRESH_COOKIE))
+    clear_session_cookies(response)
+    return {"message": "You have been successfully logged out."}

@@ -1,0 +1,204 @@
+"""Registration with e-mailed codes, verification, and sign-in with throttling.
+
+Messages carry the words the UI keys on ("invalid", "expired", "already verified") and nothing that tells an
+outsider whether an account exists.
+"""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+from datetime import timedelta
+
+from sqlalchemy import update
+from sqlmodel import Session, col, select
+
+from app.core.config import settings
+from app.core.errors import Conflict, Forbidden, Invalid, NotFound, Unauthorized
+from app.core.permissions import Role
+from app.core.security import token_digest, verify_password
+from app.models.base import utcnow
+from app.models.user import User, VerificationCode
+from app.services import mail, ratelimit, sessions
+from app.services.users import create_user, get_user_by_identifier
+
+CODE_TTL = timedelta(minutes=15)
+MAX_CODE_ATTEMPTS = 5
+LOGIN_WINDOW = timedelta(minutes=15)
+# Failures are counted per account *and address*, so an attacker elsewhere cannot lock a real user out; the looser
+# per-account limit caps guessing spread over many addresses, and every lock lasts only the 15-minute window.
+LOGIN_FAILURES_PER_ACCOUNT_AND_IP = 5
+LOGIN_FAILURES_PER_ACCOUNT = 20
+LOGIN_FAILURES_PER_IP = 30
+
+INVALID_CREDENTIALS = "Invalid credentials"
+ALREADY_VERIFIED = "This account is already verified. Please sign in."
+TOO_MANY_LOGINS = "Too many failed sign-in attempts. Please wait 15 minutes and try again."
+
+
+def _code_digest(user_id: uuid.UUID, code: str) -> str:
+    return token_digest(f"verify:{user_id}:{code}")
+
+
+def issue_code(s: Session, user: User) -> str:
+    """Kill the user's earlier codes, store a new one and e-mail it (in the caller's transaction); commits."""
+    s.exec(update(VerificationCode).where(col(VerificationCode.user_id) == user.id).values(is_used=True))  # type: ignore[call-overload]
+    code = f"{secrets.randbelow(10**6):06d}"
+    s.add(VerificationCode(user_id=user.id, code=_code_digest(user.id, code), expires_at=utcnow() + CODE_TTL))
+    name = user.first_name or user.username
+    mail.enqueue(
+        s,
+        to=user.email,
+        subject=f"Your {settings.company_name} verification code: {code}",
+        text=(
+            f"Hello {name},\n\nYour verification code is {code}.\nIt expires in 15 minutes.\n\n"
+            f"If you did not create an account at {settings.public_url}, you can ignore this e-mail.\n"
+        ),
+    )
+    s.commit()
+    return code
+
+
+def register(
+    s: Session,
+    *,
+    username: str,
+    email: str,
+    password: str,
+    first_name: str | None = None,
+    last_name: str | None = None,
+    company: str | None = None,
+    phone: str | None = None,
+    ip: str | None = None,
+) -> User:
+    """Create an unverified client and e-mail a 6-digit code."""
+    if ip:
+        ratelimit.hit(
+            s,
+            key=f"register:ip:{ip}",
+            limit=10,
+            window=timedelta(hours=1),
+            message="Too many registrations from this address. Please try again later.",
+        )
+    try:
+        user = create_user(
+            s,
+            username=username,
+            email=email,
+            password=password,
+            role=Role.client,
+            first_name=first_name,
+            last_name=last_name,
+            company=company,
+            phone=phone,
+            is_verified=False,
+        )
+    except Conflict as exc:
+        # The UI tells the two cases apart by these words.
+        field = "email" if "email" in exc.errors else "username"
+        raise Conflict(exc.errors[field], errors=exc.errors) from exc
+    issue_code(s, user)
+    return user
+
+
+def verify(s: Session, *, user_id: uuid.UUID | str, code: str) -> User:
+    """Check a code: five wrong guesses kill it; expired, used and already-verified each say so."""
+    code = (code or "").strip()
+    if len(code) != 6 or not code.isdigit():
+        raise Invalid("Invalid verification code", errors={"code": "Enter the 6-digit code from the e-mail"})
+    user = _get_user(s, user_id)
+    if user is None:
+        raise Invalid("Invalid verification code")
+    if user.is_verified:
+        raise Conflict(ALREADY_VERIFIED)
+    latest = s.exec(
+        select(VerificationCode).where(VerificationCode.user_id == user.id).order_by(col(VerificationCode.id).desc())
+    ).first()
+    if latest is None:
+        raise Invalid("Invalid verification code. Please request a new one.")
+    if latest.is_used:
+        raise Invalid("This verification code has already been used. Please request a new one.")
+    if latest.attempts >= MAX_CODE_ATTEMPTS:
+        raise Invalid("Too many incorrect attempts: this code is no longer accepted. Please request a new one.")
+    if latest.expires_at <= utcnow():
+        raise Invalid("This verification code has expired. Please request a new one.")
+    digest = _code_digest(user.id, code)
+    if not secrets.compare_digest(latest.code, digest):
+        replaced = s.exec(
+            select(VerificationCode.id).where(VerificationCode.user_id == user.id, VerificationCode.code == digest)
+        ).first()
+        if replaced is not None:
+            raise Invalid("This verification code has already been used or replaced. Please use the latest code.")
+        latest.attempts += 1
+        s.add(latest)
+        s.commit()
+        left = MAX_CODE_ATTEMPTS - latest.attempts
+        if left == 0:
+            raise Invalid("Invalid verification code. No attempts left: please request a new one.")
+        raise Invalid(f"Invalid verification code. {left} attempt{'s' if left != 1 else ''} left.")
+    latest.is_used = True
+    user.is_verified = True
+    s.add(latest)
+    s.add(user)
+    s.commit()
+    return user
+
+
+def resend_code(s: Session, *, user_id: uuid.UUID | str, ip: str | None = None) -> None:
+    """Send a fresh code (the old one dies); at most one a minute and five an hour per account."""
+    user = _get_user(s, user_id)
+    if user is None:
+        raise NotFound("User not found")
+    if user.is_verified:
+        raise Conflict(ALREADY_VERIFIED)
+    key = f"resend:user:{user.id}"
+    ratelimit.check(
+        s, key=key, limit=1, window=timedelta(minutes=1), message="Please wait a minute before requesting another code."
+    )
+    ratelimit.check(
+        s, key=key, limit=5, window=timedelta(hours=1), message="Too many codes requested. Please try again later."
+    )
+    if ip:
+        ratelimit.check(
+            s,
+            key=f"resend:ip:{ip}",
+            limit=20,
+            window=timedelta(hours=1),
+            message="Too many codes requested. Please try again later.",
+        )
+        ratelimit.record(s, f"resend:ip:{ip}")
+    ratelimit.record(s, key)
+    issue_code(s, user)
+
+
+def login(s: Session, *, identifier: str, password: str, ip: str | None = None) -> tuple[User, sessions.IssuedSession]:
+    """Check credentials and open a session; unknown users and wrong passwords get the same answer in the same time."""
+    identifier, password = (identifier or "").strip(), password or ""
+    if not identifier or not password:
+        raise Invalid("Please enter both username/email and password.")
+    limits = [
+        (f"login:account:{identifier.lower()}", LOGIN_FAILURES_PER_ACCOUNT),
+        (f"login:account-ip:{identifier.lower()}:{ip or '-'}", LOGIN_FAILURES_PER_ACCOUNT_AND_IP),
+    ]
+    if ip:
+        limits.append((f"login:ip:{ip}", LOGIN_FAILURES_PER_IP))
+    for key, limit in limits:
+        ratelimit.check(s, key=key, limit=limit, window=LOGIN_WINDOW, message=TOO_MANY_LOGINS)
+    user = get_user_by_identifier(s, identifier)
+    # verify_password runs bcrypt against a dummy hash when there is no user or no password.
+    if not verify_password(password, user.password_hash if user else None) or user is None:
+        for key, _ in limits:
+            ratelimit.record(s, key)
+        raise Unauthorized(INVALID_CREDENTIALS)
+    ratelimit.clear(s, limits[1][0])
+    if not user.is_verified:
+        raise Forbidden("Please verify your email before logging in.", userId=str(user.id), requiresVerification=True)
+    return user, sessions.start(s, user)
+
+
+def _get_user(s: Session, user_id: uuid.UUID | str) -> User | None:
+    try:
+        uid = user_id if isinstance(user_id, uuid.UUID) else uuid.UUID(str(user_id))
+    except ValueError:
+        return None
+    return s.get(User, uid)

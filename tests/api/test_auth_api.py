@@ -1,0 +1,137 @@
+"""/api/auth over HTTP: shapes, status codes, cookies and the CSRF guard."""
+
+from __future__ import annotations
+
+import re
+
+from fastapi.testclient import TestClient
+from sqlmodel import Session, col, select
+
+from app.models.system import EmailOutbox
+
+PASSWORD = "Correct-horse-1"
+
+
+def register(client: TestClient, name: str = "apiuser") -> str:
+    r = client.post(
+        "/api/auth/register",
+        json={"username": name, "email": f"{name}@example.com", "password": PASSWORD, "first_name": "Api"},
+    )
+    assert r.status_code == 201, r.text
+    assert r.json()["email"] == f"{name}@example.com"
+    return str(r.json()["userId"])
+
+
+def code_for(session: Session, email: str) -> str:
+    msg = session.exec(
+        select(EmailOutbox).where(EmailOutbox.to_address == email).order_by(col(EmailOutbox.id).desc())
+    ).first()
+    assert msg is not None
+    return re.search(r"code is (\d{6})", msg.body_text).group(1)  # type: ignore[union-attr]
+
+
+def registered_and_verified(client: TestClient, session: Session, name: str = "apiuser") -> str:
+    user_id = register(client, name)
+    r = client.post("/api/auth/verify", json={"userId": user_id, "code": code_for(session, f"{name}@example.com")})
+    assert r.status_code == 200, r.text
+    return user_id
+
+
+def test_full_account_journey(client: TestClient, session: Session) -> None:
+    user_id = registered_and_verified(client, session)
+    r = client.post("/api/auth/login", json={"identifier": "APIUSER", "password": PASSWORD})
+    assert r.status_code == 200
+    user = r.json()["user"]
+    assert user["id"] == user_id and user["role"] == "client" and user["effective_permissions"] == []
+    assert user["fullName"] == "Api" and "password_hash" not in user
+    cookies = r.headers.get_list("set-cookie")
+    access = next(c for c in cookies if c.startswith("access_token="))
+    refresh = next(c for c in cookies if c.startswith("refresh_token="))
+    for cookie in (access, refresh):
+        assert "HttpOnly" in cookie and "SameSite=lax" in cookie
+    assert "Path=/api/auth" in refresh
+
+    me = client.get("/api/auth/me")
+    assert me.status_code == 200 and me.json()["user"]["username"] == "apiuser"
+
+    old_refresh = client.cookies.get("refresh_token")
+    assert client.post("/api/auth/refresh", json={}).status_code == 200
+    assert client.cookies.get("refresh_token") != old_refresh
+
+    assert client.post("/api/auth/logout", json={}).status_code == 200
+    assert client.get("/api/auth/me").status_code == 401
+
+
+def test_reused_refresh_token_revokes_the_session(client: TestClient, session: Session) -> None:
+    registered_and_verified(client, session)
+    client.post("/api/auth/login", json={"identifier": "apiuser", "password": PASSWORD})
+    stolen = client.cookies.get("refresh_token", path="/api/auth")
+    assert client.post("/api/auth/refresh", json={}).status_code == 200
+    owner_access = client.cookies.get("access_token")
+    client.cookies.clear()
+    client.cookies.set("refresh_token", stolen, path="/api/auth")
+    assert client.post("/api/auth/refresh", json={}).status_code == 401  # the thief's replay...
+    client.cookies.clear()
+    client.cookies.set("access_token", owner_access)
+    assert client.get("/api/auth/me").status_code == 401  # ...ended the owner's session too
+
+
+def test_unverified_login_answers_403_with_user_id(client: TestClient) -> None:
+    user_id = register(client)
+    r = client.post("/api/auth/login", json={"identifier": "apiuser", "password": PASSWORD})
+    assert r.status_code == 403
+    assert r.json()["userId"] == user_id and r.json()["requiresVerification"] is True
+
+
+def test_wrong_credentials_answer_one_message(client: TestClient, session: Session) -> None:
+    registered_and_verified(client, session)
+    a = client.post("/api/auth/login", json={"identifier": "apiuser", "password": "wrong-password"})
+    b = client.post("/api/auth/login", json={"identifier": "ghost", "password": "wrong-password"})
+    assert a.status_code == b.status_code == 401
+    assert a.json()["message"] == b.json()["message"] == "Invalid credentials"
+
+
+def test_registration_errors(client: TestClient) -> None:
+    register(client)
+    dup = client.post(
+        "/api/auth/register", json={"username": "x_new", "email": "apiuser@example.com", "password": PASSWORD}
+    )
+    assert dup.status_code == 409 and dup.json()["message"] == "email already registered"
+    bad = client.post("/api/auth/register", json={"username": "a!", "email": "nope", "password": "short"})
+    assert bad.status_code == 422
+    errors = bad.json()["errors"]
+    assert errors["username"] == "Username must be at least 3 characters"
+    assert errors["email"] == "Invalid email address"
+    assert errors["password"] == "Password must be at least 8 characters"
+
+
+def test_verification_messages(client: TestClient, session: Session) -> None:
+    user_id = register(client)
+    wrong = client.post("/api/auth/verify", json={"userId": user_id, "code": "12345x"})
+    assert wrong.status_code == 422 and "Invalid verification code" in wrong.json()["message"]
+    client.post("/api/auth/verify", json={"userId": user_id, "code": code_for(session, "apiuser@example.com")})
+    again = client.post("/api/auth/verify", json={"userId": user_id, "code": "123456"})
+    assert again.status_code == 409 and "already verified" in again.json()["message"]
+    resend = client.post("/api/auth/resend-code", json={"userId": user_id})
+    assert resend.status_code == 409
+
+
+def test_resend_is_rate_limited(client: TestClient) -> None:
+    user_id = register(client)
+    assert client.post("/api/auth/resend-code", json={"userId": user_id}).status_code == 200
+    limited = client.post("/api/auth/resend-code", json={"userId": user_id})
+    assert limited.status_code == 429 and "wait a minute" in limited.json()["message"]
+
+
+def test_me_without_a_session_is_401(client: TestClient) -> None:
+    r = client.get("/api/auth/me")
+    assert r.status_code == 401 and r.json()["message"]
+
+
+def test_cross_site_writes_are_refused(client: TestClient) -> None:
+    r = client.post(
+        "/api/auth/login",
+        json={"identifier": "x", "password": "y"},
+        headers={"Origin": "https://evil.example"},
+    )
+    assert r.status_code == 403 and r.json()["message"] == "Cross-site request refused"

@@ -1,0 +1,178 @@
+"""Registration, e-mailed codes, verification rules and sign-in throttling."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+import pytest
+from sqlmodel import Session, col, select
+
+from app.core.errors import Conflict, Forbidden, Invalid, NotFound, TooManyRequests, Unauthorized
+from app.models.base import utcnow
+from app.models.system import EmailOutbox
+from app.models.user import RefreshToken, User, VerificationCode
+from app.services import auth, sessions
+
+PASSWORD = "Correct-horse-1"
+
+
+def register(s: Session, name: str = "newclient", **kw: str) -> User:
+    return auth.register(s, username=name, email=f"{name}@example.com", password=PASSWORD, **kw)
+
+
+def mailed_code(s: Session, user: User) -> str:
+    msg = s.exec(
+        select(EmailOutbox).where(EmailOutbox.to_address == user.email).order_by(col(EmailOutbox.id).desc())
+    ).first()
+    assert msg is not None
+    match = re.search(r"code is (\d{6})", msg.body_text)
+    assert match
+    return match.group(1)
+
+
+def test_register_creates_unverified_client_and_mails_a_code(session: Session) -> None:
+    user = register(session, first_name="Ann")
+    assert user.role == "client" and not user.is_verified
+    code = mailed_code(session, user)
+    row = session.exec(select(VerificationCode).where(VerificationCode.user_id == user.id)).one()
+    assert row.code != code  # stored as a keyed hash only
+    assert timedelta(minutes=14) < row.expires_at - utcnow() <= timedelta(minutes=15)
+
+
+def test_register_duplicates_name_the_field(session: Session) -> None:
+    register(session, "dupe")
+    with pytest.raises(Conflict, match="email already registered"):
+        auth.register(session, username="other", email="DUPE@example.com", password=PASSWORD)
+    with pytest.raises(Conflict, match="username already taken"):
+        auth.register(session, username="Dupe", email="x@example.com", password=PASSWORD)
+
+
+def test_verify_with_the_right_code(session: Session) -> None:
+    user = register(session)
+    auth.verify(session, user_id=user.id, code=mailed_code(session, user))
+    assert session.get(User, user.id).is_verified  # type: ignore[union-attr]
+    with pytest.raises(Conflict, match="already verified"):
+        auth.verify(session, user_id=user.id, code="123456")
+
+
+def test_wrong_codes_count_down_and_the_fifth_kills_the_code(session: Session) -> None:
+    user = register(session)
+    code = mailed_code(session, user)
+    wrong = "000000" if code != "000000" else "111111"
+    for left in (4, 3, 2, 1):
+        with pytest.raises(Invalid, match=f"Invalid verification code. {left} attempt"):
+            auth.verify(session, user_id=user.id, code=wrong)
+    with pytest.raises(Invalid, match="No attempts left"):
+        auth.verify(session, user_id=user.id, code=wrong)
+    with pytest.raises(Invalid, match="no longer accepted"):
+        auth.verify(session, user_id=user.id, code=code)  # even the right code is dead now
+
+
+def test_expired_code_says_expired(session: Session) -> None:
+    user = register(session)
+    code = mailed_code(session, user)
+    row = session.exec(select(VerificationCode).where(VerificationCode.user_id == user.id)).one()
+    row.expires_at = utcnow() - timedelta(seconds=1)
+    session.add(row)
+    session.commit()
+    with pytest.raises(Invalid, match="expired"):
+        auth.verify(session, user_id=user.id, code=code)
+
+
+def test_resend_kills_the_old_code_and_is_rate_limited(session: Session) -> None:
+    user = register(session)
+    old = mailed_code(session, user)
+    auth.resend_code(session, user_id=user.id)
+    new = mailed_code(session, user)
+    if old != new:
+        with pytest.raises(Invalid, match="already been used or replaced"):
+            auth.verify(session, user_id=user.id, code=old)
+    with pytest.raises(TooManyRequests, match="wait a minute"):
+        auth.resend_code(session, user_id=user.id)
+    auth.verify(session, user_id=user.id, code=new)
+
+
+def test_verify_and_resend_for_unknown_users(session: Session) -> None:
+    with pytest.raises(Invalid, match="Invalid verification code"):
+        auth.verify(session, user_id="00000000-0000-0000-0000-000000000000", code="123456")
+    with pytest.raises(NotFound):
+        auth.resend_code(session, user_id="not-a-uuid")
+
+
+def test_login_by_username_or_email_any_case(session: Session) -> None:
+    user = register(session, "Carla")
+    auth.verify(session, user_id=user.id, code=mailed_code(session, user))
+    for identifier in ("carla", "CARLA@example.com"):
+        logged_in, issued = auth.login(session, identifier=identifier, password=PASSWORD, ip="10.0.0.1")
+        assert logged_in.id == user.id
+        assert sessions.authenticate(session, issued.access_token)[0].id == user.id
+
+
+def test_login_unverified_answers_with_user_id(session: Session) -> None:
+    user = register(session)
+    with pytest.raises(Forbidden) as err:
+        auth.login(session, identifier="newclient", password=PASSWORD)
+    assert err.value.extra == {"userId": str(user.id), "requiresVerification": True}
+    with pytest.raises(Unauthorized):  # the unverified state is not revealed without the password
+        auth.login(session, identifier="newclient", password="wrong-password")
+
+
+def test_login_one_message_for_unknown_user_and_wrong_password(session: Session) -> None:
+    register(session)
+    with pytest.raises(Unauthorized) as unknown:
+        auth.login(session, identifier="nobody", password=PASSWORD)
+    with pytest.raises(Unauthorized) as wrong:
+        auth.login(session, identifier="newclient", password="not-the-password")
+    assert unknown.value.message == wrong.value.message == "Invalid credentials"
+    with pytest.raises(Invalid, match="Please enter both"):
+        auth.login(session, identifier=" ", password="")
+
+
+def test_repeated_failures_are_throttled_per_account_and_address(session: Session) -> None:
+    user = register(session)
+    auth.verify(session, user_id=user.id, code=mailed_code(session, user))
+    for _ in range(auth.LOGIN_FAILURES_PER_ACCOUNT_AND_IP):
+        with pytest.raises(Unauthorized):
+            auth.login(session, identifier="newclient", password="bad-password", ip="203.0.113.9")
+    with pytest.raises(TooManyRequests):  # even the right password waits out the window from that address
+        auth.login(session, identifier="newclient", password=PASSWORD, ip="203.0.113.9")
+    # The real user elsewhere is not locked out.
+    auth.login(session, identifier="newclient", password=PASSWORD, ip="198.51.100.7")
+
+
+def test_refresh_rotates_and_reuse_revokes_the_family(session: Session) -> None:
+    user = register(session)
+    auth.verify(session, user_id=user.id, code=mailed_code(session, user))
+    _, first = auth.login(session, identifier="newclient", password=PASSWORD)
+    _, second = sessions.rotate(session, first.refresh_token)
+    assert second.family_id == first.family_id and second.refresh_token != first.refresh_token
+    with pytest.raises(Unauthorized):
+        sessions.rotate(session, first.refresh_token)  # reuse of a rotated token
+    with pytest.raises(Unauthorized):
+        sessions.rotate(session, second.refresh_token)  # ...revoked the whole family
+    with pytest.raises(Unauthorized):
+        sessions.authenticate(session, second.access_token)
+
+
+def test_idle_sessions_expire_on_the_server(session: Session) -> None:
+    user = register(session)
+    auth.verify(session, user_id=user.id, code=mailed_code(session, user))
+    _, issued = auth.login(session, identifier="newclient", password=PASSWORD)
+    row = session.exec(select(RefreshToken).where(RefreshToken.family_id == issued.family_id)).one()
+    row.last_used_at = utcnow() - timedelta(hours=5)  # clients idle out after 4 hours
+    session.add(row)
+    session.commit()
+    with pytest.raises(Unauthorized, match="Session expired"):
+        sessions.authenticate(session, issued.access_token)
+
+
+def test_logout_revokes_server_side(session: Session) -> None:
+    user = register(session)
+    auth.verify(session, user_id=user.id, code=mailed_code(session, user))
+    _, issued = auth.login(session, identifier="newclient", password=PASSWORD)
+    sessions.end(session, access_token=issued.access_token, refresh_token=None)
+    with pytest.raises(Unauthorized):
+        sessions.authenticate(session, issued.access_token, allow_expired_jwt=True)
+    with pytest.raises(Unauthorized):
+        sessions.rotate(session, issued.refresh_token)
