@@ -13,7 +13,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.api.deps import same_origin_writes
-from app.api.routes import account, auth, google, health
+from app.api.routes import account, auth, forms, google, health
 from app.core.config import settings
 from app.core.errors import DomainError
 
@@ -68,6 +68,7 @@ def create_api() -> FastAPI:
     guarded = [Depends(same_origin_writes)]
     api.include_router(auth.router, prefix="/api", dependencies=guarded)
     api.include_router(account.router, prefix="/api", dependencies=guarded)
+    api.include_router(forms.router, prefix="/api", dependencies=guarded)
     api.include_router(google.router, prefix="/api")
 
     # Registered last: any other /api path is a JSON 404, never the site's HTML page.

@@ -1,0 +1,75 @@
+"""Native HTML form posts for signing in and out.
+
+A session cookie set over the websocket would not reach the open websocket (it sees only its handshake's cookies), so
+the browser signs in and out with a real form post answered by a 303 redirect: a full page load, fresh cookies, and it
+works without JavaScript. Failures return to the form with an error code the page turns into the spec's message.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+from urllib.parse import urlencode
+
+from fastapi import APIRouter, Form, Request
+from fastapi.responses import RedirectResponse
+
+from app.api.deps import ACCESS_COOKIE, REFRESH_COOKIE, ClientIP, SessionDep
+from app.api.routes.auth import clear_session_cookies, set_session_cookies
+from app.core.errors import Forbidden, Invalid, TooManyRequests, Unauthorized
+from app.core.permissions import STAFF_ROLES
+from app.services import auth, sessions
+
+router = APIRouter(prefix="/auth/form", tags=["auth"], include_in_schema=False)
+
+# The pages that post here, and where each sends a successful sign-in.
+FORM_PAGES = {"portal": "/client-portal", "admin": "/admin/login"}
+
+
+def _back(page: str, error: str, **params: str) -> RedirectResponse:
+    query = urlencode({"error": error, **params})
+    return RedirectResponse(f"{FORM_PAGES[page]}?{query}", status_code=303)
+
+
+def landing(role: str, profile_complete: bool) -> str:
+    if not profile_complete:
+        return "/complete-profile"
+    return "/admin/dashboard" if role in STAFF_ROLES else "/client-portal"
+
+
+@router.post("/login")
+def login(
+    s: SessionDep,
+    ip: ClientIP,
+    identifier: Annotated[str, Form()] = "",
+    password: Annotated[str, Form()] = "",
+    page: Annotated[str, Form()] = "portal",
+) -> RedirectResponse:
+    """Sign in from the portal or admin login page and continue where the user belongs."""
+    page = page if page in FORM_PAGES else "portal"
+    keep = {"identifier": identifier.strip()[:254]}
+    try:
+        user, issued = auth.login(s, identifier=identifier, password=password, ip=ip)
+    except Invalid:
+        return _back(page, "required", **keep)
+    except Unauthorized:
+        return _back(page, "invalid", **keep)
+    except TooManyRequests:
+        return _back(page, "throttled", **keep)
+    except Forbidden as exc:
+        return _back(page, "unverified", uid=str(exc.extra.get("userId", "")))
+    if page == "admin" and user.role not in STAFF_ROLES:
+        sessions.end(s, access_token=issued.access_token, refresh_token=issued.refresh_token)
+        return _back(page, "not_staff", **keep)
+    target = landing(user.role, user.profile_complete)
+    response = RedirectResponse(f"{target}?login=1" if target != "/complete-profile" else target, status_code=303)
+    set_session_cookies(response, issued)
+    return response
+
+
+@router.post("/logout")
+def logout(request: Request, s: SessionDep) -> RedirectResponse:
+    """Sign out (server-side) and land on the login page, even when the session had already ended."""
+    sessions.end(s, access_token=request.cookies.get(ACCESS_COOKIE), refresh_token=request.cookies.get(REFRESH_COOKIE))
+    response = RedirectResponse("/admin/login?logged_out=1", status_code=303)
+    clear_session_cookies(response)
+    return response

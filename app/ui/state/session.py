@@ -1,0 +1,113 @@
+"""The signed-in user as the Reflex side sees it.
+
+The websocket carries the cookies of its handshake only, so every privileged handler re-derives the user from that
+cookie *and* the session store (revoked? idle?) through `_user()`; nothing about identity is trusted from the browser.
+Sign-in and sign-out are full page loads (form posts, see app/api/routes/forms.py), so a new handshake brings the new
+cookie. The public vars below are for display only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from http.cookies import CookieError, SimpleCookie
+
+import reflex as rx
+
+from app.core.db import session_scope
+from app.core.errors import Forbidden, Unauthorized
+from app.core.permissions import STAFF_ROLES, has_perm, role_label
+from app.models.user import UserPublic
+from app.services import sessions
+
+ACCESS_COOKIE = "access_token"
+
+
+def _cookie(header: str, name: str) -> str | None:
+    jar: SimpleCookie = SimpleCookie()
+    try:
+        jar.load(header or "")
+    except CookieError:
+        return None
+    morsel = jar.get(name)
+    return morsel.value if morsel else None
+
+
+def _lookup(token: str | None) -> UserPublic | None:
+    if not token:
+        return None
+    with session_scope() as s:
+        try:
+            user, _family = sessions.authenticate(s, token, allow_expired_jwt=True)
+        except Unauthorized:
+            return None
+        return UserPublic.of(user)
+
+
+class SessionState(rx.State):
+    """Who is signed in (display data) and the guard every privileged handler calls."""
+
+    user: dict = {}
+    session_checked: bool = False
+
+    def _token(self) -> str | None:
+        return _cookie(self.router.headers.cookie, ACCESS_COOKIE)
+
+    async def _user(self) -> UserPublic | None:
+        """The current user, checked against the session store now (never a cached copy)."""
+        return await asyncio.to_thread(_lookup, self._token())
+
+    async def _require_user(self) -> UserPublic:
+        user = await self._user()
+        if user is None:
+            raise Unauthorized("Authentication Required: Please log in to access the dashboard.")
+        return user
+
+    async def _require_staff(self, perm: str | None = None, feature: str = "this section") -> UserPublic:
+        """The current staff user holding `perm` (if given); raises Unauthorized or Forbidden otherwise."""
+        user = await self._require_user()
+        if user.role not in STAFF_ROLES:
+            raise Forbidden("Access Denied: Staff privileges required to access this panel.")
+        if perm and not has_perm(user.effective_permissions, perm):
+            raise Forbidden(
+                f"Access Restricted: You don't have permission to access {feature}. "
+                "Contact your administrator if you need access."
+            )
+        return user
+
+    @rx.event
+    async def check_session(self) -> None:
+        """On page load: refresh the display copy of the user from the cookie and the session store."""
+        user = await self._user()
+        self.user = user.model_dump(mode="json") if user else {}
+        self.session_checked = True
+
+    @rx.var
+    def is_authenticated(self) -> bool:
+        return bool(self.user)
+
+    @rx.var
+    def role(self) -> str:
+        return str(self.user.get("role", ""))
+
+    @rx.var
+    def is_staff(self) -> bool:
+        return self.user.get("role") in STAFF_ROLES
+
+    @rx.var
+    def permissions(self) -> list[str]:
+        return list(self.user.get("effective_permissions", []))
+
+    @rx.var
+    def display_name(self) -> str:
+        return str(self.user.get("first_name") or self.user.get("username") or "")
+
+    @rx.var
+    def full_name(self) -> str:
+        return str(self.user.get("fullName") or "")
+
+    @rx.var
+    def role_title(self) -> str:
+        if not self.user:
+            return ""
+        return role_label(str(self.user.get("role")), self.user.get("employee_type"))
+
