@@ -22,7 +22,7 @@ from tests.conftest import PG_ADMIN_URL
 from tests.migrations import migrate
 
 ROOT = Path(__file__).resolve().parents[2]
-E2E_DB = "app_test_e2e"
+E2E_DB = os.environ.get("TEST_E2E_DB_NAME", "app_test_e2e")
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -66,6 +66,13 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     database_url = _fresh_database()
     env = {
         **os.environ,
+        # The same toolchain and switches as `make run`, whoever starts pytest.
+        "PATH": f"{ROOT / '.tools' / 'node_modules' / '.bin'}:{Path(sys.executable).parent}:{os.environ['PATH']}",
+        "REFLEX_USE_SYSTEM_BUN": "1",
+        "REFLEX_TELEMETRY_ENABLED": "false",
+        "REFLEX_CHECK_LATEST_VERSION": "0",
+        "REFLEX_HTTP_CLIENT_BIND_ADDRESS": "0.0.0.0",
+        "NPM_CONFIG_REGISTRY": "https://registry.npmjs.org",
         "APP_ENV": "test",
         "PORT": str(port),
         "PUBLIC_URL": f"http://127.0.0.1:{port}",

@@ -1,0 +1,170 @@
+"""Operator commands: `python -m app.cli {migrate, create-user, seed-demo}`.
+
+Results go to stdout (one line each, easy to read and to script); diagnostics go to the log on stderr.
+Exit codes: 0 success, 1 unexpected failure (e.g. database unreachable), 2 bad input (argparse uses 2 as well).
+"""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import logging
+import sys
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
+from pathlib import Path
+
+from alembic.config import Config
+from alembic.script import ScriptDirectory
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import SQLAlchemyError
+from sqlmodel import Session
+
+from alembic import command
+from app.core.config import ROOT, settings
+from app.core.db import session_scope
+from app.core.errors import Conflict, Invalid
+from app.core.permissions import EmployeeType, Role
+from app.services.seed import seed_demo
+from app.services.users import create_user
+
+log = logging.getLogger("app.cli")
+
+SessionFactory = Callable[[], AbstractContextManager[Session]]
+EXIT_OK, EXIT_FAILURE, EXIT_BAD_INPUT = 0, 1, 2
+
+
+def _out(line: str = "") -> None:
+    sys.stdout.write(line + "\n")
+
+
+def _err(line: str) -> None:
+    sys.stderr.write(line + "\n")
+
+
+def _safe_url(url: str) -> str:
+    return make_url(url).render_as_string(hide_password=True)
+
+
+def migrate(args: argparse.Namespace, sessions: SessionFactory) -> int:
+    """Upgrade the configured database to the newest migration."""
+    url = settings.database_url
+    if settings.is_sqlite:
+        # The engine in env.py does not create folders; a fresh checkout has no data/ yet.
+        database = make_url(url).database
+        if database and database != ":memory:":
+            Path(database).parent.mkdir(parents=True, exist_ok=True)
+    cfg = Config(str(ROOT / "alembic.ini"))
+    cfg.attributes["url"] = url
+    cfg.attributes["configure_logger"] = False  # keep our logging setup (fileConfig would disable our loggers)
+    command.upgrade(cfg, "head")
+    head = ScriptDirectory.from_config(cfg).get_current_head()
+    _out(f"Database {_safe_url(url)} is at revision {head} (head)")
+    return EXIT_OK
+
+
+def create_user_command(args: argparse.Namespace, sessions: SessionFactory) -> int:
+    """Create an account (verified unless --unverified) and print its id."""
+    password = args.password if args.password is not None else _prompt_password()
+    if password is None:
+        return EXIT_BAD_INPUT
+    with sessions() as s:
+        try:
+            user = create_user(
+                s,
+                username=args.username,
+                email=args.email,
+                password=password,
+                role=args.role,
+                employee_type=args.employee_type,
+                first_name=args.first_name,
+                last_name=args.last_name,
+                phone=args.phone,
+                company=args.company,
+                is_verified=not args.unverified,
+            )
+        except (Conflict, Invalid) as exc:
+            _err(f"error: {exc.message}")
+            for field, text in exc.errors.items():
+                _err(f"  {field}: {text}")
+            return EXIT_BAD_INPUT
+        kind = f"{user.role.value} ({user.employee_type.value})" if user.employee_type else user.role.value
+        _out(f"Created {kind} user {user.username} with id {user.id}")
+    return EXIT_OK
+
+
+def _prompt_password() -> str | None:
+    # Asked interactively so the password stays out of shell history and the process list.
+    first = getpass.getpass("Password: ")
+    if getpass.getpass("Repeat password: ") != first:
+        _err("error: the passwords do not match")
+        return None
+    return first
+
+
+def seed_demo_command(args: argparse.Namespace, sessions: SessionFactory) -> int:
+    """Insert missing demo content; demo accounts and client data only outside production."""
+    with_accounts = settings.app_env != "prod"
+    with sessions() as s:
+        report = seed_demo(s, with_accounts=with_accounts)
+    _out(f"Demo content seeded (APP_ENV={settings.app_env}): {report.total_created} new rows")
+    for kind, count in report.created.items():
+        _out(f"  {kind:<20} {count:>3} created")
+    if not with_accounts:
+        _out("APP_ENV=prod: demo accounts and demo client data are never created in production.")
+        return EXIT_OK
+    if report.credentials:
+        _out("")
+        _out("Demo accounts (development only; passwords as seeded, so a password changed since will not work):")
+        width = max(len(c.username) for c in report.credentials)
+        _out(f"  {'ROLE':<10}{'USERNAME':<{width + 2}}PASSWORD")
+        for cred in report.credentials:
+            _out(f"  {cred.role:<10}{cred.username:<{width + 2}}{cred.password}")
+    return EXIT_OK
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command-line interface."""
+    parser = argparse.ArgumentParser(prog="python -m app.cli", description="Operator commands of the site.")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log progress (e.g. each migration step)")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    commands.add_parser("migrate", help="upgrade the database to the newest schema").set_defaults(handler=migrate)
+
+    user = commands.add_parser("create-user", help="create an admin, employee or client account")
+    user.add_argument("--role", required=True, choices=[r.value for r in Role])
+    user.add_argument("--employee-type", choices=[t.value for t in EmployeeType], help="required for employees")
+    user.add_argument("--username", required=True)
+    user.add_argument("--email", required=True)
+    user.add_argument("--password", help="asked for interactively when omitted (keeps it out of shell history)")
+    user.add_argument("--first-name")
+    user.add_argument("--last-name")
+    user.add_argument("--phone")
+    user.add_argument("--company")
+    user.add_argument("--unverified", action="store_true", help="require e-mail verification before sign-in")
+    user.set_defaults(handler=create_user_command)
+
+    seed = commands.add_parser("seed-demo", help="add missing demo content (and demo accounts outside prod)")
+    seed.set_defaults(handler=seed_demo_command)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None, *, sessions: SessionFactory | None = None) -> int:
+    """Run one command; `sessions` replaces the database session factory (tests pass a rolled-back session)."""
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(
+        level=logging.INFO if args.verbose else logging.WARNING,
+        format="%(levelname)s %(name)s: %(message)s",
+        stream=sys.stderr,
+    )
+    try:
+        return int(args.handler(args, sessions or session_scope))
+    except SQLAlchemyError as exc:
+        log.info("database error", exc_info=True)
+        detail = str(getattr(exc, "orig", None) or exc).splitlines()[0]
+        _err(f"error: database error: {detail} (run with -v for the traceback)")
+        return EXIT_FAILURE
+
+
+if __name__ == "__main__":
+    sys.exit(main())
