@@ -13,7 +13,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.api.deps import same_origin_writes
-from app.api.routes import account, auth, forms, google, health
+from app.api.routes import account, auth, forms, google, health, portal, webhooks
 from app.core.config import settings
 from app.core.errors import DomainError
 
@@ -70,6 +70,9 @@ def create_api() -> FastAPI:
     api.include_router(account.router, prefix="/api", dependencies=guarded)
     api.include_router(forms.router, prefix="/api", dependencies=guarded)
     api.include_router(google.router, prefix="/api")
+    api.include_router(portal.router, prefix="/api", dependencies=guarded)
+    # Server-to-server: authenticated by its signature, not by a browser origin.
+    api.include_router(webhooks.router, prefix="/api")
 
     # Registered last: any other /api path is a JSON 404, never the site's HTML page.
     @api.api_route("/api/{path:path}", methods=["GET", "POST", "PUT", "PATCH", "DELETE"], include_in_schema=False)

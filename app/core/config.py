@@ -31,6 +31,9 @@ class Settings(BaseSettings):
     redis_url: str | None = None
 
     company_name: str = "Coastline IT Solutions"
+    company_address: str = "Port St. Lucie, FL 34952"  # printed on invoices; the spec withholds the street
+    company_email: str = "hello@coastline-it.example"
+    company_phone: str = "(772) 555-0142"
 
     smtp_host: str | None = None  # unset: mail is written to the server log instead
     smtp_port: int = 587

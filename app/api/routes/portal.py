@@ -1,0 +1,80 @@
+"""/api/protected: the client portal's projects, invoices, meetings and data export."""
+
+from __future__ import annotations
+
+import json
+from typing import Literal
+
+from fastapi import APIRouter
+from fastapi.responses import Response
+from pydantic import BaseModel
+
+from app.api.deps import CurrentUser, SessionDep
+from app.core.errors import Invalid
+from app.services import export, invoices, meetings, projects
+
+router = APIRouter(prefix="/protected", tags=["portal"])
+
+
+class ProjectStatusIn(BaseModel):
+    status: Literal["cancelled"] | str
+
+
+class CancelMeetingIn(BaseModel):
+    reason: str | None = None
+
+
+@router.get("/projects")
+def list_projects(user: CurrentUser, s: SessionDep) -> dict[str, object]:
+    """The signed-in client's projects with milestones (staff: all, with content:read)."""
+    return {"data": projects.list_projects(s, actor=user)}
+
+
+@router.put("/projects/{project_id}")
+def cancel_project(project_id: int, body: ProjectStatusIn, user: CurrentUser, s: SessionDep) -> dict[str, object]:
+    """A client cancels their own project (the only change clients may make)."""
+    if body.status != "cancelled":
+        raise Invalid("Clients can only cancel a project.", errors={"status": "Only 'cancelled' is accepted"})
+    return {"data": projects.cancel_project(s, actor=user, project_id=project_id), "message": "Project cancelled"}
+
+
+@router.get("/invoices")
+def list_invoices(user: CurrentUser, s: SessionDep) -> dict[str, object]:
+    """The signed-in client's issued invoices (staff: all, with billing:read)."""
+    return {"data": invoices.list_invoices(s, actor=user)}
+
+
+@router.get("/invoices/{invoice_id}/download")
+def download_invoice(invoice_id: int, user: CurrentUser, s: SessionDep) -> Response:
+    """The invoice as a PDF, for its client and for staff who read billing."""
+    filename, pdf = invoices.invoice_pdf(s, actor=user, invoice_id=invoice_id)
+    return Response(
+        pdf,
+        media_type="application/pdf",
+        headers={"Content-Disposition": f'attachment; filename="{filename}"', "Cache-Control": "no-store"},
+    )
+
+
+@router.get("/meetings")
+def list_meetings(user: CurrentUser, s: SessionDep) -> dict[str, object]:
+    """Upcoming and past meetings of the signed-in client (staff: all, with meetings:read)."""
+    lists = meetings.list_meetings(s, actor=user)
+    return {"data": lists["upcoming"] + lists["past"], **lists}
+
+
+@router.post("/meetings/{meeting_id}/cancel")
+def cancel_meeting(meeting_id: int, body: CancelMeetingIn, user: CurrentUser, s: SessionDep) -> dict[str, object]:
+    """Cancel one of the client's scheduled future meetings."""
+    meeting = meetings.cancel_meeting(s, actor=user, meeting_id=meeting_id, reason=body.reason)
+    return {"data": meeting, "message": "Meeting cancelled"}
+
+
+@router.get("/export")
+def export_my_data(user: CurrentUser, s: SessionDep) -> Response:
+    """Everything held about the signed-in user, as a JSON download."""
+    document = json.dumps(export.export_client_data(s, actor=user), indent=2)
+    return Response(
+        document,
+        media_type="application/json",
+        headers={"Content-Disposition": 'attachment; filename="my-data.json"', "Cache-Control": "no-store"},
+    )

@@ -1,0 +1,117 @@
+"""Renders an invoice as a PDF (fpdf2): company, client, line items, totals, dates and status."""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+
+from fpdf import FPDF
+
+from app.core.config import settings
+from app.models.billing import Invoice, InvoiceItem
+from app.models.user import User
+
+INK = (15, 23, 42)
+MUTED = (100, 116, 139)
+ACCENT = (30, 64, 175)
+
+
+def _usd(value: Decimal) -> str:
+    return f"${value:,.2f}"
+
+
+def _day(value: date | None) -> str:
+    return value.strftime("%B %-d, %Y") if value else "-"
+
+
+_TYPOGRAPHY = str.maketrans({"\u2014": "-", "\u2013": "-", "\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"'})
+
+
+def _latin1(text: str) -> str:
+    # The core fonts cover Latin-1 only: map common typography, replace the rest rather than failing the download.
+    return text.translate(_TYPOGRAPHY).encode("latin-1", "replace").decode("latin-1")
+
+
+def render(invoice: Invoice, items: list[InvoiceItem], client: User) -> bytes:
+    pdf = FPDF(format="Letter")
+    pdf.set_title(f"Invoice {invoice.invoice_number}")
+    pdf.set_author(settings.company_name)
+    pdf.set_auto_page_break(auto=True, margin=18)
+    pdf.add_page()
+    w = pdf.epw
+
+    pdf.set_text_color(*ACCENT)
+    pdf.set_font("Helvetica", "B", 20)
+    pdf.cell(w / 2, 10, _latin1(settings.company_name))
+    pdf.set_text_color(*INK)
+    pdf.cell(w / 2, 10, "INVOICE", align="R", new_x="LMARGIN", new_y="NEXT")
+    pdf.set_font("Helvetica", "", 10)
+    pdf.set_text_color(*MUTED)
+    for line in (settings.company_address, settings.company_email, settings.company_phone):
+        pdf.cell(w / 2, 5, _latin1(line), new_x="LMARGIN", new_y="NEXT")
+    pdf.ln(6)
+
+    top = pdf.get_y()
+    pdf.set_text_color(*INK)
+    pdf.set_font("Helvetica", "B", 10)
+    pdf.cell(w / 2, 6, "Bill to", new_x="LMARGIN", new_y="NEXT")
+    pdf.set_font("Helvetica", "", 10)
+    name = " ".join(p for p in (client.first_name, client.last_name) if p) or client.username
+    for line in filter(None, (name, client.company, client.email, client.phone)):
+        pdf.cell(w / 2, 5, _latin1(line), new_x="LMARGIN", new_y="NEXT")
+    bottom = pdf.get_y()
+    pdf.set_xy(pdf.l_margin + w / 2, top)
+    facts = [
+        ("Invoice number", invoice.invoice_number),
+        ("Status", str(invoice.status).replace("_", " ").title()),
+        ("Issue date", _day(invoice.issue_date or invoice.created_at.date())),
+        ("Due date", _day(invoice.due_date)),
+    ]
+    if invoice.paid_date:
+        facts.append(("Paid on", _day(invoice.paid_date)))
+    for label, value in facts:
+        pdf.set_x(pdf.l_margin + w / 2)
+        pdf.set_font("Helvetica", "", 10)
+        pdf.set_text_color(*MUTED)
+        pdf.cell(w / 4, 5, label, align="R")
+        pdf.set_text_color(*INK)
+        pdf.set_font("Helvetica", "B", 10)
+        pdf.cell(w / 4, 5, _latin1(value), align="R", new_x="LMARGIN", new_y="NEXT")
+    pdf.set_y(max(bottom, pdf.get_y()) + 6)
+    if invoice.description:
+        pdf.set_font("Helvetica", "", 10)
+        pdf.multi_cell(w, 5, _latin1(invoice.description), new_x="LMARGIN", new_y="NEXT")
+        pdf.ln(3)
+
+    pdf.set_font("Helvetica", "B", 10)
+    pdf.set_fill_color(241, 245, 249)
+    with pdf.table(
+        col_widths=(50, 12, 19, 19),
+        text_align=("LEFT", "RIGHT", "RIGHT", "RIGHT"),
+        line_height=7,
+        first_row_as_headings=True,
+    ) as table:
+        table.row(("Description", "Qty", "Unit price", "Amount"))
+        pdf.set_font("Helvetica", "", 10)
+        for item in items:
+            table.row((_latin1(item.description), str(item.quantity), _usd(item.unit_price), _usd(item.amount)))
+    pdf.ln(4)
+
+    for label, value, bold in (
+        ("Subtotal", invoice.subtotal, False),
+        ("Tax", invoice.tax_amount, False),
+        ("Total", invoice.total_amount, True),
+    ):
+        pdf.set_font("Helvetica", "B" if bold else "", 11 if bold else 10)
+        pdf.cell(w * 0.75, 6, label, align="R")
+        pdf.cell(w * 0.25, 6, _usd(value), align="R", new_x="LMARGIN", new_y="NEXT")
+    if invoice.notes:
+        pdf.ln(6)
+        pdf.set_font("Helvetica", "I", 9)
+        pdf.set_text_color(*MUTED)
+        pdf.multi_cell(w, 5, _latin1(invoice.notes))
+    pdf.ln(8)
+    pdf.set_font("Helvetica", "", 9)
+    pdf.set_text_color(*MUTED)
+    pdf.cell(w, 5, _latin1(f"Thank you for your business. Questions: {settings.company_email}"), align="C")
+    return bytes(pdf.output())

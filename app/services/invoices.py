@@ -1,0 +1,67 @@
+"""Invoices as the portal shows them, and their PDF."""
+
+from __future__ import annotations
+
+from sqlmodel import Session, col, select
+
+from app.models.billing import Invoice, InvoiceItem
+from app.models.enums import InvoiceStatus
+from app.models.user import User
+from app.services import access
+
+
+def _iso(value: object) -> str | None:
+    return value.isoformat() if value is not None else None  # type: ignore[attr-defined]
+
+
+def invoice_dto(inv: Invoice, items: list[InvoiceItem] | None = None) -> dict[str, object]:
+    return {
+        "id": inv.id,
+        "invoice_number": inv.invoice_number,
+        "client_id": str(inv.client_id),
+        "project_id": inv.project_id,
+        "status": str(inv.status),
+        "description": inv.description,
+        "subtotal": f"{inv.subtotal:.2f}",
+        "tax_amount": f"{inv.tax_amount:.2f}",
+        "total_amount": f"{inv.total_amount:.2f}",
+        "issue_date": _iso(inv.issue_date),
+        "due_date": _iso(inv.due_date),
+        "paid_date": _iso(inv.paid_date),
+        "notes": inv.notes,
+        "created_at": inv.created_at.isoformat(),
+        "items": [
+            {
+                "description": i.description,
+                "quantity": i.quantity,
+                "unit_price": f"{i.unit_price:.2f}",
+                "amount": f"{i.amount:.2f}",
+            }
+            for i in (items or [])
+        ],
+    }
+
+
+def list_invoices(s: Session, *, actor: User) -> list[dict[str, object]]:
+    """The client's issued invoices (drafts stay with staff), or all invoices for staff who read billing."""
+    query = select(Invoice).order_by(col(Invoice.created_at).desc(), col(Invoice.id).desc())
+    if not access.sees_all(actor, "invoice"):
+        query = query.where(Invoice.client_id == actor.id, Invoice.status != InvoiceStatus.draft)
+    return [invoice_dto(inv) for inv in s.exec(query).all()]
+
+
+def get_invoice_with_items(s: Session, *, actor: User, invoice_id: int) -> tuple[Invoice, list[InvoiceItem], User]:
+    """An invoice the actor may see, its items in order, and its client."""
+    invoice = access.get_visible(s, Invoice, invoice_id, actor, "invoice", label="Invoice")
+    items = list(s.exec(select(InvoiceItem).where(InvoiceItem.invoice_id == invoice.id).order_by(col(InvoiceItem.id))))
+    client = s.get(User, invoice.client_id)
+    assert client is not None  # RESTRICT keeps a client with invoices from being deleted
+    return invoice, items, client
+
+
+def invoice_pdf(s: Session, *, actor: User, invoice_id: int) -> tuple[str, bytes]:
+    """The file name and bytes of an invoice's PDF, generated now from the stored invoice."""
+    from app.services.invoice_pdf import render
+
+    invoice, items, client = get_invoice_with_items(s, actor=actor, invoice_id=invoice_id)
+    return f"invoice-{invoice.invoice_number}.pdf", render(invoice, items, client)

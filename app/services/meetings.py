@@ -1,0 +1,129 @@
+"""Meetings as the portal shows them, the client's cancellation, and bookings reported by the scheduling service."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import time
+from datetime import datetime
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from app.core.errors import Forbidden, Invalid, Unauthorized
+from app.models.base import utcnow
+from app.models.enums import MeetingStatus, Role
+from app.models.meeting import Meeting
+from app.models.user import User
+from app.services import access, audit
+
+CALENDLY_RESCHEDULE_URL = "https://calendly.com/reschedulings/{uuid}"
+SIGNATURE_TOLERANCE_S = 300
+
+
+def meeting_dto(m: Meeting) -> dict[str, object]:
+    event_uuid = (m.calendly_event_id or "").rstrip("/").rsplit("/", 1)[-1]
+    return {
+        "id": m.id,
+        "title": m.title,
+        "description": m.description,
+        "meeting_type": m.meeting_type,
+        "status": str(m.status),
+        "scheduled_at": m.start_time.isoformat(),
+        "end_time": m.end_time.isoformat(),
+        "duration_minutes": max(0, int((m.end_time - m.start_time).total_seconds() // 60)),
+        "join_url": m.meeting_url,
+        "location": m.location,
+        "calendly_event_id": m.calendly_event_id,
+        # Built from the last path segment of the scheduling service's event id, as the spec says.
+        "reschedule_url": CALENDLY_RESCHEDULE_URL.format(uuid=event_uuid) if event_uuid else None,
+        "cancel_reason": m.cancel_reason,
+        "client_id": str(m.client_id) if m.client_id else None,
+    }
+
+
+def list_meetings(s: Session, *, actor: User) -> dict[str, list[dict[str, object]]]:
+    """Upcoming (soonest first) and past (latest first) meetings of the client, or all for staff who read them."""
+    query = select(Meeting)
+    if not access.sees_all(actor, "meeting"):
+        query = query.where(Meeting.client_id == actor.id)
+    now = utcnow()
+    meetings = s.exec(query.order_by(col(Meeting.start_time))).all()
+    upcoming = [m for m in meetings if m.end_time >= now and m.status == MeetingStatus.scheduled]
+    past = [m for m in reversed(meetings) if m not in upcoming]
+    return {"upcoming": [meeting_dto(m) for m in upcoming], "past": [meeting_dto(m) for m in past]}
+
+
+def cancel_meeting(s: Session, *, actor: User, meeting_id: int, reason: str | None = None) -> dict[str, object]:
+    """Cancel a scheduled, future meeting of the client's (or any, for staff who manage meetings)."""
+    meeting = access.get_visible(s, Meeting, meeting_id, actor, "meeting", label="Meeting")
+    if meeting.client_id != actor.id and not access.staff_can(actor, "meetings:write"):
+        raise Forbidden("You don't have permission to cancel this meeting")
+    if meeting.status == MeetingStatus.cancelled:
+        raise Invalid("This meeting is already cancelled.")
+    if meeting.status == MeetingStatus.completed or meeting.start_time <= utcnow():
+        raise Invalid("Past or completed meetings cannot be cancelled.")
+    meeting.status = MeetingStatus.cancelled
+    meeting.cancel_reason = ((reason or "").strip() or "Cancelled by client")[:500]
+    s.add(meeting)
+    audit.record(s, actor=actor, action="meeting.cancel", entity=meeting, details={"reason": meeting.cancel_reason})
+    s.commit()
+    return meeting_dto(meeting)
+
+
+# --- scheduling-service webhooks (Calendly) -------------------------------------------------------------------------
+
+
+def verify_signature(header: str, body: bytes, secret: str, *, now: float | None = None) -> None:
+    """Check Calendly's `t=...,v1=...` HMAC-SHA256 signature over "{t}.{body}", within five minutes."""
+    parts = dict(p.split("=", 1) for p in header.split(",") if "=" in p)
+    timestamp, signature = parts.get("t", ""), parts.get("v1", "")
+    if not timestamp.isdigit() or not signature:
+        raise Unauthorized("Invalid webhook signature")
+    expected = hmac.new(secret.encode(), f"{timestamp}.".encode() + body, hashlib.sha256).hexdigest()
+    if not hmac.compare_digest(expected, signature):
+        raise Unauthorized("Invalid webhook signature")
+    if abs((now or time.time()) - int(timestamp)) > SIGNATURE_TOLERANCE_S:
+        raise Unauthorized("Webhook signature has expired")
+
+
+def _when(value: str) -> datetime:
+    return datetime.fromisoformat(value.replace("Z", "+00:00"))
+
+
+def apply_webhook(s: Session, event: dict[str, Any]) -> str:
+    """Record a booking, cancellation or reschedule for the client with the invitee's e-mail; returns what happened."""
+    kind, payload = event.get("event"), event.get("payload") or {}
+    scheduled = payload.get("scheduled_event") or {}
+    event_id = scheduled.get("uri")
+    email = str(payload.get("email") or "").strip().lower()
+    if kind not in ("invitee.created", "invitee.canceled") or not event_id or not email:
+        return "ignored"
+    client = s.exec(select(User).where(User.email == email, User.role == Role.client)).first()
+    if client is None:
+        return "ignored: no client with that e-mail"
+    meeting = s.exec(select(Meeting).where(Meeting.calendly_event_id == event_id)).first()
+    if kind == "invitee.canceled":
+        if meeting is None or meeting.status == MeetingStatus.cancelled:
+            return "ignored"
+        meeting.status = MeetingStatus.cancelled
+        # A reschedule arrives as a cancellation of the old event followed by the new booking.
+        rescheduled = bool(payload.get("rescheduled"))
+        meeting.cancel_reason = (
+            "Rescheduled" if rescheduled else ((payload.get("cancellation") or {}).get("reason") or "Cancelled")
+        )
+        s.add(meeting)
+        s.commit()
+        return "rescheduled" if rescheduled else "cancelled"
+    if meeting is None:
+        meeting = Meeting(title=scheduled.get("name") or "Meeting", calendly_event_id=event_id, client_id=client.id)
+    meeting.start_time, meeting.end_time = _when(scheduled["start_time"]), _when(scheduled["end_time"])
+    location = scheduled.get("location") or {}
+    meeting.meeting_url = location.get("join_url") or meeting.meeting_url
+    meeting.location = location.get("location") or meeting.location
+    meeting.meeting_type = scheduled.get("name") or meeting.meeting_type
+    meeting.attendees = [email]
+    meeting.status = MeetingStatus.scheduled
+    s.add(meeting)
+    s.commit()
+    return "booked"

@@ -1,0 +1,129 @@
+"""The client portal over HTTP: scoping, cancellation rules, the invoice PDF, meetings and the data export."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlmodel import Session
+
+from app.models.enums import EmployeeType, InvoiceStatus, MeetingStatus, ProjectStatus, Role
+from tests import factories as f
+
+
+def login(client: TestClient, username: str) -> None:
+    r = client.post("/api/auth/login", json={"identifier": username, "password": f.PASSWORD})
+    assert r.status_code == 200, r.text
+
+
+@pytest.fixture
+def two_clients(session: Session) -> dict[str, object]:
+    alice, bob = f.user(session, "alice"), f.user(session, "bob")
+    p = f.project(session, alice, "Alice site", status=ProjectStatus.in_progress, progress_percentage=60)
+    f.milestone(session, p, "Launch", 2)
+    f.milestone(session, p, "Design", 1)
+    return {
+        "alice": alice,
+        "bob": bob,
+        "project": p,
+        "bob_project": f.project(session, bob, "Bob app"),
+        "invoice": f.invoice(session, alice),
+        "draft": f.invoice(session, alice, status=InvoiceStatus.draft),
+        "bob_invoice": f.invoice(session, bob),
+        "meeting": f.meeting(session, alice),
+        "past": f.meeting(session, alice, in_hours=-72, status=MeetingStatus.completed, title="Discovery"),
+        "bob_meeting": f.meeting(session, bob),
+    }
+
+
+def test_clients_see_only_their_own_records(client: TestClient, two_clients: dict) -> None:
+    login(client, "alice")
+    projects = client.get("/api/protected/projects").json()["data"]
+    assert [p["name"] for p in projects] == ["Alice site"]
+    assert [m["title"] for m in projects[0]["milestones"]] == ["Design", "Launch"]  # in order
+    assert projects[0]["progress_percentage"] == 60
+    invoices = client.get("/api/protected/invoices").json()["data"]
+    assert [i["invoice_number"] for i in invoices] == [two_clients["invoice"].invoice_number]  # no draft, not Bob's
+    meetings = client.get("/api/protected/meetings").json()
+    assert [m["title"] for m in meetings["upcoming"]] == ["Kick-off call"]
+    assert [m["title"] for m in meetings["past"]] == ["Discovery"]
+    assert meetings["upcoming"][0]["duration_minutes"] == 45 and meetings["upcoming"][0]["join_url"]
+
+
+def test_another_clients_records_answer_404(client: TestClient, two_clients: dict) -> None:
+    login(client, "alice")
+    assert client.get(f"/api/protected/invoices/{two_clients['bob_invoice'].id}/download").status_code == 404
+    assert client.get(f"/api/protected/invoices/{two_clients['draft'].id}/download").status_code == 404
+    assert (
+        client.put(f"/api/protected/projects/{two_clients['bob_project'].id}", json={"status": "cancelled"}).status_code
+        == 404
+    )
+    r = client.post(f"/api/protected/meetings/{two_clients['bob_meeting'].id}/cancel", json={})
+    assert r.status_code == 404 and r.json()["message"] == "Meeting not found"
+
+
+def test_invoice_pdf_is_a_real_pdf_of_the_invoice(client: TestClient, two_clients: dict) -> None:
+    login(client, "alice")
+    inv = two_clients["invoice"]
+    r = client.get(f"/api/protected/invoices/{inv.id}/download")
+    assert r.status_code == 200 and r.headers["content-type"] == "application/pdf"
+    assert r.headers["content-disposition"] == f'attachment; filename="invoice-{inv.invoice_number}.pdf"'
+    assert r.content.startswith(b"%PDF-")
+    text = f.pdf_text(r.content)
+    for expected in (inv.invoice_number, "Design work", "Hosting setup", "$950.00", "$1,100.50", "$77.04", "$1,177.54"):
+        assert expected in text, expected
+
+
+def test_staff_with_billing_read_download_any_invoice(client: TestClient, session: Session, two_clients: dict) -> None:
+    f.user(session, "cfo1", role=Role.employee, employee_type=EmployeeType.cfo)
+    f.user(session, "dev1", role=Role.employee, employee_type=EmployeeType.developer)
+    login(client, "dev1")
+    assert client.get(f"/api/protected/invoices/{two_clients['invoice'].id}/download").status_code == 404
+    login(client, "cfo1")
+    assert client.get(f"/api/protected/invoices/{two_clients['invoice'].id}/download").status_code == 200
+    assert len(client.get("/api/protected/invoices").json()["data"]) == 3  # drafts included for staff
+
+
+def test_cancel_project_rules(client: TestClient, session: Session, two_clients: dict) -> None:
+    login(client, "alice")
+    pid = two_clients["project"].id
+    assert client.put(f"/api/protected/projects/{pid}", json={"status": "completed"}).status_code == 422
+    ok = client.put(f"/api/protected/projects/{pid}", json={"status": "cancelled"})
+    assert ok.status_code == 200 and ok.json()["data"]["status"] == "cancelled"
+    again = client.put(f"/api/protected/projects/{pid}", json={"status": "cancelled"})
+    assert again.status_code == 422 and "already cancelled" in again.json()["message"]
+    done = f.project(session, two_clients["alice"], "Done", status=ProjectStatus.completed)
+    assert client.put(f"/api/protected/projects/{done.id}", json={"status": "cancelled"}).status_code == 422
+
+
+def test_cancel_meeting_rules(client: TestClient, two_clients: dict) -> None:
+    login(client, "alice")
+    past = client.post(f"/api/protected/meetings/{two_clients['past'].id}/cancel", json={})
+    assert past.status_code == 422
+    ok = client.post(f"/api/protected/meetings/{two_clients['meeting'].id}/cancel", json={})
+    assert ok.status_code == 200
+    assert ok.json()["data"]["status"] == "cancelled" and ok.json()["data"]["cancel_reason"] == "Cancelled by client"
+    assert client.post(f"/api/protected/meetings/{two_clients['meeting'].id}/cancel", json={}).status_code == 422
+
+
+def test_export_contains_only_the_clients_data(client: TestClient, two_clients: dict) -> None:
+    login(client, "alice")
+    r = client.get("/api/protected/export")
+    assert r.status_code == 200 and "attachment" in r.headers["content-disposition"]
+    data = json.loads(r.content)
+    assert data["profile"]["username"] == "alice"
+    assert [p["name"] for p in data["projects"]] == ["Alice site"]
+    assert len(data["invoices"]) == 1 and len(data["invoices"][0]["items"]) == 2
+    assert {m["title"] for m in data["meetings"]} == {"Kick-off call", "Discovery"}
+    assert "password_hash" not in r.text
+
+
+def test_portal_calls_need_a_session(client: TestClient) -> None:
+    for path in (
+        "/api/protected/projects",
+        "/api/protected/invoices",
+        "/api/protected/meetings",
+        "/api/protected/export",
+    ):
+        assert client.get(path).status_code == 401

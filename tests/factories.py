@@ -1,0 +1,131 @@
+"""Test data builders: small functions that create committed rows with sensible defaults."""
+
+from __future__ import annotations
+
+import itertools
+import re
+import zlib
+from datetime import date, timedelta
+from decimal import Decimal
+
+from sqlmodel import Session
+
+from app.core.security import hash_password
+from app.models.base import utcnow
+from app.models.billing import Invoice, InvoiceItem
+from app.models.enums import EmployeeType, InvoiceStatus, MeetingStatus, Role
+from app.models.meeting import Meeting
+from app.models.project import Project, ProjectMilestone
+from app.models.user import User
+
+PASSWORD = "Correct-horse-1"
+_HASH = hash_password(PASSWORD)  # computed once: bcrypt is deliberately slow
+_seq = itertools.count(1)
+
+
+def user(
+    s: Session,
+    name: str | None = None,
+    *,
+    role: Role = Role.client,
+    employee_type: EmployeeType | None = None,
+    **kw: object,
+) -> User:
+    name = name or f"user{next(_seq)}"
+    row = User(
+        username=name,
+        email=f"{name.lower()}@example.com",
+        password_hash=_HASH,
+        role=role,
+        employee_type=employee_type,
+        is_verified=True,
+        profile_complete=True,
+        **kw,
+    )
+    s.add(row)
+    s.commit()
+    s.refresh(row)
+    return row
+
+
+def project(s: Session, client: User, name: str = "Website", **kw: object) -> Project:
+    row = Project(name=name, client_id=client.id, **kw)
+    s.add(row)
+    s.commit()
+    s.refresh(row)
+    return row
+
+
+def milestone(s: Session, p: Project, title: str, order_index: int) -> ProjectMilestone:
+    row = ProjectMilestone(project_id=p.id, title=title, order_index=order_index)  # type: ignore[arg-type]
+    s.add(row)
+    s.commit()
+    return row
+
+
+def invoice(
+    s: Session,
+    client: User,
+    *,
+    status: InvoiceStatus = InvoiceStatus.pending,
+    items: list[tuple[str, int, str]] | None = None,
+) -> Invoice:
+    items = items or [("Design work", 10, "95.00"), ("Hosting setup", 1, "150.50")]
+    subtotal = sum((Decimal(price) * qty for _, qty, price in items), Decimal("0"))
+    tax = (subtotal * Decimal("0.07")).quantize(Decimal("0.01"))
+    row = Invoice(
+        invoice_number=f"INV-TEST-{next(_seq):04d}",
+        client_id=client.id,
+        status=status,
+        description="Website build, phase 1",
+        subtotal=subtotal,
+        tax_amount=tax,
+        total_amount=subtotal + tax,
+        issue_date=date.today(),
+        due_date=date.today() + timedelta(days=30),
+    )
+    s.add(row)
+    s.commit()
+    for desc, qty, price in items:
+        s.add(
+            InvoiceItem(
+                invoice_id=row.id,
+                description=desc,
+                quantity=qty,
+                unit_price=Decimal(price),
+                amount=Decimal(price) * qty,
+            )
+        )  # type: ignore[arg-type]
+    s.commit()
+    s.refresh(row)
+    return row
+
+
+def meeting(
+    s: Session, client: User, *, in_hours: float = 48, status: MeetingStatus = MeetingStatus.scheduled, **kw: object
+) -> Meeting:
+    start = utcnow() + timedelta(hours=in_hours)
+    row = Meeting(
+        title=kw.pop("title", "Kick-off call"),  # type: ignore[arg-type]
+        start_time=start,
+        end_time=start + timedelta(minutes=45),
+        client_id=client.id,
+        status=status,
+        meeting_url="https://meet.example.com/abc",
+        **kw,
+    )
+    s.add(row)
+    s.commit()
+    s.refresh(row)
+    return row
+
+
+def pdf_text(pdf: bytes) -> str:
+    """The text drawn in a PDF made by fpdf2 (its content streams are zlib-compressed)."""
+    chunks = []
+    for stream in re.findall(rb"stream\r?\n(.*?)\r?\nendstream", pdf, re.S):
+        try:
+            chunks.append(zlib.decompress(stream).decode("latin-1"))
+        except zlib.error:
+            chunks.append(stream.decode("latin-1"))
+    return "".join("".join(re.findall(r"\((.*?)\)\s*Tj", c)) + " " for c in chunks)
