@@ -13,7 +13,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.api.deps import same_origin_writes
-from app.api.routes import account, auth, forms, google, health, portal, webhooks
+from app.api.routes import account, admin, auth, forms, google, health, portal, webhooks
 from app.core.config import settings
 from app.core.errors import DomainError
 
@@ -71,6 +71,7 @@ def create_api() -> FastAPI:
     api.include_router(forms.router, prefix="/api", dependencies=guarded)
     api.include_router(google.router, prefix="/api")
     api.include_router(portal.router, prefix="/api", dependencies=guarded)
+    api.include_router(admin.router, prefix="/api", dependencies=guarded)
     # Server-to-server: authenticated by its signature, not by a browser origin.
     api.include_router(webhooks.router, prefix="/api")
 

@@ -15,11 +15,11 @@ from sqlmodel import Session, col, select
 
 from app.core.config import settings
 from app.core.errors import Conflict, Forbidden, Invalid, NotFound, Unauthorized
-from app.core.permissions import Role
+from app.core.permissions import STAFF_ROLES, Role
 from app.core.security import token_digest, verify_password
 from app.models.base import utcnow
 from app.models.user import User, VerificationCode
-from app.services import mail, ratelimit, sessions
+from app.services import audit, mail, ratelimit, sessions
 from app.services.users import create_user, get_user_by_identifier
 
 CODE_TTL = timedelta(minutes=15)
@@ -187,12 +187,16 @@ def login(s: Session, *, identifier: str, password: str, ip: str | None = None) 
     user = get_user_by_identifier(s, identifier)
     # verify_password runs bcrypt against a dummy hash when there is no user or no password.
     if not verify_password(password, user.password_hash if user else None) or user is None:
+        if user is not None and user.role in STAFF_ROLES:
+            audit.record(s, actor=user, action="auth.login_failed", entity=user, ip=ip)
         for key, _ in limits:
-            ratelimit.record(s, key)
+            ratelimit.record(s, key)  # commits, with the audit entry
         raise Unauthorized(INVALID_CREDENTIALS)
     ratelimit.clear(s, limits[1][0])
     if not user.is_verified:
         raise Forbidden("Please verify your email before logging in.", userId=str(user.id), requiresVerification=True)
+    if user.role in STAFF_ROLES:
+        audit.record(s, actor=user, action="auth.login", entity=user, ip=ip)
     return user, sessions.start(s, user)
 
 

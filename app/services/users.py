@@ -51,7 +51,7 @@ def normalize_email(email: str) -> str:
     return info.normalized.lower()
 
 
-def _clean(value: str | None) -> str | None:
+def clean_text(value: str | None) -> str | None:
     """Trim optional text; blank means "not given"."""
     if value is None:
         return None
@@ -59,7 +59,7 @@ def _clean(value: str | None) -> str | None:
     return value or None
 
 
-def _role_problems(role: str, employee_type: str | None) -> dict[str, str]:
+def role_problems(role: str, employee_type: str | None) -> dict[str, str]:
     errors: dict[str, str] = {}
     if role not in _ROLES:
         errors["role"] = f"Role must be one of: {', '.join(sorted(_ROLES))}"
@@ -111,9 +111,9 @@ def create_user(
     profile_complete: bool = True,
 ) -> User:
     """Validate and store a new account (password None: sign-in only through Google); commits."""
-    username, employee_type = username.strip(), _clean(employee_type)
+    username, employee_type = username.strip(), clean_text(employee_type)
     profile = {"first_name": first_name, "last_name": last_name, "phone": phone, "company": company}
-    profile = {field: _clean(value) for field, value in profile.items()}
+    profile = {field: clean_text(value) for field, value in profile.items()}
     errors: dict[str, str] = {}
     if problem := username_problem(username):
         errors["username"] = problem
@@ -123,7 +123,7 @@ def create_user(
         errors["email"] = str(exc)
     if password is not None and (problem := password_problem(password)):
         errors["password"] = problem
-    errors |= _role_problems(str(role), employee_type)
+    errors |= role_problems(str(role), employee_type)
     errors |= _profile_problems(profile)
     if errors:
         raise Invalid(next(iter(errors.values())) if len(errors) == 1 else GENERIC_INVALID, errors=errors)

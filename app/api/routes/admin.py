@@ -1,0 +1,112 @@
+"""/api/admin and the staff calls under /api/protected: users, clients, passwords, inquiries, dashboard, audit log.
+
+Every route needs a staff session (router dependency); the services then apply the per-action rules.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body, Depends
+from pydantic import BaseModel
+from sqlmodel import col, select
+from starlette.concurrency import run_in_threadpool
+
+from app.api.deps import ClientIP, SessionDep, StaffUser, require, require_staff
+from app.models.system import AuditLog
+from app.models.user import UserPublic
+from app.services import admin_inquiries, admin_users, dashboard, health
+
+router = APIRouter(tags=["admin"], dependencies=[Depends(require_staff)])
+# Staff forms send partial objects whose keys the services check; a free-form JSON object keeps "not sent" apart.
+JsonBody = Annotated[dict[str, Any], Body()]
+
+
+class ResetPasswordIn(BaseModel):
+    newPassword: str = ""  # noqa: N815 (the spec's payload name)
+
+
+def _public(user: Any) -> dict[str, Any]:
+    return UserPublic.of(user).model_dump(mode="json")
+
+
+@router.get("/admin/users")
+def list_users(
+    user: StaffUser,
+    s: SessionDep,
+    search: str = "",
+    role: str = "",
+    verified: bool | None = None,
+    page: int = 1,
+    page_size: int = 25,
+) -> dict[str, Any]:
+    """Users, filtered and paginated in SQL (needs users:read)."""
+    return admin_users.list_users(
+        s, actor=user, search=search, role=role, verified=verified, page=page, page_size=page_size
+    )
+
+
+@router.post("/admin/users", status_code=201)
+def create_user(user: StaffUser, s: SessionDep, ip: ClientIP, body: JsonBody) -> dict[str, Any]:
+    """Create an employee or client (admins: any role)."""
+    created = admin_users.create_staff_or_client(s, actor=user, data=body, ip=ip)
+    return {"data": _public(created), "message": "User created successfully"}
+
+
+@router.put("/admin/users/{user_id}")
+def update_user(user_id: str, user: StaffUser, s: SessionDep, ip: ClientIP, body: JsonBody) -> dict[str, Any]:
+    """Change a user's fields, role or permissions (partial)."""
+    updated = admin_users.update_user(s, actor=user, user_id=user_id, data=body, ip=ip)
+    return {"data": _public(updated), "message": "User updated successfully"}
+
+
+@router.delete("/admin/users/{user_id}")
+def delete_user(user_id: str, user: StaffUser, s: SessionDep, ip: ClientIP) -> dict[str, str]:
+    """Delete a user (never yourself, the last admin, or a client whose records must be kept)."""
+    admin_users.delete_user(s, actor=user, user_id=user_id, ip=ip)
+    return {"message": "User deleted successfully"}
+
+
+@router.post("/protected/create-client", status_code=201)
+def create_client(user: StaffUser, s: SessionDep, ip: ClientIP, body: JsonBody) -> dict[str, Any]:
+    """Create a client account (sales, support, HR, admins); the role is always client."""
+    created = admin_users.create_client(s, actor=user, data=body, ip=ip)
+    return {"data": _public(created), "message": "Client created successfully"}
+
+
+@router.put("/protected/reset-password/{user_id}")
+def reset_password(user_id: str, body: ResetPasswordIn, user: StaffUser, s: SessionDep, ip: ClientIP) -> dict[str, str]:
+    """Set a new password for a user the actor may manage; their sessions end."""
+    admin_users.reset_password(s, actor=user, user_id=user_id, new_password=body.newPassword, ip=ip)
+    return {"message": "Password reset successfully"}
+
+
+@router.get("/admin/inquiries")
+def list_inquiries(
+    user: StaffUser, s: SessionDep, search: str = "", status: str = "", page: int = 1, page_size: int = 25
+) -> dict[str, Any]:
+    """Contact inquiries (spam never shown), newest first."""
+    return admin_inquiries.list_inquiries(s, actor=user, search=search, status=status, page=page, page_size=page_size)
+
+
+@router.put("/admin/inquiries/{inquiry_id}")
+def update_inquiry(inquiry_id: int, user: StaffUser, s: SessionDep, ip: ClientIP, body: JsonBody) -> dict[str, Any]:
+    """Change an inquiry's status, priority, assignee or notes."""
+    return {
+        "data": admin_inquiries.update_inquiry(s, actor=user, inquiry_id=inquiry_id, data=body, ip=ip),
+        "message": "Inquiry updated successfully",
+    }
+
+
+@router.get("/admin/dashboard")
+async def dashboard_summary(user: StaffUser, s: SessionDep) -> dict[str, Any]:
+    """The dashboard cards: users, live sessions and system status from real checks."""
+    figures = await run_in_threadpool(dashboard.summary, s, actor=user)
+    return {**figures, "system": await health.check()}
+
+
+@router.get("/admin/audit", dependencies=[Depends(require("audit:read", "the audit log"))])
+def audit_log(s: SessionDep, limit: int = 100) -> dict[str, Any]:
+    """The most recent staff actions."""
+    rows = s.exec(select(AuditLog).order_by(col(AuditLog.id).desc()).limit(max(1, min(limit, 500)))).all()
+    return {"data": [r.model_dump(mode="json") for r in rows]}

@@ -1,0 +1,117 @@
+"""Staff triage of contact inquiries: search, filter, and change status, priority, assignee or notes."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from sqlalchemy import func, or_
+from sqlmodel import Session, col, select
+
+from app.core.errors import Forbidden, Invalid, NotFound
+from app.core.permissions import STAFF_ROLES, Perm
+from app.models.enums import InquiryPriority, InquiryStatus
+from app.models.inquiry import ContactInquiry
+from app.models.user import User
+from app.services import audit
+from app.services.access import staff_can
+
+PAGE_SIZE_MAX = 100
+
+
+def inquiry_dto(i: ContactInquiry) -> dict[str, Any]:
+    return {
+        "id": i.id,
+        "name": i.name,
+        "email": i.email,
+        "company": i.company,
+        "phone": i.phone,
+        "service_type": i.service_type,
+        "budget": i.budget,
+        "message": i.message,
+        "newsletter": i.newsletter,
+        "status": str(i.status),
+        "priority": str(i.priority),
+        "assigned_to": str(i.assigned_to) if i.assigned_to else None,
+        "notes": i.notes,
+        "created_at": i.created_at.isoformat(),
+        "updated_at": i.updated_at.isoformat(),
+    }
+
+
+def list_inquiries(
+    s: Session, *, actor: User, search: str = "", status: str = "", page: int = 1, page_size: int = 25
+) -> dict[str, Any]:
+    """A page of real inquiries (spam never shown), newest first, filtered in SQL."""
+    if not staff_can(actor, Perm.inquiries_read):
+        raise Forbidden("You don't have permission to view inquiries")
+    query = select(ContactInquiry).where(col(ContactInquiry.is_spam).is_(False))
+    if search.strip():
+        like = f"%{search.strip().lower()}%"
+        fields = (ContactInquiry.name, ContactInquiry.email, ContactInquiry.company, ContactInquiry.message)
+        query = query.where(or_(*(func.lower(func.coalesce(f, "")).like(like) for f in fields)))
+    if status:
+        if status not in InquiryStatus.__members__:
+            raise Invalid("Unknown status", errors={"status": "Unknown status"})
+        query = query.where(ContactInquiry.status == status)
+    total = int(s.exec(select(func.count()).select_from(query.subquery())).one())
+    page_size, page = max(1, min(page_size, PAGE_SIZE_MAX)), max(1, page)
+    rows = s.exec(
+        query.order_by(col(ContactInquiry.created_at).desc(), col(ContactInquiry.id).desc())
+        .offset((page - 1) * page_size)
+        .limit(page_size)
+    ).all()
+    return {"data": [inquiry_dto(i) for i in rows], "total": total, "page": page, "page_size": page_size}
+
+
+def update_inquiry(
+    s: Session, *, actor: User, inquiry_id: int, data: dict[str, Any], ip: str | None = None
+) -> dict[str, Any]:
+    """Change status, priority, assignee or notes (any value to any value: staff triage freely)."""
+    if not staff_can(actor, Perm.inquiries_write):
+        raise Forbidden("You don't have permission to update inquiries")
+    inquiry = s.get(ContactInquiry, inquiry_id)
+    if inquiry is None or inquiry.is_spam:
+        raise NotFound("Inquiry not found")
+    errors: dict[str, str] = {}
+    changes: dict[str, Any] = {}
+    if "status" in data:
+        if data["status"] not in InquiryStatus.__members__:
+            errors["status"] = "Unknown status"
+        else:
+            changes["status"] = InquiryStatus(data["status"])
+    if "priority" in data:
+        if data["priority"] not in InquiryPriority.__members__:
+            errors["priority"] = "Unknown priority"
+        else:
+            changes["priority"] = InquiryPriority(data["priority"])
+    if "assigned_to" in data:
+        changes["assigned_to"] = _assignee(s, data["assigned_to"], errors)
+    if "notes" in data:
+        changes["notes"] = (str(data["notes"] or "").strip() or None) if data["notes"] is not None else None
+    if errors:
+        raise Invalid(next(iter(errors.values())), errors=errors)
+    if not changes:
+        raise Invalid("Nothing to update")
+    before = {k: str(getattr(inquiry, k)) for k in changes}
+    for key, value in changes.items():
+        setattr(inquiry, key, value)
+    s.add(inquiry)
+    after = {k: str(v) for k, v in changes.items()}
+    audit.record(s, actor=actor, action="inquiry.update", entity=inquiry, details={"from": before, "to": after}, ip=ip)
+    s.commit()
+    s.refresh(inquiry)
+    return inquiry_dto(inquiry)
+
+
+def _assignee(s: Session, value: Any, errors: dict[str, str]) -> uuid.UUID | None:
+    if value in (None, ""):
+        return None
+    try:
+        user = s.get(User, uuid.UUID(str(value)))
+    except ValueError:
+        user = None
+    if user is None or user.role not in STAFF_ROLES:
+        errors["assigned_to"] = "Inquiries can be assigned to staff only"
+        return None
+    return user.id

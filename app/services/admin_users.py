@@ -1,0 +1,273 @@
+"""Staff management of accounts: list, create, edit, reset passwords, delete, under the rules of docs/permissions.md.
+
+- Admins do everything. `users:manage` (HR) creates and manages employees and clients, never admins.
+- `clients:create` (sales lead, customer support) creates clients only, through create_client, role forced to client;
+  `clients:reset_password` resets clients' passwords only.
+- Nobody deletes their own account, demotes or deletes the last admin, or grants a role or permission they do not
+  hold (explicit extra permissions must be the actor's own; only admins make admins).
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from sqlalchemy import func, or_
+from sqlmodel import Session, col, select
+
+from app.core.errors import Conflict, Forbidden, Invalid, NotFound
+from app.core.permissions import Perm, Role, ungrantable
+from app.core.security import hash_password, password_problem
+from app.models.billing import Invoice
+from app.models.enums import InvoiceStatus, ProjectStatus
+from app.models.project import Project
+from app.models.user import User, UserPublic
+from app.services import audit, sessions
+from app.services.access import perms
+from app.services.users import clean_text, create_user, normalize_email, role_problems, username_problem
+
+PAGE_SIZE_MAX = 100
+NO_CREATE = "You don't have permission to create this type of user"
+
+
+def _can(actor: User, perm: str) -> bool:
+    return actor.role == Role.admin or perm in perms(actor)
+
+
+def _get(s: Session, user_id: uuid.UUID | str) -> User:
+    try:
+        uid = user_id if isinstance(user_id, uuid.UUID) else uuid.UUID(str(user_id))
+    except ValueError:
+        raise NotFound("User not found") from None
+    user = s.get(User, uid)
+    if user is None:
+        raise NotFound("User not found")
+    return user
+
+
+def _admin_count(s: Session) -> int:
+    return int(s.exec(select(func.count()).where(User.role == Role.admin)).one())
+
+
+def list_users(
+    s: Session,
+    *,
+    actor: User,
+    search: str = "",
+    role: str = "",
+    verified: bool | None = None,
+    page: int = 1,
+    page_size: int = 25,
+) -> dict[str, Any]:
+    """A page of users filtered in SQL by text (username, e-mail, names, company), role and verification."""
+    if not _can(actor, Perm.users_read):
+        raise Forbidden("You don't have permission to view users")
+    query = select(User)
+    if search.strip():
+        like = f"%{search.strip().lower()}%"
+        fields = (User.username, User.email, User.first_name, User.last_name, User.company)
+        query = query.where(or_(*(func.lower(func.coalesce(f, "")).like(like) for f in fields)))
+    if role:
+        query = query.where(User.role == role)
+    if verified is not None:
+        query = query.where(User.is_verified == verified)
+    total = int(s.exec(select(func.count()).select_from(query.subquery())).one())
+    page_size = max(1, min(page_size, PAGE_SIZE_MAX))
+    page = max(1, page)
+    rows = s.exec(
+        query.order_by(col(User.created_at).desc(), col(User.username)).offset((page - 1) * page_size).limit(page_size)
+    ).all()
+    return {
+        "data": [UserPublic.of(u).model_dump(mode="json") for u in rows],
+        "total": total,
+        "page": page,
+        "page_size": page_size,
+    }
+
+
+def _check_grants(actor: User, *, role: str, extra: list[str] | None) -> None:
+    if role == Role.admin and actor.role != Role.admin:
+        raise Forbidden(NO_CREATE)
+    if extra and (missing := ungrantable(perms(actor), extra)):
+        raise Forbidden(f"You cannot grant permissions you do not hold: {', '.join(sorted(missing))}")
+
+
+def create_staff_or_client(s: Session, *, actor: User, data: dict[str, Any], ip: str | None = None) -> User:
+    """POST /api/admin/users: admins create anyone; `users:manage` creates employees and clients."""
+    role = str(data.get("role") or "")
+    if not _can(actor, Perm.users_manage):
+        raise Forbidden(NO_CREATE)
+    if not role:
+        raise Invalid("Please check the information and try again", errors={"role": "Role is required"})
+    extra = list(data.get("extra_permissions") or [])
+    _check_grants(actor, role=role, extra=extra)
+    user = create_user(
+        s,
+        username=str(data.get("username") or ""),
+        email=str(data.get("email") or ""),
+        password=_password_of(data),
+        role=role,
+        employee_type=data.get("employee_type"),
+        first_name=data.get("first_name"),
+        last_name=data.get("last_name"),
+        phone=data.get("phone"),
+        company=data.get("company"),
+    )
+    if extra:
+        user.extra_permissions = sorted(set(extra))
+    audit.record(s, actor=actor, action="user.create", entity=user, details={"role": role}, ip=ip)
+    s.add(user)
+    s.commit()
+    return user
+
+
+def create_client(s: Session, *, actor: User, data: dict[str, Any], ip: str | None = None) -> User:
+    """POST /api/protected/create-client: anyone who may create clients; the role is always client."""
+    if not (_can(actor, Perm.clients_create) or _can(actor, Perm.users_manage)):
+        raise Forbidden(NO_CREATE)
+    user = create_user(
+        s,
+        username=str(data.get("username") or ""),
+        email=str(data.get("email") or ""),
+        password=_password_of(data),
+        role=Role.client,
+        first_name=data.get("first_name"),
+        last_name=data.get("last_name"),
+        phone=data.get("phone"),
+        company=data.get("company"),
+    )
+    audit.record(s, actor=actor, action="client.create", entity=user, ip=ip)
+    s.commit()
+    return user
+
+
+def _password_of(data: dict[str, Any]) -> str:
+    # The spec's staff form sends the new password as "password_hash"; it is a password, hashed here.
+    password = data.get("password") or data.get("password_hash") or ""
+    if not password:
+        raise Invalid("Please check the information and try again", errors={"password": "Password is required"})
+    return str(password)
+
+
+def _may_manage(actor: User, target: User) -> bool:
+    if actor.role == Role.admin:
+        return True
+    return _can(actor, Perm.users_manage) and target.role != Role.admin
+
+
+def update_user(
+    s: Session, *, actor: User, user_id: uuid.UUID | str, data: dict[str, Any], ip: str | None = None
+) -> User:
+    """PUT /api/admin/users/{id}: change the fields sent; empty strings are "not sent"."""
+    target = _get(s, user_id)
+    if not _may_manage(actor, target):
+        noun = "client" if target.role == Role.client else "user"
+        raise Forbidden(f"You don't have permission to update this {noun}")
+    data = {k: v for k, v in data.items() if v not in ("", None)}
+    errors: dict[str, str] = {}
+    changes: dict[str, Any] = {}
+    if "username" in data:
+        name = str(data["username"]).strip()
+        if problem := username_problem(name):
+            errors["username"] = problem
+        elif s.exec(select(User.id).where(func.lower(User.username) == name.lower(), User.id != target.id)).first():
+            raise Conflict("This username is already taken", errors={"username": "username already taken"})
+        changes["username"] = name
+    if "email" in data:
+        try:
+            email = normalize_email(str(data["email"]))
+        except ValueError as exc:
+            errors["email"] = str(exc)
+        else:
+            if s.exec(select(User.id).where(User.email == email, User.id != target.id)).first():
+                raise Conflict("This email is already in use", errors={"email": "email already registered"})
+            changes["email"] = email
+    for field in ("first_name", "last_name", "phone", "company"):
+        if field in data:
+            changes[field] = clean_text(str(data[field]))
+    role = str(data.get("role", target.role))
+    employee_type = data.get("employee_type", target.employee_type if role == Role.employee else None)
+    if role != Role.employee:
+        employee_type = None
+    errors |= role_problems(role, employee_type)
+    if errors:
+        raise Invalid(
+            next(iter(errors.values())) if len(errors) == 1 else "Please check the information and try again",
+            errors=errors,
+        )
+    if role != target.role:
+        _check_grants(actor, role=role, extra=None)
+        if target.role == Role.admin and _admin_count(s) <= 1:
+            raise Forbidden("The last admin cannot be demoted")
+    for key in ("extra_permissions", "revoked_permissions"):
+        if key in data:
+            requested = [str(p) for p in data[key]]
+            if key == "extra_permissions":
+                _check_grants(actor, role=role, extra=requested)
+            changes[key] = sorted(set(requested))
+    if "is_verified" in data:
+        changes["is_verified"] = bool(data["is_verified"])
+    changes["role"], changes["employee_type"] = Role(role), employee_type
+    for key, value in changes.items():
+        setattr(target, key, value)
+    s.add(target)
+    audit.record(s, actor=actor, action="user.update", entity=target, details={"fields": sorted(changes)}, ip=ip)
+    s.commit()
+    s.refresh(target)
+    return target
+
+
+def reset_password(
+    s: Session, *, actor: User, user_id: uuid.UUID | str, new_password: str, ip: str | None = None
+) -> None:
+    """Admins reset anyone's password; users:reset_password non-admins'; clients:reset_password clients' only."""
+    target = _get(s, user_id)
+    allowed = (
+        actor.role == Role.admin
+        or (target.role != Role.admin and _can(actor, Perm.users_reset_password))
+        or (target.role == Role.client and _can(actor, Perm.clients_reset_password))
+    )
+    if not allowed:
+        raise Forbidden("You don't have permission to reset this user's password")
+    if problem := password_problem(new_password or ""):
+        raise Invalid(problem, errors={"newPassword": problem})
+    target.password_hash = hash_password(new_password)
+    s.add(target)
+    audit.record(s, actor=actor, action="user.reset_password", entity=target, ip=ip)
+    s.commit()
+    sessions.revoke_all(s, target.id)  # whoever held the old password is signed out
+
+
+def delete_user(s: Session, *, actor: User, user_id: uuid.UUID | str, ip: str | None = None) -> None:
+    """Delete an account; never one's own, never the last admin, never a client whose records must be kept."""
+    target = _get(s, user_id)
+    if target.id == actor.id:
+        raise Forbidden("You cannot delete your own account")
+    if not _may_manage(actor, target):
+        noun = "client" if target.role == Role.client else "user"
+        raise Forbidden(f"You don't have permission to delete this {noun}")
+    if target.role == Role.admin and _admin_count(s) <= 1:
+        raise Forbidden("The last admin cannot be deleted")
+    active = s.exec(
+        select(Project.id).where(
+            Project.client_id == target.id,
+            col(Project.status).not_in([ProjectStatus.completed, ProjectStatus.cancelled]),
+        )
+    ).first()
+    unpaid = s.exec(
+        select(Invoice.id).where(Invoice.client_id == target.id, Invoice.status != InvoiceStatus.paid)
+    ).first()
+    if active is not None or unpaid is not None:
+        raise Conflict("Cannot delete client with active projects or invoices")
+    history = (
+        s.exec(select(Project.id).where(Project.client_id == target.id)).first()
+        or s.exec(select(Invoice.id).where(Invoice.client_id == target.id)).first()
+    )
+    if history is not None:
+        # Finished projects and paid invoices are business records: they outlive a login, never vanish with one.
+        raise Conflict("Cannot delete a client with project or invoice history; those records must be kept")
+    audit.record(
+        s, actor=actor, action="user.delete", details={"username": target.username, "id": str(target.id)}, ip=ip
+    )
+    s.delete(target)
+    s.commit()

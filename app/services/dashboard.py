@@ -1,0 +1,24 @@
+"""The admin dashboard's figures, computed from live data (never constants)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import func
+from sqlmodel import Session, select
+
+from app.core.permissions import Perm
+from app.models.user import User
+from app.services import sessions
+from app.services.access import perms
+
+
+def summary(s: Session, *, actor: User) -> dict[str, Any]:
+    """Total users and active sessions, each only for staff allowed to see it."""
+    held = perms(actor)
+    out: dict[str, Any] = {"permission_count": len(held)}
+    if Perm.users_read in held:
+        out["total_users"] = int(s.exec(select(func.count()).select_from(User)).one())
+    if Perm.analytics_read in held:
+        out["active_sessions"] = sessions.active_count(s)
+    return out

@@ -1,0 +1,127 @@
+"""Every staff route and every kind of caller answers as docs/permissions.md says.
+
+The allowed sets below are written out by hand from the documented table (not computed from app.core.permissions),
+so a change to the table that is not a deliberate change to the documentation fails here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlmodel import Session
+
+from app.models.enums import EmployeeType, Role
+from app.models.inquiry import ContactInquiry
+from app.services import sessions
+from tests import factories as f
+
+EMPLOYEES = [t.value for t in EmployeeType]
+CALLERS = ["anonymous", "client", "admin", *EMPLOYEES]
+ALL_STAFF = {"admin", *EMPLOYEES}
+NEW_PASSWORD = {"newPassword": "Another-pass-1"}
+
+
+@dataclass(frozen=True)
+class Route:
+    name: str
+    allowed: set[str]
+    call: Callable[[TestClient, dict[str, Any]], Any]
+
+
+ROUTES = [
+    Route(
+        "list users",
+        {"admin", "founder", "coo", "cfo", "cto", "sales_lead", "product_manager", "customer_support", "hr", "legal"},
+        lambda c, w: c.get("/api/admin/users"),
+    ),
+    Route(
+        "create employee",
+        {"admin", "founder", "hr"},
+        lambda c, w: c.post(
+            "/api/admin/users",
+            json={"username": "made_dev", "email": "made_dev@example.com", "password_hash": "Password-123",
+                  "role": "employee", "employee_type": "developer"},
+        ),
+    ),
+    Route(
+        "create client",
+        {"admin", "founder", "sales_lead", "customer_support", "hr"},
+        lambda c, w: c.post(
+            "/api/protected/create-client",
+            json={"username": "made_client", "email": "made_client@example.com", "password": "Password-123"},
+        ),
+    ),
+    Route(
+        "update client",
+        {"admin", "founder", "hr"},
+        lambda c, w: c.put(f"/api/admin/users/{w['target_client'].id}", json={"company": "Renamed Inc"}),
+    ),
+    Route(
+        "delete client",
+        {"admin", "founder", "hr"},
+        lambda c, w: c.delete(f"/api/admin/users/{w['target_client'].id}"),
+    ),
+    Route(
+        "reset client password",
+        {"admin", "founder", "sales_lead", "customer_support", "hr"},
+        lambda c, w: c.put(f"/api/protected/reset-password/{w['target_client'].id}", json=NEW_PASSWORD),
+    ),
+    Route(
+        "reset employee password",
+        {"admin", "founder"},
+        lambda c, w: c.put(f"/api/protected/reset-password/{w['target_employee'].id}", json=NEW_PASSWORD),
+    ),
+    Route("list inquiries", ALL_STAFF, lambda c, w: c.get("/api/admin/inquiries")),
+    Route(
+        "update inquiry",
+        ALL_STAFF,
+        lambda c, w: c.put(f"/api/admin/inquiries/{w['inquiry'].id}", json={"status": "in_progress"}),
+    ),
+    Route("dashboard", ALL_STAFF, lambda c, w: c.get("/api/admin/dashboard")),
+    Route("audit log", {"admin", "founder", "coo", "cfo", "legal"}, lambda c, w: c.get("/api/admin/audit")),
+]  # fmt: skip
+
+
+@pytest.fixture
+def world(session: Session) -> dict[str, Any]:
+    inquiry = ContactInquiry(name="Pat", email="pat@example.com", message="Need a site")
+    session.add(inquiry)
+    session.commit()
+    return {
+        "target_client": f.user(session, "target_client"),
+        "target_employee": f.user(session, "target_emp", role=Role.employee, employee_type=EmployeeType.developer),
+        "inquiry": inquiry,
+    }
+
+
+def sign_in_as(client: TestClient, session: Session, caller: str) -> None:
+    if caller == "anonymous":
+        return
+    if caller == "client":
+        user = f.user(session, "caller_client")
+    elif caller == "admin":
+        user = f.user(session, "caller_admin", role=Role.admin)
+    else:
+        user = f.user(session, f"caller_{caller}", role=Role.employee, employee_type=EmployeeType(caller))
+    client.cookies.set("access_token", sessions.start(session, user).access_token)
+
+
+@pytest.mark.parametrize("caller", CALLERS)
+@pytest.mark.parametrize("route", ROUTES, ids=lambda r: r.name)
+def test_route_answers_by_role(
+    client: TestClient, session: Session, world: dict[str, Any], route: Route, caller: str
+) -> None:
+    sign_in_as(client, session, caller)
+    r = route.call(client, world)
+    if caller == "anonymous":
+        assert r.status_code == 401, r.text
+    elif caller in route.allowed:
+        assert r.status_code in (200, 201), f"{caller} should be allowed: {r.status_code} {r.text}"
+    else:
+        assert r.status_code == 403, f"{caller} should be refused: {r.status_code} {r.text}"
+        message = r.json()["message"]
+        assert "permission" in message or "Access Denied" in message or "Access Restricted" in message
