@@ -110,4 +110,3 @@ class SessionState(rx.State):
         if not self.user:
             return ""
         return role_label(str(self.user.get("role")), self.user.get("employee_type"))
-
