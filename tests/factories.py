@@ -32,15 +32,14 @@ def user(
     **kw: object,
 ) -> User:
     name = name or f"user{next(_seq)}"
-    fields: dict[str, object] = {"is_verified": True, "profile_complete": True, **kw}
-    row = User(
-        username=name,
-        email=f"{name.lower()}@example.com",
-        password_hash=_HASH,
-        role=role,
-        employee_type=employee_type,
-        **fields,
-    )
+    fields: dict[str, object] = {
+        "email": f"{name.lower()}@example.com",
+        "password_hash": _HASH,
+        "is_verified": True,
+        "profile_complete": True,
+        **kw,
+    }
+    row = User(username=name, role=role, employee_type=employee_type, **fields)
     s.add(row)
     s.commit()
     s.refresh(row)

@@ -13,7 +13,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.api.deps import same_origin_writes
-from app.api.routes import account, admin, auth, forms, google, health, portal, webhooks
+from app.api.routes import account, admin, auth, content, forms, google, health, portal, webhooks
 from app.core.config import settings
 from app.core.errors import DomainError
 
@@ -72,6 +72,8 @@ def create_api() -> FastAPI:
     api.include_router(google.router, prefix="/api")
     api.include_router(portal.router, prefix="/api", dependencies=guarded)
     api.include_router(admin.router, prefix="/api", dependencies=guarded)
+    api.include_router(content.router, prefix="/api", dependencies=guarded)
+    api.include_router(content.public, prefix="/api")
     # Server-to-server: authenticated by its signature, not by a browser origin.
     api.include_router(webhooks.router, prefix="/api")
 

@@ -1,14 +1,19 @@
-"""Client projects as the portal shows them, and the client's own cancellation."""
+"""Client projects: the portal's view, the client's own cancellation, and management by staff with content:write."""
 
 from __future__ import annotations
 
+import uuid
+from typing import Any
+
 from sqlmodel import Session, col, select
 
-from app.core.errors import Forbidden, Invalid
-from app.models.enums import ProjectStatus
-from app.models.project import Project, ProjectMilestone
+from app.core.errors import Forbidden, Invalid, NotFound
+from app.core.permissions import Perm, Role
+from app.models.enums import MilestoneStatus, ProjectStatus, ProjectType
+from app.models.project import Organization, Project, ProjectMilestone
 from app.models.user import User
 from app.services import access, audit
+from app.services import validation as v
 
 FINAL_STATUSES = {ProjectStatus.completed, ProjectStatus.cancelled}
 
@@ -71,7 +76,7 @@ def list_projects(s: Session, *, actor: User) -> list[dict[str, object]]:
 def cancel_project(s: Session, *, actor: User, project_id: int) -> dict[str, object]:
     """A client cancels their own project; completed and already cancelled projects cannot be cancelled."""
     project = access.get_visible(s, Project, project_id, actor, "project", label="Project")
-    if project.client_id != actor.id and not access.staff_can(actor, "content:write"):
+    if project.client_id != actor.id and not access.staff_can(actor, Perm.content_write):
         raise Forbidden("You don't have permission to cancel this project")
     if project.status in FINAL_STATUSES:
         raise Invalid(f"This project is already {project.status.replace('_', ' ')} and cannot be cancelled.")
@@ -79,5 +84,140 @@ def cancel_project(s: Session, *, actor: User, project_id: int) -> dict[str, obj
     s.add(project)
     audit.record(s, actor=actor, action="project.cancel", entity=project)
     s.commit()
-    milestones = s.exec(select(ProjectMilestone).where(ProjectMilestone.project_id == project.id)).all()
-    return project_dto(project, sorted(milestones, key=lambda m: (m.order_index, m.id or 0)))
+    return project_dto(project, _milestones(s, project.id))
+
+
+# --- staff management (content:write) --------------------------------------------------------------------------------
+
+
+def _client(s: Session, value: object, errors: dict[str, str]) -> uuid.UUID | None:
+    try:
+        user = s.get(User, uuid.UUID(str(value)))
+    except ValueError:
+        user = None
+    if user is None or user.role != Role.client:
+        errors["client_id"] = "Please choose a client"
+        return None
+    return user.id
+
+
+def _project_values(s: Session, data: dict[str, Any], *, creating: bool) -> dict[str, Any]:
+    # Projects drop empty strings and nulls (the spec's payload cleaning); actual hours come from time tracking only.
+    data = {k: val for k, val in v.drop_empty(data).items() if k != "actual_hours"}
+    errors: dict[str, str] = {}
+    out: dict[str, Any] = {}
+    if creating or "name" in data:
+        out["name"] = v.text(data.get("name"), "name", errors, "Project name", limit=200, required=True)
+    if "description" in data:
+        out["description"] = v.text(data["description"], "description", errors, "Description", limit=10000)
+    if creating or "client_id" in data:
+        out["client_id"] = _client(s, data.get("client_id"), errors)
+    for field, enum, label in (("status", ProjectStatus, "Status"), ("project_type", ProjectType, "Project type")):
+        if creating and field not in data:
+            errors[field] = f"{label} is required"
+        elif field in data:
+            out[field] = v.choice(data[field], enum, field, errors, label)
+    if "organization_id" in data:
+        org_id = v.whole(data["organization_id"], "organization_id", errors, "Organization", low=1, high=2**31)
+        if org_id is not None and s.get(Organization, org_id) is None:
+            errors["organization_id"] = "Organization not found"
+        out["organization_id"] = org_id
+    if "budget" in data:
+        out["budget"] = v.money(data["budget"], "budget", errors, "Budget")
+    for field, label in (("start_date", "Start date"), ("end_date", "End date"), ("deadline", "Deadline")):
+        if field in data:
+            out[field] = v.day(data[field], field, errors, label)
+    if "estimated_hours" in data:
+        out["estimated_hours"] = v.whole(data["estimated_hours"], "estimated_hours", errors, "Estimated hours")
+    if "progress_percentage" in data:
+        out["progress_percentage"] = v.whole(
+            data["progress_percentage"], "progress_percentage", errors, "Progress", high=100
+        )
+    if out.get("start_date") and out.get("end_date") and out["end_date"] < out["start_date"]:
+        errors["end_date"] = "End date cannot be before the start date"
+    if errors:
+        raise Invalid(next(iter(errors.values())), errors=errors)
+    return out
+
+
+def _require_write(actor: User, verb: str) -> None:
+    if not access.staff_can(actor, Perm.content_write):
+        raise Forbidden(f"You don't have permission to {verb} projects")
+
+
+def create_project(s: Session, *, actor: User, data: dict[str, Any]) -> dict[str, object]:
+    """Create a project for a client (content:write)."""
+    _require_write(actor, "create")
+    project = Project(**_project_values(s, data, creating=True))
+    s.add(project)
+    s.flush()
+    audit.record(s, actor=actor, action="project.create", entity=project)
+    s.commit()
+    return project_dto(project, [])
+
+
+def update_project(s: Session, *, actor: User, project_id: int, data: dict[str, Any]) -> dict[str, object]:
+    """Change the fields sent (content:write), including progress."""
+    _require_write(actor, "update")
+    project = s.get(Project, project_id)
+    if project is None:
+        raise NotFound("Project not found")
+    values = _project_values(s, data, creating=False)
+    for key, value in values.items():
+        setattr(project, key, value)
+    s.add(project)
+    audit.record(s, actor=actor, action="project.update", entity=project, details={"fields": sorted(values)})
+    s.commit()
+    return project_dto(project, _milestones(s, project.id))
+
+
+def delete_project(s: Session, *, actor: User, project_id: int) -> None:
+    """Delete a project and its milestones; its invoices stay, unlinked."""
+    _require_write(actor, "delete")
+    project = s.get(Project, project_id)
+    if project is None:
+        raise NotFound("Project not found")
+    audit.record(s, actor=actor, action="project.delete", details={"name": project.name, "id": project.id})
+    s.delete(project)
+    s.commit()
+
+
+def set_milestones(s: Session, *, actor: User, project_id: int, milestones: list[dict[str, Any]]) -> dict[str, object]:
+    """Replace a project's milestones with the given list, in the given order (content:write)."""
+    _require_write(actor, "update")
+    project = s.get(Project, project_id)
+    if project is None:
+        raise NotFound("Project not found")
+    errors: dict[str, str] = {}
+    rows = []
+    for index, item in enumerate(milestones):
+        title = v.text(
+            item.get("title"), f"milestones.{index}.title", errors, "Milestone title", limit=200, required=True
+        )
+        rows.append(
+            ProjectMilestone(
+                project_id=project_id,
+                title=title or "",
+                description=v.text(
+                    item.get("description"), f"milestones.{index}.description", errors, "Description", limit=2000
+                ),
+                due_date=v.day(item.get("due_date"), f"milestones.{index}.due_date", errors, "Due date"),
+                status=v.choice(
+                    item.get("status") or "pending", MilestoneStatus, f"milestones.{index}.status", errors, "Status"
+                ),
+                order_index=index,
+            )
+        )
+    if errors:
+        raise Invalid(next(iter(errors.values())), errors=errors)
+    for old in _milestones(s, project_id):
+        s.delete(old)
+    s.add_all(rows)
+    audit.record(s, actor=actor, action="project.milestones", entity=project, details={"count": len(rows)})
+    s.commit()
+    return project_dto(project, _milestones(s, project_id))
+
+
+def _milestones(s: Session, project_id: int | None) -> list[ProjectMilestone]:
+    query = select(ProjectMilestone).where(ProjectMilestone.project_id == project_id)
+    return list(s.exec(query.order_by(col(ProjectMilestone.order_index), col(ProjectMilestone.id))).all())

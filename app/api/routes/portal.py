@@ -3,21 +3,22 @@
 from __future__ import annotations
 
 import json
-from typing import Literal
+from typing import Annotated, Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Body
 from fastapi.responses import Response
 from pydantic import BaseModel
 
 from app.api.deps import CurrentUser, SessionDep
 from app.core.errors import Invalid
+from app.core.permissions import Perm
 from app.services import export, invoices, meetings, projects
+from app.services.access import staff_can
 
 router = APIRouter(prefix="/protected", tags=["portal"])
 
 
-class ProjectStatusIn(BaseModel):
-    status: Literal["cancelled"] | str
+JsonBody = Annotated[dict[str, Any], Body()]
 
 
 class CancelMeetingIn(BaseModel):
@@ -31,9 +32,12 @@ def list_projects(user: CurrentUser, s: SessionDep) -> dict[str, object]:
 
 
 @router.put("/projects/{project_id}")
-def cancel_project(project_id: int, body: ProjectStatusIn, user: CurrentUser, s: SessionDep) -> dict[str, object]:
-    """A client cancels their own project (the only change clients may make)."""
-    if body.status != "cancelled":
+def update_project(project_id: int, body: JsonBody, user: CurrentUser, s: SessionDep) -> dict[str, object]:
+    """Staff with content:write change any field (partial); a client may only cancel their own project."""
+    if staff_can(user, Perm.content_write):
+        data = projects.update_project(s, actor=user, project_id=project_id, data=body)
+        return {"data": data, "message": "Project updated successfully"}
+    if body.get("status") != "cancelled" or len(body) != 1:
         raise Invalid("Clients can only cancel a project.", errors={"status": "Only 'cancelled' is accepted"})
     return {"data": projects.cancel_project(s, actor=user, project_id=project_id), "message": "Project cancelled"}
 

@@ -1,0 +1,179 @@
+"""Staff content and business calls: organizations, projects, products and prices, invoices, meetings, analytics.
+
+Plus the public GET /api/products. Each service checks the actor's permission; routes only translate HTTP.
+"""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body
+
+from app.api.deps import CurrentUser, SessionDep, StaffUser
+from app.services import analytics, billing, meetings_admin, organizations, products, projects
+
+router = APIRouter(tags=["content"])
+public = APIRouter(tags=["content"])
+JsonBody = Annotated[dict[str, Any], Body()]
+
+
+@public.get("/products")
+def list_active_products(s: SessionDep) -> dict[str, Any]:
+    """Active products with their active prices (public)."""
+    return {"data": products.list_public(s)}
+
+
+@router.get("/protected/organizations")
+def list_organizations(user: StaffUser, s: SessionDep, search: str = "") -> dict[str, Any]:
+    """Organizations (content:read)."""
+    return {"data": organizations.list_organizations(s, actor=user, search=search)}
+
+
+@router.post("/protected/organizations", status_code=201)
+def create_organization(user: StaffUser, s: SessionDep, body: JsonBody) -> dict[str, Any]:
+    """Create an organization (content:write)."""
+    return {
+        "data": organizations.create_organization(s, actor=user, data=body),
+        "message": "Organization created successfully",
+    }
+
+
+@router.put("/protected/organizations/{organization_id}")
+def update_organization(organization_id: int, user: StaffUser, s: SessionDep, body: JsonBody) -> dict[str, Any]:
+    """Change an organization (partial; content:write)."""
+    data = organizations.update_organization(s, actor=user, organization_id=organization_id, data=body)
+    return {"data": data, "message": "Organization updated successfully"}
+
+
+@router.delete("/protected/organizations/{organization_id}")
+def delete_organization(organization_id: int, user: StaffUser, s: SessionDep) -> dict[str, str]:
+    """Delete an organization (content:write)."""
+    organizations.delete_organization(s, actor=user, organization_id=organization_id)
+    return {"message": "Organization deleted successfully"}
+
+
+@router.post("/protected/projects", status_code=201)
+def create_project(user: StaffUser, s: SessionDep, body: JsonBody) -> dict[str, Any]:
+    """Create a project for a client (content:write)."""
+    return {"data": projects.create_project(s, actor=user, data=body), "message": "Project created successfully"}
+
+
+@router.delete("/protected/projects/{project_id}")
+def delete_project(project_id: int, user: StaffUser, s: SessionDep) -> dict[str, str]:
+    """Delete a project (content:write)."""
+    projects.delete_project(s, actor=user, project_id=project_id)
+    return {"message": "Project deleted successfully"}
+
+
+@router.put("/protected/projects/{project_id}/milestones")
+def set_milestones(project_id: int, user: StaffUser, s: SessionDep, body: JsonBody) -> dict[str, Any]:
+    """Replace a project's milestones, in order (content:write)."""
+    data = projects.set_milestones(s, actor=user, project_id=project_id, milestones=list(body.get("milestones") or []))
+    return {"data": data, "message": "Project updated successfully"}
+
+
+@router.get("/admin/products")
+def list_all_products(user: StaffUser, s: SessionDep, search: str = "") -> dict[str, Any]:
+    """Every product with every price (products:read)."""
+    return {"data": products.list_all(s, actor=user, search=search)}
+
+
+@router.post("/admin/products", status_code=201)
+def create_product(user: StaffUser, s: SessionDep, body: JsonBody) -> dict[str, Any]:
+    """Create a product, optionally with prices (products:write)."""
+    return {"data": products.create_product(s, actor=user, data=body), "message": "Product created successfully"}
+
+
+@router.put("/admin/products/{product_id}")
+def update_product(product_id: int, user: StaffUser, s: SessionDep, body: JsonBody) -> dict[str, Any]:
+    """Change a product (partial; products:write)."""
+    data = products.update_product(s, actor=user, product_id=product_id, data=body)
+    return {"data": data, "message": "Product updated successfully"}
+
+
+@router.delete("/admin/products/{product_id}")
+def delete_product(product_id: int, user: StaffUser, s: SessionDep) -> dict[str, str]:
+    """Delete a product that was never ordered (products:write)."""
+    products.delete_product(s, actor=user, product_id=product_id)
+    return {"message": "Product deleted successfully"}
+
+
+@router.post("/admin/products/{product_id}/prices", status_code=201)
+def add_price(product_id: int, user: StaffUser, s: SessionDep, body: JsonBody) -> dict[str, Any]:
+    """Offer a product at another price (products:write)."""
+    return {"data": products.add_price(s, actor=user, product_id=product_id, data=body)}
+
+
+@router.put("/admin/prices/{price_id}")
+def set_price_active(price_id: int, user: StaffUser, s: SessionDep, body: JsonBody) -> dict[str, Any]:
+    """Switch a price on or off (products:write)."""
+    return {"data": products.set_price_active(s, actor=user, price_id=price_id, active=bool(body.get("is_active")))}
+
+
+@router.post("/admin/invoices", status_code=201)
+def create_invoice(user: StaffUser, s: SessionDep, body: JsonBody) -> dict[str, Any]:
+    """Create a draft invoice with line items (billing:write)."""
+    return {"data": billing.create_invoice(s, actor=user, data=body), "message": "Invoice created successfully"}
+
+
+@router.post("/admin/invoices/{invoice_id}/issue")
+def issue_invoice(invoice_id: int, user: StaffUser, s: SessionDep) -> dict[str, Any]:
+    """Issue a draft: the client sees it and is e-mailed (billing:write)."""
+    return {"data": billing.issue_invoice(s, actor=user, invoice_id=invoice_id), "message": "Invoice issued"}
+
+
+@router.post("/admin/invoices/{invoice_id}/payments")
+def record_payment(invoice_id: int, user: StaffUser, s: SessionDep, body: JsonBody) -> dict[str, Any]:
+    """Record a payment; the invoice is paid once payments cover it (billing:write)."""
+    data = billing.record_payment(
+        s,
+        actor=user,
+        invoice_id=invoice_id,
+        amount=body.get("amount"),
+        method=body.get("method"),
+        paid_on=body.get("paid_on"),
+    )
+    return {"data": data, "message": "Payment recorded"}
+
+
+@router.delete("/admin/invoices/{invoice_id}")
+def delete_invoice(invoice_id: int, user: StaffUser, s: SessionDep) -> dict[str, str]:
+    """Delete a draft invoice (billing:write)."""
+    billing.delete_draft(s, actor=user, invoice_id=invoice_id)
+    return {"message": "Invoice deleted"}
+
+
+@router.get("/admin/meetings")
+def list_meetings(
+    user: StaffUser, s: SessionDep, when: str = "upcoming", status: str = "", client_id: str = ""
+) -> dict[str, Any]:
+    """Meetings filtered by upcoming/past, status and client (meetings:read)."""
+    return {"data": meetings_admin.list_all(s, actor=user, when=when, status=status, client_id=client_id)}
+
+
+@router.post("/admin/meetings", status_code=201)
+def create_meeting(user: StaffUser, s: SessionDep, body: JsonBody) -> dict[str, Any]:
+    """Schedule a meeting for a client, who is e-mailed (meetings:write)."""
+    return {"data": meetings_admin.create_meeting(s, actor=user, data=body), "message": "Meeting scheduled"}
+
+
+@router.put("/admin/meetings/{meeting_id}")
+def update_meeting(meeting_id: int, user: StaffUser, s: SessionDep, body: JsonBody) -> dict[str, Any]:
+    """Change a scheduled meeting (meetings:write)."""
+    return {"data": meetings_admin.update_meeting(s, actor=user, meeting_id=meeting_id, data=body)}
+
+
+@router.post("/admin/meetings/{meeting_id}/complete")
+def complete_meeting(meeting_id: int, user: StaffUser, s: SessionDep) -> dict[str, Any]:
+    """Mark a meeting completed (meetings:write)."""
+    return {"data": meetings_admin.complete_meeting(s, actor=user, meeting_id=meeting_id)}
+
+
+@router.get("/admin/analytics")
+def analytics_report(
+    user: CurrentUser, s: SessionDep, start: date | None = None, end: date | None = None
+) -> dict[str, Any]:
+    """The analytics figures for a period (default: the last 90 days; analytics:read)."""
+    end = end or date.today()
+    return analytics.report(s, actor=user, start=start or end - timedelta(days=89), end=end)

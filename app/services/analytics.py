@@ -1,0 +1,128 @@
+"""Business figures for the analytics section, computed in SQL over a chosen period (PostgreSQL and SQLite)."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime, time, timedelta
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy import and_, func, literal_column
+from sqlalchemy.sql.elements import ColumnElement
+from sqlmodel import Session, col, select
+
+from app.core.errors import Forbidden, Invalid
+from app.core.permissions import Perm
+from app.models.billing import Invoice
+from app.models.careers import JobApplication
+from app.models.enums import InvoiceStatus, MeetingStatus, Role
+from app.models.inquiry import ContactInquiry
+from app.models.meeting import Meeting
+from app.models.project import Project
+from app.models.user import User
+from app.services.access import staff_can
+
+MAX_DAYS = 800
+
+
+def _bucket(s: Session, column: Any, unit: str) -> ColumnElement[Any]:
+    """The first day of the week (Monday) or month of a timestamp/date column, as text YYYY-MM-DD."""
+    if s.get_bind().dialect.name == "postgresql":
+        return func.to_char(func.date_trunc(literal_column(f"'{unit}'"), column), literal_column("'YYYY-MM-DD'"))
+    if unit == "month":
+        return func.strftime("%Y-%m-01", column)
+    # SQLite: step back to Monday (strftime %w: Sunday = 0).
+    return func.date(column, func.printf("-%d days", (func.strftime("%w", column) + 6) % 7))
+
+
+def _window(start: date, end: date) -> tuple[datetime, datetime]:
+    if end < start:
+        raise Invalid("The period's end is before its start", errors={"end": "End is before start"})
+    if (end - start).days > MAX_DAYS:
+        raise Invalid("Choose a period of at most about two years", errors={"start": "Period too long"})
+    return datetime.combine(start, time.min, UTC), datetime.combine(end + timedelta(days=1), time.min, UTC)
+
+
+def report(s: Session, *, actor: User, start: date, end: date) -> dict[str, Any]:
+    """Every figure of the analytics page for the period [start, end] (inclusive days)."""
+    if not staff_can(actor, Perm.analytics_read):
+        raise Forbidden("You don't have permission to view analytics")
+    since, until = _window(start, end)
+    real = and_(
+        col(ContactInquiry.is_spam).is_(False),
+        col(ContactInquiry.created_at) >= since,
+        col(ContactInquiry.created_at) < until,
+    )
+    week = _bucket(s, ContactInquiry.created_at, "week")
+    by_status = s.exec(
+        select(week, ContactInquiry.status, func.count())
+        .where(real)
+        .group_by(week, ContactInquiry.status)
+        .order_by(week)
+    ).all()
+    # Literal (not bound) fallbacks, so PostgreSQL sees the same expression in SELECT and GROUP BY.
+    service = func.coalesce(ContactInquiry.service_type, literal_column("'unspecified'"))
+    by_service = s.exec(select(week, service, func.count()).where(real).group_by(week, service).order_by(week)).all()
+    total_inquiries = int(s.exec(select(func.count()).select_from(ContactInquiry).where(real)).one())
+    # An inquiry converted when its e-mail belongs to a client account.
+    converted = int(
+        s.exec(
+            select(func.count(func.distinct(ContactInquiry.email)))
+            .join(User, and_(User.email == ContactInquiry.email, User.role == Role.client))
+            .where(real)
+        ).one()
+    )
+    distinct_senders = int(s.exec(select(func.count(func.distinct(ContactInquiry.email))).where(real)).one())
+    projects = s.exec(select(Project.status, func.count()).group_by(Project.status)).all()
+    issued_month = _bucket(s, Invoice.issue_date, "month")
+    invoiced = s.exec(
+        select(issued_month, func.sum(Invoice.total_amount))
+        .where(Invoice.status != InvoiceStatus.draft, col(Invoice.issue_date) >= start, col(Invoice.issue_date) <= end)
+        .group_by(issued_month)
+    ).all()
+    paid_month = _bucket(s, Invoice.paid_date, "month")
+    paid = s.exec(
+        select(paid_month, func.sum(Invoice.total_amount))
+        .where(Invoice.status == InvoiceStatus.paid, col(Invoice.paid_date) >= start, col(Invoice.paid_date) <= end)
+        .group_by(paid_month)
+    ).all()
+    now = datetime.now(UTC)
+    upcoming = int(
+        s.exec(
+            select(func.count()).where(
+                Meeting.status == MeetingStatus.scheduled,
+                col(Meeting.start_time) >= now,
+                col(Meeting.start_time) < now + timedelta(days=30),
+            )
+        ).one()
+    )
+    opening = func.coalesce(JobApplication.job_code, literal_column("'general'"))
+    applications = s.exec(
+        select(opening, func.count())
+        .where(col(JobApplication.created_at) >= since, col(JobApplication.created_at) < until)
+        .group_by(opening)
+        .order_by(opening)
+    ).all()
+    months = sorted({m for m, _ in invoiced} | {m for m, _ in paid})
+    invoiced_by, paid_by = dict(invoiced), dict(paid)
+    return {
+        "period": {"start": start.isoformat(), "end": end.isoformat()},
+        "inquiries_total": total_inquiries,
+        "inquiries_by_week_status": [{"week": w, "status": str(st), "count": n} for w, st, n in by_status],
+        "inquiries_by_week_service": [{"week": w, "service": sv, "count": n} for w, sv, n in by_service],
+        "conversion": {
+            "senders": distinct_senders,
+            "became_clients": converted,
+            "rate": round(converted / distinct_senders, 4) if distinct_senders else 0.0,
+        },
+        "projects_by_status": {str(st): n for st, n in projects},
+        "billing_by_month": [
+            {
+                "month": m,
+                "invoiced": f"{Decimal(invoiced_by.get(m) or 0):.2f}",
+                "paid": f"{Decimal(paid_by.get(m) or 0):.2f}",
+            }
+            for m in months
+        ],
+        "upcoming_meetings_30_days": upcoming,
+        "applications_by_opening": dict(applications),
+    }

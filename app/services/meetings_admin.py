@@ -1,0 +1,233 @@
+"""Meetings managed by staff: the full list with filters, scheduling for a client, edits, completion; meeting types."""
+
+from __future__ import annotations
+
+import re
+import uuid
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from app.core.config import settings
+from app.core.errors import Forbidden, Invalid, NotFound
+from app.core.permissions import Perm, Role
+from app.models.base import utcnow
+from app.models.enums import MeetingStatus
+from app.models.meeting import Meeting, MeetingType
+from app.models.project import Project
+from app.models.user import User
+from app.services import audit, mail
+from app.services import validation as v
+from app.services.access import staff_can
+from app.services.meetings import meeting_dto
+
+
+def _require(actor: User, perm: str, verb: str) -> None:
+    if not staff_can(actor, perm):
+        raise Forbidden(f"You don't have permission to {verb} meetings")
+
+
+def list_all(
+    s: Session, *, actor: User, when: str = "upcoming", status: str = "", client_id: str = ""
+) -> list[dict[str, Any]]:
+    """Every meeting, filtered by upcoming/past, status and client (meetings:read)."""
+    _require(actor, Perm.meetings_read, "view")
+    query = select(Meeting)
+    now = utcnow()
+    if when == "upcoming":
+        query = query.where(col(Meeting.end_time) >= now).order_by(col(Meeting.start_time))
+    elif when == "past":
+        query = query.where(col(Meeting.end_time) < now).order_by(col(Meeting.start_time).desc())
+    else:
+        query = query.order_by(col(Meeting.start_time).desc())
+    if status:
+        if status not in MeetingStatus.__members__:
+            raise Invalid("Unknown status", errors={"status": "Unknown status"})
+        query = query.where(Meeting.status == status)
+    if client_id:
+        try:
+            query = query.where(Meeting.client_id == uuid.UUID(client_id))
+        except ValueError:
+            raise Invalid("Unknown client", errors={"client_id": "Unknown client"}) from None
+    meetings = s.exec(query).all()
+    names = _client_names(s, {m.client_id for m in meetings if m.client_id})
+    return [{**meeting_dto(m), "client_name": names.get(m.client_id)} for m in meetings]
+
+
+def _client_names(s: Session, ids: set[uuid.UUID]) -> dict[uuid.UUID | None, str]:
+    if not ids:
+        return {}
+    users = s.exec(select(User).where(col(User.id).in_(ids))).all()
+    return {u.id: " ".join(p for p in (u.first_name, u.last_name) if p) or u.username for u in users}
+
+
+def _when(value: Any, errors: dict[str, str]) -> datetime | None:
+    try:
+        parsed = datetime.fromisoformat(str(value).replace("Z", "+00:00"))
+    except ValueError:
+        errors["start_time"] = "Start time must be a date and time"
+        return None
+    if parsed.tzinfo is None:
+        errors["start_time"] = "Start time needs a time zone"
+        return None
+    return parsed
+
+
+def _values(s: Session, data: dict[str, Any], meeting: Meeting | None) -> dict[str, Any]:
+    data = v.drop_empty(data)
+    errors: dict[str, str] = {}
+    out: dict[str, Any] = {}
+    if meeting is None or "client_id" in data:
+        try:
+            client = s.get(User, uuid.UUID(str(data.get("client_id"))))
+        except ValueError:
+            client = None
+        if client is None or client.role != Role.client:
+            errors["client_id"] = "Please choose a client"
+        else:
+            out["client_id"], out["attendees"] = client.id, [client.email]
+    if meeting is None or "title" in data:
+        out["title"] = v.text(data.get("title"), "title", errors, "Title", limit=200, required=True)
+    for field, label, limit in (("description", "Description", 5000), ("meeting_type", "Meeting type", 100)):
+        if field in data:
+            out[field] = v.text(data[field], field, errors, label, limit=limit)
+    if "meeting_url" in data:
+        url = v.text(data["meeting_url"], "meeting_url", errors, "Join link", limit=500)
+        if url and not url.startswith("https://"):
+            errors["meeting_url"] = "The join link must start with https://"
+        out["meeting_url"] = url
+    start = _when(data["start_time"], errors) if "start_time" in data else (meeting.start_time if meeting else None)
+    if meeting is None and start is None and "start_time" not in errors:
+        errors["start_time"] = "Start time is required"
+    current = int((meeting.end_time - meeting.start_time).total_seconds() // 60) if meeting else 30
+    duration = v.whole(data.get("duration_minutes", current), "duration_minutes", errors, "Duration", low=5, high=600)
+    if start is not None and duration:
+        out["start_time"], out["end_time"] = start, start + timedelta(minutes=duration)
+    if "project_id" in data:
+        project = s.get(Project, v.whole(data["project_id"], "project_id", errors, "Project", low=1, high=2**31) or 0)
+        if project is None:
+            errors["project_id"] = "Project not found"
+        out["project_id"] = project.id if project else None
+    if errors:
+        raise Invalid(next(iter(errors.values())), errors=errors)
+    return out
+
+
+def _tell_client(s: Session, meeting: Meeting, subject: str, lead: str) -> None:
+    client = s.get(User, meeting.client_id) if meeting.client_id else None
+    if client is None:
+        return
+    when = meeting.start_time.strftime("%A, %B %-d, %Y at %-I:%M %p UTC")
+    join = f"\nJoin link: {meeting.meeting_url}" if meeting.meeting_url else ""
+    mail.enqueue(
+        s,
+        to=client.email,
+        subject=f"{subject}: {meeting.title}",
+        text=f"Hello {client.first_name or client.username},\n\n{lead}\n\n{meeting.title}\n{when}{join}\n\n"
+        f"See your meetings in the client portal: {settings.public_url}/client-portal\n",
+    )
+
+
+def create_meeting(s: Session, *, actor: User, data: dict[str, Any]) -> dict[str, Any]:
+    """Schedule a meeting with a client, who is told by e-mail (meetings:write)."""
+    _require(actor, Perm.meetings_write, "schedule")
+    meeting = Meeting(organizer_id=actor.id, **_values(s, data, None))
+    s.add(meeting)
+    s.flush()
+    _tell_client(s, meeting, "Meeting scheduled", "A meeting has been scheduled for you:")
+    audit.record(s, actor=actor, action="meeting.create", entity=meeting)
+    s.commit()
+    return meeting_dto(meeting)
+
+
+def update_meeting(s: Session, *, actor: User, meeting_id: int, data: dict[str, Any]) -> dict[str, Any]:
+    """Change a scheduled meeting; a new time is e-mailed to the client."""
+    _require(actor, Perm.meetings_write, "update")
+    meeting = s.get(Meeting, meeting_id)
+    if meeting is None:
+        raise NotFound("Meeting not found")
+    if meeting.status != MeetingStatus.scheduled:
+        raise Invalid("Only scheduled meetings can be changed.")
+    before = meeting.start_time
+    for key, value in _values(s, data, meeting).items():
+        setattr(meeting, key, value)
+    if meeting.start_time != before:
+        _tell_client(s, meeting, "Meeting moved", "Your meeting has a new time:")
+    s.add(meeting)
+    audit.record(s, actor=actor, action="meeting.update", entity=meeting)
+    s.commit()
+    return meeting_dto(meeting)
+
+
+def complete_meeting(s: Session, *, actor: User, meeting_id: int) -> dict[str, Any]:
+    """Mark a scheduled meeting that has started as completed."""
+    _require(actor, Perm.meetings_write, "update")
+    meeting = s.get(Meeting, meeting_id)
+    if meeting is None:
+        raise NotFound("Meeting not found")
+    if meeting.status != MeetingStatus.scheduled or meeting.start_time > utcnow():
+        raise Invalid("Only scheduled meetings that have started can be marked completed.")
+    meeting.status = MeetingStatus.completed
+    s.add(meeting)
+    audit.record(s, actor=actor, action="meeting.complete", entity=meeting)
+    s.commit()
+    return meeting_dto(meeting)
+
+
+# --- meeting types (the booking view's source without a scheduling service) -----------------------------------------
+
+
+def meeting_type_dto(t: MeetingType) -> dict[str, Any]:
+    return {
+        "id": t.id,
+        "slug": t.slug,
+        "name": t.name,
+        "duration_minutes": t.duration_minutes,
+        "host_name": t.host_name,
+        "description": t.description,
+        "scheduling_url": t.scheduling_url,
+        "is_active": t.is_active,
+    }
+
+
+def list_types(s: Session, *, actor: User) -> list[dict[str, Any]]:
+    _require(actor, Perm.meetings_read, "view")
+    return [meeting_type_dto(t) for t in s.exec(select(MeetingType).order_by(col(MeetingType.sort_order))).all()]
+
+
+def save_type(s: Session, *, actor: User, data: dict[str, Any], type_id: int | None = None) -> dict[str, Any]:
+    """Create or change a meeting type (meetings:write)."""
+    _require(actor, Perm.meetings_write, "manage")
+    row = s.get(MeetingType, type_id) if type_id else MeetingType(slug="", name="")
+    if row is None:
+        raise NotFound("Meeting type not found")
+    errors: dict[str, str] = {}
+    data = v.drop_empty(data, drop_none=False)
+    if type_id is None or "name" in data:
+        row.name = v.text(data.get("name"), "name", errors, "Name", limit=200, required=True) or ""
+        if type_id is None:
+            row.slug = re.sub(r"[^a-z0-9]+", "-", row.name.lower()).strip("-")[:90] or "meeting"
+    if "duration_minutes" in data:
+        row.duration_minutes = (
+            v.whole(data["duration_minutes"], "duration_minutes", errors, "Duration", low=5, high=600) or 30
+        )
+    for field, label, limit in (("host_name", "Host", 200), ("description", "Description", 2000)):
+        if field in data:
+            setattr(row, field, v.text(data[field], field, errors, label, limit=limit))
+    if "scheduling_url" in data:
+        url = v.text(data["scheduling_url"], "scheduling_url", errors, "Booking link", limit=500)
+        if url and not url.startswith(("https://", "http://", "/")):
+            errors["scheduling_url"] = "The booking link must be a web address"
+        row.scheduling_url = url
+    if "is_active" in data:
+        row.is_active = bool(data["is_active"])
+    if errors:
+        raise Invalid(next(iter(errors.values())), errors=errors)
+    if type_id is None and s.exec(select(MeetingType.id).where(MeetingType.slug == row.slug)).first():
+        row.slug = f"{row.slug}-{uuid.uuid4().hex[:6]}"
+    s.add(row)
+    s.flush()
+    audit.record(s, actor=actor, action="meeting_type.save", entity=row)
+    s.commit()
+    return meeting_type_dto(row)

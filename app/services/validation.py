@@ -1,0 +1,86 @@
+"""Parsing of staff form values shared by the content services: money to the cent, dates, enums, payload cleaning."""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal, InvalidOperation
+from enum import StrEnum
+from typing import Any
+
+EARLIEST_DATE = date(1900, 1, 1)
+MAX_MONEY = Decimal("99999999.99")  # Numeric(10, 2)
+
+
+def drop_empty(data: dict[str, Any], *, drop_none: bool = True) -> dict[str, Any]:
+    """The spec's payload cleaning: empty strings (and, for projects, nulls) mean "not sent"."""
+    return {k: v for k, v in data.items() if v != "" and not (drop_none and v is None)}
+
+
+def money(value: Any, field: str, errors: dict[str, str], label: str = "Amount") -> Decimal | None:
+    if value is None:
+        return None
+    try:
+        amount = Decimal(str(value).replace(",", "").replace("$", "").strip())
+    except InvalidOperation:
+        errors[field] = f"{label} must be a number"
+        return None
+    if not amount.is_finite() or amount < 0:
+        errors[field] = f"{label} cannot be negative"
+    elif amount.as_tuple().exponent < -2:  # type: ignore[operator]
+        errors[field] = f"{label} must be in whole cents"
+    elif amount > MAX_MONEY:
+        errors[field] = f"{label} is too large"
+    else:
+        return amount.quantize(Decimal("0.01"))
+    return None
+
+
+def day(value: Any, field: str, errors: dict[str, str], label: str = "Date") -> date | None:
+    if value in (None, ""):
+        return None
+    try:
+        parsed = value if isinstance(value, date) else date.fromisoformat(str(value)[:10])
+    except ValueError:
+        errors[field] = f"{label} must be a date (YYYY-MM-DD)"
+        return None
+    if parsed < EARLIEST_DATE:
+        errors[field] = f"{label} cannot be before January 1, 1900"
+        return None
+    return parsed
+
+
+def choice(value: Any, enum: type[StrEnum], field: str, errors: dict[str, str], label: str) -> StrEnum | None:
+    if value in (None, ""):
+        return None
+    try:
+        return enum(str(value))
+    except ValueError:
+        errors[field] = f"{label} must be one of: {', '.join(m.value for m in enum)}"
+        return None
+
+
+def whole(value: Any, field: str, errors: dict[str, str], label: str, *, low: int = 0, high: int = 10**6) -> int | None:
+    if value in (None, ""):
+        return None
+    try:
+        number = int(str(value))
+    except ValueError:
+        errors[field] = f"{label} must be a whole number"
+        return None
+    if not low <= number <= high:
+        errors[field] = f"{label} must be between {low} and {high}"
+        return None
+    return number
+
+
+def text(
+    value: Any, field: str, errors: dict[str, str], label: str, *, limit: int, required: bool = False
+) -> str | None:
+    cleaned = str(value).strip() if value is not None else ""
+    if required and not cleaned:
+        errors[field] = f"{label} is required"
+        return None
+    if len(cleaned) > limit:
+        errors[field] = f"{label} must not exceed {limit} characters"
+        return None
+    return cleaned or None
