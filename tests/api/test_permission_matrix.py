@@ -83,6 +83,50 @@ ROUTES = [
     ),
     Route("dashboard", ALL_STAFF, lambda c, w: c.get("/api/admin/dashboard")),
     Route("audit log", {"admin", "founder", "coo", "cfo", "legal"}, lambda c, w: c.get("/api/admin/audit")),
+    Route("list organizations", ALL_STAFF - {"hr"}, lambda c, w: c.get("/api/protected/organizations")),
+    Route(
+        "create organization",
+        {"admin", "founder", "coo", "cto", "marketing_lead", "product_manager"},
+        lambda c, w: c.post("/api/protected/organizations", json={"name": "Matrix Org"}),
+    ),
+    Route(
+        "list all products",
+        {"admin", "founder", "coo", "cfo", "cto", "marketing_lead", "sales_lead", "product_manager"},
+        lambda c, w: c.get("/api/admin/products"),
+    ),
+    Route(
+        "create product",
+        {"admin", "founder", "coo", "cfo", "product_manager"},
+        lambda c, w: c.post("/api/admin/products", json={"name": "Matrix Product"}),
+    ),
+    Route(
+        "create invoice",
+        {"admin", "founder", "cfo"},
+        lambda c, w: c.post(
+            "/api/admin/invoices",
+            json={"client_id": str(w["target_client"].id),
+                  "items": [{"description": "Work", "quantity": 1, "unit_price": "10.00"}]},
+        ),
+    ),
+    Route(
+        "list meetings",
+        {"admin", "founder", "coo", "cto", "developer", "sales_lead", "product_manager", "customer_support", "hr"},
+        lambda c, w: c.get("/api/admin/meetings"),
+    ),
+    Route(
+        "schedule meeting",
+        {"admin", "founder", "coo", "cto", "sales_lead", "product_manager", "customer_support"},
+        lambda c, w: c.post(
+            "/api/admin/meetings",
+            json={"client_id": str(w["target_client"].id), "title": "Matrix call",
+                  "start_time": "2031-01-06T15:00:00+00:00", "duration_minutes": 30},
+        ),
+    ),
+    Route(
+        "analytics",
+        {"admin", "founder", "coo", "cfo", "cto", "marketing_lead", "sales_lead", "product_manager"},
+        lambda c, w: c.get("/api/admin/analytics"),
+    ),
 ]  # fmt: skip
 
 
