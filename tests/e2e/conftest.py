@@ -20,6 +20,7 @@ from sqlalchemy import text
 from app.core.db import make_engine
 from tests.conftest import PG_ADMIN_URL
 from tests.migrations import migrate
+from tests.smtp_sink import SmtpSink
 
 ROOT = Path(__file__).resolve().parents[2]
 E2E_DB = os.environ.get("TEST_E2E_DB_NAME", "app_test_e2e")
@@ -41,6 +42,7 @@ class Server:
     url: str
     database_url: str
     log: Path
+    mail: SmtpSink  # every e-mail the server sends arrives here, over a real SMTP conversation
 
 
 def _free_port() -> int:
@@ -64,6 +66,7 @@ def _fresh_database() -> str:
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     port = _free_port()
     database_url = _fresh_database()
+    sink = SmtpSink().start()
     env = {
         **os.environ,
         # The same toolchain and switches as `make run`, whoever starts pytest.
@@ -78,6 +81,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         "PUBLIC_URL": f"http://127.0.0.1:{port}",
         "DATABASE_URL": database_url,
         "DATA_DIR": str(tmp_path_factory.mktemp("e2e-data")),
+        "SMTP_HOST": "127.0.0.1",
+        "SMTP_PORT": str(sink.port),
+        "SMTP_TLS": "none",
+        "STAFF_NOTIFY_EMAIL": "staff@example.com",
     }
     subprocess.run([sys.executable, "-m", "app.cli", "seed-demo"], cwd=ROOT, env=env, check=True, capture_output=True)
     log = tmp_path_factory.mktemp("e2e-log") / "server.log"
@@ -87,13 +94,14 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     url = f"http://127.0.0.1:{port}"
     try:
         _wait_until_up(url, proc, log)
-        yield Server(url=url, database_url=database_url, log=log)
+        yield Server(url=url, database_url=database_url, log=log, mail=sink)
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
         try:
             proc.wait(timeout=20)
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
+        sink.stop()
 
 
 def _wait_until_up(url: str, proc: subprocess.Popen[bytes], log: Path) -> None:
@@ -130,3 +138,15 @@ def page(browser: Browser) -> Iterator[Page]:
     pg.console_errors = errors  # type: ignore[attr-defined]
     yield pg
     context.close()
+
+
+def wait_for_mail(server: Server, to: str, timeout_s: float = 30) -> str:
+    """The plain-text body of the newest message to `to`, waiting for the server's outbox loop to deliver it."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        for msg in reversed(server.mail.messages):
+            if msg["To"] == to:
+                body = msg.get_body(preferencelist=("plain",))
+                return body.get_content() if body is not None else ""
+        time.sleep(0.5)
+    pytest.fail(f"no e-mail to {to} within {timeout_s} s")
