@@ -10,6 +10,8 @@ from app.ui.site.not_found import not_found_page
 
 app = rx.App(
     api_transformer=[create_api(), BodySizeLimit, SecurityHeaders],
+    # The browser side of the inactivity rules (a static file: the CSP allows no eval).
+    head_components=[rx.el.script(src="/session-watch.js", defer=True)],
 )
 app.add_page(not_found_page, route="404", title="Page Not Found")
 # Delivers the mail outbox (and other housekeeping) while the server runs.

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 from fastapi.testclient import TestClient
 from sqlmodel import Session, col, select
 
+from app.models.base import utcnow
 from app.models.system import EmailOutbox
+from app.models.user import RefreshToken
 
 PASSWORD = "Correct-horse-1"
 
@@ -135,3 +138,16 @@ def test_cross_site_writes_are_refused(client: TestClient) -> None:
         headers={"Origin": "https://evil.example"},
     )
     assert r.status_code == 403 and r.json()["message"] == "Cross-site request refused"
+
+
+def test_activity_keeps_the_session_alive_and_needs_one(client: TestClient, session: Session) -> None:
+    assert client.post("/api/auth/activity").status_code == 401
+    registered_and_verified(client, session)
+    client.post("/api/auth/login", json={"identifier": "apiuser", "password": PASSWORD})
+    row = session.exec(select(RefreshToken)).one()
+    row.last_used_at = utcnow() - timedelta(hours=3)  # idle, but within the client's 4 hours
+    session.add(row)
+    session.commit()
+    assert client.post("/api/auth/activity").status_code == 200
+    session.refresh(row)
+    assert utcnow() - row.last_used_at < timedelta(minutes=1)

@@ -110,6 +110,13 @@ def refresh(request: Request, s: SessionDep) -> JSONResponse:
     return response
 
 
+@router.post("/activity")
+def activity(request: Request, s: SessionDep) -> dict[str, str]:
+    """The browser reports user activity so the server-side idle timer matches what the user sees."""
+    sessions.authenticate(s, request.cookies.get(ACCESS_COOKIE), allow_expired_jwt=True)
+    return {"message": "ok"}
+
+
 @router.post("/logout")
 def logout(request: Request, response: Response, s: SessionDep) -> dict[str, str]:
     """End the session on the server and clear the cookies (also when it had already ended)."""

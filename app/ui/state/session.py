@@ -13,6 +13,7 @@ from http.cookies import CookieError, SimpleCookie
 
 import reflex as rx
 
+from app.core.config import settings
 from app.core.db import session_scope
 from app.core.errors import Forbidden, Unauthorized
 from app.core.permissions import STAFF_ROLES, has_perm, role_label
@@ -104,6 +105,17 @@ class SessionState(rx.State):
     @rx.var
     def full_name(self) -> str:
         return str(self.user.get("fullName") or "")
+
+    @rx.var
+    def idle_minutes(self) -> int:
+        """The inactivity limit the browser watches (0: not signed in); the server enforces the same one."""
+        if not self.user:
+            return 0
+        return settings.staff_idle_minutes if self.is_staff else settings.client_idle_minutes
+
+    @rx.var
+    def expired_url(self) -> str:
+        return "/admin/login?expired=1" if self.is_staff else "/client-portal?expired=1"
 
     @rx.var
     def role_title(self) -> str:

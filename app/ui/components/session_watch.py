@@ -1,0 +1,28 @@
+"""The inactivity watcher's hooks: limits for assets/session-watch.js, and the 'Session Expiring Soon' banner."""
+
+import reflex as rx
+
+from app.ui.state.session import SessionState
+
+
+def session_watch() -> rx.Component:
+    """Render inside signed-in layouts; the script reads the limit from here and shows the banner when it is near."""
+    return rx.fragment(
+        rx.el.div(
+            id="session-watch",
+            custom_attrs={"data-idle-minutes": SessionState.idle_minutes, "data-expired-url": SessionState.expired_url},
+            hidden=True,
+        ),
+        rx.el.div(
+            rx.el.p("Warning: Session Expiring Soon", class_name="font-semibold"),
+            rx.el.p(
+                "Your session will expire in 5 minutes due to inactivity. Move your mouse to stay logged in.",
+                class_name="text-sm",
+            ),
+            id="session-warning",
+            role="alert",
+            hidden=True,
+            class_name="fixed bottom-4 right-4 z-50 max-w-sm rounded-lg border border-amber-300 bg-amber-50 "
+            "p-4 text-amber-900 shadow-lg",
+        ),
+    )

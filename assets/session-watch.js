@@ -1,0 +1,53 @@
+// Browser side of the inactivity rules (the server enforces the same limits on its own).
+// Active only on pages that render #session-watch with data-idle-minutes (signed-in portal and admin pages).
+(function () {
+  "use strict";
+  var WARN_MS = 5 * 60 * 1000; // the "Session Expiring Soon" banner shows in the last five minutes
+  var CHECK_MS = 60 * 1000; // checked every minute, as the spec says
+  var PING_MS = 60 * 1000; // activity is reported to the server at most once a minute
+  var lastActivity = Date.now();
+  var lastPing = 0;
+  var warned = false;
+
+  function watch() {
+    var el = document.getElementById("session-watch");
+    var minutes = el ? parseInt(el.getAttribute("data-idle-minutes") || "0", 10) : 0;
+    return minutes > 0 ? { el: el, limitMs: minutes * 60 * 1000 } : null;
+  }
+
+  function onActivity() {
+    lastActivity = Date.now();
+    if (warned) {
+      warned = false; // re-armed by activity
+      var banner = document.getElementById("session-warning");
+      if (banner) banner.hidden = true;
+    }
+    if (watch() && Date.now() - lastPing > PING_MS) {
+      lastPing = Date.now();
+      fetch("/api/auth/activity", { method: "POST", credentials: "same-origin" }).catch(function () {});
+    }
+  }
+
+  function check() {
+    var w = watch();
+    if (!w) return;
+    var left = w.limitMs - (Date.now() - lastActivity);
+    if (left <= 0) {
+      var target = w.el.getAttribute("data-expired-url") || "/admin/login?expired=1";
+      fetch("/api/auth/logout", { method: "POST", credentials: "same-origin" })
+        .catch(function () {})
+        .then(function () { window.location.assign(target); });
+      return;
+    }
+    if (left <= WARN_MS && !warned) {
+      warned = true;
+      var banner = document.getElementById("session-warning");
+      if (banner) banner.hidden = false;
+    }
+  }
+
+  ["mousedown", "keydown", "scroll", "touchstart", "click"].forEach(function (name) {
+    window.addEventListener(name, onActivity, { passive: true, capture: true });
+  });
+  setInterval(check, CHECK_MS);
+})();
