@@ -30,6 +30,7 @@ def inquiry_dto(i: ContactInquiry) -> dict[str, Any]:
         "budget": i.budget,
         "message": i.message,
         "newsletter": i.newsletter,
+        "is_spam": i.is_spam,
         "status": str(i.status),
         "priority": str(i.priority),
         "assigned_to": str(i.assigned_to) if i.assigned_to else None,
@@ -40,12 +41,19 @@ def inquiry_dto(i: ContactInquiry) -> dict[str, Any]:
 
 
 def list_inquiries(
-    s: Session, *, actor: User, search: str = "", status: str = "", page: int = 1, page_size: int = 25
+    s: Session,
+    *,
+    actor: User,
+    search: str = "",
+    status: str = "",
+    spam: bool = False,
+    page: int = 1,
+    page_size: int = 25,
 ) -> dict[str, Any]:
-    """A page of real inquiries (spam never shown), newest first, filtered in SQL."""
+    """A page of inquiries, newest first, filtered in SQL; spam-flagged ones only in their own list (`spam=True`)."""
     if not staff_can(actor, Perm.inquiries_read):
         raise Forbidden("You don't have permission to view inquiries")
-    query = select(ContactInquiry).where(col(ContactInquiry.is_spam).is_(False))
+    query = select(ContactInquiry).where(col(ContactInquiry.is_spam).is_(spam))
     if search.strip():
         like = f"%{search.strip().lower()}%"
         fields = (ContactInquiry.name, ContactInquiry.email, ContactInquiry.company, ContactInquiry.message)
@@ -71,7 +79,7 @@ def update_inquiry(
     if not staff_can(actor, Perm.inquiries_write):
         raise Forbidden("You don't have permission to update inquiries")
     inquiry = s.get(ContactInquiry, inquiry_id)
-    if inquiry is None or inquiry.is_spam:
+    if inquiry is None:
         raise NotFound("Inquiry not found")
     errors: dict[str, str] = {}
     changes: dict[str, Any] = {}
@@ -87,6 +95,8 @@ def update_inquiry(
             changes["priority"] = InquiryPriority(data["priority"])
     if "assigned_to" in data:
         changes["assigned_to"] = _assignee(s, data["assigned_to"], errors)
+    if "is_spam" in data:  # staff rescue a real message caught by the honeypot, or flag one by hand
+        changes["is_spam"] = bool(data["is_spam"])
     if "notes" in data:
         changes["notes"] = (str(data["notes"] or "").strip() or None) if data["notes"] is not None else None
     if errors:

@@ -83,10 +83,18 @@ def reset_password(user_id: str, body: ResetPasswordIn, user: StaffUser, s: Sess
 
 @router.get("/admin/inquiries")
 def list_inquiries(
-    user: StaffUser, s: SessionDep, search: str = "", status: str = "", page: int = 1, page_size: int = 25
+    user: StaffUser,
+    s: SessionDep,
+    search: str = "",
+    status: str = "",
+    spam: bool = False,
+    page: int = 1,
+    page_size: int = 25,
 ) -> dict[str, Any]:
-    """Contact inquiries (spam never shown), newest first."""
-    return admin_inquiries.list_inquiries(s, actor=user, search=search, status=status, page=page, page_size=page_size)
+    """Contact inquiries, newest first (spam-flagged ones only with spam=true)."""
+    return admin_inquiries.list_inquiries(
+        s, actor=user, search=search, status=status, spam=spam, page=page, page_size=page_size
+    )
 
 
 @router.put("/admin/inquiries/{inquiry_id}")
