@@ -13,7 +13,21 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.api.deps import same_origin_writes
-from app.api.routes import account, admin, auth, content, forms, google, health, portal, webhooks
+from app.api.routes import (
+    account,
+    admin,
+    auth,
+    calendly,
+    careers,
+    contact,
+    content,
+    forms,
+    google,
+    health,
+    newsletter,
+    portal,
+    webhooks,
+)
 from app.core.config import settings
 from app.core.errors import DomainError
 
@@ -74,6 +88,11 @@ def create_api() -> FastAPI:
     api.include_router(admin.router, prefix="/api", dependencies=guarded)
     api.include_router(content.router, prefix="/api", dependencies=guarded)
     api.include_router(content.public, prefix="/api")
+    # Public site calls: no sign-in, but their writes are still refused from foreign origins.
+    api.include_router(contact.router, prefix="/api", dependencies=guarded)
+    api.include_router(newsletter.router, prefix="/api", dependencies=guarded)
+    api.include_router(careers.router, prefix="/api", dependencies=guarded)
+    api.include_router(calendly.router, prefix="/api")
     # Server-to-server: authenticated by its signature, not by a browser origin.
     api.include_router(webhooks.router, prefix="/api")
 

@@ -39,3 +39,13 @@ class Conflict(DomainError):
 
 class TooManyRequests(DomainError):
     status_code = 429
+
+
+class PayloadTooLarge(DomainError):
+    status_code = 413
+
+
+class Unavailable(DomainError):
+    """An upstream service could not answer in time; the message tells the visitor what to do instead."""
+
+    status_code = 503

@@ -7,11 +7,13 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 from typing import Annotated, Any
+from urllib.parse import quote
 
 from fastapi import APIRouter, Body
+from fastapi.responses import StreamingResponse
 
 from app.api.deps import CurrentUser, SessionDep, StaffUser
-from app.services import analytics, billing, meetings_admin, organizations, products, projects
+from app.services import analytics, applications, billing, meetings_admin, organizations, products, projects
 
 router = APIRouter(tags=["content"])
 public = APIRouter(tags=["content"])
@@ -168,6 +170,39 @@ def update_meeting(meeting_id: int, user: StaffUser, s: SessionDep, body: JsonBo
 def complete_meeting(meeting_id: int, user: StaffUser, s: SessionDep) -> dict[str, Any]:
     """Mark a meeting completed (meetings:write)."""
     return {"data": meetings_admin.complete_meeting(s, actor=user, meeting_id=meeting_id)}
+
+
+@router.get("/admin/applications")
+def list_applications(
+    user: StaffUser, s: SessionDep, job_code: str = "", status: str = "", search: str = ""
+) -> dict[str, Any]:
+    """Job applications by opening and status (applications:read)."""
+    return {"data": applications.list_applications(s, actor=user, job_code=job_code, status=status, search=search)}
+
+
+@router.put("/admin/applications/{application_id}")
+def update_application(application_id: int, user: StaffUser, s: SessionDep, body: JsonBody) -> dict[str, Any]:
+    """Move an application through the workflow and keep notes (applications:write)."""
+    data = applications.update_application(
+        s, actor=user, application_id=application_id, status=body.get("status"), notes=body.get("notes")
+    )
+    return {"data": data, "message": "Application updated"}
+
+
+@router.get("/admin/applications/{application_id}/{document}")
+def download_document(application_id: int, document: str, user: StaffUser, s: SessionDep) -> StreamingResponse:
+    """The applicant's CV (`resume`) or cover letter (`cover-letter`), for staff who read applications."""
+    name, kind, handle = applications.open_document(s, actor=user, application_id=application_id, which=document)
+    safe = quote(name)
+    return StreamingResponse(
+        handle,
+        media_type=kind,
+        headers={
+            "Content-Disposition": f"attachment; filename*=UTF-8''{safe}",
+            "Cache-Control": "no-store",
+            "X-Content-Type-Options": "nosniff",
+        },
+    )
 
 
 @router.get("/admin/analytics")

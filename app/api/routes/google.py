@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import html
 import logging
 
 import httpx
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import RedirectResponse, Response
 
 from app.api.deps import SessionDep
+from app.api.pages import message_page
 from app.api.routes.auth import set_session_cookies
 from app.core.config import settings
 from app.core.errors import Invalid
@@ -22,22 +22,11 @@ FLOW_COOKIE = "oidc_flow"
 FLOW_COOKIE_PATH = "/api/auth/google"
 
 
-def _page(title: str, text: str, status: int) -> HTMLResponse:
-    body = (
-        f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
-        "<meta name='viewport' content='width=device-width, initial-scale=1'></head>"
-        "<body style='font-family:system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem;color:#0f172a'>"
-        f"<h1 style='font-size:1.5rem'>{html.escape(title)}</h1><p>{html.escape(text)}</p>"
-        "<p><a href='/client-portal'>Back to sign in</a></p></body></html>"
-    )
-    return HTMLResponse(body, status_code=status)
-
-
 @router.get("")
 def start() -> Response:
     """Send the browser to Google, or explain that Google sign-in is not set up here."""
     if not google.is_configured():
-        return _page(
+        return message_page(
             "Google sign-in is not available",
             "Google sign-in has not been configured on this site. Please sign in with your username or e-mail "
             "and password, or create an account on the registration page.",
@@ -47,7 +36,9 @@ def start() -> Response:
         flow = google.start()
     except httpx.HTTPError:
         log.exception("Google discovery failed")
-        return _page("Google sign-in is unavailable", "Google could not be reached. Please try again later.", 502)
+        return message_page(
+            "Google sign-in is unavailable", "Google could not be reached. Please try again later.", 502
+        )
     response = RedirectResponse(flow.authorize_url, status_code=302)
     response.set_cookie(
         FLOW_COOKIE,
@@ -65,14 +56,16 @@ def start() -> Response:
 def callback(request: Request, s: SessionDep, code: str = "", state: str = "", error: str = "") -> Response:
     """Finish sign-in: verify Google's answer, open a session, and continue where the user belongs."""
     if error or not code:
-        return _page("Google sign-in was cancelled", "No changes were made. You can close this tab.", 400)
+        return message_page("Google sign-in was cancelled", "No changes were made. You can close this tab.", 400)
     try:
         user = google.finish(s, code=code, state=state, flow_cookie=request.cookies.get(FLOW_COOKIE, ""))
     except Invalid as exc:
-        return _page("Google sign-in failed", exc.message, 400)
+        return message_page("Google sign-in failed", exc.message, 400)
     except httpx.HTTPError:
         log.exception("Google token exchange failed")
-        return _page("Google sign-in is unavailable", "Google could not be reached. Please try again later.", 502)
+        return message_page(
+            "Google sign-in is unavailable", "Google could not be reached. Please try again later.", 502
+        )
     if not user.profile_complete:
         target = "/complete-profile"
     elif user.role in STAFF_ROLES:

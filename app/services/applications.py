@@ -1,0 +1,143 @@
+"""Job applications as HR sees them: per opening, the CV and cover letter, and the hiring workflow with notes.
+
+new → reviewing → interview → offer, and rejected from any open step. Applicants are e-mailed when invited to an
+interview or rejected; an offer is made in person, so no automatic mail goes out for it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, BinaryIO
+
+from sqlalchemy import func, or_
+from sqlmodel import Session, col, select
+
+from app.core.config import settings
+from app.core.errors import Forbidden, Invalid, NotFound
+from app.core.permissions import Perm
+from app.models.careers import JobApplication, JobOpening
+from app.models.enums import ApplicationStatus as S
+from app.models.user import User
+from app.services import audit, files, mail
+from app.services.access import staff_can
+
+NEXT: dict[S, set[S]] = {
+    S.new: {S.reviewing, S.rejected},
+    S.reviewing: {S.interview, S.rejected},
+    S.interview: {S.offer, S.rejected},
+    S.offer: set(),
+    S.rejected: set(),
+}
+
+
+def application_dto(a: JobApplication, job_title: str | None = None) -> dict[str, Any]:
+    return {
+        "id": a.id,
+        "job_code": a.job_code,
+        "job_title": job_title,
+        "first_name": a.first_name,
+        "last_name": a.last_name,
+        "email": a.email,
+        "phone": a.phone,
+        "linkedin_url": a.linkedin_url,
+        "status": str(a.status),
+        "next_statuses": sorted(str(x) for x in NEXT[S(a.status)]),
+        "notes": a.notes,
+        "resume_filename": a.resume_filename,
+        "cover_letter_filename": a.cover_letter_filename,
+        "created_at": a.created_at.isoformat(),
+    }
+
+
+def _require(actor: User, perm: str) -> None:
+    if not staff_can(actor, perm):
+        raise Forbidden("You don't have permission to access job applications")
+
+
+def list_applications(
+    s: Session, *, actor: User, job_code: str = "", status: str = "", search: str = ""
+) -> list[dict[str, Any]]:
+    """Applications, newest first, by opening, status and name or e-mail (applications:read)."""
+    _require(actor, Perm.applications_read)
+    query = select(JobApplication, JobOpening.title).join(
+        JobOpening, col(JobApplication.job_opening_id) == JobOpening.id, isouter=True
+    )
+    if job_code:
+        query = query.where(JobApplication.job_code == job_code)
+    if status:
+        if status not in S.__members__:
+            raise Invalid("Unknown status", errors={"status": "Unknown status"})
+        query = query.where(JobApplication.status == status)
+    if search.strip():
+        like = f"%{search.strip().lower()}%"
+        fields = (JobApplication.first_name, JobApplication.last_name, JobApplication.email)
+        query = query.where(or_(*(func.lower(f).like(like) for f in fields)))
+    rows = s.exec(query.order_by(col(JobApplication.created_at).desc())).all()
+    return [application_dto(a, title) for a, title in rows]
+
+
+def _get(s: Session, application_id: int) -> JobApplication:
+    application = s.get(JobApplication, application_id)
+    if application is None:
+        raise NotFound("Application not found")
+    return application
+
+
+def open_document(s: Session, *, actor: User, application_id: int, which: str) -> tuple[str, str, BinaryIO]:
+    """The stored CV or cover letter (download name, content type, open file) for staff with applications:read."""
+    _require(actor, Perm.applications_read)
+    a = _get(s, application_id)
+    if which == "resume":
+        name, original, kind = a.resume_path, a.resume_filename, a.resume_content_type
+    elif which == "cover-letter" and a.cover_letter_path:
+        name, original, kind = (
+            a.cover_letter_path,
+            a.cover_letter_filename or "cover-letter",
+            a.cover_letter_content_type,
+        )
+    else:
+        raise NotFound("Document not found")
+    audit.record(s, actor=actor, action="application.download", entity=a, details={"document": which})
+    s.commit()
+    return original, kind or "application/octet-stream", files.open_private(name)
+
+
+def update_application(
+    s: Session, *, actor: User, application_id: int, status: str | None = None, notes: str | None = None
+) -> dict[str, Any]:
+    """Move an application along the workflow and/or change its notes (applications:write)."""
+    _require(actor, Perm.applications_write)
+    a = _get(s, application_id)
+    if status is not None and status != a.status:
+        if status not in S.__members__:
+            raise Invalid("Unknown status", errors={"status": "Unknown status"})
+        if S(status) not in NEXT[S(a.status)]:
+            raise Invalid(
+                f"An application that is {a.status} cannot move to {status}.", errors={"status": "Not allowed"}
+            )
+        a.status = S(status)
+        _tell_applicant(s, a)
+    if notes is not None:
+        a.notes = notes.strip()[:5000] or None
+    s.add(a)
+    audit.record(s, actor=actor, action="application.update", entity=a, details={"status": str(a.status)})
+    s.commit()
+    title = s.get(JobOpening, a.job_opening_id).title if a.job_opening_id else None  # type: ignore[union-attr]
+    return application_dto(a, title)
+
+
+def _tell_applicant(s: Session, a: JobApplication) -> None:
+    role = f" for the {a.job_code} position" if a.job_code else ""
+    if a.status == S.interview:
+        text = (
+            f"Dear {a.first_name},\n\nThank you for applying{role} at {settings.company_name}. We would like to invite "
+            "you to an interview; we will contact you shortly to find a time that suits you.\n\n"
+            f"Kind regards,\n{settings.company_name}\n"
+        )
+        mail.enqueue(s, to=a.email, subject=f"Interview invitation from {settings.company_name}", text=text)
+    elif a.status == S.rejected:
+        text = (
+            f"Dear {a.first_name},\n\nThank you for your interest{role} at {settings.company_name} and for the time "
+            "you put into your application. After careful consideration we will not be moving forward with it.\n\n"
+            f"We wish you every success.\n{settings.company_name}\n"
+        )
+        mail.enqueue(s, to=a.email, subject=f"Your application to {settings.company_name}", text=text)

@@ -1,0 +1,227 @@
+"""The contact / quote form: validation, abuse defences, storage, and the e-mails it causes.
+
+Both the Reflex form and POST /api/contact call `submit_inquiry`, so both enforce the same rules.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from datetime import timedelta
+
+from sqlmodel import Session
+
+from app.core.config import settings
+from app.core.errors import Invalid, TooManyRequests
+from app.models.enums import InquiryPriority, InquiryStatus
+from app.models.inquiry import ContactInquiry
+from app.models.system import RateLimitEvent
+from app.services import mail, ratelimit
+from app.services import newsletter as subscriptions  # `newsletter` is also the form's checkbox
+from app.services.users import normalize_email
+
+log = logging.getLogger(__name__)
+
+# Spec section 9, in the order the form lists them.
+SERVICE_OPTIONS: dict[str, str] = {
+    "web-development": "Web Development",
+    "cloud-solutions": "Web Development and Hosting",
+    "database-design": "Database Design",
+    "digital-transformation": "Digital Transformation",
+    "other": "Other",
+}
+BUDGET_OPTIONS: dict[str, str] = {
+    "under-1.2k": "Under $1,200",
+    "1.2k-3k": "$1,200 - $3,000",
+    "3k-5k": "$3,000 - $5,000",
+    "5k-10k": "$5,000 - $10,000",
+    "10k-plus": "$10,000+",
+    "discuss": "Let's Discuss",
+}
+# The spec's "1.2k-5k" was labelled "$1,200 - $3,000"; old forms and stored rows may still carry it.
+LEGACY_BUDGETS: dict[str, str] = {"1.2k-5k": "1.2k-3k"}
+
+LIMITS = {"name": 100, "company": 200, "phone": 30, "message": 5000}
+PER_IP_LIMITS = ((5, timedelta(minutes=10)), (20, timedelta(days=1)))
+# Acknowledgements per address and day: the form must not become a way to mail strangers.
+ACKS_PER_ADDRESS = (3, timedelta(days=1))
+ECHO_CHARS = 1000
+
+CHECK_FIELDS = "Please check the highlighted fields."
+INVALID_EMAIL = "Please enter a valid email address"
+INVALID_PHONE = "Please enter a valid phone number"
+TOO_MANY = "Too many messages from your address. Please try again later or e-mail us directly."
+THANK_YOU = "Thank you for your inquiry. We'll get back to you within 24 hours."
+_PHONE = re.compile(r"[0-9+().\-\s]+")
+PHONE_MIN_DIGITS = 7
+
+
+def service_label(value: str | None) -> str | None:
+    """The label of a stored service value (unknown values are shown as stored)."""
+    return SERVICE_OPTIONS.get(value, value) if value else None
+
+
+def budget_label(value: str | None) -> str | None:
+    """The label of a stored budget value, old values included."""
+    if not value:
+        return None
+    return BUDGET_OPTIONS.get(LEGACY_BUDGETS.get(value, value), value)
+
+
+def one_line(value: str | None) -> str:
+    """Trim and collapse whitespace: single-line fields end up in mail subjects, where a newline is an injection."""
+    return " ".join((value or "").split())
+
+
+def phone_problem(phone: str) -> str | None:
+    """Why a (non-empty, trimmed) phone number is unacceptable, or None."""
+    if len(phone) > LIMITS["phone"]:
+        return f"Phone must not exceed {LIMITS['phone']} characters"
+    if not _PHONE.fullmatch(phone) or sum(ch.isdigit() for ch in phone) < PHONE_MIN_DIGITS:
+        return INVALID_PHONE
+    return None
+
+
+def _clean(
+    *, name: str, email: str, company: str, phone: str, service_type: str, budget: str, message: str
+) -> dict[str, str]:
+    """Validated, trimmed values; raises Invalid with every field's problem at once."""
+    errors: dict[str, str] = {}
+    values = {
+        "name": one_line(name),
+        "company": one_line(company),
+        "phone": one_line(phone),
+        "service_type": (service_type or "").strip(),
+        "budget": LEGACY_BUDGETS.get((budget or "").strip(), (budget or "").strip()),
+        "message": (message or "").strip(),
+    }
+    if not values["name"]:
+        errors["name"] = "Name is required"
+    elif len(values["name"]) > LIMITS["name"]:
+        errors["name"] = f"Name must not exceed {LIMITS['name']} characters"
+    try:
+        values["email"] = normalize_email(email or "")
+    except ValueError:
+        errors["email"] = INVALID_EMAIL
+    if not values["message"]:
+        errors["message"] = "Project details are required"
+    elif len(values["message"]) > LIMITS["message"]:
+        errors["message"] = f"Project details must not exceed {LIMITS['message']} characters"
+    if len(values["company"]) > LIMITS["company"]:
+        errors["company"] = f"Company must not exceed {LIMITS['company']} characters"
+    if values["phone"] and (problem := phone_problem(values["phone"])):
+        errors["phone"] = problem
+    if values["service_type"] and values["service_type"] not in SERVICE_OPTIONS:
+        errors["service_type"] = "Please choose a service from the list"
+    if values["budget"] and values["budget"] not in BUDGET_OPTIONS:
+        errors["budget"] = "Please choose a budget from the list"
+    if errors:
+        raise Invalid(CHECK_FIELDS, errors=errors)
+    return values
+
+
+def _summary(i: ContactInquiry) -> str:
+    rows = [
+        ("Name", i.name),
+        ("Email", i.email),
+        ("Company", i.company),
+        ("Phone", i.phone),
+        ("Service", service_label(i.service_type)),
+        ("Budget", budget_label(i.budget)),
+        ("Newsletter", "Yes" if i.newsletter else "No"),
+    ]
+    return "\n".join(f"{label}: {value}" for label, value in rows if value)
+
+
+def _acknowledge(s: Session, i: ContactInquiry) -> None:
+    key = f"contact:ack:{i.email}"
+    if ratelimit.count(s, key, ACKS_PER_ADDRESS[1]) >= ACKS_PER_ADDRESS[0]:
+        log.info("Acknowledgement to %s skipped: daily cap reached (inquiry stored)", i.email)
+        return
+    s.add(RateLimitEvent(key=key))
+    echo = i.message if len(i.message) <= ECHO_CHARS else i.message[:ECHO_CHARS].rstrip() + " [...]"
+    newsletter_note = (
+        "\nWe have also sent you a separate e-mail to confirm your newsletter subscription.\n" if i.newsletter else ""
+    )
+    mail.enqueue(
+        s,
+        to=i.email,
+        subject=f"Thank you for contacting {settings.company_name}",
+        text=(
+            f"Hello {i.name},\n\nThank you for your inquiry. We've received your message and we'll get back to you "
+            f"within 24 hours.\n\nHere is a summary of what you sent:\n\n{_summary(i)}\n\nProject details:\n{echo}\n"
+            f"{newsletter_note}\nIf anything is urgent, write to {settings.company_email} or call "
+            f"{settings.company_phone}.\n\n{settings.company_name}\n"
+        ),
+    )
+
+
+def _notify_staff(s: Session, i: ContactInquiry) -> None:
+    if not settings.staff_notify_email:
+        log.info("STAFF_NOTIFY_EMAIL is not set; no staff e-mail for inquiry %s (it is in the admin inbox)", i.id)
+        return
+    service = service_label(i.service_type) or "No service chosen"
+    mail.enqueue(
+        s,
+        to=settings.staff_notify_email,
+        subject=f"New inquiry from {i.name} ({service})",
+        text=(
+            f"A new inquiry arrived through the contact form.\n\n{_summary(i)}\n\nProject details:\n{i.message}\n\n"
+            f"Open the inbox: {settings.public_url}/admin/inquiries\n"
+        ),
+    )
+
+
+def submit_inquiry(
+    s: Session,
+    *,
+    name: str,
+    email: str,
+    company: str = "",
+    phone: str = "",
+    service_type: str = "",
+    budget: str = "",
+    message: str,
+    newsletter: bool = False,
+    website: str = "",
+    ip: str | None = None,
+) -> ContactInquiry:
+    """Validate and store an inquiry with its e-mails and newsletter request, in one transaction; commits."""
+    # `website` is the hidden honeypot: when filled, the inquiry is stored flagged as spam and nothing is sent, and
+    # the caller sees the usual success, so a bot learns nothing.
+    values = _clean(
+        name=name, email=email, company=company, phone=phone, service_type=service_type, budget=budget, message=message
+    )
+    ip_key = f"contact:ip:{ip}" if ip else None
+    if ip_key:
+        for limit, window in PER_IP_LIMITS:
+            if ratelimit.count(s, ip_key, window) >= limit:
+                raise TooManyRequests(TOO_MANY)
+    is_spam = bool((website or "").strip())
+    inquiry = ContactInquiry(
+        name=values["name"],
+        email=values["email"],
+        company=values["company"] or None,
+        phone=values["phone"] or None,
+        service_type=values["service_type"] or None,
+        budget=values["budget"] or None,
+        message=values["message"],
+        newsletter=bool(newsletter) and not is_spam,
+        status=InquiryStatus.new,
+        priority=InquiryPriority.medium,
+        is_spam=is_spam,
+    )
+    s.add(inquiry)
+    if ip_key:
+        # Counted in the same transaction: only stored submissions count (spam too, which caps a flooding bot).
+        s.add(RateLimitEvent(key=ip_key))
+    s.flush()
+    if is_spam:
+        log.info("Contact form honeypot filled; inquiry %s stored as spam", inquiry.id)
+    else:
+        _acknowledge(s, inquiry)
+        _notify_staff(s, inquiry)
+        if inquiry.newsletter:
+            subscriptions.stage(s, email=inquiry.email, source="contact")
+    s.commit()
+    return inquiry

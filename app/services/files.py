@@ -1,0 +1,134 @@
+"""Private file storage for CVs and cover letters: checked by content, size-capped, stored under random names.
+
+Files live under DATA_DIR/applications, never under Reflex's public upload folder; only staff routes may read them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import re
+import secrets
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO
+
+from app.core.config import Settings, settings
+from app.core.errors import Invalid, NotFound, PayloadTooLarge
+
+FOLDER = "applications"
+WRONG_TYPE = "Please upload only PDF, DOC, or DOCX files."
+EMPTY = "The uploaded file is empty."
+_NAME = re.compile(rf"{FOLDER}/[0-9a-f]{{32}}\.(pdf|doc|docx)")
+_OLE2 = bytes.fromhex("D0CF11E0A1B11AE1")
+# Excel sheets and Windows installers are OLE2 files too; a Word file has this stream in its directory.
+_WORD_STREAM = "WordDocument".encode("utf-16-le")
+
+
+@dataclass(frozen=True)
+class Kind:
+    extension: str
+    content_type: str
+
+
+PDF = Kind("pdf", "application/pdf")
+DOC = Kind("doc", "application/msword")
+DOCX = Kind("docx", "application/vnd.openxmlformats-officedocument.wordprocessingml.document")
+ALLOWED_EXTENSIONS = frozenset({"pdf", "doc", "docx"})
+
+
+@dataclass(frozen=True)
+class StoredFile:
+    name: str  # relative to DATA_DIR, e.g. applications/3f…9a.pdf
+    filename: str  # the uploader's name, for display only
+    content_type: str
+
+
+def max_bytes(cfg: Settings = settings) -> int:
+    return cfg.max_upload_mb * 1024 * 1024
+
+
+def too_large_message(cfg: Settings = settings) -> str:
+    return f"File too large: the maximum is {cfg.max_upload_mb} MB per file."
+
+
+def _sniff(data: bytes) -> Kind | None:
+    if data.startswith(b"%PDF-"):
+        return PDF
+    if data.startswith(_OLE2):
+        return DOC if _WORD_STREAM in data else None
+    if data.startswith(b"PK\x03\x04"):
+        try:
+            with zipfile.ZipFile(io.BytesIO(data)) as zf:  # reads the central directory only; nothing is extracted
+                return DOCX if "word/document.xml" in zf.namelist() else None
+        except (zipfile.BadZipFile, ValueError):
+            return None
+    return None
+
+
+def detect(filename: str, data: bytes, *, field: str = "file", cfg: Settings = settings) -> Kind:
+    """The document type of an upload; its content decides, though the name must also look like a document."""
+    if len(data) > max_bytes(cfg):
+        raise PayloadTooLarge(too_large_message(cfg), errors={field: too_large_message(cfg)})
+    if not data:
+        raise Invalid(EMPTY, errors={field: EMPTY})
+    extension = filename.rsplit(".", 1)[-1].lower() if "." in filename else ""
+    kind = _sniff(data)
+    if extension not in ALLOWED_EXTENSIONS or kind is None:
+        raise Invalid(WRONG_TYPE, errors={field: WRONG_TYPE})
+    return kind
+
+
+def _root(cfg: Settings) -> Path:
+    return (cfg.data_dir / FOLDER).resolve()
+
+
+def display_name(filename: str) -> str:
+    """The uploader's file name without any folder part or control characters, shortened to fit the column."""
+    base = re.split(r"[\\/]", filename)[-1]
+    base = "".join(ch for ch in base if ch.isprintable()).strip()
+    return base[-255:] or "document"
+
+
+def store(filename: str, data: bytes, *, field: str = "file", cfg: Settings = settings) -> StoredFile:
+    """Check and write one upload atomically (temporary file, then rename) under a random name."""
+    kind = detect(filename, data, field=field, cfg=cfg)
+    root = _root(cfg)
+    root.mkdir(mode=0o700, parents=True, exist_ok=True)
+    name = f"{secrets.token_hex(16)}.{kind.extension}"
+    tmp = root / f".{name}.tmp"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, root / name)  # readers see the whole file or none
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    return StoredFile(name=f"{FOLDER}/{name}", filename=display_name(filename), content_type=kind.content_type)
+
+
+def private_path(name: str, cfg: Settings = settings) -> Path:
+    """The file behind a stored name; anything that is not one of our own names is refused (no path traversal)."""
+    if not _NAME.fullmatch(name or ""):
+        raise NotFound("File not found")
+    root = _root(cfg)
+    path = (root / name.split("/", 1)[1]).resolve()
+    if path.parent != root or not path.is_file():
+        raise NotFound("File not found")
+    return path
+
+
+def open_private(name: str, cfg: Settings = settings) -> BinaryIO:
+    """Open a stored file for reading."""
+    return private_path(name, cfg).open("rb")
+
+
+def delete(name: str, cfg: Settings = settings) -> None:
+    """Remove a stored file; a missing one is not an error (cleanup may run twice)."""
+    with contextlib.suppress(NotFound):
+        private_path(name, cfg).unlink(missing_ok=True)

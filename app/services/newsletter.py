@@ -1,0 +1,153 @@
+"""Newsletter subscriptions with double opt-in: a pending row and an e-mailed link, which confirms it.
+
+Every request answers the same neutral success, whether the address is new, pending or already confirmed, so the
+form cannot be used to find out who subscribes.
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+import time
+from datetime import timedelta
+
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, select
+
+from app.core.config import settings
+from app.core.errors import Invalid
+from app.core.security import token_digest
+from app.models.base import utcnow
+from app.models.enums import SubscriberStatus
+from app.models.inquiry import NewsletterSubscriber
+from app.models.system import RateLimitEvent
+from app.services import mail, ratelimit
+from app.services.users import normalize_email
+
+CONFIRM_TTL = timedelta(days=7)
+SUBSCRIBED = "Almost done! Check your inbox to confirm your subscription."
+INVALID_EMAIL = "Please enter a valid email address"
+LINK_INVALID = (
+    "This confirmation link is invalid or has already been used. "
+    "If you subscribed more than once, please use the link in the most recent e-mail."
+)
+LINK_EXPIRED = "This confirmation link has expired. Please subscribe again."
+UNSUBSCRIBE_INVALID = "This unsubscribe link is invalid."
+TOO_MANY = "Too many requests from your address. Please try again later."
+PER_IP = (10, timedelta(hours=1))
+# Confirmation mails per address and day: the form must not become a way to flood someone's inbox.
+MAILS_PER_ADDRESS = (3, timedelta(days=1))
+
+
+def _digest(token: str) -> str:
+    return token_digest(f"newsletter:{token}")
+
+
+def _new_token() -> str:
+    # The expiry travels inside the token and is covered by the stored digest, so it cannot be altered and the
+    # table needs no expiry column.
+    expires = int(time.time() + CONFIRM_TTL.total_seconds())
+    return f"{expires:x}.{secrets.token_urlsafe(24)}"
+
+
+def _expired(token: str) -> bool:
+    try:
+        return int(token.split(".", 1)[0], 16) < time.time()
+    except ValueError:
+        return True
+
+
+def confirm_url(token: str) -> str:
+    return f"{settings.public_url}/api/newsletter/confirm?token={token}"
+
+
+def stage(s: Session, *, email: str, source: str) -> None:
+    """Record a request for a valid, normalised address in the caller's transaction (no commit, no IP limit)."""
+    sub = s.exec(select(NewsletterSubscriber).where(NewsletterSubscriber.email == email)).first()
+    if sub is not None and sub.status == SubscriberStatus.confirmed:
+        return  # already subscribed: no mail, and the caller answers as usual
+    mail_key = f"newsletter:mail:{email}"
+    if ratelimit.count(s, mail_key, MAILS_PER_ADDRESS[1]) >= MAILS_PER_ADDRESS[0]:
+        return  # the earlier links still work; sending more would only flood the inbox
+    token = _new_token()
+    if sub is None:
+        sub = NewsletterSubscriber(email=email)
+        try:
+            # A savepoint: a concurrent request for the same address must not undo the caller's own work.
+            with s.begin_nested():
+                s.add(sub)
+        except IntegrityError:
+            sub = s.exec(select(NewsletterSubscriber).where(NewsletterSubscriber.email == email)).one()
+            if sub.status == SubscriberStatus.confirmed:
+                return
+    sub.status = SubscriberStatus.pending
+    sub.confirm_token = _digest(token)
+    sub.source = source[:30]
+    s.add(sub)
+    s.add(RateLimitEvent(key=mail_key))
+    mail.enqueue(
+        s,
+        to=email,
+        subject=f"Please confirm your subscription to {settings.company_name} updates",
+        text=(
+            f"Hello,\n\nPlease confirm that you would like to receive news and updates from {settings.company_name} "
+            f"by opening this link:\n\n{confirm_url(token)}\n\n"
+            f"The link works for {CONFIRM_TTL.days} days. If you did not ask to subscribe, simply ignore this e-mail: "
+            "you will not hear from us again.\n"
+        ),
+    )
+
+
+def subscribe(s: Session, *, email: str, source: str, ip: str | None = None) -> str:
+    """Ask for a subscription (double opt-in); returns the neutral success message; commits."""
+    try:
+        address = normalize_email(email or "")
+    except ValueError:
+        raise Invalid(INVALID_EMAIL, errors={"email": INVALID_EMAIL}) from None
+    if ip:
+        ratelimit.hit(s, key=f"newsletter:ip:{ip}", limit=PER_IP[0], window=PER_IP[1], message=TOO_MANY)
+    stage(s, email=address, source=source)
+    s.commit()
+    return SUBSCRIBED
+
+
+def confirm(s: Session, *, token: str) -> NewsletterSubscriber:
+    """Confirm the subscription an e-mailed link names; a second click on the same link is still a success."""
+    token = (token or "").strip()
+    if not token or len(token) > 200:
+        raise Invalid(LINK_INVALID)
+    sub = s.exec(select(NewsletterSubscriber).where(NewsletterSubscriber.confirm_token == _digest(token))).first()
+    if sub is None or sub.status == SubscriberStatus.unsubscribed:
+        raise Invalid(LINK_INVALID)
+    if sub.status == SubscriberStatus.confirmed:
+        return sub
+    if _expired(token):
+        raise Invalid(LINK_EXPIRED)
+    sub.status = SubscriberStatus.confirmed
+    sub.confirmed_at = utcnow()
+    s.add(sub)
+    s.commit()
+    return sub
+
+
+def _unsubscribe_signature(sub_id: int, email: str) -> str:
+    return token_digest(f"newsletter-unsubscribe:{sub_id}:{email}")[:32]
+
+
+def unsubscribe_url(sub: NewsletterSubscriber) -> str:
+    """A permanent one-click link for the foot of newsletter mails (signed, so ids cannot be guessed)."""
+    token = f"{sub.id}.{_unsubscribe_signature(sub.id or 0, sub.email)}"
+    return f"{settings.public_url}/api/newsletter/unsubscribe?token={token}"
+
+
+def unsubscribe(s: Session, *, token: str) -> None:
+    """Stop sending to the subscriber the signed token names; commits."""
+    sub_id, _, signature = (token or "").strip().partition(".")
+    sub = s.get(NewsletterSubscriber, int(sub_id)) if sub_id.isdigit() and len(sub_id) < 12 else None
+    expected = _unsubscribe_signature(sub.id or 0, sub.email) if sub else ""
+    if sub is None or not hmac.compare_digest(signature.encode(), expected.encode()):
+        raise Invalid(UNSUBSCRIBE_INVALID)
+    sub.status = SubscriberStatus.unsubscribed
+    sub.confirm_token = None
+    s.add(sub)
+    s.commit()

@@ -1,0 +1,103 @@
+"""Read-only content of the public pages, as JSON-safe dicts (dates as ISO strings) for Reflex state and the API."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import func
+from sqlmodel import Session, col, select
+
+from app.models.content import PortfolioProject, Service, TeamMember, Testimonial
+from app.services import careers
+
+PORTFOLIO_CATEGORIES = ["All", "Web Development", "Marketing", "Healthcare", "FinTech", "Education", "IoT"]
+
+
+def services(s: Session) -> list[dict[str, Any]]:
+    """Active service cards in display order."""
+    query = select(Service).where(col(Service.is_active).is_(True))
+    rows = s.exec(query.order_by(col(Service.sort_order), col(Service.id))).all()
+    return [
+        {
+            "slug": r.slug,
+            "icon": r.icon,
+            "title": r.title,
+            "description": r.description,
+            "features": list(r.features),
+            "popular": r.popular,
+        }
+        for r in rows
+    ]
+
+
+def portfolio_projects(s: Session, *, category: str = "All") -> list[dict[str, Any]]:
+    """Published projects, optionally of one filter category ("All" or empty: every one)."""
+    query = select(PortfolioProject).where(col(PortfolioProject.is_published).is_(True))
+    if category and category != "All":
+        query = query.where(PortfolioProject.category == category)
+    rows = s.exec(query.order_by(col(PortfolioProject.sort_order), col(PortfolioProject.id))).all()
+    return [
+        {
+            "id": r.id,
+            "title": r.title,
+            "description": r.description,
+            "image": r.image,
+            "tags": list(r.tags),
+            "category": r.category,
+            "link": r.link,
+            "isActive": r.is_live,
+        }
+        for r in rows
+    ]
+
+
+def _testimonial(r: Testimonial) -> dict[str, Any]:
+    return {
+        "id": r.id,
+        "name": r.name,
+        "role": r.role,
+        "company": r.company,
+        "image": r.image,
+        "rating": r.rating,
+        "text": r.text,
+        "date": r.date.isoformat() if r.date else None,
+        "verified": r.verified,
+    }
+
+
+def _published_testimonials(featured: bool) -> Any:
+    return select(Testimonial).where(col(Testimonial.is_published).is_(True), col(Testimonial.featured).is_(featured))
+
+
+def random_testimonials(s: Session, k: int = 3) -> list[dict[str, Any]]:
+    """`k` published, non-featured testimonials picked at random in SQL (a new pick per visit)."""
+    rows = s.exec(_published_testimonials(False).order_by(func.random()).limit(max(0, k))).all()
+    return [_testimonial(r) for r in rows]
+
+
+def featured_testimonials(s: Session) -> list[dict[str, Any]]:
+    """The fixed testimonials with role and company, in display order."""
+    query = _published_testimonials(True).order_by(col(Testimonial.sort_order), col(Testimonial.id))
+    return [_testimonial(r) for r in s.exec(query).all()]
+
+
+def team_members(s: Session) -> list[dict[str, Any]]:
+    """Published team members in display order, with initials for the avatar."""
+    query = select(TeamMember).where(col(TeamMember.is_published).is_(True))
+    rows = s.exec(query.order_by(col(TeamMember.sort_order), col(TeamMember.id))).all()
+    return [
+        {
+            "id": r.id,
+            "name": r.name,
+            "role": r.role,
+            "bio": r.bio,
+            "skills": list(r.skills),
+            "initials": "".join(part[0] for part in r.name.split()[:2]).upper(),
+        }
+        for r in rows
+    ]
+
+
+def open_jobs(s: Session) -> list[dict[str, Any]]:
+    """Open positions for /careers (the same list as GET /api/jobs)."""
+    return careers.list_open_jobs(s)
