@@ -9,7 +9,8 @@ from sqlalchemy import text
 
 from app.core.config import settings
 from app.core.db import session_scope
-from app.services import mail
+from app.core.errors import DomainError
+from app.services import mail, meeting_types
 
 
 def _database() -> dict[str, object]:
@@ -33,14 +34,28 @@ def _mail_queue() -> dict[str, object]:
     return {"status": "degraded" if stuck else "ok", **queue}
 
 
+def _scheduling() -> dict[str, object]:
+    """The scheduling service answers (when one is configured; otherwise meeting types come from the database)."""
+    if settings.calendly_token is None:
+        return {"status": "ok", "source": "database"}
+    try:
+        with session_scope() as s:
+            count = len(meeting_types.list_active(s))
+    except DomainError as exc:
+        return {"status": "down", "source": "calendly", "error": exc.message}
+    return {"status": "ok", "source": "calendly", "meeting_types": count}
+
+
 async def check() -> dict[str, object]:
-    """App, database and mail queue status; `status` is "ok" only when every check passes."""
+    """App, database, mail queue and scheduling status; `status` is "ok" only when every check passes."""
     database = await asyncio.to_thread(_database)
     mail_queue = await asyncio.to_thread(_mail_queue) if database["status"] == "ok" else {"status": "unknown"}
-    healthy = database["status"] == "ok" and mail_queue["status"] == "ok"
+    scheduling = await asyncio.to_thread(_scheduling)
+    healthy = all(part["status"] == "ok" for part in (database, mail_queue, scheduling))
     return {
         "status": "ok" if healthy else "degraded",
         "app": {"status": "ok", "env": settings.app_env},
         "database": {**database, "engine": "sqlite" if settings.is_sqlite else "postgresql"},
         "mail": mail_queue,
+        "scheduling": scheduling,
     }

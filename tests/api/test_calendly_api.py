@@ -88,3 +88,11 @@ def test_calendly_down_answers_503_quickly(
 def test_calendly_error_answers_503(client: TestClient, fake: FakeCalendly) -> None:
     fake.fail_status = 502
     assert client.get("/api/calendly/event-types").status_code == 503
+
+
+def test_health_reports_the_scheduling_service(client: TestClient, fake: FakeCalendly) -> None:
+    assert client.get("/api/health").json()["scheduling"]["status"] == "ok"
+    meeting_types.clear_cache()
+    fake.fail_status = 502
+    body = client.get("/api/health").json()
+    assert body["status"] == "degraded" and body["scheduling"]["status"] == "down"
