@@ -48,3 +48,12 @@ def test_cross_origin_requests_are_not_allowed(server: Server) -> None:
     assert r.headers.get("access-control-allow-origin") != "https://evil.example"
     ok = httpx.get(server.url + "/api/health", headers={"Origin": server.url})
     assert ok.headers.get("access-control-allow-origin") == server.url
+
+
+def test_websocket_refuses_foreign_origins(server: Server) -> None:
+    """socket.io's handshake (polling transport) answers a foreign Origin with an error, the site's own with a session."""
+    path = server.url + "/_event/?EIO=4&transport=polling"
+    own = httpx.get(path, headers={"Origin": server.url})
+    assert own.status_code == 200 and '"sid"' in own.text
+    foreign = httpx.get(path, headers={"Origin": "https://evil.example"})
+    assert foreign.status_code >= 400
