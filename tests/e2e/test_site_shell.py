@@ -51,7 +51,7 @@ def test_cross_origin_requests_are_not_allowed(server: Server) -> None:
 
 
 def test_websocket_refuses_foreign_origins(server: Server) -> None:
-    """socket.io's handshake (polling transport) answers a foreign Origin with an error, the site's own with a session."""
+    """The socket.io handshake answers a foreign Origin with an error and the site's own with a session."""
     path = server.url + "/_event/?EIO=4&transport=polling"
     own = httpx.get(path, headers={"Origin": server.url})
     assert own.status_code == 200 and '"sid"' in own.text
