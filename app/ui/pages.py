@@ -1,6 +1,6 @@
-import reflex as rx
+"""Imports every page module: Reflex compiles only the pages it has seen.
 
+The 404 page is registered in app/app.py (``app.add_page(not_found_page, route="404")``).
+"""
 
-@rx.page(route="/", title="Home")
-def home() -> rx.Component:
-    return rx.el.main(rx.el.h1("Home", class_name="text-3xl font-bold text-blue-700"))
+from app.ui.site import home  # noqa: F401

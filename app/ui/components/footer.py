@@ -1,0 +1,214 @@
+"""The public site's footer: company blurb and contacts, Services and Company links, newsletter box, legal links."""
+
+import reflex as rx
+from reflex_components_core.react_router import ReactRouterLink
+
+from app.core.config import settings
+from app.ui import routes
+from app.ui.components.logo import logo_link
+from app.ui.styles import BUTTON_ACCENT, CONTAINER, FOCUS_RING_ON_DARK
+
+SALES_EMAIL = "sales@coastline-it.example"
+LOCATION = "Port St. Lucie, Florida"
+COPYRIGHT_YEAR = 2025  # the spec fixes the year shown
+
+SERVICE_LINKS: list[str] = [
+    "Web Development",
+    "Cloud Solutions",
+    "Mobile Development",
+    "Digital Transformation",
+    "Security Audit",
+]
+COMPANY_LINKS: list[tuple[str, str]] = [
+    ("About Us", routes.ABOUT),
+    ("Portfolio", routes.PORTFOLIO),
+    ("Careers", routes.CAREERS),
+    ("Contact", routes.CONTACT),
+    ("Client Portal", routes.CLIENT_PORTAL),
+]
+LEGAL_LINKS: list[tuple[str, str]] = [("Privacy Policy", routes.PRIVACY), ("Terms of Service", routes.TERMS)]
+
+# (label, URL, 24x24 SVG path): brand marks are not in Lucide, so they are drawn inline (paths from Simple Icons, CC0).
+SOCIAL_LINKS: list[tuple[str, str, str]] = [
+    (
+        "LinkedIn",
+        "https://www.linkedin.com/company/coastline-it-solutions",
+        (
+            "M20.447 20.452h-3.554v-5.569c0-1.328-.027-3.037-1.852-3.037-1.853 0-2.136 1.445-2.136 2.939v5.667H9."
+            "351V9h3.414v1.561h.046c.477-.9 1.637-1.85 3.37-1.85 3.601 0 4.267 2.37 4.267 5.455v6.286zM5.337 7.43"
+            "3a2.062 2.062 0 1 1 0-4.125 2.062 2.062 0 0 1 0 4.125zm1.782 13.019H3.555V9h3.564v11.452zM22.225 0H1"
+            ".771C.792 0 0 .774 0 1.729v20.542C0 23.227.792 24 1.771 24h20.451C23.2 24 24 23.227 24 22.271V1.729C"
+            "24 .774 23.2 0 22.222 0h.003z"
+        ),
+    ),
+    (
+        "Twitter",
+        "https://twitter.com/coastline_it",
+        (
+            "M23.953 4.57a10 10 0 0 1-2.825.775 4.958 4.958 0 0 0 2.163-2.723c-.951.555-2.005.959-3.127 1.184a4.9"
+            "2 4.92 0 0 0-8.384 4.482C7.69 8.095 4.067 6.13 1.64 3.162a4.822 4.822 0 0 0-.666 2.475c0 1.71.87 3.2"
+            "13 2.188 4.096a4.904 4.904 0 0 1-2.228-.616v.06a4.923 4.923 0 0 0 3.946 4.827 4.996 4.996 0 0 1-2.21"
+            "2.085 4.936 4.936 0 0 0 4.604 3.417 9.867 9.867 0 0 1-6.102 2.105c-.39 0-.779-.023-1.17-.067a13.995 "
+            "13.995 0 0 0 7.557 2.209c9.053 0 13.998-7.496 13.998-13.985 0-.21 0-.42-.015-.63A9.935 9.935 0 0 0 2"
+            "4 4.59z"
+        ),
+    ),
+    (
+        "GitHub",
+        "https://github.com/coastline-it",
+        (
+            "M12 .297c-6.63 0-12 5.373-12 12 0 5.303 3.438 9.8 8.205 11.385.6.113.82-.258.82-.577 0-.285-.01-1.04"
+            "-.015-2.04-3.338.724-4.042-1.61-4.042-1.61C4.422 18.07 3.633 17.7 3.633 17.7c-1.087-.744.084-.729.08"
+            "4-.729 1.205.084 1.838 1.236 1.838 1.236 1.07 1.835 2.809 1.305 3.495.998.108-.776.417-1.305.76-1.60"
+            "5-2.665-.3-5.466-1.332-5.466-5.93 0-1.31.465-2.38 1.235-3.22-.135-.303-.54-1.523.105-3.176 0 0 1.005"
+            "-.322 3.3 1.23.96-.267 1.98-.399 3-.405 1.02.006 2.04.138 3 .405 2.28-1.552 3.285-1.23 3.285-1.23.64"
+            "5 1.653.24 2.873.12 3.176.765.84 1.23 1.91 1.23 3.22 0 4.61-2.805 5.625-5.475 5.92.42.36.81 1.096.81"
+            " 2.22 0 1.606-.015 2.896-.015 3.286 0 .315.21.69.825.57C20.565 22.092 24 17.592 24 12.297c0-6.627-5."
+            "373-12-12-12"
+        ),
+    ),
+]
+
+_LINK = f"rounded-sm text-sm text-slate-300 transition-colors hover:text-white {FOCUS_RING_ON_DARK}"
+_HEADING = "text-sm font-semibold tracking-wider text-white uppercase"
+
+
+def _link_column(title: str, links: list[tuple[str, str]]) -> rx.Component:
+    return rx.el.div(
+        rx.el.h2(title, class_name=_HEADING),
+        rx.el.ul(
+            *[rx.el.li(ReactRouterLink.create(label, to=href, class_name=_LINK)) for label, href in links],
+            class_name="mt-4 space-y-3",
+        ),
+    )
+
+
+def _contact_item(icon: str, content: rx.Component) -> rx.Component:
+    return rx.el.li(
+        rx.icon(icon, size=16, class_name="mt-0.5 shrink-0 text-amber-300"),
+        content,
+        class_name="flex items-start gap-3",
+    )
+
+
+def _contacts() -> rx.Component:
+    return rx.el.address(
+        rx.el.ul(
+            _contact_item(
+                "mail", rx.el.a(settings.company_email, href=f"mailto:{settings.company_email}", class_name=_LINK)
+            ),
+            _contact_item("mail", rx.el.a(SALES_EMAIL, href=f"mailto:{SALES_EMAIL}", class_name=_LINK)),
+            _contact_item(
+                "phone",
+                rx.el.a(
+                    settings.company_phone,
+                    href="tel:+1" + "".join(c for c in settings.company_phone if c.isdigit()),
+                    class_name=_LINK,
+                ),
+            ),
+            _contact_item("map-pin", rx.el.span(LOCATION, class_name="text-sm text-slate-300")),
+            class_name="space-y-3",
+        ),
+        class_name="mt-6 not-italic",
+    )
+
+
+def _social_link(label: str, href: str, path: str) -> rx.Component:
+    return rx.el.li(
+        rx.el.a(
+            rx.el.svg(rx.el.path(d=path), view_box="0 0 24 24", aria_hidden="true", class_name="size-5 fill-current"),
+            href=href,
+            target="_blank",
+            rel="noopener noreferrer",
+            aria_label=f"{settings.company_name} on {label} (opens in a new tab)",
+            class_name=(
+                "inline-flex size-10 items-center justify-center rounded-lg bg-white/5 text-slate-300 "
+                f"transition-colors hover:bg-white/15 hover:text-white {FOCUS_RING_ON_DARK}"
+            ),
+        )
+    )
+
+
+def _brand() -> rx.Component:
+    return rx.el.div(
+        logo_link(tone="dark"),
+        rx.el.p(
+            "Web development, hosting, BI reporting and digital transformation for growing businesses on Florida's "
+            "Treasure Coast.",
+            class_name="mt-4 max-w-sm text-sm leading-relaxed text-slate-300",
+        ),
+        _contacts(),
+        rx.el.ul(*[_social_link(*s) for s in SOCIAL_LINKS], class_name="mt-6 flex gap-2"),
+        class_name="lg:col-span-4",
+    )
+
+
+def _newsletter() -> rx.Component:
+    # Submitting only prevents the default for now (the spec's behaviour); the subscription is wired separately.
+    return rx.el.div(
+        rx.el.h2("Stay Updated", id="newsletter-heading", class_name=_HEADING),
+        rx.el.p(
+            "Tips on web, cloud and automation for small businesses, plus company news. No spam.",
+            class_name="mt-4 text-sm leading-relaxed text-slate-300",
+        ),
+        rx.el.form(
+            rx.el.label("Email address", html_for="newsletter-email", class_name="sr-only"),
+            rx.el.input(
+                id="newsletter-email",
+                name="email",
+                type="email",
+                required=True,
+                auto_complete="email",
+                placeholder="you@company.com",
+                class_name=(
+                    "h-11 w-full min-w-0 rounded-lg border border-white/20 bg-white/10 px-3 text-sm text-white "
+                    "placeholder:text-slate-400 focus:border-amber-300 focus:outline-2 focus:outline-offset-0 "
+                    "focus:outline-amber-300"
+                ),
+            ),
+            rx.el.button("Subscribe", type="submit", class_name=f"{BUTTON_ACCENT} h-11 px-4 text-sm"),
+            id="newsletter-form",
+            aria_labelledby="newsletter-heading",
+            class_name="mt-4 flex flex-col gap-2 sm:flex-row lg:flex-col xl:flex-row",
+        ),
+        class_name="self-start rounded-2xl border border-white/10 bg-white/5 p-6 md:col-span-2 lg:col-span-4",
+    )
+
+
+def _bottom_bar() -> rx.Component:
+    return rx.el.div(
+        rx.el.p(
+            f"© {COPYRIGHT_YEAR} {settings.company_name}. All rights reserved.",
+            class_name="text-sm text-slate-400",
+        ),
+        rx.el.nav(
+            rx.el.ul(
+                *[rx.el.li(ReactRouterLink.create(label, to=href, class_name=_LINK)) for label, href in LEGAL_LINKS],
+                class_name="flex gap-6",
+            ),
+            aria_label="Legal",
+        ),
+        class_name="flex flex-col-reverse gap-4 border-t border-white/10 py-8 sm:flex-row sm:items-center "
+        "sm:justify-between",
+    )
+
+
+def site_footer() -> rx.Component:
+    """The footer of every public page."""
+    return rx.el.footer(
+        rx.el.div(
+            rx.el.div(
+                _brand(),
+                rx.el.div(
+                    _link_column("Services", [(label, routes.SERVICES) for label in SERVICE_LINKS]),
+                    _link_column("Company", COMPANY_LINKS),
+                    class_name="grid grid-cols-2 gap-8 lg:col-span-4 lg:pl-8",
+                ),
+                _newsletter(),
+                class_name="grid gap-12 py-14 md:grid-cols-2 lg:grid-cols-12 lg:gap-8",
+            ),
+            _bottom_bar(),
+            class_name=CONTAINER,
+        ),
+        class_name="bg-blue-950 text-slate-300",
+    )

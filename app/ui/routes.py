@@ -1,0 +1,31 @@
+"""Every page path of the site, in one place: pages, links and redirects use these constants, never literals."""
+
+HOME = "/"
+ABOUT = "/about"
+SERVICES = "/services"
+PORTFOLIO = "/portfolio"
+CONTACT = "/contact"
+CAREERS = "/careers"
+APPLY = "/apply"
+PRIVACY = "/privacy"
+TERMS = "/terms"
+
+CLIENT_PORTAL = "/client-portal"
+PROFILE = "/profile"
+SETTINGS = "/settings"
+COMPLETE_PROFILE = "/complete-profile"
+REGISTER = "/register"
+
+ADMIN_LOGIN = "/admin/login"
+ADMIN_DASHBOARD = "/admin/dashboard"
+ADMIN_USERS = "/admin/users"
+ADMIN_CLIENTS = "/admin/clients"
+ADMIN_INQUIRIES = "/admin/inquiries"
+ADMIN_CONTENT = "/admin/content"
+ADMIN_ANALYTICS = "/admin/analytics"
+ADMIN_PRODUCTS = "/admin/products"
+ADMIN_MEETINGS = "/admin/meetings"
+ADMIN_SETTINGS = "/admin/settings"
+
+# Reflex's special route for unknown paths.
+NOT_FOUND = "404"
