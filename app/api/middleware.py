@@ -9,11 +9,13 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.core.config import settings
 
-# React's hydration needs inline scripts and styles; everything else is same-origin only.
+# React Router's hydration needs inline scripts and styles, and Reflex delivers server-initiated browser actions
+# (toasts, scripts) as code the client evaluates, so script-src allows inline and eval; everything else is
+# same-origin only. See docs/decisions.md for why this trade was made.
 CSP = "; ".join(
     [
         "default-src 'self'",
-        "script-src 'self' 'unsafe-inline'",
+        "script-src 'self' 'unsafe-inline' 'unsafe-eval'",
         "style-src 'self' 'unsafe-inline'",
         "img-src 'self' data: blob:",
         "font-src 'self' data:",

@@ -133,7 +133,15 @@ def page(browser: Browser) -> Iterator[Page]:
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     pg = context.new_page()
     errors: list[str] = []
-    pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    # Reflex reports failed client actions with console.log, so CSP and eval failures are caught by their text too.
+    pg.on(
+        "console",
+        lambda m: (
+            errors.append(m.text)
+            if m.type == "error" or "Content Security Policy" in m.text or "EvalError" in m.text
+            else None
+        ),
+    )
     pg.on("pageerror", lambda e: errors.append(str(e)))
     pg.console_errors = errors  # type: ignore[attr-defined]
     yield pg
