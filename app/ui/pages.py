@@ -1,5 +1,7 @@
 import reflex as rx
 
+from app.ui.auth import admin_home, login  # noqa: F401  (registers their pages)
+
 
 @rx.page(route="/", title="Home")
 def home() -> rx.Component:
