@@ -1,6 +1,6 @@
 import reflex as rx
 
-from app.ui.auth import admin_home, login  # noqa: F401  (registers their pages)
+from app.ui.auth import account, admin_home, complete_profile, login, register  # noqa: F401  (registers their pages)
 
 
 @rx.page(route="/", title="Home")
