@@ -137,11 +137,6 @@ def _form() -> rx.Component:
     form_id, errors = "register", RegisterState.errors
     return rx.form(
         banner(RegisterState.message),
-        rx.el.div(
-            text_field("first_name", "First name", form_id=form_id, errors=errors, auto_complete="given-name"),
-            text_field("last_name", "Last name", form_id=form_id, errors=errors, auto_complete="family-name"),
-            class_name="grid gap-5 sm:grid-cols-2",
-        ),
         text_field(
             "username",
             "Username",
@@ -163,6 +158,11 @@ def _form() -> rx.Component:
             errors=errors,
             auto_complete="new-password",
             hint="At least 8 characters.",
+        ),
+        rx.el.div(
+            text_field("first_name", "First name", form_id=form_id, errors=errors, auto_complete="given-name"),
+            text_field("last_name", "Last name", form_id=form_id, errors=errors, auto_complete="family-name"),
+            class_name="grid gap-5 sm:grid-cols-2",
         ),
         rx.el.div(
             text_field("company", "Company", form_id=form_id, errors=errors, auto_complete="organization"),
