@@ -3,4 +3,5 @@
 The 404 page is registered in app/app.py (``app.add_page(not_found_page, route="404")``).
 """
 
+from app.ui.auth import account, admin_home, complete_profile, login, register  # noqa: F401  (registers their pages)
 from app.ui.site import home  # noqa: F401

@@ -43,6 +43,7 @@ def login(
     identifier: Annotated[str, Form()] = "",
     password: Annotated[str, Form()] = "",
     page: Annotated[str, Form()] = "portal",
+    welcome: Annotated[str, Form()] = "",
 ) -> RedirectResponse:
     """Sign in from the portal or admin login page and continue where the user belongs."""
     page = page if page in FORM_PAGES else "portal"
@@ -61,7 +62,11 @@ def login(
         sessions.end(s, access_token=issued.access_token, refresh_token=issued.refresh_token)
         return _back(page, "not_staff", **keep)
     target = landing(user.role, user.profile_complete)
-    response = RedirectResponse(f"{target}?login=1" if target != "/complete-profile" else target, status_code=303)
+    if target == "/client-portal" and welcome == "1":
+        target += "?welcome=true"  # first sign-in after verifying: the portal opens its welcome dialog
+    elif target != "/complete-profile":
+        target += "?login=1"
+    response = RedirectResponse(target, status_code=303)
     set_session_cookies(response, issued)
     return response
 

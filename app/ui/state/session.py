@@ -9,6 +9,7 @@ cookie. The public vars below are for display only.
 from __future__ import annotations
 
 import asyncio
+import uuid
 from http.cookies import CookieError, SimpleCookie
 
 import reflex as rx
@@ -17,6 +18,7 @@ from app.core.config import settings
 from app.core.db import session_scope
 from app.core.errors import Forbidden, Unauthorized
 from app.core.permissions import STAFF_ROLES, has_perm, role_label
+from app.core.security import decode_access_token
 from app.models.user import UserPublic
 from app.services import sessions
 
@@ -52,6 +54,14 @@ class SessionState(rx.State):
 
     def _token(self) -> str | None:
         return _cookie(self.router.headers.cookie, ACCESS_COOKIE)
+
+    def _family(self) -> uuid.UUID | None:
+        """The session family the handshake cookie names (signature checked; `_user()` checks that it is live)."""
+        claims = decode_access_token(self._token() or "", verify_exp=False)
+        try:
+            return uuid.UUID(claims["fam"]) if claims else None
+        except ValueError:
+            return None
 
     async def _user(self) -> UserPublic | None:
         """The current user, checked against the session store now (never a cached copy)."""

@@ -1,0 +1,121 @@
+"""/complete-profile: after a Google sign-up, choose a username and give company and phone (a password is optional)."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from app.core.errors import DomainError, Unauthorized
+from app.services import profile
+from app.ui.auth.calls import call_as
+from app.ui.auth.components import banner, loading, password_field, submit_button, text_field
+from app.ui.auth.guard import AUTH_REQUIRED, landing_for, refresh_user, turn_away
+from app.ui.auth.layout import auth_layout, card_header
+from app.ui.auth.messages import COMPLETE_PROFILE_TITLE, complete_profile_message
+from app.ui.auth.notice import notify
+from app.ui.state.session import SessionState
+
+
+class CompleteProfileState(SessionState):
+    initial: dict[str, str] = {}  # the current values the form starts from
+    errors: dict[str, str] = {}
+    message: str = ""
+    saving: bool = False
+    ready: bool = False
+
+    @rx.event
+    async def load(self):
+        self.errors, self.message, self.saving, self.ready = {}, "", False, False
+        user = await refresh_user(self)
+        if user is None:
+            return await turn_away(self, AUTH_REQUIRED)
+        self.initial = {"username": user.username, "company": user.company or "", "phone": user.phone or ""}
+        self.ready = True
+        return None
+
+    @rx.event
+    async def submit(self, form: dict):
+        self.errors, self.message = {}, ""
+        self.saving = True
+        yield
+        try:
+            user = await self._require_user()
+            done = await call_as(
+                user,
+                profile.complete_profile,
+                username=str(form.get("username") or ""),
+                company=str(form.get("company") or ""),
+                phone=str(form.get("phone") or ""),
+                password=str(form.get("password") or "") or None,
+            )
+        except Unauthorized as exc:
+            yield await turn_away(self, exc.message)
+            return
+        except DomainError as exc:
+            self.errors = {field: complete_profile_message(text) for field, text in exc.errors.items()}
+            text = complete_profile_message(exc.message)
+            self.message = "" if self.errors else text  # field errors show under their fields
+            yield await notify(self, "error", COMPLETE_PROFILE_TITLE, text)
+            return
+        finally:
+            self.saving = False
+        yield await notify(self, "success", "Profile Completed!")
+        yield rx.redirect(landing_for(done.role if done else ""))
+
+
+def _form() -> rx.Component:
+    form_id, errors, initial = "complete", CompleteProfileState.errors, CompleteProfileState.initial
+    return rx.form(
+        banner(CompleteProfileState.message),
+        text_field(
+            "username",
+            "Username",
+            form_id=form_id,
+            errors=errors,
+            required=True,
+            auto_complete="username",
+            auto_capitalize="none",
+            spell_check=False,
+            default_value=initial["username"],
+            hint="3-30 characters: letters, numbers and underscores.",
+        ),
+        text_field(
+            "company",
+            "Company Name",
+            form_id=form_id,
+            errors=errors,
+            required=True,
+            auto_complete="organization",
+            default_value=initial["company"],
+        ),
+        text_field(
+            "phone",
+            "Phone Number",
+            form_id=form_id,
+            errors=errors,
+            type="tel",
+            required=True,
+            auto_complete="tel",
+            default_value=initial["phone"],
+        ),
+        password_field(
+            "password",
+            "Password (optional)",
+            form_id=form_id,
+            errors=errors,
+            required=False,
+            auto_complete="new-password",
+            hint="Set a password to also sign in with your e-mail and password later (at least 8 characters).",
+        ),
+        submit_button("Complete Profile", busy=CompleteProfileState.saving, busy_label="Completing Profile..."),
+        on_submit=CompleteProfileState.submit,
+        no_validate=True,
+        class_name="space-y-5",
+    )
+
+
+@rx.page(route="/complete-profile", title="Complete Your Profile", on_load=CompleteProfileState.load)
+def complete_profile_page() -> rx.Component:
+    return auth_layout(
+        card_header("Complete your profile", "A few details and your account is ready."),
+        rx.cond(rx.State.is_hydrated & CompleteProfileState.ready, _form(), loading()),
+    )

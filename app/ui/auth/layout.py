@@ -1,0 +1,64 @@
+"""The account pages' own frame: a slim top bar with the company name, a centered card, and the notice region."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from app.core.config import settings
+from app.ui.auth.notice import notice_region
+from app.ui.components.session_watch import session_watch
+
+
+def _top_bar() -> rx.Component:
+    return rx.el.header(
+        rx.el.div(
+            rx.el.a(
+                rx.el.span(
+                    settings.company_name[:1],
+                    class_name="flex h-8 w-8 items-center justify-center rounded-lg bg-blue-600 text-sm font-bold "
+                    "text-white",
+                    aria_hidden="true",
+                ),
+                rx.el.span(settings.company_name, class_name="truncate"),
+                href="/",
+                class_name="flex min-w-0 items-center gap-2 font-semibold text-slate-900 hover:text-blue-700",
+            ),
+            rx.el.a(
+                rx.icon("arrow_left", size=16),
+                rx.el.span("Back to site"),
+                href="/",
+                class_name="flex shrink-0 items-center gap-1 text-sm text-slate-600 hover:text-blue-700",
+            ),
+            class_name="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4 sm:px-6",
+        ),
+        class_name="border-b border-slate-200 bg-white",
+    )
+
+
+def card_header(title: str | rx.Var, subtitle: str | rx.Var | None = None) -> rx.Component:
+    return rx.el.div(
+        rx.el.h1(title, class_name="text-2xl font-bold tracking-tight text-slate-900"),
+        *([rx.el.p(subtitle, class_name="mt-1.5 text-sm text-slate-600")] if subtitle is not None else []),
+        class_name="mb-6",
+    )
+
+
+def auth_layout(*children: rx.Component, width: str = "max-w-md") -> rx.Component:
+    """A page of the account area: `children` go into one centered card (`width` is a Tailwind max-width)."""
+    return rx.el.div(
+        _top_bar(),
+        rx.el.main(
+            rx.el.div(
+                *children,
+                class_name=f"w-full {width} rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8",
+            ),
+            class_name="flex flex-1 items-start justify-center px-4 py-8 sm:items-center sm:py-12",
+        ),
+        rx.el.footer(
+            f"© {settings.company_name}",
+            class_name="py-6 text-center text-xs text-slate-500",
+        ),
+        notice_region(),
+        session_watch(),  # inert until someone is signed in
+        class_name="flex min-h-screen flex-col bg-slate-50 font-sans",
+    )

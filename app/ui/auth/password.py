@@ -1,0 +1,84 @@
+"""The change-password form of /settings and /profile (Security): the current session stays, all others end."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from app.core.errors import DomainError, Unauthorized
+from app.services import profile
+from app.ui.auth.calls import call_as
+from app.ui.auth.components import banner, password_field, submit_button
+from app.ui.auth.guard import turn_away
+from app.ui.auth.messages import PASSWORD_CHANGE_DEFAULT
+from app.ui.auth.notice import notify
+from app.ui.state.session import SessionState
+
+PASSWORD_CHANGED = "Password changed successfully!"
+
+
+class PasswordState(SessionState):
+    errors: dict[str, str] = {}
+    message: str = ""
+    success: str = ""
+    saving: bool = False
+    form_key: int = 0  # bumped after a change, so the form remounts empty
+
+    @rx.event
+    def clear(self) -> None:
+        self.errors, self.message, self.success, self.saving = {}, "", "", False
+
+    @rx.event
+    async def change(self, form: dict):
+        """The passwords live only in this call's `form`; the service checks the current one and the rules."""
+        self.errors, self.message, self.success = {}, "", ""
+        self.saving = True
+        yield
+        try:
+            user = await self._require_user()
+            await call_as(
+                user,
+                profile.change_password,
+                current_password=str(form.get("currentPassword") or ""),
+                new_password=str(form.get("newPassword") or ""),
+                confirm_password=str(form.get("confirmPassword") or ""),
+                keep_family=self._family(),
+            )
+        except Unauthorized as exc:
+            yield await turn_away(self, exc.message)
+            return
+        except DomainError as exc:
+            self.errors = dict(exc.errors)
+            self.message = "" if self.errors else (exc.message or PASSWORD_CHANGE_DEFAULT)
+            return
+        finally:
+            self.saving = False
+        self.success, self.form_key = PASSWORD_CHANGED, self.form_key + 1
+        yield await notify(self, "success", PASSWORD_CHANGED, "Your other sessions have been signed out.")
+
+
+def password_form() -> rx.Component:
+    form_id, errors = "password", PasswordState.errors
+    return rx.form(
+        banner(PasswordState.message),
+        banner(PasswordState.success, kind="success"),
+        password_field("currentPassword", "Current password", form_id=form_id, errors=errors),
+        password_field(
+            "newPassword",
+            "New password",
+            form_id=form_id,
+            errors=errors,
+            auto_complete="new-password",
+            hint="At least 8 characters.",
+        ),
+        password_field(
+            "confirmPassword", "Confirm new password", form_id=form_id, errors=errors, auto_complete="new-password"
+        ),
+        rx.el.div(
+            submit_button("Change Password", busy=PasswordState.saving, busy_label="Changing Password..."),
+            class_name="sm:w-56",
+        ),
+        key=PasswordState.form_key,
+        on_submit=PasswordState.change,
+        no_validate=True,
+        class_name="space-y-5",
+    )

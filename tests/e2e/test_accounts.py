@@ -1,0 +1,208 @@
+"""Accounts in a real browser: register and verify, sign in and out, unverified accounts, password change, guards.
+
+Each test makes its own users (through the services, on the server's database), so nothing depends on seeded data.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from collections.abc import Iterator
+
+import httpx
+import pytest
+from playwright.sync_api import Locator, Page, expect
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, col, select
+
+from app.core.db import make_engine
+from app.models.system import EmailOutbox
+from app.models.user import User
+from app.services.users import create_user
+from tests.e2e.conftest import Server, wait_for_mail
+
+pytestmark = pytest.mark.e2e
+
+PASSWORD = "Journey-pass-1"
+NEW_PASSWORD = "Journey-pass-2"
+INVALID_LOGIN = "Incorrect username/email or password. Please try again."
+# What a page breaking the CSP looks like (Reflex logs a blocked eval with console.log, not console.error).
+CSP_TROUBLE = re.compile(r"Content Security Policy|EvalError|unsafe-eval", re.IGNORECASE)
+
+
+@pytest.fixture(scope="module")
+def db(server: Server) -> Iterator[Engine]:
+    engine = make_engine(server.database_url)
+    yield engine
+    engine.dispose()
+
+
+@pytest.fixture(autouse=True)
+def csp_clean(page: Page) -> Iterator[None]:
+    """Every journey ends without CSP violations or uncaught errors in the page."""
+    trouble: list[str] = []
+    page.on("console", lambda m: trouble.append(m.text) if CSP_TROUBLE.search(m.text) else None)
+    page.on("pageerror", lambda e: trouble.append(str(e)))
+    yield
+    assert trouble == []
+
+
+def field(page: Page, label: str) -> Locator:
+    """The input labelled `label` (required fields add a visual " *" to the label)."""
+    return page.get_by_label(re.compile(rf"^{re.escape(label)}( \*)?$"))
+
+
+def make_user(db: Engine, *, verified: bool = True, role: str = "client", **profile: str) -> User:
+    name = f"e2e_{uuid.uuid4().hex[:10]}"
+    with Session(db, expire_on_commit=False) as s:
+        return create_user(
+            s,
+            username=name,
+            email=f"{name}@example.com",
+            password=PASSWORD,
+            role=role,
+            employee_type="developer" if role == "employee" else None,
+            is_verified=verified,
+            **profile,
+        )
+
+
+def latest_code(db: Engine, email: str) -> str:
+    with Session(db) as s:
+        subject = s.exec(
+            select(EmailOutbox.subject).where(EmailOutbox.to_address == email).order_by(col(EmailOutbox.id).desc())
+        ).first()
+    assert subject, f"no e-mail to {email}"
+    found = re.search(r"\b(\d{6})\b", subject)
+    assert found, subject
+    return found.group(1)
+
+
+def sign_in(page: Page, server: Server, identifier: str, password: str, path: str = "/client-portal") -> None:
+    page.goto(server.url + path)
+    field(page, "Username or Email").fill(identifier)
+    field(page, "Password").fill(password)
+    page.get_by_role("button", name="Sign In").click()
+
+
+def api_login(server: Server, identifier: str, password: str) -> int:
+    r = httpx.post(f"{server.url}/api/auth/login", json={"identifier": identifier, "password": password})
+    return r.status_code
+
+
+def test_register_then_verify_with_the_emailed_code(server: Server, page: Page, db: Engine) -> None:
+    name = f"reg_{uuid.uuid4().hex[:10]}"
+    email = f"{name}@example.com"
+    page.goto(server.url + "/register")
+    field(page, "Username").fill(name)
+    field(page, "Email").fill(email)
+    field(page, "Password").fill(PASSWORD)
+    page.get_by_role("button", name="Create Account").click()
+
+    expect(page.get_by_role("heading", name="Verify your email")).to_be_visible()
+    expect(page.get_by_text(f"We sent a 6-digit code to {email}.")).to_be_visible()
+    expect(page.get_by_text("The code expires in 15 minutes.")).to_be_visible()
+    code_box, verify = field(page, "Verification code"), page.get_by_role("button", name="Verify")
+    expect(verify).to_be_disabled()
+    code_box.fill("12a45")
+    expect(code_box).to_have_value("1245")  # digits only
+    expect(verify).to_be_disabled()
+
+    # The code arrives by e-mail, over SMTP, at the test's mail sink.
+    found = re.search(r"code is (\d{6})", wait_for_mail(server, email))
+    assert found
+    code = found.group(1)
+    assert code == latest_code(db, email)
+    code_box.fill("000000" if code != "000000" else "111111")
+    expect(verify).to_be_enabled()
+    verify.click()
+    expect(page.get_by_text("Invalid verification code. Please check and try again. 4 attempts left.")).to_be_visible()
+
+    code_box.fill(code)
+    verify.click()
+    expect(page.get_by_text("Your email has been verified successfully")).to_be_visible()
+    page.wait_for_url(re.compile(r"/client-portal\?verified=1$"))
+    with Session(db) as s:
+        assert s.exec(select(User.is_verified).where(User.email == email)).one() is True
+    # Signing in right after verifying lands in the portal with its welcome.
+    field(page, "Username or Email").fill(name)
+    field(page, "Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign In").click()
+    page.wait_for_url(re.compile(r"/client-portal"))
+    expect(page.get_by_role("button", name="Logout")).to_be_visible()
+    page.get_by_role("button", name="Logout").click()
+    page.wait_for_url(re.compile(r"/admin/login"))
+
+
+def test_portal_sign_in_is_http_only_and_logout_ends_the_session(server: Server, page: Page, db: Engine) -> None:
+    user = make_user(db, first_name="Pat", company="Harbor Labs")
+    sign_in(page, server, user.username, "Not-the-password-1")
+    expect(page.get_by_text("Login Failed")).to_be_visible()
+    expect(page.get_by_text(INVALID_LOGIN).first).to_be_visible()
+    expect(field(page, "Username or Email")).to_have_value(user.username)
+
+    field(page, "Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign In").click()
+    expect(page.get_by_role("heading", name="Welcome, Pat")).to_be_visible()
+    expect(page.get_by_text("Welcome to your portal!")).to_be_visible()
+    expect(page.get_by_text("Harbor Labs")).to_be_visible()
+    expect(page.get_by_text(re.compile(r"Member since [A-Z][a-z]+ \d{1,2}, \d{4}"))).to_be_visible()
+
+    # Signed in (the API agrees) and yet no session cookie is readable by the page's JavaScript.
+    assert page.request.get(server.url + "/api/auth/me").status == 200
+    assert {c["name"] for c in page.context.cookies() if c["httpOnly"]} >= {"access_token"}
+    readable = page.evaluate("document.cookie")
+    assert "access_token" not in readable and "refresh_token" not in readable
+
+    page.get_by_role("button", name="Logout").click()
+    page.wait_for_url(re.compile(r"/admin/login"))
+    expect(page.get_by_text("You have been successfully logged out.")).to_be_visible()
+    assert page.request.get(server.url + "/api/auth/me").status == 401
+
+
+def test_unverified_account_is_sent_to_the_verification_step(server: Server, page: Page, db: Engine) -> None:
+    user = make_user(db, verified=False)
+    sign_in(page, server, user.email, PASSWORD)
+    expect(page.get_by_text("Account Not Verified")).to_be_visible()
+    page.wait_for_url(re.compile(rf"/register/?\?verify={user.id}$"))
+    expect(page.get_by_role("heading", name="Verify your email")).to_be_visible()
+    expect(page.get_by_role("button", name="Resend code")).to_be_visible()
+
+
+def test_settings_password_change_checks_the_current_one(server: Server, page: Page, db: Engine) -> None:
+    user = make_user(db, first_name="Sam")
+    sign_in(page, server, user.username, PASSWORD)
+    expect(page.get_by_role("heading", name="Welcome, Sam")).to_be_visible()
+    page.goto(server.url + "/settings")
+    expect(page.get_by_role("heading", name="Settings", exact=True)).to_be_visible()
+
+    def change(current: str) -> None:
+        field(page, "Current password").fill(current)
+        field(page, "New password").fill(NEW_PASSWORD)
+        field(page, "Confirm new password").fill(NEW_PASSWORD)
+        page.get_by_role("button", name="Change Password").click()
+
+    change("Not-the-password-1")
+    expect(page.get_by_text("Current password is incorrect")).to_be_visible()
+    assert api_login(server, user.username, PASSWORD) == 200  # nothing changed yet
+
+    change(PASSWORD)
+    expect(page.get_by_text("Password changed successfully!").first).to_be_visible()
+    assert api_login(server, user.username, PASSWORD) == 401
+    assert api_login(server, user.username, NEW_PASSWORD) == 200
+    assert page.request.get(server.url + "/api/auth/me").status == 200  # this browser's own session stays
+
+
+def test_admin_dashboard_turns_away_clients_and_the_signed_out(server: Server, page: Page, db: Engine) -> None:
+    page.goto(server.url + "/admin/dashboard")
+    page.wait_for_url(re.compile(r"/client-portal/?$"))
+    expect(page.get_by_text("Please log in to access the dashboard.")).to_be_visible()
+
+    client = make_user(db, first_name="Cody")
+    sign_in(page, server, client.username, PASSWORD)
+    expect(page.get_by_role("heading", name="Welcome, Cody")).to_be_visible()
+    page.goto(server.url + "/admin/dashboard")
+    page.wait_for_url(re.compile(r"/client-portal/?$"))
+    expect(page.get_by_text("Staff privileges required to access this panel.")).to_be_visible()
+    expect(page.get_by_role("heading", name="Welcome, Cody")).to_be_visible()
+    expect(page.get_by_text("Staff Dashboard")).to_have_count(0)
