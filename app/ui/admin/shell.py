@@ -5,7 +5,7 @@ from __future__ import annotations
 import reflex as rx
 
 from app.ui.admin.state import AUTH_REQUIRED, SECTIONS, STAFF_ONLY, AdminState
-from app.ui.admin.widgets import BTN_SECONDARY, spinner
+from app.ui.admin.widgets import BTN_SECONDARY, native_form, spinner
 
 LOGOUT_ACTION = "/api/auth/form/logout"
 
@@ -23,7 +23,7 @@ if(a.indexOf('/api/auth/form/')===0){try{window.sessionStorage.removeItem('token
 
 def _logout_form(label: str, class_name: str, test_id: str) -> rx.Component:
     """A real form post: the server ends the session and answers with a redirect (a full page load)."""
-    return rx.el.form(
+    return native_form(
         rx.el.button(rx.icon("log-out", size=16), label, type="submit", class_name=class_name, data_testid=test_id),
         method="post",
         action=LOGOUT_ACTION,
