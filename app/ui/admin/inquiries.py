@@ -17,8 +17,8 @@ from app.ui.admin.widgets import (
     CARD,
     ICON_BTN,
     INPUT,
-    TD,
-    TH,
+    TD_TIGHT,
+    TH_TIGHT,
     alert,
     badge_by,
     dialog,
@@ -240,14 +240,14 @@ def _row(row: rx.Var) -> rx.Component:
                 rx.fragment(),
             ),
             rx.el.p(row["date"], class_name="text-xs text-slate-500 lg:hidden"),
-            class_name=TD,
+            class_name=TD_TIGHT,
         ),
         rx.el.td(
             rx.el.p(row["email"], class_name="whitespace-nowrap"),
             rx.cond(row["phone"] != "", rx.el.p(row["phone"], class_name="text-xs text-slate-500"), rx.fragment()),
-            class_name=f"{TD} hidden md:table-cell",
+            class_name=f"{TD_TIGHT} hidden md:table-cell",
         ),
-        rx.el.td(rx.cond(row["company"] != "", row["company"], "—"), class_name=f"{TD} hidden 2xl:table-cell"),
+        rx.el.td(rx.cond(row["company"] != "", row["company"], "—"), class_name=f"{TD_TIGHT} hidden 2xl:table-cell"),
         rx.el.td(
             rx.el.p(rx.cond(row["service"] != "", row["service"], "-")),
             rx.cond(
@@ -255,17 +255,18 @@ def _row(row: rx.Var) -> rx.Component:
                 rx.el.p(row["budget"], class_name="text-xs text-slate-500 2xl:hidden"),
                 rx.fragment(),
             ),
-            class_name=f"{TD} hidden lg:table-cell",
+            class_name=f"{TD_TIGHT} hidden lg:table-cell",
         ),
         rx.el.td(
-            rx.cond(row["budget"] != "", row["budget"], "—"), class_name=f"{TD} hidden 2xl:table-cell whitespace-nowrap"
+            rx.cond(row["budget"] != "", row["budget"], "—"),
+            class_name=f"{TD_TIGHT} hidden 2xl:table-cell whitespace-nowrap",
         ),
-        rx.el.td(badge_by(row["status"], STATUS_COLORS, row["status_label"]), class_name=TD),
+        rx.el.td(badge_by(row["status"], STATUS_COLORS, row["status_label"]), class_name=TD_TIGHT),
         rx.el.td(
             badge_by(row["priority"], PRIORITY_COLORS, row["priority_label"], data_testid="priority-badge"),
-            class_name=f"{TD} hidden sm:table-cell",
+            class_name=f"{TD_TIGHT} hidden sm:table-cell",
         ),
-        rx.el.td(row["date"], class_name=f"{TD} hidden lg:table-cell whitespace-nowrap"),
+        rx.el.td(row["date"], class_name=f"{TD_TIGHT} hidden lg:table-cell whitespace-nowrap"),
         rx.el.td(
             rx.el.button(
                 rx.icon("eye", size=16),
@@ -274,7 +275,7 @@ def _row(row: rx.Var) -> rx.Component:
                 aria_label=f"View inquiry from {row['name']}",
                 class_name=ICON_BTN,
             ),
-            class_name=f"{TD} text-right",
+            class_name=f"{TD_TIGHT} text-right",
         ),
         class_name="border-t border-slate-100 hover:bg-slate-50/60",
         data_testid="inquiry-row",
@@ -298,8 +299,8 @@ def _table() -> rx.Component:
             rx.el.table(
                 rx.el.thead(
                     rx.el.tr(
-                        *[rx.el.th(title, class_name=f"{TH} {extra}") for title, extra in headers],
-                        rx.el.th(rx.el.span("Actions", class_name="sr-only"), class_name=TH),
+                        *[rx.el.th(title, class_name=f"{TH_TIGHT} {extra}") for title, extra in headers],
+                        rx.el.th(rx.el.span("Actions", class_name="sr-only"), class_name=TH_TIGHT),
                     ),
                     class_name="bg-slate-50",
                 ),

@@ -119,12 +119,15 @@ def _account_card() -> rx.Component:
 
 def _audit_row(row: rx.Var) -> rx.Component:
     return rx.el.tr(
-        rx.el.td(row["when"], class_name=f"{TD} whitespace-nowrap"),
-        rx.el.td(row["who"], class_name=TD),
+        rx.el.td(row["when"], class_name=f"{TD} min-w-[8rem] text-xs sm:text-sm md:whitespace-nowrap"),
+        rx.el.td(row["who"], class_name=f"{TD} hidden sm:table-cell"),
         rx.el.td(
+            rx.el.p(row["who"], class_name="mb-1 text-xs font-medium text-slate-700 sm:hidden"),
             rx.el.code(row["action"], class_name="rounded bg-slate-100 px-1.5 py-0.5 text-xs"),
             rx.cond(
-                row["summary"] != "", rx.el.p(row["summary"], class_name="mt-1 text-xs text-slate-500"), rx.fragment()
+                row["summary"] != "",
+                rx.el.p(row["summary"], class_name="mt-1 break-words text-xs text-slate-500"),
+                rx.fragment(),
             ),
             class_name=TD,
         ),
@@ -151,7 +154,7 @@ def _audit_card() -> rx.Component:
                     rx.el.thead(
                         rx.el.tr(
                             rx.el.th("When", class_name=TH),
-                            rx.el.th("Who", class_name=TH),
+                            rx.el.th("Who", class_name=f"{TH} hidden sm:table-cell"),
                             rx.el.th("Action", class_name=TH),
                             rx.el.th("Record", class_name=f"{TH} hidden md:table-cell"),
                             rx.el.th("From", class_name=f"{TH} hidden md:table-cell"),

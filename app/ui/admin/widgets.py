@@ -44,6 +44,9 @@ INPUT = (
 CARD = "rounded-xl border border-slate-200 bg-white shadow-sm"
 TH = "px-4 py-3 text-left text-xs font-semibold uppercase tracking-wide text-slate-500 whitespace-nowrap"
 TD = "px-4 py-3 align-top text-sm text-slate-700"
+# For wide tables (inquiries): narrower cell padding keeps every column in view at 1280 px.
+TH_TIGHT = TH.replace("px-4", "px-3")
+TD_TIGHT = TD.replace("px-4", "px-3")
 
 BADGE_COLORS = {
     "grey": "bg-slate-100 text-slate-700 ring-slate-200",
