@@ -241,7 +241,7 @@ def test_admin_triages_an_inquiry_and_the_change_survives_a_reload(
         expect(dialog.get_by_test_id("detail-phone")).to_have_text("Not provided")
         expect(dialog.get_by_test_id("detail-service")).to_have_text("Database Design")
         expect(dialog.get_by_test_id("detail-budget")).to_have_text("$5,000 - $10,000")
-        expect(dialog.locator("#detail-message")).to_have_value("We need our reporting database redesigned.")
+        expect(dialog.locator("#detail-message")).to_have_text("We need our reporting database redesigned.")
 
         dialog.locator("#detail-status").select_option("in_progress")
         _toast(page, "Inquiry updated successfully")
@@ -249,6 +249,12 @@ def test_admin_triages_an_inquiry_and_the_change_survives_a_reload(
         dialog.locator("#detail-priority").select_option("urgent")
         expect(page.locator("[data-sonner-toast]").filter(has_text="Inquiry updated successfully")).to_have_count(2)
         expect(dialog.locator("#detail-priority")).to_have_value("urgent")
+        # Beyond the spec: assignment and internal notes.
+        dialog.get_by_role("button", name="Assign to me").click()
+        expect(dialog.get_by_test_id("detail-assigned")).to_have_text("Assigned to: You")
+        dialog.locator("#detail-notes").fill("Called back; sending a proposal.")
+        dialog.get_by_role("button", name="Save Notes").click()
+        expect(dialog.get_by_role("button", name="Save Notes")).to_be_enabled()
         dialog.get_by_role("button", name="Close").click()
 
         page.reload()
@@ -257,6 +263,11 @@ def test_admin_triages_an_inquiry_and_the_change_survives_a_reload(
         expect(row).to_contain_text("In Progress")
         expect(row.get_by_test_id("priority-badge")).to_have_text("Urgent")
         expect(row.get_by_test_id("priority-badge")).to_have_class(re.compile(r"\bbg-red-50\b"))  # urgent is red
+        page.get_by_role("button", name=f"View inquiry from {name}").click()
+        expect(dialog.locator("#detail-status")).to_have_value("in_progress")
+        expect(dialog.get_by_test_id("detail-assigned")).to_have_text("Assigned to: You")
+        expect(dialog.locator("#detail-notes")).to_have_value("Called back; sending a proposal.")
+        dialog.get_by_role("button", name="Close").click()
 
         page.get_by_role("combobox", name="Filter by status").select_option("closed")
         expect(page.get_by_text("No inquiries found")).to_be_visible()
@@ -270,6 +281,8 @@ def test_admin_triages_an_inquiry_and_the_change_survives_a_reload(
         saved = s.get(ContactInquiry, inquiry_id)
         assert saved is not None
         assert saved.status == InquiryStatus.in_progress and saved.priority == InquiryPriority.urgent
+        assert saved.assigned_to == _user(db_engine, "admin").id
+        assert saved.notes == "Called back; sending a proposal."
         assert s.exec(
             select(AuditLog).where(AuditLog.action == "inquiry.update", AuditLog.entity_id == str(inquiry_id))
         ).all()

@@ -462,7 +462,7 @@ def create_dialog(state: type[AccountsMixin]) -> rx.Component:
             class_name="grid gap-4 sm:grid-cols-2",
         ),
     )
-    form = rx.form(
+    form = rx.el.form(
         rx.el.div(
             _form_alert(state, "Creation Failed"),
             rx.el.div(
@@ -523,7 +523,7 @@ def create_dialog(state: type[AccountsMixin]) -> rx.Component:
 
 
 def reset_dialog(state: type[AccountsMixin]) -> rx.Component:
-    form = rx.form(
+    form = rx.el.form(
         rx.el.div(
             _form_alert(state, "Password Reset Failed"),
             field(

@@ -117,7 +117,7 @@ def _table() -> rx.Component:
 def _edit_dialog() -> rx.Component:
     s = ClientsState
     err = s.form_errors
-    form = rx.form(
+    form = rx.el.form(
         rx.el.div(
             rx.cond(s.form_error != "", alert("Update Failed", s.form_error), rx.fragment()),
             rx.el.div(

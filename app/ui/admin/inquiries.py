@@ -346,16 +346,16 @@ def _detail_dialog() -> rx.Component:
             _info("Budget", rx.cond(d["budget"] != "", d["budget"], "Not specified"), "detail-budget"),
             class_name="grid grid-cols-1 gap-3 sm:grid-cols-2",
         ),
-        rx.el.label(
+        rx.el.div(
             rx.el.span("Message", class_name="mb-1 block text-xs font-medium uppercase tracking-wide text-slate-500"),
-            rx.el.textarea(
-                value=d["message"],
-                read_only=True,
-                rows=5,
+            # Read-only: shown as text in a box (a read-only textarea would take the dialog's first focus).
+            rx.el.div(
+                d["message"],
                 id="detail-message",
-                class_name=f"{INPUT} resize-y bg-slate-50",
+                class_name="max-h-60 overflow-y-auto whitespace-pre-wrap break-words rounded-lg border "
+                "border-slate-200 bg-slate-50 px-3 py-2 text-sm text-slate-800",
             ),
-            class_name="mt-4 block",
+            class_name="mt-4",
         ),
         rx.el.p("Submitted ", d["submitted"], class_name="mt-2 text-xs text-slate-500", data_testid="detail-submitted"),
         rx.el.div(
@@ -405,7 +405,7 @@ def _detail_dialog() -> rx.Component:
             ),
             class_name="mt-4 flex flex-wrap items-center justify-between gap-2 rounded-lg bg-slate-50 p-3",
         ),
-        rx.form(
+        rx.el.form(
             rx.el.label(
                 rx.el.span("Internal notes", class_name="mb-1 block text-sm font-medium text-slate-700"),
                 rx.el.textarea(

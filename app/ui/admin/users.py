@@ -132,7 +132,7 @@ def _table() -> rx.Component:
 def _edit_dialog() -> rx.Component:
     s = UsersState
     err = s.form_errors
-    form = rx.form(
+    form = rx.el.form(
         rx.el.div(
             rx.cond(s.form_error != "", alert("Update Failed", s.form_error), rx.fragment()),
             rx.el.div(
