@@ -20,6 +20,7 @@ from reflex.state import State
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
+from app.core.permissions import effective_permissions
 from app.core.security import verify_password
 from app.models.enums import EmployeeType, InquiryStatus, Role
 from app.models.inquiry import ContactInquiry
@@ -208,3 +209,35 @@ def test_the_page_guard(
     state = _state(AdminState, _token(db, user))
     _call(state, "open_section", section)
     assert (state.allowed_section, state.restricted_section, state.leave_reason) == (allowed, restricted, leave)
+
+
+MATRIX_ACTORS = [(Role.admin, None), (Role.client, None)] + [(Role.employee, t) for t in EmployeeType]
+
+
+@pytest.mark.parametrize(("role", "etype"), MATRIX_ACTORS, ids=lambda v: str(v) if v else "-")
+def test_handler_permission_matrix(db: Session, role: Role, etype: EmployeeType | None) -> None:
+    """Listing users, creating a client and triaging an inquiry through the handlers follow docs/permissions.md."""
+    perms = effective_permissions(role, etype)
+    is_staff = role in (Role.admin, Role.employee)
+    actor = f.user(db, _name("m"), role=role, employee_type=etype)
+    token = _token(db, actor)
+
+    users = _state(UsersState, token)
+    _call(users, "load")
+    assert (users.total > 0) == (is_staff and "users:read" in perms)
+
+    client = _name("mc")
+    _call(users, "open_create", "client")
+    _call(users, "submit_create", {"username": client, "email": f"{client}@example.com", "password": "Long-enough-1"})
+    may_create = is_staff and ("clients:create" in perms or "users:manage" in perms)
+    assert (_user_named(db, client) is not None) == may_create
+
+    inquiry = ContactInquiry(name="Matrix", email="matrix@example.com", message="Hi")
+    db.add(inquiry)
+    db.commit()
+    db.refresh(inquiry)
+    inquiries = _state(InquiriesState, token)
+    inquiries._detail_id = inquiry.id
+    _call(inquiries, "set_status", "resolved")
+    db.refresh(inquiry)
+    assert (inquiry.status == InquiryStatus.resolved) == (is_staff and "inquiries:write" in perms)
