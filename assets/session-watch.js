@@ -34,6 +34,7 @@
     var left = w.limitMs - (Date.now() - lastActivity);
     if (left <= 0) {
       var target = w.el.getAttribute("data-expired-url") || "/admin/login?expired=1";
+      try { window.sessionStorage.removeItem("token"); } catch (_) { /* storage may be disabled */ }
       fetch("/api/auth/logout", { method: "POST", credentials: "same-origin" })
         .catch(function () {})
         .then(function () { window.location.assign(target); });
@@ -45,6 +46,19 @@
       if (banner) banner.hidden = false;
     }
   }
+
+  // Signing in or out starts a new identity: drop the tab's Reflex state token, so the next page gets a fresh
+  // backend state instead of hydrating the previous user's data (the per-tab token lives in sessionStorage).
+  document.addEventListener(
+    "submit",
+    function (e) {
+      var action = (e.target && e.target.getAttribute && e.target.getAttribute("action")) || "";
+      if (action.indexOf("/api/auth/form/") === 0) {
+        try { window.sessionStorage.removeItem("token"); } catch (_) { /* storage may be disabled */ }
+      }
+    },
+    true
+  );
 
   ["mousedown", "keydown", "scroll", "touchstart", "click"].forEach(function (name) {
     window.addEventListener(name, onActivity, { passive: true, capture: true });

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlmodel import Session, SQLModel
+from sqlmodel import Session, SQLModel, col, select
 
+from app.core.errors import Forbidden
+from app.core.permissions import Perm
 from app.models.system import AuditLog
 from app.models.user import User
+from app.services.access import staff_can
 
 
 def record(
@@ -30,3 +33,29 @@ def record(
             ip_address=ip,
         )
     )
+
+
+def recent(s: Session, *, actor: User, limit: int = 100) -> list[dict[str, Any]]:
+    """The latest audit entries, newest first, with the actor's username (needs audit:read)."""
+    if not staff_can(actor, Perm.audit_read):
+        raise Forbidden("You don't have permission to view the audit log")
+    limit = max(1, min(int(limit), 500))
+    rows = s.exec(
+        select(AuditLog, User.username)
+        .join(User, col(AuditLog.actor_id) == col(User.id), isouter=True)
+        .order_by(col(AuditLog.id).desc())
+        .limit(limit)
+    ).all()
+    return [
+        {
+            "id": entry.id,
+            "created_at": entry.created_at.isoformat(),
+            "actor": username or ("(deleted user)" if entry.actor_id else "system"),
+            "action": entry.action,
+            "entity_type": entry.entity_type or "",
+            "entity_id": entry.entity_id or "",
+            "details": entry.details or {},
+            "ip_address": entry.ip_address or "",
+        }
+        for entry, username in rows
+    ]

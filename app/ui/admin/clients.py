@@ -1,0 +1,210 @@
+"""Clients (/admin/clients, users:read): only accounts with role client; search, verified filter, edit, delete."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import reflex as rx
+
+from app.ui.admin.accounts import AccountsMixin, create_dialog, delete_dialog, reset_dialog, row_actions, search_box
+from app.ui.admin.state import AdminState
+from app.ui.admin.widgets import (
+    BTN_PRIMARY,
+    BTN_SECONDARY,
+    CARD,
+    TD,
+    TH,
+    alert,
+    badge,
+    dialog,
+    dialog_actions,
+    empty_row,
+    field,
+    page_header,
+    pagination,
+    select,
+    text_input,
+)
+
+VERIFIED_FILTERS = [("", "All Clients"), ("verified", "Verified"), ("unverified", "Unverified")]
+CLIENT_EDIT_KEYS = ("first_name", "last_name", "email", "phone", "company")
+
+
+class ClientsState(AccountsMixin, AdminState):
+    verified_filter: str = ""
+
+    def _feature(self) -> str:
+        return "Clients"
+
+    def _query(self) -> dict[str, Any]:
+        verified = {"verified": True, "unverified": False}.get(self.verified_filter)
+        return {"role": "client", "verified": verified}
+
+    def _edit_keys(self) -> tuple[str, ...]:
+        return CLIENT_EDIT_KEYS
+
+    def _edit_payload(self, form: dict[str, Any]) -> dict[str, str]:
+        # As the spec's client edit: the five fields, and the role stays client.
+        return {**super()._edit_payload(form), "role": "client"}
+
+    def _texts(self) -> dict[str, str]:
+        return {
+            "update_title": "Update Failed",
+            "update_fallback": "Unable to update client. Please try again.",
+            "update_ok": "Client updated successfully",
+            "delete_title": "Deletion Failed",
+            "delete_fallback": "Unable to delete client. Please try again.",
+            "delete_ok": "Client deleted successfully",
+        }
+
+    @rx.event
+    async def set_verified_filter(self, value: str) -> None:
+        self.verified_filter = value if value in {k for k, _ in VERIFIED_FILTERS} else ""
+        self.page = 1
+        await self._reload()
+
+
+def _row(row: rx.Var) -> rx.Component:
+    s = ClientsState
+    return rx.el.tr(
+        rx.el.td(
+            rx.el.p(row["full_name"], class_name="font-medium text-slate-900"),
+            rx.el.p(row["email"], class_name="text-xs text-slate-500 break-all"),
+            rx.el.p(row["company"], class_name="text-xs text-slate-500 sm:hidden"),
+            class_name=TD,
+        ),
+        rx.el.td(rx.cond(row["company"] != "", row["company"], "Individual"), class_name=f"{TD} hidden sm:table-cell"),
+        rx.el.td(rx.cond(row["phone"] != "", row["phone"], "—"), class_name=f"{TD} hidden lg:table-cell"),
+        rx.el.td(
+            rx.cond(row["verified"] != "", badge("Verified", "green"), badge("Unverified", "yellow")),
+            class_name=f"{TD} hidden md:table-cell",
+        ),
+        rx.el.td(row["created"], class_name=f"{TD} hidden lg:table-cell whitespace-nowrap"),
+        rx.el.td(row_actions(s, row, reset_allowed=s.can_reset_clients), class_name=f"{TD} text-right"),
+        class_name="border-t border-slate-100 hover:bg-slate-50/60",
+        data_testid="client-row",
+    )
+
+
+def _table() -> rx.Component:
+    s = ClientsState
+    return rx.el.div(
+        rx.el.div(
+            rx.el.table(
+                rx.el.thead(
+                    rx.el.tr(
+                        rx.el.th("Client", class_name=TH),
+                        rx.el.th("Company", class_name=f"{TH} hidden sm:table-cell"),
+                        rx.el.th("Phone", class_name=f"{TH} hidden lg:table-cell"),
+                        rx.el.th("Status", class_name=f"{TH} hidden md:table-cell"),
+                        rx.el.th("Joined", class_name=f"{TH} hidden lg:table-cell"),
+                        rx.el.th(rx.el.span("Actions", class_name="sr-only"), class_name=TH),
+                    ),
+                    class_name="bg-slate-50",
+                ),
+                rx.el.tbody(
+                    rx.cond(s.rows.length() > 0, rx.foreach(s.rows, _row), empty_row(6, "No clients found")),
+                ),
+                class_name="min-w-full",
+            ),
+            class_name="overflow-x-auto",
+        ),
+        pagination(s.page, s.page_count, s.total, s.first_shown, s.last_shown, s.prev_page, s.next_page),
+        class_name=f"{CARD} overflow-hidden",
+    )
+
+
+def _edit_dialog() -> rx.Component:
+    s = ClientsState
+    err = s.form_errors
+    form = rx.el.form(
+        rx.el.div(
+            rx.cond(s.form_error != "", alert("Update Failed", s.form_error), rx.fragment()),
+            rx.el.div(
+                field(
+                    "First name",
+                    text_input("first_name", id="client-first-name", default_value=s.edit["first_name"]),
+                    err["first_name"],
+                ),
+                field(
+                    "Last name",
+                    text_input("last_name", id="client-last-name", default_value=s.edit["last_name"]),
+                    err["last_name"],
+                ),
+                field(
+                    "Email",
+                    text_input("email", id="client-email", type="email", default_value=s.edit["email"]),
+                    err["email"],
+                ),
+                field(
+                    "Phone",
+                    text_input("phone", id="client-phone", type="tel", default_value=s.edit["phone"]),
+                    err["phone"],
+                ),
+                field(
+                    "Company",
+                    text_input("company", id="client-company", default_value=s.edit["company"]),
+                    err["company"],
+                ),
+                class_name="grid gap-4 sm:grid-cols-2",
+            ),
+            class_name="flex flex-col gap-4",
+        ),
+        dialog_actions(
+            rx.el.button("Cancel", type="button", on_click=s.set_edit_open(False), class_name=BTN_SECONDARY),
+            rx.el.button("Save Changes", type="submit", disabled=s.saving, class_name=BTN_PRIMARY),
+        ),
+        on_submit=s.submit_edit,
+        reset_on_submit=False,
+    )
+    return dialog(
+        "Edit Client",
+        rx.el.span("Change the details of ", rx.el.strong(s.edit["username"]), ". Empty fields are left unchanged."),
+        form,
+        open=s.edit_open,
+        on_open_change=s.set_edit_open,
+        max_width="40rem",
+    )
+
+
+def clients_content() -> rx.Component:
+    s = ClientsState
+    return rx.el.div(
+        page_header(
+            "Clients",
+            rx.el.span(s.total, " client accounts"),
+            rx.cond(
+                s.can_create_clients,
+                rx.el.button(
+                    rx.icon("user-plus", size=16),
+                    "Create Client",
+                    on_click=s.open_create("client"),
+                    class_name=BTN_PRIMARY,
+                ),
+                rx.fragment(),
+            ),
+        ),
+        rx.el.div(
+            search_box(s, "Search clients…"),
+            rx.el.div(
+                select(
+                    VERIFIED_FILTERS,
+                    value=s.verified_filter,
+                    on_change=s.set_verified_filter,
+                    aria_label="Filter by verification",
+                ),
+                class_name="w-full sm:w-44",
+            ),
+            class_name="mb-4 flex flex-col gap-3 sm:flex-row sm:items-center",
+        ),
+        rx.cond(
+            s.load_error != "",
+            rx.el.div(alert("Failed to load clients", s.load_error), class_name="mb-4"),
+            rx.fragment(),
+        ),
+        _table(),
+        create_dialog(s),
+        _edit_dialog(),
+        reset_dialog(s),
+        delete_dialog(s, "client", "Deletion Failed"),
+    )

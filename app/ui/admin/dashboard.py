@@ -1,0 +1,201 @@
+"""Dashboard home (/admin/dashboard): welcome, the figures the user may see, system status, role, quick actions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import reflex as rx
+
+from app.core.permissions import Perm, has_perm
+from app.services import dashboard, health
+from app.ui.admin.state import AdminState, as_actor, error_text
+from app.ui.admin.widgets import CARD, badge, page_header
+
+CHECK_NAMES = {"database": "Database", "mail": "Mail queue"}
+
+
+def _check_rows(report: dict[str, Any]) -> list[dict[str, str]]:
+    rows = []
+    for key, name in CHECK_NAMES.items():
+        check = report.get(key) or {}
+        status = str(check.get("status", "unknown"))
+        if key == "database":
+            detail = f"{check.get('latency_ms')} ms" if status == "ok" else str(check.get("error") or "unreachable")
+        elif status in ("ok", "degraded"):
+            detail = f"{check.get('pending', 0)} pending, {check.get('failed', 0)} failed"
+        else:
+            detail = str(check.get("error") or "not checked")
+        rows.append({"name": name, "status": status, "ok": "yes" if status == "ok" else "", "detail": detail})
+    return rows
+
+
+class DashboardState(AdminState):
+    total_users: str = ""
+    active_sessions: str = ""
+    system_status: str = ""
+    system_problem: str = ""
+    checks: list[dict[str, str]] = []
+    loaded: bool = False
+
+    @rx.event
+    async def load(self) -> None:
+        actor = await self._actor(quiet=True)
+        if actor is None:
+            return
+        try:
+            figures = await as_actor(actor, lambda s, a: dashboard.summary(s, actor=a))
+        except Exception as exc:
+            self._notify("error", "Dashboard", error_text(exc, "Failed to load the dashboard figures."))
+            figures = {}
+        self.total_users = str(figures["total_users"]) if "total_users" in figures else ""
+        self.active_sessions = str(figures["active_sessions"]) if "active_sessions" in figures else ""
+        report = await health.check()
+        self.checks = _check_rows(report)
+        healthy = report.get("status") == "ok"
+        self.system_status = "Healthy" if healthy else "Degraded"
+        failing = [f"{c['name']} {c['status']}" for c in self.checks if not c["ok"]]
+        self.system_problem = "" if healthy else ", ".join(failing)
+        self.loaded = True
+
+    @rx.var
+    def shows_users(self) -> bool:
+        return has_perm(self.user.get("effective_permissions", []), Perm.users_read)
+
+    @rx.var
+    def shows_sessions(self) -> bool:
+        return has_perm(self.user.get("effective_permissions", []), Perm.analytics_read)
+
+
+def _stat_card(
+    title: str, icon: str, value: Any, note: Any, test_id: str, value_class: str = "text-2xl"
+) -> rx.Component:
+    return rx.el.div(
+        rx.el.div(
+            rx.el.p(title, class_name="text-sm font-medium text-slate-500"),
+            rx.icon(icon, size=18, class_name="text-slate-400"),
+            class_name="flex items-center justify-between",
+        ),
+        rx.el.div(value, class_name=f"mt-2 {value_class} font-bold text-slate-900 break-words"),
+        rx.el.div(note, class_name="mt-1 text-xs text-slate-500"),
+        class_name=f"{CARD} p-5",
+        data_testid=test_id,
+    )
+
+
+def _loading_value(value: rx.Var) -> rx.Component:
+    return rx.cond(DashboardState.loaded, rx.el.span(value), rx.el.span("…", class_name="text-slate-300"))
+
+
+def _system_card() -> rx.Component:
+    status = rx.cond(
+        DashboardState.system_status == "Healthy",
+        rx.el.span("Healthy", class_name="text-emerald-600"),
+        rx.el.span(DashboardState.system_status, class_name="text-amber-600"),
+    )
+    checks = rx.el.ul(
+        rx.foreach(
+            DashboardState.checks,
+            lambda c: rx.el.li(
+                rx.el.span(
+                    rx.cond(
+                        c["ok"] != "",
+                        rx.icon("circle-check", size=14, class_name="text-emerald-500"),
+                        rx.icon("triangle-alert", size=14, class_name="text-amber-500"),
+                    ),
+                    c["name"],
+                    class_name="flex items-center gap-1.5 font-medium text-slate-700",
+                ),
+                rx.el.span(c["status"], " · ", c["detail"], class_name="pl-5 text-slate-500"),
+                class_name="flex flex-col",
+            ),
+        ),
+        class_name="mt-2 space-y-1.5",
+    )
+    note = rx.el.div(
+        rx.cond(DashboardState.system_problem != "", rx.el.p(DashboardState.system_problem), rx.fragment()),
+        checks,
+    )
+    return _stat_card("System Status", "activity", _loading_value(status), note, "card-system-status")
+
+
+def _role_card() -> rx.Component:
+    note = rx.el.div(
+        rx.el.p("Role: ", AdminState.role_name),
+        rx.cond(
+            AdminState.employee_type_label != "",
+            rx.el.p("Employee type: ", AdminState.employee_type_label),
+            rx.fragment(),
+        ),
+        rx.el.p(AdminState.permission_count, " active permissions"),
+    )
+    return _stat_card("Your Role", "shield", AdminState.role_title, note, "card-your-role", "text-xl")
+
+
+def _quick_action(label: str, text: str, href: str, icon: str) -> rx.Component:
+    return rx.link(
+        rx.el.span(
+            rx.icon(icon, size=18),
+            class_name="flex h-9 w-9 shrink-0 items-center justify-center rounded-lg bg-blue-50 text-blue-600",
+        ),
+        rx.el.span(
+            rx.el.span(label, class_name="block text-sm font-semibold text-slate-900"),
+            rx.el.span(text, class_name="block text-xs text-slate-500"),
+            class_name="min-w-0",
+        ),
+        href=href,
+        underline="none",
+        class_name=f"{CARD} flex items-center gap-3 p-4 hover:border-blue-300 hover:bg-blue-50/40 transition-colors",
+    )
+
+
+def dashboard_content() -> rx.Component:
+    sections = AdminState.visible_sections
+    return rx.el.div(
+        page_header(
+            rx.el.span("Welcome back, ", AdminState.full_name),
+            rx.el.span(badge(AdminState.role_title, "blue"), " Here is what is happening today."),
+        ),
+        rx.el.div(
+            rx.cond(
+                DashboardState.shows_users,
+                _stat_card(
+                    "Total Users",
+                    "users",
+                    _loading_value(DashboardState.total_users),
+                    "Accounts of staff and clients",
+                    "card-total-users",
+                ),
+                rx.fragment(),
+            ),
+            rx.cond(
+                DashboardState.shows_sessions,
+                _stat_card(
+                    "Active Sessions",
+                    "activity",
+                    _loading_value(DashboardState.active_sessions),
+                    "Signed-in sessions in use now",
+                    "card-active-sessions",
+                ),
+                rx.fragment(),
+            ),
+            _system_card(),
+            _role_card(),
+            class_name="grid gap-4 sm:grid-cols-2 xl:grid-cols-4",
+        ),
+        rx.el.h2("Quick Actions", class_name="mb-3 mt-8 text-lg font-semibold text-slate-900"),
+        rx.el.div(
+            rx.cond(
+                sections.contains("users"),
+                _quick_action("Manage Users", "Staff and client accounts", "/admin/users", "users"),
+                rx.fragment(),
+            ),
+            rx.cond(
+                sections.contains("clients"),
+                _quick_action("Manage Clients", "Client accounts and details", "/admin/clients", "building-2"),
+                rx.fragment(),
+            ),
+            _quick_action("View Inquiries", "Contact form requests", "/admin/inquiries", "inbox"),
+            _quick_action("Settings", "Your account and activity", "/admin/settings", "settings"),
+            class_name="grid gap-3 sm:grid-cols-2 xl:grid-cols-4",
+        ),
+    )

@@ -1,0 +1,186 @@
+"""Settings (/admin/settings): the signed-in staff member's account, and the audit log for holders of audit:read."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import reflex as rx
+
+from app.core.permissions import Perm, has_perm
+from app.services import audit
+from app.ui.admin.accounts import long_date
+from app.ui.admin.inquiries import _timestamp
+from app.ui.admin.state import AdminState, as_actor, error_text
+from app.ui.admin.widgets import CARD, TD, TH, badge, empty_row, page_header
+
+AUDIT_LIMIT = 100
+
+
+def audit_row(entry: dict[str, Any]) -> dict[str, str]:
+    record = entry["entity_type"]
+    if record and entry["entity_id"]:
+        record = f"{record} #{entry['entity_id'][:8]}"
+    details = entry.get("details") or {}
+    summary = ""
+    if "to" in details and isinstance(details["to"], dict):
+        summary = ", ".join(f"{k} → {v}" for k, v in details["to"].items())
+    elif "fields" in details:
+        summary = ", ".join(map(str, details["fields"]))
+    elif "username" in details:
+        summary = str(details["username"])
+    elif "role" in details:
+        summary = f"role {details['role']}"
+    return {
+        "id": str(entry["id"]),
+        "when": _timestamp(entry["created_at"]),
+        "who": entry["actor"],
+        "action": entry["action"],
+        "record": record or "—",
+        "summary": summary,
+        "where": entry["ip_address"] or "—",
+    }
+
+
+class SettingsState(AdminState):
+    audit_rows: list[dict[str, str]] = []
+    audit_error: str = ""
+    audit_loaded: bool = False
+
+    @rx.var
+    def can_audit(self) -> bool:
+        return has_perm(self.user.get("effective_permissions", []), Perm.audit_read)
+
+    @rx.var
+    def member_since(self) -> str:
+        return long_date(self.user.get("created_at") or "")
+
+    @rx.var
+    def permission_list(self) -> list[str]:
+        return sorted(self.user.get("effective_permissions", []))
+
+    @rx.event
+    async def load(self) -> None:
+        self.audit_rows, self.audit_error, self.audit_loaded = [], "", False
+        actor = await self._actor(quiet=True)
+        if actor is None or not has_perm(actor.effective_permissions, Perm.audit_read):
+            return
+        try:
+            entries = await as_actor(actor, lambda s, a: audit.recent(s, actor=a, limit=AUDIT_LIMIT))
+        except Exception as exc:
+            self.audit_error = error_text(exc, "Failed to load the audit log.")
+            return
+        self.audit_rows = [audit_row(e) for e in entries]
+        self.audit_loaded = True
+
+
+def _item(label: str, value: Any) -> rx.Component:
+    return rx.el.div(
+        rx.el.dt(label, class_name="text-xs font-medium uppercase tracking-wide text-slate-500"),
+        rx.el.dd(value, class_name="mt-0.5 break-words text-sm text-slate-900"),
+    )
+
+
+def _account_card() -> rx.Component:
+    u = SettingsState.user
+    return rx.el.section(
+        rx.el.h2("Your Account", class_name="text-lg font-semibold text-slate-900"),
+        rx.el.dl(
+            _item("Full name", SettingsState.full_name),
+            _item("Username", u["username"]),
+            _item("Email", u["email"]),
+            _item("Role", SettingsState.role_name),
+            _item(
+                "Employee type",
+                rx.cond(SettingsState.employee_type_label != "", SettingsState.employee_type_label, "—"),
+            ),
+            _item("Member since", SettingsState.member_since),
+            class_name="mt-4 grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3",
+        ),
+        rx.el.div(
+            rx.el.p(
+                SettingsState.permission_count, " active permissions", class_name="text-sm font-medium text-slate-700"
+            ),
+            rx.el.div(
+                rx.foreach(SettingsState.permission_list, lambda p: badge(p, "grey")),
+                class_name="mt-2 flex flex-wrap gap-1.5",
+            ),
+            class_name="mt-6",
+        ),
+        rx.el.p(
+            "To change your name, phone or password, use ",
+            rx.link("your profile page", href="/profile", class_name="text-blue-600 underline"),
+            ".",
+            class_name="mt-6 text-xs text-slate-500",
+        ),
+        class_name=f"{CARD} p-5 sm:p-6",
+        data_testid="account-summary",
+    )
+
+
+def _audit_row(row: rx.Var) -> rx.Component:
+    return rx.el.tr(
+        rx.el.td(row["when"], class_name=f"{TD} min-w-[8rem] text-xs sm:text-sm md:whitespace-nowrap"),
+        rx.el.td(row["who"], class_name=f"{TD} hidden sm:table-cell"),
+        rx.el.td(
+            rx.el.p(row["who"], class_name="mb-1 text-xs font-medium text-slate-700 sm:hidden"),
+            rx.el.code(row["action"], class_name="rounded bg-slate-100 px-1.5 py-0.5 text-xs"),
+            rx.cond(
+                row["summary"] != "",
+                rx.el.p(row["summary"], class_name="mt-1 break-words text-xs text-slate-500"),
+                rx.fragment(),
+            ),
+            class_name=TD,
+        ),
+        rx.el.td(row["record"], class_name=f"{TD} hidden md:table-cell whitespace-nowrap"),
+        rx.el.td(row["where"], class_name=f"{TD} hidden md:table-cell whitespace-nowrap"),
+        class_name="border-t border-slate-100",
+        data_testid="audit-row",
+    )
+
+
+def _audit_card() -> rx.Component:
+    s = SettingsState
+    return rx.el.section(
+        rx.el.div(
+            rx.el.h2("Audit Log", class_name="text-lg font-semibold text-slate-900"),
+            rx.el.p(f"The latest {AUDIT_LIMIT} staff actions and sign-ins.", class_name="text-sm text-slate-500"),
+            class_name="p-5 sm:px-6",
+        ),
+        rx.cond(
+            s.audit_error != "",
+            rx.el.p(s.audit_error, class_name="px-6 pb-6 text-sm text-red-700", role="alert"),
+            rx.el.div(
+                rx.el.table(
+                    rx.el.thead(
+                        rx.el.tr(
+                            rx.el.th("When", class_name=TH),
+                            rx.el.th("Who", class_name=f"{TH} hidden sm:table-cell"),
+                            rx.el.th("Action", class_name=TH),
+                            rx.el.th("Record", class_name=f"{TH} hidden md:table-cell"),
+                            rx.el.th("From", class_name=f"{TH} hidden md:table-cell"),
+                        ),
+                        class_name="bg-slate-50",
+                    ),
+                    rx.el.tbody(
+                        rx.cond(
+                            s.audit_rows.length() > 0,
+                            rx.foreach(s.audit_rows, _audit_row),
+                            empty_row(5, rx.cond(s.audit_loaded, "No audit entries yet", "Loading…")),
+                        ),
+                    ),
+                    class_name="min-w-full",
+                ),
+                class_name="overflow-x-auto",
+            ),
+        ),
+        class_name=f"{CARD} mt-6 overflow-hidden",
+        data_testid="audit-log",
+    )
+
+
+def settings_content() -> rx.Component:
+    return rx.el.div(
+        page_header("Settings", "Your account and, for auditors, the record of staff actions."),
+        _account_card(),
+        rx.cond(SettingsState.can_audit, _audit_card(), rx.fragment()),
+    )

@@ -1,0 +1,228 @@
+"""The admin shell's state: the page guard, the sidebar, and notices; the base of every section's state.
+
+Every admin page loads with `AdminState.open_section(<section>)` followed by its section's own loader. The guard
+re-reads the session cookie against the session store (SessionState), so it decides from the server's view only:
+signed out or not staff → a toast and a redirect to /client-portal; staff without the section's permission → the
+'Access Restricted' panel in the page. Section loaders and actions check again themselves (`_actor`), because any
+browser can call any handler with any payload.
+
+Toasts: a toast returned from a backend handler travels as a JavaScript string the browser would `eval`, which our
+CSP forbids. So handlers only set `notice_*` vars; the shell renders a keyed element whose compiled `on_mount` shows
+the toast (see shell.notice_outlet), then clears the notice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import uuid
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import reflex as rx
+from sqlmodel import Session
+
+from app.core.db import session_scope
+from app.core.errors import DomainError, Forbidden, Unauthorized
+from app.core.permissions import EMPLOYEE_TYPE_LABELS, PERMISSION_FEATURES, STAFF_ROLES, EmployeeType, has_perm
+from app.models.user import User, UserPublic
+from app.ui.state.session import SessionState
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+# The sections built so far, in sidebar order: key, label (also the {feature} of 'Access Restricted'), route, icon.
+# Content Management (/admin/content), Analytics, Products & Services and Meetings come with a later issue: add them
+# here (and a page in app/ui/pages.py) and they appear in the sidebar for holders of their PERMISSION_FEATURES entry.
+SECTIONS: list[tuple[str, str, str, str]] = [
+    ("dashboard", "Dashboard", "/admin/dashboard", "layout-dashboard"),
+    ("users", "User Management", "/admin/users", "users"),
+    ("clients", "Clients", "/admin/clients", "building-2"),
+    ("inquiries", "Inquiries", "/admin/inquiries", "inbox"),
+    ("settings", "Settings", "/admin/settings", "settings"),
+]
+SECTION_LABELS = {key: label for key, label, _route, _icon in SECTIONS}
+
+AUTH_REQUIRED = ("Authentication Required", "Please log in to access the dashboard.")
+STAFF_ONLY = ("Access Denied", "Staff privileges required to access this panel.")
+SESSION_EXPIRED = ("Session Expired", "You have been automatically logged out due to inactivity.")
+SIDEBAR_COOKIE_MAX_AGE = 7 * 24 * 3600
+
+
+def section_perm(section: str) -> str | None:
+    perm = PERMISSION_FEATURES.get(section)
+    return str(perm) if perm else None
+
+
+def may_see(user: UserPublic | dict[str, Any], section: str) -> bool:
+    perms = user.effective_permissions if isinstance(user, UserPublic) else user.get("effective_permissions", [])
+    perm = section_perm(section)
+    return perm is None or has_perm(perms, perm)
+
+
+def _as_actor(user_id: str, fn: Callable[[Session, User], T]) -> T:
+    with session_scope() as s:
+        actor = s.get(User, uuid.UUID(str(user_id)))
+        if actor is None:
+            raise Unauthorized(AUTH_REQUIRED[1])
+        return fn(s, actor)
+
+
+async def as_actor(user: UserPublic, fn: Callable[[Session, User], T]) -> T:
+    """Run `fn(session, actor)` in a worker thread, the actor loaded fresh from the database."""
+    return await asyncio.to_thread(_as_actor, str(user.id), fn)
+
+
+def error_text(exc: BaseException, fallback: str) -> str:
+    """The message to show for a failed call: the service's own words, or the spec's fallback."""
+    if isinstance(exc, DomainError) and exc.message:
+        return exc.message
+    log.exception("admin action failed", exc_info=exc)
+    return fallback
+
+
+def field_errors(exc: BaseException) -> dict[str, str]:
+    return dict(exc.errors) if isinstance(exc, DomainError) else {}
+
+
+class AdminState(SessionState):
+    """Guard, sidebar and notices of the admin shell."""
+
+    # The section whose content may render (set by the guard) / that shows 'Access Restricted' instead.
+    allowed_section: str = ""
+    restricted_section: str = ""
+    # "auth" or "staff": the shell shows the toast and sends the browser to /client-portal.
+    leave_reason: str = ""
+    # The desktop sidebar's state, a UI preference (not a credential): "true" expanded, "false" collapsed.
+    sidebar_state: str = rx.Cookie("true", name="sidebar_state", max_age=SIDEBAR_COOKIE_MAX_AGE)
+    nav_open: bool = False
+    notice_id: str = ""
+    notice_level: str = "info"
+    notice_title: str = ""
+    notice_text: str = ""
+    _owner: str = ""  # whose data the section states hold
+
+    # --- notices -------------------------------------------------------------------------------------------------
+
+    def _notify(self, level: str, title: str, text: str = "") -> None:
+        self.notice_level = level if level in ("success", "error", "info") else "info"
+        self.notice_title = title
+        self.notice_text = text
+        self.notice_id = uuid.uuid4().hex
+
+    @rx.event
+    def clear_notice(self) -> None:
+        self.notice_id = ""
+
+    # --- the guard -----------------------------------------------------------------------------------------------
+
+    @rx.event
+    async def open_section(self, section: str) -> None:
+        """on_load of every admin page: who is this, and may they see `section`?"""
+        self.nav_open = False
+        self.allowed_section = ""
+        self.restricted_section = ""
+        user = await self._user()
+        self.user = user.model_dump(mode="json") if user else {}
+        self.session_checked = True
+        owner = str(user.id) if user else ""
+        if owner != self._owner:
+            # Another person (or nobody) in a tab whose state still holds the previous user's lists: start empty.
+            for substate in self.substates.values():
+                substate.reset()
+            self._owner = owner
+        if user is None:
+            self.leave_reason = "auth"
+        elif user.role not in STAFF_ROLES:
+            self.leave_reason = "staff"
+        elif section not in SECTION_LABELS or not may_see(user, section):
+            self.restricted_section = section
+        else:
+            self.allowed_section = section
+
+    @rx.event
+    def acknowledge_leave(self) -> None:
+        self.leave_reason = ""
+
+    async def _actor(
+        self, perm: str | None = None, feature: str = "this section", *, quiet: bool = False
+    ) -> UserPublic | None:
+        """The current staff user for a handler, or None after telling the browser why not (session gone, forbidden).
+
+        `quiet` is for on_load loaders: the guard (open_section) already showed why the page is not available.
+        """
+        try:
+            user = await self._require_staff(perm, feature)
+        except Unauthorized:
+            if self.leave_reason:
+                return None
+            expired = bool(self.user) and not quiet
+            if expired:
+                self._notify("error", *SESSION_EXPIRED)
+            self.user = {}
+            self.allowed_section = ""
+            self.leave_reason = "expired" if expired else "auth"
+            return None
+        except Forbidden as exc:
+            if quiet or self.leave_reason:
+                return None
+            title, _, text = exc.message.partition(": ")
+            self._notify("error", title if text else "Access Restricted", text or exc.message)
+            return None
+        return user
+
+    # --- sidebar -------------------------------------------------------------------------------------------------
+
+    @rx.event
+    def toggle_sidebar(self) -> None:
+        self.sidebar_state = "false" if self.sidebar_state != "false" else "true"
+
+    @rx.event
+    def toggle_nav(self) -> None:
+        self.nav_open = not self.nav_open
+
+    @rx.event
+    def close_nav(self) -> None:
+        self.nav_open = False
+
+    # --- display values ------------------------------------------------------------------------------------------
+
+    @rx.var
+    def sidebar_collapsed(self) -> bool:
+        return self.sidebar_state == "false"
+
+    @rx.var
+    def visible_sections(self) -> list[str]:
+        if self.user.get("role") not in STAFF_ROLES:
+            return []
+        return [key for key, *_ in SECTIONS if may_see(self.user, key)]
+
+    @rx.var
+    def welcome_name(self) -> str:
+        return str(self.user.get("first_name") or self.user.get("username") or "")
+
+    @rx.var
+    def role_name(self) -> str:
+        role = str(self.user.get("role") or "")
+        return {"admin": "Administrator", "employee": "Employee", "client": "Client"}.get(role, role.title())
+
+    @rx.var
+    def employee_type_label(self) -> str:
+        value = self.user.get("employee_type")
+        if not value:
+            return ""
+        try:
+            return EMPLOYEE_TYPE_LABELS[EmployeeType(str(value))]
+        except ValueError:
+            return str(value)
+
+    @rx.var
+    def permission_count(self) -> int:
+        return len(self.user.get("effective_permissions", []))
+
+    @rx.var
+    def initials(self) -> str:
+        parts = [p for p in (self.user.get("first_name"), self.user.get("last_name")) if p]
+        if not parts:
+            return str(self.user.get("username") or "?")[:2].upper()
+        return "".join(str(p)[0] for p in parts).upper()

@@ -1,0 +1,245 @@
+"""User Management (/admin/users, users:read): search, role filter, the paginated list and the account dialogs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import reflex as rx
+
+from app.ui.admin.accounts import (
+    EMPLOYEE_TYPE_OPTIONS,
+    ROLE_OPTIONS,
+    AccountsMixin,
+    create_dialog,
+    delete_dialog,
+    reset_dialog,
+    row_actions,
+    search_box,
+)
+from app.ui.admin.state import AdminState
+from app.ui.admin.widgets import (
+    BTN_PRIMARY,
+    BTN_SECONDARY,
+    CARD,
+    TD,
+    TH,
+    alert,
+    badge,
+    badge_by,
+    dialog,
+    dialog_actions,
+    empty_row,
+    field,
+    page_header,
+    pagination,
+    select,
+    text_input,
+)
+
+ROLE_FILTERS = [("", "All Roles"), ("admin", "Admin"), ("employee", "Employee"), ("client", "Client")]
+ROLE_COLORS = {"admin": "purple", "employee": "blue", "client": "green"}
+
+
+class UsersState(AccountsMixin, AdminState):
+    role_filter: str = ""
+
+    def _query(self) -> dict[str, Any]:
+        return {"role": self.role_filter}
+
+    @rx.event
+    async def set_role_filter(self, value: str) -> None:
+        self.role_filter = value if value in {k for k, _ in ROLE_FILTERS} else ""
+        self.page = 1
+        await self._reload()
+
+
+def _user_cell(row: rx.Var) -> rx.Component:
+    return rx.el.div(
+        rx.el.p(row["full_name"], class_name="font-medium text-slate-900"),
+        rx.el.p("@", row["username"], class_name="text-xs text-slate-500"),
+        rx.el.p(row["email"], class_name="text-xs text-slate-500 md:hidden break-all"),
+        rx.el.div(_role_cell(row), class_name="mt-1.5 sm:hidden"),
+    )
+
+
+def _role_cell(row: rx.Var) -> rx.Component:
+    return rx.el.div(
+        badge_by(row["role"], ROLE_COLORS, row["role_label"]),
+        rx.cond(
+            row["employee_type_label"] != "",
+            rx.el.p(row["employee_type_label"], class_name="mt-1 text-xs text-slate-500"),
+            rx.fragment(),
+        ),
+    )
+
+
+def _row(row: rx.Var) -> rx.Component:
+    reset_allowed = UsersState.can_reset_any | ((row["role"] == "client") & UsersState.can_reset_clients)
+    return rx.el.tr(
+        rx.el.td(_user_cell(row), class_name=TD),
+        rx.el.td(row["email"], class_name=f"{TD} hidden md:table-cell whitespace-nowrap"),
+        rx.el.td(_role_cell(row), class_name=f"{TD} hidden sm:table-cell"),
+        rx.el.td(
+            rx.cond(row["verified"] != "", badge("Verified", "green"), badge("Unverified", "yellow")),
+            class_name=f"{TD} hidden lg:table-cell",
+        ),
+        rx.el.td(row["created"], class_name=f"{TD} hidden xl:table-cell whitespace-nowrap"),
+        rx.el.td(row_actions(UsersState, row, reset_allowed=reset_allowed), class_name=f"{TD} text-right"),
+        class_name="border-t border-slate-100 hover:bg-slate-50/60",
+        data_testid="user-row",
+    )
+
+
+def _table() -> rx.Component:
+    return rx.el.div(
+        rx.el.div(
+            rx.el.table(
+                rx.el.thead(
+                    rx.el.tr(
+                        rx.el.th("User", class_name=TH),
+                        rx.el.th("Email", class_name=f"{TH} hidden md:table-cell"),
+                        rx.el.th("Role", class_name=f"{TH} hidden sm:table-cell"),
+                        rx.el.th("Status", class_name=f"{TH} hidden lg:table-cell"),
+                        rx.el.th("Created", class_name=f"{TH} hidden xl:table-cell"),
+                        rx.el.th(rx.el.span("Actions", class_name="sr-only"), class_name=TH),
+                    ),
+                    class_name="bg-slate-50",
+                ),
+                rx.el.tbody(
+                    rx.cond(
+                        UsersState.rows.length() > 0,
+                        rx.foreach(UsersState.rows, _row),
+                        empty_row(6, "No users found"),
+                    ),
+                ),
+                class_name="min-w-full",
+            ),
+            class_name="overflow-x-auto",
+        ),
+        pagination(
+            UsersState.page,
+            UsersState.page_count,
+            UsersState.total,
+            UsersState.first_shown,
+            UsersState.last_shown,
+            UsersState.prev_page,
+            UsersState.next_page,
+        ),
+        class_name=f"{CARD} overflow-hidden",
+    )
+
+
+def _edit_dialog() -> rx.Component:
+    s = UsersState
+    err = s.form_errors
+    form = rx.el.form(
+        rx.el.div(
+            rx.cond(s.form_error != "", alert("Update Failed", s.form_error), rx.fragment()),
+            rx.el.div(
+                field(
+                    "Username",
+                    text_input("username", id="edit-username", default_value=s.edit["username"]),
+                    err["username"],
+                ),
+                field(
+                    "Email",
+                    text_input("email", id="edit-email", type="email", default_value=s.edit["email"]),
+                    err["email"],
+                ),
+                field(
+                    "Role",
+                    select(ROLE_OPTIONS, name="role", id="edit-role", value=s.edit_role, on_change=s.set_edit_role),
+                    err["role"],
+                ),
+                rx.cond(
+                    s.edit_role == "employee",
+                    field(
+                        "Employee type",
+                        select(
+                            EMPLOYEE_TYPE_OPTIONS,
+                            name="employee_type",
+                            id="edit-employee-type",
+                            default_value=s.edit["employee_type"],
+                            required=True,
+                        ),
+                        err["employee_type"],
+                        required=True,
+                    ),
+                    rx.fragment(),
+                ),
+                field(
+                    "First name",
+                    text_input("first_name", id="edit-first-name", default_value=s.edit["first_name"]),
+                    err["first_name"],
+                ),
+                field(
+                    "Last name",
+                    text_input("last_name", id="edit-last-name", default_value=s.edit["last_name"]),
+                    err["last_name"],
+                ),
+                field(
+                    "Phone",
+                    text_input("phone", id="edit-phone", type="tel", default_value=s.edit["phone"]),
+                    err["phone"],
+                ),
+                field(
+                    "Company", text_input("company", id="edit-company", default_value=s.edit["company"]), err["company"]
+                ),
+                class_name="grid gap-4 sm:grid-cols-2",
+            ),
+            class_name="flex flex-col gap-4",
+        ),
+        dialog_actions(
+            rx.el.button("Cancel", type="button", on_click=s.set_edit_open(False), class_name=BTN_SECONDARY),
+            rx.el.button("Save Changes", type="submit", disabled=s.saving, class_name=BTN_PRIMARY),
+        ),
+        on_submit=s.submit_edit,
+        reset_on_submit=False,
+    )
+    return dialog(
+        "Edit User",
+        rx.el.span("Change the details of ", rx.el.strong(s.edit["username"]), ". Empty fields are left unchanged."),
+        form,
+        open=s.edit_open,
+        on_open_change=s.set_edit_open,
+        max_width="40rem",
+    )
+
+
+def users_content() -> rx.Component:
+    s = UsersState
+    return rx.el.div(
+        page_header(
+            "User Management",
+            rx.el.span(s.total, " accounts"),
+            rx.cond(
+                s.can_create_clients & ~s.can_manage,
+                rx.el.button(
+                    rx.icon("user-plus", size=16),
+                    "Create Client",
+                    on_click=s.open_create("client"),
+                    class_name=BTN_SECONDARY,
+                ),
+                rx.fragment(),
+            ),
+            rx.el.button(
+                rx.icon("plus", size=16), "Create User", on_click=s.open_create("user"), class_name=BTN_PRIMARY
+            ),
+        ),
+        rx.el.div(
+            search_box(s, "Search users…"),
+            rx.el.div(
+                select(ROLE_FILTERS, value=s.role_filter, on_change=s.set_role_filter, aria_label="Filter by role"),
+                class_name="w-full sm:w-44",
+            ),
+            class_name="mb-4 flex flex-col gap-3 sm:flex-row sm:items-center",
+        ),
+        rx.cond(
+            s.load_error != "", rx.el.div(alert("Failed to load users", s.load_error), class_name="mb-4"), rx.fragment()
+        ),
+        _table(),
+        create_dialog(s),
+        _edit_dialog(),
+        reset_dialog(s),
+        delete_dialog(s, "user", "Deletion Failed"),
+    )

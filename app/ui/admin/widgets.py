@@ -1,0 +1,202 @@
+"""Small building blocks shared by the admin sections: buttons, badges, fields, cards, dialogs, pagination."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import reflex as rx
+from reflex_components_core.el.elements.forms import Form
+
+
+class NativeForm(Form):
+    """A `<form>` the browser submits itself (sign-out: a full page load that brings the cleared cookies).
+
+    `Form.create` (behind both `rx.form` and `rx.el.form`) always adds an `on_submit` calling `preventDefault()`;
+    skipping it renders a form without a submit handler, which posts natively to its `action`.
+    """
+
+    @classmethod
+    def create(cls, *children: Any, **props: Any) -> Form:
+        if "on_submit" in props:
+            raise ValueError("NativeForm posts natively; use rx.form for a handled submit")
+        return super(Form, cls).create(*children, **props)
+
+
+native_form = NativeForm.create
+
+BTN = (
+    "inline-flex items-center justify-center gap-2 rounded-lg px-3.5 py-2 text-sm font-medium transition-colors "
+    "focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-500 focus-visible:ring-offset-2 "
+    "disabled:cursor-not-allowed disabled:opacity-50 cursor-pointer whitespace-nowrap"
+)
+BTN_PRIMARY = f"{BTN} bg-blue-600 text-white hover:bg-blue-700"
+BTN_SECONDARY = f"{BTN} border border-slate-300 bg-white text-slate-700 hover:bg-slate-50"
+BTN_DANGER = f"{BTN} bg-red-600 text-white hover:bg-red-700"
+ICON_BTN = (
+    "inline-flex h-8 w-8 items-center justify-center rounded-md text-slate-500 hover:bg-slate-100 "
+    "hover:text-slate-900 cursor-pointer focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-500"
+)
+INPUT = (
+    "block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm "
+    "placeholder:text-slate-400 focus:border-blue-500 focus:outline-none focus:ring-2 focus:ring-blue-500/30 "
+    "disabled:bg-slate-100 disabled:text-slate-500"
+)
+CARD = "rounded-xl border border-slate-200 bg-white shadow-sm"
+TH = "px-4 py-3 text-left text-xs font-semibold uppercase tracking-wide text-slate-500 whitespace-nowrap"
+TD = "px-4 py-3 align-top text-sm text-slate-700"
+# For wide tables (inquiries): narrower cell padding keeps every column in view at 1280 px.
+TH_TIGHT = TH.replace("px-4", "px-3")
+TD_TIGHT = TD.replace("px-4", "px-3")
+
+BADGE_COLORS = {
+    "grey": "bg-slate-100 text-slate-700 ring-slate-200",
+    "blue": "bg-blue-50 text-blue-700 ring-blue-200",
+    "green": "bg-emerald-50 text-emerald-700 ring-emerald-200",
+    "yellow": "bg-amber-50 text-amber-800 ring-amber-200",
+    "orange": "bg-orange-50 text-orange-700 ring-orange-200",
+    "red": "bg-red-50 text-red-700 ring-red-200",
+    "purple": "bg-violet-50 text-violet-700 ring-violet-200",
+}
+BADGE = "inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-medium ring-1 ring-inset whitespace-nowrap"
+
+
+def badge(text: Any, color: str = "grey", **props: Any) -> rx.Component:
+    return rx.el.span(text, class_name=f"{BADGE} {BADGE_COLORS[color]}", **props)
+
+
+def badge_by(value: rx.Var, colors: dict[str, str], text: Any = None, **props: Any) -> rx.Component:
+    """A badge coloured by the value it shows (unknown values grey)."""
+    classes = rx.match(
+        value,
+        *[(key, f"{BADGE} {BADGE_COLORS[color]}") for key, color in colors.items()],
+        f"{BADGE} {BADGE_COLORS['grey']}",
+    )
+    return rx.el.span(text if text is not None else value, class_name=classes, **props)
+
+
+def page_header(title: Any, subtitle: Any = None, *actions: rx.Component) -> rx.Component:
+    return rx.el.div(
+        rx.el.div(
+            rx.el.h1(title, class_name="text-2xl font-bold tracking-tight text-slate-900"),
+            rx.el.p(subtitle, class_name="mt-1 text-sm text-slate-500") if subtitle is not None else rx.fragment(),
+            class_name="min-w-0",
+        ),
+        rx.el.div(*actions, class_name="flex flex-wrap gap-2") if actions else rx.fragment(),
+        class_name="mb-6 flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between",
+    )
+
+
+def field(
+    label: str, control: rx.Component, error: rx.Var | None = None, hint: str | None = None, required: bool = False
+) -> rx.Component:
+    return rx.el.label(
+        rx.el.span(
+            label,
+            rx.el.span(" *", class_name="text-red-600") if required else rx.fragment(),
+            class_name="mb-1 block text-sm font-medium text-slate-700",
+        ),
+        control,
+        rx.el.span(hint, class_name="mt-1 block text-xs text-slate-500") if hint else rx.fragment(),
+        rx.cond(error, rx.el.span(error, class_name="mt-1 block text-xs text-red-600", role="alert"), rx.fragment())
+        if error is not None
+        else rx.fragment(),
+        class_name="block",
+    )
+
+
+def text_input(name: str, **props: Any) -> rx.Component:
+    props.setdefault("type", "text")
+    return rx.el.input(name=name, id=props.pop("id", f"field-{name}"), class_name=INPUT, **props)
+
+
+def select(options: list[tuple[str, str]], **props: Any) -> rx.Component:
+    return rx.el.select(
+        *[rx.el.option(label, value=value) for value, label in options],
+        class_name=f"{INPUT} pr-8",
+        **props,
+    )
+
+
+def alert(title: Any, message: Any) -> rx.Component:
+    return rx.el.div(
+        rx.icon("circle-alert", size=18, class_name="mt-0.5 shrink-0"),
+        rx.el.div(
+            rx.el.p(title, class_name="font-semibold"),
+            rx.el.p(message, class_name="text-sm"),
+        ),
+        role="alert",
+        class_name="flex gap-2 rounded-lg border border-red-200 bg-red-50 p-3 text-red-800",
+    )
+
+
+def dialog(
+    title: Any,
+    description: Any,
+    body: rx.Component,
+    *,
+    open: rx.Var,
+    on_open_change: Any,
+    max_width: str = "32rem",
+) -> rx.Component:
+    """A controlled Radix dialog with a title and description (required by Radix, else it logs console errors)."""
+    return rx.dialog.root(
+        rx.dialog.content(
+            rx.dialog.title(title, class_name="text-lg font-semibold text-slate-900"),
+            rx.dialog.description(description, class_name="mb-4 text-sm text-slate-500"),
+            body,
+            max_width=max_width,
+            class_name="!p-5 sm:!p-6",
+        ),
+        open=open,
+        on_open_change=on_open_change,
+    )
+
+
+def dialog_actions(*children: rx.Component) -> rx.Component:
+    return rx.el.div(*children, class_name="mt-6 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end")
+
+
+def spinner(text: str = "Loading…") -> rx.Component:
+    return rx.el.div(
+        rx.icon("loader-circle", size=20, class_name="animate-spin"),
+        rx.el.span(text),
+        class_name="flex items-center justify-center gap-2 py-16 text-sm text-slate-500",
+        role="status",
+    )
+
+
+def pagination(page: rx.Var, page_count: rx.Var, total: rx.Var, first: rx.Var, last: rx.Var, prev: Any, nxt: Any):
+    return rx.el.div(
+        rx.el.p(
+            rx.cond(total > 0, rx.el.span("Showing ", first, "\u2013", last, " of ", total), rx.el.span("No results")),
+            class_name="text-sm text-slate-500",
+        ),
+        rx.el.div(
+            rx.el.button(
+                rx.icon("chevron-left", size=16),
+                "Previous",
+                on_click=prev,
+                disabled=page <= 1,
+                class_name=BTN_SECONDARY,
+                aria_label="Previous page",
+            ),
+            rx.el.span("Page ", page, " of ", page_count, class_name="text-sm text-slate-600 whitespace-nowrap"),
+            rx.el.button(
+                "Next",
+                rx.icon("chevron-right", size=16),
+                on_click=nxt,
+                disabled=page >= page_count,
+                class_name=BTN_SECONDARY,
+                aria_label="Next page",
+            ),
+            class_name="flex items-center gap-2",
+        ),
+        class_name="flex flex-col gap-3 border-t border-slate-200 px-4 py-3 sm:flex-row sm:items-center "
+        "sm:justify-between",
+    )
+
+
+def empty_row(colspan: int, text: str) -> rx.Component:
+    return rx.el.tr(
+        rx.el.td(text, col_span=colspan, class_name="px-4 py-12 text-center text-sm text-slate-500"),
+    )

@@ -1,0 +1,243 @@
+"""The admin Reflex handlers enforce the rules themselves: a browser can call any handler with any payload.
+
+Each test builds the real state tree in-process with the router data a websocket handshake would carry (the session
+cookie header, the client IP), calls a handler function the way Reflex's event processor would, and checks the
+database. The handlers run their services in threads over their own connections, so the rows here are committed
+(the test database is created fresh for each run).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from reflex import constants
+from reflex.state import State
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, select
+
+from app.core.permissions import effective_permissions
+from app.core.security import verify_password
+from app.models.enums import EmployeeType, InquiryStatus, Role
+from app.models.inquiry import ContactInquiry
+from app.models.user import User
+from app.services import sessions
+from app.ui.admin.clients import ClientsState
+from app.ui.admin.inquiries import InquiriesState
+from app.ui.admin.state import AdminState
+from app.ui.admin.users import UsersState
+from tests import factories as f
+
+
+@pytest.fixture
+def db(engine: Engine) -> Iterator[Session]:
+    with Session(engine, expire_on_commit=False) as s:
+        yield s
+
+
+def _name(prefix: str) -> str:
+    return f"{prefix}_{uuid.uuid4().hex[:8]}"
+
+
+def _state(cls: type[AdminState], token: str | None) -> Any:
+    """A fresh state tree whose router carries `token` as the handshake's access_token cookie."""
+    root = State(_reflex_internal_init=True)
+    router_data = {
+        constants.RouteVar.HEADERS: {"cookie": f"access_token={token}" if token else ""},
+        constants.RouteVar.PATH: "/admin/users",
+        constants.RouteVar.CLIENT_IP: "203.0.113.7",
+    }
+    root._update_router_vars(router_data, {})
+    return root.get_substate(cls.get_full_name().split("."))
+
+
+def _call(state: Any, handler: str, *args: Any) -> None:
+    """Run an event handler's function to completion, as the event processor would."""
+    fn = type(state).event_handlers[handler].fn
+
+    async def run() -> None:
+        result = fn(state, *args)
+        if inspect.isasyncgen(result):
+            async for _ in result:
+                pass
+        elif inspect.isawaitable(result):
+            await result
+
+    asyncio.run(run())
+
+
+def _token(s: Session, user: User) -> str:
+    return sessions.start(s, user).access_token
+
+
+def _user_named(s: Session, username: str) -> User | None:
+    s.expire_all()
+    return s.exec(select(User).where(User.username == username)).first()
+
+
+NEW_EMPLOYEE = {
+    "username": "x",
+    "email": "x@example.com",
+    "password": "Long-enough-1",
+    "role": "employee",
+    "employee_type": "founder",
+}
+
+
+def test_admin_creates_a_user_through_the_handler(db: Session) -> None:
+    """The positive control: the same harness does change the database when the rules allow it."""
+    admin = f.user(db, _name("adm"), role=Role.admin)
+    state = _state(UsersState, _token(db, admin))
+    state.create_mode = "user"
+    username = _name("new")
+    _call(state, "submit_create", {**NEW_EMPLOYEE, "username": username, "email": f"{username}@example.com"})
+    created = _user_named(db, username)
+    assert created is not None and created.role == Role.employee and created.employee_type == EmployeeType.founder
+    assert state.notice_title == "User created successfully"
+    assert state.create_open is False
+
+
+def test_developer_cannot_create_users_or_list_them(db: Session) -> None:
+    dev = f.user(db, _name("dev"), role=Role.employee, employee_type=EmployeeType.developer)
+    state = _state(UsersState, _token(db, dev))
+    username = _name("evil")
+    _call(state, "submit_create", {**NEW_EMPLOYEE, "username": username, "email": f"{username}@example.com"})
+    assert _user_named(db, username) is None
+    assert state.notice_title == "Access Restricted"
+    assert "User Management" in state.notice_text
+
+    _call(state, "load")
+    assert state.rows == [] and state.total == 0
+
+
+def test_developer_cannot_delete_or_reset_through_crafted_state(db: Session) -> None:
+    dev = f.user(db, _name("dev"), role=Role.employee, employee_type=EmployeeType.developer)
+    victim = f.user(db, _name("client"))
+    state = _state(ClientsState, _token(db, dev))
+    # A browser can call these handlers directly, with any id, without ever opening the dialogs.
+    _call(state, "open_delete", str(victim.id), victim.username)
+    _call(state, "confirm_delete")
+    _call(state, "open_reset", str(victim.id), victim.username)
+    _call(state, "submit_reset", {"new_password": "Taken-over-123"})
+    kept = _user_named(db, victim.username)
+    assert kept is not None
+    assert kept.password_hash is not None and verify_password(f.PASSWORD, kept.password_hash)
+
+
+def test_sales_lead_creates_clients_but_not_employees_and_cannot_promote_themselves(db: Session) -> None:
+    lead = f.user(db, _name("lead"), role=Role.employee, employee_type=EmployeeType.sales_lead)
+    state = _state(UsersState, _token(db, lead))
+
+    employee = _name("emp")
+    _call(state, "open_create", "user")
+    _call(state, "submit_create", {**NEW_EMPLOYEE, "username": employee, "email": f"{employee}@example.com"})
+    assert _user_named(db, employee) is None
+    assert state.form_error == "You don't have permission to create this type of user"
+
+    client = _name("cli")
+    _call(state, "open_create", "client")
+    # Even with a role smuggled into the payload, create-client makes a client.
+    _call(state, "submit_create", {**NEW_EMPLOYEE, "username": client, "email": f"{client}@example.com"})
+    created = _user_named(db, client)
+    assert created is not None and created.role == Role.client and created.employee_type is None
+
+    _call(state, "open_edit", {"id": str(lead.id), "username": lead.username, "email": lead.email, "role": "employee"})
+    _call(state, "submit_edit", {"username": lead.username, "email": lead.email, "role": "admin"})
+    assert _user_named(db, lead.username).role == Role.employee  # type: ignore[union-attr]
+    assert state.form_error == "You don't have permission to update this user"
+
+
+def test_client_and_anonymous_callers_change_nothing(db: Session) -> None:
+    client = f.user(db, _name("cli"))
+    inquiry = ContactInquiry(name="Probe", email="probe@example.com", message="Hello")
+    db.add(inquiry)
+    db.commit()
+    db.refresh(inquiry)
+
+    state = _state(InquiriesState, _token(db, client))
+    state._detail_id = inquiry.id
+    _call(state, "set_status", "closed")
+    _call(state, "load")
+    assert state.rows == []
+
+    anonymous = _state(InquiriesState, None)
+    anonymous._detail_id = inquiry.id
+    _call(anonymous, "set_priority", "urgent")
+    assert anonymous.leave_reason == "auth"
+
+    db.refresh(inquiry)
+    assert inquiry.status == InquiryStatus.new and str(inquiry.priority) == "medium"
+
+
+def test_a_revoked_session_is_refused_even_with_its_cookie(db: Session) -> None:
+    admin = f.user(db, _name("adm"), role=Role.admin)
+    token = _token(db, admin)
+    sessions.revoke_all(db, admin.id)  # e.g. logout elsewhere, password reset, idle timeout
+    state = _state(UsersState, token)
+    state.user = {"id": str(admin.id)}  # the tab still shows the old display data
+    username = _name("late")
+    _call(state, "submit_create", {**NEW_EMPLOYEE, "username": username, "email": f"{username}@example.com"})
+    assert _user_named(db, username) is None
+    assert state.leave_reason == "expired" and state.notice_title == "Session Expired"
+
+
+@pytest.mark.parametrize(
+    ("role", "etype", "section", "allowed", "restricted", "leave"),
+    [
+        (Role.admin, None, "users", "users", "", ""),
+        (Role.employee, EmployeeType.sales_lead, "users", "users", "", ""),
+        (Role.employee, EmployeeType.developer, "users", "", "users", ""),
+        (Role.employee, EmployeeType.developer, "inquiries", "inquiries", "", ""),
+        (Role.employee, EmployeeType.developer, "content", "", "content", ""),  # not built yet: never shown
+        (Role.client, None, "dashboard", "", "", "staff"),
+    ],
+)
+def test_the_page_guard(
+    db: Session,
+    role: Role,
+    etype: EmployeeType | None,
+    section: str,
+    allowed: str,
+    restricted: str,
+    leave: str,
+) -> None:
+    user = f.user(db, _name("g"), role=role, employee_type=etype)
+    state = _state(AdminState, _token(db, user))
+    _call(state, "open_section", section)
+    assert (state.allowed_section, state.restricted_section, state.leave_reason) == (allowed, restricted, leave)
+
+
+MATRIX_ACTORS = [(Role.admin, None), (Role.client, None)] + [(Role.employee, t) for t in EmployeeType]
+
+
+@pytest.mark.parametrize(("role", "etype"), MATRIX_ACTORS, ids=lambda v: str(v) if v else "-")
+def test_handler_permission_matrix(db: Session, role: Role, etype: EmployeeType | None) -> None:
+    """Listing users, creating a client and triaging an inquiry through the handlers follow docs/permissions.md."""
+    perms = effective_permissions(role, etype)
+    is_staff = role in (Role.admin, Role.employee)
+    actor = f.user(db, _name("m"), role=role, employee_type=etype)
+    token = _token(db, actor)
+
+    users = _state(UsersState, token)
+    _call(users, "load")
+    assert (users.total > 0) == (is_staff and "users:read" in perms)
+
+    client = _name("mc")
+    _call(users, "open_create", "client")
+    _call(users, "submit_create", {"username": client, "email": f"{client}@example.com", "password": "Long-enough-1"})
+    may_create = is_staff and ("clients:create" in perms or "users:manage" in perms)
+    assert (_user_named(db, client) is not None) == may_create
+
+    inquiry = ContactInquiry(name="Matrix", email="matrix@example.com", message="Hi")
+    db.add(inquiry)
+    db.commit()
+    db.refresh(inquiry)
+    inquiries = _state(InquiriesState, token)
+    inquiries._detail_id = inquiry.id
+    _call(inquiries, "set_status", "resolved")
+    db.refresh(inquiry)
+    assert (inquiry.status == InquiryStatus.resolved) == (is_staff and "inquiries:write" in perms)
