@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import reflex as rx
 
-from app.ui.auth.components import native_form
+from app.ui.components.native_form import native_form
 
 
 def test_native_form_renders_without_a_submit_handler() -> None:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import reflex as rx
 
 from app.ui.admin.state import AUTH_REQUIRED, SECTIONS, STAFF_ONLY, AdminState
-from app.ui.admin.widgets import BTN_SECONDARY, native_form, spinner
+from app.ui.admin.widgets import BTN_SECONDARY, spinner
+from app.ui.components.native_form import native_form
 from app.ui.components.session_watch import session_watch
 
 LOGOUT_ACTION = "/api/auth/form/logout"

@@ -5,24 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 import reflex as rx
-from reflex_components_core.el.elements.forms import Form
-
-
-class NativeForm(Form):
-    """A `<form>` the browser submits itself (sign-out: a full page load that brings the cleared cookies).
-
-    `Form.create` (behind both `rx.form` and `rx.el.form`) always adds an `on_submit` calling `preventDefault()`;
-    skipping it renders a form without a submit handler, which posts natively to its `action`.
-    """
-
-    @classmethod
-    def create(cls, *children: Any, **props: Any) -> Form:
-        if "on_submit" in props:
-            raise ValueError("NativeForm posts natively; use rx.form for a handled submit")
-        return super(Form, cls).create(*children, **props)
-
-
-native_form = NativeForm.create
 
 BTN = (
     "inline-flex items-center justify-center gap-2 rounded-lg px-3.5 py-2 text-sm font-medium transition-colors "

@@ -7,27 +7,11 @@ from typing import Any
 
 import reflex as rx
 from reflex_base.vars.base import Var
-from reflex_components_core.el.elements.forms import Form
+
+from app.ui.components.native_form import native_form
 
 REVEAL_SECONDS = 1.0  # the spec's password reveal time
 MAX_REVEAL_FIELDS = 16
-
-
-class NativeForm(Form):
-    """A `<form>` the browser submits itself: a full page load that brings the new cookies.
-
-    Reflex's `Form.create` always adds an `on_submit` that calls `preventDefault()`; this skips that step, so the
-    form renders with no submit handler and posts natively to its `action`.
-    """
-
-    @classmethod
-    def create(cls, *children: Any, **props: Any) -> Form:
-        if "on_submit" in props:
-            raise ValueError("NativeForm posts natively; use rx.form for a handled submit")
-        return super(Form, cls).create(*children, **props)  # Form.create is what adds preventDefault
-
-
-native_form = NativeForm.create
 
 
 class RevealState(rx.State):

@@ -21,7 +21,6 @@ from app.ui.auth.components import (
     google_link,
     loading,
     logout_form,
-    native_form,
     password_field,
     submit_button,
     text_field,
@@ -30,6 +29,7 @@ from app.ui.auth.guard import refresh_user
 from app.ui.auth.layout import auth_layout, card_header
 from app.ui.auth.messages import LOGIN_FAILED, login_error, long_date, valid_user_id
 from app.ui.auth.notice import notify
+from app.ui.components.native_form import native_form
 from app.ui.state.session import SessionState
 
 VERIFY_REDIRECT_SECONDS = 1.5
