@@ -6,7 +6,6 @@ rounded half-up to the cent, and the total is their sum, so the PDF, the portal 
 
 from __future__ import annotations
 
-import uuid
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
@@ -17,7 +16,7 @@ from sqlmodel import Session, col, select
 
 from app.core.config import settings
 from app.core.errors import Conflict, Forbidden, Invalid, NotFound
-from app.core.permissions import Perm, Role
+from app.core.permissions import Perm
 from app.models.base import utcnow
 from app.models.billing import Invoice, InvoiceItem, Payment
 from app.models.enums import InvoiceStatus, PaymentStatus
@@ -81,13 +80,8 @@ def _items(data: list[dict[str, Any]], errors: dict[str, str]) -> list[tuple[str
 
 def _header(s: Session, data: dict[str, Any], errors: dict[str, str]) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    try:
-        client = s.get(User, uuid.UUID(str(data.get("client_id"))))
-    except ValueError:
-        client = None
-    if client is None or client.role != Role.client:
-        errors["client_id"] = "Please choose a client"
-    else:
+    client = v.client(s, data.get("client_id"), errors)
+    if client is not None:
         out["client_id"] = client.id
     if data.get("project_id") not in (None, ""):
         project = s.get(Project, v.whole(data["project_id"], "project_id", errors, "Project", low=1, high=2**31) or 0)

@@ -11,7 +11,7 @@ from sqlmodel import Session, col, select
 
 from app.core.config import settings
 from app.core.errors import Forbidden, Invalid, NotFound
-from app.core.permissions import Perm, Role
+from app.core.permissions import Perm
 from app.models.base import utcnow
 from app.models.enums import MeetingStatus
 from app.models.meeting import Meeting, MeetingType
@@ -78,15 +78,8 @@ def _values(s: Session, data: dict[str, Any], meeting: Meeting | None) -> dict[s
     data = v.drop_empty(data)
     errors: dict[str, str] = {}
     out: dict[str, Any] = {}
-    if meeting is None or "client_id" in data:
-        try:
-            client = s.get(User, uuid.UUID(str(data.get("client_id"))))
-        except ValueError:
-            client = None
-        if client is None or client.role != Role.client:
-            errors["client_id"] = "Please choose a client"
-        else:
-            out["client_id"], out["attendees"] = client.id, [client.email]
+    if (meeting is None or "client_id" in data) and (client := v.client(s, data.get("client_id"), errors)):
+        out["client_id"], out["attendees"] = client.id, [client.email]
     if meeting is None or "title" in data:
         out["title"] = v.text(data.get("title"), "title", errors, "Title", limit=200, required=True)
     for field, label, limit in (("description", "Description", 5000), ("meeting_type", "Meeting type", 100)):

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import uuid
 from typing import Any
 
 from sqlmodel import Session, col, select
 
 from app.core.errors import Forbidden, Invalid, NotFound
-from app.core.permissions import Perm, Role
+from app.core.permissions import Perm
 from app.models.enums import MilestoneStatus, ProjectStatus, ProjectType
 from app.models.project import Organization, Project, ProjectMilestone
 from app.models.user import User
@@ -90,17 +89,6 @@ def cancel_project(s: Session, *, actor: User, project_id: int) -> dict[str, obj
 # --- staff management (content:write) --------------------------------------------------------------------------------
 
 
-def _client(s: Session, value: object, errors: dict[str, str]) -> uuid.UUID | None:
-    try:
-        user = s.get(User, uuid.UUID(str(value)))
-    except ValueError:
-        user = None
-    if user is None or user.role != Role.client:
-        errors["client_id"] = "Please choose a client"
-        return None
-    return user.id
-
-
 def _project_values(s: Session, data: dict[str, Any], *, creating: bool) -> dict[str, Any]:
     # Projects drop empty strings and nulls (the spec's payload cleaning); actual hours come from time tracking only.
     data = {k: val for k, val in v.drop_empty(data).items() if k != "actual_hours"}
@@ -111,7 +99,8 @@ def _project_values(s: Session, data: dict[str, Any], *, creating: bool) -> dict
     if "description" in data:
         out["description"] = v.text(data["description"], "description", errors, "Description", limit=10000)
     if creating or "client_id" in data:
-        out["client_id"] = _client(s, data.get("client_id"), errors)
+        chosen = v.client(s, data.get("client_id"), errors)
+        out["client_id"] = chosen.id if chosen else None
     for field, enum, label in (("status", ProjectStatus, "Status"), ("project_type", ProjectType, "Project type")):
         if creating and field not in data:
             errors[field] = f"{label} is required"

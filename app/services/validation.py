@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import uuid
 from datetime import date
 from decimal import Decimal, InvalidOperation
 from enum import StrEnum
 from typing import Any
+
+from sqlmodel import Session
+
+from app.core.permissions import Role
+from app.models.user import User
 
 EARLIEST_DATE = date(1900, 1, 1)
 MAX_MONEY = Decimal("99999999.99")  # Numeric(10, 2)
@@ -84,3 +90,15 @@ def text(
         errors[field] = f"{label} must not exceed {limit} characters"
         return None
     return cleaned or None
+
+
+def client(s: Session, value: Any, errors: dict[str, str], field: str = "client_id") -> User | None:
+    """The client account a staff form chose, or None with "Please choose a client" recorded."""
+    try:
+        user = s.get(User, uuid.UUID(str(value)))
+    except ValueError:
+        user = None
+    if user is None or user.role != Role.client:
+        errors[field] = "Please choose a client"
+        return None
+    return user
