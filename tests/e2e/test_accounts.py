@@ -206,3 +206,39 @@ def test_admin_dashboard_turns_away_clients_and_the_signed_out(server: Server, p
     expect(page.get_by_text("Staff privileges required to access this panel.")).to_be_visible()
     expect(page.get_by_role("heading", name="Welcome, Cody")).to_be_visible()
     expect(page.get_by_text("Staff Dashboard")).to_have_count(0)
+
+
+def test_staff_sign_in_lands_on_the_admin_dashboard(server: Server, page: Page, db: Engine) -> None:
+    staff = make_user(db, role="employee", first_name="Stella", last_name="Reed")
+    sign_in(page, server, staff.username, PASSWORD, path="/admin/login")
+    page.wait_for_url(re.compile(r"/admin/dashboard"))
+    expect(page.get_by_text("Welcome back, Stella Reed")).to_be_visible()
+    client = make_user(db)
+    page.context.clear_cookies()
+    sign_in(page, server, client.username, PASSWORD, path="/admin/login")
+    expect(page.get_by_text("Admin privileges required to access this panel.").first).to_be_visible()
+    assert page.request.get(server.url + "/api/auth/me").status == 401  # the refused sign-in left no session
+
+
+def test_idle_staff_see_the_warning_then_are_signed_out(server: Server, page: Page, db: Engine) -> None:
+    """The browser side of the inactivity rule, on a controlled clock: a warning 5 minutes before, then sign-out."""
+    staff = make_user(db, role="employee", first_name="Ida")
+    page.clock.install()
+    sign_in(page, server, staff.username, PASSWORD, path="/admin/login")
+    page.wait_for_url(re.compile(r"/admin/dashboard"))
+    warning = page.locator("#session-warning")
+    expect(warning).to_be_hidden()
+    # The prerendered page says 0 (nobody signed in); the live page carries the staff limit.
+    expect(page.locator("#session-watch")).to_have_attribute("data-idle-minutes", "10")
+    page.clock.run_for("05:30")  # staff idle out after 10 minutes; the check runs every minute
+    expect(warning).to_be_visible()
+    expect(warning).to_contain_text("Session Expiring Soon")
+    expect(warning).to_contain_text("Your session will expire in 5 minutes due to inactivity.")
+    page.mouse.move(5, 5)
+    page.mouse.down()  # activity re-arms the timer and hides the warning
+    page.mouse.up()
+    expect(warning).to_be_hidden()
+    page.clock.run_for("10:30")
+    page.wait_for_url(re.compile(r"/admin/login"))
+    expect(page.get_by_text("You have been automatically logged out due to inactivity.").first).to_be_visible()
+    assert page.request.get(server.url + "/api/auth/me").status == 401
