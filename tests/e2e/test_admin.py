@@ -11,6 +11,7 @@ import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, expect
 from sqlalchemy.engine import Engine
@@ -217,18 +218,23 @@ def test_admin_triages_an_inquiry_and_the_change_survives_a_reload(
     server: Server, browser: Browser, db_engine: Engine
 ) -> None:
     name = f"Quinn Prospect {uuid.uuid4().hex[:4]}"
+    # Submitted the way a visitor's browser does, through the public contact call.
+    sent = httpx.post(
+        server.url + "/api/contact",
+        json={
+            "name": name,
+            "email": "quinn@prospect.example.com",
+            "company": "Prospect Labs",
+            "service_type": "database-design",
+            "budget": "5k-10k",
+            "message": "We need our reporting database redesigned.",
+            "newsletter": False,
+        },
+        headers={"Origin": server.url},
+    )
+    assert sent.status_code == 201, sent.text
     with Session(db_engine) as s:
-        inquiry = ContactInquiry(
-            name=name,
-            email="quinn@prospect.example.com",
-            company="Prospect Labs",
-            service_type="database-design",
-            budget="5k-10k",
-            message="We need our reporting database redesigned.",
-        )
-        s.add(inquiry)
-        s.commit()
-        inquiry_id = inquiry.id
+        inquiry_id = s.exec(select(ContactInquiry.id).where(ContactInquiry.name == name)).one()
 
     with signed_in(browser, server, db_engine, "admin") as (page, errors):
         page.goto(server.url + "/admin/inquiries")
