@@ -9,6 +9,7 @@ cookie. The public vars below are for display only.
 from __future__ import annotations
 
 import asyncio
+import uuid
 from http.cookies import CookieError, SimpleCookie
 
 import reflex as rx
@@ -16,6 +17,7 @@ import reflex as rx
 from app.core.db import session_scope
 from app.core.errors import Forbidden, Unauthorized
 from app.core.permissions import STAFF_ROLES, has_perm, role_label
+from app.core.security import decode_access_token
 from app.models.user import UserPublic
 from app.services import sessions
 
@@ -55,6 +57,14 @@ class SessionState(rx.State):
     async def _user(self) -> UserPublic | None:
         """The current user, checked against the session store now (never a cached copy)."""
         return await asyncio.to_thread(_lookup, self._token())
+
+    def _family(self) -> uuid.UUID | None:
+        """The session family named by this connection's cookie (use after `_require_user()`, which checks it)."""
+        claims = decode_access_token(self._token() or "", verify_exp=False)
+        try:
+            return uuid.UUID(claims["fam"]) if claims else None
+        except ValueError:
+            return None
 
     async def _require_user(self) -> UserPublic:
         user = await self._user()
