@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 from playwright.sync_api import ConsoleMessage, Page, expect
 from sqlmodel import Session, select
@@ -206,18 +207,32 @@ def test_data_export_downloads_the_clients_own_json(server: Server, page: Page, 
     assert {p["name"] for p in data["projects"]} >= {"Patient Portal & Online Booking"}
 
 
-def test_settings_password_change_reports_the_services_messages(server: Server, page: Page, db: Session) -> None:
+def fill_passwords(page: Page, current: str, new: str, confirm: str) -> None:
+    page.get_by_label("Current Password").fill(current)
+    page.get_by_label("New Password", exact=True).fill(new)
+    page.get_by_label("Confirm New Password").fill(confirm)
+    page.get_by_role("button", name="Change Password").click()
+
+
+def test_password_change_keeps_this_session_and_ends_the_others(server: Server, page: Page, db: Session) -> None:
+    errors = track_errors(page)
+    user = db.exec(select(User).where(User.username == "democlient")).one()
+    other_device = sessions.start(db, user).access_token
     sign_in(page, server, db, "democlient")
     page.goto(server.url + PORTAL)
     open_tab(page, "Settings")
-    page.get_by_label("Current Password").fill("wrong-password")
-    page.get_by_label("New Password", exact=True).fill("Another-pass-2026")
-    page.get_by_label("Confirm New Password").fill("Different-pass-2026")
-    page.get_by_role("button", name="Change Password").click()
+    fill_passwords(page, "wrong-password", "Another-pass-2026", "Different-pass-2026")
     expect(page.get_by_text("New password and confirmation do not match").first).to_be_visible()
-    page.get_by_label("Confirm New Password").fill("Another-pass-2026")
-    page.get_by_role("button", name="Change Password").click()
+    expect(page.get_by_label("Current Password")).to_have_value("")  # passwords never linger in the page
+    fill_passwords(page, "wrong-password", "Another-pass-2026", "Another-pass-2026")
     expect(page.get_by_text("Current password is incorrect").first).to_be_visible()
+    fill_passwords(page, "Client-demo-2026", "Another-pass-2026", "Another-pass-2026")
+    expect(page.get_by_text("Password changed successfully!").first).to_be_visible()
+    other = httpx.get(server.url + "/api/protected/projects", cookies={"access_token": other_device})
+    assert other.status_code == 401
+    page.reload()
+    expect(page.get_by_role("heading", name="Welcome back, Dana!")).to_be_visible()
+    assert errors == []
 
 
 def test_welcome_dialog_and_address_cleanup(server: Server, page: Page, db: Session) -> None:

@@ -26,10 +26,7 @@ class SettingsState(PortalState):
     profile_message: str = ""
     profile_saving: bool = False
     profile_loaded: bool = False
-    # Security (change password). Passwords are kept only until the change is attempted.
-    current_password: str = ""
-    new_password: str = ""
-    confirm_password: str = ""
+    # Security (change password). The passwords themselves never enter the state: they come with the form's submit.
     current_password_error: str = ""
     new_password_error: str = ""
     confirm_password_error: str = ""
@@ -57,18 +54,6 @@ class SettingsState(PortalState):
     @rx.event
     def set_form_phone(self, value: str) -> None:
         self.form_phone = str(value)[:60]
-
-    @rx.event
-    def set_current_password(self, value: str) -> None:
-        self.current_password = str(value)[:1000]
-
-    @rx.event
-    def set_new_password(self, value: str) -> None:
-        self.new_password = str(value)[:1000]
-
-    @rx.event
-    def set_confirm_password(self, value: str) -> None:
-        self.confirm_password = str(value)[:1000]
 
     @rx.event
     async def save_profile(self, _form_data: dict | None = None):
@@ -102,14 +87,20 @@ class SettingsState(PortalState):
         yield rx.toast.success("Profile updated", description=PROFILE_SAVED)
 
     @rx.event
-    async def change_password(self, _form_data: dict | None = None):
+    async def change_password(self, form_data: dict):
+        """Change the password from the submitted form (the browser clears the form on submit)."""
         if self.password_saving:
             return
+
+        def field(name: str) -> str:
+            value = form_data.get(name) if isinstance(form_data, dict) else None
+            return value[:1000] if isinstance(value, str) else ""
+
+        current, new, confirm = field("current_password"), field("new_password"), field("confirm_password")
         self.password_saving = True
         self.current_password_error = self.new_password_error = self.confirm_password_error = ""
         self.password_error = self.password_message = ""
         yield
-        current, new, confirm = self.current_password, self.new_password, self.confirm_password
         try:
             user = await self._require_user()
             keep = self._family()  # this session stays signed in; every other one ends
@@ -130,7 +121,6 @@ class SettingsState(PortalState):
             self.confirm_password_error = exc.errors.get("confirmPassword", "")
             self.password_error = exc.message or PASSWORD_FAILED
             return
-        self.current_password = self.new_password = self.confirm_password = ""
         self.password_saving = False
         self.password_message = PASSWORD_CHANGED
         yield rx.toast.success(PASSWORD_CHANGED, description="Your password has been changed successfully.")
@@ -180,6 +170,29 @@ def _profile_form() -> rx.Component:
     )
 
 
+def _password_input(label: str, name: str, error: rx.Var, autocomplete: str) -> rx.Component:
+    """An uncontrolled password field: its value goes to the server only with the form's submit."""
+    input_id = f"portal-{name}"
+    return rx.el.div(
+        rx.el.label(label, html_for=input_id, class_name="text-sm font-medium text-slate-700"),
+        rx.el.input(
+            id=input_id,
+            name=name,
+            type="password",
+            auto_complete=autocomplete,
+            class_name=rx.cond(
+                error != "",
+                "w-full rounded-md border border-red-500 px-3 py-2 text-sm focus:outline-none focus:ring-2 "
+                "focus:ring-red-200",
+                "w-full rounded-md border border-slate-300 px-3 py-2 text-sm focus:border-blue-500 "
+                "focus:outline-none focus:ring-2 focus:ring-blue-200",
+            ),
+        ),
+        ui.field_error(error),
+        class_name="flex flex-col gap-1",
+    )
+
+
 def _password_form() -> rx.Component:
     return ui.card(
         rx.el.div(
@@ -192,32 +205,12 @@ def _password_form() -> rx.Component:
         ui.success_text(SettingsState.password_message),
         rx.el.form(
             rx.el.div(
-                ui.text_input(
-                    "Current Password",
-                    SettingsState.current_password,
-                    SettingsState.set_current_password,
-                    error=SettingsState.current_password_error,
-                    name="current_password",
-                    type_="password",
-                    auto_complete="current-password",
+                _password_input(
+                    "Current Password", "current_password", SettingsState.current_password_error, "current-password"
                 ),
-                ui.text_input(
-                    "New Password",
-                    SettingsState.new_password,
-                    SettingsState.set_new_password,
-                    error=SettingsState.new_password_error,
-                    name="new_password",
-                    type_="password",
-                    auto_complete="new-password",
-                ),
-                ui.text_input(
-                    "Confirm New Password",
-                    SettingsState.confirm_password,
-                    SettingsState.set_confirm_password,
-                    error=SettingsState.confirm_password_error,
-                    name="confirm_password",
-                    type_="password",
-                    auto_complete="new-password",
+                _password_input("New Password", "new_password", SettingsState.new_password_error, "new-password"),
+                _password_input(
+                    "Confirm New Password", "confirm_password", SettingsState.confirm_password_error, "new-password"
                 ),
                 class_name="grid grid-cols-1 gap-4",
             ),
@@ -231,6 +224,7 @@ def _password_form() -> rx.Component:
                 ),
             ),
             on_submit=SettingsState.change_password,
+            reset_on_submit=True,
             class_name="flex max-w-md flex-col gap-4",
         ),
         class_name="flex flex-col gap-4",
