@@ -7,8 +7,12 @@ drops what the tab had loaded.
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
+import functools
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,12 +36,21 @@ from app.ui.portal.projects import ProjectsState
 from app.ui.portal.state import PortalState
 from tests import factories as f
 
-pytestmark = pytest.mark.anyio
 
+def in_own_loop(test: Callable[..., Coroutine[Any, Any, None]]) -> Callable[..., None]:
+    """Run an async test on a fresh event loop in a worker thread.
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
+    The e2e tests' session-wide Playwright (sync API) keeps an event loop running on the main thread, so a test
+    runner's loop could not start there when both kinds run in one pytest session.
+    """
+
+    @functools.wraps(test)
+    def run(*args: Any, **kwargs: Any) -> None:
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            # Reflex keeps its app registration in context variables: carry them into the thread.
+            pool.submit(contextvars.copy_context().run, asyncio.run, test(*args, **kwargs)).result()
+
+    return run
 
 
 @dataclass
@@ -98,6 +111,7 @@ async def drain(result: Any) -> Any:
     return await result
 
 
+@in_own_loop
 async def test_lists_hold_only_the_clients_own_records(engine: Engine, world: World) -> None:
     root = root_state(_token(engine, world.alice))
     projects = await root.get_state(ProjectsState)
@@ -111,6 +125,7 @@ async def test_lists_hold_only_the_clients_own_records(engine: Engine, world: Wo
     assert meetings.upcoming == [] and meetings.past == []
 
 
+@in_own_loop
 async def test_cancelling_another_clients_project_shows_not_found(engine: Engine, world: World) -> None:
     root = root_state(_token(engine, world.alice))
     state = await root.get_state(ProjectsState)
@@ -123,6 +138,7 @@ async def test_cancelling_another_clients_project_shows_not_found(engine: Engine
         assert s.get(Project, world.bob_project.id).status == ProjectStatus.planning  # type: ignore[union-attr]
 
 
+@in_own_loop
 async def test_downloading_another_clients_or_a_draft_invoice_is_refused(engine: Engine, world: World) -> None:
     root = root_state(_token(engine, world.alice))
     state = await root.get_state(InvoicesState)
@@ -131,6 +147,7 @@ async def test_downloading_another_clients_or_a_draft_invoice_is_refused(engine:
         assert state.download_error == "Invoice not found"
 
 
+@in_own_loop
 async def test_cancelling_another_clients_meeting_shows_not_found(engine: Engine, world: World) -> None:
     root = root_state(_token(engine, world.alice))
     state = await root.get_state(MeetingsState)
@@ -142,6 +159,7 @@ async def test_cancelling_another_clients_meeting_shows_not_found(engine: Engine
         assert s.get(Meeting, world.bob_meeting.id).status == MeetingStatus.scheduled  # type: ignore[union-attr]
 
 
+@in_own_loop
 async def test_no_session_means_no_data(engine: Engine, world: World) -> None:
     root = root_state(None)
     state = await root.get_state(ProjectsState)
@@ -151,6 +169,7 @@ async def test_no_session_means_no_data(engine: Engine, world: World) -> None:
     assert await invoices.download(world.bob_invoice.id) is None
 
 
+@in_own_loop
 async def test_an_ended_session_drops_what_the_tab_had_loaded(engine: Engine, world: World) -> None:
     token = _token(engine, world.alice)
     root = root_state(token)
