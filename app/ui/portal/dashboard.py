@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import reflex as rx
 
+from app.ui.components.native_form import native_form
 from app.ui.portal import components as ui
 from app.ui.portal.invoices import invoices_tab
 from app.ui.portal.meetings import meetings_tab
@@ -59,7 +60,7 @@ def _header() -> rx.Component:
                     class_name=ui.BUTTON_SECONDARY,
                 ),
                 # Signing out is a real form post: the server ends the session and answers with a redirect.
-                rx.el.form(
+                native_form(
                     rx.el.button(
                         rx.icon("log-out", size=16),
                         "Logout",
