@@ -87,6 +87,7 @@ class MeetingsState(PortalState):
     cancel_id: int = 0
     cancelling: bool = False
     cancel_error: str = ""
+    notice: str = ""  # inline confirmation (a toast sent from a handler would need eval in the browser)
     # "list" or "book" (the Book a Meeting view).
     view: str = "list"
     meeting_types: list[MeetingTypeView] = []
@@ -114,6 +115,7 @@ class MeetingsState(PortalState):
     def ask_cancel(self, meeting_id: int) -> None:
         self.cancel_id = int(meeting_id)
         self.cancel_error = ""
+        self.notice = ""
 
     @rx.event
     def set_cancel_open(self, is_open: bool) -> None:
@@ -148,7 +150,7 @@ class MeetingsState(PortalState):
         self.past = [meeting_view(m) for m in lists["past"]]
         self.cancelling = False
         self.cancel_id = 0
-        yield rx.toast.success("Meeting cancelled")
+        self.notice = "The meeting has been cancelled."
 
     @rx.event
     async def show_booking(self):
@@ -289,6 +291,7 @@ def _list_view() -> rx.Component:
                 class_name=ui.BUTTON_PRIMARY,
             ),
         ),
+        ui.success_text(MeetingsState.notice),
         rx.cond(
             MeetingsState.loading,
             ui.skeleton_cards(),

@@ -108,7 +108,6 @@ class ProfileState(PortalState):
         self.saving = False
         self.editing = False
         self.message = SAVED
-        yield rx.toast.success("Profile updated", description=SAVED)
 
 
 def _value(key: str) -> rx.Var:

@@ -74,6 +74,8 @@ class ProjectsState(PortalState):
     confirm_name: str = ""
     cancelling: bool = False
     cancel_error: str = ""
+    # A confirmation shown above the list (inline: a toast sent from a handler would need eval in the browser).
+    notice: str = ""
 
     @rx.event
     async def load(self) -> None:
@@ -97,6 +99,7 @@ class ProjectsState(PortalState):
         self.confirm_id = int(project_id)
         self.confirm_name = str(name)[:200]
         self.cancel_error = ""
+        self.notice = ""
 
     @rx.event
     def set_confirm_open(self, is_open: bool) -> None:
@@ -127,7 +130,7 @@ class ProjectsState(PortalState):
         self.projects = [view if p.id == view.id else p for p in self.projects]
         self.cancelling = False
         self.confirm_id = 0
-        yield rx.toast.success("Project cancelled", description=f"{view.name} has been cancelled.")
+        self.notice = f"{view.name} has been cancelled."
 
 
 def _milestone(m: rx.Var) -> rx.Component:
@@ -240,6 +243,7 @@ def _confirm_dialog() -> rx.Component:
 def projects_tab() -> rx.Component:
     return rx.el.section(
         ui.section_title("Your Projects"),
+        ui.success_text(ProjectsState.notice),
         rx.cond(
             ProjectsState.loading,
             ui.skeleton_cards(),

@@ -84,7 +84,6 @@ class SettingsState(PortalState):
         self.form_phone = updated.phone or ""
         self.profile_saving = False
         self.profile_message = PROFILE_SAVED
-        yield rx.toast.success("Profile updated", description=PROFILE_SAVED)
 
     @rx.event
     async def change_password(self, form_data: dict):
@@ -123,7 +122,6 @@ class SettingsState(PortalState):
             return
         self.password_saving = False
         self.password_message = PASSWORD_CHANGED
-        yield rx.toast.success(PASSWORD_CHANGED, description="Your password has been changed successfully.")
 
 
 def _profile_form() -> rx.Component:
