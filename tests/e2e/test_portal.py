@@ -40,11 +40,14 @@ def sign_in(page: Page, server: Server, s: Session, username: str) -> None:
 
 
 def track_errors(page: Page) -> list[str]:
-    """Console errors, except the browser's automatic /favicon.ico request (the site serves none yet)."""
+    """Console errors (except the browser's own /favicon.ico request: the site serves none yet), and the failures
+    Reflex only logs: a server-sent script that could not run (eval refused by the CSP)."""
     errors: list[str] = []
 
     def on_console(m: ConsoleMessage) -> None:
-        if m.type == "error" and not str(m.location.get("url", "")).endswith("/favicon.ico"):
+        favicon = str(m.location.get("url", "")).endswith("/favicon.ico")
+        eval_failure = m.text.startswith(("_call_script", "_call_function")) or "EvalError" in m.text
+        if (m.type == "error" and not favicon) or eval_failure:
             errors.append(m.text)
 
     page.on("console", on_console)
@@ -116,6 +119,7 @@ def test_demo_client_journey(server: Server, page: Page, db: Session) -> None:
     expect(review).to_be_visible()
     review.get_by_role("button", name="Cancel meeting Patient Portal Sprint Review").click()
     page.get_by_role("alertdialog").get_by_role("button", name="Yes, Cancel Meeting").click()
+    expect(page.get_by_text("The meeting has been cancelled.")).to_be_visible()
     expect(upcoming).to_contain_text("No upcoming meetings.")
     expect(page.get_by_test_id("past-meetings").get_by_test_id("meeting-card").first).to_contain_text(
         "Patient Portal Sprint Review"
@@ -163,6 +167,7 @@ def test_client_cancels_a_project_after_confirming(server: Server, page: Page, d
     expect(card).to_contain_text("planning")
     card.get_by_role("button", name="Cancel Project").click()
     page.get_by_role("alertdialog").get_by_role("button", name="Yes, Cancel Project").click()
+    expect(page.get_by_text("Practice Analytics Dashboard has been cancelled.")).to_be_visible()
     expect(card).to_contain_text("cancelled")
     expect(card.get_by_role("button", name="Cancel Project")).to_have_count(0)
     page.reload()
@@ -261,3 +266,12 @@ def test_staff_are_sent_to_the_admin_dashboard(server: Server, page: Page, db: S
     page.goto(server.url + PORTAL)
     page.wait_for_url(server.url + "/admin/dashboard")
     expect(page.get_by_test_id("portal-dashboard")).to_have_count(0)
+
+
+def test_logout_is_a_form_post_that_ends_the_session(server: Server, page: Page, db: Session) -> None:
+    sign_in(page, server, db, "democlient")
+    page.goto(server.url + PORTAL)
+    page.get_by_role("button", name="Logout").click()
+    page.wait_for_url(re.compile(r"/admin/login\?logged_out=1$"))
+    page.goto(server.url + PORTAL)
+    expect(page.get_by_role("heading", name="Please sign in")).to_be_visible()
