@@ -51,6 +51,19 @@ def current_user(current: CurrentSession) -> User:
     return current[0]
 
 
+def download_user(request: Request, s: SessionDep) -> User:
+    """For file downloads the pages start: judged like the websocket, by the session family's server-side state.
+
+    A page can sit open longer than the 15-minute access token while its session stays alive (idle limits are
+    enforced on the family); the download must then work as the page's own buttons do.
+    """
+    user, _family = sessions.authenticate(s, request.cookies.get(ACCESS_COOKIE), allow_expired_jwt=True)
+    return user
+
+
+DownloadUser = Annotated[User, Depends(download_user)]
+
+
 CurrentUser = Annotated[User, Depends(current_user)]
 
 

@@ -127,3 +127,26 @@ def test_portal_calls_need_a_session(client: TestClient) -> None:
         "/api/protected/export",
     ):
         assert client.get(path).status_code == 401
+
+
+def test_downloads_follow_the_session_not_the_short_token(
+    client: TestClient, session: Session, two_clients: dict
+) -> None:
+    """A page left open past the access token's 15 minutes still downloads while its session lives."""
+    import jwt
+
+    from app.core.config import settings
+    from app.services import sessions
+
+    issued = sessions.start(session, two_clients["alice"])
+    claims = jwt.decode(issued.access_token, options={"verify_signature": False})
+    stale = jwt.encode(
+        {**claims, "exp": claims["exp"] - 3600, "iat": claims["iat"] - 3600},
+        settings.secret_key.get_secret_value(),
+        algorithm="HS256",
+    )
+    client.cookies.set("access_token", stale)
+    assert client.get("/api/protected/projects").status_code == 401  # JSON API: the token must be fresh
+    assert client.get(f"/api/protected/invoices/{two_clients['invoice'].id}/download").status_code == 200
+    sessions.end(session, access_token=stale, refresh_token=None)
+    assert client.get(f"/api/protected/invoices/{two_clients['invoice'].id}/download").status_code == 401

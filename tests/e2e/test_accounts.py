@@ -143,7 +143,7 @@ def test_portal_sign_in_is_http_only_and_logout_ends_the_session(server: Server,
 
     field(page, "Password").fill(PASSWORD)
     page.get_by_role("button", name="Sign In").click()
-    expect(page.get_by_role("heading", name="Welcome, Pat")).to_be_visible()
+    expect(page.get_by_role("heading", name="Welcome back, Pat!")).to_be_visible()
     expect(page.get_by_text("Welcome to your portal!")).to_be_visible()
     expect(page.get_by_text("Harbor Labs")).to_be_visible()
     expect(page.get_by_text(re.compile(r"Member since [A-Z][a-z]+ \d{1,2}, \d{4}"))).to_be_visible()
@@ -172,7 +172,7 @@ def test_unverified_account_is_sent_to_the_verification_step(server: Server, pag
 def test_settings_password_change_checks_the_current_one(server: Server, page: Page, db: Engine) -> None:
     user = make_user(db, first_name="Sam")
     sign_in(page, server, user.username, PASSWORD)
-    expect(page.get_by_role("heading", name="Welcome, Sam")).to_be_visible()
+    expect(page.get_by_role("heading", name="Welcome back, Sam!")).to_be_visible()
     page.goto(server.url + "/settings")
     expect(page.get_by_role("heading", name="Settings", exact=True)).to_be_visible()
 
@@ -200,11 +200,11 @@ def test_admin_dashboard_turns_away_clients_and_the_signed_out(server: Server, p
 
     client = make_user(db, first_name="Cody")
     sign_in(page, server, client.username, PASSWORD)
-    expect(page.get_by_role("heading", name="Welcome, Cody")).to_be_visible()
+    expect(page.get_by_role("heading", name="Welcome back, Cody!")).to_be_visible()
     page.goto(server.url + "/admin/dashboard")
     page.wait_for_url(re.compile(r"/client-portal/?$"))
     expect(page.get_by_text("Staff privileges required to access this panel.")).to_be_visible()
-    expect(page.get_by_role("heading", name="Welcome, Cody")).to_be_visible()
+    expect(page.get_by_role("heading", name="Welcome back, Cody!")).to_be_visible()
     expect(page.get_by_text("Staff Dashboard")).to_have_count(0)
 
 

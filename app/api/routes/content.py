@@ -12,7 +12,7 @@ from urllib.parse import quote
 from fastapi import APIRouter, Body
 from fastapi.responses import StreamingResponse
 
-from app.api.deps import CurrentUser, SessionDep, StaffUser
+from app.api.deps import CurrentUser, DownloadUser, SessionDep, StaffUser
 from app.services import analytics, applications, billing, meetings_admin, organizations, products, projects
 
 router = APIRouter(tags=["content"])
@@ -190,7 +190,7 @@ def update_application(application_id: int, user: StaffUser, s: SessionDep, body
 
 
 @router.get("/admin/applications/{application_id}/{document}")
-def download_document(application_id: int, document: str, user: StaffUser, s: SessionDep) -> StreamingResponse:
+def download_document(application_id: int, document: str, user: DownloadUser, s: SessionDep) -> StreamingResponse:
     """The applicant's CV (`resume`) or cover letter (`cover-letter`), for staff who read applications."""
     name, kind, handle = applications.open_document(s, actor=user, application_id=application_id, which=document)
     safe = quote(name)

@@ -9,7 +9,7 @@ from fastapi import APIRouter, Body
 from fastapi.responses import Response
 from pydantic import BaseModel
 
-from app.api.deps import CurrentUser, SessionDep
+from app.api.deps import CurrentUser, DownloadUser, SessionDep
 from app.core.errors import Invalid
 from app.core.permissions import Perm
 from app.services import export, invoices, meetings, projects
@@ -49,7 +49,7 @@ def list_invoices(user: CurrentUser, s: SessionDep) -> dict[str, object]:
 
 
 @router.get("/invoices/{invoice_id}/download")
-def download_invoice(invoice_id: int, user: CurrentUser, s: SessionDep) -> Response:
+def download_invoice(invoice_id: int, user: DownloadUser, s: SessionDep) -> Response:
     """The invoice as a PDF, for its client and for staff who read billing."""
     filename, pdf = invoices.invoice_pdf(s, actor=user, invoice_id=invoice_id)
     return Response(
@@ -74,7 +74,7 @@ def cancel_meeting(meeting_id: int, body: CancelMeetingIn, user: CurrentUser, s:
 
 
 @router.get("/export")
-def export_my_data(user: CurrentUser, s: SessionDep) -> Response:
+def export_my_data(user: DownloadUser, s: SessionDep) -> Response:
     """Everything held about the signed-in user, as a JSON download."""
     document = json.dumps(export.export_client_data(s, actor=user), indent=2)
     return Response(

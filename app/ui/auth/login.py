@@ -15,19 +15,17 @@ from reflex_base.event import EventSpec
 from app.core.permissions import STAFF_ROLES, Role
 from app.ui.auth.components import (
     LINK,
-    SECONDARY,
     banner,
     divider,
     google_link,
     loading,
-    logout_form,
     password_field,
     submit_button,
     text_field,
 )
 from app.ui.auth.guard import refresh_user
 from app.ui.auth.layout import auth_layout, card_header
-from app.ui.auth.messages import LOGIN_FAILED, login_error, long_date, valid_user_id
+from app.ui.auth.messages import LOGIN_FAILED, login_error, valid_user_id
 from app.ui.auth.notice import notify
 from app.ui.components.native_form import native_form
 from app.ui.state.session import SessionState
@@ -38,9 +36,7 @@ VERIFY_REDIRECT_SECONDS = 1.5
 class LoginState(SessionState):
     identifier: str = ""  # prefilled after a failed attempt
     error: str = ""  # the failed attempt's message, also shown in the form once its notice is gone
-    view: str = "loading"  # portal: "form" | "panel" | "denied"
-    company: str = ""
-    member_since: str = ""
+    view: str = "loading"  # "form" once the sign-in form should show
     just_verified: bool = False  # arrived from a successful verification: greet with the welcome dialog after sign-in
 
     async def _feedback(self, path: str) -> list[EventSpec]:
@@ -70,20 +66,15 @@ class LoginState(SessionState):
 
     @rx.event
     async def load_portal(self):
-        """Signed out: the form. Staff: the admin panel. Clients: their panel."""
+        """The sign-in side of /client-portal: notices for the signed out, the greeting after a client signs in.
+
+        Staff redirects, the dashboard and Access Denied belong to the portal page's own state (app/ui/portal).
+        """
         user = await refresh_user(self)
         if user is None:
             self.view = "form"
             return await self._feedback("/client-portal")
-        if user.role in STAFF_ROLES:
-            return rx.redirect("/admin/dashboard")
-        if user.role != Role.client:
-            self.view = "denied"
-            return await notify(self, "error", "Access Denied", "Unrecognized user role. Please contact support.")
-        self.view = "panel"
-        self.company = user.company or "Individual"
-        self.member_since = long_date(user.created_at.isoformat())
-        if self.router.url.query_parameters.get("login") == "1":
+        if user.role == Role.client and self.router.url.query_parameters.get("login") == "1":
             return [
                 await notify(self, "success", "Login Successful", "Welcome to your portal!"),
                 rx.redirect("/client-portal", replace=True),  # a reload must not greet again
@@ -160,77 +151,9 @@ def _portal_sign_in() -> rx.Component:
     )
 
 
-def _portal_panel() -> rx.Component:
-    meta = "flex items-center gap-1.5"
-    return rx.el.div(
-        rx.el.div(
-            rx.el.div(
-                rx.el.p("Client Portal", class_name="text-sm font-medium text-blue-700"),
-                rx.el.h1("Welcome, ", SessionState.display_name, class_name="mt-1 text-2xl font-bold text-slate-900"),
-                rx.el.div(
-                    rx.el.span(rx.icon("building_2", size=16), LoginState.company, class_name=meta),
-                    rx.el.span(rx.icon("calendar", size=16), "Member since ", LoginState.member_since, class_name=meta),
-                    class_name="mt-2 flex flex-wrap gap-x-5 gap-y-1 text-sm text-slate-600",
-                ),
-                class_name="min-w-0",
-            ),
-            rx.el.div(
-                rx.el.a(
-                    rx.icon("house", size=16),
-                    "Home",
-                    rx.el.span(" (opens in a new tab)", class_name="sr-only"),
-                    href="/",
-                    target="_blank",
-                    rel="noopener noreferrer",
-                    class_name=SECONDARY,
-                ),
-                logout_form(),
-                class_name="flex shrink-0 gap-2",
-            ),
-            class_name="flex flex-col gap-4 border-b border-slate-200 pb-6 sm:flex-row sm:items-start "
-            "sm:justify-between",
-        ),
-        rx.el.div(
-            rx.icon("layout_dashboard", size=20, class_name="mt-0.5 shrink-0 text-blue-600"),
-            rx.el.div(
-                rx.el.p("Your dashboard is on its way", class_name="font-semibold text-slate-900"),
-                rx.el.p(
-                    "Projects, invoices and meetings will appear here in tabs as the portal rolls out. "
-                    "Until then, your account details are yours to keep up to date.",
-                    class_name="mt-1 text-sm text-slate-600",
-                ),
-                class_name="min-w-0",
-            ),
-            class_name="mt-6 flex items-start gap-3 rounded-xl border border-blue-100 bg-blue-50/60 p-4",
-        ),
-        rx.el.div(
-            rx.el.a(rx.icon("user_round", size=16), "My Profile", href="/profile", class_name=SECONDARY),
-            rx.el.a(rx.icon("settings", size=16), "Settings", href="/settings", class_name=SECONDARY),
-            class_name="mt-6 flex flex-wrap gap-3",
-        ),
-    )
-
-
-def _access_denied() -> rx.Component:
-    return rx.el.div(
-        card_header("Access Denied", "Unrecognized user role. Please contact support."),
-        logout_form(),
-    )
-
-
-@rx.page(route="/client-portal", title="Client Portal", on_load=LoginState.load_portal)
-def client_portal_page() -> rx.Component:
-    content = rx.match(
-        LoginState.view,
-        ("panel", _portal_panel()),
-        ("denied", _access_denied()),
-        ("form", _portal_sign_in()),
-        loading(),
-    )
-    return auth_layout(
-        rx.cond(rx.State.is_hydrated, content, loading()),
-        width=rx.cond(LoginState.view == "panel", "max-w-3xl", "max-w-md"),
-    )
+def portal_sign_in() -> rx.Component:
+    """What a signed-out visitor of /client-portal sees (the page itself lives in app/ui/portal/page.py)."""
+    return auth_layout(rx.cond(rx.State.is_hydrated, _portal_sign_in(), loading()))
 
 
 @rx.page(route="/admin/login", title="Staff Sign In", on_load=LoginState.load_admin_login)

@@ -1,0 +1,152 @@
+"""Small building blocks shared by the portal's tabs: cards, badges, skeletons, messages, buttons, local dates."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import reflex as rx
+from reflex_base.vars.function import FunctionStringVar
+
+SKELETON_COUNT = 3  # spec section 9
+
+# Timestamps are shown in the visitor's time zone, so the browser formats them (compiled JS, no eval).
+_LOCAL_DATE = FunctionStringVar.create(
+    "((v) => v ? new Date(v).toLocaleDateString('en-US', {year: 'numeric', month: 'long', day: 'numeric'}) : '')"
+)
+_LOCAL_DATE_TIME = FunctionStringVar.create(
+    "((v) => v ? new Date(v).toLocaleString('en-US', {weekday: 'long', year: 'numeric', month: 'long', "
+    "day: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short'}) : '')"
+)
+
+
+def local_date(iso: Any) -> rx.Var:
+    """A timestamp as an en-US long date in the visitor's time zone, e.g. 'March 5, 2026'."""
+    return _LOCAL_DATE.call(iso).to(str)
+
+
+def local_date_time(iso: Any) -> rx.Var:
+    """A timestamp as date and time in the visitor's time zone."""
+    return _LOCAL_DATE_TIME.call(iso).to(str)
+
+
+def card(*children: rx.Component, class_name: str = "", **props: Any) -> rx.Component:
+    return rx.el.div(
+        *children,
+        class_name=f"rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-6 {class_name}",
+        **props,
+    )
+
+
+def status_badge(label: Any, color: Any) -> rx.Component:
+    return rx.badge(label, color_scheme=color, variant="soft", radius="full", size="2", class_name="capitalize")
+
+
+def skeleton_cards(count: int = SKELETON_COUNT) -> rx.Component:
+    return rx.el.div(
+        *[
+            card(
+                rx.skeleton(rx.el.div(class_name="h-5 w-1/3"), loading=True),
+                rx.skeleton(rx.el.div(class_name="h-3 w-full"), loading=True),
+                rx.skeleton(rx.el.div(class_name="h-3 w-2/3"), loading=True),
+                class_name="flex flex-col gap-3",
+                data_testid="skeleton-card",
+            )
+            for _ in range(count)
+        ],
+        class_name="flex flex-col gap-4",
+        aria_busy="true",
+        aria_label="Loading",
+    )
+
+
+def empty_state(text: str, *extra: rx.Component, icon: str = "inbox") -> rx.Component:
+    return card(
+        rx.icon(icon, size=32, class_name="text-slate-400"),
+        rx.el.p(text, class_name="text-slate-600"),
+        *extra,
+        class_name="flex flex-col items-center gap-3 py-10 text-center",
+    )
+
+
+def error_text(message: Any) -> rx.Component:
+    """A red message when `message` is non-empty."""
+    return rx.cond(
+        message != "",
+        rx.el.p(
+            rx.icon("circle-alert", size=16, class_name="mt-0.5 shrink-0"),
+            rx.el.span(message),
+            role="alert",
+            class_name="flex items-start gap-2 rounded-md bg-red-50 px-3 py-2 text-sm text-red-700",
+        ),
+    )
+
+
+def success_text(message: Any) -> rx.Component:
+    return rx.cond(
+        message != "",
+        rx.el.p(
+            rx.icon("circle-check", size=16, class_name="mt-0.5 shrink-0"),
+            rx.el.span(message),
+            role="status",
+            class_name="flex items-start gap-2 rounded-md bg-green-50 px-3 py-2 text-sm text-green-800",
+        ),
+    )
+
+
+def field_error(message: Any) -> rx.Component:
+    return rx.cond(message != "", rx.el.p(message, class_name="text-sm text-red-600"))
+
+
+_BUTTON = "inline-flex items-center justify-center gap-2 rounded-md px-3 py-2 text-sm font-medium transition-colors "
+BUTTON_PRIMARY = _BUTTON + "bg-blue-600 text-white hover:bg-blue-700 disabled:opacity-60 disabled:cursor-not-allowed"
+BUTTON_SECONDARY = (
+    _BUTTON + "border border-slate-300 bg-white text-slate-700 hover:bg-slate-50 disabled:opacity-60 "
+    "disabled:cursor-not-allowed"
+)
+BUTTON_DANGER = (
+    _BUTTON + "border border-red-200 bg-white text-red-700 hover:bg-red-50 disabled:opacity-60 "
+    "disabled:cursor-not-allowed"
+)
+BUTTON_DANGER_SOLID = _BUTTON + "bg-red-600 text-white hover:bg-red-700 disabled:opacity-60 disabled:cursor-not-allowed"
+
+
+def text_input(
+    label: str, value: Any, on_change: Any, *, error: Any = "", name: str, type_: str = "text", **props: Any
+) -> rx.Component:
+    input_id = f"portal-{name}"
+    return rx.el.div(
+        rx.el.label(label, html_for=input_id, class_name="text-sm font-medium text-slate-700"),
+        rx.el.input(
+            id=input_id,
+            name=name,
+            type=type_,
+            value=value,
+            on_change=on_change,
+            class_name=rx.cond(
+                error != "",
+                "w-full rounded-md border border-red-500 px-3 py-2 text-sm focus:outline-none focus:ring-2 "
+                "focus:ring-red-200",
+                "w-full rounded-md border border-slate-300 px-3 py-2 text-sm focus:border-blue-500 "
+                "focus:outline-none focus:ring-2 focus:ring-blue-200",
+            ),
+            **props,
+        ),
+        field_error(error),
+        class_name="flex flex-col gap-1",
+    )
+
+
+def labelled(label: str, value: Any) -> rx.Component:
+    """A read-only label/value pair."""
+    return rx.el.div(
+        rx.el.dt(label, class_name="text-xs font-medium uppercase tracking-wide text-slate-500"),
+        rx.el.dd(value, class_name="mt-1 break-words text-slate-900"),
+    )
+
+
+def section_title(text: str, *extra: rx.Component) -> rx.Component:
+    return rx.el.div(
+        rx.el.h2(text, class_name="text-xl font-semibold text-slate-900"),
+        *extra,
+        class_name="flex flex-wrap items-center justify-between gap-3",
+    )

@@ -1,0 +1,145 @@
+"""The signed-in client's dashboard: header, the five tabs, and the welcome dialog."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from app.ui.components.native_form import native_form
+from app.ui.portal import components as ui
+from app.ui.portal.invoices import invoices_tab
+from app.ui.portal.meetings import meetings_tab
+from app.ui.portal.profile import profile_tab
+from app.ui.portal.projects import projects_tab
+from app.ui.portal.settings import settings_tab
+from app.ui.portal.state import PortalState
+
+LOGOUT_ACTION = "/api/auth/form/logout"
+TAB_LABELS = (
+    ("projects", "Projects", "folder-kanban"),
+    ("invoices", "Invoices", "receipt"),
+    ("meetings", "Meetings", "calendar"),
+    ("profile", "Profile", "user"),
+    ("settings", "Settings", "settings"),
+)
+
+
+def _header() -> rx.Component:
+    return rx.el.header(
+        rx.el.div(
+            rx.el.div(
+                rx.el.h1(
+                    "Welcome back, ",
+                    PortalState.first_name,
+                    "!",
+                    class_name="text-2xl font-bold text-slate-900 break-words sm:text-3xl",
+                ),
+                rx.el.p(
+                    rx.el.span(
+                        rx.icon("building-2", size=14, class_name="shrink-0"),
+                        PortalState.company_label,
+                        class_name="flex items-center gap-1.5",
+                        data_testid="portal-company",
+                    ),
+                    rx.el.span(
+                        rx.icon("calendar-days", size=14, class_name="shrink-0"),
+                        "Member since ",
+                        PortalState.member_since,
+                        class_name="flex items-center gap-1.5",
+                    ),
+                    class_name="mt-1 flex flex-wrap gap-x-4 gap-y-1 text-sm text-slate-600",
+                ),
+                class_name="min-w-0",
+            ),
+            rx.el.div(
+                rx.el.a(
+                    rx.icon("house", size=16),
+                    "Home",
+                    href="/",
+                    target="_blank",
+                    rel="noopener",
+                    class_name=ui.BUTTON_SECONDARY,
+                ),
+                # Signing out is a real form post: the server ends the session and answers with a redirect.
+                native_form(
+                    rx.el.button(
+                        rx.icon("log-out", size=16),
+                        "Logout",
+                        type="submit",
+                        class_name=ui.BUTTON_SECONDARY,
+                    ),
+                    method="post",
+                    action=LOGOUT_ACTION,
+                ),
+                class_name="flex shrink-0 items-center gap-2",
+            ),
+            class_name="mx-auto flex w-full max-w-5xl flex-col gap-4 px-4 py-5 sm:flex-row sm:items-center "
+            "sm:justify-between sm:px-6",
+        ),
+        class_name="border-b border-slate-200 bg-white",
+    )
+
+
+def _welcome_dialog() -> rx.Component:
+    return rx.dialog.root(
+        rx.dialog.content(
+            rx.el.div(
+                rx.icon("party-popper", size=32, class_name="text-blue-600"),
+                rx.dialog.title("Welcome to Your Account!", class_name="text-center"),
+                rx.dialog.description(
+                    "Your email has been verified successfully. You can now track your projects, invoices and "
+                    "meetings here.",
+                    class_name="text-center",
+                ),
+                rx.dialog.close(
+                    rx.el.button(
+                        "Get Started",
+                        type="button",
+                        on_click=PortalState.close_welcome,
+                        class_name=ui.BUTTON_PRIMARY + " mt-2 w-full",
+                    ),
+                ),
+                class_name="flex flex-col items-center gap-3",
+            ),
+            max_width="28rem",
+        ),
+        open=PortalState.welcome_open,
+        on_open_change=PortalState.set_welcome_open,
+    )
+
+
+def portal_dashboard() -> rx.Component:
+    return rx.el.div(
+        _header(),
+        rx.el.div(
+            rx.tabs.root(
+                rx.tabs.list(
+                    *[
+                        rx.tabs.trigger(
+                            # Icon above a small label on phones, so all five tabs fit without scrolling.
+                            rx.el.span(
+                                rx.icon(icon, size=16),
+                                label,
+                                class_name="flex flex-col items-center gap-0.5 text-xs sm:flex-row sm:gap-1.5 "
+                                "sm:text-sm",
+                            ),
+                            value=value,
+                            class_name="flex-1 px-0 sm:flex-none sm:px-3",
+                        )
+                        for value, label, icon in TAB_LABELS
+                    ],
+                    class_name="w-full",
+                ),
+                rx.tabs.content(projects_tab(), value="projects", class_name="pt-6"),
+                rx.tabs.content(invoices_tab(), value="invoices", class_name="pt-6"),
+                rx.tabs.content(meetings_tab(), value="meetings", class_name="pt-6"),
+                rx.tabs.content(profile_tab(), value="profile", class_name="pt-6"),
+                rx.tabs.content(settings_tab(), value="settings", class_name="pt-6"),
+                value=PortalState.active_tab,
+                on_change=PortalState.set_tab,
+            ),
+            class_name="mx-auto w-full max-w-5xl px-4 py-6 sm:px-6",
+        ),
+        _welcome_dialog(),
+        class_name="min-h-screen bg-slate-50",
+        data_testid="portal-dashboard",
+    )

@@ -1,0 +1,154 @@
+"""Invoices tab: the client's issued invoices (never drafts) and their PDF download."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import reflex as rx
+from sqlmodel import Session
+
+from app.core.errors import DomainError, Unauthorized
+from app.models.user import User
+from app.services import invoices
+from app.ui.portal import components as ui
+from app.ui.portal.state import PortalState, badge_color, error_message, long_date, run, status_label, usd
+
+
+@dataclasses.dataclass
+class InvoiceView:
+    id: int = 0
+    number: str = ""
+    description: str = ""
+    created_at: str = ""
+    due: str = ""
+    total: str = ""
+    status: str = ""
+    label: str = ""
+    color: str = "gray"
+
+
+def invoice_view(inv: dict[str, Any]) -> InvoiceView:
+    status = str(inv.get("status") or "")
+    return InvoiceView(
+        id=int(inv["id"]),
+        number=str(inv.get("invoice_number") or ""),
+        description=str(inv.get("description") or ""),
+        created_at=str(inv.get("created_at") or ""),
+        due=long_date(inv.get("due_date")),
+        total=usd(inv.get("total_amount")),
+        status=status,
+        label=status_label(status),
+        color=badge_color(status),
+    )
+
+
+def _number(s: Session, actor: User, invoice_id: int) -> str:
+    """The invoice's number if the actor may see it (NotFound otherwise, also for drafts and others' invoices)."""
+    invoice, _items, _client = invoices.get_invoice_with_items(s, actor=actor, invoice_id=invoice_id)
+    return invoice.invoice_number
+
+
+class InvoicesState(PortalState):
+    invoices: list[InvoiceView] = []
+    loading: bool = True
+    error: str = ""
+    download_error: str = ""
+
+    @rx.event
+    async def load(self) -> None:
+        try:
+            user = await self._require_user()
+            rows = await run(user, lambda s, actor: invoices.list_invoices(s, actor=actor))
+        except Unauthorized:
+            await self._signed_out()
+            return
+        except DomainError as exc:
+            self.error = error_message(exc, "Failed to load invoices")
+            self.loading = False
+            return
+        self.invoices = [invoice_view(i) for i in rows]
+        self.error = ""
+        self.loading = False
+
+    @rx.event
+    async def download(self, invoice_id: int):
+        """Check the invoice is the client's, then let the browser download its PDF (the cookie goes along)."""
+        self.download_error = ""
+        invoice_id = int(invoice_id)
+        try:
+            user = await self._require_user()
+            number = await run(user, lambda s, actor: _number(s, actor, invoice_id))
+        except Unauthorized:
+            await self._signed_out()
+            return None
+        except DomainError as exc:
+            self.download_error = error_message(exc, "Failed to download the invoice. Please try again.")
+            return None
+        return rx.download(url=f"/api/protected/invoices/{invoice_id}/download", filename=f"invoice-{number}.pdf")
+
+
+def _invoice_card(inv: rx.Var) -> rx.Component:
+    return ui.card(
+        rx.el.div(
+            rx.el.div(
+                rx.el.h3(inv.number, class_name="text-lg font-semibold text-slate-900"),
+                rx.el.p(
+                    rx.cond(inv.description != "", inv.description, "No description provided"),
+                    class_name="text-sm text-slate-600 break-words",
+                ),
+                class_name="min-w-0",
+            ),
+            ui.status_badge(inv.label, inv.color),
+            class_name="flex items-start justify-between gap-3",
+        ),
+        rx.el.div(
+            rx.el.div(
+                rx.el.span("Created", class_name="block text-xs uppercase tracking-wide text-slate-500"),
+                rx.el.span(ui.local_date(inv.created_at), class_name="text-sm text-slate-800"),
+            ),
+            rx.cond(
+                inv.due != "",
+                rx.el.div(
+                    rx.el.span("Due", class_name="block text-xs uppercase tracking-wide text-slate-500"),
+                    rx.el.span(inv.due, class_name="text-sm text-slate-800"),
+                ),
+            ),
+            rx.el.div(
+                rx.el.span("Total", class_name="block text-xs uppercase tracking-wide text-slate-500"),
+                rx.el.span(inv.total, class_name="text-lg font-semibold text-slate-900"),
+            ),
+            rx.el.button(
+                rx.icon("download", size=16),
+                "Download",
+                type="button",
+                on_click=InvoicesState.download(inv.id),
+                aria_label="Download invoice " + inv.number,
+                class_name=ui.BUTTON_SECONDARY + " sm:ml-auto",
+            ),
+            class_name="flex flex-wrap items-end gap-x-8 gap-y-3",
+        ),
+        class_name="flex flex-col gap-4",
+        data_testid="invoice-card",
+    )
+
+
+def invoices_tab() -> rx.Component:
+    return rx.el.section(
+        ui.section_title("Your Invoices"),
+        ui.error_text(InvoicesState.download_error),
+        rx.cond(
+            InvoicesState.loading,
+            ui.skeleton_cards(),
+            rx.cond(
+                InvoicesState.error != "",
+                ui.error_text(InvoicesState.error),
+                rx.cond(
+                    InvoicesState.invoices.length() > 0,
+                    rx.el.div(rx.foreach(InvoicesState.invoices, _invoice_card), class_name="flex flex-col gap-4"),
+                    ui.empty_state("No invoices found.", icon="file-text"),
+                ),
+            ),
+        ),
+        class_name="flex flex-col gap-4",
+    )

@@ -1,0 +1,440 @@
+"""Meetings tab: upcoming and past meetings, cancelling one (with the spec's dialog), and the Book a Meeting view."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import reflex as rx
+
+from app.core.errors import DomainError, Unauthorized
+from app.services import meetings
+from app.services.meeting_types import list_active
+from app.ui.portal import components as ui
+from app.ui.portal.state import PortalState, badge_color, error_message, run, status_label
+
+CANCEL_REASON = "Cancelled by client"
+FALLBACK_DESCRIPTION = "Schedule a meeting to discuss your project or ask questions"
+EXPECTATIONS = (
+    "You'll receive a calendar invite with all the details",
+    "A video conferencing link will be included in the invite",
+    "Come prepared with any questions or project materials",
+    "We'll discuss your requirements and next steps",
+)
+
+
+@dataclasses.dataclass
+class MeetingView:
+    id: int = 0
+    title: str = ""
+    scheduled_at: str = ""
+    duration: int = 0
+    meeting_type: str = ""
+    status: str = ""
+    label: str = ""
+    color: str = "gray"
+    join_url: str = ""
+    reschedule_url: str = ""
+    can_cancel: bool = False
+
+
+@dataclasses.dataclass
+class MeetingTypeView:
+    key: str = ""
+    name: str = ""
+    duration: int = 0
+    host: str = ""
+    description: str = ""
+    url: str = ""
+
+
+def meeting_view(m: dict[str, Any]) -> MeetingView:
+    status = str(m.get("status") or "")
+    scheduled = status == "scheduled"
+    return MeetingView(
+        id=int(m["id"]),
+        title=str(m.get("title") or ""),
+        scheduled_at=str(m.get("scheduled_at") or ""),
+        duration=int(m.get("duration_minutes") or 0),
+        meeting_type=str(m.get("meeting_type") or ""),
+        status=status,
+        label=status_label(status),
+        color=badge_color(status),
+        join_url=str(m.get("join_url") or "") if scheduled else "",
+        reschedule_url=str(m.get("reschedule_url") or "") if scheduled and m.get("calendly_event_id") else "",
+        can_cancel=scheduled,
+    )
+
+
+def meeting_type_view(t: dict[str, Any]) -> MeetingTypeView:
+    uri = str(t.get("uri") or "")
+    return MeetingTypeView(
+        key=uri.rstrip("/").rsplit("/", 1)[-1],
+        name=str(t.get("name") or ""),
+        duration=int(t.get("duration") or 0),
+        host=str((t.get("profile") or {}).get("name") or ""),
+        description=str(t.get("description_plain") or ""),
+        url=str(t.get("scheduling_url") or t.get("booking_url") or ""),
+    )
+
+
+class MeetingsState(PortalState):
+    upcoming: list[MeetingView] = []
+    past: list[MeetingView] = []
+    loading: bool = True
+    error: str = ""
+    # The meeting awaiting confirmation of its cancellation (0: dialog closed).
+    cancel_id: int = 0
+    cancelling: bool = False
+    cancel_error: str = ""
+    notice: str = ""  # inline confirmation (a toast sent from a handler would need eval in the browser)
+    # "list" or "book" (the Book a Meeting view).
+    view: str = "list"
+    meeting_types: list[MeetingTypeView] = []
+    types_loading: bool = True
+    types_error: str = ""
+
+    @rx.event
+    async def load(self) -> None:
+        try:
+            user = await self._require_user()
+            lists = await run(user, lambda s, actor: meetings.list_meetings(s, actor=actor))
+        except Unauthorized:
+            await self._signed_out()
+            return
+        except DomainError as exc:
+            self.error = error_message(exc, "Failed to load meetings")
+            self.loading = False
+            return
+        self.upcoming = [meeting_view(m) for m in lists["upcoming"]]
+        self.past = [meeting_view(m) for m in lists["past"]]
+        self.error = ""
+        self.loading = False
+
+    @rx.event
+    def ask_cancel(self, meeting_id: int) -> None:
+        self.cancel_id = int(meeting_id)
+        self.cancel_error = ""
+        self.notice = ""
+
+    @rx.event
+    def set_cancel_open(self, is_open: bool) -> None:
+        if not is_open and not self.cancelling:
+            self.cancel_id = 0
+            self.cancel_error = ""
+
+    @rx.event
+    async def confirm_cancel(self):
+        meeting_id = self.cancel_id
+        if not meeting_id or self.cancelling:
+            return
+        self.cancelling = True
+        self.cancel_error = ""
+        yield
+        try:
+            user = await self._require_user()
+            await run(
+                user,
+                lambda s, actor: meetings.cancel_meeting(s, actor=actor, meeting_id=meeting_id, reason=CANCEL_REASON),
+            )
+            lists = await run(user, lambda s, actor: meetings.list_meetings(s, actor=actor))
+        except Unauthorized:
+            self.cancelling = False
+            await self._signed_out()
+            return
+        except DomainError as exc:
+            self.cancelling = False
+            self.cancel_error = error_message(exc, "Failed to cancel the meeting. Please try again.")
+            return
+        self.upcoming = [meeting_view(m) for m in lists["upcoming"]]
+        self.past = [meeting_view(m) for m in lists["past"]]
+        self.cancelling = False
+        self.cancel_id = 0
+        self.notice = "The meeting has been cancelled."
+
+    @rx.event
+    async def show_booking(self):
+        """Switch to the Book a Meeting view and load the active meeting types."""
+        self.view = "book"
+        self.types_loading = True
+        self.types_error = ""
+        yield
+        try:
+            user = await self._require_user()
+            rows = await run(user, lambda s, _actor: list_active(s))
+        except Unauthorized:
+            await self._signed_out()
+            return
+        except DomainError as exc:
+            self.types_error = error_message(exc, "Meeting types are temporarily unavailable.")
+            rows = []
+        self.meeting_types = [meeting_type_view(t) for t in rows]
+        self.types_loading = False
+
+    @rx.event
+    def show_list(self) -> None:
+        self.view = "list"
+
+
+def _meeting_row(m: rx.Var, *, actions: bool) -> rx.Component:
+    return ui.card(
+        rx.el.div(
+            rx.el.div(
+                rx.el.h4(m.title, class_name="font-semibold text-slate-900 break-words"),
+                rx.el.p(
+                    rx.icon("calendar", size=14, class_name="shrink-0"),
+                    rx.el.span(ui.local_date_time(m.scheduled_at)),
+                    class_name="flex items-center gap-1.5 text-sm text-slate-600",
+                ),
+                rx.el.div(
+                    rx.el.span(
+                        rx.icon("clock", size=14, class_name="shrink-0"),
+                        m.duration,
+                        " minutes",
+                        class_name="flex items-center gap-1.5",
+                    ),
+                    rx.cond(
+                        m.meeting_type != "",
+                        rx.el.span(
+                            rx.icon("tag", size=14, class_name="shrink-0"),
+                            m.meeting_type,
+                            class_name="flex items-center gap-1.5",
+                        ),
+                    ),
+                    class_name="flex flex-wrap items-center gap-x-4 gap-y-1 text-sm text-slate-600",
+                ),
+                class_name="flex min-w-0 flex-col gap-1",
+            ),
+            ui.status_badge(m.label, m.color),
+            class_name="flex items-start justify-between gap-3",
+        ),
+        rx.cond(
+            (m.join_url != "") | (m.reschedule_url != "") | m.can_cancel,
+            rx.el.div(
+                rx.cond(
+                    m.join_url != "",
+                    rx.el.a(
+                        rx.icon("video", size=16),
+                        "Join Meeting",
+                        href=m.join_url,
+                        target="_blank",
+                        rel="noopener noreferrer",
+                        class_name=ui.BUTTON_PRIMARY,
+                    ),
+                ),
+                rx.cond(
+                    m.reschedule_url != "",
+                    rx.el.a(
+                        rx.icon("calendar-clock", size=16),
+                        "Reschedule",
+                        href=m.reschedule_url,
+                        target="_blank",
+                        rel="noopener noreferrer",
+                        class_name=ui.BUTTON_SECONDARY,
+                    ),
+                ),
+                rx.cond(
+                    m.can_cancel,
+                    rx.el.button(
+                        rx.icon("x", size=16),
+                        "Cancel",
+                        type="button",
+                        on_click=MeetingsState.ask_cancel(m.id),
+                        aria_label="Cancel meeting " + m.title,
+                        class_name=ui.BUTTON_DANGER,
+                    ),
+                ),
+                class_name="flex flex-wrap gap-2",
+            ),
+        )
+        if actions
+        else rx.fragment(),
+        class_name="flex flex-col gap-3",
+        data_testid="meeting-card",
+    )
+
+
+def _cancel_dialog() -> rx.Component:
+    return rx.alert_dialog.root(
+        rx.alert_dialog.content(
+            rx.alert_dialog.title("Cancel Meeting"),
+            rx.alert_dialog.description("Are you sure you want to cancel this meeting? This action cannot be undone."),
+            rx.el.div(ui.error_text(MeetingsState.cancel_error), class_name="mt-3"),
+            rx.el.div(
+                rx.alert_dialog.cancel(
+                    rx.el.button("No, Keep Meeting", type="button", class_name=ui.BUTTON_SECONDARY),
+                ),
+                rx.el.button(
+                    rx.cond(MeetingsState.cancelling, "Cancelling...", "Yes, Cancel Meeting"),
+                    type="button",
+                    disabled=MeetingsState.cancelling,
+                    on_click=MeetingsState.confirm_cancel,
+                    class_name=ui.BUTTON_DANGER_SOLID,
+                ),
+                class_name="mt-4 flex flex-wrap justify-end gap-3",
+            ),
+        ),
+        open=MeetingsState.cancel_id != 0,
+        on_open_change=MeetingsState.set_cancel_open,
+    )
+
+
+def _list_view() -> rx.Component:
+    return rx.el.div(
+        ui.section_title(
+            "Upcoming Meetings",
+            rx.el.button(
+                rx.icon("calendar-plus", size=16),
+                "Book New Meeting",
+                type="button",
+                on_click=MeetingsState.show_booking,
+                class_name=ui.BUTTON_PRIMARY,
+            ),
+        ),
+        ui.success_text(MeetingsState.notice),
+        rx.cond(
+            MeetingsState.loading,
+            ui.skeleton_cards(),
+            rx.cond(
+                MeetingsState.error != "",
+                ui.error_text(MeetingsState.error),
+                rx.el.div(
+                    rx.el.div(
+                        rx.cond(
+                            MeetingsState.upcoming.length() > 0,
+                            rx.foreach(MeetingsState.upcoming, lambda m: _meeting_row(m, actions=True)),
+                            ui.empty_state("No upcoming meetings.", icon="calendar"),
+                        ),
+                        class_name="flex flex-col gap-3",
+                        data_testid="upcoming-meetings",
+                    ),
+                    rx.el.h2("Past Meetings", class_name="mt-4 text-xl font-semibold text-slate-900"),
+                    rx.el.div(
+                        rx.cond(
+                            MeetingsState.past.length() > 0,
+                            rx.foreach(MeetingsState.past, lambda m: _meeting_row(m, actions=False)),
+                            rx.el.p("No past meetings.", class_name="text-sm text-slate-500"),
+                        ),
+                        class_name="flex flex-col gap-3",
+                        data_testid="past-meetings",
+                    ),
+                    class_name="flex flex-col gap-3",
+                ),
+            ),
+        ),
+        _cancel_dialog(),
+        class_name="flex flex-col gap-4",
+    )
+
+
+def _meeting_type_card(t: rx.Var) -> rx.Component:
+    return ui.card(
+        rx.el.div(
+            rx.el.h3(t.name, class_name="text-lg font-semibold text-slate-900"),
+            rx.el.span(
+                "1-on-1",
+                class_name="shrink-0 whitespace-nowrap rounded-full bg-blue-50 px-2 py-0.5 text-xs font-medium "
+                "text-blue-700",
+            ),
+            class_name="flex items-start justify-between gap-3",
+        ),
+        rx.el.div(
+            rx.el.span(rx.icon("clock", size=14), t.duration, " minutes", class_name="flex items-center gap-1.5"),
+            rx.cond(t.host != "", rx.el.span(rx.icon("user", size=14), t.host, class_name="flex items-center gap-1.5")),
+            class_name="flex flex-wrap gap-x-4 gap-y-1 text-sm text-slate-600",
+        ),
+        rx.el.p(
+            rx.cond(t.description != "", t.description, FALLBACK_DESCRIPTION),
+            class_name="line-clamp-3 text-sm text-slate-700",
+        ),
+        rx.el.div(
+            rx.cond(
+                t.url != "",
+                rx.el.a(
+                    rx.icon("calendar-plus", size=16),
+                    "Book Meeting",
+                    id=t.key,
+                    href=t.url,
+                    target="_blank",
+                    rel="noopener noreferrer",
+                    class_name=ui.BUTTON_PRIMARY + " w-full",
+                ),
+                rx.el.button("Book Meeting", type="button", disabled=True, class_name=ui.BUTTON_PRIMARY + " w-full"),
+            ),
+            class_name="mt-auto",
+        ),
+        class_name="flex h-full flex-col gap-3",
+        data_testid="meeting-type-card",
+    )
+
+
+def _booking_view() -> rx.Component:
+    return rx.el.div(
+        rx.el.div(
+            rx.el.button(
+                rx.icon("arrow-left", size=16),
+                "Back to Meetings",
+                type="button",
+                on_click=MeetingsState.show_list,
+                class_name=ui.BUTTON_SECONDARY,
+            ),
+        ),
+        rx.el.div(
+            rx.el.h2("Book a Meeting", class_name="text-xl font-semibold text-slate-900"),
+            rx.el.p("Choose the kind of meeting that suits you.", class_name="text-sm text-slate-600"),
+        ),
+        rx.cond(
+            MeetingsState.types_loading,
+            rx.el.div(
+                *[
+                    ui.card(
+                        rx.skeleton(rx.el.div(class_name="h-5 w-2/3"), loading=True),
+                        rx.skeleton(rx.el.div(class_name="h-3 w-1/2"), loading=True),
+                        rx.skeleton(rx.el.div(class_name="h-12 w-full"), loading=True),
+                        rx.skeleton(rx.el.div(class_name="h-9 w-full"), loading=True),
+                        class_name="flex flex-col gap-3",
+                        data_testid="skeleton-card",
+                    )
+                    for _ in range(ui.SKELETON_COUNT)
+                ],
+                class_name="grid grid-cols-1 gap-4 md:grid-cols-2 lg:grid-cols-3",
+                aria_busy="true",
+            ),
+            rx.cond(
+                MeetingsState.meeting_types.length() > 0,
+                rx.el.div(
+                    rx.foreach(MeetingsState.meeting_types, _meeting_type_card),
+                    class_name="grid grid-cols-1 gap-4 md:grid-cols-2 lg:grid-cols-3",
+                ),
+                ui.empty_state(
+                    "No meeting types available",
+                    rx.el.p("Please contact us directly to schedule a meeting.", class_name="text-sm text-slate-500"),
+                    rx.cond(MeetingsState.types_error != "", ui.error_text(MeetingsState.types_error)),
+                    icon="calendar-x",
+                ),
+            ),
+        ),
+        ui.card(
+            rx.el.h3("What to expect", class_name="font-semibold text-slate-900"),
+            rx.el.ul(
+                *[
+                    rx.el.li(
+                        rx.icon("circle-check", size=16, class_name="mt-0.5 shrink-0 text-green-600"),
+                        rx.el.span(text),
+                        class_name="flex items-start gap-2",
+                    )
+                    for text in EXPECTATIONS
+                ],
+                class_name="flex flex-col gap-2 text-sm text-slate-700",
+            ),
+            class_name="flex flex-col gap-3",
+        ),
+        class_name="flex flex-col gap-4",
+    )
+
+
+def meetings_tab() -> rx.Component:
+    return rx.el.section(
+        rx.cond(MeetingsState.view == "book", _booking_view(), _list_view()),
+        class_name="flex flex-col gap-4",
+    )

@@ -1,0 +1,67 @@
+"""/client-portal: the one place that decides what a visitor sees.
+
+Signed-out visitors get the sign-in form, clients the dashboard, staff are
+redirected to the admin dashboard by `PortalState.on_load`, and any other role sees Access Denied. The prerendered HTML
+carries no private data: until the session has been checked the page shows skeletons.
+"""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from app.ui.auth.login import LoginState, portal_sign_in
+from app.ui.auth.notice import notice_region
+from app.ui.portal import components as ui
+from app.ui.portal.dashboard import portal_dashboard
+from app.ui.portal.state import PortalState
+
+
+def signed_out_view() -> rx.Component:
+    """The portal's sign-in form (app/ui/auth/login.py)."""
+    return portal_sign_in()
+
+
+def _other_role_view() -> rx.Component:
+    return rx.el.main(
+        ui.card(
+            rx.cond(
+                PortalState.is_staff,
+                rx.el.p("Redirecting to the admin dashboard...", class_name="text-slate-700"),
+                rx.fragment(
+                    rx.el.h1("Access Denied", class_name="text-2xl font-bold text-slate-900"),
+                    rx.el.p("Unrecognized user role. Please contact support.", class_name="text-slate-600"),
+                ),
+            ),
+            class_name="flex w-full max-w-sm flex-col items-center gap-3 text-center",
+        ),
+        class_name="flex min-h-screen items-center justify-center bg-slate-50 px-4",
+    )
+
+
+def _checking_view() -> rx.Component:
+    return rx.el.main(
+        rx.el.div(ui.skeleton_cards(), class_name="mx-auto w-full max-w-5xl px-4 py-10 sm:px-6"),
+        class_name="min-h-screen bg-slate-50",
+    )
+
+
+def client_portal() -> rx.Component:
+    return rx.fragment(notice_region(), _view())
+
+
+def _view() -> rx.Component:
+    return rx.cond(
+        ~PortalState.session_checked,
+        _checking_view(),
+        rx.cond(
+            PortalState.is_authenticated & ~PortalState.is_client,
+            _other_role_view(),
+            rx.cond(PortalState.is_client, portal_dashboard(), signed_out_view()),
+        ),
+    )
+
+
+# Both states load: the portal decides what shows; the sign-in side turns `?error=...` into the spec's notices.
+client_portal_page = rx.page(
+    route="/client-portal", title="Client Portal", on_load=[PortalState.on_load, LoginState.load_portal]
+)(client_portal)

@@ -1,0 +1,220 @@
+"""Profile tab: the client's details, and editing first name, last name, phone and company (e-mail is fixed)."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from app.core.errors import DomainError, Unauthorized
+from app.models.user import UserPublic
+from app.services import profile
+from app.ui.portal import components as ui
+from app.ui.portal.state import PortalState, run
+
+SAVED = "Your profile has been updated successfully."
+FAILED = "Failed to update profile. Please try again."
+NOT_SET = "Not set"
+
+
+class ProfileState(PortalState):
+    editing: bool = False
+    saving: bool = False
+    form_first_name: str = ""
+    form_last_name: str = ""
+    form_phone: str = ""
+    form_company: str = ""
+    first_name_error: str = ""
+    last_name_error: str = ""
+    phone_error: str = ""
+    company_error: str = ""
+    message: str = ""
+    error: str = ""
+
+    def _clear_errors(self) -> None:
+        self.first_name_error = self.last_name_error = self.phone_error = self.company_error = ""
+        self.error = ""
+
+    @rx.event
+    async def start_edit(self) -> None:
+        """Fill the form from the stored profile (not from what the browser shows)."""
+        try:
+            user = await self._require_user()
+        except Unauthorized:
+            await self._signed_out()
+            return
+        self.user = user.model_dump(mode="json")
+        self.form_first_name = user.first_name or ""
+        self.form_last_name = user.last_name or ""
+        self.form_phone = user.phone or ""
+        self.form_company = user.company or ""
+        self._clear_errors()
+        self.message = ""
+        self.editing = True
+
+    @rx.event
+    def cancel_edit(self) -> None:
+        self.editing = False
+        self._clear_errors()
+
+    @rx.event
+    def set_form_first_name(self, value: str) -> None:
+        self.form_first_name = str(value)[:200]
+
+    @rx.event
+    def set_form_last_name(self, value: str) -> None:
+        self.form_last_name = str(value)[:200]
+
+    @rx.event
+    def set_form_phone(self, value: str) -> None:
+        self.form_phone = str(value)[:60]
+
+    @rx.event
+    def set_form_company(self, value: str) -> None:
+        self.form_company = str(value)[:400]
+
+    @rx.event
+    async def save(self, _form_data: dict | None = None):
+        """Save the form (its values come from this state, not from the submitted form data)."""
+        if self.saving:
+            return
+        self.saving = True
+        self._clear_errors()
+        self.message = ""
+        yield
+        values = {
+            "first_name": self.form_first_name,
+            "last_name": self.form_last_name,
+            "phone": self.form_phone,
+            "company": self.form_company,
+        }
+        try:
+            user = await self._require_user()
+            # The service trims the values, validates them and stores an empty phone or company as "not set".
+            updated = await run(
+                user, lambda s, actor: UserPublic.of(profile.update_profile(s, actor, **values)).model_dump(mode="json")
+            )
+        except Unauthorized:
+            self.saving = False
+            await self._signed_out()
+            return
+        except DomainError as exc:
+            self.saving = False
+            self.first_name_error = exc.errors.get("first_name", "")
+            self.last_name_error = exc.errors.get("last_name", "")
+            self.phone_error = exc.errors.get("phone", "")
+            self.company_error = exc.errors.get("company", "")
+            self.error = exc.message or FAILED
+            return
+        self.user = updated
+        self.saving = False
+        self.editing = False
+        self.message = SAVED
+
+
+def _value(key: str) -> rx.Var:
+    value = PortalState.user[key].to(str)
+    return rx.cond(PortalState.user[key], value, NOT_SET)
+
+
+def _read_view() -> rx.Component:
+    return rx.el.div(
+        rx.el.dl(
+            ui.labelled("First Name", _value("first_name")),
+            ui.labelled("Last Name", _value("last_name")),
+            ui.labelled("Phone", _value("phone")),
+            ui.labelled("Company", _value("company")),
+            ui.labelled("Email", _value("email")),
+            ui.labelled("Role", rx.el.span(_value("role"), class_name="capitalize")),
+            ui.labelled("Member Since", rx.cond(PortalState.member_since != "", PortalState.member_since, NOT_SET)),
+            class_name="grid grid-cols-1 gap-4 sm:grid-cols-2",
+            data_testid="profile-details",
+        ),
+        rx.el.div(
+            rx.el.button(
+                rx.icon("pencil", size=16),
+                "Edit Profile",
+                type="button",
+                on_click=ProfileState.start_edit,
+                class_name=ui.BUTTON_PRIMARY,
+            ),
+        ),
+        class_name="flex flex-col gap-6",
+    )
+
+
+def _edit_view() -> rx.Component:
+    return rx.el.form(
+        rx.el.div(
+            ui.text_input(
+                "First Name",
+                ProfileState.form_first_name,
+                ProfileState.set_form_first_name,
+                error=ProfileState.first_name_error,
+                name="first_name",
+                auto_complete="given-name",
+            ),
+            ui.text_input(
+                "Last Name",
+                ProfileState.form_last_name,
+                ProfileState.set_form_last_name,
+                error=ProfileState.last_name_error,
+                name="last_name",
+                auto_complete="family-name",
+            ),
+            ui.text_input(
+                "Phone",
+                ProfileState.form_phone,
+                ProfileState.set_form_phone,
+                error=ProfileState.phone_error,
+                name="phone",
+                type_="tel",
+                auto_complete="tel",
+            ),
+            ui.text_input(
+                "Company",
+                ProfileState.form_company,
+                ProfileState.set_form_company,
+                error=ProfileState.company_error,
+                name="company",
+                auto_complete="organization",
+            ),
+            rx.el.div(
+                rx.el.label("Email", html_for="portal-email", class_name="text-sm font-medium text-slate-700"),
+                rx.el.input(
+                    id="portal-email",
+                    value=PortalState.user["email"].to(str),
+                    read_only=True,
+                    disabled=True,
+                    class_name="w-full rounded-md border border-slate-200 bg-slate-100 px-3 py-2 text-sm "
+                    "text-slate-600",
+                ),
+                rx.el.p("Email cannot be changed", class_name="text-xs text-slate-500"),
+                class_name="flex flex-col gap-1 sm:col-span-2",
+            ),
+            class_name="grid grid-cols-1 gap-4 sm:grid-cols-2",
+        ),
+        ui.error_text(ProfileState.error),
+        rx.el.div(
+            rx.el.button(
+                rx.cond(ProfileState.saving, "Saving...", "Save Changes"),
+                type="submit",
+                disabled=ProfileState.saving,
+                class_name=ui.BUTTON_PRIMARY,
+            ),
+            rx.el.button("Cancel", type="button", on_click=ProfileState.cancel_edit, class_name=ui.BUTTON_SECONDARY),
+            class_name="flex flex-wrap gap-3",
+        ),
+        on_submit=ProfileState.save,
+        class_name="flex flex-col gap-4",
+    )
+
+
+def profile_tab() -> rx.Component:
+    return rx.el.section(
+        ui.section_title("Profile Information"),
+        ui.card(
+            ui.success_text(ProfileState.message),
+            rx.cond(ProfileState.editing, _edit_view(), _read_view()),
+            class_name="flex flex-col gap-4",
+        ),
+        class_name="flex flex-col gap-4",
+    )

@@ -1,0 +1,262 @@
+"""Projects tab: the client's projects with progress and milestones, and cancelling one (after confirmation)."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import reflex as rx
+
+from app.core.errors import DomainError, Unauthorized
+from app.services import projects
+from app.ui.portal import components as ui
+from app.ui.portal.state import PortalState, badge_color, error_message, long_date, run, status_label, usd
+
+FINAL = {"completed", "cancelled"}
+
+
+@dataclasses.dataclass
+class MilestoneView:
+    title: str = ""
+    status: str = ""
+    label: str = ""
+    color: str = "gray"
+    due: str = ""
+
+
+@dataclasses.dataclass
+class ProjectView:
+    id: int = 0
+    name: str = ""
+    status: str = ""
+    label: str = ""
+    color: str = "gray"
+    progress: int = 0
+    deadline: str = ""
+    budget: str = ""
+    description: str = ""
+    can_cancel: bool = False
+    milestones: list[MilestoneView] = dataclasses.field(default_factory=list)
+
+
+def project_view(p: dict[str, Any]) -> ProjectView:
+    status = str(p.get("status") or "")
+    return ProjectView(
+        id=int(p["id"]),
+        name=str(p.get("name") or ""),
+        status=status,
+        label=status_label(status),
+        color=badge_color(status),
+        progress=max(0, min(100, int(p.get("progress_percentage") or 0))),
+        deadline=long_date(p.get("deadline")),
+        budget=usd(p.get("budget")),
+        description=str(p.get("description") or ""),
+        can_cancel=status not in FINAL,
+        milestones=[
+            MilestoneView(
+                title=str(m.get("title") or ""),
+                status=str(m.get("status") or ""),
+                label=status_label(str(m.get("status") or "")),
+                color=badge_color(str(m.get("status") or "")),
+                due=long_date(m.get("due_date")),
+            )
+            for m in p.get("milestones") or []
+        ],
+    )
+
+
+class ProjectsState(PortalState):
+    projects: list[ProjectView] = []
+    loading: bool = True
+    error: str = ""
+    # The project awaiting confirmation of its cancellation (0: dialog closed).
+    confirm_id: int = 0
+    confirm_name: str = ""
+    cancelling: bool = False
+    cancel_error: str = ""
+    # A confirmation shown above the list (inline: a toast sent from a handler would need eval in the browser).
+    notice: str = ""
+
+    @rx.event
+    async def load(self) -> None:
+        try:
+            user = await self._require_user()
+            rows = await run(user, lambda s, actor: projects.list_projects(s, actor=actor))
+        except Unauthorized:
+            await self._signed_out()
+            return
+        except DomainError as exc:
+            self.error = error_message(exc, "Failed to load projects")
+            self.loading = False
+            return
+        self.projects = [project_view(p) for p in rows]
+        self.error = ""
+        self.loading = False
+
+    @rx.event
+    def ask_cancel(self, project_id: int, name: str) -> None:
+        """Open the confirmation dialog (nothing changes until it is confirmed)."""
+        self.confirm_id = int(project_id)
+        self.confirm_name = str(name)[:200]
+        self.cancel_error = ""
+        self.notice = ""
+
+    @rx.event
+    def set_confirm_open(self, is_open: bool) -> None:
+        if not is_open and not self.cancelling:
+            self.confirm_id = 0
+            self.cancel_error = ""
+
+    @rx.event
+    async def confirm_cancel(self):
+        project_id = self.confirm_id
+        if not project_id or self.cancelling:
+            return
+        self.cancelling = True
+        self.cancel_error = ""
+        yield
+        try:
+            user = await self._require_user()
+            updated = await run(user, lambda s, actor: projects.cancel_project(s, actor=actor, project_id=project_id))
+        except Unauthorized:
+            self.cancelling = False
+            await self._signed_out()
+            return
+        except DomainError as exc:
+            self.cancelling = False
+            self.cancel_error = error_message(exc, "Failed to cancel the project. Please try again.")
+            return
+        view = project_view(updated)
+        self.projects = [view if p.id == view.id else p for p in self.projects]
+        self.cancelling = False
+        self.confirm_id = 0
+        self.notice = f"{view.name} has been cancelled."
+
+
+def _milestone(m: rx.Var) -> rx.Component:
+    return rx.el.li(
+        rx.el.div(
+            rx.el.span(m.title, class_name="font-medium text-slate-800"),
+            rx.cond(m.due != "", rx.el.span("Due ", m.due, class_name="text-xs text-slate-500")),
+            class_name="flex min-w-0 flex-col",
+        ),
+        ui.status_badge(m.label, m.color),
+        class_name="flex items-center justify-between gap-3 py-2",
+    )
+
+
+def _fact(icon: str, label: str, value: Any) -> rx.Component:
+    return rx.el.div(
+        rx.icon(icon, size=16, class_name="mt-0.5 shrink-0 text-slate-400"),
+        rx.el.div(
+            rx.el.span(label, class_name="block text-xs uppercase tracking-wide text-slate-500"),
+            rx.el.span(value, class_name="text-sm text-slate-800"),
+        ),
+        class_name="flex items-start gap-2",
+    )
+
+
+def _project_card(p: rx.Var) -> rx.Component:
+    return ui.card(
+        rx.el.div(
+            rx.el.div(
+                rx.el.h3(p.name, class_name="text-lg font-semibold text-slate-900 break-words"),
+                rx.el.p("Project #", p.id, class_name="text-xs text-slate-500"),
+                class_name="min-w-0",
+            ),
+            ui.status_badge(p.label, p.color),
+            class_name="flex items-start justify-between gap-3",
+        ),
+        rx.el.div(
+            rx.el.div(
+                rx.el.span("Progress", class_name="text-sm text-slate-600"),
+                rx.el.span(p.progress, "%", class_name="text-sm font-medium text-slate-900"),
+                class_name="flex justify-between",
+            ),
+            rx.progress(value=p.progress, max=100, size="2", aria_label="Progress"),
+            class_name="flex flex-col gap-1",
+        ),
+        rx.el.div(
+            _fact("calendar", "Deadline", rx.cond(p.deadline != "", p.deadline, "No deadline set")),
+            _fact("dollar-sign", "Budget", rx.cond(p.budget != "", p.budget, "Not specified")),
+            class_name="grid grid-cols-1 gap-3 sm:grid-cols-2",
+        ),
+        rx.el.p(
+            rx.cond(p.description != "", p.description, "No description provided"),
+            class_name="text-sm text-slate-700",
+        ),
+        rx.cond(
+            p.milestones.length() > 0,
+            rx.el.div(
+                rx.el.h4("Milestones", class_name="text-sm font-semibold text-slate-900"),
+                rx.el.ol(rx.foreach(p.milestones, _milestone), class_name="divide-y divide-slate-100"),
+                class_name="flex flex-col gap-1",
+            ),
+        ),
+        rx.cond(
+            p.can_cancel,
+            rx.el.div(
+                rx.el.button(
+                    rx.icon("circle-x", size=16),
+                    "Cancel Project",
+                    type="button",
+                    on_click=ProjectsState.ask_cancel(p.id, p.name),
+                    class_name=ui.BUTTON_DANGER,
+                ),
+                class_name="flex justify-end",
+            ),
+        ),
+        class_name="flex flex-col gap-4",
+        data_testid="project-card",
+    )
+
+
+def _confirm_dialog() -> rx.Component:
+    return rx.alert_dialog.root(
+        rx.alert_dialog.content(
+            rx.alert_dialog.title("Cancel Project"),
+            rx.alert_dialog.description(
+                "Are you sure you want to cancel ",
+                rx.el.strong(ProjectsState.confirm_name),
+                "? Work on it will stop. This action cannot be undone.",
+            ),
+            rx.el.div(ui.error_text(ProjectsState.cancel_error), class_name="mt-3"),
+            rx.el.div(
+                rx.alert_dialog.cancel(
+                    rx.el.button("No, Keep Project", type="button", class_name=ui.BUTTON_SECONDARY),
+                ),
+                rx.el.button(
+                    rx.cond(ProjectsState.cancelling, "Cancelling...", "Yes, Cancel Project"),
+                    type="button",
+                    disabled=ProjectsState.cancelling,
+                    on_click=ProjectsState.confirm_cancel,
+                    class_name=ui.BUTTON_DANGER_SOLID,
+                ),
+                class_name="mt-4 flex flex-wrap justify-end gap-3",
+            ),
+        ),
+        open=ProjectsState.confirm_id != 0,
+        on_open_change=ProjectsState.set_confirm_open,
+    )
+
+
+def projects_tab() -> rx.Component:
+    return rx.el.section(
+        ui.section_title("Your Projects"),
+        ui.success_text(ProjectsState.notice),
+        rx.cond(
+            ProjectsState.loading,
+            ui.skeleton_cards(),
+            rx.cond(
+                ProjectsState.error != "",
+                ui.error_text(ProjectsState.error),
+                rx.cond(
+                    ProjectsState.projects.length() > 0,
+                    rx.el.div(rx.foreach(ProjectsState.projects, _project_card), class_name="flex flex-col gap-4"),
+                    ui.empty_state("No projects found. Contact us to start your first project!", icon="folder"),
+                ),
+            ),
+        ),
+        _confirm_dialog(),
+        class_name="flex flex-col gap-4",
+    )

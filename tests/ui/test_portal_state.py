@@ -1,0 +1,185 @@
+"""The portal's Reflex event handlers called directly, as any browser could call them, with any payload.
+
+Handlers re-derive the user from the websocket's cookie and reach data only through the services with that user as
+actor: another client's ids get the service's NotFound message and never the record, and a missing or ended session
+drops what the tab had loaded.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import functools
+import uuid
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from reflex.istate.data import RouterData
+from reflex.state import State
+from sqlalchemy import delete
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, col
+
+from app.app import app  # noqa: F401  (registers the pages and their states)
+from app.models.billing import Invoice
+from app.models.enums import InvoiceStatus, MeetingStatus, ProjectStatus
+from app.models.meeting import Meeting
+from app.models.project import Project
+from app.models.user import User
+from app.services import sessions
+from app.ui.portal.invoices import InvoicesState
+from app.ui.portal.meetings import MeetingsState
+from app.ui.portal.projects import ProjectsState
+from app.ui.portal.state import PortalState
+from tests import factories as f
+
+
+def in_own_loop(test: Callable[..., Coroutine[Any, Any, None]]) -> Callable[..., None]:
+    """Run an async test on a fresh event loop in a worker thread.
+
+    The e2e tests' session-wide Playwright (sync API) keeps an event loop running on the main thread, so a test
+    runner's loop could not start there when both kinds run in one pytest session.
+    """
+
+    @functools.wraps(test)
+    def run(*args: Any, **kwargs: Any) -> None:
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            # Reflex keeps its app registration in context variables: carry them into the thread.
+            pool.submit(contextvars.copy_context().run, asyncio.run, test(*args, **kwargs)).result()
+
+    return run
+
+
+@dataclass
+class World:
+    alice: User
+    bob: User
+    alice_project: Project
+    bob_project: Project
+    alice_draft: Invoice
+    bob_invoice: Invoice
+    bob_meeting: Meeting
+
+
+@pytest.fixture
+def world(engine: Engine) -> Iterator[World]:
+    """Two clients with committed records (handlers open their own sessions), removed afterwards."""
+    tag = uuid.uuid4().hex[:6]
+    with Session(engine, expire_on_commit=False) as s:
+        alice, bob = f.user(s, f"alice_{tag}"), f.user(s, f"bob_{tag}")
+        w = World(
+            alice=alice,
+            bob=bob,
+            alice_project=f.project(s, alice, "Alice site", status=ProjectStatus.in_progress),
+            bob_project=f.project(s, bob, "Bob secret app", status=ProjectStatus.planning),
+            alice_draft=f.invoice(s, alice, status=InvoiceStatus.draft),
+            bob_invoice=f.invoice(s, bob),
+            bob_meeting=f.meeting(s, bob, title="Bob private call"),
+        )
+    yield w
+    with Session(engine) as s:
+        ids = [w.alice.id, w.bob.id]
+        for model in (Invoice, Project, Meeting):
+            s.exec(delete(model).where(col(model.client_id).in_(ids)))  # type: ignore[call-overload]
+        s.exec(delete(User).where(col(User.id).in_(ids)))  # type: ignore[call-overload]
+        s.commit()
+
+
+def _token(engine: Engine, user: User) -> str:
+    with Session(engine) as s:
+        return sessions.start(s, s.get(User, user.id)).access_token  # type: ignore[arg-type]
+
+
+def root_state(token: str | None) -> State:
+    """A fresh state tree whose websocket handshake carried `token` as the session cookie (or no cookie)."""
+    root = State(_reflex_internal_init=True)
+    headers = {"cookie": f"access_token={token}"} if token else {}
+    root.router = RouterData.from_router_data({"headers": headers})
+    return root
+
+
+async def drain(result: Any) -> Any:
+    """Run a handler to its end (generator handlers yield intermediate updates); the last value it gave."""
+    last = None
+    if isinstance(result, AsyncIterator):
+        async for item in result:
+            last = item
+        return last
+    return await result
+
+
+@in_own_loop
+async def test_lists_hold_only_the_clients_own_records(engine: Engine, world: World) -> None:
+    root = root_state(_token(engine, world.alice))
+    projects = await root.get_state(ProjectsState)
+    await projects.load()
+    assert [p.name for p in projects.projects] == ["Alice site"]
+    invoices = await root.get_state(InvoicesState)
+    await invoices.load()
+    assert invoices.invoices == []  # alice's only invoice is a draft
+    meetings = await root.get_state(MeetingsState)
+    await meetings.load()
+    assert meetings.upcoming == [] and meetings.past == []
+
+
+@in_own_loop
+async def test_cancelling_another_clients_project_shows_not_found(engine: Engine, world: World) -> None:
+    root = root_state(_token(engine, world.alice))
+    state = await root.get_state(ProjectsState)
+    await state.load()
+    state.ask_cancel(world.bob_project.id, "anything")
+    await drain(state.confirm_cancel())
+    assert state.cancel_error == "Project not found"
+    assert [p.name for p in state.projects] == ["Alice site"]
+    with Session(engine) as s:
+        assert s.get(Project, world.bob_project.id).status == ProjectStatus.planning  # type: ignore[union-attr]
+
+
+@in_own_loop
+async def test_downloading_another_clients_or_a_draft_invoice_is_refused(engine: Engine, world: World) -> None:
+    root = root_state(_token(engine, world.alice))
+    state = await root.get_state(InvoicesState)
+    for invoice in (world.bob_invoice, world.alice_draft):
+        assert await state.download(invoice.id) is None
+        assert state.download_error == "Invoice not found"
+
+
+@in_own_loop
+async def test_cancelling_another_clients_meeting_shows_not_found(engine: Engine, world: World) -> None:
+    root = root_state(_token(engine, world.alice))
+    state = await root.get_state(MeetingsState)
+    state.ask_cancel(world.bob_meeting.id)
+    await drain(state.confirm_cancel())
+    assert state.cancel_error == "Meeting not found"
+    assert state.upcoming == []
+    with Session(engine) as s:
+        assert s.get(Meeting, world.bob_meeting.id).status == MeetingStatus.scheduled  # type: ignore[union-attr]
+
+
+@in_own_loop
+async def test_no_session_means_no_data(engine: Engine, world: World) -> None:
+    root = root_state(None)
+    state = await root.get_state(ProjectsState)
+    await state.load()
+    assert state.projects == []
+    invoices = await root.get_state(InvoicesState)
+    assert await invoices.download(world.bob_invoice.id) is None
+
+
+@in_own_loop
+async def test_an_ended_session_drops_what_the_tab_had_loaded(engine: Engine, world: World) -> None:
+    token = _token(engine, world.alice)
+    root = root_state(token)
+    portal = await root.get_state(PortalState)
+    await portal.on_load()
+    projects = await root.get_state(ProjectsState)
+    await projects.load()
+    assert portal.is_client and [p.name for p in projects.projects] == ["Alice site"]
+    with Session(engine) as s:
+        sessions.end(s, access_token=token, refresh_token=None)  # logout elsewhere in this browser
+    await portal.on_load()
+    assert portal.user == {} and not portal.is_client
+    assert projects.projects == [] and projects.loading

@@ -1,0 +1,106 @@
+"""What the portal's tabs make of the services' DTOs: badge colours and labels, dollars, dates, links, fallbacks."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.ui.portal.meetings import meeting_type_view, meeting_view
+from app.ui.portal.projects import project_view
+from app.ui.portal.state import badge_color, long_date, status_label, usd
+
+
+@pytest.mark.parametrize(
+    ("status", "color"),
+    [
+        ("completed", "green"),
+        ("paid", "green"),
+        ("in_progress", "blue"),
+        ("in progress", "blue"),
+        ("scheduled", "blue"),
+        ("planning", "yellow"),
+        ("pending", "yellow"),
+        ("cancelled", "red"),
+        ("review", "gray"),
+        ("draft", "gray"),
+        ("", "gray"),
+    ],
+)
+def test_badge_colours_follow_the_spec(status: str, color: str) -> None:
+    assert badge_color(status) == color
+
+
+def test_labels_dollars_and_dates() -> None:
+    assert status_label("in_progress") == "in progress"
+    assert usd("18500.00") == "$18,500.00" and usd("0.5") == "$0.50" and usd(None) == "" and usd("x") == ""
+    assert long_date("2026-03-05") == "March 5, 2026"
+    assert long_date("2026-11-22T23:59:00+00:00") == "November 22, 2026"
+    assert long_date(None) == "" and long_date("soon") == ""
+
+
+def test_project_view_keeps_milestone_order_and_hides_cancel_when_final() -> None:
+    dto = {
+        "id": 7,
+        "name": "Site",
+        "status": "in_progress",
+        "progress_percentage": 140,
+        "deadline": None,
+        "budget": None,
+        "description": None,
+        "milestones": [
+            {"title": "Design", "status": "completed", "due_date": "2026-01-02"},
+            {"title": "Launch", "status": "pending", "due_date": None},
+        ],
+    }
+    view = project_view(dto)
+    assert (view.label, view.color, view.progress, view.can_cancel) == ("in progress", "blue", 100, True)
+    assert (view.deadline, view.budget, view.description) == ("", "", "")  # the page shows the spec's fallbacks
+    assert [(m.title, m.color, m.due) for m in view.milestones] == [
+        ("Design", "green", "January 2, 2026"),
+        ("Launch", "yellow", ""),
+    ]
+    assert not project_view({**dto, "status": "completed"}).can_cancel
+    assert not project_view({**dto, "status": "cancelled"}).can_cancel
+
+
+def test_meeting_links_only_for_scheduled_meetings() -> None:
+    dto = {
+        "id": 3,
+        "title": "Review",
+        "status": "scheduled",
+        "scheduled_at": "2026-05-01T15:00:00+00:00",
+        "duration_minutes": 45,
+        "meeting_type": "Technical Review",
+        "join_url": "https://meet.example.com/x",
+        "calendly_event_id": "https://api.calendly.com/scheduled_events/ABC123",
+        "reschedule_url": "https://calendly.com/reschedulings/ABC123",
+    }
+    view = meeting_view(dto)
+    assert (view.join_url, view.reschedule_url, view.can_cancel) == (
+        "https://meet.example.com/x",
+        "https://calendly.com/reschedulings/ABC123",
+        True,
+    )
+    assert meeting_view({**dto, "calendly_event_id": None}).reschedule_url == ""
+    done = meeting_view({**dto, "status": "cancelled"})
+    assert (done.join_url, done.reschedule_url, done.can_cancel, done.color) == ("", "", False, "red")
+
+
+def test_meeting_type_view_prefers_scheduling_url_and_names_the_button_by_the_uri() -> None:
+    t = {
+        "name": "Free Consultation",
+        "duration": 30,
+        "profile": {"name": "Marcus Reed"},
+        "description_plain": None,
+        "scheduling_url": None,
+        "booking_url": "https://book.example.com/free",
+        "uri": "https://api.calendly.com/event_types/FREE30",
+    }
+    view = meeting_type_view(t)
+    assert (view.key, view.host, view.description, view.url) == (
+        "FREE30",
+        "Marcus Reed",
+        "",
+        "https://book.example.com/free",
+    )
+    assert meeting_type_view({**t, "scheduling_url": "https://s.example.com/a"}).url == "https://s.example.com/a"
+    assert meeting_type_view({**t, "booking_url": None}).url == ""  # the button is disabled
