@@ -129,7 +129,10 @@ def test_register_then_verify_with_the_emailed_code(server: Server, page: Page, 
     field(page, "Password").fill(PASSWORD)
     page.get_by_role("button", name="Sign In").click()
     page.wait_for_url(re.compile(r"/client-portal"))
-    expect(page.get_by_role("button", name="Logout")).to_be_visible()
+    welcome = page.get_by_role("dialog", name="Welcome to Your Account!")
+    expect(welcome).to_contain_text("Your email has been verified successfully")
+    welcome.get_by_role("button", name="Get Started").click()
+    expect(page).to_have_url(re.compile(r"/client-portal/?$"))  # the address loses ?welcome=true
     page.get_by_role("button", name="Logout").click()
     page.wait_for_url(re.compile(r"/admin/login"))
 

@@ -46,17 +46,18 @@ def _checking_view() -> rx.Component:
 
 
 def client_portal() -> rx.Component:
-    return rx.fragment(notice_region(), _view())
-
-
-def _view() -> rx.Component:
     return rx.cond(
         ~PortalState.session_checked,
         _checking_view(),
         rx.cond(
             PortalState.is_authenticated & ~PortalState.is_client,
             _other_role_view(),
-            rx.cond(PortalState.is_client, portal_dashboard(), signed_out_view()),
+            rx.cond(
+                PortalState.is_client,
+                # The sign-in layout has its own notice region; the dashboard shows the sign-in greeting here.
+                rx.fragment(notice_region(), portal_dashboard()),
+                signed_out_view(),
+            ),
         ),
     )
 
