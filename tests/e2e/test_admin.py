@@ -28,7 +28,19 @@ pytestmark = pytest.mark.e2e
 
 DESKTOP = {"width": 1280, "height": 800}
 MOBILE = {"width": 390, "height": 844}
-ALL_BUILT_SECTIONS = ["Dashboard", "User Management", "Clients", "Inquiries", "Settings"]
+# What a sales lead sees (docs/permissions.md): everything but Applications.
+SALES_LEAD_SECTIONS = [
+    "Dashboard",
+    "User Management",
+    "Clients",
+    "Inquiries",
+    "Content Management",
+    "Billing",
+    "Analytics",
+    "Products & Services",
+    "Meetings",
+    "Settings",
+]
 
 
 @pytest.fixture(scope="module")
@@ -131,7 +143,7 @@ def test_admin_creates_a_sales_lead_who_sees_their_sections_and_creates_a_client
         page.goto(server.url + "/admin/dashboard")
         expect(page.get_by_test_id("welcome-line")).to_have_text("Welcome, Sam")
         # docs/permissions.md: a sales lead holds users:read (and analytics:read), not users:manage.
-        assert _nav_items(page) == ALL_BUILT_SECTIONS
+        assert _nav_items(page) == SALES_LEAD_SECTIONS
         expect(page.get_by_test_id("card-total-users")).to_be_visible()
         expect(page.get_by_test_id("card-active-sessions")).to_be_visible()
         expect(page.get_by_test_id("card-your-role")).to_contain_text("Sales Lead")
@@ -187,7 +199,7 @@ def test_developer_sees_no_user_management_and_is_restricted_there(
     with signed_in(browser, server, db_engine, "staff_developer") as (page, errors):
         page.goto(server.url + "/admin/dashboard")
         expect(page.get_by_role("heading", name="Quick Actions")).to_be_visible()
-        assert _nav_items(page) == ["Dashboard", "Inquiries", "Settings"]
+        assert _nav_items(page) == ["Dashboard", "Inquiries", "Content Management", "Meetings", "Settings"]
         expect(page.get_by_test_id("card-total-users")).to_have_count(0)
         expect(page.get_by_test_id("card-active-sessions")).to_have_count(0)
         expect(page.get_by_role("link", name="Manage Users")).to_have_count(0)
