@@ -148,6 +148,8 @@ PERMISSION_FEATURES: dict[str, Perm | None] = {
     "analytics": Perm.analytics_read,
     "products": Perm.products_read,
     "meetings": Perm.meetings_read,
+    "billing": Perm.billing_read,
+    "applications": Perm.applications_read,
     "settings": None,
 }
 

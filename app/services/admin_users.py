@@ -271,3 +271,24 @@ def delete_user(s: Session, *, actor: User, user_id: uuid.UUID | str, ip: str | 
     )
     s.delete(target)
     s.commit()
+
+
+CLIENT_PICKER_PERMS = (Perm.users_read, Perm.content_write, Perm.billing_write, Perm.meetings_read)
+
+
+def client_choices(s: Session, *, actor: User) -> list[dict[str, str]]:
+    """Every client account as {id, label} for the pickers of the staff forms (projects, invoices, meetings).
+
+    Anyone who may assign a record to a client, or list users, may see the names; nobody else.
+    """
+    if not any(_can(actor, perm) for perm in CLIENT_PICKER_PERMS):
+        raise Forbidden("You don't have permission to view clients")
+    rows = s.exec(select(User).where(User.role == Role.client).order_by(func.lower(User.username))).all()
+    out = []
+    for u in rows:
+        name = " ".join(p for p in (u.first_name, u.last_name) if p)
+        label = f"{name} (@{u.username})" if name else u.username
+        if u.company:
+            label = f"{label} · {u.company}"
+        out.append({"id": str(u.id), "label": label, "name": name or u.username})
+    return out

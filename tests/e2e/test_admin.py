@@ -29,7 +29,19 @@ pytestmark = pytest.mark.e2e
 
 DESKTOP = {"width": 1280, "height": 800}
 MOBILE = {"width": 390, "height": 844}
-ALL_BUILT_SECTIONS = ["Dashboard", "User Management", "Clients", "Inquiries", "Settings"]
+# What a sales lead sees (docs/permissions.md): everything but Applications.
+SALES_LEAD_SECTIONS = [
+    "Dashboard",
+    "User Management",
+    "Clients",
+    "Inquiries",
+    "Content Management",
+    "Billing",
+    "Analytics",
+    "Products & Services",
+    "Meetings",
+    "Settings",
+]
 
 
 @pytest.fixture(scope="module")
@@ -132,7 +144,7 @@ def test_admin_creates_a_sales_lead_who_sees_their_sections_and_creates_a_client
         page.goto(server.url + "/admin/dashboard")
         expect(page.get_by_test_id("welcome-line")).to_have_text("Welcome, Sam")
         # docs/permissions.md: a sales lead holds users:read (and analytics:read), not users:manage.
-        assert _nav_items(page) == ALL_BUILT_SECTIONS
+        assert _nav_items(page) == SALES_LEAD_SECTIONS
         expect(page.get_by_test_id("card-total-users")).to_be_visible()
         expect(page.get_by_test_id("card-active-sessions")).to_be_visible()
         expect(page.get_by_test_id("card-your-role")).to_contain_text("Sales Lead")
@@ -188,7 +200,7 @@ def test_developer_sees_no_user_management_and_is_restricted_there(
     with signed_in(browser, server, db_engine, "staff_developer") as (page, errors):
         page.goto(server.url + "/admin/dashboard")
         expect(page.get_by_role("heading", name="Quick Actions")).to_be_visible()
-        assert _nav_items(page) == ["Dashboard", "Inquiries", "Settings"]
+        assert _nav_items(page) == ["Dashboard", "Inquiries", "Content Management", "Meetings", "Settings"]
         expect(page.get_by_test_id("card-total-users")).to_have_count(0)
         expect(page.get_by_test_id("card-active-sessions")).to_have_count(0)
         expect(page.get_by_role("link", name="Manage Users")).to_have_count(0)
@@ -364,7 +376,7 @@ def test_mobile_menu_shows_who_is_signed_in_and_signs_out(server: Server, browse
         tab_token = page.evaluate("sessionStorage.getItem('token')")
         page.get_by_role("button", name="Open menu").click()
         drawer.get_by_role("button", name="Sign Out").click()
-        page.wait_for_url(re.compile(r".*/admin/login(\?logged_out=1)?$"))  # the notice then drops the flag
+        page.wait_for_url(re.compile(r".*/admin/login/?(\?logged_out=1)?$"))  # the notice then drops the flag
         # The tab starts a new Reflex state: the next user never hydrates this one's lists.
         page.wait_for_function("() => !!sessionStorage.getItem('token')")
         assert page.evaluate("sessionStorage.getItem('token')") != tab_token

@@ -192,7 +192,11 @@ def test_a_revoked_session_is_refused_even_with_its_cookie(db: Session) -> None:
         (Role.employee, EmployeeType.sales_lead, "users", "users", "", ""),
         (Role.employee, EmployeeType.developer, "users", "", "users", ""),
         (Role.employee, EmployeeType.developer, "inquiries", "inquiries", "", ""),
-        (Role.employee, EmployeeType.developer, "content", "", "content", ""),  # not built yet: never shown
+        (Role.employee, EmployeeType.developer, "content", "content", "", ""),
+        (Role.employee, EmployeeType.developer, "billing", "", "billing", ""),
+        (Role.employee, EmployeeType.hr, "applications", "applications", "", ""),
+        (Role.employee, EmployeeType.cfo, "applications", "", "applications", ""),
+        (Role.employee, EmployeeType.developer, "no-such-section", "", "no-such-section", ""),
         (Role.client, None, "dashboard", "", "", "staff"),
     ],
 )

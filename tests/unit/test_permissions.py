@@ -217,5 +217,7 @@ def test_permission_features():
         "analytics": "analytics:read",
         "products": "products:read",
         "meetings": "meetings:read",
+        "billing": "billing:read",
+        "applications": "applications:read",
         "settings": None,
     }

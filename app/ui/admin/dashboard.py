@@ -11,6 +11,15 @@ from app.services import dashboard, health
 from app.ui.admin.state import AdminState, as_actor, error_text
 from app.ui.admin.widgets import CARD, badge, page_header
 
+# Quick actions of the business sections, each shown with its section's permission.
+BUSINESS_ACTIONS = [
+    ("content", "Manage Content", "Organizations, projects, products", "/admin/content", "folder-kanban"),
+    ("billing", "Billing", "Invoices and payments", "/admin/billing", "receipt"),
+    ("meetings", "Meetings", "Client meetings and types", "/admin/meetings", "calendar"),
+    ("applications", "Applications", "Job applications", "/admin/applications", "briefcase"),
+    ("analytics", "Analytics", "Figures and charts", "/admin/analytics", "chart-column"),
+    ("products", "Products & Services", "Catalogue and prices", "/admin/products", "package"),
+]
 CHECK_NAMES = {"database": "Database", "mail": "Mail queue"}
 
 
@@ -195,6 +204,10 @@ def dashboard_content() -> rx.Component:
                 rx.fragment(),
             ),
             _quick_action("View Inquiries", "Contact form requests", "/admin/inquiries", "inbox"),
+            *[
+                rx.cond(sections.contains(key), _quick_action(label, text, href, icon), rx.fragment())
+                for key, label, text, href, icon in BUSINESS_ACTIONS
+            ],
             _quick_action("Settings", "Your account and activity", "/admin/settings", "settings"),
             class_name="grid gap-3 sm:grid-cols-2 xl:grid-cols-4",
         ),

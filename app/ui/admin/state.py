@@ -31,14 +31,19 @@ from app.ui.state.session import SessionState
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
-# The sections built so far, in sidebar order: key, label (also the {feature} of 'Access Restricted'), route, icon.
-# Content Management (/admin/content), Analytics, Products & Services and Meetings come with a later issue: add them
-# here (and a page in app/ui/pages.py) and they appear in the sidebar for holders of their PERMISSION_FEATURES entry.
+# The sections, in sidebar order: key, label (also the {feature} of 'Access Restricted'), route, icon. Each appears in
+# the sidebar for holders of its PERMISSION_FEATURES entry; its page is in pages.SECTION_PAGES.
 SECTIONS: list[tuple[str, str, str, str]] = [
     ("dashboard", "Dashboard", "/admin/dashboard", "layout-dashboard"),
     ("users", "User Management", "/admin/users", "users"),
     ("clients", "Clients", "/admin/clients", "building-2"),
     ("inquiries", "Inquiries", "/admin/inquiries", "inbox"),
+    ("content", "Content Management", "/admin/content", "folder-kanban"),
+    ("billing", "Billing", "/admin/billing", "receipt"),
+    ("analytics", "Analytics", "/admin/analytics", "chart-column"),
+    ("products", "Products & Services", "/admin/products", "package"),
+    ("meetings", "Meetings", "/admin/meetings", "calendar"),
+    ("applications", "Applications", "/admin/applications", "briefcase"),
     ("settings", "Settings", "/admin/settings", "settings"),
 ]
 SECTION_LABELS = {key: label for key, label, _route, _icon in SECTIONS}

@@ -1,0 +1,125 @@
+"""Helpers shared by the business sections (content, billing, meetings, applications, analytics, products)."""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+import reflex as rx
+
+from app.core.permissions import has_perm
+from app.services import admin_users
+from app.ui.admin.accounts import long_date
+from app.ui.admin.state import as_actor
+from app.ui.admin.widgets import BTN_DANGER, BTN_SECONDARY, CARD, INPUT, alert, dialog, dialog_actions
+
+SEARCH_INPUT = (
+    "block w-full rounded-lg border border-slate-300 bg-white py-2 pl-9 pr-3 text-sm placeholder:text-slate-400 "
+    "focus:border-blue-500 focus:outline-none focus:ring-2 focus:ring-blue-500/30"
+)
+TEXTAREA = f"{INPUT} resize-y"
+# For inputs sized by their row (milestones, invoice lines): the shared INPUT is full width.
+INPUT_INLINE = INPUT.replace("block w-full ", "block ")
+
+
+def holds(user: dict[str, Any], perm: str) -> bool:
+    return bool(user) and has_perm(user.get("effective_permissions", []), perm)
+
+
+def dollars(value: Any) -> str:
+    """'$12,500.00' from a decimal string; empty for nothing."""
+    if value in (None, ""):
+        return ""
+    try:
+        return f"${Decimal(str(value)):,.2f}"
+    except InvalidOperation:
+        return str(value)
+
+
+def day_text(value: Any) -> str:
+    return long_date(value) if value else ""
+
+
+def label_of(value: str) -> str:
+    """'in_progress' -> 'In Progress'."""
+    return str(value or "").replace("_", " ").replace("-", " ").title()
+
+
+def options_of(values: list[str]) -> list[tuple[str, str]]:
+    return [(v, label_of(v)) for v in values]
+
+
+async def load_clients(actor: Any) -> list[dict[str, str]]:
+    """The client picker's choices; empty when the actor may not see them (the server decides anyway)."""
+    try:
+        return await as_actor(actor, lambda s, a: admin_users.client_choices(s, actor=a))
+    except Exception:
+        return []
+
+
+def form_text(form: dict[str, Any], key: str, limit: int = 10000) -> str:
+    return str(form.get(key) or "").strip()[:limit]
+
+
+def search_input(value: rx.Var, on_change: Any, placeholder: str, test_id: str = "") -> rx.Component:
+    return rx.el.div(
+        rx.icon(
+            "search", size=16, class_name="pointer-events-none absolute left-3 top-1/2 -translate-y-1/2 text-slate-400"
+        ),
+        rx.el.input(
+            type="search",
+            placeholder=placeholder,
+            default_value=value,
+            on_change=on_change.debounce(250),
+            aria_label=placeholder.rstrip("…"),
+            class_name=SEARCH_INPUT,
+            data_testid=test_id or None,
+        ),
+        class_name="relative w-full sm:max-w-xs",
+    )
+
+
+def error_panel(title: str, text: str, retry: Any) -> rx.Component:
+    """The spec's list error panel with Try Again."""
+    return rx.el.div(
+        rx.icon("circle-alert", size=28, class_name="text-red-500"),
+        rx.el.p(title, class_name="font-semibold text-slate-900"),
+        rx.el.p(text, class_name="text-sm text-slate-600"),
+        rx.el.button(rx.icon("refresh-cw", size=16), "Try Again", on_click=retry, class_name=BTN_SECONDARY),
+        role="alert",
+        class_name=f"{CARD} flex flex-col items-center gap-2 p-8 text-center",
+    )
+
+
+def empty_panel(text: Any) -> rx.Component:
+    return rx.el.div(text, class_name=f"{CARD} px-4 py-12 text-center text-sm text-slate-500", data_testid="empty")
+
+
+def loading_text(text: str) -> rx.Component:
+    return rx.el.div(
+        rx.icon("loader-circle", size=18, class_name="animate-spin"),
+        text,
+        role="status",
+        class_name="flex items-center justify-center gap-2 py-12 text-sm text-slate-500",
+    )
+
+
+def confirm_dialog(
+    title: str, text: Any, *, open: rx.Var, on_open_change: Any, on_confirm: Any, busy: rx.Var, label: str = "Delete"
+) -> rx.Component:
+    body = dialog_actions(
+        rx.el.button("Cancel", type="button", on_click=on_open_change(False), class_name=BTN_SECONDARY),
+        rx.el.button(label, type="button", on_click=on_confirm, disabled=busy, class_name=BTN_DANGER),
+    )
+    return dialog(title, text, body, open=open, on_open_change=on_open_change)
+
+
+def form_alert(title: str, message: rx.Var) -> rx.Component:
+    return rx.cond(message != "", rx.el.div(alert(title, message), class_name="mb-2"), rx.fragment())
+
+
+def info(label: str, value: Any, test_id: str = "") -> rx.Component:
+    return rx.el.div(
+        rx.el.dt(label, class_name="text-xs font-medium uppercase tracking-wide text-slate-500"),
+        rx.el.dd(value, class_name="mt-0.5 break-words text-sm text-slate-900", data_testid=test_id or None),
+    )
