@@ -58,3 +58,9 @@ def session(engine: Engine) -> Iterator[Session]:
         s.close()
         outer.rollback()
         conn.close()
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Browser journeys run last: Playwright's sync API keeps an event loop running in this thread until the session
+    ends, which would stop the in-process handler tests (asyncio.run) that come after them alphabetically."""
+    items.sort(key=lambda item: "/tests/e2e/" in str(item.path))

@@ -23,6 +23,7 @@ from app.models.enums import ApplicationStatus, InvoiceStatus
 from app.models.inquiry import ContactInquiry
 from app.models.user import User
 from app.services import files
+from app.services.users import create_user
 from tests.e2e.conftest import Server
 from tests.e2e.test_admin import _cookie_for, _toast, signed_in
 
@@ -42,16 +43,25 @@ def _unique(prefix: str) -> str:
     return f"{prefix} {uuid.uuid4().hex[:6]}"
 
 
+CLIENT = "e2e_content_client"  # a client of these tests' own, so other journeys keep democlient's data as seeded
+
+
 def _client_id(engine: Engine) -> str:
-    with Session(engine) as s:
-        return str(s.exec(select(User.id).where(User.username == "democlient")).one())
+    with Session(engine, expire_on_commit=False) as s:
+        user = s.exec(select(User).where(User.username == CLIENT)).first()
+        if user is None:
+            user = create_user(
+                s, username=CLIENT, email=f"{CLIENT}@example.com", password="Content-client-1", first_name="Casey"
+            )
+        return str(user.id)
 
 
 @contextmanager
 def client_api(browser: Browser, server: Server, engine: Engine) -> Iterator[APIRequestContext]:
-    """democlient's own requests (their session cookie), as the portal makes them."""
+    """The client's own requests (their session cookie), as the portal makes them."""
+    _client_id(engine)
     context = browser.new_context()
-    context.add_cookies([_cookie_for(engine, server, "democlient")])  # type: ignore[list-item]
+    context.add_cookies([_cookie_for(engine, server, CLIENT)])  # type: ignore[list-item]
     try:
         yield context.request
     finally:
@@ -154,12 +164,13 @@ def test_cfo_creates_and_issues_an_invoice_the_client_downloads(
 def test_support_schedules_a_meeting_the_client_sees(server: Server, browser: Browser, db_engine: Engine) -> None:
     title = _unique("E2E kickoff")
     day = (datetime.now(UTC) + timedelta(days=3)).date().isoformat()
+    client = _client_id(db_engine)  # exists before the page lists clients
     with signed_in(browser, server, db_engine, "staff_customer_support") as (page, errors):
         page.goto(server.url + "/admin/meetings")
         expect(page.get_by_role("heading", name="Meetings")).to_be_visible()
         page.get_by_test_id("create-meeting").click()
         dialog = page.get_by_role("dialog")
-        dialog.locator("#meeting-client").select_option(_client_id(db_engine))
+        dialog.locator("#meeting-client").select_option(client)
         dialog.locator("#meeting-title").fill(title)
         dialog.locator("#meeting-date").fill(day)
         dialog.locator("#meeting-time").fill("15:30")
