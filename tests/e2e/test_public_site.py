@@ -197,11 +197,22 @@ def test_contact_form_shows_a_server_field_error_under_the_field_and_clears_it_o
     with db.connect() as conn:
         assert conn.execute(text("SELECT count(*) FROM contact_inquiries WHERE email = :e"), {"e": email}).scalar() == 0
 
-    # Errors are cleared when the next submission starts; this one succeeds.
+    # While the server works (the table is locked here, so the insert waits), the button says "Sending..." and is
+    # disabled, and the previous errors are already gone: they are cleared when a submission starts.
     phone.fill("772-555-0199")
-    page.get_by_role("button", name="Send Message").click()
+    conn = db.connect()
+    lock = conn.begin()
+    conn.execute(text("LOCK TABLE contact_inquiries IN EXCLUSIVE MODE"))
+    try:
+        page.get_by_role("button", name="Send Message").click()
+        expect(page.locator("#contact-form button[type=submit]")).to_have_text("Sending...")
+        expect(page.locator("#contact-form button[type=submit]")).to_be_disabled()
+        expect(error).to_have_count(0)
+    finally:
+        lock.rollback()
+        conn.close()
     expect(_toast(page, "Message Sent Successfully!")).to_be_visible()
-    expect(error).to_have_count(0)
+    expect(page.get_by_role("button", name="Send Message")).to_be_enabled()
     expect(phone).to_have_attribute("aria-invalid", "false")
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 import pytest
 
@@ -141,3 +142,21 @@ def test_robots_txt() -> None:
     assert lines[:2] == ["User-agent: *", "Allow: /"]
     assert {"Disallow: /admin/", "Disallow: /api/", "Disallow: /client-portal"} <= set(lines)
     assert lines[-1] == f"Sitemap: {settings.public_url}/sitemap.xml"
+
+
+def test_sitemap_plugin_lists_public_pages_only() -> None:
+    from types import SimpleNamespace
+
+    from app.ui.seo import PublicSitemapPlugin
+
+    routes = ["index", "about", "book-meeting", "client-portal", "admin/login", "admin/users", "register", "404"]
+    tasks: list = []
+    PublicSitemapPlugin().pre_compile(
+        unevaluated_pages=[SimpleNamespace(route=r, context={}) for r in routes],
+        add_save_task=lambda fn, *args: tasks.append((fn, args)),
+    )
+    [(task, args)] = tasks
+    _path, xml = task(*args)
+    locs = set(re.findall(r"<loc>([^<]+)</loc>", xml))
+    base = settings.public_url
+    assert locs == {f"{base}/", f"{base}/about/", f"{base}/book-meeting/"}
