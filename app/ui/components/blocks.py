@@ -96,8 +96,8 @@ def badge(text: str | rx.Var, *, tone: str = "blue", icon: str | None = None) ->
         *([rx.icon(icon, size=12, aria_hidden="true")] if icon else []),
         text,
         class_name=(
-            f"inline-flex items-center gap-1 rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ring-inset "
-            f"{tones[tone]}"
+            "inline-flex shrink-0 items-center gap-1 rounded-full px-2.5 py-0.5 text-xs font-semibold "
+            f"whitespace-nowrap ring-1 ring-inset {tones[tone]}"
         ),
     )
 
