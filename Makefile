@@ -19,7 +19,7 @@ export REFLEX_CHECK_LATEST_VERSION := 0
 export REFLEX_HTTP_CLIENT_BIND_ADDRESS := 0.0.0.0
 export NPM_CONFIG_REGISTRY := https://registry.npmjs.org
 
-.PHONY: run dev test lint format setup migrate seed clean
+.PHONY: run dev test lint format setup migrate seed clean screenshots
 
 .venv/.installed: requirements.txt
 	test -x .venv/bin/python || $(PYTHON) -m venv .venv
@@ -33,6 +33,11 @@ export NPM_CONFIG_REGISTRY := https://registry.npmjs.org
 
 .tools/.ready:
 	scripts/ensure-node.sh $(NODE_VERSION) $(BUN_VERSION)
+	touch $@
+
+# The accessibility checker the end-to-end tests inject into every public page.
+.tools/.axe-ready:
+	scripts/ensure-axe.sh
 	touch $@
 
 setup: .venv/.installed .tools/.ready
@@ -59,10 +64,15 @@ format: .venv/.installed-dev
 	ruff format .
 	ruff check --fix .
 
-## Lint, then every test (PostgreSQL on 127.0.0.1:5432 and Chromium are made sure of first).
-test: setup .venv/.installed-dev lint
+## Lint, then every test (PostgreSQL on 127.0.0.1:5432, Chromium and axe-core are made sure of first).
+test: setup .venv/.installed-dev .tools/.axe-ready lint
 	scripts/ensure-test-services.sh
 	python -m pytest
+
+## Full-page screenshots of every public page at 1280 and 390 px into screenshots/ (git-ignored); starts its own
+## server on a free port over the local database with demo content (URL=http://... to shoot a running one).
+screenshots: setup .venv/.installed-dev seed
+	python scripts/screenshots.py $(if $(URL),--url $(URL))
 
 clean:
 	rm -rf .web .states .tools .venv

@@ -1,11 +1,11 @@
 """Reflex configuration, derived from the one Settings object (see app/core/config.py)."""
 
 import reflex as rx
-from reflex_base.plugins.sitemap import SitemapPlugin
 from reflex_base.plugins.tailwind_v4 import TailwindV4Plugin
 from reflex_components_radix.plugin import RadixThemesPlugin
 
 from app.core.config import settings
+from app.ui.seo import PublicSitemapPlugin
 
 config = rx.Config(
     app_name="app",
@@ -23,6 +23,7 @@ config = rx.Config(
     plugins=[
         TailwindV4Plugin(),
         RadixThemesPlugin(theme=rx.theme(appearance="light", accent_color="blue")),
-        SitemapPlugin(),
+        # Public pages only: the portal, admin and account pages stay out of the sitemap.
+        PublicSitemapPlugin(),
     ],
 )

@@ -10,9 +10,15 @@ from app.ui.site.not_found import not_found_page
 
 app = rx.App(
     api_transformer=[create_api(), BodySizeLimit, SecurityHeaders],
-    # The browser side of the inactivity rules (a static file: the CSP allows no eval).
+    # The browser side of the inactivity rules, as a static file.
     head_components=[rx.el.script(src="/session-watch.js", defer=True)],
 )
-app.add_page(not_found_page, route="404", title="Page Not Found")
+app.add_page(
+    not_found_page,
+    route="404",
+    title="Page Not Found",
+    description="The page you are looking for does not exist.",
+    meta=[{"name": "robots", "content": "noindex"}],
+)
 # Delivers the mail outbox (and other housekeeping) while the server runs.
 app.register_lifespan_task(background_loop)

@@ -26,6 +26,7 @@ from app.api.routes import (
     health,
     newsletter,
     portal,
+    seo,
     webhooks,
 )
 from app.core.config import settings
@@ -78,6 +79,8 @@ def create_api() -> FastAPI:
     )
     install_error_handlers(api)
     api.include_router(health.router, prefix="/api")
+    # /robots.txt (outside /api: crawlers look for it at the root).
+    api.include_router(seo.router)
     # Every route below is a cookie-authenticated write candidate: refuse foreign origins.
     guarded = [Depends(same_origin_writes)]
     api.include_router(auth.router, prefix="/api", dependencies=guarded)

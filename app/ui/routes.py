@@ -9,6 +9,8 @@ CAREERS = "/careers"
 APPLY = "/apply"
 PRIVACY = "/privacy"
 TERMS = "/terms"
+# The spec leaves the Book a Meeting route open; linked from /contact and the footer.
+BOOK_MEETING = "/book-meeting"
 
 CLIENT_PORTAL = "/client-portal"
 PROFILE = "/profile"

@@ -1,12 +1,20 @@
 """The public site's footer: company blurb and contacts, Services and Company links, newsletter box, legal links."""
 
+import asyncio
+import logging
+
 import reflex as rx
 from reflex_components_core.react_router import ReactRouterLink
 
 from app.core.config import settings
+from app.core.db import session_scope
+from app.core.errors import DomainError
+from app.services import newsletter
 from app.ui import routes
 from app.ui.components.logo import logo_link
 from app.ui.styles import BUTTON_ACCENT, CONTAINER, FOCUS_RING_ON_DARK
+
+log = logging.getLogger(__name__)
 
 SALES_EMAIL = "sales@coastline-it.example"
 LOCATION = "Port St. Lucie, Florida"
@@ -24,6 +32,7 @@ COMPANY_LINKS: list[tuple[str, str]] = [
     ("Portfolio", routes.PORTFOLIO),
     ("Careers", routes.CAREERS),
     ("Contact", routes.CONTACT),
+    ("Book a Meeting", routes.BOOK_MEETING),
     ("Client Portal", routes.CLIENT_PORTAL),
 ]
 LEGAL_LINKS: list[tuple[str, str]] = [("Privacy Policy", routes.PRIVACY), ("Terms of Service", routes.TERMS)]
@@ -143,15 +152,52 @@ def _brand() -> rx.Component:
     )
 
 
-def _newsletter() -> rx.Component:
-    # Submitting only prevents the default for now (the spec's behaviour); the subscription is wired separately.
-    return rx.el.div(
-        rx.el.h2("Stay Updated", id="newsletter-heading", class_name=_HEADING),
-        rx.el.p(
-            "Tips on web, cloud and automation for small businesses, plus company news. No spam.",
-            class_name="mt-4 text-sm leading-relaxed text-slate-300",
-        ),
-        rx.el.form(
+NEWSLETTER_FAILED = "Something went wrong. Please try again in a moment."
+
+
+def _subscribe(email: str, ip: str | None) -> str:
+    with session_scope() as s:
+        return newsletter.subscribe(s, email=email, source="footer", ip=ip)
+
+
+class NewsletterState(rx.State):
+    """The Stay Updated box: idle, submitting, success (double opt-in mail sent) or error."""
+
+    status: str = ""  # "", "success" or "error"
+    message: str = ""
+    submitting: bool = False
+
+    @rx.event
+    async def subscribe(self, form: dict[str, str]):
+        if self.submitting:
+            return
+        self.submitting = True
+        self.status, self.message = "", ""
+        yield
+        email = form.get("email")
+        try:
+            message = await asyncio.to_thread(
+                _subscribe, email if isinstance(email, str) else "", self.router.session.client_ip or None
+            )
+        except DomainError as exc:
+            self.status, self.message = "error", exc.message or NEWSLETTER_FAILED
+        except Exception:
+            log.exception("Newsletter subscription failed")
+            self.status, self.message = "error", NEWSLETTER_FAILED
+        else:
+            self.status, self.message = "success", message
+        finally:
+            self.submitting = False
+
+    @rx.event
+    def again(self) -> None:
+        self.status, self.message = "", ""
+
+
+def _newsletter_form() -> rx.Component:
+    failed = NewsletterState.status == "error"
+    return rx.el.form(
+        rx.el.div(
             rx.el.label("Email address", html_for="newsletter-email", class_name="sr-only"),
             rx.el.input(
                 id="newsletter-email",
@@ -160,16 +206,72 @@ def _newsletter() -> rx.Component:
                 required=True,
                 auto_complete="email",
                 placeholder="you@company.com",
-                class_name=(
+                aria_invalid=rx.cond(failed, "true", "false"),
+                aria_describedby=rx.cond(failed, "newsletter-message", ""),
+                class_name=rx.cond(
+                    failed,
+                    "h-11 w-full min-w-0 rounded-lg border border-red-400 bg-white/10 px-3 text-sm text-white "
+                    "placeholder:text-slate-400 focus:outline-2 focus:outline-offset-0 focus:outline-red-300",
                     "h-11 w-full min-w-0 rounded-lg border border-white/20 bg-white/10 px-3 text-sm text-white "
                     "placeholder:text-slate-400 focus:border-amber-300 focus:outline-2 focus:outline-offset-0 "
-                    "focus:outline-amber-300"
+                    "focus:outline-amber-300",
                 ),
             ),
-            rx.el.button("Subscribe", type="submit", class_name=f"{BUTTON_ACCENT} h-11 px-4 text-sm"),
-            id="newsletter-form",
-            aria_labelledby="newsletter-heading",
-            class_name="mt-4 flex flex-col gap-2 sm:flex-row lg:flex-col xl:flex-row",
+            rx.el.button(
+                rx.cond(NewsletterState.submitting, "Subscribing...", "Subscribe"),
+                type="submit",
+                disabled=NewsletterState.submitting | ~rx.State.is_hydrated,
+                class_name=f"{BUTTON_ACCENT} h-11 px-4 text-sm",
+            ),
+            class_name="flex flex-col gap-2 sm:flex-row lg:flex-col xl:flex-row",
+        ),
+        rx.cond(
+            failed,
+            rx.el.p(
+                rx.icon("circle-alert", size=16, class_name="mt-0.5 shrink-0", aria_hidden="true"),
+                NewsletterState.message,
+                id="newsletter-message",
+                class_name="mt-2 flex items-start gap-2 text-sm font-medium text-red-300",
+            ),
+        ),
+        id="newsletter-form",
+        on_submit=NewsletterState.subscribe,
+        aria_labelledby="newsletter-heading",
+        class_name="mt-4",
+    )
+
+
+def _newsletter_success() -> rx.Component:
+    return rx.el.div(
+        rx.el.p(
+            rx.icon("mail-check", size=18, class_name="mt-0.5 shrink-0 text-amber-300", aria_hidden="true"),
+            NewsletterState.message,
+            class_name="flex items-start gap-2 text-sm font-medium text-white",
+        ),
+        rx.el.button(
+            "Use another address",
+            type="button",
+            on_click=NewsletterState.again,
+            class_name=f"mt-3 rounded-sm text-sm text-slate-300 underline underline-offset-4 hover:text-white "
+            f"{FOCUS_RING_ON_DARK}",
+        ),
+        id="newsletter-success",
+        class_name="mt-4 rounded-lg border border-amber-300/30 bg-amber-300/10 p-4",
+    )
+
+
+def _newsletter() -> rx.Component:
+    # Double opt-in: the service mails a confirmation link; the same neutral answer whatever the address's state.
+    return rx.el.div(
+        rx.el.h2("Stay Updated", id="newsletter-heading", class_name=_HEADING),
+        rx.el.p(
+            "Tips on web, cloud and automation for small businesses, plus company news. No spam.",
+            class_name="mt-4 text-sm leading-relaxed text-slate-300",
+        ),
+        rx.el.div(
+            rx.cond(NewsletterState.status == "success", _newsletter_success(), _newsletter_form()),
+            role="status",
+            aria_live="polite",
         ),
         class_name="self-start rounded-2xl border border-white/10 bg-white/5 p-6 md:col-span-2 lg:col-span-4",
     )

@@ -6,6 +6,7 @@
 //   [data-nav-prefix]      gets aria-current="page" when the path is that prefix ("/" only when exact)
 //   [data-home-link]       on "/" scrolls smoothly to the top instead of navigating
 //   [data-history-back]    goes back in history (home when there is no history)
+//   [data-scroll-top-on-open] on a page: opening it scrolls smoothly to the top (spec: /services and /portfolio)
 function setupSiteShell(pathname) {
   const SHOW_WITHIN_PX = 10; // spec: the header always shows within 10 px of the top
   const header = document.getElementById("site-header");
@@ -85,6 +86,9 @@ function setupSiteShell(pathname) {
 
   setMenuOpen(false);
   setHeaderHidden(false);
+  if (document.querySelector("[data-scroll-top-on-open]") && window.scrollY > 0 && !window.location.hash) {
+    window.scrollTo({ top: 0, behavior: reducedMotion.matches ? "auto" : "smooth" });
+  }
   window.addEventListener("scroll", onScroll, { passive: true });
   document.addEventListener("click", onClick, true);
   document.addEventListener("keydown", onKeyDown);

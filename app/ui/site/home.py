@@ -1,4 +1,4 @@
-"""The home page: hero and services teaser (the database-driven sections are added below them later)."""
+"""The home page: hero, services, portfolio, testimonials and the contact form (sections in app/ui/site/sections/)."""
 
 import reflex as rx
 from reflex_components_core.react_router import ReactRouterLink
@@ -6,6 +6,12 @@ from reflex_components_core.react_router import ReactRouterLink
 from app.core.config import settings
 from app.ui import routes
 from app.ui.layouts.site import site_layout
+from app.ui.seo import page_meta
+from app.ui.site.sections.contact_form import ContactFormState, contact_form
+from app.ui.site.sections.contact_info import contact_summary
+from app.ui.site.sections.portfolio import PortfolioState, portfolio_section
+from app.ui.site.sections.services import ServicesState, services_section
+from app.ui.site.sections.testimonials import TestimonialsState, testimonials_section
 from app.ui.styles import (
     BUTTON_ACCENT,
     BUTTON_GHOST_ON_DARK,
@@ -14,7 +20,6 @@ from app.ui.styles import (
     EYEBROW,
     HEADING_2,
     LEAD,
-    TEXT_LINK,
 )
 
 CLIENT_BADGES: list[str] = ["Palmetto Dental Studio", "Indian River Marine Supply", "Tradewinds Realty Group"]
@@ -152,38 +157,48 @@ def _hero() -> rx.Component:
     )
 
 
-def _services_teaser() -> rx.Component:
+def _contact() -> rx.Component:
     return rx.el.section(
         rx.el.div(
-            rx.el.p("What we do", class_name=EYEBROW),
-            rx.el.h2("Technology services built around your business", id="services-heading", class_name=HEADING_2),
-            rx.el.p(
-                "Web development, website hosting, BI reporting, mobile apps, database design and digital "
-                "transformation, delivered by a local team that knows your market.",
-                class_name=f"mx-auto max-w-2xl {LEAD}",
+            rx.el.div(
+                rx.el.p("Get in touch", class_name=EYEBROW),
+                rx.el.h2("Ready to start your project?", id="contact-heading", class_name=f"mt-3 {HEADING_2}"),
+                rx.el.p(
+                    "Tell us what you need and get a free, no-obligation quote. We reply within 24 hours.",
+                    class_name=f"mt-4 {LEAD}",
+                ),
+                rx.el.div(contact_summary(), class_name="mt-8"),
+                class_name="lg:col-span-2",
             ),
-            ReactRouterLink.create(
-                "Explore our services",
-                rx.icon("arrow-right", size=16),
-                to=routes.SERVICES,
-                class_name=f"inline-flex items-center gap-1.5 {TEXT_LINK}",
-            ),
-            class_name=f"{CONTAINER} flex flex-col items-center gap-4 text-center",
+            rx.el.div(contact_form(), class_name="lg:col-span-3"),
+            class_name=f"{CONTAINER} grid gap-12 lg:grid-cols-5",
         ),
-        id="services",
-        aria_labelledby="services-heading",
-        class_name="bg-slate-50 py-20 sm:py-24",
+        id="contact",
+        aria_labelledby="contact-heading",
+        class_name="bg-white py-20 sm:py-24",
     )
 
 
 @rx.page(
-    route=routes.HOME,
-    title=f"{settings.company_name} | Web, Cloud & Digital Transformation in Port St. Lucie",
-    description=(
+    **page_meta(
+        routes.HOME,
+        f"{settings.company_name} | Web, Cloud & Digital Transformation in Port St. Lucie",
         f"{settings.company_name} builds websites, hosting, BI reports, mobile apps and databases for businesses in "
-        "Port St. Lucie and the Treasure Coast."
+        "Port St. Lucie and the Treasure Coast.",
     ),
+    on_load=[
+        ServicesState.load,
+        PortfolioState.load,
+        TestimonialsState.load,
+        ContactFormState.reset_form,
+    ],
 )
 def home_page() -> rx.Component:
     """The home page."""
-    return site_layout(_hero(), _services_teaser())
+    return site_layout(
+        _hero(),
+        services_section(),
+        portfolio_section(),
+        testimonials_section(),
+        _contact(),
+    )

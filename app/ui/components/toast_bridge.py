@@ -1,0 +1,46 @@
+"""Shows the toasts handlers store in `NoticeState.notice` with Sonner (Reflex's toaster), from compiled code.
+
+A new notice id makes the effect call the toaster once; the last id shown is kept in sessionStorage, so neither a
+client-side navigation (a new page mounts a new bridge) nor a reload (the backend state comes back) repeats a toast.
+"""
+
+import reflex as rx
+from reflex_base.vars import VarData
+from reflex_components_core.base.fragment import Fragment
+
+from app.ui.state.notice import NoticeState
+
+_SCRIPT = """
+function showSiteNotice(notice) {
+  if (!notice || !notice.id) return;
+  const SEEN_KEY = "site-notice-seen";
+  try {
+    if (window.sessionStorage.getItem(SEEN_KEY) === notice.id) return;
+    window.sessionStorage.setItem(SEEN_KEY, notice.id);
+  } catch (e) {
+    // Storage may be unavailable (private mode); showing the toast matters more.
+  }
+  const toaster = refs["__toast"];
+  if (!toaster) return;
+  const show = typeof toaster[notice.level] === "function" ? toaster[notice.level] : toaster;
+  show(notice.title, { id: notice.id, description: notice.description || undefined });
+}
+"""
+
+
+class ToastBridge(Fragment):
+    """Renders nothing; calls ``showSiteNotice`` whenever the notice id changes."""
+
+    def add_imports(self) -> dict[str, list[str]]:
+        return {"react": ["useEffect"], "$/utils/state": ["refs"]}
+
+    def add_custom_code(self) -> list[str]:
+        return [_SCRIPT]
+
+    def add_hooks(self) -> list[str | rx.Var]:
+        notice = NoticeState.notice
+        code = f"useEffect(() => showSiteNotice({notice!s}), [{notice!s}?.id]);"
+        return [rx.Var(_js_expr=code, _var_data=VarData.merge(notice._get_all_var_data()))]
+
+
+toast_bridge = ToastBridge.create

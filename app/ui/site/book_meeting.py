@@ -1,0 +1,205 @@
+"""/book-meeting: the Book a Meeting view (loading skeletons, empty state, or the active meeting types)."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import reflex as rx
+from reflex_components_core.react_router import ReactRouterLink
+
+from app.core.config import settings
+from app.core.errors import DomainError
+from app.services import meeting_types
+from app.ui import routes
+from app.ui.components.blocks import badge, page_hero, skeleton_grid
+from app.ui.layouts.site import site_layout
+from app.ui.seo import page_meta
+from app.ui.site.content import read
+from app.ui.styles import BUTTON_PRIMARY, CONTAINER, TEXT_LINK
+
+log = logging.getLogger(__name__)
+
+SKELETONS = 3  # spec: skeleton count 3
+EMPTY_TITLE = "No meeting types available"
+EMPTY_TEXT = "Please contact us directly to schedule a meeting."
+FALLBACK_DESCRIPTION = "Schedule a meeting to discuss your project or ask questions"
+EXPECTATIONS: list[tuple[str, str]] = [
+    ("calendar-check", "You'll receive a calendar invite with all the meeting details as soon as you book."),
+    ("video", "A video conference link is included in the invite, so you can join from anywhere."),
+    ("clipboard-list", "Come prepared with your goals, questions and any examples or documents that help."),
+    ("message-square", "We'll discuss your requirements and agree on clear next steps together."),
+]
+
+
+def _card(t: dict[str, Any]) -> dict[str, Any]:
+    """What the view shows of one meeting type; the link is scheduling_url, else booking_url, else none."""
+    url = t.get("scheduling_url") or t.get("booking_url") or ""
+    if not url:
+        log.error(
+            "Meeting type %r has no scheduling or booking link; its Book Meeting button is disabled", t.get("name")
+        )
+    return {
+        "id": str(t.get("uri") or "").rstrip("/").rsplit("/", 1)[-1],
+        "name": str(t.get("name") or ""),
+        "duration": int(t.get("duration") or 0),
+        "host": str((t.get("profile") or {}).get("name") or settings.company_name),
+        "description": (t.get("description_plain") or "").strip() or FALLBACK_DESCRIPTION,
+        "url": url,
+    }
+
+
+class BookMeetingState(rx.State):
+    status: str = "loading"  # loading, ready, error
+    types: list[dict[str, Any]] = []
+    error: str = ""
+
+    @rx.event
+    async def load(self) -> None:
+        self.status, self.error = "loading", ""
+        try:
+            found = await read(meeting_types.list_active)
+        except DomainError as exc:  # the scheduling service is down: its message says what to do instead
+            self.types, self.status, self.error = [], "error", exc.message
+            return
+        self.types = [_card(t) for t in found]
+        self.status = "ready"
+
+
+def _type_card(t: rx.Var[dict[str, Any]]) -> rx.Component:
+    url = t["url"].to(str)
+    return rx.el.article(
+        rx.el.div(
+            rx.el.h3(t["name"], class_name="text-lg font-bold text-slate-900"),
+            badge("1-on-1", tone="blue", icon="user-round"),
+            class_name="flex items-start justify-between gap-3",
+        ),
+        rx.el.ul(
+            rx.el.li(
+                rx.icon("clock", size=16, class_name="text-blue-800", aria_hidden="true"),
+                t["duration"],
+                " minutes",
+                class_name="flex items-center gap-1.5",
+            ),
+            rx.el.li(
+                rx.icon("circle-user-round", size=16, class_name="text-blue-800", aria_hidden="true"),
+                t["host"],
+                class_name="flex items-center gap-1.5",
+            ),
+            aria_label="Meeting details",
+            class_name="mt-3 flex flex-wrap gap-x-5 gap-y-1 text-sm text-slate-700",
+        ),
+        rx.el.p(t["description"], class_name="mt-4 line-clamp-3 flex-1 text-sm leading-relaxed text-slate-600"),
+        rx.el.div(
+            rx.cond(
+                url != "",
+                rx.el.a(
+                    rx.icon("calendar-plus", size=16, aria_hidden="true"),
+                    "Book Meeting",
+                    rx.el.span(": ", t["name"], " (opens in a new tab)", class_name="sr-only"),
+                    href=url,
+                    target="_blank",
+                    rel="noopener noreferrer",
+                    class_name=f"{BUTTON_PRIMARY} h-11 w-full px-5 text-sm",
+                ),
+                rx.el.button(
+                    rx.icon("calendar-plus", size=16, aria_hidden="true"),
+                    "Book Meeting",
+                    type="button",
+                    disabled=True,
+                    class_name=f"{BUTTON_PRIMARY} h-11 w-full px-5 text-sm",
+                ),
+            ),
+            class_name="mt-6",
+        ),
+        data_meeting_type=t["id"].to(str),
+        class_name="flex flex-col rounded-2xl border border-slate-200 bg-white p-6 shadow-sm",
+    )
+
+
+def _message(icon: str, title: rx.Var | str, text: rx.Var | str, *, role: str) -> rx.Component:
+    return rx.el.div(
+        rx.icon(icon, size=32, class_name="text-slate-400", aria_hidden="true"),
+        rx.el.h3(title, class_name="mt-4 text-lg font-bold text-slate-900"),
+        rx.el.p(text, class_name="mt-1 text-slate-600"),
+        rx.el.p(
+            "E-mail ",
+            rx.el.a(settings.company_email, href=f"mailto:{settings.company_email}", class_name=TEXT_LINK),
+            " or use our ",
+            ReactRouterLink.create("contact form", to=routes.CONTACT, class_name=TEXT_LINK),
+            ".",
+            class_name="mt-4 text-sm text-slate-600",
+        ),
+        role=role,
+        class_name="flex flex-col items-center rounded-2xl border-2 border-dashed border-slate-300 bg-white px-6 "
+        "py-12 text-center",
+    )
+
+
+def _types() -> rx.Component:
+    return rx.match(
+        BookMeetingState.status,
+        ("loading", skeleton_grid(SKELETONS, label="Loading meeting types")),
+        (
+            "error",
+            _message("calendar-x", "Meeting types are unavailable", BookMeetingState.error, role="alert"),
+        ),
+        rx.cond(
+            BookMeetingState.types.length() > 0,
+            rx.el.div(rx.foreach(BookMeetingState.types, _type_card), class_name="grid gap-6 md:grid-cols-3"),
+            _message("calendar-x", EMPTY_TITLE, EMPTY_TEXT, role="status"),
+        ),
+    )
+
+
+def _expectations() -> rx.Component:
+    return rx.el.section(
+        rx.el.h2("What to expect", id="expect-heading", class_name="text-xl font-bold text-slate-900"),
+        rx.el.ul(
+            *[
+                rx.el.li(
+                    rx.el.span(
+                        rx.icon(icon, size=18, aria_hidden="true"),
+                        class_name="flex size-9 shrink-0 items-center justify-center rounded-lg bg-blue-50 "
+                        "text-blue-800",
+                    ),
+                    rx.el.span(text, class_name="pt-1.5"),
+                    class_name="flex items-start gap-3 text-slate-700",
+                )
+                for icon, text in EXPECTATIONS
+            ],
+            class_name="mt-5 grid gap-4 md:grid-cols-2",
+        ),
+        aria_labelledby="expect-heading",
+        class_name="mt-12 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8",
+    )
+
+
+@rx.page(
+    **page_meta(
+        routes.BOOK_MEETING,
+        f"Book a Meeting | {settings.company_name}",
+        "Book a free consultation or a project discovery call with our team: pick a meeting type and a time that "
+        "suits you.",
+    ),
+    on_load=BookMeetingState.load,
+)
+def book_meeting_page() -> rx.Component:
+    return site_layout(
+        page_hero(
+            "Book a Meeting",
+            "Let's talk about your project",
+            "Choose the kind of meeting that fits, then pick a time that suits you. It's free and there's no "
+            "obligation.",
+        ),
+        rx.el.section(
+            rx.el.div(
+                rx.el.h2("Meeting types", id="types-heading", class_name="sr-only"),
+                _types(),
+                _expectations(),
+                class_name=CONTAINER,
+            ),
+            aria_labelledby="types-heading",
+            class_name="bg-slate-50 py-16 sm:py-20",
+        ),
+    )

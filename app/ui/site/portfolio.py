@@ -1,0 +1,34 @@
+"""/portfolio: the title band and the portfolio section (filter, projects) without its own heading."""
+
+import reflex as rx
+
+from app.core.config import settings
+from app.ui import routes
+from app.ui.components.blocks import page_hero
+from app.ui.layouts.site import site_layout
+from app.ui.seo import page_meta
+from app.ui.site.sections.portfolio import PortfolioState, portfolio_section
+
+
+@rx.page(
+    **page_meta(
+        routes.PORTFOLIO,
+        f"Portfolio | {settings.company_name}",
+        "Websites, mobile apps, dashboards and campaigns we have built for businesses across Florida's Treasure "
+        "Coast, filtered by industry.",
+    ),
+    on_load=PortfolioState.load,
+)
+def portfolio_page() -> rx.Component:
+    return site_layout(
+        rx.el.div(
+            page_hero(
+                "Portfolio",
+                "Our work",
+                "Websites, apps and dashboards we've delivered for local businesses. Filter by industry to find "
+                "projects like yours.",
+            ),
+            portfolio_section(with_title=False),
+            data_scroll_top_on_open=True,
+        )
+    )
