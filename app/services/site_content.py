@@ -10,6 +10,21 @@ from sqlmodel import Session, col, select
 from app.models.content import PortfolioProject, Service, TeamMember, Testimonial
 from app.services import careers
 
+# The service card icons (lucide names). Icons are compiled into the bundle, so staff pick one of these.
+SERVICE_ICONS = [
+    "bar-chart-3",
+    "chart-column",
+    "code",
+    "server",
+    "smartphone",
+    "database",
+    "rocket",
+    "cloud",
+    "shield",
+    "globe",
+    "cpu",
+    "settings",
+]
 PORTFOLIO_CATEGORIES = ["All", "Web Development", "Marketing", "Healthcare", "FinTech", "Education", "IoT"]
 
 

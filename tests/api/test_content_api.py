@@ -135,3 +135,23 @@ def test_content_writes_need_the_permission(client: TestClient, session: Session
     assert client.post("/api/admin/invoices", json={}).status_code == 403
     assert client.get("/api/admin/analytics").status_code == 403
     assert client.get("/api/protected/organizations").status_code == 200  # developers read content
+
+
+def test_site_content_calls_edit_what_the_public_api_serves(client: TestClient, session: Session) -> None:
+    as_user(client, session, f.user(session, "ml_site", role=Role.employee, employee_type=EmployeeType.marketing_lead))
+    bad = client.post("/api/admin/site/jobs", json={"title": "QA", "code": "QA 1"})
+    assert bad.status_code == 422
+    assert set(bad.json()["errors"]) == {"code", "department", "location", "employment_type"}
+    job = {"title": "QA Engineer", "code": "JOB-777", "department": "Engineering", "location": "Remote",
+           "employment_type": "Full-time", "benefits": "Remote work\nLearning budget"}  # fmt: skip
+    made = client.post("/api/admin/site/jobs", json=job)
+    assert made.status_code == 201 and made.json()["message"] == "Job opening created successfully"
+    listed = client.get("/api/jobs").json()["data"]
+    assert next(j for j in listed if j["id"] == "JOB-777")["benefits"] == ["Remote work", "Learning budget"]
+    item_id = made.json()["data"]["id"]
+    closed = client.put(f"/api/admin/site/jobs/{item_id}", json={"is_active": False})
+    assert closed.json()["message"] == "Job opening updated successfully"
+    assert all(j["id"] != "JOB-777" for j in client.get("/api/jobs").json()["data"])
+    assert client.get("/api/admin/site/nonsense").status_code == 404
+    assert client.delete(f"/api/admin/site/jobs/{item_id}").json()["message"] == "Job opening deleted successfully"
+    assert client.delete(f"/api/admin/site/jobs/{item_id}").status_code == 404

@@ -14,6 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlmodel import Session
 
+from app.models.content import TeamMember
 from app.models.enums import EmployeeType, Role
 from app.models.inquiry import ContactInquiry
 from app.services import sessions
@@ -89,6 +90,22 @@ ROUTES = [
         {"admin", "founder", "coo", "cto", "marketing_lead", "product_manager"},
         lambda c, w: c.post("/api/protected/organizations", json={"name": "Matrix Org"}),
     ),
+    Route("list site content", ALL_STAFF - {"hr"}, lambda c, w: c.get("/api/admin/site/services")),
+    Route(
+        "create site content",
+        {"admin", "founder", "coo", "cto", "marketing_lead", "product_manager"},
+        lambda c, w: c.post("/api/admin/site/team", json={"name": "Matrix", "role": "Dev", "bio": "Builds"}),
+    ),
+    Route(
+        "update site content",
+        {"admin", "founder", "coo", "cto", "marketing_lead", "product_manager"},
+        lambda c, w: c.put(f"/api/admin/site/team/{w['team_member'].id}", json={"role": "Lead"}),
+    ),
+    Route(
+        "delete site content",
+        {"admin", "founder", "coo", "cto", "marketing_lead", "product_manager"},
+        lambda c, w: c.delete(f"/api/admin/site/team/{w['team_member'].id}"),
+    ),
     Route(
         "list all products",
         {"admin", "founder", "coo", "cfo", "cto", "marketing_lead", "sales_lead", "product_manager"},
@@ -133,12 +150,14 @@ ROUTES = [
 @pytest.fixture
 def world(session: Session) -> dict[str, Any]:
     inquiry = ContactInquiry(name="Pat", email="pat@example.com", message="Need a site")
-    session.add(inquiry)
+    member = TeamMember(name="Sam", role="Designer", bio="Designs")
+    session.add_all([inquiry, member])
     session.commit()
     return {
         "target_client": f.user(session, "target_client"),
         "target_employee": f.user(session, "target_emp", role=Role.employee, employee_type=EmployeeType.developer),
         "inquiry": inquiry,
+        "team_member": member,
     }
 
 

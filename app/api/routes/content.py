@@ -13,7 +13,16 @@ from fastapi import APIRouter, Body
 from fastapi.responses import StreamingResponse
 
 from app.api.deps import CurrentUser, DownloadUser, SessionDep, StaffUser
-from app.services import analytics, applications, billing, meetings_admin, organizations, products, projects
+from app.services import (
+    analytics,
+    applications,
+    billing,
+    meetings_admin,
+    organizations,
+    products,
+    projects,
+    site_admin,
+)
 
 router = APIRouter(tags=["content"])
 public = APIRouter(tags=["content"])
@@ -73,6 +82,33 @@ def set_milestones(project_id: int, user: StaffUser, s: SessionDep, body: JsonBo
     """Replace a project's milestones, in order (content:write)."""
     data = projects.set_milestones(s, actor=user, project_id=project_id, milestones=list(body.get("milestones") or []))
     return {"data": data, "message": "Project updated successfully"}
+
+
+@router.get("/admin/site/{kind}")
+def list_site_content(kind: str, user: StaffUser, s: SessionDep) -> dict[str, Any]:
+    """Every row of a public content kind: services, portfolio, testimonials, team, jobs (content:read)."""
+    return {"data": site_admin.list_items(s, actor=user, kind=kind)}
+
+
+@router.post("/admin/site/{kind}", status_code=201)
+def create_site_content(kind: str, user: StaffUser, s: SessionDep, body: JsonBody) -> dict[str, Any]:
+    """Add a row of public content (content:write)."""
+    data = site_admin.create_item(s, actor=user, kind=kind, data=body)
+    return {"data": data, "message": f"{site_admin.kind_of(kind).noun.capitalize()} created successfully"}
+
+
+@router.put("/admin/site/{kind}/{item_id}")
+def update_site_content(kind: str, item_id: int, user: StaffUser, s: SessionDep, body: JsonBody) -> dict[str, Any]:
+    """Change a row of public content (partial; content:write)."""
+    data = site_admin.update_item(s, actor=user, kind=kind, item_id=item_id, data=body)
+    return {"data": data, "message": f"{site_admin.kind_of(kind).noun.capitalize()} updated successfully"}
+
+
+@router.delete("/admin/site/{kind}/{item_id}")
+def delete_site_content(kind: str, item_id: int, user: StaffUser, s: SessionDep) -> dict[str, str]:
+    """Remove a row of public content (content:write)."""
+    site_admin.delete_item(s, actor=user, kind=kind, item_id=item_id)
+    return {"message": f"{site_admin.kind_of(kind).noun.capitalize()} deleted successfully"}
 
 
 @router.get("/admin/products")

@@ -13,22 +13,6 @@ from app.ui.components.blocks import section_heading, skeleton_grid
 from app.ui.site.content import SNAPSHOT, read
 from app.ui.styles import BUTTON_OUTLINE, BUTTON_PRIMARY, CONTAINER, TEXT_LINK
 
-# Icons are compiled into the bundle, so a stored icon name picks one of these (unknown names get the fallback).
-_ICONS = [
-    "bar-chart-3",
-    "chart-column",
-    "code",
-    "server",
-    "smartphone",
-    "database",
-    "rocket",
-    "cloud",
-    "shield",
-    "globe",
-    "cpu",
-    "settings",
-]
-
 
 class ServicesState(rx.State):
     """The active service cards in display order."""
@@ -45,7 +29,7 @@ class ServicesState(rx.State):
 def service_icon(name: rx.Var, *, size: int = 24) -> rx.Component:
     return rx.match(
         name,
-        *[(icon, rx.icon(icon, size=size, aria_hidden="true")) for icon in _ICONS],
+        *[(icon, rx.icon(icon, size=size, aria_hidden="true")) for icon in site_content.SERVICE_ICONS],
         rx.icon("sparkles", size=size, aria_hidden="true"),
     )
 

@@ -1,0 +1,313 @@
+"""Staff editing of the public site's content: services, portfolio, testimonials, team and job openings.
+
+One description per kind (its table and fields) drives listing, validation, create, partial update and delete, so
+the five editors behave alike. Reading needs content:read, writing content:write; every write is audited. The public
+pages read these tables on each visit (app/ui/site/content.py), so an edit shows without a rebuild.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, SQLModel, col, select
+
+from app.core.errors import Forbidden, Invalid, NotFound
+from app.core.permissions import Perm
+from app.models.careers import JobOpening
+from app.models.content import PortfolioProject, Service, TeamMember, Testimonial
+from app.models.user import User
+from app.services import audit
+from app.services import validation as v
+from app.services.access import staff_can
+from app.services.site_content import PORTFOLIO_CATEGORIES, SERVICE_ICONS
+
+EMPLOYMENT_TYPES = ("Full-time", "Part-time", "Contract", "Internship")
+MAX_LIST_ITEMS = 30
+
+
+@dataclass(frozen=True)
+class Field:
+    name: str  # the model attribute and the payload key
+    label: str
+    type: str = "text"  # text | long | lines | bool | int | date | choice | url | slug | code
+    limit: int = 200
+    required: bool = False
+    choices: tuple[str, ...] = ()
+    low: int = 0
+    high: int = 10_000
+
+
+@dataclass(frozen=True)
+class Kind:
+    key: str  # the URL segment: /api/admin/site/{key}
+    noun: str  # "service", as in "Service created successfully"
+    model: type[SQLModel]
+    title: str  # the field that names a row in lists, toasts and the audit log
+    fields: tuple[Field, ...]
+    unique: str | None = None  # a field that must be unique (the public id)
+
+
+ORDER = Field("sort_order", "Display order", "int")
+KINDS: dict[str, Kind] = {
+    k.key: k
+    for k in (
+        Kind(
+            "services",
+            "service",
+            Service,
+            "title",
+            (
+                Field("title", "Title", required=True),
+                Field("slug", "Slug", "slug", limit=100, required=True),
+                Field("icon", "Icon", "choice", required=True, choices=tuple(SERVICE_ICONS)),
+                Field("description", "Description", "long", limit=2000, required=True),
+                Field("features", "Features", "lines"),
+                Field("popular", "Most Popular", "bool"),
+                Field("is_active", "Shown on the site", "bool"),
+                ORDER,
+            ),
+            unique="slug",
+        ),
+        Kind(
+            "portfolio",
+            "portfolio project",
+            PortfolioProject,
+            "title",
+            (
+                Field("title", "Title", required=True),
+                Field("category", "Category", "choice", required=True, choices=tuple(PORTFOLIO_CATEGORIES[1:])),
+                Field("description", "Description", "long", limit=2000, required=True),
+                Field("tags", "Tags", "lines", limit=50),
+                Field("link", "Site address", "url", limit=500),
+                Field("is_live", "Live site (Visit Site)", "bool"),
+                Field("is_published", "Shown on the site", "bool"),
+                ORDER,
+            ),
+        ),
+        Kind(
+            "testimonials",
+            "testimonial",
+            Testimonial,
+            "name",
+            (
+                Field("name", "Name", limit=100, required=True),
+                Field("role", "Role", limit=100),
+                Field("company", "Company"),
+                Field("text", "Testimonial", "long", limit=2000, required=True),
+                Field("rating", "Rating", "int", required=True, low=1, high=5),
+                Field("date", "Date", "date"),
+                Field("verified", "Verified client", "bool"),
+                Field("featured", "Featured (fixed, with role and company)", "bool"),
+                Field("is_published", "Shown on the site", "bool"),
+                ORDER,
+            ),
+        ),
+        Kind(
+            "team",
+            "team member",
+            TeamMember,
+            "name",
+            (
+                Field("name", "Name", limit=100, required=True),
+                Field("role", "Role", limit=100, required=True),
+                Field("bio", "Bio", "long", limit=2000, required=True),
+                Field("skills", "Skills", "lines", limit=50),
+                Field("is_published", "Shown on the site", "bool"),
+                ORDER,
+            ),
+        ),
+        Kind(
+            "jobs",
+            "job opening",
+            JobOpening,
+            "title",
+            (
+                Field("title", "Title", required=True),
+                Field("code", "Job ID", "code", limit=20, required=True),
+                Field("department", "Department", limit=100, required=True),
+                Field("location", "Location", required=True),
+                Field("employment_type", "Type", "choice", required=True, choices=EMPLOYMENT_TYPES),
+                Field("salary", "Salary", limit=100),
+                Field("description", "Description", "long", limit=5000),
+                Field("requirements", "Requirements", "lines", limit=300),
+                Field("benefits", "Benefits", "lines", limit=300),
+                Field("is_active", "Open (shown on Careers)", "bool"),
+                ORDER,
+            ),
+            unique="code",
+        ),
+    )
+}
+
+_SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+_CODE = re.compile(r"^[A-Z0-9]+(?:-[A-Z0-9]+)*$")
+
+
+def kind_of(key: str) -> Kind:
+    kind = KINDS.get(key)
+    if kind is None:
+        raise NotFound("Unknown content type")
+    return kind
+
+
+def _dto(kind: Kind, row: SQLModel) -> dict[str, Any]:
+    out: dict[str, Any] = {"id": row.id}
+    for f in kind.fields:
+        value = getattr(row, f.name)
+        out[f.name] = value.isoformat() if isinstance(value, date) else list(value) if f.type == "lines" else value
+    return out
+
+
+def list_items(s: Session, *, actor: User, kind: str) -> list[dict[str, Any]]:
+    """Every row of a kind, published or not, in display order (content:read)."""
+    k = kind_of(kind)
+    if not staff_can(actor, Perm.content_read):
+        raise Forbidden("You don't have permission to view site content")
+    model: Any = k.model
+    rows = s.exec(select(model).order_by(col(model.sort_order), col(model.id))).all()
+    return [_dto(k, r) for r in rows]
+
+
+def _lines(value: Any, f: Field, errors: dict[str, str]) -> list[str]:
+    # A list, or text with one item per line (how the editor's textarea sends it).
+    items = value if isinstance(value, list) else str(value or "").splitlines()
+    cleaned = [" ".join(str(i).split()) for i in items]
+    cleaned = [i for i in cleaned if i]
+    if len(cleaned) > MAX_LIST_ITEMS:
+        errors[f.name] = f"{f.label} can have at most {MAX_LIST_ITEMS} items"
+    elif any(len(i) > f.limit for i in cleaned):
+        errors[f.name] = f"Each of the {f.label.lower()} must not exceed {f.limit} characters"
+    return cleaned
+
+
+def _flag(value: Any) -> bool:
+    return value is True or str(value).strip().lower() in ("true", "1", "on", "yes")
+
+
+def _value(f: Field, value: Any, errors: dict[str, str]) -> Any:
+    if f.type == "bool":
+        return _flag(value)
+    if f.type == "lines":
+        return _lines(value, f, errors)
+    if f.type == "int":
+        number = v.whole(value, f.name, errors, f.label, low=f.low, high=f.high)
+        if number is None and f.name not in errors:
+            if f.required:
+                errors[f.name] = f"{f.label} is required"
+            return 0 if f.name == "sort_order" else None
+        return number
+    if f.type == "date":
+        return v.day(value, f.name, errors, f.label)
+    limit = f.limit
+    cleaned = v.text(value, f.name, errors, f.label, limit=limit, required=f.required)
+    if cleaned is None:
+        return None
+    if f.type == "choice" and cleaned not in f.choices:
+        errors[f.name] = f"{f.label} must be one of: {', '.join(f.choices)}"
+    elif f.type == "url" and not re.match(r"^https?://[^\s/]+\.[^\s]+$", cleaned):
+        errors[f.name] = f"{f.label} must be a full web address starting with https://"
+    elif f.type == "slug" and not _SLUG.match(cleaned):
+        errors[f.name] = f"{f.label} may contain only lowercase letters, digits and single hyphens"
+    elif f.type == "code" and not _CODE.match(cleaned.upper()):
+        errors[f.name] = f"{f.label} may contain only letters, digits and single hyphens (e.g. JOB-005)"
+    elif f.type == "code":
+        return cleaned.upper()
+    elif f.type != "long" and "\n" in cleaned:
+        return " ".join(cleaned.split())
+    return cleaned
+
+
+def _values(k: Kind, data: dict[str, Any], *, creating: bool) -> dict[str, Any]:
+    """Validated model values for the fields sent (all fields when creating); Invalid names the first problem."""
+    errors: dict[str, str] = {}
+    out: dict[str, Any] = {}
+    for f in k.fields:
+        if creating or f.name in data:
+            if not creating and f.required and data[f.name] in (None, ""):
+                errors[f.name] = f"{f.label} is required"
+                continue
+            out[f.name] = _value(f, data.get(f.name, True if f.type == "bool" and _shown(f) else None), errors)
+    if errors:
+        raise Invalid(next(iter(errors.values())), errors=errors)
+    return {name: value for name, value in out.items() if value is not None or not creating}
+
+
+def _shown(f: Field) -> bool:
+    # New rows are on the site unless the form says otherwise; "popular", "featured" and the like start off.
+    return f.name in ("is_active", "is_published", "verified")
+
+
+def _require_write(actor: User, verb: str) -> None:
+    if not staff_can(actor, Perm.content_write):
+        raise Forbidden(f"You don't have permission to {verb} site content")
+
+
+def _get(s: Session, k: Kind, item_id: int) -> Any:
+    row = s.get(k.model, item_id)
+    if row is None:
+        raise NotFound(f"{k.noun.capitalize()} not found")
+    return row
+
+
+def _check_unique(s: Session, k: Kind, values: dict[str, Any], item_id: int | None) -> None:
+    if k.unique is None or k.unique not in values:
+        return
+    model: Any = k.model
+    other = s.exec(select(model.id).where(getattr(model, k.unique) == values[k.unique])).first()
+    if other is not None and other != item_id:
+        label = next(f.label for f in k.fields if f.name == k.unique)
+        raise Invalid(f"{label} {values[k.unique]} is already used", errors={k.unique: f"{label} is already used"})
+
+
+def _commit(s: Session, k: Kind, values: dict[str, Any]) -> None:
+    try:
+        s.commit()
+    except IntegrityError:  # a concurrent save took the same slug/code between the check and the commit
+        s.rollback()
+        _check_unique(s, k, values, None)
+        raise
+
+
+def create_item(s: Session, *, actor: User, kind: str, data: dict[str, Any]) -> dict[str, Any]:
+    """Add a row of a kind (content:write)."""
+    k = kind_of(kind)
+    _require_write(actor, "create")
+    values = _values(k, data, creating=True)
+    _check_unique(s, k, values, None)
+    row = k.model(**values)
+    s.add(row)
+    s.flush()
+    audit.record(s, actor=actor, action=f"site.{k.key}.create", entity=row, details={k.title: values[k.title]})
+    _commit(s, k, values)
+    s.refresh(row)
+    return _dto(k, row)
+
+
+def update_item(s: Session, *, actor: User, kind: str, item_id: int, data: dict[str, Any]) -> dict[str, Any]:
+    """Change the fields sent (content:write)."""
+    k = kind_of(kind)
+    _require_write(actor, "update")
+    row = _get(s, k, item_id)
+    values = _values(k, data, creating=False)
+    _check_unique(s, k, values, item_id)
+    for name, value in values.items():
+        setattr(row, name, value)
+    s.add(row)
+    audit.record(s, actor=actor, action=f"site.{k.key}.update", entity=row, details={"fields": sorted(values)})
+    _commit(s, k, values)
+    s.refresh(row)
+    return _dto(k, row)
+
+
+def delete_item(s: Session, *, actor: User, kind: str, item_id: int) -> None:
+    """Remove a row (content:write). Applications to a removed opening keep its job id (the key is set to null)."""
+    k = kind_of(kind)
+    _require_write(actor, "delete")
+    row = _get(s, k, item_id)
+    audit.record(s, actor=actor, action=f"site.{k.key}.delete", details={"id": item_id, k.title: getattr(row, k.title)})
+    s.delete(row)
+    s.commit()
