@@ -12,6 +12,8 @@ app = rx.App(
     api_transformer=[create_api(), BodySizeLimit, SecurityHeaders],
     # The browser side of the inactivity rules, as a static file.
     head_components=[rx.el.script(src="/session-watch.js", defer=True)],
+    # Toasts can be dismissed: one that sits over a row's buttons must not block them for its whole duration.
+    toaster=rx.toast.provider(close_button=True),
 )
 app.add_page(
     not_found_page,

@@ -21,6 +21,7 @@ from app.models.billing import Invoice
 from app.models.careers import JobApplication
 from app.models.enums import ApplicationStatus, InvoiceStatus
 from app.models.inquiry import ContactInquiry
+from app.models.project import Organization
 from app.models.user import User
 from app.services import files
 from app.services.users import create_user
@@ -271,6 +272,81 @@ def test_developer_reads_content_without_write_buttons(server: Server, browser: 
         expect(page.get_by_test_id("delete-button")).to_have_count(0)
         page.get_by_test_id("tab-products").click()
         expect(page.get_by_test_id("create-products")).to_have_count(0)
+        page.get_by_test_id("tab-site").click()
+        expect(page.get_by_test_id("site-row").first).to_be_visible()
+        expect(page.get_by_test_id("site-create")).to_have_count(0)
+        expect(page.get_by_test_id("site-edit")).to_have_count(0)
         page.goto(server.url + "/admin/billing")
         expect(page.get_by_test_id("access-restricted")).to_be_visible()
         assert errors == []
+
+
+def test_marketing_lead_creates_an_organization(server: Server, browser: Browser, db_engine: Engine) -> None:
+    name = _unique("E2E Dental")
+    with signed_in(browser, server, db_engine, "staff_marketing_lead") as (page, errors):
+        _open_content_tab(page, server, "organizations")
+        page.get_by_test_id("create-organizations").click()
+        dialog = page.get_by_role("dialog")
+        dialog.locator("#org-name").fill(name)
+        dialog.locator("#org-industry").fill("Healthcare")
+        dialog.locator("#org-website").fill("ftp://not-a-site")
+        dialog.locator("#org-size").select_option("small")
+        dialog.get_by_test_id("save-form").click()
+        expect(dialog.get_by_role("alert").first).to_contain_text("Website")  # refused by the server, dialog open
+        dialog.locator("#org-website").fill("https://dental.example.com")
+        dialog.get_by_test_id("save-form").click()
+        _toast(page, "Organization created successfully")
+        expect(dialog).to_be_hidden()
+        card = page.get_by_test_id("organization-card").filter(has_text=name)
+        expect(card).to_contain_text("Healthcare")
+        expect(card).to_contain_text("Small company")
+        assert errors == []
+    with Session(db_engine) as s:
+        org = s.exec(select(Organization).where(Organization.name == name)).one()
+    assert org.website == "https://dental.example.com"
+
+
+def test_marketing_lead_edits_the_public_services(server: Server, browser: Browser, db_engine: Engine) -> None:
+    title = _unique("E2E Data Engineering")
+    slug = title.lower().replace(" ", "-")
+    with signed_in(browser, server, db_engine, "staff_marketing_lead") as (page, errors):
+        _open_content_tab(page, server, "site")
+        expect(page.get_by_test_id("site-kind-services")).to_have_attribute("aria-pressed", "true")
+        expect(page.get_by_test_id("site-row").first).to_be_visible()
+        page.get_by_test_id("site-create").click()
+        dialog = page.get_by_role("dialog")
+        expect(dialog.get_by_role("heading", name="Add Service")).to_be_visible()
+        dialog.locator("#site-title").fill(title)
+        dialog.locator("#site-slug").fill("Not A Slug")
+        dialog.locator("#site-icon").select_option("cloud")
+        dialog.locator("#site-description").fill("Pipelines, warehouses and dashboards that stay correct.")
+        dialog.locator("#site-features").fill("ETL pipelines\nData warehouses\n\nStreaming")
+        dialog.get_by_test_id("site-save").click()
+        expect(dialog).to_contain_text("Slug may contain only lowercase letters, digits and single hyphens")
+        dialog.locator("#site-slug").fill(slug)
+        dialog.get_by_test_id("site-save").click()
+        _toast(page, "Service created successfully")
+        expect(dialog).to_be_hidden()
+        row = page.get_by_test_id("site-row").filter(has_text=title)
+        expect(row).to_contain_text("Shown")
+        page.locator("[data-sonner-toast] [data-close-button]").first.click()  # it sits over the last row's buttons
+        expect(page.locator("[data-sonner-toast]")).to_have_count(0)
+
+        public = page.context.new_page()
+        public.goto(server.url + "/services/")
+        card = public.locator("[data-service-card]").filter(has=public.get_by_role("heading", name=title))
+        expect(card).to_contain_text("Data warehouses")
+        public.close()
+
+        row.get_by_test_id("site-edit").click()
+        expect(dialog.locator("#site-features")).to_have_value("ETL pipelines\nData warehouses\nStreaming")
+        dialog.locator("#site-is_active").uncheck()
+        dialog.get_by_test_id("site-save").click()
+        _toast(page, "Service updated successfully")
+        expect(row).to_contain_text("Hidden")
+        assert errors == []
+
+    with signed_in(browser, server, db_engine, None) as (page, errors):
+        page.goto(server.url + "/services/")
+        expect(page.get_by_role("heading", name="BI Reports")).to_be_visible()
+        expect(page.get_by_role("heading", name=title)).to_have_count(0)

@@ -1,5 +1,6 @@
 """Content Management (/admin/content, content:read): tabs Organizations, Projects (with progress and milestones) and
-Products, each with search, create/edit dialogs, delete confirmation, and the spec's loading, empty and error states.
+Products, each with search, create/edit dialogs, delete confirmation, and the spec's loading, empty and error states;
+and Website (app/ui/admin/site_editor.py), the public site's own content.
 
 Writes need content:write (organizations, projects) or products:write (products); the buttons are hidden without them
 and the services refuse anyway.
@@ -31,6 +32,7 @@ from app.ui.admin.common import (
     loading_text,
     search_input,
 )
+from app.ui.admin.site_editor import SiteEditorState, site_editor_panel
 from app.ui.admin.state import AdminState, as_actor, error_text, field_errors
 from app.ui.admin.widgets import (
     BTN_PRIMARY,
@@ -49,7 +51,7 @@ from app.ui.admin.widgets import (
 )
 
 FEATURE = "Content Management"
-TABS = [("organizations", "Organizations"), ("projects", "Projects"), ("products", "Products")]
+TABS = [("organizations", "Organizations"), ("projects", "Projects"), ("products", "Products"), ("site", "Website")]
 PROJECT_STATUS_COLORS = {
     "planning": "blue",
     "in_progress": "yellow",
@@ -209,17 +211,19 @@ class ContentState(AdminState):
         self.products = [product_row(p) for p in rows]
 
     @rx.event
-    async def load(self) -> None:
+    async def load(self) -> Any:
         self.form_open = self.delete_open = False
         await self._load_all(quiet=True)
+        return SiteEditorState.load if self.tab == "site" else None
 
     @rx.event
     async def retry(self) -> None:
         await self._load_all()
 
     @rx.event
-    def set_tab(self, value: str) -> None:
+    def set_tab(self, value: str) -> Any:
         self.tab = value if value in dict(TABS) else "organizations"
+        return SiteEditorState.load if self.tab == "site" else None
 
     @rx.event
     def set_org_search(self, value: str) -> None:
@@ -982,7 +986,10 @@ def _form_dialog() -> rx.Component:
 
 def content_content() -> rx.Component:
     return rx.el.div(
-        page_header("Content Management", "Organizations, client projects and the product catalogue."),
+        page_header(
+            "Content Management",
+            "Organizations, client projects, the product catalogue and the public website's content.",
+        ),
         rx.el.div(
             *[_tab_button(k, label) for k, label in TABS],
             role="tablist",
@@ -990,6 +997,7 @@ def content_content() -> rx.Component:
         ),
         rx.match(
             S.tab,
+            ("site", site_editor_panel()),
             (
                 "projects",
                 rx.el.div(
