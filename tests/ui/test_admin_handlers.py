@@ -22,12 +22,14 @@ from sqlmodel import Session, select
 
 from app.core.permissions import effective_permissions
 from app.core.security import verify_password
+from app.models.content import TeamMember
 from app.models.enums import EmployeeType, InquiryStatus, Role
 from app.models.inquiry import ContactInquiry
 from app.models.user import User
 from app.services import sessions
 from app.ui.admin.clients import ClientsState
 from app.ui.admin.inquiries import InquiriesState
+from app.ui.admin.site_editor import SiteEditorState
 from app.ui.admin.state import AdminState
 from app.ui.admin.users import UsersState
 from tests import factories as f
@@ -245,3 +247,34 @@ def test_handler_permission_matrix(db: Session, role: Role, etype: EmployeeType 
     _call(inquiries, "set_status", "resolved")
     db.refresh(inquiry)
     assert (inquiry.status == InquiryStatus.resolved) == (is_staff and "inquiries:write" in perms)
+
+
+def test_site_content_handlers_write_only_for_content_writers(db: Session) -> None:
+    editor = f.user(db, _name("mkt"), role=Role.employee, employee_type=EmployeeType.marketing_lead)
+    state = _state(SiteEditorState, _token(db, editor))
+    _call(state, "load")
+    _call(state, "set_kind", "team")
+    name = _name("Member")
+    _call(state, "open_create")
+    _call(state, "submit_form", {"name": name, "role": "Designer", "bio": "Designs things", "is_published": "on"})
+    assert state.notice_title == "Team member created successfully"
+    member = db.exec(select(TeamMember).where(TeamMember.name == name)).one()
+    assert member.is_published is True
+    member_id = member.id
+
+    dev = f.user(db, _name("dev"), role=Role.employee, employee_type=EmployeeType.developer)
+    crafted = _state(SiteEditorState, _token(db, dev))
+    _call(crafted, "load")
+    _call(crafted, "set_kind", "team")
+    assert any(r["name"] == name for r in crafted.rows)  # content:read
+    _call(crafted, "submit_form", {"name": _name("Evil"), "role": "x", "bio": "x"})
+    assert crafted.notice_title == "Access Restricted"
+    crafted._delete_id = member_id  # a browser can send any id; the handler still asks the server
+    _call(crafted, "confirm_delete")
+    db.expire_all()
+    assert db.get(TeamMember, member_id) is not None
+    assert db.exec(select(TeamMember).where(TeamMember.name.startswith("Evil"))).first() is None  # type: ignore[attr-defined]
+    _call(state, "ask_delete", str(member_id), name)
+    _call(state, "confirm_delete")
+    db.expire_all()
+    assert db.get(TeamMember, member_id) is None

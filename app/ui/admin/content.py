@@ -63,6 +63,7 @@ MILESTONE_COLORS = {"pending": "grey", "in_progress": "yellow", "completed": "gr
 SIZE_LABELS = {"small": "Small", "medium": "Medium", "large": "Large", "enterprise": "Enterprise"}
 NOUNS = {"organizations": "organization", "projects": "project", "products": "product"}
 EARLIEST = "1900-01-01"
+TAB = "shrink-0 cursor-pointer rounded-md px-2.5 py-1.5 text-sm font-medium sm:px-3"
 
 
 def org_row(o: dict[str, Any]) -> dict[str, str]:
@@ -623,8 +624,8 @@ def _tab_button(key: str, label: str) -> rx.Component:
         aria_selected=S.tab == key,
         class_name=rx.cond(
             S.tab == key,
-            "rounded-md bg-white px-3 py-1.5 text-sm font-medium text-slate-900 shadow-sm cursor-pointer",
-            "rounded-md px-3 py-1.5 text-sm font-medium text-slate-600 hover:text-slate-900 cursor-pointer",
+            f"{TAB} bg-white text-slate-900 shadow-sm",
+            f"{TAB} text-slate-600 hover:text-slate-900",
         ),
         data_testid=f"tab-{key}",
     )
@@ -993,7 +994,7 @@ def content_content() -> rx.Component:
         rx.el.div(
             *[_tab_button(k, label) for k, label in TABS],
             role="tablist",
-            class_name="mb-4 inline-flex gap-1 rounded-lg bg-slate-100 p-1",
+            class_name="mb-4 inline-flex max-w-full gap-1 overflow-x-auto rounded-lg bg-slate-100 p-1",
         ),
         rx.match(
             S.tab,
