@@ -26,7 +26,7 @@ from app.ui.admin.common import (
     loading_text,
     search_input,
 )
-from app.ui.admin.state import AdminState, as_actor, error_text, field_errors
+from app.ui.admin.state import AdminState, as_actor, error_text
 from app.ui.admin.widgets import (
     BTN_PRIMARY,
     BTN_SECONDARY,
@@ -230,15 +230,11 @@ class BillingState(AdminState):
                 if x["description"].strip() or x["unit_price"].strip()
             ],
         }
-        self.saving = True
-        try:
-            dto = await as_actor(actor, lambda s, a: billing.create_invoice(s, actor=a, data=data))
-        except Exception as exc:
-            self.form_error = error_text(exc, "Failed to create invoice")
-            self.form_errors = field_errors(exc)
+        ok, dto = await self._save(
+            actor, lambda s, a: billing.create_invoice(s, actor=a, data=data), "Failed to create invoice", toast=False
+        )
+        if not ok or dto is None:
             return
-        finally:
-            self.saving = False
         self.create_open = False
         self._notify("success", "Invoice created successfully", f"{dto['invoice_number']} is a draft until issued.")
         await self._reload()
@@ -249,16 +245,9 @@ class BillingState(AdminState):
         actor = await self._actor(Perm.billing_write, FEATURE)
         if actor is None:
             return False
-        self.saving = True
-        try:
-            await as_actor(actor, fn)
-        except Exception as exc:
-            self.form_error = error_text(exc, title)
-            self.form_errors = field_errors(exc)
-            self._notify("error", title, self.form_error)
+        done, _ = await self._save(actor, fn, title)
+        if not done:
             return False
-        finally:
-            self.saving = False
         self._notify("success", ok)
         await self._reload()
         return True

@@ -33,7 +33,7 @@ from app.ui.admin.common import (
     search_input,
 )
 from app.ui.admin.site_editor import SiteEditorState, site_editor_panel
-from app.ui.admin.state import AdminState, as_actor, error_text, field_errors
+from app.ui.admin.state import AdminState, as_actor, error_text
 from app.ui.admin.widgets import (
     BTN_PRIMARY,
     BTN_SECONDARY,
@@ -393,16 +393,9 @@ class ContentState(AdminState):
                 def call(s: Any, a: Any) -> Any:
                     return products.create_product(s, actor=a, data=data)
 
-        self.saving = True
-        try:
-            await as_actor(actor, call)
-        except Exception as exc:
-            self.form_error = error_text(exc, f"Failed to {verb} {noun}")
-            self.form_errors = field_errors(exc)
-            self._notify("error", f"Failed to {verb} {noun}", self.form_error)
+        ok, _ = await self._save(actor, call, f"Failed to {verb} {noun}")
+        if not ok:
             return
-        finally:
-            self.saving = False
         self.form_open = False
         self._notify("success", f"{noun.title()} {verb}d successfully")
         await self._load_all()
@@ -435,15 +428,10 @@ class ContentState(AdminState):
             else:
                 products.delete_product(s, actor=a, product_id=row_id)
 
-        self.saving = True
-        try:
-            await as_actor(actor, call)
-        except Exception as exc:
-            self._notify("error", f"Failed to delete {noun}", error_text(exc, f"Failed to delete {noun}"))
+        ok, _ = await self._save(actor, call, f"Failed to delete {noun}")
+        self.delete_open = False
+        if not ok:
             return
-        finally:
-            self.saving = False
-            self.delete_open = False
         self._notify("success", f"{noun.title()} deleted successfully")
         await self._load_all()
 

@@ -227,20 +227,15 @@ class MeetingsState(AdminState):
         }
         edit_id = self._edit_id
         verb = "update" if edit_id else "schedule"
-        self.saving = True
-        try:
+
+        def call(s: Any, a: Any) -> Any:
             if edit_id:
-                await as_actor(
-                    actor, lambda s, a: meetings_admin.update_meeting(s, actor=a, meeting_id=edit_id, data=data)
-                )
-            else:
-                await as_actor(actor, lambda s, a: meetings_admin.create_meeting(s, actor=a, data=data))
-        except Exception as exc:
-            self.form_error = error_text(exc, f"Failed to {verb} meeting")
-            self.form_errors = field_errors(exc)
+                return meetings_admin.update_meeting(s, actor=a, meeting_id=edit_id, data=data)
+            return meetings_admin.create_meeting(s, actor=a, data=data)
+
+        ok, _ = await self._save(actor, call, f"Failed to {verb} meeting", toast=False)
+        if not ok:
             return
-        finally:
-            self.saving = False
         self.form_open = False
         self._notify(
             "success",

@@ -11,7 +11,7 @@ from app.core.permissions import Perm
 from app.models.enums import BillingPeriod
 from app.services import products
 from app.ui.admin.common import dollars, error_panel, form_alert, form_text, holds, label_of, search_input
-from app.ui.admin.state import AdminState, as_actor, error_text, field_errors
+from app.ui.admin.state import AdminState, as_actor, error_text
 from app.ui.admin.widgets import (
     BTN_PRIMARY,
     BTN_SECONDARY,
@@ -115,15 +115,14 @@ class CatalogueState(AdminState):
             "billing_period": form_text(form, "billing_period", 20),
             "is_active": True,
         }
-        self.saving = True
-        try:
-            await as_actor(actor, lambda s, a: products.add_price(s, actor=a, product_id=pid, data=data))
-        except Exception as exc:
-            self.form_error = error_text(exc, "Failed to add price")
-            self.form_errors = field_errors(exc)
+        ok, _ = await self._save(
+            actor,
+            lambda s, a: products.add_price(s, actor=a, product_id=pid, data=data),
+            "Failed to add price",
+            toast=False,
+        )
+        if not ok:
             return
-        finally:
-            self.saving = False
         self.price_open = False
         self._notify("success", "Price added successfully")
         await self._reload()

@@ -24,7 +24,7 @@ from app.ui.admin.common import (
     loading_text,
     search_input,
 )
-from app.ui.admin.state import AdminState, as_actor, error_text, field_errors
+from app.ui.admin.state import AdminState, as_actor, error_text
 from app.ui.admin.widgets import (
     BTN_PRIMARY,
     BTN_SECONDARY,
@@ -215,16 +215,9 @@ class SiteEditorState(AdminState):
                 return site_admin.update_item(s, actor=a, kind=kind.key, item_id=edit_id, data=data)
             return site_admin.create_item(s, actor=a, kind=kind.key, data=data)
 
-        self.saving = True
-        try:
-            await as_actor(actor, call)
-        except Exception as exc:
-            self.form_error = error_text(exc, f"Failed to {verb} {kind.noun}")
-            self.form_errors = field_errors(exc)
-            self._notify("error", f"Failed to {verb} {kind.noun}", self.form_error)
+        ok, _ = await self._save(actor, call, f"Failed to {verb} {kind.noun}")
+        if not ok:
             return
-        finally:
-            self.saving = False
         self.form_open = False
         self._notify("success", f"{kind.noun.capitalize()} {verb}d successfully")
         await self._load()
@@ -246,15 +239,14 @@ class SiteEditorState(AdminState):
         if actor is None:
             return
         kind, row_id = KINDS[self.kind], self._delete_id
-        self.saving = True
-        try:
-            await as_actor(actor, lambda s, a: site_admin.delete_item(s, actor=a, kind=kind.key, item_id=row_id))
-        except Exception as exc:
-            self._notify("error", f"Failed to delete {kind.noun}", error_text(exc, f"Failed to delete {kind.noun}"))
+        ok, _ = await self._save(
+            actor,
+            lambda s, a: site_admin.delete_item(s, actor=a, kind=kind.key, item_id=row_id),
+            f"Failed to delete {kind.noun}",
+        )
+        self.delete_open = False
+        if not ok:
             return
-        finally:
-            self.saving = False
-            self.delete_open = False
         self._notify("success", f"{kind.noun.capitalize()} deleted successfully")
         await self._load()
 

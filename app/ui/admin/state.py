@@ -176,6 +176,27 @@ class AdminState(SessionState):
             return None
         return user
 
+    async def _save(
+        self, actor: UserPublic, call: Callable[[Session, User], T], failed: str, *, toast: bool = True
+    ) -> tuple[bool, T | None]:
+        """Run a service write for a section whose state has `saving`, `form_error` and `form_errors`.
+
+        While it runs, `saving` is up (the Save button spins). A refusal or a bad value becomes the form's error in the
+        service's own words (else `failed`), and with `toast` an error toast too. Returns (succeeded, the result).
+        """
+        section: Any = self
+        section.saving = True
+        try:
+            return True, await as_actor(actor, call)
+        except Exception as exc:
+            section.form_error = error_text(exc, failed)
+            section.form_errors = field_errors(exc)
+            if toast:
+                self._notify("error", failed, section.form_error)
+            return False, None
+        finally:
+            section.saving = False
+
     # --- sidebar -------------------------------------------------------------------------------------------------
 
     @rx.event
