@@ -18,7 +18,6 @@ from app.services import admin_users
 from app.ui.admin.state import AdminState, as_actor, error_text, field_errors
 from app.ui.admin.widgets import (
     BTN_DANGER,
-    BTN_PRIMARY,
     BTN_SECONDARY,
     ICON_BTN,
     alert,
@@ -26,6 +25,7 @@ from app.ui.admin.widgets import (
     dialog_actions,
     field,
     select,
+    submit_actions,
     text_input,
 )
 
@@ -419,16 +419,7 @@ def _form_alert(state: type[AccountsMixin], title: str) -> rx.Component:
 
 
 def _submit_row(state: type[AccountsMixin], label: str, on_cancel: Any, *, danger: bool = False) -> rx.Component:
-    return dialog_actions(
-        rx.el.button("Cancel", type="button", on_click=on_cancel, class_name=BTN_SECONDARY),
-        rx.el.button(
-            rx.cond(state.saving, rx.icon("loader-circle", size=16, class_name="animate-spin"), rx.fragment()),
-            label,
-            type="submit",
-            disabled=state.saving,
-            class_name=BTN_DANGER if danger else BTN_PRIMARY,
-        ),
-    )
+    return submit_actions(on_cancel, state.saving, label, danger=danger)
 
 
 def _err(state: type[AccountsMixin], key: str) -> rx.Var:

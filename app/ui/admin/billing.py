@@ -37,11 +37,11 @@ from app.ui.admin.widgets import (
     TH,
     badge_by,
     dialog,
-    dialog_actions,
     empty_row,
     field,
     page_header,
     select,
+    submit_actions,
     text_input,
 )
 
@@ -558,16 +558,7 @@ def _create_dialog() -> rx.Component:
             field("Notes", rx.el.textarea(name="notes", id="invoice-notes", rows=2, class_name=TEXTAREA), err["notes"]),
             class_name="mt-4",
         ),
-        dialog_actions(
-            rx.el.button("Cancel", type="button", on_click=S.set_create_open(False), class_name=BTN_SECONDARY),
-            rx.el.button(
-                "Create draft",
-                type="submit",
-                disabled=S.saving,
-                class_name=BTN_PRIMARY,
-                data_testid="invoice-save",
-            ),
-        ),
+        submit_actions(S.set_create_open(False), S.saving, "Create draft", test_id="invoice-save"),
         on_submit=S.submit_create,
         reset_on_submit=False,
     )
@@ -596,10 +587,7 @@ def _pay_dialog() -> rx.Component:
             field("Payment date", text_input("paid_on", id="pay-date", type="date", min="1900-01-01"), err["paid_on"]),
             class_name="grid gap-4 sm:grid-cols-2",
         ),
-        dialog_actions(
-            rx.el.button("Cancel", type="button", on_click=S.set_pay_open(False), class_name=BTN_SECONDARY),
-            rx.el.button("Record payment", type="submit", disabled=S.saving, class_name=BTN_PRIMARY),
-        ),
+        submit_actions(S.set_pay_open(False), S.saving, "Record payment"),
         on_submit=S.submit_pay,
         reset_on_submit=False,
     )

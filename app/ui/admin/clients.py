@@ -10,19 +10,18 @@ from app.ui.admin.accounts import AccountsMixin, create_dialog, delete_dialog, r
 from app.ui.admin.state import AdminState
 from app.ui.admin.widgets import (
     BTN_PRIMARY,
-    BTN_SECONDARY,
     CARD,
     TD,
     TH,
     alert,
     badge,
     dialog,
-    dialog_actions,
     empty_row,
     field,
     page_header,
     pagination,
     select,
+    submit_actions,
     text_input,
 )
 
@@ -150,10 +149,7 @@ def _edit_dialog() -> rx.Component:
             ),
             class_name="flex flex-col gap-4",
         ),
-        dialog_actions(
-            rx.el.button("Cancel", type="button", on_click=s.set_edit_open(False), class_name=BTN_SECONDARY),
-            rx.el.button("Save Changes", type="submit", disabled=s.saving, class_name=BTN_PRIMARY),
-        ),
+        submit_actions(s.set_edit_open(False), s.saving, "Save Changes"),
         on_submit=s.submit_edit,
         reset_on_submit=False,
     )

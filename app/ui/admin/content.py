@@ -43,10 +43,10 @@ from app.ui.admin.widgets import (
     badge,
     badge_by,
     dialog,
-    dialog_actions,
     field,
     page_header,
     select,
+    submit_actions,
     text_input,
 )
 
@@ -949,17 +949,7 @@ def _form_dialog() -> rx.Component:
             ("products", _product_fields()),
             rx.fragment(),
         ),
-        dialog_actions(
-            rx.el.button("Cancel", type="button", on_click=S.set_form_open(False), class_name=BTN_SECONDARY),
-            rx.el.button(
-                rx.cond(S.saving, rx.icon("loader-circle", size=16, class_name="animate-spin"), rx.fragment()),
-                "Save",
-                type="submit",
-                disabled=S.saving,
-                class_name=BTN_PRIMARY,
-                data_testid="save-form",
-            ),
-        ),
+        submit_actions(S.set_form_open(False), S.saving, test_id="save-form"),
         on_submit=S.submit_form,
         reset_on_submit=False,
     )

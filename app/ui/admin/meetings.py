@@ -21,7 +21,7 @@ from app.ui.admin.common import (
     load_clients,
     loading_text,
 )
-from app.ui.admin.state import AdminState, as_actor, error_text, field_errors
+from app.ui.admin.state import AdminState, as_actor, error_text
 from app.ui.admin.widgets import (
     BTN_DANGER,
     BTN_PRIMARY,
@@ -39,6 +39,7 @@ from app.ui.admin.widgets import (
     field,
     page_header,
     select,
+    submit_actions,
     text_input,
 )
 
@@ -303,12 +304,12 @@ class MeetingsState(AdminState):
         actor = await self._actor(Perm.meetings_write, FEATURE)
         if actor is None:
             return False
-        try:
-            await as_actor(actor, lambda s, a: meetings_admin.save_type(s, actor=a, data=data, type_id=type_id))
-        except Exception as exc:
-            self.form_error = error_text(exc, "Failed to save meeting type")
-            self.form_errors = field_errors(exc)
-            self._notify("error", "Failed to save meeting type", self.form_error)
+        ok, _ = await self._save(
+            actor,
+            lambda s, a: meetings_admin.save_type(s, actor=a, data=data, type_id=type_id),
+            "Failed to save meeting type",
+        )
+        if not ok:
             return False
         self._notify("success", "Meeting type saved")
         await self._reload()
@@ -586,10 +587,7 @@ def _form_dialog() -> rx.Component:
             ),
             class_name="grid gap-4 sm:grid-cols-2",
         ),
-        dialog_actions(
-            rx.el.button("Cancel", type="button", on_click=S.set_form_open(False), class_name=BTN_SECONDARY),
-            rx.el.button("Save", type="submit", disabled=S.saving, class_name=BTN_PRIMARY, data_testid="meeting-save"),
-        ),
+        submit_actions(S.set_form_open(False), S.saving, test_id="meeting-save"),
         on_submit=S.submit_form,
         reset_on_submit=False,
     )
@@ -678,10 +676,7 @@ def _type_dialog() -> rx.Component:
             ),
             class_name="grid gap-4 sm:grid-cols-2",
         ),
-        dialog_actions(
-            rx.el.button("Cancel", type="button", on_click=S.set_type_open(False), class_name=BTN_SECONDARY),
-            rx.el.button("Save", type="submit", class_name=BTN_PRIMARY),
-        ),
+        submit_actions(S.set_type_open(False), S.saving),
         on_submit=S.submit_type,
         reset_on_submit=False,
     )

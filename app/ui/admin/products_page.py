@@ -13,17 +13,16 @@ from app.services import products
 from app.ui.admin.common import dollars, error_panel, form_alert, form_text, holds, label_of, search_input
 from app.ui.admin.state import AdminState, as_actor, error_text
 from app.ui.admin.widgets import (
-    BTN_PRIMARY,
     BTN_SECONDARY,
     CARD,
     TD,
     TH,
     badge,
     dialog,
-    dialog_actions,
     field,
     page_header,
     select,
+    submit_actions,
     text_input,
 )
 
@@ -238,10 +237,7 @@ def _price_dialog() -> rx.Component:
             ),
             class_name="grid gap-4 sm:grid-cols-2",
         ),
-        dialog_actions(
-            rx.el.button("Cancel", type="button", on_click=S.set_price_open(False), class_name=BTN_SECONDARY),
-            rx.el.button("Add price", type="submit", disabled=S.saving, class_name=BTN_PRIMARY),
-        ),
+        submit_actions(S.set_price_open(False), S.saving, "Add price"),
         on_submit=S.submit_price,
         reset_on_submit=False,
     )

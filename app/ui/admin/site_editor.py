@@ -27,14 +27,13 @@ from app.ui.admin.common import (
 from app.ui.admin.state import AdminState, as_actor, error_text
 from app.ui.admin.widgets import (
     BTN_PRIMARY,
-    BTN_SECONDARY,
     CARD,
     ICON_BTN,
     badge,
     dialog,
-    dialog_actions,
     field,
     select,
+    submit_actions,
     text_input,
 )
 
@@ -308,17 +307,7 @@ def _form_dialog() -> rx.Component:
     form = rx.el.form(
         form_alert("Please check the form", S.form_error),
         rx.match(S.kind, *[(key, _fields(kind)) for key, kind in KINDS.items()], rx.fragment()),
-        dialog_actions(
-            rx.el.button("Cancel", type="button", on_click=S.set_form_open(False), class_name=BTN_SECONDARY),
-            rx.el.button(
-                rx.cond(S.saving, rx.icon("loader-circle", size=16, class_name="animate-spin"), rx.fragment()),
-                "Save",
-                type="submit",
-                disabled=S.saving,
-                class_name=BTN_PRIMARY,
-                data_testid="site-save",
-            ),
-        ),
+        submit_actions(S.set_form_open(False), S.saving, test_id="site-save"),
         on_submit=S.submit_form,
         reset_on_submit=False,
     )

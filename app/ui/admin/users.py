@@ -27,12 +27,12 @@ from app.ui.admin.widgets import (
     badge,
     badge_by,
     dialog,
-    dialog_actions,
     empty_row,
     field,
     page_header,
     pagination,
     select,
+    submit_actions,
     text_input,
 )
 
@@ -189,10 +189,7 @@ def _edit_dialog() -> rx.Component:
             ),
             class_name="flex flex-col gap-4",
         ),
-        dialog_actions(
-            rx.el.button("Cancel", type="button", on_click=s.set_edit_open(False), class_name=BTN_SECONDARY),
-            rx.el.button("Save Changes", type="submit", disabled=s.saving, class_name=BTN_PRIMARY),
-        ),
+        submit_actions(s.set_edit_open(False), s.saving, "Save Changes"),
         on_submit=s.submit_edit,
         reset_on_submit=False,
     )

@@ -138,6 +138,25 @@ def dialog_actions(*children: rx.Component) -> rx.Component:
     return rx.el.div(*children, class_name="mt-6 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end")
 
 
+def submit_actions(
+    on_cancel: Any, busy: rx.Var | None, label: str = "Save", *, danger: bool = False, test_id: str | None = None
+) -> rx.Component:
+    """A form dialog's Cancel and submit buttons; while `busy` the submit button spins and cannot be pressed twice."""
+    return dialog_actions(
+        rx.el.button("Cancel", type="button", on_click=on_cancel, class_name=BTN_SECONDARY),
+        rx.el.button(
+            rx.cond(busy, rx.icon("loader-circle", size=16, class_name="animate-spin"), rx.fragment())
+            if busy is not None
+            else rx.fragment(),
+            label,
+            type="submit",
+            disabled=busy if busy is not None else False,
+            class_name=BTN_DANGER if danger else BTN_PRIMARY,
+            data_testid=test_id,
+        ),
+    )
+
+
 def spinner(text: str = "Loading…") -> rx.Component:
     return rx.el.div(
         rx.icon("loader-circle", size=20, class_name="animate-spin"),
