@@ -3,7 +3,6 @@ newsletter, 404, SEO tags, prerendering, console errors and axe-core accessibili
 
 from __future__ import annotations
 
-import os
 import re
 import time
 import uuid
@@ -19,7 +18,8 @@ from sqlalchemy import text
 from sqlalchemy.engine import Engine
 
 from app.core.db import make_engine
-from tests.e2e.conftest import ROOT, Server, wait_for_mail
+from tests.e2e.axe import axe_source, page_problems
+from tests.e2e.conftest import Server, wait_for_mail
 
 pytestmark = pytest.mark.e2e
 
@@ -73,19 +73,6 @@ def _make_pdf(path: Path) -> Path:
     pdf.cell(text="Jane Tester - Resume")
     pdf.output(str(path))
     return path
-
-
-def _axe_source() -> str:
-    """axe-core's browser bundle: AXE_CORE_JS, this checkout's .tools/ (scripts/ensure-axe.sh), or a .tools/ on PATH."""
-    candidates = [Path(p) for p in [os.environ.get("AXE_CORE_JS")] if p]
-    candidates.append(ROOT / ".tools" / "node_modules" / "axe-core" / "axe.min.js")
-    for entry in os.environ.get("PATH", "").split(os.pathsep):
-        if entry.rstrip("/").endswith("node_modules/.bin"):
-            candidates.append(Path(entry).parent / "axe-core" / "axe.min.js")
-    for candidate in candidates:
-        if candidate.is_file():
-            return candidate.read_text(encoding="utf-8")
-    pytest.fail("axe-core is missing: run scripts/ensure-axe.sh (or set AXE_CORE_JS to axe.min.js)")
 
 
 class _Head(HTMLParser):
@@ -579,20 +566,12 @@ def test_no_console_errors_on_any_public_page(server: Server, page: Page) -> Non
 
 @pytest.mark.parametrize("width,height", WIDTHS, ids=["1280px", "390px"])
 def test_public_pages_pass_axe_and_do_not_scroll_sideways(server: Server, page: Page, width: int, height: int) -> None:
-    axe = _axe_source()
+    axe = axe_source()
     page.set_viewport_size({"width": width, "height": height})
     failures: list[str] = []
     for path, _ in PUBLIC_PAGES:
         _open(page, server.url + path)
-        overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
-        if overflow > 0:
-            failures.append(f"{path}: scrolls sideways by {overflow}px")
-        page.add_script_tag(content=axe)
-        results = page.evaluate("async () => await axe.run(document, { resultTypes: ['violations'] })")
-        for v in results["violations"]:
-            if v["impact"] in ("serious", "critical"):
-                targets = [" ".join(map(str, n["target"])) for n in v["nodes"][:3]]
-                failures.append(f"{path}: {v['id']} ({v['impact']}) {v['help']} at {targets}")
+        failures += page_problems(page, path, axe)
     assert failures == []
 
 

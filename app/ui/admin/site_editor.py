@@ -330,7 +330,7 @@ def _item(r: rx.Var) -> rx.Component:
         ),
         rx.el.div(
             rx.cond(r["shown"] != "", badge("Shown", "green"), badge("Hidden", "grey")),
-            rx.el.span("#", r["order"], class_name="hidden text-xs text-slate-400 sm:inline", title="Display order"),
+            rx.el.span("#", r["order"], class_name="hidden text-xs text-slate-500 sm:inline", title="Display order"),
             rx.cond(
                 S.can_write,
                 rx.el.div(

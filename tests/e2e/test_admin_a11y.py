@@ -1,0 +1,58 @@
+"""Every staff section, the Content Management tabs and a form dialog pass axe-core and do not scroll sideways, at
+desktop and phone widths (the public pages have the same check in test_public_site)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+from sqlalchemy.engine import Engine
+
+from app.core.db import make_engine
+from app.ui.admin.state import SECTIONS
+from tests.e2e.axe import axe_source, page_problems
+from tests.e2e.conftest import Server
+from tests.e2e.test_admin import DESKTOP, MOBILE, signed_in
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture(scope="module")
+def db_engine(server: Server) -> Iterator[Engine]:
+    engine = make_engine(server.database_url)
+    yield engine
+    engine.dispose()
+
+
+def _settled(page: Page) -> None:
+    """The section's heading is up and its lists have finished loading."""
+    expect(page.get_by_role("heading", level=1)).to_be_visible()
+    expect(page.get_by_role("status").filter(has_text="Loading")).to_have_count(0)
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, MOBILE], ids=["1280px", "390px"])
+def test_staff_sections_pass_axe(server: Server, browser: Browser, db_engine: Engine, viewport: dict[str, int]) -> None:
+    axe = axe_source()
+    problems: list[str] = []
+    with signed_in(browser, server, db_engine, "admin", viewport) as (page, errors):
+        for _key, _label, route, _icon in SECTIONS:
+            page.goto(server.url + route)
+            expect(page.get_by_test_id("access-restricted")).to_have_count(0)
+            _settled(page)
+            problems += page_problems(page, route, axe)
+
+        page.goto(server.url + "/admin/content")
+        _settled(page)
+        for tab in ("projects", "products", "site"):
+            page.get_by_test_id(f"tab-{tab}").click()
+            _settled(page)
+            problems += page_problems(page, f"/admin/content ({tab})", axe)
+        expect(page.get_by_test_id("site-row").first).to_be_visible()
+        page.get_by_test_id("site-kind-jobs").click()
+        expect(page.get_by_test_id("site-row").first).to_contain_text("JOB-")
+        page.get_by_test_id("site-edit").first.click()
+        expect(page.get_by_role("dialog")).to_be_visible()
+        problems += page_problems(page, "/admin/content (edit job opening)", axe)
+        assert errors == []
+    assert problems == []
