@@ -38,7 +38,10 @@ def card(*children: rx.Component, class_name: str = "", **props: Any) -> rx.Comp
 
 
 def status_badge(label: Any, color: Any) -> rx.Component:
-    return rx.badge(label, color_scheme=color, variant="soft", radius="full", size="2", class_name="capitalize")
+    # High contrast: the soft variant's default text colours (yellow, green) fall below WCAG AA on their tint.
+    return rx.badge(
+        label, color_scheme=color, variant="soft", high_contrast=True, radius="full", size="2", class_name="capitalize"
+    )
 
 
 def skeleton_cards(count: int = SKELETON_COUNT) -> rx.Component:

@@ -1,5 +1,6 @@
-"""Every staff section, the Content Management tabs and a form dialog pass axe-core and do not scroll sideways, at
-desktop and phone widths (the public pages have the same check in test_public_site)."""
+"""The signed-in pages pass axe-core and do not scroll sideways, at desktop and phone widths: every staff section,
+the Content Management tabs and a form dialog; the client portal's tabs and the account pages; the sign-in pages.
+(The public pages have the same check in test_public_site.)"""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from app.ui.admin.state import SECTIONS
 from tests.e2e.axe import axe_source, page_problems
 from tests.e2e.conftest import Server
 from tests.e2e.test_admin import DESKTOP, MOBILE, signed_in
+from tests.e2e.test_portal import open_tab
 
 pytestmark = pytest.mark.e2e
 
@@ -55,4 +57,29 @@ def test_staff_sections_pass_axe(server: Server, browser: Browser, db_engine: En
         expect(page.get_by_role("dialog")).to_be_visible()
         problems += page_problems(page, "/admin/content (edit job opening)", axe)
         assert errors == []
-    assert problems == []
+    assert problems == [], "\n".join(problems)
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, MOBILE], ids=["1280px", "390px"])
+def test_client_pages_pass_axe(server: Server, browser: Browser, db_engine: Engine, viewport: dict[str, int]) -> None:
+    axe = axe_source()
+    problems: list[str] = []
+    with signed_in(browser, server, db_engine, None, viewport) as (page, errors):
+        for path in ("/client-portal", "/admin/login", "/register"):
+            page.goto(server.url + path)
+            expect(page.get_by_role("textbox").first).to_be_visible()
+            problems += page_problems(page, f"{path} (signed out)", axe)
+        assert errors == []
+    with signed_in(browser, server, db_engine, "democlient", viewport) as (page, errors):
+        page.goto(server.url + "/client-portal")
+        expect(page.get_by_test_id("project-card").first).to_be_visible()
+        for tab in ("Projects", "Invoices", "Meetings", "Profile", "Settings"):
+            open_tab(page, tab)
+            expect(page.get_by_role("status").filter(has_text="Loading")).to_have_count(0)
+            problems += page_problems(page, f"/client-portal ({tab})", axe)
+        for path in ("/profile", "/settings"):
+            page.goto(server.url + path)
+            expect(page.get_by_role("heading", level=1)).to_be_visible()
+            problems += page_problems(page, path, axe)
+        assert errors == []
+    assert problems == [], "\n".join(problems)
