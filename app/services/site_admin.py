@@ -202,8 +202,7 @@ def _value(f: Field, value: Any, errors: dict[str, str]) -> Any:
         return number
     if f.type == "date":
         return v.day(value, f.name, errors, f.label)
-    limit = f.limit
-    cleaned = v.text(value, f.name, errors, f.label, limit=limit, required=f.required)
+    cleaned = v.text(value, f.name, errors, f.label, limit=f.limit, required=f.required)
     if cleaned is None:
         return None
     if f.type == "choice" and cleaned not in f.choices:
@@ -263,12 +262,12 @@ def _check_unique(s: Session, k: Kind, values: dict[str, Any], item_id: int | No
         raise Invalid(f"{label} {values[k.unique]} is already used", errors={k.unique: f"{label} is already used"})
 
 
-def _commit(s: Session, k: Kind, values: dict[str, Any]) -> None:
+def _commit(s: Session, k: Kind, values: dict[str, Any], item_id: int | None) -> None:
     try:
         s.commit()
     except IntegrityError:  # a concurrent save took the same slug/code between the check and the commit
         s.rollback()
-        _check_unique(s, k, values, None)
+        _check_unique(s, k, values, item_id)
         raise
 
 
@@ -282,7 +281,7 @@ def create_item(s: Session, *, actor: User, kind: str, data: dict[str, Any]) -> 
     s.add(row)
     s.flush()
     audit.record(s, actor=actor, action=f"site.{k.key}.create", entity=row, details={k.title: values[k.title]})
-    _commit(s, k, values)
+    _commit(s, k, values, None)
     s.refresh(row)
     return _dto(k, row)
 
@@ -298,7 +297,7 @@ def update_item(s: Session, *, actor: User, kind: str, item_id: int, data: dict[
         setattr(row, name, value)
     s.add(row)
     audit.record(s, actor=actor, action=f"site.{k.key}.update", entity=row, details={"fields": sorted(values)})
-    _commit(s, k, values)
+    _commit(s, k, values, item_id)
     s.refresh(row)
     return _dto(k, row)
 
