@@ -16,6 +16,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 from sqlalchemy import text
+from sqlalchemy.engine import Engine
 
 from app.core.db import make_engine
 from tests.conftest import PG_ADMIN_URL
@@ -116,6 +117,14 @@ def _wait_until_up(url: str, proc: subprocess.Popen[bytes], log: Path) -> None:
             pass
         time.sleep(1)
     pytest.fail(f"server did not answer within {STARTUP_TIMEOUT_S} s:\n{log.read_text()[-4000:]}")
+
+
+@pytest.fixture(scope="session")
+def db_engine(server: Server) -> Iterator[Engine]:
+    """An engine on the server's database, to arrange data and check what the browser changed."""
+    engine = make_engine(server.database_url)
+    yield engine
+    engine.dispose()
 
 
 @pytest.fixture(scope="session")

@@ -4,13 +4,10 @@ the Content Management tabs and a form dialog; the client portal's tabs and the 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from playwright.sync_api import Browser, Page, expect
 from sqlalchemy.engine import Engine
 
-from app.core.db import make_engine
 from app.ui.admin.state import SECTIONS
 from tests.e2e.axe import axe_source, page_problems
 from tests.e2e.conftest import Server
@@ -18,13 +15,6 @@ from tests.e2e.test_admin import DESKTOP, MOBILE, signed_in
 from tests.e2e.test_portal import open_tab
 
 pytestmark = pytest.mark.e2e
-
-
-@pytest.fixture(scope="module")
-def db_engine(server: Server) -> Iterator[Engine]:
-    engine = make_engine(server.database_url)
-    yield engine
-    engine.dispose()
 
 
 def _settled(page: Page) -> None:

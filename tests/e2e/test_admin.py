@@ -17,7 +17,6 @@ from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, e
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
-from app.core.db import make_engine
 from app.models.enums import EmployeeType, InquiryPriority, InquiryStatus, Role
 from app.models.inquiry import ContactInquiry
 from app.models.system import AuditLog
@@ -42,13 +41,6 @@ SALES_LEAD_SECTIONS = [
     "Meetings",
     "Settings",
 ]
-
-
-@pytest.fixture(scope="module")
-def db_engine(server: Server) -> Iterator[Engine]:
-    engine = make_engine(server.database_url)
-    yield engine
-    engine.dispose()
 
 
 def _user(engine: Engine, username: str) -> User:

@@ -16,7 +16,6 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
 from app.core.config import settings
-from app.core.db import make_engine
 from app.models.billing import Invoice
 from app.models.careers import JobApplication
 from app.models.enums import ApplicationStatus, InvoiceStatus
@@ -31,13 +30,6 @@ from tests.e2e.test_admin import _cookie_for, _toast, signed_in
 pytestmark = pytest.mark.e2e
 
 PDF = b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"
-
-
-@pytest.fixture(scope="module")
-def db_engine(server: Server) -> Iterator[Engine]:
-    engine = make_engine(server.database_url)
-    yield engine
-    engine.dispose()
 
 
 def _unique(prefix: str) -> str:
