@@ -39,6 +39,7 @@ class Field:
     choices: tuple[str, ...] = ()
     low: int = 0
     high: int = 10_000
+    default: bool | int | None = None  # the value of a new row when the field is not sent
 
 
 @dataclass(frozen=True)
@@ -49,9 +50,10 @@ class Kind:
     title: str  # the field that names a row in lists, toasts and the audit log
     fields: tuple[Field, ...]
     unique: str | None = None  # a field that must be unique (the public id)
+    shown: str = "is_published"  # the flag that puts a row on the public site
 
 
-ORDER = Field("sort_order", "Display order", "int")
+ORDER = Field("sort_order", "Display order", "int", default=0)
 KINDS: dict[str, Kind] = {
     k.key: k
     for k in (
@@ -67,10 +69,11 @@ KINDS: dict[str, Kind] = {
                 Field("description", "Description", "long", limit=2000, required=True),
                 Field("features", "Features", "lines"),
                 Field("popular", "Most Popular", "bool"),
-                Field("is_active", "Shown on the site", "bool"),
+                Field("is_active", "Shown on the site", "bool", default=True),
                 ORDER,
             ),
             unique="slug",
+            shown="is_active",
         ),
         Kind(
             "portfolio",
@@ -84,7 +87,7 @@ KINDS: dict[str, Kind] = {
                 Field("tags", "Tags", "lines", limit=50),
                 Field("link", "Site address", "url", limit=500),
                 Field("is_live", "Live site (Visit Site)", "bool"),
-                Field("is_published", "Shown on the site", "bool"),
+                Field("is_published", "Shown on the site", "bool", default=True),
                 ORDER,
             ),
         ),
@@ -100,9 +103,9 @@ KINDS: dict[str, Kind] = {
                 Field("text", "Testimonial", "long", limit=2000, required=True),
                 Field("rating", "Rating", "int", required=True, low=1, high=5),
                 Field("date", "Date", "date"),
-                Field("verified", "Verified client", "bool"),
+                Field("verified", "Verified client", "bool", default=True),
                 Field("featured", "Featured (fixed, with role and company)", "bool"),
-                Field("is_published", "Shown on the site", "bool"),
+                Field("is_published", "Shown on the site", "bool", default=True),
                 ORDER,
             ),
         ),
@@ -116,7 +119,7 @@ KINDS: dict[str, Kind] = {
                 Field("role", "Role", limit=100, required=True),
                 Field("bio", "Bio", "long", limit=2000, required=True),
                 Field("skills", "Skills", "lines", limit=50),
-                Field("is_published", "Shown on the site", "bool"),
+                Field("is_published", "Shown on the site", "bool", default=True),
                 ORDER,
             ),
         ),
@@ -135,10 +138,11 @@ KINDS: dict[str, Kind] = {
                 Field("description", "Description", "long", limit=5000),
                 Field("requirements", "Requirements", "lines", limit=300),
                 Field("benefits", "Benefits", "lines", limit=300),
-                Field("is_active", "Open (shown on Careers)", "bool"),
+                Field("is_active", "Open (shown on Careers)", "bool", default=True),
                 ORDER,
             ),
             unique="code",
+            shown="is_active",
         ),
     )
 }
@@ -164,9 +168,9 @@ def _dto(kind: Kind, row: SQLModel) -> dict[str, Any]:
 
 def list_items(s: Session, *, actor: User, kind: str) -> list[dict[str, Any]]:
     """Every row of a kind, published or not, in display order (content:read)."""
-    k = kind_of(kind)
     if not staff_can(actor, Perm.content_read):
         raise Forbidden("You don't have permission to view site content")
+    k = kind_of(kind)
     model: Any = k.model
     rows = s.exec(select(model).order_by(col(model.sort_order), col(model.id))).all()
     return [_dto(k, r) for r in rows]
@@ -198,7 +202,7 @@ def _value(f: Field, value: Any, errors: dict[str, str]) -> Any:
         if number is None and f.name not in errors:
             if f.required:
                 errors[f.name] = f"{f.label} is required"
-            return 0 if f.name == "sort_order" else None
+            return f.default
         return number
     if f.type == "date":
         return v.day(value, f.name, errors, f.label)
@@ -229,15 +233,10 @@ def _values(k: Kind, data: dict[str, Any], *, creating: bool) -> dict[str, Any]:
             if not creating and f.required and data[f.name] in (None, ""):
                 errors[f.name] = f"{f.label} is required"
                 continue
-            out[f.name] = _value(f, data.get(f.name, True if f.type == "bool" and _shown(f) else None), errors)
+            out[f.name] = _value(f, data.get(f.name, f.default), errors)
     if errors:
         raise Invalid(next(iter(errors.values())), errors=errors)
     return {name: value for name, value in out.items() if value is not None or not creating}
-
-
-def _shown(f: Field) -> bool:
-    # New rows are on the site unless the form says otherwise; "popular", "featured" and the like start off.
-    return f.name in ("is_active", "is_published", "verified")
 
 
 def _require_write(actor: User, verb: str) -> None:
@@ -273,8 +272,8 @@ def _commit(s: Session, k: Kind, values: dict[str, Any], item_id: int | None) ->
 
 def create_item(s: Session, *, actor: User, kind: str, data: dict[str, Any]) -> dict[str, Any]:
     """Add a row of a kind (content:write)."""
-    k = kind_of(kind)
     _require_write(actor, "create")
+    k = kind_of(kind)
     values = _values(k, data, creating=True)
     _check_unique(s, k, values, None)
     row = k.model(**values)
@@ -288,8 +287,8 @@ def create_item(s: Session, *, actor: User, kind: str, data: dict[str, Any]) -> 
 
 def update_item(s: Session, *, actor: User, kind: str, item_id: int, data: dict[str, Any]) -> dict[str, Any]:
     """Change the fields sent (content:write)."""
-    k = kind_of(kind)
     _require_write(actor, "update")
+    k = kind_of(kind)
     row = _get(s, k, item_id)
     values = _values(k, data, creating=False)
     _check_unique(s, k, values, item_id)
@@ -304,8 +303,8 @@ def update_item(s: Session, *, actor: User, kind: str, item_id: int, data: dict[
 
 def delete_item(s: Session, *, actor: User, kind: str, item_id: int) -> None:
     """Remove a row (content:write). Applications to a removed opening keep its job id (the key is set to null)."""
-    k = kind_of(kind)
     _require_write(actor, "delete")
+    k = kind_of(kind)
     row = _get(s, k, item_id)
     audit.record(s, actor=actor, action=f"site.{k.key}.delete", details={"id": item_id, k.title: getattr(row, k.title)})
     s.delete(row)

@@ -45,7 +45,6 @@ LABELS = {
     "team": "Team",
     "jobs": "Job Openings",
 }
-SHOWN_FIELD = {"services": "is_active", "jobs": "is_active"}  # the rest use is_published
 HINTS = {
     "lines": "One per line.",
     "slug": "Lowercase words joined by hyphens, e.g. cloud-hosting.",
@@ -73,12 +72,11 @@ def _detail(kind: str, item: dict[str, Any]) -> str:
 
 
 def _row(kind: Kind, item: dict[str, Any]) -> dict[str, str]:
-    shown = item[SHOWN_FIELD.get(kind.key, "is_published")]
     return {
         "id": str(item["id"]),
         "name": str(item[kind.title]),
         "detail": _detail(kind.key, item),
-        "shown": "yes" if shown else "",
+        "shown": "yes" if item[kind.shown] else "",
         "order": str(item["sort_order"]),
     }
 
@@ -173,13 +171,10 @@ class SiteEditorState(AdminState):
     @rx.event
     def open_create(self) -> None:
         kind = KINDS[self.kind]
-        defaults: dict[str, str] = {f.name: "" for f in kind.fields}
-        defaults.update(
-            {f.name: "yes" for f in kind.fields if f.name in ("is_active", "is_published", "verified")},
-        )
+        defaults = {f.name: _form_value(f, f.default) for f in kind.fields}
         defaults["sort_order"] = str(max((int(r["order"]) for r in self.rows), default=0) + 1)
         if kind.key == "testimonials":
-            defaults["rating"] = "5"
+            defaults["rating"] = "5"  # a suggestion in the form only: the API still requires a rating
         self.edit, self._edit_id = defaults, 0
         self.form_error, self.form_errors = "", {}
         self.form_open = True

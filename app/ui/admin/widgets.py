@@ -139,18 +139,16 @@ def dialog_actions(*children: rx.Component) -> rx.Component:
 
 
 def submit_actions(
-    on_cancel: Any, busy: rx.Var | None, label: str = "Save", *, danger: bool = False, test_id: str | None = None
+    on_cancel: Any, busy: rx.Var, label: str = "Save", *, danger: bool = False, test_id: str | None = None
 ) -> rx.Component:
     """A form dialog's Cancel and submit buttons; while `busy` the submit button spins and cannot be pressed twice."""
     return dialog_actions(
         rx.el.button("Cancel", type="button", on_click=on_cancel, class_name=BTN_SECONDARY),
         rx.el.button(
-            rx.cond(busy, rx.icon("loader-circle", size=16, class_name="animate-spin"), rx.fragment())
-            if busy is not None
-            else rx.fragment(),
+            rx.cond(busy, rx.icon("loader-circle", size=16, class_name="animate-spin"), rx.fragment()),
             label,
             type="submit",
-            disabled=busy if busy is not None else False,
+            disabled=busy,
             class_name=BTN_DANGER if danger else BTN_PRIMARY,
             data_testid=test_id,
         ),
