@@ -5,6 +5,7 @@ SHELL := /bin/bash
 
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 PORT ?= 3000
+BACKEND_PORT ?= 8000
 HOST ?= 127.0.0.1
 NODE_VERSION := 22.23.3
 BUN_VERSION := 1.4.5
@@ -12,23 +13,37 @@ BUN_VERSION := 1.4.5
 # Project-local Node and bun (when the machine lacks recent ones) and the virtualenv come first on PATH.
 export PATH := $(CURDIR)/.tools/node_modules/.bin:$(CURDIR)/.venv/bin:$(PATH)
 export PORT
-# Reflex must not phone home (telemetry, version checks, network probes) and must use the bun we provide.
-export REFLEX_USE_SYSTEM_BUN := 1
-export REFLEX_TELEMETRY_ENABLED := false
-export REFLEX_CHECK_LATEST_VERSION := 0
-export REFLEX_HTTP_CLIENT_BIND_ADDRESS := 0.0.0.0
-export NPM_CONFIG_REGISTRY := https://registry.npmjs.org
+# Reflex must not phone home (telemetry, version checks, network probes) and must use the bun we provide. Its dev
+# reloader watches the code only: watching data/ too, SQLite's -wal/-shm files restarted the backend every few seconds.
+# `make setup` writes the same variables into .venv/bin/activate, so plain `reflex run` works in the activated venv.
+REFLEX_ENV := REFLEX_USE_SYSTEM_BUN=1 REFLEX_TELEMETRY_ENABLED=false REFLEX_CHECK_LATEST_VERSION=0 \
+	REFLEX_HTTP_CLIENT_BIND_ADDRESS=0.0.0.0 NPM_CONFIG_REGISTRY=https://registry.npmjs.org \
+	REFLEX_HOT_RELOAD_OVERRIDE_PATHS=$(CURDIR)/app:$(CURDIR)/alembic:$(CURDIR)/assets:$(CURDIR)/rxconfig.py
+$(foreach var,$(REFLEX_ENV),$(eval export $(var)))
 
-.PHONY: run dev test lint format setup migrate seed clean screenshots
+PIP := .venv/bin/python -m pip --disable-pip-version-check
+# Both lock files are compiled for Python 3.11 on any platform, every distribution of every package hashed.
+LOCK := uv pip compile --quiet --universal --python-version 3.11 --generate-hashes --custom-compile-command "make lock"
 
-.venv/.installed: requirements.txt
+.PHONY: run dev preview test test-fast lint format lock setup migrate seed clean screenshots bench bench-admin
+
+# Installed from the hashed lock files only: pip refuses any package, or any file, whose hash is not in the lock.
+.venv/.installed: requirements.lock
 	test -x .venv/bin/python || $(PYTHON) -m venv .venv
-	.venv/bin/python -m pip install --quiet --upgrade pip
-	.venv/bin/python -m pip install --quiet -r requirements.txt
+	$(PIP) install --quiet --require-hashes -r requirements.lock
 	touch $@
 
-.venv/.installed-dev: .venv/.installed requirements-dev.txt
-	.venv/bin/python -m pip install --quiet -r requirements-dev.txt
+.venv/.installed-dev: .venv/.installed requirements-dev.lock
+	$(PIP) install --quiet --require-hashes -r requirements-dev.lock
+	touch $@
+
+# The activated virtualenv gets the toolchain and switches above (between markers, replaced when this file changes).
+.venv/.activate-hook: Makefile .venv/.installed
+	sed -i '/^# >>> make setup >>>/,/^# <<< make setup <<</d' .venv/bin/activate
+	{ echo '# >>> make setup >>> (see the Makefile: Node 22, bun and switches for a plain `reflex run`)'; \
+	  echo 'export PATH="$(CURDIR)/.tools/node_modules/.bin:$$PATH"'; \
+	  $(foreach var,$(REFLEX_ENV),echo 'export $(var)';) \
+	  echo '# <<< make setup <<<'; } >> .venv/bin/activate
 	touch $@
 
 .tools/.ready:
@@ -40,7 +55,12 @@ export NPM_CONFIG_REGISTRY := https://registry.npmjs.org
 	scripts/ensure-axe.sh
 	touch $@
 
-setup: .venv/.installed .tools/.ready
+setup: .venv/.installed .venv/.activate-hook .tools/.ready
+
+## Regenerate requirements.lock and requirements-dev.lock from requirements*.txt (needs PyPI); commit all four.
+lock: .venv/.installed-dev
+	$(LOCK) requirements.txt -o requirements.lock
+	$(LOCK) requirements-dev.txt --constraint requirements.lock -o requirements-dev.lock
 
 migrate: .venv/.installed
 	python -m app.cli migrate
@@ -52,13 +72,22 @@ seed: migrate
 run: setup seed
 	reflex run --env prod --single-port --frontend-port $(PORT) --backend-port $(PORT) --backend-host $(HOST)
 
-## Serve with reload on save.
+## Reflex's dev mode, reload on save: pages from Vite on PORT (which forwards /api to the backend), backend on
+## BACKEND_PORT. The same as `. .venv/bin/activate && reflex run`.
 dev: setup seed
+	reflex run --frontend-port $(PORT) --backend-port $(BACKEND_PORT) --backend-host $(HOST)
+
+## Reload on save, one port, the production-like bundle rebuilt at each reload (slower than dev).
+preview: setup seed
 	reflex run --env preview --frontend-port $(PORT) --backend-port $(PORT) --backend-host $(HOST)
 
+## Formatting, lint, the import contracts (layers) and spelling.
 lint: .venv/.installed-dev
 	ruff format --check .
 	ruff check .
+	lint-imports
+	mypy
+	typos
 
 format: .venv/.installed-dev
 	ruff format .
@@ -69,10 +98,24 @@ test: setup .venv/.installed-dev .tools/.axe-ready lint
 	scripts/ensure-test-services.sh
 	python -m pytest
 
+## Lint, then every test but the browser ones. Pytest's cache is on: `make test-fast ARGS=--lf` reruns the failures.
+test-fast: .venv/.installed-dev lint
+	scripts/ensure-test-services.sh --no-browser
+	python -m pytest -m "not e2e" $(ARGS)
+
 ## Full-page screenshots of every public page at 1280 and 390 px into screenshots/ (git-ignored); starts its own
 ## server on a free port over the local database with demo content (URL=http://... to shoot a running one).
 screenshots: setup .venv/.installed-dev seed
 	python scripts/screenshots.py $(if $(URL),--url $(URL))
+
+## Benchmark of every staff section and portal tab over a large data set (100k inquiries, 20k invoices, ...), against
+## the targets first rows < 1 s, websocket frame < 100 KB, state < 1 MB: bench/report.md (git-ignored). Needs
+## PostgreSQL and Redis on 127.0.0.1; creates and drops its own database. SCALE=0.05 for a quick run, ARGS for more.
+bench: bench-admin
+
+bench-admin: setup .venv/.installed-dev
+	scripts/ensure-test-services.sh
+	python scripts/bench_admin.py $(if $(SCALE),--scale $(SCALE)) $(ARGS)
 
 clean:
 	rm -rf .web .states .tools .venv

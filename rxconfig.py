@@ -5,14 +5,15 @@ from reflex_base.plugins.tailwind_v4 import TailwindV4Plugin
 from reflex_components_radix.plugin import RadixThemesPlugin
 
 from app.core.config import settings
+from app.ui.dev_proxy import DevBackendProxyPlugin
 from app.ui.seo import PublicSitemapPlugin
 
 config = rx.Config(
     app_name="app",
-    # The site is served on one port; "localhost" makes the browser use whatever host it loaded the page from.
+    # Pages on PORT. The backend's port and `api_url` are left to the command line: `make run` (prod) and
+    # `make preview` serve the backend on the same port, plain `reflex run` (dev) on its own (8000 by default), and
+    # Reflex points the websocket there as http://localhost:N, which the browser reads as the page's own host.
     frontend_port=settings.port,
-    backend_port=settings.port,
-    api_url=f"http://localhost:{settings.port}",
     deploy_url=settings.public_url,
     # CORS and the websocket accept only the site's own origin (Reflex's default is "*").
     cors_allowed_origins=settings.allowed_origins,
@@ -25,5 +26,7 @@ config = rx.Config(
         RadixThemesPlugin(theme=rx.theme(appearance="light", accent_color="blue")),
         # Public pages only: the portal, admin and account pages stay out of the sitemap.
         PublicSitemapPlugin(),
+        # Dev mode only: Vite forwards /api and /robots.txt to the backend, so relative links work as in prod.
+        DevBackendProxyPlugin(),
     ],
 )

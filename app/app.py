@@ -1,12 +1,28 @@
 """The Reflex app: every page, with the REST API and the security middleware around it."""
 
 import reflex as rx
+from reflex_base.registry import RegistrationContext
 
 from app.api import create_api
 from app.api.middleware import BodySizeLimit, SecurityHeaders
+from app.core.migrations import check_schema_at_startup
 from app.services.jobs import background_loop
 from app.ui import pages  # noqa: F401  (registers every page)
 from app.ui.site.not_found import not_found_page
+
+
+def add_decorated_pages(app: rx.App) -> None:
+    """Add the `@rx.page` pages to the app now, once, and empty Reflex's list of them.
+
+    Reflex 0.10 adds that list's pages at the start of every compile of an App. In prod the `reflex run` process
+    compiles the app for the frontend build and then forks the backend workers, which compile the same App again:
+    every page was "being redefined with the same component". Added here, later compiles find nothing left to add.
+    """
+    decorated = RegistrationContext.ensure_context().decorated_pages
+    for render, kwargs in decorated:
+        app.add_page(render, **kwargs)
+    decorated.clear()
+
 
 app = rx.App(
     api_transformer=[create_api(), BodySizeLimit, SecurityHeaders],
@@ -15,6 +31,7 @@ app = rx.App(
     # Toasts can be dismissed: one that sits over a row's buttons must not block them for its whole duration.
     toaster=rx.toast.provider(close_button=True),
 )
+add_decorated_pages(app)
 app.add_page(
     not_found_page,
     route="404",
@@ -22,5 +39,7 @@ app.add_page(
     description="The page you are looking for does not exist.",
     meta=[{"name": "robots", "content": "noindex"}],
 )
+# Outside dev a schema behind the code is reported with the command that fixes it; `reflex run` in dev applies it.
+app.register_lifespan_task(check_schema_at_startup)
 # Delivers the mail outbox (and other housekeeping) while the server runs.
 app.register_lifespan_task(background_loop)

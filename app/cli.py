@@ -12,16 +12,12 @@ import logging
 import sys
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
-from pathlib import Path
 
-from alembic.config import Config
-from alembic.script import ScriptDirectory
-from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import Session
 
-from alembic import command
-from app.core.config import ROOT, settings
+from app.core import migrations
+from app.core.config import settings
 from app.core.db import session_scope
 from app.core.errors import Conflict, Invalid
 from app.core.permissions import EmployeeType, Role
@@ -42,24 +38,11 @@ def _err(line: str) -> None:
     sys.stderr.write(line + "\n")
 
 
-def _safe_url(url: str) -> str:
-    return make_url(url).render_as_string(hide_password=True)
-
-
 def migrate(args: argparse.Namespace, sessions: SessionFactory) -> int:
     """Upgrade the configured database to the newest migration."""
     url = settings.database_url
-    if settings.is_sqlite:
-        # The engine in env.py does not create folders; a fresh checkout has no data/ yet.
-        database = make_url(url).database
-        if database and database != ":memory:":
-            Path(database).parent.mkdir(parents=True, exist_ok=True)
-    cfg = Config(str(ROOT / "alembic.ini"))
-    cfg.attributes["url"] = url
-    cfg.attributes["configure_logger"] = False  # keep our logging setup (fileConfig would disable our loggers)
-    command.upgrade(cfg, "head")
-    head = ScriptDirectory.from_config(cfg).get_current_head()
-    _out(f"Database {_safe_url(url)} is at revision {head} (head)")
+    head = migrations.upgrade(url)
+    _out(f"Database {migrations.safe_url(url)} is at revision {head} (head)")
     return EXIT_OK
 
 

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# What the tests need besides Python packages: PostgreSQL answering on 127.0.0.1:5432, and Debian's Chromium.
+# What the tests need besides Python packages: PostgreSQL answering on 127.0.0.1:5432, and Debian's Chromium
+# (not with --no-browser: `make test-fast` runs no browser test).
 set -euo pipefail
+browser=1
+[ "${1:-}" = "--no-browser" ] && browser=0
 
 if ! pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null; then
   echo "PostgreSQL is not answering on 127.0.0.1:5432; starting it"
@@ -11,7 +14,7 @@ if ! pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null; then
   pg_isready -h 127.0.0.1 -p 5432 || { echo "PostgreSQL is still down; start it and retry" >&2; exit 1; }
 fi
 
-if [ ! -x /usr/bin/chromium ]; then
+if [ "$browser" = 1 ] && [ ! -x /usr/bin/chromium ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     echo "Installing Debian's chromium for the end-to-end tests"
     apt-get install -y -q chromium >/dev/null 2>&1 || { apt-get update -q >/dev/null && apt-get install -y -q chromium >/dev/null; }

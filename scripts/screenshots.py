@@ -38,6 +38,8 @@ PAGES: list[tuple[str, str]] = [
     ("privacy", "/privacy"),
     ("terms", "/terms"),
     ("not-found", "/no-such-page"),
+    ("forgot-password", "/forgot-password"),
+    ("reset-password-bad-link", "/reset-password?token=expired-or-made-up"),
 ]
 
 

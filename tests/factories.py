@@ -7,15 +7,19 @@ import re
 import zlib
 from datetime import date, timedelta
 from decimal import Decimal
+from typing import Any
 
 from sqlmodel import Session
 
 from app.core.security import hash_password
 from app.models.base import utcnow
 from app.models.billing import Invoice, InvoiceItem
+from app.models.careers import JobApplication, JobOpening
+from app.models.commerce import Price, Product
 from app.models.enums import EmployeeType, InvoiceStatus, MeetingStatus, Role
+from app.models.inquiry import ContactInquiry
 from app.models.meeting import Meeting
-from app.models.project import Project, ProjectMilestone
+from app.models.project import Organization, Project, ProjectMilestone
 from app.models.user import User
 
 PASSWORD = "Correct-horse-1"
@@ -127,3 +131,29 @@ def pdf_text(pdf: bytes) -> str:
         except zlib.error:
             chunks.append(stream.decode("latin-1"))
     return "".join("".join(re.findall(r"\((.*?)\)\s*Tj", c)) + " " for c in chunks)
+
+
+def one_of_each(s: Session, tag: str) -> dict[str, Any]:
+    """One organization, inquiry, product with a price, job opening and application (e.g. behind every path id)."""
+    org = Organization(name=f"{tag} Org")
+    inquiry = ContactInquiry(name="Pat", email="pat@example.com", message="Need a site")
+    product = Product(name=f"{tag} product")
+    job = JobOpening(title="Engineer", code="JOB-001", department="Dev", location="Remote", employment_type="Full-time")
+    s.add_all([org, inquiry, product, job])
+    s.commit()
+    assert product.id is not None
+    price = Price(product_id=product.id, amount=10)
+    application = JobApplication(
+        job_opening_id=job.id,
+        job_code="JOB-001",
+        first_name="Pat",
+        last_name="Lee",
+        phone="+1 555 123 4567",
+        email="pat.lee@example.com",
+        resume_path="applications/missing.pdf",
+        resume_filename="cv.pdf",
+        resume_content_type="application/pdf",
+    )
+    s.add_all([price, application])
+    s.commit()
+    return {"organization": org, "inquiry": inquiry, "product": product, "price": price, "application": application}

@@ -13,9 +13,11 @@ from aiosmtpd.controller import Controller
 class _Collector:
     def __init__(self) -> None:
         self.messages: list[EmailMessage] = []
+        self.recipients: list[list[str]] = []  # the envelope (RCPT TO) of each message, which headers cannot show
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802 (aiosmtpd's hook name)
         self.messages.append(message_from_bytes(envelope.content, policy=policy.default))  # type: ignore[arg-type]
+        self.recipients.append(list(envelope.rcpt_tos))
         return "250 OK"
 
 
@@ -30,6 +32,10 @@ class SmtpSink:
     @property
     def messages(self) -> list[EmailMessage]:
         return self._collector.messages
+
+    @property
+    def recipients(self) -> list[list[str]]:
+        return self._collector.recipients
 
     def start(self) -> SmtpSink:
         self._controller.start()

@@ -129,3 +129,15 @@ def test_migrate_creates_the_sqlite_folder_and_reaches_head(
     assert out == f"Database sqlite:///{db_file} is at revision {revision} (head)\n"
     assert {"users", "services", "invoices"} <= tables
     assert main(["migrate"]) == 0  # already at head: nothing to do, still success
+
+
+def test_create_user_refuses_undecodable_argument_bytes(
+    sessions: Sessions, session: Session, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Python hands argv bytes that are not UTF-8 over as lone surrogates ("\udcff"); no database can store them.
+    assert _create(sessions, "--role", "client", "--company", "Acme\udcff") == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: Some text contains an invalid character")
+    assert "company: Contains an invalid character" in err
+    session.rollback()  # the CLI's own session would simply close
+    assert _users(session) == 0

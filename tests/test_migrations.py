@@ -14,10 +14,10 @@ from sqlmodel import SQLModel
 
 import app.models  # noqa: F401
 from app.core.db import make_engine
-from tests.conftest import PG_ADMIN_URL
+from tests.conftest import PG_ADMIN_URL, TEST_DB_NAME
 from tests.migrations import downgrade, migrate
 
-MIGRATION_DB = "app_test_migrations"
+MIGRATION_DB = f"{TEST_DB_NAME}_migrations"  # beside the run's own database: parallel runs never share it
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -12,7 +12,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from app.api.deps import same_origin_writes
+from app.api.deps import CHECK_FIELDS, same_origin_writes, storable_text
 from app.api.routes import (
     account,
     admin,
@@ -42,8 +42,11 @@ def error_body(message: str, errors: dict[str, str] | None = None, **extra: obje
 def _field_errors(exc: RequestValidationError) -> dict[str, str]:
     errors: dict[str, str] = {}
     for err in exc.errors():
-        loc = [str(p) for p in err.get("loc", ()) if p not in ("body", "query", "path")]
-        field = loc[-1] if loc else "body"
+        # Where the value sits, named as the services name nested fields ("items.0.quantity"); "body": the body itself.
+        loc = [str(p) for p in err.get("loc", ())]
+        if loc and loc[0] in ("body", "query", "path", "header", "cookie"):
+            loc = loc[1:]
+        field = ".".join(loc) or "body"
         errors.setdefault(field, str(err.get("msg", "Invalid value")).removeprefix("Value error, "))
     return errors
 
@@ -56,7 +59,7 @@ def install_error_handlers(api: FastAPI) -> None:
     @api.exception_handler(RequestValidationError)
     async def _validation(_: Request, exc: RequestValidationError) -> JSONResponse:
         errors = _field_errors(exc)
-        return JSONResponse(error_body("Please check the highlighted fields.", errors), status_code=422)
+        return JSONResponse(error_body(CHECK_FIELDS, errors), status_code=422)
 
     @api.exception_handler(StarletteHTTPException)
     async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
@@ -74,8 +77,11 @@ def create_api() -> FastAPI:
     api = FastAPI(
         title=f"{settings.company_name} API",
         docs_url="/api/docs" if settings.app_env != "prod" else None,
+        swagger_ui_oauth2_redirect_url="/api/docs/oauth2-redirect",  # under /api with the docs (FastAPI: /docs/...)
         redoc_url=None,
         openapi_url="/api/openapi.json" if settings.app_env != "prod" else None,
+        # On every route, before any other check: text no database can store is a 422 naming the field.
+        dependencies=[Depends(storable_text)],
     )
     install_error_handlers(api)
     api.include_router(health.router, prefix="/api")

@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import contextlib
 import uuid
 from collections.abc import Callable
 from typing import Annotated
 
 from fastapi import Depends, Request
+from pydantic import Field
 from sqlmodel import Session
+from starlette.datastructures import UploadFile
 
 from app.core.config import settings
-from app.core.db import get_session
-from app.core.errors import Forbidden
+from app.core.db import MAX_ID, get_session
+from app.core.errors import Forbidden, Invalid
 from app.core.permissions import STAFF_ROLES, effective_permissions, has_perm
+from app.core.text import INVALID_CHARACTER, unstorable_paths
 from app.models.user import User
 from app.services import sessions
 
@@ -21,6 +25,11 @@ REFRESH_COOKIE = "refresh_token"
 REFRESH_COOKIE_PATH = "/api/auth"
 
 SessionDep = Annotated[Session, Depends(get_session)]
+# Every integer id in a path or query: what an INTEGER primary key can hold, so a larger one is a 422, not a query
+# PostgreSQL refuses (services treat such ids as not found too, for callers outside the API).
+RowId = Annotated[int, Field(ge=1, le=MAX_ID)]
+# The API's answer to a request whose fields fail validation (see app.api.install_error_handlers).
+CHECK_FIELDS = "Please check the highlighted fields."
 
 
 def client_ip(request: Request) -> str | None:
@@ -37,6 +46,25 @@ def same_origin_writes(request: Request) -> None:
     origin = request.headers.get("origin")
     if origin and origin not in settings.allowed_origins:
         raise Forbidden("Cross-site request refused")
+
+
+async def storable_text(request: Request) -> None:
+    """Refuse NUL and lone surrogates in any path, query, JSON or form value, naming each field (422).
+
+    Applied to every route, so no route can forget it; the engine refuses them again for callers outside the API.
+    """
+    values: list[tuple[str, object]] = [*request.path_params.items(), *request.query_params.multi_items()]
+    route = request.scope.get("route")
+    if getattr(route, "body_field", None) is not None:  # only a body the route reads; FastAPI has parsed it already
+        if request.headers.get("content-type", "").startswith(("multipart/form-data", "application/x-www-form")):
+            form = await request.form()
+            values += [(k, v.filename or "" if isinstance(v, UploadFile) else v) for k, v in form.multi_items()]
+        elif await request.body():
+            with contextlib.suppress(ValueError):  # not JSON: FastAPI has answered or will answer that itself
+                values.append(("", await request.json()))
+    fields = [p or "body" for name, value in values for p in unstorable_paths(value, name)]
+    if fields:
+        raise Invalid(CHECK_FIELDS, errors=dict.fromkeys(fields, INVALID_CHARACTER))
 
 
 def current_session(request: Request, s: SessionDep) -> tuple[User, uuid.UUID]:

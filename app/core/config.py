@@ -6,10 +6,13 @@ Nothing else in the code reads `os.environ`.
 
 from __future__ import annotations
 
+import os
+from email.message import EmailMessage
 from pathlib import Path
 from typing import Literal
 from urllib.parse import urlsplit
 
+from email_validator import EmailNotValidError, validate_email
 from pydantic import SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
@@ -79,6 +82,31 @@ class Settings(BaseSettings):
     def _absolute_data_dir(cls, v: Path) -> Path:
         return v if v.is_absolute() else (ROOT / v)
 
+    @field_validator("mail_from")
+    @classmethod
+    def _one_sender(cls, v: str) -> str:
+        # It heads every message: refused here, it stops the start instead of failing every mail in the outbox.
+        header = EmailMessage()
+        try:
+            header["From"] = v  # refuses line breaks
+            parsed = header["From"]
+        except ValueError:
+            parsed = None
+        if parsed is None or parsed.defects or len(parsed.addresses) != 1 or not parsed.addresses[0].domain:
+            raise ValueError("MAIL_FROM must be one address, e.g. 'Company <no-reply@example.com>'")
+        return v
+
+    @field_validator("staff_notify_email")
+    @classmethod
+    def _one_staff_address(cls, v: str | None) -> str | None:
+        # Contact forms and applications mail it: refused here, it stops the start instead of every submission.
+        if v is None:
+            return v
+        try:
+            return validate_email(v.strip(), check_deliverability=False).normalized
+        except EmailNotValidError:
+            raise ValueError("STAFF_NOTIFY_EMAIL must be one plain e-mail address, e.g. team@example.com") from None
+
     @model_validator(mode="after")
     def _check(self) -> Settings:
         if not self.public_url:
@@ -100,18 +128,29 @@ class Settings(BaseSettings):
 
     @property
     def allowed_origins(self) -> list[str]:
-        """Origins allowed for CORS and the websocket: the site's own, plus loopback aliases outside prod."""
+        """Origins allowed for CORS and the websocket: the site's own, plus loopback aliases outside prod.
+
+        The aliases cover PORT and the port `reflex run --frontend-port N` serves the pages on in dev: Reflex passes
+        that to its processes as REFLEX_FRONTEND_PORT, after this module was imported, so it is read at each call.
+        """
         origins = [self.origin]
         if self.app_env != "prod":
-            for host in ("127.0.0.1", "localhost"):
-                o = f"http://{host}:{self.port}"
-                if o not in origins:
-                    origins.append(o)
+            ports = dict.fromkeys([self.port, *_reflex_frontend_port()])
+            for port in ports:
+                for host in ("127.0.0.1", "localhost"):
+                    o = f"http://{host}:{port}"
+                    if o not in origins:
+                        origins.append(o)
         return origins
 
     @property
     def secure_cookies(self) -> bool:
         return self.app_env == "prod"
+
+
+def _reflex_frontend_port() -> list[int]:
+    value = os.environ.get("REFLEX_FRONTEND_PORT", "")
+    return [int(value)] if value.isdigit() else []
 
 
 settings = Settings()

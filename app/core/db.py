@@ -2,24 +2,104 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import json
+import logging
+import re
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import event
-from sqlalchemy.engine import Engine
-from sqlmodel import Session, create_engine
+from sqlalchemy.engine import Engine, ExceptionContext
+from sqlmodel import Session, SQLModel, create_engine
 
 from app.core.config import settings
+from app.core.errors import DomainError, Invalid
+from app.core.text import INVALID_CHARACTER, INVALID_TEXT, unstorable_paths
+
+log = logging.getLogger(__name__)
+
+# Integer primary keys are INTEGER columns: no row has an id outside 1..MAX_ID, and PostgreSQL refuses to even compare
+# one with a larger number ("integer out of range"), so look-ups must not send it.
+MAX_ID = 2**31 - 1
+
+T = TypeVar("T", bound=SQLModel)
+
+
+def valid_id(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= MAX_ID
+
+
+def get_by_id(s: Session, model: type[T], row_id: object) -> T | None:
+    """The row with this integer primary key, or None, also for an id no row can have (out of range, not an int)."""
+    return s.get(model, row_id) if valid_id(row_id) else None
+
+
+def _unstorable_parameter(parameters: Any, names: Sequence[str] | None) -> str | None:
+    """The name of the first parameter holding text no database can store, or None."""
+    if isinstance(parameters, dict):
+        items: Iterable[tuple[str, Any]] = parameters.items()
+    elif isinstance(parameters, list | tuple):
+        items = ((names[i] if names and i < len(names) else "value", p) for i, p in enumerate(parameters))
+    else:
+        return None
+    for name, value in items:
+        # psycopg hands JSON columns over wrapped (Json(obj)); look inside.
+        value = getattr(value, "obj", value)
+        if unstorable_paths(value):
+            return re.sub(r"_+\d+$", "", name)  # email_1 -> email: bound names carry a counter
+    return None
+
+
+def _refuse_unstorable_text(
+    _conn: Any, _cursor: Any, _statement: str, parameters: Any, context: Any, executemany: bool
+) -> None:
+    # The last line of defence for every caller (API, Reflex handlers, CLI, jobs): PostgreSQL refuses NUL in text
+    # and neither database can store a lone surrogate, and either would surface as a database error (a 500).
+    compiled = getattr(context, "compiled", None)
+    names = getattr(compiled, "positiontup", None)
+    for params in parameters if executemany else [parameters]:
+        if (field := _unstorable_parameter(params, names)) is not None:
+            raise Invalid(INVALID_TEXT, errors={field: INVALID_CHARACTER})
+
+
+def _checked_json(value: Any) -> str:
+    """JSON columns' serializer: SQLite stores what it returns, escapes included, so refuse bad text before."""
+    if unstorable_paths(value):
+        raise Invalid(INVALID_TEXT)
+    return json.dumps(value)
+
+
+# PostgreSQL's answers to a value larger than its column (SQLite does not check); the services should have refused it.
+TOO_LARGE = {
+    "22001": "Some text is longer than its field allows. Please shorten it and try again.",
+    "22003": "A number is larger than its field allows. Please check the values and try again.",
+}
+
+
+def _as_domain_errors(context: ExceptionContext) -> BaseException | None:
+    original = context.original_exception
+    # A domain error raised while SQLAlchemy binds parameters (the JSON serializer) would reach the caller wrapped in
+    # a StatementError; hand the caller the domain error itself.
+    if isinstance(original, DomainError) and context.sqlalchemy_exception is not None:
+        return type(original)(original.message, original.errors, **original.extra)
+    # An input too large for its column is the caller's mistake (a 422), not a server failure; the warning says which
+    # validation is missing. The database names no column, so the error names no field.
+    if (message := TOO_LARGE.get(getattr(original, "sqlstate", None) or "")) is not None:
+        log.warning("Database refused a value as too large (%s); a service misses a length or range check", original)
+        return Invalid(message)
+    return None
 
 
 def make_engine(url: str) -> Engine:
     """Create an engine; SQLite gets foreign keys and WAL so it behaves like the production database."""
-    kwargs: dict[str, Any] = {"pool_pre_ping": True}
+    kwargs: dict[str, Any] = {"pool_pre_ping": True, "json_serializer": _checked_json}
     if url.startswith("sqlite"):
         kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
     engine = create_engine(url, **kwargs)
+    event.listen(engine, "before_cursor_execute", _refuse_unstorable_text)
+    event.listen(engine, "handle_error", _as_domain_errors)
     if url.startswith("sqlite"):
 
         @event.listens_for(engine, "connect")

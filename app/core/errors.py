@@ -13,6 +13,12 @@ class DomainError(Exception):
         self.extra = extra  # additional JSON fields, e.g. userId / requiresVerification
 
 
+class BadRequest(DomainError):
+    """A request that cannot be carried out as sent (e.g. a used or expired link); the message says what to do."""
+
+    status_code = 400
+
+
 class Invalid(DomainError):
     """Bad input; `errors` maps field names to specific messages."""
 

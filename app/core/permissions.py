@@ -221,3 +221,12 @@ def ungrantable(actor_perms: Iterable[str], requested: Iterable[str]) -> set[str
     """Requested permissions the actor lacks: nobody grants what they don't hold."""
     held = {str(p) for p in actor_perms}
     return {str(p) for p in requested} - held
+
+
+def unknown_permissions(values: Iterable[str]) -> set[str]:
+    """Values that name no permission of this table.
+
+    ``effective_permissions`` ignores them, but a stored unknown string would come alive the day a permission of
+    that name is added, so writes refuse them instead of keeping them.
+    """
+    return {str(v) for v in values} - _VALID_PERM_VALUES

@@ -8,7 +8,7 @@ from app.models.inquiry import ContactInquiry, NewsletterSubscriber
 from app.models.meeting import Meeting, MeetingType
 from app.models.project import Organization, Project, ProjectMilestone
 from app.models.system import AuditLog, EmailOutbox, RateLimitEvent
-from app.models.user import RefreshToken, User, VerificationCode
+from app.models.user import PasswordResetToken, RefreshToken, User, VerificationCode
 
 __all__ = [
     "AuditLog",
@@ -24,6 +24,7 @@ __all__ = [
     "Order",
     "OrderItem",
     "Organization",
+    "PasswordResetToken",
     "Payment",
     "PortfolioProject",
     "Price",

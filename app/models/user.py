@@ -1,4 +1,5 @@
-"""Accounts and their sessions: users, refresh tokens (the session store) and e-mailed verification codes."""
+"""Accounts and their sessions: users, refresh tokens (the session store), e-mailed verification codes and
+password-reset links."""
 
 from __future__ import annotations
 
@@ -62,6 +63,19 @@ class VerificationCode(SQLModel, table=True):
     expires_at: datetime = timestamp(nullable=False)
     is_used: bool = False
     attempts: int = 0  # wrong guesses; the code dies after five
+    created_at: datetime = created_at()
+
+
+class PasswordResetToken(SQLModel, table=True):
+    """A single-use link to set a new password, e-mailed on request; only its keyed hash is stored."""
+
+    __tablename__ = "password_reset_tokens"
+
+    id: int | None = Field(default=None, primary_key=True)
+    user_id: uuid.UUID = Field(foreign_key="users.id", ondelete="CASCADE", index=True)
+    token: str = Field(max_length=64, unique=True)  # keyed SHA-256 of the token in the link
+    expires_at: datetime = timestamp(nullable=False)
+    used_at: datetime | None = timestamp()  # set when used, or when a newer link replaced it
     created_at: datetime = created_at()
 
 

@@ -10,6 +10,7 @@ from typing import TypeVar
 
 from sqlmodel import Session, SQLModel
 
+from app.core.db import get_by_id
 from app.core.errors import NotFound
 from app.core.permissions import STAFF_ROLES, Perm, effective_permissions, has_perm
 from app.models.user import User
@@ -35,7 +36,7 @@ def sees_all(user: User, kind: str) -> bool:
 
 def get_visible(s: Session, model: type[T], record_id: int, actor: User, kind: str, *, label: str) -> T:
     """The record if the actor may see it; NotFound otherwise (also for clients' invisible drafts)."""
-    record = s.get(model, record_id)
+    record = get_by_id(s, model, record_id)
     if record is None:
         raise NotFound(f"{label} not found")
     if sees_all(actor, kind):

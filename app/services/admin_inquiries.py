@@ -5,9 +5,10 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from sqlalchemy import func, or_
+from sqlalchemy import func
 from sqlmodel import Session, col, select
 
+from app.core.db import get_by_id
 from app.core.errors import Forbidden, Invalid, NotFound
 from app.core.permissions import STAFF_ROLES, Perm
 from app.models.enums import InquiryPriority, InquiryStatus
@@ -15,8 +16,7 @@ from app.models.inquiry import ContactInquiry
 from app.models.user import User
 from app.services import audit
 from app.services.access import staff_can
-
-PAGE_SIZE_MAX = 100
+from app.services.paging import Page, paginate
 
 
 def inquiry_dto(i: ContactInquiry) -> dict[str, Any]:
@@ -40,6 +40,13 @@ def inquiry_dto(i: ContactInquiry) -> dict[str, Any]:
     }
 
 
+INQUIRY_SORTS = {
+    "newest": (col(ContactInquiry.created_at).desc(), col(ContactInquiry.id).desc()),
+    "oldest": (col(ContactInquiry.created_at), col(ContactInquiry.id)),
+    "name": (func.lower(ContactInquiry.name), col(ContactInquiry.id)),
+}
+
+
 def list_inquiries(
     s: Session,
     *,
@@ -47,29 +54,30 @@ def list_inquiries(
     search: str = "",
     status: str = "",
     spam: bool = False,
+    sort: str = "",
     page: int = 1,
     page_size: int = 25,
-) -> dict[str, Any]:
-    """A page of inquiries, newest first, filtered in SQL; spam-flagged ones only in their own list (`spam=True`)."""
+) -> Page[dict[str, Any]]:
+    """A page of inquiries (newest first unless sorted), searched and filtered in SQL; spam-flagged ones only in their
+    own list (`spam=True`)."""
     if not staff_can(actor, Perm.inquiries_read):
         raise Forbidden("You don't have permission to view inquiries")
     query = select(ContactInquiry).where(col(ContactInquiry.is_spam).is_(spam))
-    if search.strip():
-        like = f"%{search.strip().lower()}%"
-        fields = (ContactInquiry.name, ContactInquiry.email, ContactInquiry.company, ContactInquiry.message)
-        query = query.where(or_(*(func.lower(func.coalesce(f, "")).like(like) for f in fields)))
     if status:
         if status not in InquiryStatus.__members__:
             raise Invalid("Unknown status", errors={"status": "Unknown status"})
         query = query.where(ContactInquiry.status == status)
-    total = int(s.exec(select(func.count()).select_from(query.subquery())).one())
-    page_size, page = max(1, min(page_size, PAGE_SIZE_MAX)), max(1, page)
-    rows = s.exec(
-        query.order_by(col(ContactInquiry.created_at).desc(), col(ContactInquiry.id).desc())
-        .offset((page - 1) * page_size)
-        .limit(page_size)
-    ).all()
-    return {"data": [inquiry_dto(i) for i in rows], "total": total, "page": page, "page_size": page_size}
+    return paginate(
+        s,
+        query,
+        to=inquiry_dto,
+        search=search,
+        search_in=(ContactInquiry.name, ContactInquiry.email, ContactInquiry.company, ContactInquiry.message),
+        sort=sort,
+        sorts=INQUIRY_SORTS,
+        page=page,
+        page_size=page_size,
+    )
 
 
 def update_inquiry(
@@ -78,7 +86,7 @@ def update_inquiry(
     """Change status, priority, assignee or notes (any value to any value: staff triage freely)."""
     if not staff_can(actor, Perm.inquiries_write):
         raise Forbidden("You don't have permission to update inquiries")
-    inquiry = s.get(ContactInquiry, inquiry_id)
+    inquiry = get_by_id(s, ContactInquiry, inquiry_id)
     if inquiry is None:
         raise NotFound("Inquiry not found")
     errors: dict[str, str] = {}

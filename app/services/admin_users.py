@@ -3,8 +3,12 @@
 - Admins do everything. `users:manage` (HR) creates and manages employees and clients, never admins.
 - `clients:create` (sales lead, customer support) creates clients only, through create_client, role forced to client;
   `clients:reset_password` resets clients' passwords only.
-- Nobody deletes their own account, demotes or deletes the last admin, or grants a role or permission they do not
-  hold (explicit extra permissions must be the actor's own; only admins make admins).
+- Nobody deletes their own account, demotes or deletes the last admin, or changes their own role, employee type or
+  permission lists (another manager does that).
+- Nobody gives anyone access they do not hold themselves: whatever a change of role, type, extra or revoked
+  permissions adds to the target's effective permissions must be the actor's own, and so must any newly listed extra;
+  only admins make admins. Choosing the e-mail address or password of an account that holds more than the actor is
+  the same as taking its permissions, so it is refused too.
 """
 
 from __future__ import annotations
@@ -12,11 +16,11 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from sqlalchemy import func, or_
+from sqlalchemy import func
 from sqlmodel import Session, col, select
 
 from app.core.errors import Conflict, Forbidden, Invalid, NotFound
-from app.core.permissions import Perm, Role, ungrantable
+from app.core.permissions import Perm, Role, effective_permissions, ungrantable, unknown_permissions
 from app.core.security import hash_password, password_problem
 from app.models.billing import Invoice
 from app.models.enums import InvoiceStatus, ProjectStatus
@@ -24,10 +28,12 @@ from app.models.project import Project
 from app.models.user import User, UserPublic
 from app.services import audit, sessions
 from app.services.access import perms
+from app.services.paging import Page, contains, paginate
 from app.services.users import clean_text, create_user, normalize_email, role_problems, username_problem
 
-PAGE_SIZE_MAX = 100
 NO_CREATE = "You don't have permission to create this type of user"
+NO_SELF = "You cannot change your own role or permissions"
+PERM_LISTS = ("extra_permissions", "revoked_permissions")
 
 
 def _can(actor: User, perm: str) -> bool:
@@ -49,6 +55,13 @@ def _admin_count(s: Session) -> int:
     return int(s.exec(select(func.count()).where(User.role == Role.admin)).one())
 
 
+USER_SORTS = {
+    "newest": (col(User.created_at).desc(), col(User.username)),
+    "oldest": (col(User.created_at), col(User.username)),
+    "username": (func.lower(User.username),),
+}
+
+
 def list_users(
     s: Session,
     *,
@@ -56,40 +69,94 @@ def list_users(
     search: str = "",
     role: str = "",
     verified: bool | None = None,
+    sort: str = "",
     page: int = 1,
     page_size: int = 25,
-) -> dict[str, Any]:
+) -> Page[dict[str, Any]]:
     """A page of users filtered in SQL by text (username, e-mail, names, company), role and verification."""
     if not _can(actor, Perm.users_read):
         raise Forbidden("You don't have permission to view users")
     query = select(User)
-    if search.strip():
-        like = f"%{search.strip().lower()}%"
-        fields = (User.username, User.email, User.first_name, User.last_name, User.company)
-        query = query.where(or_(*(func.lower(func.coalesce(f, "")).like(like) for f in fields)))
     if role:
+        if role not in Role.__members__:  # the column's enum type refuses to even compare with an unknown value
+            raise Invalid("Unknown role", errors={"role": "Unknown role"})
         query = query.where(User.role == role)
     if verified is not None:
         query = query.where(User.is_verified == verified)
-    total = int(s.exec(select(func.count()).select_from(query.subquery())).one())
-    page_size = max(1, min(page_size, PAGE_SIZE_MAX))
-    page = max(1, page)
-    rows = s.exec(
-        query.order_by(col(User.created_at).desc(), col(User.username)).offset((page - 1) * page_size).limit(page_size)
-    ).all()
-    return {
-        "data": [UserPublic.of(u).model_dump(mode="json") for u in rows],
-        "total": total,
-        "page": page,
-        "page_size": page_size,
-    }
+    return paginate(
+        s,
+        query,
+        to=lambda u: UserPublic.of(u).model_dump(mode="json"),
+        search=search,
+        search_in=(User.username, User.email, User.first_name, User.last_name, User.company),
+        sort=sort,
+        sorts=USER_SORTS,
+        page=page,
+        page_size=page_size,
+    )
 
 
-def _check_grants(actor: User, *, role: str, extra: list[str] | None) -> None:
+def _perm_list(value: Any, key: str, errors: dict[str, str]) -> list[str]:
+    """A permission list as stored (sorted, no duplicates); a problem goes to `errors` under `key`."""
+    if not isinstance(value, list | tuple) or not all(isinstance(p, str) for p in value):
+        errors[key] = "Must be a list of permission names"
+        return []
+    if unknown := unknown_permissions(value):
+        errors[key] = f"Unknown permissions: {', '.join(sorted(unknown))}"
+        return []
+    return sorted(set(value))
+
+
+def _raise_invalid(errors: dict[str, str]) -> None:
+    if errors:
+        message = next(iter(errors.values())) if len(errors) == 1 else "Please check the information and try again"
+        raise Invalid(message, errors=errors)
+
+
+def _check_grants(actor: User, *, role: str, before: frozenset[str], after: frozenset[str], listed: set[str]) -> None:
+    """Refuse unless the actor holds everything the target gains and every extra newly listed for it.
+
+    Comparing effective permissions rather than the fields sent catches every way to more access at once: a type, a
+    role, an extra, or a revocation taken back. A newly listed extra counts even when the target already holds it by
+    default: stored, it would outlive a later change of type.
+    """
     if role == Role.admin and actor.role != Role.admin:
         raise Forbidden(NO_CREATE)
-    if extra and (missing := ungrantable(perms(actor), extra)):
+    if missing := ungrantable(perms(actor), (after - before) | listed):
         raise Forbidden(f"You cannot grant permissions you do not hold: {', '.join(sorted(missing))}")
+
+
+def _check_access_change(
+    s: Session, actor: User, target: User, *, role: str, employee_type: str | None, extra: list[str], revoked: list[str]
+) -> None:
+    """The rules for a change of role, type, extra or revoked permissions; resending the current values is no change."""
+    unchanged = (
+        role == target.role
+        and employee_type == target.employee_type
+        and set(extra) == set(target.extra_permissions)
+        and set(revoked) == set(target.revoked_permissions)
+    )
+    if unchanged:
+        return
+    if role != target.role and target.role == Role.admin and _admin_count(s) <= 1:
+        raise Forbidden("The last admin cannot be demoted")
+    if target.id == actor.id:
+        # Admins too: one who demotes themselves loses the panel mid-session; another admin decides that.
+        raise Forbidden(NO_SELF)
+    after = effective_permissions(role, employee_type, extra, revoked)
+    _check_grants(
+        actor, role=role, before=perms(target), after=after, listed=set(extra) - set(target.extra_permissions)
+    )
+
+
+def _check_sign_in_change(actor: User, target: User) -> None:
+    """Whoever chooses an account's password or e-mail address can sign in as it (Google sign-in links an account by
+    its address), so that is only for accounts holding nothing the actor lacks."""
+    if target.id != actor.id and (missing := ungrantable(perms(actor), perms(target))):
+        raise Forbidden(
+            "You cannot change the e-mail or password of an account with permissions you do not hold: "
+            + ", ".join(sorted(missing))
+        )
 
 
 def create_staff_or_client(s: Session, *, actor: User, data: dict[str, Any], ip: str | None = None) -> User:
@@ -99,15 +166,21 @@ def create_staff_or_client(s: Session, *, actor: User, data: dict[str, Any], ip:
         raise Forbidden(NO_CREATE)
     if not role:
         raise Invalid("Please check the information and try again", errors={"role": "Role is required"})
-    extra = list(data.get("extra_permissions") or [])
-    _check_grants(actor, role=role, extra=extra)
+    errors: dict[str, str] = {}
+    extra = _perm_list(data["extra_permissions"], "extra_permissions", errors) if data.get("extra_permissions") else []
+    _raise_invalid(errors)
+    # Cleaned here as create_user cleans it, so the type checked is the type stored.
+    raw_type = data.get("employee_type")
+    employee_type = clean_text(raw_type) if isinstance(raw_type, str) else raw_type
+    after = effective_permissions(role, employee_type, extra)
+    _check_grants(actor, role=role, before=frozenset(), after=after, listed=set(extra))
     user = create_user(
         s,
         username=str(data.get("username") or ""),
         email=str(data.get("email") or ""),
         password=_password_of(data),
         role=role,
-        employee_type=data.get("employee_type"),
+        employee_type=employee_type,
         first_name=data.get("first_name"),
         last_name=data.get("last_name"),
         phone=data.get("phone"),
@@ -190,21 +263,14 @@ def update_user(
     if role != Role.employee:
         employee_type = None
     errors |= role_problems(role, employee_type)
-    if errors:
-        raise Invalid(
-            next(iter(errors.values())) if len(errors) == 1 else "Please check the information and try again",
-            errors=errors,
-        )
-    if role != target.role:
-        _check_grants(actor, role=role, extra=None)
-        if target.role == Role.admin and _admin_count(s) <= 1:
-            raise Forbidden("The last admin cannot be demoted")
-    for key in ("extra_permissions", "revoked_permissions"):
-        if key in data:
-            requested = [str(p) for p in data[key]]
-            if key == "extra_permissions":
-                _check_grants(actor, role=role, extra=requested)
-            changes[key] = sorted(set(requested))
+    lists = {key: _perm_list(data[key], key, errors) for key in PERM_LISTS if key in data}
+    _raise_invalid(errors)
+    extra = lists.get("extra_permissions", list(target.extra_permissions))
+    revoked = lists.get("revoked_permissions", list(target.revoked_permissions))
+    _check_access_change(s, actor, target, role=role, employee_type=employee_type, extra=extra, revoked=revoked)
+    if changes.get("email", target.email) != target.email:
+        _check_sign_in_change(actor, target)
+    changes |= lists
     if "is_verified" in data:
         changes["is_verified"] = bool(data["is_verified"])
     changes["role"], changes["employee_type"] = Role(role), employee_type
@@ -229,6 +295,7 @@ def reset_password(
     )
     if not allowed:
         raise Forbidden("You don't have permission to reset this user's password")
+    _check_sign_in_change(actor, target)
     if problem := password_problem(new_password or ""):
         raise Invalid(problem, errors={"newPassword": problem})
     target.password_hash = hash_password(new_password)
@@ -274,21 +341,53 @@ def delete_user(s: Session, *, actor: User, user_id: uuid.UUID | str, ip: str | 
 
 
 CLIENT_PICKER_PERMS = (Perm.users_read, Perm.content_write, Perm.billing_write, Perm.meetings_read)
+CLIENT_CHOICES_MAX = 100
+# What a search for a client looks in: "jane doe" finds Jane Doe as well as "jane" or "doe" does.
+CLIENT_SEARCH = (
+    User.username,
+    User.email,
+    User.first_name,
+    User.last_name,
+    User.company,
+    func.coalesce(User.first_name, "") + " " + func.coalesce(User.last_name, ""),
+)
 
 
-def client_choices(s: Session, *, actor: User) -> list[dict[str, str]]:
-    """Every client account as {id, label} for the pickers of the staff forms (projects, invoices, meetings).
+def _client_choice(u: User) -> dict[str, str]:
+    name = " ".join(p for p in (u.first_name, u.last_name) if p)
+    label = f"{name} (@{u.username})" if name else u.username
+    if u.company:
+        label = f"{label} · {u.company}"
+    return {"id": str(u.id), "label": label, "name": name or u.username}
 
-    Anyone who may assign a record to a client, or list users, may see the names; nobody else.
-    """
+
+def _may_pick_clients(actor: User) -> None:
     if not any(_can(actor, perm) for perm in CLIENT_PICKER_PERMS):
         raise Forbidden("You don't have permission to view clients")
-    rows = s.exec(select(User).where(User.role == Role.client).order_by(func.lower(User.username))).all()
-    out = []
-    for u in rows:
-        name = " ".join(p for p in (u.first_name, u.last_name) if p)
-        label = f"{name} (@{u.username})" if name else u.username
-        if u.company:
-            label = f"{label} · {u.company}"
-        out.append({"id": str(u.id), "label": label, "name": name or u.username})
-    return out
+
+
+def client_choices(s: Session, *, actor: User, search: str = "", limit: int) -> list[dict[str, str]]:
+    """Client accounts as {id, label, name} for the pickers of the staff forms (projects, invoices, meetings), by
+    username; `search` matches username, e-mail, names or company, `limit` caps the count (at most 100).
+
+    The limit is mandatory: a picker offers the first matches and a search box narrows them, so no state ever holds
+    every client. Anyone who may assign a record to a client, or list users, may see the names; nobody else.
+    """
+    _may_pick_clients(actor)
+    query = select(User).where(User.role == Role.client).order_by(func.lower(User.username), col(User.id))
+    if (where := contains(search, *CLIENT_SEARCH)) is not None:
+        query = query.where(where)
+    query = query.limit(max(1, min(int(limit), CLIENT_CHOICES_MAX)))
+    return [_client_choice(u) for u in s.exec(query).all()]
+
+
+def client_choice(s: Session, *, actor: User, client_id: str) -> dict[str, str] | None:
+    """One client as the pickers show it ({id, label, name}), or None when `client_id` is not a client: the choice an
+    existing record keeps whatever the picker's search offers."""
+    _may_pick_clients(actor)
+    try:
+        uid = uuid.UUID(str(client_id))
+    except ValueError:
+        return None
+    u = s.get(User, uid)
+    return _client_choice(u) if u is not None and u.role == Role.client else None

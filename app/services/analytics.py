@@ -19,9 +19,11 @@ from app.models.inquiry import ContactInquiry
 from app.models.meeting import Meeting
 from app.models.project import Project
 from app.models.user import User
+from app.services import validation as v
 from app.services.access import staff_can
 
 MAX_DAYS = 800
+DEFAULT_DAYS = 90
 
 
 def _bucket(s: Session, column: Any, unit: str) -> ColumnElement[Any]:
@@ -35,6 +37,9 @@ def _bucket(s: Session, column: Any, unit: str) -> ColumnElement[Any]:
 
 
 def _window(start: date, end: date) -> tuple[datetime, datetime]:
+    errors = {f: p for f, d in (("start", start), ("end", end)) if (p := v.date_problem(d, f.capitalize()))}
+    if errors:
+        raise Invalid(next(iter(errors.values())), errors=errors)
     if end < start:
         raise Invalid("The period's end is before its start", errors={"end": "End is before start"})
     if (end - start).days > MAX_DAYS:
@@ -42,10 +47,14 @@ def _window(start: date, end: date) -> tuple[datetime, datetime]:
     return datetime.combine(start, time.min, UTC), datetime.combine(end + timedelta(days=1), time.min, UTC)
 
 
-def report(s: Session, *, actor: User, start: date, end: date) -> dict[str, Any]:
-    """Every figure of the analytics page for the period [start, end] (inclusive days)."""
+def report(s: Session, *, actor: User, start: date | None = None, end: date | None = None) -> dict[str, Any]:
+    """Every figure of the analytics page for the period [start, end] (inclusive days; default the last 90)."""
     if not staff_can(actor, Perm.analytics_read):
         raise Forbidden("You don't have permission to view analytics")
+    end = end or date.today()
+    if start is None:
+        # The last 90 days up to `end`, never before the calendar; no arithmetic on an end outside it (_window says so).
+        start = end if v.date_problem(end, "End") else max(v.EARLIEST_DATE, end - timedelta(days=DEFAULT_DAYS - 1))
     since, until = _window(start, end)
     real = and_(
         col(ContactInquiry.is_spam).is_(False),
@@ -67,7 +76,7 @@ def report(s: Session, *, actor: User, start: date, end: date) -> dict[str, Any]
     converted = int(
         s.exec(
             select(func.count(func.distinct(ContactInquiry.email)))
-            .join(User, and_(User.email == ContactInquiry.email, User.role == Role.client))
+            .join(User, and_(col(User.email) == col(ContactInquiry.email), col(User.role) == Role.client))
             .where(real)
         ).one()
     )

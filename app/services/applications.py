@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from typing import Any, BinaryIO
 
-from sqlalchemy import func, or_
+from sqlalchemy import func
 from sqlmodel import Session, col, select
 
 from app.core.config import settings
+from app.core.db import get_by_id
 from app.core.errors import Forbidden, Invalid, NotFound
 from app.core.permissions import Perm
 from app.models.careers import JobApplication, JobOpening
@@ -19,6 +20,7 @@ from app.models.enums import ApplicationStatus as S
 from app.models.user import User
 from app.services import audit, files, mail
 from app.services.access import staff_can
+from app.services.paging import PAGE_SIZE, Page, paginate
 
 NEXT: dict[S, set[S]] = {
     S.new: {S.reviewing, S.rejected},
@@ -27,6 +29,12 @@ NEXT: dict[S, set[S]] = {
     S.offer: set(),
     S.rejected: set(),
 }
+APPLICATION_SORTS = {
+    "newest": (col(JobApplication.created_at).desc(), col(JobApplication.id).desc()),
+    "oldest": (col(JobApplication.created_at), col(JobApplication.id)),
+    "name": (func.lower(JobApplication.last_name), func.lower(JobApplication.first_name), col(JobApplication.id)),
+}
+OPENINGS_MAX = 200  # job codes offered by the opening filter
 
 
 def application_dto(a: JobApplication, job_title: str | None = None) -> dict[str, Any]:
@@ -54,9 +62,18 @@ def _require(actor: User, perm: str) -> None:
 
 
 def list_applications(
-    s: Session, *, actor: User, job_code: str = "", status: str = "", search: str = ""
-) -> list[dict[str, Any]]:
-    """Applications, newest first, by opening, status and name or e-mail (applications:read)."""
+    s: Session,
+    *,
+    actor: User,
+    job_code: str = "",
+    status: str = "",
+    search: str = "",
+    sort: str = "",
+    page: int = 1,
+    page_size: int = PAGE_SIZE,
+) -> Page[dict[str, Any]]:
+    """A page of applications (newest first unless sorted), by opening and status, searched in the applicant's name,
+    e-mail and the job (code or title) (applications:read)."""
     _require(actor, Perm.applications_read)
     query = select(JobApplication, JobOpening.title).join(
         JobOpening, col(JobApplication.job_opening_id) == JobOpening.id, isouter=True
@@ -67,16 +84,40 @@ def list_applications(
         if status not in S.__members__:
             raise Invalid("Unknown status", errors={"status": "Unknown status"})
         query = query.where(JobApplication.status == status)
-    if search.strip():
-        like = f"%{search.strip().lower()}%"
-        fields = (JobApplication.first_name, JobApplication.last_name, JobApplication.email)
-        query = query.where(or_(*(func.lower(f).like(like) for f in fields)))
-    rows = s.exec(query.order_by(col(JobApplication.created_at).desc())).all()
-    return [application_dto(a, title) for a, title in rows]
+    full_name = JobApplication.first_name + " " + JobApplication.last_name
+    return paginate(
+        s,
+        query,
+        to=lambda row: application_dto(row[0], row[1]),
+        search=search,
+        search_in=(full_name, JobApplication.email, JobApplication.job_code, JobOpening.title),
+        sort=sort,
+        sorts=APPLICATION_SORTS,
+        page=page,
+        page_size=page_size,
+    )
+
+
+def opening_choices(s: Session, *, actor: User) -> list[dict[str, str]]:
+    """The openings applications were made to ({code, label}, by code), for the list's filter (applications:read)."""
+    _require(actor, Perm.applications_read)
+    rows = s.exec(
+        select(JobApplication.job_code, func.max(JobOpening.title))
+        .join(JobOpening, col(JobApplication.job_opening_id) == JobOpening.id, isouter=True)
+        .where(col(JobApplication.job_code).is_not(None))
+        .group_by(JobApplication.job_code)
+        .order_by(JobApplication.job_code)
+        .limit(OPENINGS_MAX)
+    ).all()
+    return [
+        {"code": code, "label": f"{title} ({code})" if title and title != code else code}
+        for code, title in rows
+        if code
+    ]
 
 
 def _get(s: Session, application_id: int) -> JobApplication:
-    application = s.get(JobApplication, application_id)
+    application = get_by_id(s, JobApplication, application_id)
     if application is None:
         raise NotFound("Application not found")
     return application
@@ -86,6 +127,7 @@ def open_document(s: Session, *, actor: User, application_id: int, which: str) -
     """The stored CV or cover letter (download name, content type, open file) for staff with applications:read."""
     _require(actor, Perm.applications_read)
     a = _get(s, application_id)
+    kind: str | None
     if which == "resume":
         name, original, kind = a.resume_path, a.resume_filename, a.resume_content_type
     elif which == "cover-letter" and a.cover_letter_path:

@@ -27,7 +27,7 @@ def record(
         AuditLog(
             actor_id=actor.id if actor else None,
             action=action,
-            entity_type=entity.__tablename__ if entity is not None else None,  # type: ignore[attr-defined]
+            entity_type=str(entity.__tablename__) if entity is not None else None,
             entity_id=str(getattr(entity, "id", "")) if entity is not None else None,
             details=details,
             ip_address=ip,
@@ -50,6 +50,7 @@ def recent(s: Session, *, actor: User, limit: int = 100) -> list[dict[str, Any]]
         {
             "id": entry.id,
             "created_at": entry.created_at.isoformat(),
+            "actor_id": str(entry.actor_id) if entry.actor_id else None,
             "actor": username or ("(deleted user)" if entry.actor_id else "system"),
             "action": entry.action,
             "entity_type": entry.entity_type or "",

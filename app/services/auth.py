@@ -34,6 +34,7 @@ LOGIN_FAILURES_PER_IP = 30
 INVALID_CREDENTIALS = "Invalid credentials"
 ALREADY_VERIFIED = "This account is already verified. Please sign in."
 TOO_MANY_LOGINS = "Too many failed sign-in attempts. Please wait 15 minutes and try again."
+TOO_MANY_CODES = "Too many codes requested. Please try again later."
 
 
 def _code_digest(user_id: uuid.UUID, code: str) -> str:
@@ -42,7 +43,7 @@ def _code_digest(user_id: uuid.UUID, code: str) -> str:
 
 def issue_code(s: Session, user: User) -> str:
     """Kill the user's earlier codes, store a new one and e-mail it (in the caller's transaction); commits."""
-    s.exec(update(VerificationCode).where(col(VerificationCode.user_id) == user.id).values(is_used=True))  # type: ignore[call-overload]
+    s.exec(update(VerificationCode).where(col(VerificationCode.user_id) == user.id).values(is_used=True))
     code = f"{secrets.randbelow(10**6):06d}"
     s.add(VerificationCode(user_id=user.id, code=_code_digest(user.id, code), expires_at=utcnow() + CODE_TTL))
     name = user.first_name or user.username
@@ -122,6 +123,24 @@ def verify(s: Session, *, user_id: uuid.UUID | str, code: str) -> User:
         raise Invalid("Too many incorrect attempts: this code is no longer accepted. Please request a new one.")
     if latest.expires_at <= utcnow():
         raise Invalid("This verification code has expired. Please request a new one.")
+    # Each comparison first takes an attempt in one conditional UPDATE (committed before comparing), so parallel
+    # guesses cannot share the five: reading the counter and writing it back let forty guesses through.
+    attempts = s.exec(
+        update(VerificationCode)
+        .where(
+            col(VerificationCode.id) == latest.id,
+            col(VerificationCode.attempts) < MAX_CODE_ATTEMPTS,
+            col(VerificationCode.is_used).is_(False),
+        )
+        .values(attempts=col(VerificationCode.attempts) + 1)
+        .returning(col(VerificationCode.attempts))
+    ).scalar_one_or_none()
+    s.commit()
+    if attempts is None:  # a parallel request used the code or took its last attempt
+        s.refresh(latest)
+        if latest.is_used:
+            raise Invalid("This verification code has already been used. Please request a new one.")
+        raise Invalid("Too many incorrect attempts: this code is no longer accepted. Please request a new one.")
     digest = _code_digest(user.id, code)
     if not secrets.compare_digest(latest.code, digest):
         replaced = s.exec(
@@ -129,16 +148,20 @@ def verify(s: Session, *, user_id: uuid.UUID | str, code: str) -> User:
         ).first()
         if replaced is not None:
             raise Invalid("This verification code has already been used or replaced. Please use the latest code.")
-        latest.attempts += 1
-        s.add(latest)
-        s.commit()
-        left = MAX_CODE_ATTEMPTS - latest.attempts
+        left = MAX_CODE_ATTEMPTS - attempts
         if left == 0:
             raise Invalid("Invalid verification code. No attempts left: please request a new one.")
         raise Invalid(f"Invalid verification code. {left} attempt{'s' if left != 1 else ''} left.")
-    latest.is_used = True
+    # Only one request may turn the code into a verified account, however many send it at once.
+    used = s.exec(
+        update(VerificationCode)
+        .where(col(VerificationCode.id) == latest.id, col(VerificationCode.is_used).is_(False))
+        .values(is_used=True)
+    )
+    if used.rowcount != 1:
+        s.rollback()
+        raise Invalid("This verification code has already been used. Please request a new one.")
     user.is_verified = True
-    s.add(latest)
     s.add(user)
     s.commit()
     return user
@@ -152,22 +175,13 @@ def resend_code(s: Session, *, user_id: uuid.UUID | str, ip: str | None = None) 
     if user.is_verified:
         raise Conflict(ALREADY_VERIFIED)
     key = f"resend:user:{user.id}"
-    ratelimit.check(
-        s, key=key, limit=1, window=timedelta(minutes=1), message="Please wait a minute before requesting another code."
-    )
-    ratelimit.check(
-        s, key=key, limit=5, window=timedelta(hours=1), message="Too many codes requested. Please try again later."
-    )
+    limits = [
+        ratelimit.Limit(key, 1, timedelta(minutes=1), "Please wait a minute before requesting another code."),
+        ratelimit.Limit(key, 5, timedelta(hours=1), TOO_MANY_CODES),
+    ]
     if ip:
-        ratelimit.check(
-            s,
-            key=f"resend:ip:{ip}",
-            limit=20,
-            window=timedelta(hours=1),
-            message="Too many codes requested. Please try again later.",
-        )
-        ratelimit.record(s, f"resend:ip:{ip}")
-    ratelimit.record(s, key)
+        limits.append(ratelimit.Limit(f"resend:ip:{ip}", 20, timedelta(hours=1), TOO_MANY_CODES))
+    ratelimit.acquire(s, *limits)
     issue_code(s, user)
 
 
@@ -176,23 +190,29 @@ def login(s: Session, *, identifier: str, password: str, ip: str | None = None) 
     identifier, password = (identifier or "").strip(), password or ""
     if not identifier or not password:
         raise Invalid("Please enter both username/email and password.")
+    user = get_user_by_identifier(s, identifier)
+    # Failures count against the account, so its username and e-mail share one count; an unknown name is counted
+    # under itself. Keys are digested by ratelimit, so no identifier is too long for them.
+    account = f"user:{user.id}" if user else f"name:{identifier.lower()}"
     limits = [
-        (f"login:account:{identifier.lower()}", LOGIN_FAILURES_PER_ACCOUNT),
-        (f"login:account-ip:{identifier.lower()}:{ip or '-'}", LOGIN_FAILURES_PER_ACCOUNT_AND_IP),
+        ratelimit.Limit(f"login:account:{account}", LOGIN_FAILURES_PER_ACCOUNT, LOGIN_WINDOW, TOO_MANY_LOGINS),
+        ratelimit.Limit(
+            f"login:account-ip:{account}:{ip or '-'}", LOGIN_FAILURES_PER_ACCOUNT_AND_IP, LOGIN_WINDOW, TOO_MANY_LOGINS
+        ),
     ]
     if ip:
-        limits.append((f"login:ip:{ip}", LOGIN_FAILURES_PER_IP))
-    for key, limit in limits:
-        ratelimit.check(s, key=key, limit=limit, window=LOGIN_WINDOW, message=TOO_MANY_LOGINS)
-    user = get_user_by_identifier(s, identifier)
+        limits.append(ratelimit.Limit(f"login:ip:{ip}", LOGIN_FAILURES_PER_IP, LOGIN_WINDOW, TOO_MANY_LOGINS))
+    # The attempt is counted (and committed) as a failure before the password is checked, so parallel guesses cannot
+    # all pass a check that none of them has yet been counted in; a success gives its attempt back below.
+    attempt = ratelimit.acquire(s, *limits)
     # verify_password runs bcrypt against a dummy hash when there is no user or no password.
     if not verify_password(password, user.password_hash if user else None) or user is None:
         if user is not None and user.role in STAFF_ROLES:
             audit.record(s, actor=user, action="auth.login_failed", entity=user, ip=ip)
-        for key, _ in limits:
-            ratelimit.record(s, key)  # commits, with the audit entry
+            s.commit()
         raise Unauthorized(INVALID_CREDENTIALS)
-    ratelimit.clear(s, limits[1][0])
+    ratelimit.release(s, attempt)
+    ratelimit.clear(s, limits[1].key)
     if not user.is_verified:
         raise Forbidden("Please verify your email before logging in.", userId=str(user.id), requiresVerification=True)
     if user.role in STAFF_ROLES:

@@ -6,6 +6,9 @@ rounded half-up to the cent, and the total is their sum, so the PDF, the portal 
 
 from __future__ import annotations
 
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
@@ -15,6 +18,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from app.core.config import settings
+from app.core.db import MAX_ID, get_by_id
 from app.core.errors import Conflict, Forbidden, Invalid, NotFound
 from app.core.permissions import Perm
 from app.models.base import utcnow
@@ -22,10 +26,12 @@ from app.models.billing import Invoice, InvoiceItem, Payment
 from app.models.enums import InvoiceStatus, PaymentStatus
 from app.models.project import Project
 from app.models.user import User
-from app.services import audit, mail
+from app.services import access, audit, mail
 from app.services import validation as v
 from app.services.access import staff_can
+from app.services.admin_users import CLIENT_SEARCH
 from app.services.invoices import invoice_dto
+from app.services.paging import PAGE_SIZE, Page, paginate
 
 CENT = Decimal("0.01")
 NUMBER_ATTEMPTS = 5
@@ -59,22 +65,27 @@ def _next_number(s: Session, year: int) -> str:
     return f"{prefix}{sequence:04d}"
 
 
-def _items(data: list[dict[str, Any]], errors: dict[str, str]) -> list[tuple[str, int, Decimal]]:
+def _items(
+    data: Sequence[Mapping[str, Any]], errors: dict[str, str], *, descriptions: bool = True
+) -> list[tuple[str, int, Decimal]]:
     if not data:
         errors["items"] = "Add at least one line item"
     lines = []
     for i, item in enumerate(data):
-        desc = v.text(
-            item.get("description"), f"items.{i}.description", errors, "Description", limit=500, required=True
-        )
+        if descriptions:
+            desc = v.text(
+                item.get("description"), f"items.{i}.description", errors, "Description", limit=500, required=True
+            )
+        else:
+            desc = str(item.get("description") or "").strip()[:500]
         qty = v.whole(item.get("quantity"), f"items.{i}.quantity", errors, "Quantity", low=1, high=100000)
         price = v.money(item.get("unit_price"), f"items.{i}.unit_price", errors, "Unit price")
         if qty is None and f"items.{i}.quantity" not in errors:
             errors[f"items.{i}.quantity"] = "Quantity is required"
         if price is None and f"items.{i}.unit_price" not in errors:
             errors[f"items.{i}.unit_price"] = "Unit price is required"
-        if desc and qty and price is not None:
-            lines.append((desc, qty, price))
+        if (desc or not descriptions) and qty and price is not None:
+            lines.append((desc or "", qty, price))
     return lines
 
 
@@ -84,7 +95,9 @@ def _header(s: Session, data: dict[str, Any], errors: dict[str, str]) -> dict[st
     if client is not None:
         out["client_id"] = client.id
     if data.get("project_id") not in (None, ""):
-        project = s.get(Project, v.whole(data["project_id"], "project_id", errors, "Project", low=1, high=2**31) or 0)
+        project = get_by_id(
+            s, Project, v.whole(data["project_id"], "project_id", errors, "Project", low=1, high=MAX_ID)
+        )
         if project is None or (client is not None and project.client_id != client.id):
             errors["project_id"] = "The project must belong to the same client"
         else:
@@ -95,11 +108,137 @@ def _header(s: Session, data: dict[str, Any], errors: dict[str, str]) -> dict[st
     return out
 
 
-def _tax_rate(data: dict[str, Any], errors: dict[str, str]) -> Decimal:
-    rate = v.money(data.get("tax_rate", "0"), "tax_rate", errors, "Tax rate")
+def _tax_rate(value: Any, errors: dict[str, str]) -> Decimal:
+    rate = v.money(value, "tax_rate", errors, "Tax rate")
     if rate is not None and rate > 100:
         errors["tax_rate"] = "Tax rate cannot exceed 100%"
     return rate or Decimal("0")
+
+
+def _overflow(lines: list[tuple[str, int, Decimal]], rate: Decimal) -> dict[str, str]:
+    """Each amount is stored as Numeric(10, 2): a line, the subtotal or the total past its maximum is refused."""
+    limit = f"${v.MAX_MONEY:,.2f}"
+    for i, (_, quantity, price) in enumerate(lines):
+        if line_amount(quantity, price) > v.MAX_MONEY:
+            return {f"items.{i}.quantity": f"Quantity times unit price cannot exceed {limit}"}
+    subtotal, _, total = totals([line_amount(q, p) for _, q, p in lines], rate)
+    if subtotal > v.MAX_MONEY:
+        return {"items": f"The invoice's lines cannot add up to more than {limit}"}
+    if total > v.MAX_MONEY:
+        return {"tax_rate": f"With this tax rate the invoice total would exceed {limit}"}
+    return {}
+
+
+@dataclass(frozen=True)
+class PricedLine:
+    description: str
+    quantity: int
+    unit_price: Decimal
+    amount: Decimal
+
+
+@dataclass(frozen=True)
+class InvoiceTotals:
+    """An invoice's arithmetic: its lines with their amounts, the subtotal, the tax and the total."""
+
+    lines: tuple[PricedLine, ...]
+    subtotal: Decimal
+    tax: Decimal
+    total: Decimal
+
+
+def price_invoice(
+    items: Sequence[Mapping[str, Any]], tax_rate: Any = "0", *, descriptions: bool = True
+) -> InvoiceTotals:
+    """Each line's amount, the subtotal, the tax and the total, exactly as create_invoice stores them (no database).
+
+    Raises Invalid with create_invoice's field errors (`items.N.quantity`, `tax_rate`, `items`, ...), a total past
+    what Numeric(10, 2) holds included. `descriptions=False` prices lines whose descriptions are not written yet
+    (the staff form's live preview); create_invoice requires them.
+    """
+    errors: dict[str, str] = {}
+    lines = _items(items, errors, descriptions=descriptions)
+    rate = _tax_rate(tax_rate, errors)
+    errors = errors or _overflow(lines, rate)
+    if errors:
+        raise Invalid(next(iter(errors.values())), errors=errors)
+    priced = tuple(PricedLine(d, q, p, line_amount(q, p)) for d, q, p in lines)
+    subtotal, tax, total = totals([line.amount for line in priced], rate)
+    return InvoiceTotals(lines=priced, subtotal=subtotal, tax=tax, total=total)
+
+
+# The staff list's orders: newest first unless asked; invoices without a due date come last by due date.
+INVOICE_SORTS = {
+    "newest": (col(Invoice.created_at).desc(), col(Invoice.id).desc()),
+    "oldest": (col(Invoice.created_at), col(Invoice.id)),
+    "number": (col(Invoice.invoice_number), col(Invoice.id)),
+    "total": (col(Invoice.total_amount).desc(), col(Invoice.id).desc()),
+    "due": (col(Invoice.due_date).is_(None), col(Invoice.due_date), col(Invoice.id)),
+}
+INVOICE_SEARCH = (Invoice.invoice_number, *CLIENT_SEARCH)
+PROJECT_CHOICES_MAX = 100
+
+
+def _list_row(row: tuple[Invoice, User]) -> dict[str, Any]:
+    invoice, client = row
+    name = " ".join(p for p in (client.first_name, client.last_name) if p)
+    data = {k: value for k, value in invoice_dto(invoice).items() if k != "items"}
+    return {**data, "client_name": name or client.username, "client_username": client.username}
+
+
+def list_invoices(
+    s: Session,
+    *,
+    actor: User,
+    search: str = "",
+    status: str = "",
+    sort: str = "",
+    page: int = 1,
+    page_size: int = PAGE_SIZE,
+) -> Page[dict[str, Any]]:
+    """A page of every client's invoices for staff (billing:read), drafts included, with each client's name.
+
+    Searched in SQL by invoice number and the client's username, e-mail, names or company; filtered by status;
+    sorted by one of INVOICE_SORTS (newest first unless asked).
+    """
+    _require(actor, Perm.billing_read, "view")
+    query = select(Invoice, User).join(User, col(Invoice.client_id) == col(User.id))
+    if status:
+        if status not in InvoiceStatus.__members__:
+            raise Invalid("Unknown status", errors={"status": "Unknown status"})
+        query = query.where(Invoice.status == status)
+    return paginate(
+        s,
+        query,
+        to=_list_row,
+        search=search,
+        search_in=INVOICE_SEARCH,
+        sort=sort,
+        sorts=INVOICE_SORTS,
+        page=page,
+        page_size=page_size,
+    )
+
+
+def project_choices(s: Session, *, actor: User, client_id: str) -> list[dict[str, str]]:
+    """One client's projects as {id, name} for the invoice form (billing:write), newest first.
+
+    Empty for staff who do not read projects (content:read): their invoices simply name no project.
+    """
+    _require(actor, Perm.billing_write, "create")
+    try:
+        client = uuid.UUID(str(client_id))
+    except ValueError:
+        return []
+    if not access.sees_all(actor, "project"):
+        return []
+    rows = s.exec(
+        select(Project.id, Project.name)
+        .where(Project.client_id == client)
+        .order_by(col(Project.created_at).desc(), col(Project.id).desc())
+        .limit(PROJECT_CHOICES_MAX)
+    ).all()
+    return [{"id": str(pid), "name": name} for pid, name in rows]
 
 
 def create_invoice(s: Session, *, actor: User, data: dict[str, Any]) -> dict[str, Any]:
@@ -107,15 +246,20 @@ def create_invoice(s: Session, *, actor: User, data: dict[str, Any]) -> dict[str
     _require(actor, Perm.billing_write, "create")
     errors: dict[str, str] = {}
     header = _header(s, data, errors)
-    lines = _items(list(data.get("items") or []), errors)
-    rate = _tax_rate(data, errors)
+    try:
+        priced = price_invoice(list(data.get("items") or []), data.get("tax_rate", "0"))
+    except Invalid as exc:
+        errors.update(exc.errors)
     if errors:
         raise Invalid(next(iter(errors.values())), errors=errors)
-    subtotal, tax, total = totals([line_amount(q, p) for _, q, p in lines], rate)
     year = utcnow().year
     for _attempt in range(NUMBER_ATTEMPTS):
         invoice = Invoice(
-            invoice_number=_next_number(s, year), subtotal=subtotal, tax_amount=tax, total_amount=total, **header
+            invoice_number=_next_number(s, year),
+            subtotal=priced.subtotal,
+            tax_amount=priced.tax,
+            total_amount=priced.total,
+            **header,
         )
         s.add(invoice)
         try:
@@ -124,8 +268,14 @@ def create_invoice(s: Session, *, actor: User, data: dict[str, Any]) -> dict[str
             s.rollback()
             continue
         s.add_all(
-            InvoiceItem(invoice_id=invoice.id, description=d, quantity=q, unit_price=p, amount=line_amount(q, p))  # type: ignore[arg-type]
-            for d, q, p in lines
+            InvoiceItem(
+                invoice_id=invoice.id,  # type: ignore[arg-type]
+                description=line.description,
+                quantity=line.quantity,
+                unit_price=line.unit_price,
+                amount=line.amount,
+            )
+            for line in priced.lines
         )
         audit.record(s, actor=actor, action="invoice.create", entity=invoice)
         s.commit()
@@ -139,7 +289,7 @@ def _dto(s: Session, invoice: Invoice) -> dict[str, Any]:
 
 
 def _get(s: Session, invoice_id: int) -> Invoice:
-    invoice = s.get(Invoice, invoice_id)
+    invoice = get_by_id(s, Invoice, invoice_id)
     if invoice is None:
         raise NotFound("Invoice not found")
     return invoice

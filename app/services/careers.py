@@ -17,7 +17,6 @@ from app.core.config import settings
 from app.core.errors import Invalid, TooManyRequests
 from app.core.permissions import EmployeeType, Role
 from app.models.careers import JobApplication, JobOpening
-from app.models.system import RateLimitEvent
 from app.models.user import User
 from app.services import files, mail, ratelimit
 from app.services.contact import one_line, phone_problem
@@ -205,8 +204,8 @@ def submit_application(
     if errors:
         raise Invalid(_summary_message(errors), errors=errors)
     assert resume is not None
-    ip_key = f"applications:ip:{ip}" if ip else None
-    if ip_key and ratelimit.count(s, ip_key, PER_IP[1]) >= PER_IP[0]:
+    # Counted in this transaction, so only stored applications count; a refusal raises before any file is written.
+    if ip and not ratelimit.claim(s, ratelimit.Limit(f"applications:ip:{ip}", *PER_IP)):
         raise TooManyRequests(TOO_MANY)
     code = (job_code or "").strip()[:20] or None
     job = s.exec(select(JobOpening).where(JobOpening.code == code)).first() if code else None
@@ -228,8 +227,6 @@ def submit_application(
             cover_letter_content_type=letter.content_type if letter else None,
         )
         s.add(application)
-        if ip_key:
-            s.add(RateLimitEvent(key=ip_key))  # only stored applications count
         s.flush()
         _send_mails(s, application, job.title if job else None)
         s.commit()

@@ -15,7 +15,6 @@ from app.core.config import settings
 from app.core.errors import Invalid, TooManyRequests
 from app.models.enums import InquiryPriority, InquiryStatus
 from app.models.inquiry import ContactInquiry
-from app.models.system import RateLimitEvent
 from app.services import mail, ratelimit
 from app.services import newsletter as subscriptions  # `newsletter` is also the form's checkbox
 from app.services.users import normalize_email
@@ -134,11 +133,9 @@ def _summary(i: ContactInquiry) -> str:
 
 
 def _acknowledge(s: Session, i: ContactInquiry) -> None:
-    key = f"contact:ack:{i.email}"
-    if ratelimit.count(s, key, ACKS_PER_ADDRESS[1]) >= ACKS_PER_ADDRESS[0]:
+    if not ratelimit.claim(s, ratelimit.Limit(f"contact:ack:{i.email}", *ACKS_PER_ADDRESS)):
         log.info("Acknowledgement to %s skipped: daily cap reached (inquiry stored)", i.email)
         return
-    s.add(RateLimitEvent(key=key))
     echo = i.message if len(i.message) <= ECHO_CHARS else i.message[:ECHO_CHARS].rstrip() + " [...]"
     newsletter_note = (
         "\nWe have also sent you a separate e-mail to confirm your newsletter subscription.\n" if i.newsletter else ""
@@ -192,11 +189,9 @@ def submit_inquiry(
     values = _clean(
         name=name, email=email, company=company, phone=phone, service_type=service_type, budget=budget, message=message
     )
-    ip_key = f"contact:ip:{ip}" if ip else None
-    if ip_key:
-        for limit, window in PER_IP_LIMITS:
-            if ratelimit.count(s, ip_key, window) >= limit:
-                raise TooManyRequests(TOO_MANY)
+    # Counted in this transaction: only stored submissions count (spam too, which caps a flooding bot).
+    if ip and not ratelimit.claim(s, *(ratelimit.Limit(f"contact:ip:{ip}", n, w) for n, w in PER_IP_LIMITS)):
+        raise TooManyRequests(TOO_MANY)
     is_spam = bool((website or "").strip())
     inquiry = ContactInquiry(
         name=values["name"],
@@ -212,9 +207,6 @@ def submit_inquiry(
         is_spam=is_spam,
     )
     s.add(inquiry)
-    if ip_key:
-        # Counted in the same transaction: only stored submissions count (spam too, which caps a flooding bot).
-        s.add(RateLimitEvent(key=ip_key))
     s.flush()
     if is_spam:
         log.info("Contact form honeypot filled; inquiry %s stored as spam", inquiry.id)

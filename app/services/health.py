@@ -30,7 +30,7 @@ def _mail_queue() -> dict[str, object]:
     except Exception as exc:
         return {"status": "down", "error": exc.__class__.__name__}
     # Mail that has waited over an hour, or given up, needs an operator.
-    stuck = int(queue["failed"]) > 0 or int(queue["oldest_pending_seconds"]) > 3600
+    stuck = int(str(queue["failed"])) > 0 or int(str(queue["oldest_pending_seconds"])) > 3600
     return {"status": "degraded" if stuck else "ok", **queue}
 
 
@@ -44,6 +44,16 @@ def _scheduling() -> dict[str, object]:
     except DomainError as exc:
         return {"status": "down", "source": "calendly", "error": exc.message}
     return {"status": "ok", "source": "calendly", "meeting_types": count}
+
+
+async def public_status() -> str:
+    """What anyone may know: "ok" when the app can serve (its database answers), else "unavailable".
+
+    Nothing else: the environment, the database engine and the mail queue are for staff (the dashboard), and the
+    check must not call out to the scheduling service on behalf of anonymous callers.
+    """
+    database = await asyncio.to_thread(_database)
+    return "ok" if database["status"] == "ok" else "unavailable"
 
 
 async def check() -> dict[str, object]:

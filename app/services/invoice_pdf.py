@@ -97,14 +97,14 @@ def render(invoice: Invoice, items: list[InvoiceItem], client: User) -> bytes:
             table.row((_latin1(item.description), str(item.quantity), _usd(item.unit_price), _usd(item.amount)))
     pdf.ln(4)
 
-    for label, value, bold in (
+    for label, amount, bold in (
         ("Subtotal", invoice.subtotal, False),
         ("Tax", invoice.tax_amount, False),
         ("Total", invoice.total_amount, True),
     ):
         pdf.set_font("Helvetica", "B" if bold else "", 11 if bold else 10)
         pdf.cell(w * 0.75, 6, label, align="R")
-        pdf.cell(w * 0.25, 6, _usd(value), align="R", new_x="LMARGIN", new_y="NEXT")
+        pdf.cell(w * 0.25, 6, _usd(amount), align="R", new_x="LMARGIN", new_y="NEXT")
     if invoice.notes:
         pdf.ln(6)
         pdf.set_font("Helvetica", "I", 9)

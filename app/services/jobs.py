@@ -14,10 +14,22 @@ INTERVAL_S = 5.0
 
 
 def run_once() -> int:
-    """One pass: deliver due mail, forget stale rate-limit events; returns messages delivered."""
-    with session_scope() as s:
-        sent = mail.deliver_pending(s)
-        ratelimit.prune(s)
+    """One pass: deliver due mail, forget stale rate-limit events; returns messages delivered.
+
+    Each task has its own session and transaction, and a failure of one is logged and does not stop the other:
+    a broken outbox must not let the rate-limit table grow without end, nor a pruning error hold back the mail.
+    """
+    sent = 0
+    try:
+        with session_scope() as s:
+            sent = mail.deliver_pending(s)
+    except Exception:
+        log.exception("Mail delivery failed in this pass")
+    try:
+        with session_scope() as s:
+            ratelimit.prune(s)
+    except Exception:
+        log.exception("Rate-limit pruning failed in this pass")
     return sent
 
 

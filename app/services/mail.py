@@ -1,7 +1,8 @@
 """Outgoing e-mail through the outbox: written in the caller's transaction, delivered over SMTP with retries.
 
 Nothing is lost when the SMTP server is down: a message stays `pending` and is retried with back-off, and only after
-the last attempt is it marked `failed` (kept for the operator). Without SMTP_HOST, delivery writes the message to the
+the last attempt is it marked `failed` (kept for the operator). A row that cannot make a valid message is marked
+`failed` at once, so it never holds up the ones behind it. Without SMTP_HOST, delivery writes the message to the
 server log instead, so a local user can still read a verification code.
 """
 
@@ -10,10 +11,12 @@ from __future__ import annotations
 import logging
 import smtplib
 import ssl
+import unicodedata
 from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from email.utils import make_msgid
 
+from email_validator import EmailNotValidError, validate_email
 from sqlalchemy import func, or_
 from sqlmodel import Session, col, select
 
@@ -26,12 +29,57 @@ log = logging.getLogger(__name__)
 
 MAX_ATTEMPTS = 8
 BATCH_SIZE = 50
+SUBJECT_MAX = 255  # the column's width
+# Unicode categories that must not survive into a header: controls (CR, LF, NUL, NEL, VT, FF, tab ...) and the
+# line and paragraph separators.
+_BREAKING = frozenset({"Cc", "Zl", "Zp"})
+
+
+def header_text(value: str, limit: int = SUBJECT_MAX) -> str:
+    """`value` as one line of printable text, trimmed and capped, safe for any mail header.
+
+    CR and LF are only the start: mail readers, Python's email package and str.splitlines() also end a line at
+    U+2028, U+2029, NEL, VT and FF, so every control and separator character becomes a space. Lone surrogates cannot
+    be encoded at all; they become U+FFFD. Python counts code points, so the cap never splits a character.
+    """
+    cleaned = "".join(
+        " " if unicodedata.category(ch) in _BREAKING else "\ufffd" if _is_surrogate(ch) else ch for ch in value
+    )
+    return " ".join(cleaned.split())[:limit].rstrip()
+
+
+def _is_surrogate(ch: str) -> bool:
+    return "\ud800" <= ch <= "\udfff"
+
+
+def _body_text(value: str) -> str:
+    # PostgreSQL stores no NUL and UTF-8 has no lone surrogates: either would fail the caller's whole transaction.
+    return "".join("\ufffd" if _is_surrogate(ch) else ch for ch in value.replace("\x00", ""))
+
+
+def recipient(to: str) -> str:
+    """The one address `to` names, normalised; ValueError for anything else (a list, a display name, a header).
+
+    Callers pass addresses already validated where they were typed, so a refusal here is a programming error.
+    """
+    try:
+        return validate_email(to, check_deliverability=False).normalized
+    except EmailNotValidError as exc:
+        raise ValueError(f"A mail must go to exactly one valid e-mail address: {exc}") from None
 
 
 def enqueue(s: Session, *, to: str, subject: str, text: str, html: str | None = None) -> EmailOutbox:
-    """Add a message to the outbox; it is sent only if the caller's transaction commits."""
+    """Add a message to the outbox; it is sent only if the caller's transaction commits.
+
+    Subjects are built from names, job codes and titles that visitors and staff type: they are made one line here,
+    the one place every message passes, so no stored row can carry a header that fails to build or injects another.
+    """
     message = EmailOutbox(
-        to_address=to, subject=subject[:255], body_text=text, body_html=html, next_attempt_at=utcnow()
+        to_address=recipient(to),
+        subject=header_text(subject),
+        body_text=_body_text(text),
+        body_html=_body_text(html) if html is not None else None,
+        next_attempt_at=utcnow(),
     )
     s.add(message)
     return message
@@ -42,14 +90,17 @@ def _retry_delay(attempts: int) -> timedelta:
 
 
 def build_message(row: EmailOutbox, cfg: Settings = settings) -> EmailMessage:
+    """The message for an outbox row; raises (ValueError, UnicodeError ...) when the row cannot make a valid one."""
     msg = EmailMessage()
     msg["From"] = cfg.mail_from
-    msg["To"] = row.to_address
-    msg["Subject"] = row.subject
+    # Checked again here: a row may predate enqueue's checks or be written by hand, and a list here is a mass mailing.
+    msg["To"] = recipient(row.to_address)
+    msg["Subject"] = row.subject  # not cleaned again: a header that enqueue did not write is refused, not rewritten
     msg["Message-ID"] = make_msgid(domain=cfg.mail_from.rsplit("@", 1)[-1].strip("> ") or None)
     msg.set_content(row.body_text)
     if row.body_html:
         msg.add_alternative(row.body_html, subtype="html")
+    msg.as_bytes()  # serialise once, so an encoding problem shows here (permanent) and not while sending (retried)
     return msg
 
 
@@ -82,36 +133,56 @@ def _claim_next(s: Session, now: datetime) -> EmailOutbox | None:
 
 
 def deliver_pending(s: Session, *, cfg: Settings = settings, limit: int = BATCH_SIZE) -> int:
-    """Send due messages, one per transaction; returns how many were delivered."""
+    """Send due messages, one per transaction; returns how many were delivered.
+
+    No message can stop the queue: each row's outcome (sent, retry later, failed) is committed before the next row is
+    claimed, and no exception of one message escapes, since the same row would otherwise come first again next pass.
+    """
     now = utcnow()
     sent = 0
     for _ in range(limit):
         row = _claim_next(s, now)
         if row is None:
             break
-        row.attempts += 1
-        try:
-            msg = build_message(row, cfg)
-            if cfg.smtp_host:
-                _send(msg, cfg)
-            else:
-                log.warning("SMTP_HOST is not set; mail not sent, shown here instead:\n%s", msg.as_string())
-        except (OSError, smtplib.SMTPException) as exc:
-            row.last_error = f"{exc.__class__.__name__}: {exc}"[:500]
-            if row.attempts >= MAX_ATTEMPTS:
-                row.status = OutboxStatus.failed
-                log.error("Giving up on outbox message %s to %s: %s", row.id, row.to_address, row.last_error)
-            else:
-                row.next_attempt_at = now + _retry_delay(row.attempts)
-                log.warning("Outbox message %s not delivered (attempt %s): %s", row.id, row.attempts, row.last_error)
-        else:
-            row.status = OutboxStatus.sent
-            row.sent_at = utcnow()
-            row.last_error = None
-            sent += 1
+        sent += _deliver(row, cfg)
         s.add(row)
         s.commit()  # releases the row lock; a crash never re-sends what was already delivered
     return sent
+
+
+def _deliver(row: EmailOutbox, cfg: Settings) -> bool:
+    # Logs name the row and the recipient, never the subject or body: they carry verification codes.
+    row.attempts += 1
+    try:
+        msg = build_message(row, cfg)
+    except Exception as exc:  # the row itself is bad: no retry can fix it
+        row.status = OutboxStatus.failed
+        row.last_error = _error_text(exc)
+        log.error("Outbox message %s to %s cannot be built; marked failed: %s", row.id, row.to_address, row.last_error)
+        return False
+    try:
+        if cfg.smtp_host:
+            _send(msg, cfg)
+        else:
+            log.warning("SMTP_HOST is not set; mail not sent, shown here instead:\n%s", msg.as_string())
+    except Exception as exc:  # SMTP and network errors, and anything unexpected: worth another attempt later
+        row.last_error = _error_text(exc)
+        if row.attempts >= MAX_ATTEMPTS:
+            row.status = OutboxStatus.failed
+            log.error("Giving up on outbox message %s to %s: %s", row.id, row.to_address, row.last_error)
+        else:
+            row.next_attempt_at = utcnow() + _retry_delay(row.attempts)
+            log.warning("Outbox message %s not delivered (attempt %s): %s", row.id, row.attempts, row.last_error)
+        return False
+    row.status = OutboxStatus.sent
+    row.sent_at = utcnow()
+    row.last_error = None
+    return True
+
+
+def _error_text(exc: Exception) -> str:
+    # Stored in a 500-character column of a database that refuses NUL; one line keeps the log line one line too.
+    return header_text(f"{exc.__class__.__name__}: {exc}", 500)
 
 
 def queue_health(s: Session) -> dict[str, object]:

@@ -1,4 +1,5 @@
-"""Meetings managed by staff: the full list with filters, scheduling for a client, edits, completion; meeting types."""
+"""Meetings managed by staff: a paged, searched and filtered list, scheduling for a client, edits, completion; and the
+meeting types of the booking view."""
 
 from __future__ import annotations
 
@@ -7,9 +8,12 @@ import uuid
 from datetime import datetime, timedelta
 from typing import Any
 
+from sqlalchemy import String, cast, func
+from sqlalchemy.orm import aliased
 from sqlmodel import Session, col, select
 
 from app.core.config import settings
+from app.core.db import MAX_ID, get_by_id
 from app.core.errors import Forbidden, Invalid, NotFound
 from app.core.permissions import Perm
 from app.models.base import utcnow
@@ -21,6 +25,7 @@ from app.services import audit, mail
 from app.services import validation as v
 from app.services.access import staff_can
 from app.services.meetings import meeting_dto
+from app.services.paging import PAGE_SIZE, Page, paginate
 
 
 def _require(actor: User, perm: str, verb: str) -> None:
@@ -28,19 +33,68 @@ def _require(actor: User, perm: str, verb: str) -> None:
         raise Forbidden(f"You don't have permission to {verb} meetings")
 
 
+MEETING_SORTS_DEFAULT = {"upcoming": "soonest", "past": "latest", "all": "latest"}
+_client = aliased(User, name="client")
+_organizer = aliased(User, name="organizer")
+
+
+def _full_name(u: Any) -> Any:
+    """'First Last' in SQL (either part may be missing), so a search for a whole name finds it."""
+    return func.coalesce(u.first_name, "") + " " + func.coalesce(u.last_name, "")
+
+
+MEETING_SORTS = {
+    "soonest": (col(Meeting.start_time), col(Meeting.id)),
+    "latest": (col(Meeting.start_time).desc(), col(Meeting.id).desc()),
+    "title": (func.lower(Meeting.title), col(Meeting.start_time), col(Meeting.id)),
+    # Meetings without a client last; a client without a name sorts by username, as the table shows them.
+    "client": (
+        col(Meeting.client_id).is_(None),
+        func.lower(func.coalesce(func.nullif(func.trim(_full_name(_client)), ""), _client.username)),
+        col(Meeting.start_time),
+        col(Meeting.id),
+    ),
+}
+# Title, the client (name, username, e-mail), the attendees' addresses and the organizer (name, username).
+MEETING_SEARCH = (
+    Meeting.title,
+    _full_name(_client),
+    _client.username,
+    _client.email,
+    cast(Meeting.attendees, String),
+    _full_name(_organizer),
+    _organizer.username,
+)
+
+
 def list_all(
-    s: Session, *, actor: User, when: str = "upcoming", status: str = "", client_id: str = ""
-) -> list[dict[str, Any]]:
-    """Every meeting, filtered by upcoming/past, status and client (meetings:read)."""
+    s: Session,
+    *,
+    actor: User,
+    when: str = "upcoming",
+    status: str = "",
+    client_id: str = "",
+    search: str = "",
+    sort: str = "",
+    page: int = 1,
+    page_size: int = PAGE_SIZE,
+) -> Page[dict[str, Any]]:
+    """A page of meetings (meetings:read), searched, filtered by upcoming/past, status and client, and sorted in SQL.
+
+    Upcoming meetings come soonest first, past and all latest first, unless `sort` names another of MEETING_SORTS.
+    """
     _require(actor, Perm.meetings_read, "view")
-    query = select(Meeting)
+    query = (
+        select(Meeting)
+        .outerjoin(_client, col(Meeting.client_id) == _client.id)
+        .outerjoin(_organizer, col(Meeting.organizer_id) == _organizer.id)
+    )
     now = utcnow()
+    when = when if when in MEETING_SORTS_DEFAULT else "all"
     if when == "upcoming":
-        query = query.where(col(Meeting.end_time) >= now).order_by(col(Meeting.start_time))
+        query = query.where(col(Meeting.end_time) >= now)
     elif when == "past":
-        query = query.where(col(Meeting.end_time) < now).order_by(col(Meeting.start_time).desc())
-    else:
-        query = query.order_by(col(Meeting.start_time).desc())
+        query = query.where(col(Meeting.end_time) < now)
     if status:
         if status not in MeetingStatus.__members__:
             raise Invalid("Unknown status", errors={"status": "Unknown status"})
@@ -50,12 +104,27 @@ def list_all(
             query = query.where(Meeting.client_id == uuid.UUID(client_id))
         except ValueError:
             raise Invalid("Unknown client", errors={"client_id": "Unknown client"}) from None
-    meetings = s.exec(query).all()
-    names = _client_names(s, {m.client_id for m in meetings if m.client_id})
-    return [{**meeting_dto(m), "client_name": names.get(m.client_id)} for m in meetings]
+    found = paginate(
+        s,
+        query,
+        to=lambda m: m,
+        search=search,
+        search_in=MEETING_SEARCH,
+        sort=sort if sort in MEETING_SORTS else MEETING_SORTS_DEFAULT[when],
+        sorts=MEETING_SORTS,
+        page=page,
+        page_size=page_size,
+    )
+    names = _names(s, {i for m in found.data for i in (m.client_id, m.organizer_id) if i})
+    rows = [
+        {**meeting_dto(m), "client_name": names.get(m.client_id), "organizer_name": names.get(m.organizer_id)}
+        for m in found.data
+    ]
+    return Page(data=rows, total=found.total, page=found.page, page_size=found.page_size)
 
 
-def _client_names(s: Session, ids: set[uuid.UUID]) -> dict[uuid.UUID | None, str]:
+def _names(s: Session, ids: set[uuid.UUID]) -> dict[uuid.UUID | None, str]:
+    """Display names of the users of one page: 'First Last', or the username."""
     if not ids:
         return {}
     users = s.exec(select(User).where(col(User.id).in_(ids))).all()
@@ -70,6 +139,10 @@ def _when(value: Any, errors: dict[str, str]) -> datetime | None:
         return None
     if parsed.tzinfo is None:
         errors["start_time"] = "Start time needs a time zone"
+        return None
+    # Checked on the date as written, before any conversion: 0001-01-01 at +05:00 has no UTC equivalent.
+    if problem := v.date_problem(parsed.date(), "Start time"):
+        errors["start_time"] = problem
         return None
     return parsed
 
@@ -98,7 +171,9 @@ def _values(s: Session, data: dict[str, Any], meeting: Meeting | None) -> dict[s
     if start is not None and duration:
         out["start_time"], out["end_time"] = start, start + timedelta(minutes=duration)
     if "project_id" in data:
-        project = s.get(Project, v.whole(data["project_id"], "project_id", errors, "Project", low=1, high=2**31) or 0)
+        project = get_by_id(
+            s, Project, v.whole(data["project_id"], "project_id", errors, "Project", low=1, high=MAX_ID)
+        )
         if project is None:
             errors["project_id"] = "Project not found"
         out["project_id"] = project.id if project else None
@@ -137,7 +212,7 @@ def create_meeting(s: Session, *, actor: User, data: dict[str, Any]) -> dict[str
 def update_meeting(s: Session, *, actor: User, meeting_id: int, data: dict[str, Any]) -> dict[str, Any]:
     """Change a scheduled meeting; a new time is e-mailed to the client."""
     _require(actor, Perm.meetings_write, "update")
-    meeting = s.get(Meeting, meeting_id)
+    meeting = get_by_id(s, Meeting, meeting_id)
     if meeting is None:
         raise NotFound("Meeting not found")
     if meeting.status != MeetingStatus.scheduled:
@@ -156,7 +231,7 @@ def update_meeting(s: Session, *, actor: User, meeting_id: int, data: dict[str, 
 def complete_meeting(s: Session, *, actor: User, meeting_id: int) -> dict[str, Any]:
     """Mark a scheduled meeting that has started as completed."""
     _require(actor, Perm.meetings_write, "update")
-    meeting = s.get(Meeting, meeting_id)
+    meeting = get_by_id(s, Meeting, meeting_id)
     if meeting is None:
         raise NotFound("Meeting not found")
     if meeting.status != MeetingStatus.scheduled or meeting.start_time > utcnow():
@@ -184,15 +259,45 @@ def meeting_type_dto(t: MeetingType) -> dict[str, Any]:
     }
 
 
-def list_types(s: Session, *, actor: User) -> list[dict[str, Any]]:
+TYPE_SORTS = {
+    "order": (col(MeetingType.sort_order), col(MeetingType.id)),
+    "name": (func.lower(MeetingType.name), col(MeetingType.id)),
+}
+
+
+def list_types(
+    s: Session,
+    *,
+    actor: User,
+    search: str = "",
+    active: bool | None = None,
+    sort: str = "",
+    page: int = 1,
+    page_size: int = PAGE_SIZE,
+) -> Page[dict[str, Any]]:
+    """A page of meeting types in booking-view order (meetings:read), searched by name or host; `active` filters."""
     _require(actor, Perm.meetings_read, "view")
-    return [meeting_type_dto(t) for t in s.exec(select(MeetingType).order_by(col(MeetingType.sort_order))).all()]
+    query = select(MeetingType)
+    if active is not None:
+        query = query.where(col(MeetingType.is_active).is_(active))
+    return paginate(
+        s,
+        query,
+        to=meeting_type_dto,
+        search=search,
+        search_in=(MeetingType.name, MeetingType.host_name),
+        sort=sort,
+        sorts=TYPE_SORTS,
+        page=page,
+        page_size=page_size,
+    )
 
 
 def save_type(s: Session, *, actor: User, data: dict[str, Any], type_id: int | None = None) -> dict[str, Any]:
     """Create or change a meeting type (meetings:write)."""
     _require(actor, Perm.meetings_write, "manage")
-    row = s.get(MeetingType, type_id) if type_id else MeetingType(slug="", name="")
+    # None creates; any other id must name a row (0 used to create a nameless type, skipping the name check).
+    row = get_by_id(s, MeetingType, type_id) if type_id is not None else MeetingType(slug="", name="")
     if row is None:
         raise NotFound("Meeting type not found")
     errors: dict[str, str] = {}

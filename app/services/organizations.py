@@ -5,9 +5,10 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from sqlalchemy import func, or_
-from sqlmodel import Session, select
+from sqlalchemy import func
+from sqlmodel import Session, col, select
 
+from app.core.db import get_by_id
 from app.core.errors import Forbidden, Invalid, NotFound
 from app.core.permissions import Perm
 from app.models.enums import OrganizationSize
@@ -16,6 +17,14 @@ from app.models.user import User
 from app.services import audit
 from app.services import validation as v
 from app.services.access import staff_can
+from app.services.paging import PAGE_SIZE, Page, paginate
+
+ORGANIZATION_SORTS = {
+    "name": (func.lower(Organization.name), col(Organization.id)),
+    "newest": (col(Organization.created_at).desc(), col(Organization.id).desc()),
+    "oldest": (col(Organization.created_at), col(Organization.id)),
+}
+CHOICES_MAX = 100  # organizations offered at once by a picker; a search narrows the rest
 
 
 def organization_dto(o: Organization) -> dict[str, Any]:
@@ -36,19 +45,51 @@ def _check(actor: User, perm: str, verb: str) -> None:
         raise Forbidden(f"You don't have permission to {verb} organizations")
 
 
-def list_organizations(s: Session, *, actor: User, search: str = "") -> list[dict[str, Any]]:
-    """Organizations matching the search in name or industry, by name."""
+def list_organizations(
+    s: Session,
+    *,
+    actor: User,
+    search: str = "",
+    sort: str = "",
+    page: int = 1,
+    page_size: int = PAGE_SIZE,
+) -> Page[dict[str, Any]]:
+    """A page of organizations matching the search in name or industry, by name unless sorted (content:read)."""
     _check(actor, Perm.content_read, "view")
-    query = select(Organization)
-    if search.strip():
-        like = f"%{search.strip().lower()}%"
-        query = query.where(
-            or_(
-                func.lower(Organization.name).like(like),
-                func.lower(func.coalesce(Organization.industry, "")).like(like),
-            )
-        )
-    return [organization_dto(o) for o in s.exec(query.order_by(func.lower(Organization.name))).all()]
+    return paginate(
+        s,
+        select(Organization),
+        to=organization_dto,
+        search=search,
+        search_in=(Organization.name, Organization.industry),
+        sort=sort,
+        sorts=ORGANIZATION_SORTS,
+        page=page,
+        page_size=page_size,
+    )
+
+
+def organization_choices(
+    s: Session, *, actor: User, search: str = "", include_id: int | None = None, limit: int = CHOICES_MAX
+) -> Page[dict[str, str]]:
+    """The organizations a picker offers ({id, name}, by name, at most `limit`, searched by name), plus `include_id`
+    (the one already chosen) wherever it sorts; `total` says how many match, so a picker knows to offer its search."""
+    _check(actor, Perm.content_read, "view")
+    result = paginate(
+        s,
+        select(Organization),
+        to=lambda o: {"id": str(o.id), "name": o.name},
+        search=search,
+        search_in=(Organization.name,),
+        sorts={"name": ORGANIZATION_SORTS["name"]},
+        page_size=limit,
+    )
+    if include_id and all(c["id"] != str(include_id) for c in result.data):
+        chosen = get_by_id(s, Organization, include_id)
+        if chosen is not None:
+            data = sorted([*result.data, {"id": str(chosen.id), "name": chosen.name}], key=lambda c: c["name"].lower())
+            return Page(data=data, total=result.total, page=1, page_size=result.page_size)
+    return result
 
 
 def _values(s: Session, data: dict[str, Any], *, creating: bool) -> dict[str, Any]:
@@ -101,7 +142,7 @@ def create_organization(s: Session, *, actor: User, data: dict[str, Any]) -> dic
 def update_organization(s: Session, *, actor: User, organization_id: int, data: dict[str, Any]) -> dict[str, Any]:
     """Change the fields sent (content:write)."""
     _check(actor, Perm.content_write, "update")
-    org = s.get(Organization, organization_id)
+    org = get_by_id(s, Organization, organization_id)
     if org is None:
         raise NotFound("Organization not found")
     for key, value in _values(s, data, creating=False).items():
@@ -115,7 +156,7 @@ def update_organization(s: Session, *, actor: User, organization_id: int, data: 
 def delete_organization(s: Session, *, actor: User, organization_id: int) -> None:
     """Delete an organization; its projects stay, without the link."""
     _check(actor, Perm.content_write, "delete")
-    org = s.get(Organization, organization_id)
+    org = get_by_id(s, Organization, organization_id)
     if org is None:
         raise NotFound("Organization not found")
     audit.record(s, actor=actor, action="organization.delete", details={"name": org.name, "id": org.id})

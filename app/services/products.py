@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import func, or_
+import sqlalchemy as sa
+from sqlalchemy import func
 from sqlmodel import Session, col, select
+from sqlmodel.sql.expression import SelectOfScalar
 
+from app.core.db import get_by_id
 from app.core.errors import Forbidden, Invalid, NotFound
 from app.core.permissions import Perm
 from app.models.commerce import OrderItem, Price, Product
@@ -15,7 +18,13 @@ from app.models.user import User
 from app.services import audit
 from app.services import validation as v
 from app.services.access import staff_can
+from app.services.paging import PAGE_SIZE, Page, contains, paginate
 
+PRODUCT_SORTS = {
+    "name": (func.lower(Product.name), col(Product.id)),
+    "newest": (col(Product.created_at).desc(), col(Product.id).desc()),
+    "oldest": (col(Product.created_at), col(Product.id)),
+}
 CURRENCIES = {"usd"}  # invoices and the site show US dollars; other currencies need a price display decision first
 
 
@@ -60,15 +69,50 @@ def list_public(s: Session) -> list[dict[str, Any]]:
     return _with_prices(s, list(products), active_prices_only=True)
 
 
-def list_all(s: Session, *, actor: User, search: str = "") -> list[dict[str, Any]]:
-    """Every product (active or not) matching name or category, for staff with products:read."""
+def list_products(
+    s: Session,
+    *,
+    actor: User,
+    search: str = "",
+    sort: str = "",
+    page: int = 1,
+    page_size: int = PAGE_SIZE,
+) -> Page[dict[str, Any]]:
+    """A page of every product (active or not) with every price, searched in name and category, by name unless
+    sorted (products:read)."""
     if not staff_can(actor, Perm.products_read):
         raise Forbidden("You don't have permission to view products")
-    query = select(Product)
-    if search.strip():
-        like = f"%{search.strip().lower()}%"
-        query = query.where(or_(func.lower(Product.name).like(like), func.lower(Product.category).like(like)))
-    return _with_prices(s, list(s.exec(query.order_by(func.lower(Product.name))).all()), active_prices_only=False)
+    return _page(s, select(Product), search, sort, page, page_size, active_prices_only=False)
+
+
+def list_active_products(
+    s: Session, *, search: str = "", sort: str = "", page: int = 1, page_size: int = PAGE_SIZE
+) -> Page[dict[str, Any]]:
+    """A page of the public catalogue: active products with their active prices (anyone may see them)."""
+    query = select(Product).where(col(Product.is_active).is_(True))
+    return _page(s, query, search, sort, page, page_size, active_prices_only=True)
+
+
+def _page(
+    s: Session,
+    query: SelectOfScalar[Product],
+    search: str,
+    sort: str,
+    page: int,
+    page_size: int,
+    *,
+    active_prices_only: bool,
+) -> Page[dict[str, Any]]:
+    # The category is searched as the list shows it too: "service package" finds service_package.
+    parts = [
+        contains(search, Product.name),
+        contains(search.replace(" ", "_"), sa.cast(Product.category, sa.String)),
+    ]
+    if where := [p for p in parts if p is not None]:
+        query = query.where(sa.or_(*where))
+    result = paginate(s, query, to=lambda p: p, sort=sort, sorts=PRODUCT_SORTS, page=page, page_size=page_size)
+    data = _with_prices(s, result.data, active_prices_only=active_prices_only)
+    return result.with_data(data)
 
 
 def _values(data: dict[str, Any], *, creating: bool) -> dict[str, Any]:
@@ -81,7 +125,11 @@ def _values(data: dict[str, Any], *, creating: bool) -> dict[str, Any]:
     if "description" in data:
         out["description"] = v.text(data["description"], "description", errors, "Description", limit=5000)
     if "category" in data:
-        out["category"] = v.choice(data["category"], ProductCategory, "category", errors, "Category")
+        # The column is NOT NULL: an explicit null is refused, not stored (it was a 500).
+        if data["category"] is None:
+            errors["category"] = "Category is required"
+        else:
+            out["category"] = v.choice(data["category"], ProductCategory, "category", errors, "Category")
     if "is_active" in data:
         out["is_active"] = bool(data["is_active"])
     if "metadata" in data:
@@ -99,7 +147,7 @@ def _require_write(actor: User, verb: str) -> None:
 
 
 def _get(s: Session, product_id: int) -> Product:
-    product = s.get(Product, product_id)
+    product = get_by_id(s, Product, product_id)
     if product is None:
         raise NotFound("Product not found")
     return product
@@ -175,7 +223,7 @@ def add_price(s: Session, *, actor: User, product_id: int, data: dict[str, Any])
 def set_price_active(s: Session, *, actor: User, price_id: int, active: bool) -> dict[str, Any]:
     """Switch a price on or off; prices are never edited in place, so past orders keep what they paid."""
     _require_write(actor, "update")
-    price = s.get(Price, price_id)
+    price = get_by_id(s, Price, price_id)
     if price is None:
         raise NotFound("Price not found")
     price.is_active = active

@@ -14,6 +14,8 @@ from app.models.user import User
 from app.services import sessions
 from app.services.users import username_problem
 
+PROFILE_ALREADY_COMPLETE = "Your profile is already complete. Change your details in your profile or settings."
+PASSWORD_ALREADY_SET = "This account already has a password. Change it in Settings, where the current one is asked."
 _PHONE_CHARS = re.compile(r"[0-9\s()+\-.]+")
 # The spec's international pattern: optional +, up to three digit groups with optional parentheses, then the number.
 _INTERNATIONAL_PHONE = re.compile(r"^\+?(\(?\d{1,4}\)?[\s.\-]?){1,3}\d{3,4}[\s.\-]?\d{3,4}$")
@@ -92,10 +94,22 @@ def update_profile(
     return user
 
 
+def has_password(s: Session, *, user_id: uuid.UUID) -> bool:
+    """Whether the account can sign in with a password (Google-only accounts cannot, until they choose one)."""
+    user = s.get(User, user_id)
+    return user is not None and user.password_hash is not None
+
+
 def complete_profile(
     s: Session, user: User, *, username: str, company: str, phone: str, password: str | None = None
 ) -> User:
-    """Finish a Google sign-up: username, company and phone required; a password enables e-mail login later."""
+    """Finish a Google sign-up: username, company and phone required; a password enables e-mail login later.
+
+    Only an incomplete profile can be completed, and only an account without a password may choose one here: anything
+    else would let whoever holds a session replace the password without knowing the current one.
+    """
+    if user.profile_complete:
+        raise Conflict(PROFILE_ALREADY_COMPLETE)
     username, company, phone = (username or "").strip(), (company or "").strip(), (phone or "").strip()
     errors: dict[str, str] = {}
     if not username:
@@ -108,7 +122,9 @@ def complete_profile(
         errors["company"] = "Company must not exceed 200 characters"
     if problem := phone_problem(phone, required=True):
         errors["phone"] = problem
-    if password and (problem := password_problem(password)):
+    if password and user.password_hash is not None:
+        errors["password"] = PASSWORD_ALREADY_SET
+    elif password and (problem := password_problem(password)):
         errors["password"] = problem
     if errors:
         raise Invalid(next(iter(errors.values())), errors=errors)

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
+import sqlalchemy as sa
+from sqlalchemy import func
 from sqlmodel import Session, col, select
 
+from app.core.db import MAX_ID, get_by_id
 from app.core.errors import Forbidden, Invalid, NotFound
 from app.core.permissions import Perm
 from app.models.enums import MilestoneStatus, ProjectStatus, ProjectType
@@ -13,8 +17,15 @@ from app.models.project import Organization, Project, ProjectMilestone
 from app.models.user import User
 from app.services import access, audit
 from app.services import validation as v
+from app.services.paging import PAGE_SIZE, Page, contains, paginate
 
 FINAL_STATUSES = {ProjectStatus.completed, ProjectStatus.cancelled}
+PROJECT_SORTS = {
+    "newest": (col(Project.created_at).desc(), col(Project.id).desc()),
+    "oldest": (col(Project.created_at), col(Project.id)),
+    "name": (func.lower(Project.name), col(Project.id)),
+}
+CHOICES_MAX = 100  # projects offered at once by a picker; a search narrows the rest
 
 
 def _money(value: object) -> str | None:
@@ -33,7 +44,7 @@ def project_dto(p: Project, milestones: list[ProjectMilestone]) -> dict[str, obj
         "budget": _money(p.budget),
         "progress_percentage": p.progress_percentage,
         # The portal's "deadline" falls back to the planned end date.
-        "deadline": (p.deadline or p.end_date).isoformat() if (p.deadline or p.end_date) else None,
+        "deadline": due.isoformat() if (due := p.deadline or p.end_date) else None,
         "start_date": p.start_date.isoformat() if p.start_date else None,
         "end_date": p.end_date.isoformat() if p.end_date else None,
         "estimated_hours": p.estimated_hours,
@@ -54,13 +65,21 @@ def project_dto(p: Project, milestones: list[ProjectMilestone]) -> dict[str, obj
 
 
 def list_projects(s: Session, *, actor: User) -> list[dict[str, object]]:
-    """The actor's own projects (clients) or all of them (staff who read content), newest first, with milestones."""
+    """The actor's own projects (clients) or all of them (staff who read content), newest first, with milestones.
+
+    For the portal and the data export, where a client's projects are few; staff lists page (`list_projects_page`).
+    """
     query = select(Project).order_by(col(Project.created_at).desc(), col(Project.id).desc())
     if not access.sees_all(actor, "project"):
         query = query.where(Project.client_id == actor.id)
-    projects = s.exec(query).all()
-    ids = [p.id for p in projects]
-    milestones: dict[int, list[ProjectMilestone]] = {i: [] for i in ids if i is not None}
+    projects = list(s.exec(query).all())
+    milestones = _milestones_of(s, projects)
+    return [project_dto(p, milestones.get(p.id or 0, [])) for p in projects]
+
+
+def _milestones_of(s: Session, projects: list[Project]) -> dict[int, list[ProjectMilestone]]:
+    ids = [p.id for p in projects if p.id is not None]
+    milestones: dict[int, list[ProjectMilestone]] = {i: [] for i in ids}
     if ids:
         rows = s.exec(
             select(ProjectMilestone)
@@ -69,7 +88,95 @@ def list_projects(s: Session, *, actor: User) -> list[dict[str, object]]:
         ).all()
         for m in rows:
             milestones[m.project_id].append(m)
-    return [project_dto(p, milestones.get(p.id or 0, [])) for p in projects]
+    return milestones
+
+
+def _client_name() -> Any:
+    full = func.trim(func.coalesce(User.first_name, "") + " " + func.coalesce(User.last_name, ""))
+    return func.coalesce(func.nullif(full, ""), User.username)
+
+
+def _uuid(value: str, field: str, label: str) -> uuid.UUID:
+    try:
+        return uuid.UUID(str(value))
+    except ValueError:
+        raise Invalid(f"Unknown {label}", errors={field: f"Unknown {label}"}) from None
+
+
+def list_projects_page(
+    s: Session,
+    *,
+    actor: User,
+    search: str = "",
+    status: str = "",
+    project_type: str = "",
+    client_id: str = "",
+    organization_id: int | None = None,
+    sort: str = "",
+    page: int = 1,
+    page_size: int = PAGE_SIZE,
+) -> Page[dict[str, object]]:
+    """A page of projects (newest first unless sorted) with their milestones, client and organization names.
+
+    Staff who read content see every project, anyone else their own; the search looks in the name, the status, the
+    type ("in progress" finds in_progress) and the client's name.
+    """
+    client = _client_name().label("client_name")
+    query = (
+        select(Project, client, Organization.name)
+        .join(User, col(User.id) == Project.client_id)
+        .join(Organization, col(Organization.id) == Project.organization_id, isouter=True)
+    )
+    if not access.sees_all(actor, "project"):
+        query = query.where(Project.client_id == actor.id)
+    for value, column, enum, label in (
+        (status, Project.status, ProjectStatus, "status"),
+        (project_type, Project.project_type, ProjectType, "project_type"),
+    ):
+        if value:
+            if value not in enum.__members__:
+                raise Invalid(f"Unknown {label}", errors={label: f"Unknown {label.replace('_', ' ')}"})
+            query = query.where(column == value)
+    if client_id:
+        query = query.where(Project.client_id == _uuid(client_id, "client_id", "client"))
+    if organization_id is not None:
+        query = query.where(Project.organization_id == organization_id)
+    parts = [
+        contains(search, Project.name, User.username, _client_name()),
+        contains(
+            search.replace(" ", "_"), sa.cast(Project.status, sa.String), sa.cast(Project.project_type, sa.String)
+        ),
+    ]
+    if where := [p for p in parts if p is not None]:
+        query = query.where(sa.or_(*where))
+    result = paginate(s, query, to=lambda row: row, sort=sort, sorts=PROJECT_SORTS, page=page, page_size=page_size)
+    milestones = _milestones_of(s, [p for p, _client, _org in result.data])
+    data = [
+        {**project_dto(p, milestones.get(p.id or 0, [])), "client_name": client_name, "organization_name": org}
+        for p, client_name, org in result.data
+    ]
+    return result.with_data(data)
+
+
+def project_choices(
+    s: Session, *, actor: User, search: str = "", client_id: str = "", limit: int = CHOICES_MAX
+) -> Page[dict[str, str]]:
+    """The projects a picker offers ({id, name, client_id}, by name, at most `limit`), searched by name and limited
+    to one client when given (staff who read content)."""
+    if not access.sees_all(actor, "project"):
+        raise Forbidden("You don't have permission to view projects")
+    query = select(Project)
+    if client_id:
+        query = query.where(Project.client_id == _uuid(client_id, "client_id", "client"))
+    return paginate(
+        s,
+        query,
+        to=lambda p: {"id": str(p.id), "name": p.name, "client_id": str(p.client_id)},
+        search=search,
+        search_in=(Project.name,),
+        sorts={"name": PROJECT_SORTS["name"]},
+        page_size=limit,
+    )
 
 
 def cancel_project(s: Session, *, actor: User, project_id: int) -> dict[str, object]:
@@ -107,8 +214,8 @@ def _project_values(s: Session, data: dict[str, Any], *, creating: bool) -> dict
         elif field in data:
             out[field] = v.choice(data[field], enum, field, errors, label)
     if "organization_id" in data:
-        org_id = v.whole(data["organization_id"], "organization_id", errors, "Organization", low=1, high=2**31)
-        if org_id is not None and s.get(Organization, org_id) is None:
+        org_id = v.whole(data["organization_id"], "organization_id", errors, "Organization", low=1, high=MAX_ID)
+        if org_id is not None and get_by_id(s, Organization, org_id) is None:
             errors["organization_id"] = "Organization not found"
         out["organization_id"] = org_id
     if "budget" in data:
@@ -148,7 +255,7 @@ def create_project(s: Session, *, actor: User, data: dict[str, Any]) -> dict[str
 def update_project(s: Session, *, actor: User, project_id: int, data: dict[str, Any]) -> dict[str, object]:
     """Change the fields sent (content:write), including progress."""
     _require_write(actor, "update")
-    project = s.get(Project, project_id)
+    project = get_by_id(s, Project, project_id)
     if project is None:
         raise NotFound("Project not found")
     values = _project_values(s, data, creating=False)
@@ -163,7 +270,7 @@ def update_project(s: Session, *, actor: User, project_id: int, data: dict[str, 
 def delete_project(s: Session, *, actor: User, project_id: int) -> None:
     """Delete a project and its milestones; its invoices stay, unlinked."""
     _require_write(actor, "delete")
-    project = s.get(Project, project_id)
+    project = get_by_id(s, Project, project_id)
     if project is None:
         raise NotFound("Project not found")
     audit.record(s, actor=actor, action="project.delete", details={"name": project.name, "id": project.id})
@@ -174,7 +281,7 @@ def delete_project(s: Session, *, actor: User, project_id: int) -> None:
 def set_milestones(s: Session, *, actor: User, project_id: int, milestones: list[dict[str, Any]]) -> dict[str, object]:
     """Replace a project's milestones with the given list, in the given order (content:write)."""
     _require_write(actor, "update")
-    project = s.get(Project, project_id)
+    project = get_by_id(s, Project, project_id)
     if project is None:
         raise NotFound("Project not found")
     errors: dict[str, str] = {}
@@ -191,8 +298,11 @@ def set_milestones(s: Session, *, actor: User, project_id: int, milestones: list
                     item.get("description"), f"milestones.{index}.description", errors, "Description", limit=2000
                 ),
                 due_date=v.day(item.get("due_date"), f"milestones.{index}.due_date", errors, "Due date"),
-                status=v.choice(
-                    item.get("status") or "pending", MilestoneStatus, f"milestones.{index}.status", errors, "Status"
+                status=MilestoneStatus(
+                    v.choice(
+                        item.get("status") or "pending", MilestoneStatus, f"milestones.{index}.status", errors, "Status"
+                    )
+                    or MilestoneStatus.pending  # a bad status is in `errors`, which refuses the whole save
                 ),
                 order_index=index,
             )

@@ -65,6 +65,12 @@ class SeedReport:
         return sum(self.created.values())
 
 
+def _id(row: Product | Project | Invoice) -> int:
+    """The id a flush just gave `row` (the children added next need it)."""
+    assert row.id is not None
+    return row.id
+
+
 def line_amount(quantity: int, unit_price: Decimal) -> Decimal:
     """An invoice line's amount, rounded to the cent."""
     return (unit_price * quantity).quantize(CENT, rounding=ROUND_HALF_UP)
@@ -108,7 +114,7 @@ def _insert_missing(
     only_into_empty: bool = False,
 ) -> None:
     columns = [getattr(model, name) for name in key]
-    found = s.exec(select(*columns)).all()  # type: ignore[call-overload]
+    found = s.exec(select(*columns)).all()
     if only_into_empty and found:
         return
     existing = {tuple(r) if len(key) > 1 else (r,) for r in found}
@@ -180,7 +186,7 @@ def _seed_products(s: Session, report: SeedReport) -> None:
         s.add(product)
         s.flush()  # assigns product.id for its prices
         for price in row["prices"]:
-            s.add(Price(product_id=product.id, **price))
+            s.add(Price(product_id=_id(product), **price))
             report.created["prices"] += 1
         report.created["products"] += 1
     s.commit()
@@ -247,7 +253,7 @@ def _seed_projects(
         for index, milestone in enumerate(row["milestones"]):
             due = _day(today, milestone["due_in_days"])
             fields = _without(milestone, "due_in_days")
-            s.add(ProjectMilestone(**fields, project_id=project.id, due_date=due, order_index=index))
+            s.add(ProjectMilestone(**fields, project_id=_id(project), due_date=due, order_index=index))
             report.created["milestones"] += 1
         projects[project.name] = project
         report.created["projects"] += 1
@@ -278,7 +284,7 @@ def _seed_invoices(s: Session, report: SeedReport, client: User, projects: dict[
         s.flush()
         for (description, quantity, unit_price), amount in zip(row["items"], amounts, strict=True):
             line = {"description": description, "quantity": quantity, "unit_price": unit_price, "amount": amount}
-            s.add(InvoiceItem(invoice_id=invoice.id, **line))
+            s.add(InvoiceItem(invoice_id=_id(invoice), **line))
             report.created["invoice_items"] += 1
         report.created["invoices"] += 1
 

@@ -62,7 +62,7 @@ def start(s: Session, user: User) -> IssuedSession:
 
 
 def revoke_family(s: Session, family_id: uuid.UUID) -> None:
-    s.exec(update(RefreshToken).where(col(RefreshToken.family_id) == family_id).values(is_revoked=True))  # type: ignore[call-overload]
+    s.exec(update(RefreshToken).where(col(RefreshToken.family_id) == family_id).values(is_revoked=True))
     s.commit()
 
 
@@ -71,7 +71,7 @@ def revoke_all(s: Session, user_id: uuid.UUID, *, keep_family: uuid.UUID | None 
     query = update(RefreshToken).where(col(RefreshToken.user_id) == user_id, col(RefreshToken.is_revoked).is_(False))
     if keep_family is not None:
         query = query.where(col(RefreshToken.family_id) != keep_family)
-    s.exec(query.values(is_revoked=True))  # type: ignore[call-overload]
+    s.exec(query.values(is_revoked=True))
     s.commit()
 
 
@@ -137,16 +137,23 @@ def authenticate(s: Session, access_token: str | None, *, allow_expired_jwt: boo
     return user, family_id
 
 
-def end(s: Session, *, access_token: str | None, refresh_token: str | None) -> None:
-    """Logout: revoke the session named by either cookie (both may be stale; neither is required)."""
+def end(s: Session, *, access_token: str | None, refresh_token: str | None) -> User | None:
+    """Logout: revoke the session named by either cookie (both may be stale; neither is required).
+
+    Returns the account whose session it was, when a genuine cookie names one (where to send it next).
+    """
+    owner: uuid.UUID | None = None
     claims = decode_access_token(access_token or "", verify_exp=False)
     if claims is not None:
         with contextlib.suppress(ValueError):
             revoke_family(s, uuid.UUID(claims["fam"]))
+            owner = uuid.UUID(claims["sub"])
     if refresh_token:
         row = s.exec(select(RefreshToken).where(RefreshToken.token == token_digest(refresh_token))).first()
         if row is not None:
             revoke_family(s, row.family_id)
+            owner = owner or row.user_id
+    return s.get(User, owner) if owner else None
 
 
 def active_count(s: Session) -> int:

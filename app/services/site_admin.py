@@ -15,6 +15,7 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, SQLModel, col, select
 
+from app.core.db import get_by_id
 from app.core.errors import Forbidden, Invalid, NotFound
 from app.core.permissions import Perm
 from app.models.careers import JobOpening
@@ -159,7 +160,7 @@ def kind_of(key: str) -> Kind:
 
 
 def _dto(kind: Kind, row: SQLModel) -> dict[str, Any]:
-    out: dict[str, Any] = {"id": row.id}
+    out: dict[str, Any] = {"id": getattr(row, "id")}  # noqa: B009  (every kind's table has an id; SQLModel does not say so)
     for f in kind.fields:
         value = getattr(row, f.name)
         out[f.name] = value.isoformat() if isinstance(value, date) else list(value) if f.type == "lines" else value
@@ -245,7 +246,7 @@ def _require_write(actor: User, verb: str) -> None:
 
 
 def _get(s: Session, k: Kind, item_id: int) -> Any:
-    row = s.get(k.model, item_id)
+    row = get_by_id(s, k.model, item_id)
     if row is None:
         raise NotFound(f"{k.noun.capitalize()} not found")
     return row

@@ -138,7 +138,10 @@ def create_user(
         employee_type=EmployeeType(employee_type) if employee_type else None,
         is_verified=is_verified,
         profile_complete=profile_complete,
-        **profile,
+        first_name=profile["first_name"],
+        last_name=profile["last_name"],
+        phone=profile["phone"],
+        company=profile["company"],
     )
     s.add(user)
     try:

@@ -13,8 +13,20 @@ from sqlmodel import Session
 from app.core.permissions import Role
 from app.models.user import User
 
+# The calendar a form may use: the spec's earliest date, and a latest far past any plan but well inside the types'
+# range, so date arithmetic (a period's next day, an end time) never overflows.
 EARLIEST_DATE = date(1900, 1, 1)
+LATEST_DATE = date(2200, 12, 31)
 MAX_MONEY = Decimal("99999999.99")  # Numeric(10, 2)
+# Far past any real page; it keeps OFFSET (page - 1) * size a small number whatever page is asked for.
+MAX_PAGE = 1_000_000
+
+
+def page_window(page: int, page_size: int, *, max_size: int) -> tuple[int, int, int]:
+    """(page, page_size, offset) of a paginated list: page and size clamped into range, as lists always did."""
+    page_size = max(1, min(page_size, max_size))
+    page = max(1, min(page, MAX_PAGE))
+    return page, page_size, (page - 1) * page_size
 
 
 def drop_empty(data: dict[str, Any], *, drop_none: bool = True) -> dict[str, Any]:
@@ -49,10 +61,19 @@ def day(value: Any, field: str, errors: dict[str, str], label: str = "Date") -> 
     except ValueError:
         errors[field] = f"{label} must be a date (YYYY-MM-DD)"
         return None
-    if parsed < EARLIEST_DATE:
-        errors[field] = f"{label} cannot be before January 1, 1900"
+    if problem := date_problem(parsed, label):
+        errors[field] = problem
         return None
     return parsed
+
+
+def date_problem(value: date, label: str) -> str | None:
+    """Why a date is outside the calendar forms may use, or None."""
+    if value < EARLIEST_DATE:
+        return f"{label} cannot be before January 1, 1900"
+    if value > LATEST_DATE:
+        return f"{label} cannot be after December 31, 2200"
+    return None
 
 
 def choice(value: Any, enum: type[StrEnum], field: str, errors: dict[str, str], label: str) -> StrEnum | None:

@@ -27,6 +27,8 @@ PRIVATE_PREFIXES: tuple[str, ...] = (
     "/settings",
     "/profile",
     "/complete-profile",
+    "/forgot-password",
+    "/reset-password",
 )
 
 

@@ -36,6 +36,25 @@ BUTTON_GHOST_ON_DARK = (
     f"{FOCUS_RING_ON_DARK}"
 )
 
+# Compact buttons of the signed-in areas (account pages, portal, staff panel): the same colours, sized for forms,
+# tables and dialogs. One primary colour everywhere: blue-800 on white text (10.4:1).
+_COMPACT = (
+    "inline-flex items-center justify-center gap-2 rounded-lg px-3.5 py-2 text-sm font-medium whitespace-nowrap "
+    f"transition-colors cursor-pointer disabled:cursor-not-allowed disabled:opacity-60 {FOCUS_RING}"
+)
+COMPACT_PRIMARY = f"{_COMPACT} bg-blue-800 text-white shadow-sm hover:bg-blue-900"
+COMPACT_SECONDARY = f"{_COMPACT} border border-slate-300 bg-white text-slate-700 hover:bg-slate-50"
+COMPACT_DANGER = f"{_COMPACT} bg-red-600 text-white hover:bg-red-700"
+COMPACT_DANGER_OUTLINE = f"{_COMPACT} border border-red-200 bg-white text-red-700 hover:bg-red-50"
+
+# The account pages' form buttons (sign in, register, reset): full width and a little taller.
+_FORM = (
+    "inline-flex items-center justify-center gap-2 rounded-lg px-4 py-2.5 text-sm font-semibold shadow-sm "
+    f"transition-colors disabled:cursor-not-allowed disabled:opacity-60 {FOCUS_RING}"
+)
+FORM_PRIMARY = f"{_FORM} w-full bg-blue-800 text-white hover:bg-blue-900"
+FORM_SECONDARY = f"{_FORM} border border-slate-300 bg-white text-slate-700 hover:bg-slate-50"
+
 TEXT_LINK = f"font-semibold text-blue-800 underline-offset-4 hover:underline rounded-sm {FOCUS_RING}"
 
 EYEBROW = "text-sm font-semibold tracking-wider text-blue-800 uppercase"

@@ -6,6 +6,7 @@ from fastapi.testclient import TestClient
 from sqlmodel import Session
 
 from app.services.users import create_user
+from tests.services.test_password_reset import mailed_token
 
 PASSWORD = "Correct-horse-1"
 
@@ -91,3 +92,55 @@ def test_complete_profile(client: TestClient, session: Session) -> None:
 def test_protected_calls_need_a_session(client: TestClient) -> None:
     assert client.put("/api/protected/profile", json={"first_name": "X"}).status_code == 401
     assert client.put("/api/protected/change-password", json={}).status_code == 401
+
+
+def test_a_complete_profile_cannot_be_completed_again_nor_its_password_replaced(
+    client: TestClient, session: Session
+) -> None:
+    """Defect: any signed-in user could set a new password here without knowing the current one."""
+    signed_in(client, session, name="done_already")
+    other = TestClient(client.app)
+    assert other.post("/api/auth/login", json={"identifier": "done_already", "password": PASSWORD}).status_code == 200
+    r = client.post(
+        "/api/auth/complete-profile",
+        json={"username": "done_already", "company": "X Co", "phone": "+1 772 555 0199", "password": "Hijack-pass-1"},
+    )
+    assert r.status_code == 409 and "already complete" in r.json()["message"]
+    assert client.post("/api/auth/login", json={"identifier": "done_already", "password": PASSWORD}).status_code == 200
+    assert other.get("/api/auth/me").status_code == 200
+
+
+def test_completing_a_profile_never_replaces_an_existing_password(client: TestClient, session: Session) -> None:
+    signed_in(client, session, name="halfway", profile_complete=False)
+    r = client.post(
+        "/api/auth/complete-profile",
+        json={"username": "halfway", "company": "X Co", "phone": "+1 772 555 0199", "password": "Hijack-pass-1"},
+    )
+    assert r.status_code == 422 and "already has a password" in r.json()["errors"]["password"]
+    assert client.post("/api/auth/login", json={"identifier": "halfway", "password": PASSWORD}).status_code == 200
+    assert client.get("/api/auth/me").json()["user"]["profile_complete"] is False  # nothing changed
+
+
+def test_forgot_and_reset_password_over_http(client: TestClient, session: Session) -> None:
+    create_user(session, username="lostkey", email="lostkey@example.com", password=PASSWORD)
+    message = "If an account exists for that e-mail, we've sent a link to reset your password."
+    known = client.post("/api/auth/forgot-password", json={"email": "lostkey@example.com"})
+    unknown = client.post("/api/auth/forgot-password", json={"email": "nobody-here@example.com"})
+    assert (known.status_code, known.json()["message"]) == (200, message)
+    assert (unknown.status_code, unknown.json()["message"]) == (200, message)
+    token = mailed_token(session, "lostkey@example.com")
+
+    weak = client.post("/api/auth/reset-password", json={"token": token, "newPassword": "short"})
+    assert weak.status_code == 422 and weak.json()["errors"] == {
+        "newPassword": "New password must be at least 8 characters"
+    }
+    ok = client.post("/api/auth/reset-password", json={"token": token, "newPassword": "Fresh-start-42"})
+    assert ok.status_code == 200 and "sign in with your new password" in ok.json()["message"]
+    again = client.post("/api/auth/reset-password", json={"token": token, "newPassword": "Fresh-start-43"})
+    assert again.status_code == 400 and "already been used" in again.json()["message"]
+    bogus = client.post("/api/auth/reset-password", json={"token": "nope", "newPassword": "Fresh-start-43"})
+    assert bogus.status_code == 400 and "not valid" in bogus.json()["message"]
+    assert client.post("/api/auth/login", json={"identifier": "lostkey", "password": PASSWORD}).status_code == 401
+    assert (
+        client.post("/api/auth/login", json={"identifier": "lostkey", "password": "Fresh-start-42"}).status_code == 200
+    )

@@ -174,3 +174,71 @@ def test_staff_sign_ins_are_audited(client: TestClient, session: Session) -> Non
     client.post("/api/auth/login", json={"identifier": "audited", "password": f.PASSWORD})
     actions = [a.action for a in session.exec(select(AuditLog).order_by(AuditLog.id)).all()]
     assert actions == ["auth.login_failed", "auth.login"]
+
+
+def test_hr_cannot_raise_itself_over_http(client: TestClient, session: Session) -> None:
+    hr = f.user(session, "hr_self", role=Role.employee, employee_type=EmployeeType.hr)
+    as_user(client, session, hr)
+    for change in (
+        {"employee_type": "founder"},
+        {"role": "admin"},
+        {"extra_permissions": ["settings:manage"]},
+        {"revoked_permissions": ["meetings:read"]},
+    ):
+        r = client.put(f"/api/admin/users/{hr.id}", json=change)
+        assert r.status_code == 403 and r.json()["message"] == "You cannot change your own role or permissions", change
+    session.expire_all()
+    me = session.get(User, hr.id)
+    assert me is not None and (me.role, me.employee_type, me.extra_permissions, me.revoked_permissions) == (
+        Role.employee, EmployeeType.hr, [], [],
+    )  # fmt: skip
+    assert "settings:manage" not in client.get("/api/auth/me").json()["user"]["effective_permissions"]
+    # The edit form sends the whole record back: the same role and type with a new phone number is fine.
+    same = client.put(
+        f"/api/admin/users/{hr.id}", json={"role": "employee", "employee_type": "hr", "phone": "555-0101"}
+    )
+    assert same.status_code == 200 and same.json()["data"]["phone"] == "555-0101"
+
+
+def test_only_holders_hand_out_a_type_over_http(client: TestClient, session: Session) -> None:
+    hr = f.user(session, "hr_grant", role=Role.employee, employee_type=EmployeeType.hr)
+    colleague = f.user(session, "colleague", role=Role.employee, employee_type=EmployeeType.hr)
+    new = {"password": "Password-1", "role": "employee"}
+    as_user(client, session, hr)
+    founder_try = client.post(
+        "/api/admin/users",
+        json={**new, "username": "founder_two", "email": "founder_two@example.com", "employee_type": "founder"},
+    )
+    assert founder_try.status_code == 403 and "settings:manage" in founder_try.json()["message"]
+    cto_edit = client.put(f"/api/admin/users/{colleague.id}", json={"employee_type": "cto"})
+    assert cto_edit.status_code == 403 and "content:write" in cto_edit.json()["message"]
+    assert session.exec(select(User).where(User.username == "founder_two")).first() is None
+    session.expire_all()
+    assert session.get(User, colleague.id).employee_type == EmployeeType.hr  # type: ignore[union-attr]
+    same_type = client.post(
+        "/api/admin/users", json={**new, "username": "hr_two", "email": "hr_two@example.com", "employee_type": "hr"}
+    )
+    assert same_type.status_code == 201 and same_type.json()["data"]["employee_type"] == "hr"
+
+    founder = f.user(session, "founder_grant", role=Role.employee, employee_type=EmployeeType.founder)
+    as_user(client, session, founder)
+    cto = client.post(
+        "/api/admin/users", json={**new, "username": "cto_one", "email": "cto_one@example.com", "employee_type": "cto"}
+    )
+    assert cto.status_code == 201
+    assert client.put(f"/api/admin/users/{colleague.id}", json={"employee_type": "founder"}).status_code == 200
+    unknown = client.put(f"/api/admin/users/{colleague.id}", json={"extra_permissions": ["root:all"]})
+    assert (
+        unknown.status_code == 422 and unknown.json()["errors"]["extra_permissions"] == "Unknown permissions: root:all"
+    )
+
+
+def test_the_audit_log_route_reads_through_the_audit_service(client: TestClient, session: Session) -> None:
+    admin = f.user(session, "audit_reader", role=Role.admin)
+    f.user(session, "audited_twice", role=Role.employee, employee_type=EmployeeType.hr)
+    client.post("/api/auth/login", json={"identifier": "audited_twice", "password": "wrong-password"})
+    as_user(client, session, admin)
+    entries = client.get("/api/admin/audit", params={"limit": 5}).json()["data"]
+    assert entries[0]["action"] == "auth.login_failed" and entries[0]["actor"] == "audited_twice"
+    assert set(entries[0]) >= {"id", "created_at", "actor_id", "entity_type", "entity_id", "details", "ip_address"}
+    assert len(client.get("/api/admin/audit", params={"limit": 10**9}).json()["data"]) <= 500

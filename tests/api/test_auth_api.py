@@ -11,6 +11,7 @@ from sqlmodel import Session, col, select
 from app.models.base import utcnow
 from app.models.system import EmailOutbox
 from app.models.user import RefreshToken
+from tests import factories as f
 
 PASSWORD = "Correct-horse-1"
 
@@ -124,6 +125,22 @@ def test_resend_is_rate_limited(client: TestClient) -> None:
     assert client.post("/api/auth/resend-code", json={"userId": user_id}).status_code == 200
     limited = client.post("/api/auth/resend-code", json={"userId": user_id})
     assert limited.status_code == 429 and "wait a minute" in limited.json()["message"]
+
+
+def test_overlong_identifiers_are_refused_and_throttled_never_500(client: TestClient, session: Session) -> None:
+    long_email = "a" * 64 + "@" + "b" * 185 + ".com"
+    assert len(long_email) == 254
+    owner = f.user(session, "longmail", email=long_email)
+    for identifier in ("x" * 400, long_email, "z" * 64 + "@" + "y" * 185 + ".com"):
+        for _ in range(5):
+            r = client.post("/api/auth/login", json={"identifier": identifier, "password": "wrong-password"})
+            assert r.status_code == 401 and r.json()["message"] == "Invalid credentials"
+        r = client.post("/api/auth/login", json={"identifier": identifier, "password": "wrong-password"})
+        assert r.status_code == 429, r.text
+    # The owner of the long address is locked out from this address only for the window, like anyone else.
+    r = client.post("/api/auth/login", json={"identifier": long_email, "password": f.PASSWORD})
+    assert r.status_code == 429
+    assert owner.email == long_email
 
 
 def test_me_without_a_session_is_401(client: TestClient) -> None:

@@ -11,8 +11,10 @@ from pydantic import SecretStr
 from sqlmodel import Session
 
 from app.core.config import settings
+from app.models.enums import Role
 from app.models.meeting import MeetingType
-from app.services import meeting_types
+from app.services import meeting_types, sessions
+from tests import factories as f
 from tests.fake_calendly import FakeCalendly, event_type
 
 TOKEN = "cal-api-token"
@@ -90,9 +92,15 @@ def test_calendly_error_answers_503(client: TestClient, fake: FakeCalendly) -> N
     assert client.get("/api/calendly/event-types").status_code == 503
 
 
-def test_health_reports_the_scheduling_service(client: TestClient, fake: FakeCalendly) -> None:
-    assert client.get("/api/health").json()["scheduling"]["status"] == "ok"
+def test_staff_health_reports_the_scheduling_service(client: TestClient, session: Session, fake: FakeCalendly) -> None:
+    admin = f.user(session, "cal_health_admin", role=Role.admin)
+    client.cookies.set("access_token", sessions.start(session, admin).access_token)
+    assert client.get("/api/admin/dashboard").json()["system"]["scheduling"]["status"] == "ok"
     meeting_types.clear_cache()
     fake.fail_status = 502
-    body = client.get("/api/health").json()
-    assert body["status"] == "degraded" and body["scheduling"]["status"] == "down"
+    system = client.get("/api/admin/dashboard").json()["system"]
+    assert system["status"] == "degraded" and system["scheduling"]["status"] == "down"
+    # The public check never calls out to the scheduling service, and stays up while it is down.
+    before = len(fake.requests)
+    assert client.get("/api/health").json() == {"status": "ok"}
+    assert len(fake.requests) == before

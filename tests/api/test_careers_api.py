@@ -7,12 +7,15 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from app.core.config import settings
 from app.models.careers import JobApplication, JobOpening
-from app.services import files
+from app.models.system import EmailOutbox
+from app.services import files, mail
 from tests.services.test_careers import EXE, make_docx, make_pdf
+from tests.services.test_mail import smtp_settings
+from tests.smtp_sink import SmtpSink
 
 FILE_TYPES = "Please upload only PDF, DOC, or DOCX files."
 
@@ -124,3 +127,24 @@ def test_rate_limit_answers_429(client: TestClient) -> None:
         assert submit(client).status_code == 201
     r = submit(client)
     assert r.status_code == 429 and "Too many applications" in r.json()["message"]
+
+
+@pytest.mark.parametrize("job_id", ["JOB-9\r\nBcc: attacker@example.com", "J\r\nBcc:x@evil.test"])
+def test_line_breaks_in_an_application_never_reach_a_mail_header(
+    client: TestClient, session: Session, monkeypatch: pytest.MonkeyPatch, job_id: str
+) -> None:
+    monkeypatch.setattr(settings, "staff_notify_email", "hr@coastline.example")
+    r = submit(client, fields(jobId=job_id, firstName="Jordan\u2028Bcc: attacker@example.com"))
+    assert r.status_code == 201, r.text
+    queued = session.exec(select(EmailOutbox).order_by(col(EmailOutbox.id))).all()
+    assert [row.to_address for row in queued] == ["hr@coastline.example", "jordan@example.com"]
+    assert all(row.subject.isprintable() for row in queued)
+    assert "Bcc:" in queued[0].subject  # kept as harmless text, on the one line
+    sink = SmtpSink().start()
+    try:
+        assert mail.deliver_pending(session, cfg=smtp_settings(sink.port)) == 2
+    finally:
+        sink.stop()
+    assert sink.recipients == [["hr@coastline.example"], ["jordan@example.com"]]
+    assert [m["Subject"] for m in sink.messages] == [row.subject for row in queued]
+    assert all(m["Bcc"] is None and m["Cc"] is None for m in sink.messages)

@@ -8,6 +8,7 @@ from fastapi.testclient import TestClient
 from sqlmodel import Session, select
 
 from app.models.base import utcnow
+from app.models.commerce import Product
 from app.models.enums import EmployeeType, Role
 from app.models.system import EmailOutbox
 from app.models.user import User
@@ -103,6 +104,17 @@ def test_products_and_prices(client: TestClient, session: Session) -> None:
     assert all(p["name"] != "Care Plan" for p in client.get("/api/products").json()["data"])
     bad = client.post(f"/api/admin/products/{product['id']}/prices", json={"amount": "-1", "currency": "eur"})
     assert set(bad.json()["errors"]) == {"amount", "currency"}
+
+
+def test_a_null_product_category_is_refused_not_a_500(client: TestClient, session: Session) -> None:
+    # Found by tests/api/test_schemathesis.py: PUT {"category": null} hit the NOT NULL column (500).
+    as_user(client, session, f.user(session, "cat_admin", role=Role.admin))
+    product = Product(name="Plan")
+    session.add(product)
+    session.commit()
+    r = client.put(f"/api/admin/products/{product.id}", json={"category": None})
+    assert r.status_code == 422, r.text
+    assert client.post("/api/admin/products", json={"name": "Other", "category": None}).status_code == 422
 
 
 def test_staff_schedule_meetings_and_the_client_is_told(client: TestClient, session: Session) -> None:

@@ -104,3 +104,57 @@ def test_not_configured_answers_a_clear_page(client: TestClient, monkeypatch: py
     r = client.get("/api/auth/google", follow_redirects=False)
     assert r.status_code == 503
     assert "Google sign-in has not been configured" in r.text
+
+
+def google_sign_in(client: TestClient, provider: FakeOIDC, *, sub: str, email: str) -> str:
+    params = begin(client)
+    code = provider.issue_code(sub=sub, email=email, email_verified=True, given_name="Vera", nonce=params["nonce"])
+    r = client.get(f"/api/auth/google/callback?code={code}&state={params['state']}", follow_redirects=False)
+    assert r.status_code == 303
+    return r.headers["location"]
+
+
+def test_google_sign_in_takes_back_an_address_someone_else_registered(
+    client: TestClient, provider: FakeOIDC, session: Session
+) -> None:
+    """An attacker registers the victim's address (unverified, attacker's password); the victim then uses Google."""
+    attacker_password = "Attacker-pass-1"
+    r = client.post(
+        "/api/auth/register",
+        json={"username": "squatter", "email": "vera@example.com", "password": attacker_password, "company": "Evil"},
+    )
+    assert r.status_code == 201
+    client.cookies.clear()
+    assert google_sign_in(client, provider, sub="g-vera", email="vera@example.com") == "/complete-profile"
+    user = session.exec(select(User).where(User.email == "vera@example.com")).one()
+    session.refresh(user)
+    assert user.is_verified and user.oauth_id == "g-vera"
+    assert user.password_hash is None and not user.profile_complete  # nothing the attacker chose survives
+    assert user.company is None and user.first_name == "Vera"
+    client.cookies.clear()
+    stolen = client.post("/api/auth/login", json={"identifier": "squatter", "password": attacker_password})
+    assert stolen.status_code == 401
+    stolen = client.post("/api/auth/login", json={"identifier": "vera@example.com", "password": attacker_password})
+    assert stolen.status_code == 401
+
+
+def test_linking_keeps_the_password_of_a_verified_account(
+    client: TestClient, provider: FakeOIDC, session: Session
+) -> None:
+    """A verified account's password was set by the address's owner (they proved it with the code): it stays."""
+    create_user(session, username="ivy", email="ivy@example.com", password="Password-123", company="Ivy Co")
+    assert google_sign_in(client, provider, sub="g-ivy", email="ivy@example.com") == "/client-portal"
+    client.cookies.clear()
+    assert client.post("/api/auth/login", json={"identifier": "ivy", "password": "Password-123"}).status_code == 200
+
+
+@pytest.mark.parametrize("email", ["x@example.com, y@example.com", "x@example.com\r\nBcc: y@example.com"])
+def test_an_address_that_is_not_one_valid_address_is_refused(
+    client: TestClient, provider: FakeOIDC, session: Session, email: str
+) -> None:
+    # Every later mail to the account (codes, invoices, meetings) would be refused at enqueue: refuse it here.
+    params = begin(client)
+    code = provider.issue_code(sub="g-4", email=email, email_verified=True, nonce=params["nonce"])
+    r = client.get(f"/api/auth/google/callback?code={code}&state={params['state']}", follow_redirects=False)
+    assert r.status_code == 400
+    assert session.exec(select(User).where(User.oauth_id == "g-4")).first() is None

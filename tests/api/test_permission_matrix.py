@@ -40,13 +40,33 @@ ROUTES = [
         lambda c, w: c.get("/api/admin/users"),
     ),
     Route(
-        "create employee",
+        "create employee of a type the caller holds",
         {"admin", "founder", "hr"},
+        lambda c, w: c.post(
+            "/api/admin/users",
+            json={"username": "made_hr", "email": "made_hr@example.com", "password_hash": "Password-123",
+                  "role": "employee", "employee_type": "hr"},
+        ),
+    ),
+    Route(
+        # A developer gets content:read, which HR does not hold: only those who hold it may hand it out.
+        "create employee of a type with more",
+        {"admin", "founder"},
         lambda c, w: c.post(
             "/api/admin/users",
             json={"username": "made_dev", "email": "made_dev@example.com", "password_hash": "Password-123",
                   "role": "employee", "employee_type": "developer"},
         ),
+    ),
+    Route(
+        "promote employee to founder",
+        {"admin", "founder"},
+        lambda c, w: c.put(f"/api/admin/users/{w['target_employee'].id}", json={"employee_type": "founder"}),
+    ),
+    Route(
+        "change an employee's e-mail",
+        {"admin", "founder"},
+        lambda c, w: c.put(f"/api/admin/users/{w['target_employee'].id}", json={"email": "moved@example.com"}),
     ),
     Route(
         "create client",
@@ -115,6 +135,11 @@ ROUTES = [
         "create product",
         {"admin", "founder", "coo", "cfo", "product_manager"},
         lambda c, w: c.post("/api/admin/products", json={"name": "Matrix Product"}),
+    ),
+    Route(
+        "list invoices",
+        {"admin", "founder", "coo", "cfo", "sales_lead", "customer_support", "legal"},
+        lambda c, w: c.get("/api/admin/invoices"),
     ),
     Route(
         "create invoice",

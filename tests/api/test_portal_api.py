@@ -9,6 +9,7 @@ from fastapi.testclient import TestClient
 from sqlmodel import Session
 
 from app.models.enums import EmployeeType, InvoiceStatus, MeetingStatus, ProjectStatus, Role
+from app.services import sessions
 from tests import factories as f
 
 
@@ -150,3 +151,13 @@ def test_downloads_follow_the_session_not_the_short_token(
     assert client.get(f"/api/protected/invoices/{two_clients['invoice'].id}/download").status_code == 200
     sessions.end(session, access_token=stale, refresh_token=None)
     assert client.get(f"/api/protected/invoices/{two_clients['invoice'].id}/download").status_code == 401
+
+
+def test_an_id_past_the_database_range_is_a_422_naming_it(client: TestClient, session: Session) -> None:
+    # A client's invoice download used to answer 500: PostgreSQL refused to compare the id with an INTEGER column.
+    owner = f.user(session, "range_owner")
+    client.cookies.set("access_token", sessions.start(session, owner).access_token)
+    r = client.get("/api/protected/invoices/2147483648/download")
+    assert r.status_code == 422, r.text
+    assert set(r.json()["errors"]) == {"invoice_id"}
+    assert client.get("/api/protected/invoices/2147483647/download").status_code == 404

@@ -2,17 +2,34 @@
 
 from __future__ import annotations
 
+import pytest
 from fastapi.testclient import TestClient
+from sqlmodel import Session
+
+from app.models.enums import Role
+from app.services import health, sessions
+from tests import factories as f
 
 
-def test_health_reports_app_and_database(client: TestClient) -> None:
+def test_public_health_answers_only_the_status(client: TestClient) -> None:
     r = client.get("/api/health")
     assert r.status_code == 200
-    body = r.json()
-    assert body["status"] == "ok"
-    assert body["app"]["status"] == "ok"
-    assert body["database"]["status"] == "ok"
-    assert body["database"]["engine"] == "postgresql"
+    assert r.json() == {"status": "ok"}  # no environment, database engine or mail-queue figures for anyone
+
+
+def test_public_health_is_503_when_the_database_is_down(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(health, "_database", lambda: {"status": "down", "error": "OperationalError"})
+    r = client.get("/api/health")
+    assert r.status_code == 503
+    assert r.json() == {"status": "unavailable"}
+
+
+def test_staff_read_the_health_details_on_the_dashboard(client: TestClient, session: Session) -> None:
+    admin = f.user(session, "health_admin", role=Role.admin)
+    client.cookies.set("access_token", sessions.start(session, admin).access_token)
+    system = client.get("/api/admin/dashboard").json()["system"]
+    assert system["status"] == "ok" and system["app"]["env"] == "test"
+    assert system["database"]["engine"] == "postgresql" and "pending" in system["mail"]
 
 
 def test_unknown_api_path_is_json_404(client: TestClient) -> None:

@@ -55,10 +55,13 @@ def test_client_pages_pass_axe(server: Server, browser: Browser, db_engine: Engi
     axe = axe_source()
     problems: list[str] = []
     with signed_in(browser, server, db_engine, None, viewport) as (page, errors):
-        for path in ("/client-portal", "/admin/login", "/register"):
+        for path in ("/client-portal", "/admin/login", "/register", "/forgot-password"):
             page.goto(server.url + path)
             expect(page.get_by_role("textbox").first).to_be_visible()
             problems += page_problems(page, f"{path} (signed out)", axe)
+        page.goto(server.url + "/reset-password?token=made-up")
+        expect(page.get_by_role("link", name="Request a new link")).to_be_visible()
+        problems += page_problems(page, "/reset-password (dead link)", axe)
         assert errors == []
     with signed_in(browser, server, db_engine, "democlient", viewport) as (page, errors):
         page.goto(server.url + "/client-portal")

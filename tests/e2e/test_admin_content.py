@@ -77,6 +77,7 @@ def test_product_manager_creates_a_project_with_progress_and_milestones_the_clie
         page.get_by_test_id("create-projects").click()
         dialog = page.get_by_role("dialog")
         dialog.locator("#project-name").fill(name)
+        dialog.get_by_test_id("project-client-search").fill(CLIENT)  # the picker searches the server
         dialog.locator("#project-client").select_option(client)
         dialog.locator("#project-status").select_option("in_progress")
         dialog.locator("#project-type").select_option("consulting")
@@ -121,6 +122,7 @@ def test_cfo_creates_and_issues_an_invoice_the_client_downloads(
         expect(page.get_by_role("heading", name="Billing")).to_be_visible()
         page.get_by_test_id("create-invoice").click()
         dialog = page.get_by_role("dialog")
+        dialog.get_by_test_id("invoice-client-search").fill(CLIENT)  # the picker searches the server
         dialog.locator("#invoice-client").select_option(client)
         dialog.locator("#invoice-description").fill(description)
         dialog.locator("#invoice-due").fill("2026-12-31")
@@ -163,6 +165,7 @@ def test_support_schedules_a_meeting_the_client_sees(server: Server, browser: Br
         expect(page.get_by_role("heading", name="Meetings")).to_be_visible()
         page.get_by_test_id("create-meeting").click()
         dialog = page.get_by_role("dialog")
+        dialog.get_by_test_id("meeting-client-search").fill(CLIENT)  # the picker searches the server
         dialog.locator("#meeting-client").select_option(client)
         dialog.locator("#meeting-title").fill(title)
         dialog.locator("#meeting-date").fill(day)

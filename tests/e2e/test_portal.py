@@ -272,6 +272,6 @@ def test_logout_is_a_form_post_that_ends_the_session(server: Server, page: Page,
     sign_in(page, server, db, "democlient")
     page.goto(server.url + PORTAL)
     page.get_by_role("button", name="Logout").click()
-    page.wait_for_url(re.compile(r"/admin/login(\?logged_out=1)?$"))
+    page.wait_for_url(re.compile(r"/client-portal/?(\?logged_out=1)?$"))
     page.goto(server.url + PORTAL)
     expect(page.get_by_role("button", name="Sign In")).to_be_visible()

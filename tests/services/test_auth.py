@@ -141,6 +141,41 @@ def test_repeated_failures_are_throttled_per_account_and_address(session: Sessio
     auth.login(session, identifier="newclient", password=PASSWORD, ip="198.51.100.7")
 
 
+def test_username_and_email_of_one_account_share_the_failure_counts(session: Session) -> None:
+    user = register(session)
+    auth.verify(session, user_id=user.id, code=mailed_code(session, user))
+    for identifier in ("newclient", "NewClient@example.com", "newclient", "newclient@example.com", "NEWCLIENT"):
+        with pytest.raises(Unauthorized):
+            auth.login(session, identifier=identifier, password="bad-password", ip="203.0.113.9")
+    for identifier in ("newclient", "newclient@example.com"):
+        with pytest.raises(TooManyRequests):
+            auth.login(session, identifier=identifier, password=PASSWORD, ip="203.0.113.9")
+
+
+def test_the_per_account_limit_spans_addresses_and_both_names(session: Session) -> None:
+    user = register(session)
+    auth.verify(session, user_id=user.id, code=mailed_code(session, user))
+    for n in range(auth.LOGIN_FAILURES_PER_ACCOUNT - 1):
+        with pytest.raises(Unauthorized):
+            identifier = "newclient" if n % 2 else "newclient@example.com"
+            auth.login(session, identifier=identifier, password="bad-password", ip=f"198.51.100.{n}")
+    # A successful sign-in is not a failure: it gives back the attempt it took.
+    auth.login(session, identifier="newclient", password=PASSWORD, ip="192.0.2.50")
+    with pytest.raises(Unauthorized):
+        auth.login(session, identifier="newclient@example.com", password="bad-password", ip="192.0.2.51")
+    with pytest.raises(TooManyRequests):
+        auth.login(session, identifier="newclient", password=PASSWORD, ip="192.0.2.52")
+
+
+def test_unknown_and_overlong_identifiers_are_throttled_like_accounts(session: Session) -> None:
+    for identifier in ("nobody", "x" * 400, "a" * 64 + "@" + "b" * 185 + ".com"):
+        for _ in range(auth.LOGIN_FAILURES_PER_ACCOUNT_AND_IP):
+            with pytest.raises(Unauthorized):
+                auth.login(session, identifier=identifier, password="bad-password", ip="203.0.113.10")
+        with pytest.raises(TooManyRequests):
+            auth.login(session, identifier=identifier.upper(), password="bad-password", ip="203.0.113.10")
+
+
 def test_refresh_rotates_and_reuse_revokes_the_family(session: Session) -> None:
     user = register(session)
     auth.verify(session, user_id=user.id, code=mailed_code(session, user))

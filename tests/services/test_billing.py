@@ -64,6 +64,24 @@ def test_bad_lines_are_refused_with_field_errors(session: Session, cfo: User) ->
     assert session.exec(select(Invoice)).all() == []
 
 
+def test_amounts_past_what_numeric_10_2_holds_are_field_errors(session: Session, cfo: User) -> None:
+    # Each value fits; their product or sum does not, and the database used to refuse it (a 500).
+    client = f.user(session, "payer_big")
+    cases = [
+        ({"items": lines(("Big", 100000, "99999999.99"))}, "items.0.quantity"),
+        ({"items": lines(("Half", 1, "50000000.00"), ("Half", 1, "50000000.00"))}, "items"),
+        ({"items": lines(("Most", 1, "60000000.00")), "tax_rate": "100"}, "tax_rate"),
+    ]
+    for data, field in cases:
+        with pytest.raises(Invalid) as err:
+            billing.create_invoice(session, actor=cfo, data={"client_id": str(client.id), **data})
+        assert list(err.value.errors) == [field]
+        assert "$99,999,999.99" in err.value.message
+    assert session.exec(select(Invoice)).all() == []
+    largest = {"client_id": str(client.id), "items": lines(("Max", 1, "99999999.99"))}
+    assert billing.create_invoice(session, actor=cfo, data=largest)["total_amount"] == "99999999.99"
+
+
 def test_numbers_are_sequential_per_year(session: Session, cfo: User) -> None:
     client = f.user(session, "payer3")
     data = {"client_id": str(client.id), "items": lines(("Work", 1, "10.00"))}

@@ -6,15 +6,18 @@ import logging
 import socket
 from collections.abc import Iterator
 from datetime import timedelta
+from email.message import EmailMessage
 
 import pytest
+from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, select
 
 from app.core.config import Settings
 from app.models.base import utcnow
 from app.models.enums import OutboxStatus
 from app.models.system import EmailOutbox
-from app.services import mail
+from app.services import auth, mail
+from tests import factories as f
 from tests.smtp_sink import SmtpSink
 
 
@@ -99,3 +102,126 @@ def test_queue_health_counts(session: Session) -> None:
     session.commit()
     health = mail.queue_health(session)
     assert health["pending"] == 1 and health["failed"] == 0
+
+
+# Every character that some mail reader, Python's email package or str.splitlines() treats as the end of a line,
+# plus other control characters and a tab.
+BREAKERS = ["\r\n", "\r", "\n", "\u2028", "\u2029", "\x85", "\x0b", "\x0c", "\x00", "\x1b", "\t"]
+
+
+@pytest.mark.parametrize("breaker", BREAKERS, ids=[repr(b) for b in BREAKERS])
+def test_header_values_are_made_one_line_at_enqueue(session: Session, sink: SmtpSink, breaker: str) -> None:
+    row = mail.enqueue(
+        session, to="h@example.com", subject=f"  Job X{breaker}Bcc: attacker@example.com{breaker}  ", text="t"
+    )
+    session.commit()
+    assert row.subject.startswith("Job X") and row.subject.endswith("Bcc: attacker@example.com")
+    assert row.subject.isprintable() and row.subject == " ".join(row.subject.split())
+    assert mail.deliver_pending(session, cfg=smtp_settings(sink.port)) == 1
+    [msg] = sink.messages
+    assert msg["Bcc"] is None and sink.recipients == [["h@example.com"]]
+    assert msg["Subject"] == row.subject
+
+
+def test_subject_is_capped_to_the_column_on_a_character_boundary(session: Session, sink: SmtpSink) -> None:
+    row = mail.enqueue(session, to="i@example.com", subject="Meeting: " + "\U0001f600" * 300, text="t")
+    session.commit()
+    assert len(row.subject) == 255 and row.subject.endswith("\U0001f600")
+    assert mail.deliver_pending(session, cfg=smtp_settings(sink.port)) == 1
+    assert sink.messages[0]["Subject"] == row.subject
+
+
+def test_unencodable_text_is_repaired_at_enqueue(session: Session, sink: SmtpSink) -> None:
+    row = mail.enqueue(
+        session, to="j@example.com", subject="Hi \ud800", text="Hello \ud800 and \x00 there\nsecond line"
+    )
+    session.commit()
+    assert row.subject == "Hi \ufffd"
+    assert row.body_text == "Hello \ufffd and  there\nsecond line"
+    assert mail.deliver_pending(session, cfg=smtp_settings(sink.port)) == 1
+
+
+@pytest.mark.parametrize(
+    "to",
+    [
+        "a@example.com, b@example.com",
+        "a@example.com\r\nBcc: attacker@example.com",
+        "a@example.com\u2028Bcc: attacker@example.com",
+        "Ann <a@example.com>",
+        "not an address",
+        "",
+    ],
+)
+def test_enqueue_refuses_anything_but_one_address(session: Session, to: str) -> None:
+    with pytest.raises(ValueError, match="one valid e-mail address"):
+        mail.enqueue(session, to=to, subject="s", text="t")
+
+
+def poisoned_row(session: Session, **fields: str) -> EmailOutbox:
+    """A row written past enqueue (an old release, a manual insert): the outbox must survive it."""
+    values = {"to_address": "victim@example.com", "subject": "s", "body_text": "t", **fields}
+    row = EmailOutbox(**values, next_attempt_at=utcnow())  # type: ignore[arg-type]
+    session.add(row)
+    session.commit()
+    return row
+
+
+def verification_mail(session: Session) -> str:
+    user = f.user(session, "verifyme", is_verified=False)
+    return auth.issue_code(session, user)
+
+
+def test_a_message_that_cannot_be_built_is_failed_and_the_next_one_is_sent(
+    session: Session, sink: SmtpSink, caplog: pytest.LogCaptureFixture
+) -> None:
+    poison = poisoned_row(session, subject="Hi\r\nBcc: attacker@example.com")
+    code = verification_mail(session)
+    with caplog.at_level(logging.DEBUG, logger="app.services.mail"):
+        assert mail.deliver_pending(session, cfg=smtp_settings(sink.port)) == 1
+    [msg] = sink.messages
+    assert code in msg["Subject"] and sink.recipients == [["verifyme@example.com"]]
+    session.refresh(poison)
+    assert poison.status == OutboxStatus.failed and poison.attempts == 1
+    assert poison.last_error and "ValueError" in poison.last_error
+    assert code not in caplog.text  # the verification code is in the subject and the body: neither is logged
+    # Never retried: the next pass leaves it alone.
+    assert mail.deliver_pending(session, cfg=smtp_settings(sink.port)) == 0
+    session.refresh(poison)
+    assert poison.attempts == 1 and len(sink.messages) == 1
+
+
+def test_a_body_that_cannot_be_encoded_is_failed_and_the_next_one_is_sent(session: Session, sink: SmtpSink) -> None:
+    # PostgreSQL cannot store a lone surrogate, so hand the row to the sender as if the driver had returned one.
+    poison = poisoned_row(session)
+    set_committed_value(poison, "body_text", "Your code \ud800")
+    verification_mail(session)
+    assert mail.deliver_pending(session, cfg=smtp_settings(sink.port)) == 1
+    assert sink.recipients == [["verifyme@example.com"]]
+    assert poison.status == OutboxStatus.failed and poison.last_error and "UnicodeEncodeError" in poison.last_error
+
+
+def test_a_stored_list_of_recipients_is_never_sent(session: Session, sink: SmtpSink) -> None:
+    poison = poisoned_row(session, to_address="a@example.com, b@example.com")
+    assert mail.deliver_pending(session, cfg=smtp_settings(sink.port)) == 0
+    assert sink.messages == [] and poison.status == OutboxStatus.failed
+
+
+def test_an_unexpected_send_error_is_retried_later_and_does_not_block_the_queue(
+    session: Session, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first = mail.enqueue(session, to="k@example.com", subject="First", text="t")
+    second = mail.enqueue(session, to="l@example.com", subject="Second", text="t")
+    session.commit()
+    tried: list[str] = []
+
+    def broken_send(msg: EmailMessage, cfg: Settings) -> None:
+        tried.append(str(msg["Subject"]))
+        raise RuntimeError("library bug")
+
+    monkeypatch.setattr(mail, "_send", broken_send)
+    assert mail.deliver_pending(session, cfg=smtp_settings(1)) == 0
+    assert tried == ["First", "Second"]
+    for row in (first, second):
+        assert row.status == OutboxStatus.pending and row.attempts == 1
+        assert row.last_error == "RuntimeError: library bug"
+        assert row.next_attempt_at is not None and row.next_attempt_at > utcnow()

@@ -22,16 +22,18 @@ from sqlmodel import Session, select
 
 from app.core.permissions import effective_permissions
 from app.core.security import verify_password
+from app.core.text import INVALID_TEXT
 from app.models.content import TeamMember
 from app.models.enums import EmployeeType, InquiryStatus, Role
 from app.models.inquiry import ContactInquiry
 from app.models.user import User
 from app.services import sessions
-from app.ui.admin.clients import ClientsState
-from app.ui.admin.inquiries import InquiriesState
+from app.ui.admin.clients.state import ClientsState
+from app.ui.admin.dashboard import DashboardState
+from app.ui.admin.inquiries.state import InquiriesState
 from app.ui.admin.site_editor import SiteEditorState
 from app.ui.admin.state import AdminState
-from app.ui.admin.users import UsersState
+from app.ui.admin.users.state import UsersState
 from tests import factories as f
 
 
@@ -151,6 +153,36 @@ def test_sales_lead_creates_clients_but_not_employees_and_cannot_promote_themsel
     _call(state, "submit_edit", {"username": lead.username, "email": lead.email, "role": "admin"})
     assert _user_named(db, lead.username).role == Role.employee  # type: ignore[union-attr]
     assert state.form_error == "You don't have permission to update this user"
+
+
+def test_hr_cannot_promote_itself_or_an_account_it_controls_through_crafted_events(db: Session) -> None:
+    hr = f.user(db, _name("hr"), role=Role.employee, employee_type=EmployeeType.hr)
+    state = _state(UsersState, _token(db, hr))
+    me = {"id": str(hr.id), "username": hr.username, "email": hr.email, "role": "employee", "employee_type": "hr"}
+
+    # The edit dialog of one's own row, submitted with another type (the form's select lists every type).
+    _call(state, "open_edit", me)
+    _call(state, "submit_edit", {**me, "employee_type": "founder"})
+    assert state.form_error == "You cannot change your own role or permissions" and state.edit_open
+    assert _user_named(db, hr.username).employee_type == EmployeeType.hr  # type: ignore[union-attr]
+
+    # A client HR just created (so knows the password of), edited into a founder.
+    puppet = _name("puppet")
+    _call(state, "open_create", "client")
+    _call(state, "submit_create", {"username": puppet, "email": f"{puppet}@example.com", "password": "Long-enough-1"})
+    created = _user_named(db, puppet)
+    assert created is not None and created.role == Role.client
+    _call(state, "open_edit", {"id": str(created.id), "username": puppet, "email": created.email, "role": "client"})
+    _call(state, "submit_edit", {"username": puppet, "role": "employee", "employee_type": "founder"})
+    assert state.form_error.startswith("You cannot grant permissions you do not hold")
+    assert _user_named(db, puppet).role == Role.client  # type: ignore[union-attr]
+
+    # The positive control: the whole record sent back unchanged, with a new phone number, is saved.
+    _call(state, "open_edit", me)
+    _call(state, "submit_edit", {**me, "phone": "555-0102"})
+    saved = _user_named(db, hr.username)
+    assert saved is not None and saved.phone == "555-0102" and saved.employee_type == EmployeeType.hr
+    assert state.notice_title == "User updated successfully"
 
 
 def test_client_and_anonymous_callers_change_nothing(db: Session) -> None:
@@ -278,3 +310,58 @@ def test_site_content_handlers_write_only_for_content_writers(db: Session) -> No
     _call(state, "confirm_delete")
     db.expire_all()
     assert db.get(TeamMember, member_id) is None
+
+
+def test_text_no_database_can_store_is_a_message_not_a_crash(db: Session) -> None:
+    """Handlers call services directly, past the API's boundary check: the engine's guard answers for them."""
+    admin = f.user(db, _name("adm"), role=Role.admin)
+    inquiry = ContactInquiry(name="Pat", email="pat@example.com", message="Hi", notes="Kept")
+    db.add(inquiry)
+    db.commit()
+    db.refresh(inquiry)
+    state = _state(InquiriesState, _token(db, admin))
+    state._detail_id = inquiry.id
+    _call(state, "save_notes", {"notes": "Call\x00back"})
+    assert state.notice_title == "Update Failed"
+    assert state.notice_text == INVALID_TEXT
+    db.refresh(inquiry)
+    assert inquiry.notes == "Kept"
+
+    _call(state, "set_search", "\ud800")
+    assert state.load_error == INVALID_TEXT
+
+
+def _dashboard(token: str, url: str) -> Any:
+    root = State(_reflex_internal_init=True)
+    root._update_router_vars(
+        {
+            constants.RouteVar.HEADERS: {"cookie": f"access_token={token}"},
+            constants.RouteVar.PATH: "/admin/dashboard",
+            constants.RouteVar.ORIGIN: url,
+        },
+        {},
+    )
+    return root.get_substate(DashboardState.get_full_name().split("."))
+
+
+@pytest.mark.parametrize(
+    ("role", "etype", "text"),
+    [
+        (Role.admin, None, "Redirecting to Admin Dashboard..."),
+        (Role.employee, EmployeeType.developer, "Redirecting to Employee Dashboard..."),
+    ],
+)
+def test_the_dashboard_greets_after_a_form_sign_in_and_drops_the_marker(
+    db: Session, role: Role, etype: EmployeeType | None, text: str
+) -> None:
+    token = _token(db, f.user(db, _name("hi"), role=role, employee_type=etype))
+    state = _dashboard(token, "/admin/dashboard?login=1")
+    assert state.router.url.query_parameters.get("login") == "1"
+    result = asyncio.run(type(state).event_handlers["load"].fn(state))
+    assert (state.notice_level, state.notice_title, state.notice_text) == ("success", "Login Successful", text)
+    assert "/admin/dashboard" in str(result) and "login=1" not in str(result)  # the replace that drops ?login=1
+    assert not state.loaded  # the figures load on the on_load the replace triggers
+
+    again = _dashboard(token, "/admin/dashboard")
+    _call(again, "load")
+    assert again.notice_title != "Login Successful" and again.loaded

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from app.ui.format import long_date, usd
 from app.ui.portal.meetings import meeting_type_view, meeting_view
 from app.ui.portal.projects import project_view
-from app.ui.portal.state import badge_color, long_date, status_label, usd
+from app.ui.portal.state import badge_color, status_label
 
 
 @pytest.mark.parametrize(

@@ -7,6 +7,7 @@ import pytest
 from app.core.security import password_problem
 from app.services.users import username_problem
 from app.ui.auth import messages as m
+from app.ui.format import long_date
 
 
 @pytest.mark.parametrize(
@@ -16,6 +17,7 @@ from app.ui.auth import messages as m
         ("required", "Please enter both username/email and password."),
         ("throttled", "Too many failed sign-in attempts. Please wait 15 minutes and try again."),
         ("not_staff", "Admin privileges required to access this panel."),
+        ("server", "Server error. Please try again later."),
     ],
 )
 def test_login_error_codes_get_the_spec_texts(code: str, text: str) -> None:
@@ -128,4 +130,11 @@ def test_account_field_messages_reword_only_the_username() -> None:
     ],
 )
 def test_member_since_is_the_en_us_long_date(iso: str | None, shown: str) -> None:
-    assert m.long_date(iso) == shown
+    assert long_date(iso) == shown
+
+
+def test_staff_sign_in_greetings_follow_the_spec() -> None:
+    from app.ui.admin.dashboard import login_greeting
+
+    assert login_greeting("admin") == "Redirecting to Admin Dashboard..."
+    assert login_greeting("employee") == "Redirecting to Employee Dashboard..."

@@ -14,6 +14,7 @@ from app.core.permissions import (
     has_perm,
     role_label,
     ungrantable,
+    unknown_permissions,
 )
 
 ALL = {
@@ -205,6 +206,17 @@ def test_ungrantable():
     assert ungrantable(actor, []) == set()
     assert ungrantable(effective_permissions("admin", None), sorted(ALL)) == set()
     assert ungrantable(frozenset(), ["content:read"]) == {"content:read"}
+
+
+def test_unknown_permissions():
+    assert unknown_permissions(sorted(ALL)) == set()
+    assert unknown_permissions([Perm.audit_read, "users:read"]) == set()
+    assert unknown_permissions(["users:read", "root:all", "USERS:READ", " users:read"]) == {
+        "root:all",
+        "USERS:READ",
+        " users:read",
+    }
+    assert unknown_permissions([]) == set()
 
 
 def test_permission_features():

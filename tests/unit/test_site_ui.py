@@ -9,10 +9,11 @@ import pytest
 
 from app.api.routes.seo import robots_txt
 from app.core.config import settings
+from app.ui.format import long_date
 from app.ui.seo import canonical, is_private, page_meta
 from app.ui.site.apply import server_outcome, validate
 from app.ui.site.book_meeting import FALLBACK_DESCRIPTION, _card
-from app.ui.site.content import long_date, relative_date
+from app.ui.site.content import relative_date
 
 TODAY = dt.date(2026, 11, 22)
 

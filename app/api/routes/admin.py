@@ -7,19 +7,16 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Depends
+from fastapi import APIRouter, Depends
 from pydantic import BaseModel
-from sqlmodel import col, select
 from starlette.concurrency import run_in_threadpool
 
-from app.api.deps import ClientIP, SessionDep, StaffUser, require, require_staff
-from app.models.system import AuditLog
-from app.models.user import UserPublic
-from app.services import admin_inquiries, admin_users, dashboard, health
+from app.api.deps import ClientIP, RowId, SessionDep, StaffUser, require, require_staff
+from app.api.schemas import ClientCreateIn, InquiryUpdateIn, UserCreateIn, UserUpdateIn
+from app.models.user import User, UserPublic
+from app.services import admin_inquiries, admin_users, audit, dashboard, health
 
 router = APIRouter(tags=["admin"], dependencies=[Depends(require_staff)])
-# Staff forms send partial objects whose keys the services check; a free-form JSON object keeps "not sent" apart.
-JsonBody = Annotated[dict[str, Any], Body()]
 
 
 class ResetPasswordIn(BaseModel):
@@ -37,26 +34,27 @@ def list_users(
     search: str = "",
     role: str = "",
     verified: bool | None = None,
+    sort: str = "newest",
     page: int = 1,
     page_size: int = 25,
 ) -> dict[str, Any]:
-    """Users, filtered and paginated in SQL (needs users:read)."""
+    """Users, filtered and paginated in SQL (needs users:read); one page, with the paging fields."""
     return admin_users.list_users(
-        s, actor=user, search=search, role=role, verified=verified, page=page, page_size=page_size
-    )
+        s, actor=user, search=search, role=role, verified=verified, sort=sort, page=page, page_size=page_size
+    ).as_json()
 
 
 @router.post("/admin/users", status_code=201)
-def create_user(user: StaffUser, s: SessionDep, ip: ClientIP, body: JsonBody) -> dict[str, Any]:
+def create_user(user: StaffUser, s: SessionDep, ip: ClientIP, body: UserCreateIn) -> dict[str, Any]:
     """Create an employee or client (admins: any role)."""
-    created = admin_users.create_staff_or_client(s, actor=user, data=body, ip=ip)
+    created = admin_users.create_staff_or_client(s, actor=user, data=body.sent(), ip=ip)
     return {"data": _public(created), "message": "User created successfully"}
 
 
 @router.put("/admin/users/{user_id}")
-def update_user(user_id: str, user: StaffUser, s: SessionDep, ip: ClientIP, body: JsonBody) -> dict[str, Any]:
+def update_user(user_id: str, user: StaffUser, s: SessionDep, ip: ClientIP, body: UserUpdateIn) -> dict[str, Any]:
     """Change a user's fields, role or permissions (partial)."""
-    updated = admin_users.update_user(s, actor=user, user_id=user_id, data=body, ip=ip)
+    updated = admin_users.update_user(s, actor=user, user_id=user_id, data=body.sent(), ip=ip)
     return {"data": _public(updated), "message": "User updated successfully"}
 
 
@@ -68,9 +66,9 @@ def delete_user(user_id: str, user: StaffUser, s: SessionDep, ip: ClientIP) -> d
 
 
 @router.post("/protected/create-client", status_code=201)
-def create_client(user: StaffUser, s: SessionDep, ip: ClientIP, body: JsonBody) -> dict[str, Any]:
+def create_client(user: StaffUser, s: SessionDep, ip: ClientIP, body: ClientCreateIn) -> dict[str, Any]:
     """Create a client account (sales, support, HR, admins); the role is always client."""
-    created = admin_users.create_client(s, actor=user, data=body, ip=ip)
+    created = admin_users.create_client(s, actor=user, data=body.sent(), ip=ip)
     return {"data": _public(created), "message": "Client created successfully"}
 
 
@@ -88,20 +86,23 @@ def list_inquiries(
     search: str = "",
     status: str = "",
     spam: bool = False,
+    sort: str = "newest",
     page: int = 1,
     page_size: int = 25,
 ) -> dict[str, Any]:
-    """Contact inquiries, newest first (spam-flagged ones only with spam=true)."""
+    """Contact inquiries, newest first (spam-flagged ones only with spam=true); one page, with the paging fields."""
     return admin_inquiries.list_inquiries(
-        s, actor=user, search=search, status=status, spam=spam, page=page, page_size=page_size
-    )
+        s, actor=user, search=search, status=status, spam=spam, sort=sort, page=page, page_size=page_size
+    ).as_json()
 
 
 @router.put("/admin/inquiries/{inquiry_id}")
-def update_inquiry(inquiry_id: int, user: StaffUser, s: SessionDep, ip: ClientIP, body: JsonBody) -> dict[str, Any]:
+def update_inquiry(
+    inquiry_id: RowId, user: StaffUser, s: SessionDep, ip: ClientIP, body: InquiryUpdateIn
+) -> dict[str, Any]:
     """Change an inquiry's status, priority, assignee or notes."""
     return {
-        "data": admin_inquiries.update_inquiry(s, actor=user, inquiry_id=inquiry_id, data=body, ip=ip),
+        "data": admin_inquiries.update_inquiry(s, actor=user, inquiry_id=inquiry_id, data=body.sent(), ip=ip),
         "message": "Inquiry updated successfully",
     }
 
@@ -113,8 +114,9 @@ async def dashboard_summary(user: StaffUser, s: SessionDep) -> dict[str, Any]:
     return {**figures, "system": await health.check()}
 
 
-@router.get("/admin/audit", dependencies=[Depends(require("audit:read", "the audit log"))])
-def audit_log(s: SessionDep, limit: int = 100) -> dict[str, Any]:
-    """The most recent staff actions."""
-    rows = s.exec(select(AuditLog).order_by(col(AuditLog.id).desc()).limit(max(1, min(limit, 500)))).all()
-    return {"data": [r.model_dump(mode="json") for r in rows]}
+@router.get("/admin/audit")
+def audit_log(
+    user: Annotated[User, Depends(require("audit:read", "the audit log"))], s: SessionDep, limit: int = 100
+) -> dict[str, Any]:
+    """The most recent staff actions, newest first, with the acting user's name (needs audit:read)."""
+    return {"data": audit.recent(s, actor=user, limit=limit)}

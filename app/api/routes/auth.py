@@ -17,7 +17,7 @@ from app.api.deps import (
 from app.core.config import settings
 from app.core.errors import Unauthorized
 from app.models.user import UserPublic
-from app.services import auth, sessions
+from app.services import auth, password_reset, sessions
 
 router = APIRouter(prefix="/auth", tags=["auth"])
 
@@ -44,6 +44,15 @@ class ResendIn(BaseModel):
 class LoginIn(BaseModel):
     identifier: str = ""
     password: str = ""
+
+
+class ForgotPasswordIn(BaseModel):
+    email: str = ""
+
+
+class ResetPasswordIn(BaseModel):
+    token: str = ""
+    newPassword: str = ""  # noqa: N815
 
 
 def set_session_cookies(response: Response, issued: sessions.IssuedSession) -> None:
@@ -88,6 +97,19 @@ def login(body: LoginIn, response: Response, s: SessionDep, ip: ClientIP) -> dic
     user, issued = auth.login(s, identifier=body.identifier, password=body.password, ip=ip)
     set_session_cookies(response, issued)
     return {"user": UserPublic.of(user).model_dump(mode="json")}
+
+
+@router.post("/forgot-password")
+def forgot_password(body: ForgotPasswordIn, s: SessionDep, ip: ClientIP) -> dict[str, str]:
+    """E-mail a link to reset the password; the answer is the same whether or not the address has an account."""
+    return {"message": password_reset.request_reset(s, email=body.email, ip=ip)}
+
+
+@router.post("/reset-password")
+def reset_password(body: ResetPasswordIn, s: SessionDep, ip: ClientIP) -> dict[str, str]:
+    """Set a new password with an e-mailed link; every session of the account ends and the e-mail counts as verified."""
+    password_reset.reset_password(s, token=body.token, new_password=body.newPassword, ip=ip)
+    return {"message": password_reset.DONE}
 
 
 @router.get("/me")

@@ -5,14 +5,27 @@ Plus the public GET /api/products. Each service checks the actor's permission; r
 
 from __future__ import annotations
 
-from datetime import date, timedelta
-from typing import Annotated, Any
+from datetime import date
+from typing import Any
 from urllib.parse import quote
 
-from fastapi import APIRouter, Body
+from fastapi import APIRouter
 from fastapi.responses import StreamingResponse
 
-from app.api.deps import CurrentUser, DownloadUser, SessionDep, StaffUser
+from app.api.deps import CurrentUser, DownloadUser, RowId, SessionDep, StaffUser
+from app.api.schemas import (
+    ApplicationUpdateIn,
+    InvoiceIn,
+    MeetingIn,
+    MilestonesIn,
+    OrganizationIn,
+    PaymentIn,
+    PriceActiveIn,
+    PriceIn,
+    ProductIn,
+    ProjectIn,
+    SiteContentIn,
+)
 from app.services import (
     analytics,
     applications,
@@ -26,7 +39,6 @@ from app.services import (
 
 router = APIRouter(tags=["content"])
 public = APIRouter(tags=["content"])
-JsonBody = Annotated[dict[str, Any], Body()]
 
 
 @public.get("/products")
@@ -36,51 +48,55 @@ def list_active_products(s: SessionDep) -> dict[str, Any]:
 
 
 @router.get("/protected/organizations")
-def list_organizations(user: StaffUser, s: SessionDep, search: str = "") -> dict[str, Any]:
-    """Organizations (content:read)."""
-    return {"data": organizations.list_organizations(s, actor=user, search=search)}
+def list_organizations(
+    user: StaffUser, s: SessionDep, search: str = "", sort: str = "name", page: int = 1, page_size: int = 25
+) -> dict[str, Any]:
+    """Organizations, searched (name, industry) and paginated in SQL (content:read); one page with paging fields."""
+    return organizations.list_organizations(
+        s, actor=user, search=search, sort=sort, page=page, page_size=page_size
+    ).as_json()
 
 
 @router.post("/protected/organizations", status_code=201)
-def create_organization(user: StaffUser, s: SessionDep, body: JsonBody) -> dict[str, Any]:
+def create_organization(user: StaffUser, s: SessionDep, body: OrganizationIn) -> dict[str, Any]:
     """Create an organization (content:write)."""
     return {
-        "data": organizations.create_organization(s, actor=user, data=body),
+        "data": organizations.create_organization(s, actor=user, data=body.sent()),
         "message": "Organization created successfully",
     }
 
 
 @router.put("/protected/organizations/{organization_id}")
-def update_organization(organization_id: int, user: StaffUser, s: SessionDep, body: JsonBody) -> dict[str, Any]:
+def update_organization(organization_id: RowId, user: StaffUser, s: SessionDep, body: OrganizationIn) -> dict[str, Any]:
     """Change an organization (partial; content:write)."""
-    data = organizations.update_organization(s, actor=user, organization_id=organization_id, data=body)
+    data = organizations.update_organization(s, actor=user, organization_id=organization_id, data=body.sent())
     return {"data": data, "message": "Organization updated successfully"}
 
 
 @router.delete("/protected/organizations/{organization_id}")
-def delete_organization(organization_id: int, user: StaffUser, s: SessionDep) -> dict[str, str]:
+def delete_organization(organization_id: RowId, user: StaffUser, s: SessionDep) -> dict[str, str]:
     """Delete an organization (content:write)."""
     organizations.delete_organization(s, actor=user, organization_id=organization_id)
     return {"message": "Organization deleted successfully"}
 
 
 @router.post("/protected/projects", status_code=201)
-def create_project(user: StaffUser, s: SessionDep, body: JsonBody) -> dict[str, Any]:
+def create_project(user: StaffUser, s: SessionDep, body: ProjectIn) -> dict[str, Any]:
     """Create a project for a client (content:write)."""
-    return {"data": projects.create_project(s, actor=user, data=body), "message": "Project created successfully"}
+    return {"data": projects.create_project(s, actor=user, data=body.sent()), "message": "Project created successfully"}
 
 
 @router.delete("/protected/projects/{project_id}")
-def delete_project(project_id: int, user: StaffUser, s: SessionDep) -> dict[str, str]:
+def delete_project(project_id: RowId, user: StaffUser, s: SessionDep) -> dict[str, str]:
     """Delete a project (content:write)."""
     projects.delete_project(s, actor=user, project_id=project_id)
     return {"message": "Project deleted successfully"}
 
 
 @router.put("/protected/projects/{project_id}/milestones")
-def set_milestones(project_id: int, user: StaffUser, s: SessionDep, body: JsonBody) -> dict[str, Any]:
+def set_milestones(project_id: RowId, user: StaffUser, s: SessionDep, body: MilestonesIn) -> dict[str, Any]:
     """Replace a project's milestones, in order (content:write)."""
-    data = projects.set_milestones(s, actor=user, project_id=project_id, milestones=list(body.get("milestones") or []))
+    data = projects.set_milestones(s, actor=user, project_id=project_id, milestones=body.sent().get("milestones") or [])
     return {"data": data, "message": "Project updated successfully"}
 
 
@@ -91,92 +107,112 @@ def list_site_content(kind: str, user: StaffUser, s: SessionDep) -> dict[str, An
 
 
 @router.post("/admin/site/{kind}", status_code=201)
-def create_site_content(kind: str, user: StaffUser, s: SessionDep, body: JsonBody) -> dict[str, Any]:
+def create_site_content(kind: str, user: StaffUser, s: SessionDep, body: SiteContentIn) -> dict[str, Any]:
     """Add a row of public content (content:write)."""
-    data = site_admin.create_item(s, actor=user, kind=kind, data=body)
+    data = site_admin.create_item(s, actor=user, kind=kind, data=body.sent())
     return {"data": data, "message": f"{site_admin.kind_of(kind).noun.capitalize()} created successfully"}
 
 
 @router.put("/admin/site/{kind}/{item_id}")
-def update_site_content(kind: str, item_id: int, user: StaffUser, s: SessionDep, body: JsonBody) -> dict[str, Any]:
+def update_site_content(
+    kind: str, item_id: RowId, user: StaffUser, s: SessionDep, body: SiteContentIn
+) -> dict[str, Any]:
     """Change a row of public content (partial; content:write)."""
-    data = site_admin.update_item(s, actor=user, kind=kind, item_id=item_id, data=body)
+    data = site_admin.update_item(s, actor=user, kind=kind, item_id=item_id, data=body.sent())
     return {"data": data, "message": f"{site_admin.kind_of(kind).noun.capitalize()} updated successfully"}
 
 
 @router.delete("/admin/site/{kind}/{item_id}")
-def delete_site_content(kind: str, item_id: int, user: StaffUser, s: SessionDep) -> dict[str, str]:
+def delete_site_content(kind: str, item_id: RowId, user: StaffUser, s: SessionDep) -> dict[str, str]:
     """Remove a row of public content (content:write)."""
     site_admin.delete_item(s, actor=user, kind=kind, item_id=item_id)
     return {"message": f"{site_admin.kind_of(kind).noun.capitalize()} deleted successfully"}
 
 
 @router.get("/admin/products")
-def list_all_products(user: StaffUser, s: SessionDep, search: str = "") -> dict[str, Any]:
-    """Every product with every price (products:read)."""
-    return {"data": products.list_all(s, actor=user, search=search)}
+def list_all_products(
+    user: StaffUser, s: SessionDep, search: str = "", sort: str = "name", page: int = 1, page_size: int = 25
+) -> dict[str, Any]:
+    """Every product with every price, searched (name, category) and paginated in SQL (products:read)."""
+    return products.list_products(s, actor=user, search=search, sort=sort, page=page, page_size=page_size).as_json()
 
 
 @router.post("/admin/products", status_code=201)
-def create_product(user: StaffUser, s: SessionDep, body: JsonBody) -> dict[str, Any]:
+def create_product(user: StaffUser, s: SessionDep, body: ProductIn) -> dict[str, Any]:
     """Create a product, optionally with prices (products:write)."""
-    return {"data": products.create_product(s, actor=user, data=body), "message": "Product created successfully"}
+    return {"data": products.create_product(s, actor=user, data=body.sent()), "message": "Product created successfully"}
 
 
 @router.put("/admin/products/{product_id}")
-def update_product(product_id: int, user: StaffUser, s: SessionDep, body: JsonBody) -> dict[str, Any]:
+def update_product(product_id: RowId, user: StaffUser, s: SessionDep, body: ProductIn) -> dict[str, Any]:
     """Change a product (partial; products:write)."""
-    data = products.update_product(s, actor=user, product_id=product_id, data=body)
+    data = products.update_product(s, actor=user, product_id=product_id, data=body.sent())
     return {"data": data, "message": "Product updated successfully"}
 
 
 @router.delete("/admin/products/{product_id}")
-def delete_product(product_id: int, user: StaffUser, s: SessionDep) -> dict[str, str]:
+def delete_product(product_id: RowId, user: StaffUser, s: SessionDep) -> dict[str, str]:
     """Delete a product that was never ordered (products:write)."""
     products.delete_product(s, actor=user, product_id=product_id)
     return {"message": "Product deleted successfully"}
 
 
 @router.post("/admin/products/{product_id}/prices", status_code=201)
-def add_price(product_id: int, user: StaffUser, s: SessionDep, body: JsonBody) -> dict[str, Any]:
+def add_price(product_id: RowId, user: StaffUser, s: SessionDep, body: PriceIn) -> dict[str, Any]:
     """Offer a product at another price (products:write)."""
-    return {"data": products.add_price(s, actor=user, product_id=product_id, data=body)}
+    return {"data": products.add_price(s, actor=user, product_id=product_id, data=body.sent())}
 
 
 @router.put("/admin/prices/{price_id}")
-def set_price_active(price_id: int, user: StaffUser, s: SessionDep, body: JsonBody) -> dict[str, Any]:
+def set_price_active(price_id: RowId, user: StaffUser, s: SessionDep, body: PriceActiveIn) -> dict[str, Any]:
     """Switch a price on or off (products:write)."""
-    return {"data": products.set_price_active(s, actor=user, price_id=price_id, active=bool(body.get("is_active")))}
+    return {"data": products.set_price_active(s, actor=user, price_id=price_id, active=bool(body.is_active))}
+
+
+@router.get("/admin/invoices")
+def list_invoices(
+    user: StaffUser,
+    s: SessionDep,
+    search: str = "",
+    status: str = "",
+    sort: str = "newest",
+    page: int = 1,
+    page_size: int = 25,
+) -> dict[str, Any]:
+    """Every client's invoices, drafts included, searched, filtered and paged in SQL (billing:read)."""
+    return billing.list_invoices(
+        s, actor=user, search=search, status=status, sort=sort, page=page, page_size=page_size
+    ).as_json()
 
 
 @router.post("/admin/invoices", status_code=201)
-def create_invoice(user: StaffUser, s: SessionDep, body: JsonBody) -> dict[str, Any]:
+def create_invoice(user: StaffUser, s: SessionDep, body: InvoiceIn) -> dict[str, Any]:
     """Create a draft invoice with line items (billing:write)."""
-    return {"data": billing.create_invoice(s, actor=user, data=body), "message": "Invoice created successfully"}
+    return {"data": billing.create_invoice(s, actor=user, data=body.sent()), "message": "Invoice created successfully"}
 
 
 @router.post("/admin/invoices/{invoice_id}/issue")
-def issue_invoice(invoice_id: int, user: StaffUser, s: SessionDep) -> dict[str, Any]:
+def issue_invoice(invoice_id: RowId, user: StaffUser, s: SessionDep) -> dict[str, Any]:
     """Issue a draft: the client sees it and is e-mailed (billing:write)."""
     return {"data": billing.issue_invoice(s, actor=user, invoice_id=invoice_id), "message": "Invoice issued"}
 
 
 @router.post("/admin/invoices/{invoice_id}/payments")
-def record_payment(invoice_id: int, user: StaffUser, s: SessionDep, body: JsonBody) -> dict[str, Any]:
+def record_payment(invoice_id: RowId, user: StaffUser, s: SessionDep, body: PaymentIn) -> dict[str, Any]:
     """Record a payment; the invoice is paid once payments cover it (billing:write)."""
     data = billing.record_payment(
         s,
         actor=user,
         invoice_id=invoice_id,
-        amount=body.get("amount"),
-        method=body.get("method"),
-        paid_on=body.get("paid_on"),
+        amount=body.amount,
+        method=body.method,
+        paid_on=body.paid_on,
     )
     return {"data": data, "message": "Payment recorded"}
 
 
 @router.delete("/admin/invoices/{invoice_id}")
-def delete_invoice(invoice_id: int, user: StaffUser, s: SessionDep) -> dict[str, str]:
+def delete_invoice(invoice_id: RowId, user: StaffUser, s: SessionDep) -> dict[str, str]:
     """Delete a draft invoice (billing:write)."""
     billing.delete_draft(s, actor=user, invoice_id=invoice_id)
     return {"message": "Invoice deleted"}
@@ -184,49 +220,79 @@ def delete_invoice(invoice_id: int, user: StaffUser, s: SessionDep) -> dict[str,
 
 @router.get("/admin/meetings")
 def list_meetings(
-    user: StaffUser, s: SessionDep, when: str = "upcoming", status: str = "", client_id: str = ""
+    user: StaffUser,
+    s: SessionDep,
+    when: str = "upcoming",
+    status: str = "",
+    client_id: str = "",
+    search: str = "",
+    sort: str = "",
+    page: int = 1,
+    page_size: int = 25,
 ) -> dict[str, Any]:
-    """Meetings filtered by upcoming/past, status and client (meetings:read)."""
-    return {"data": meetings_admin.list_all(s, actor=user, when=when, status=status, client_id=client_id)}
+    """Meetings searched, filtered by upcoming/past, status and client, and sorted (meetings:read); one page, with the
+    paging fields."""
+    return meetings_admin.list_all(
+        s,
+        actor=user,
+        when=when,
+        status=status,
+        client_id=client_id,
+        search=search,
+        sort=sort,
+        page=page,
+        page_size=page_size,
+    ).as_json()
 
 
 @router.post("/admin/meetings", status_code=201)
-def create_meeting(user: StaffUser, s: SessionDep, body: JsonBody) -> dict[str, Any]:
+def create_meeting(user: StaffUser, s: SessionDep, body: MeetingIn) -> dict[str, Any]:
     """Schedule a meeting for a client, who is e-mailed (meetings:write)."""
-    return {"data": meetings_admin.create_meeting(s, actor=user, data=body), "message": "Meeting scheduled"}
+    return {"data": meetings_admin.create_meeting(s, actor=user, data=body.sent()), "message": "Meeting scheduled"}
 
 
 @router.put("/admin/meetings/{meeting_id}")
-def update_meeting(meeting_id: int, user: StaffUser, s: SessionDep, body: JsonBody) -> dict[str, Any]:
+def update_meeting(meeting_id: RowId, user: StaffUser, s: SessionDep, body: MeetingIn) -> dict[str, Any]:
     """Change a scheduled meeting (meetings:write)."""
-    return {"data": meetings_admin.update_meeting(s, actor=user, meeting_id=meeting_id, data=body)}
+    return {"data": meetings_admin.update_meeting(s, actor=user, meeting_id=meeting_id, data=body.sent())}
 
 
 @router.post("/admin/meetings/{meeting_id}/complete")
-def complete_meeting(meeting_id: int, user: StaffUser, s: SessionDep) -> dict[str, Any]:
+def complete_meeting(meeting_id: RowId, user: StaffUser, s: SessionDep) -> dict[str, Any]:
     """Mark a meeting completed (meetings:write)."""
     return {"data": meetings_admin.complete_meeting(s, actor=user, meeting_id=meeting_id)}
 
 
 @router.get("/admin/applications")
 def list_applications(
-    user: StaffUser, s: SessionDep, job_code: str = "", status: str = "", search: str = ""
+    user: StaffUser,
+    s: SessionDep,
+    job_code: str = "",
+    status: str = "",
+    search: str = "",
+    sort: str = "newest",
+    page: int = 1,
+    page_size: int = 25,
 ) -> dict[str, Any]:
-    """Job applications by opening and status (applications:read)."""
-    return {"data": applications.list_applications(s, actor=user, job_code=job_code, status=status, search=search)}
+    """Job applications by opening and status, searched (name, e-mail, job) and paginated in SQL (applications:read)."""
+    return applications.list_applications(
+        s, actor=user, job_code=job_code, status=status, search=search, sort=sort, page=page, page_size=page_size
+    ).as_json()
 
 
 @router.put("/admin/applications/{application_id}")
-def update_application(application_id: int, user: StaffUser, s: SessionDep, body: JsonBody) -> dict[str, Any]:
+def update_application(
+    application_id: RowId, user: StaffUser, s: SessionDep, body: ApplicationUpdateIn
+) -> dict[str, Any]:
     """Move an application through the workflow and keep notes (applications:write)."""
     data = applications.update_application(
-        s, actor=user, application_id=application_id, status=body.get("status"), notes=body.get("notes")
+        s, actor=user, application_id=application_id, status=body.status, notes=body.notes
     )
     return {"data": data, "message": "Application updated"}
 
 
 @router.get("/admin/applications/{application_id}/{document}")
-def download_document(application_id: int, document: str, user: DownloadUser, s: SessionDep) -> StreamingResponse:
+def download_document(application_id: RowId, document: str, user: DownloadUser, s: SessionDep) -> StreamingResponse:
     """The applicant's CV (`resume`) or cover letter (`cover-letter`), for staff who read applications."""
     name, kind, handle = applications.open_document(s, actor=user, application_id=application_id, which=document)
     safe = quote(name)
@@ -246,5 +312,4 @@ def analytics_report(
     user: CurrentUser, s: SessionDep, start: date | None = None, end: date | None = None
 ) -> dict[str, Any]:
     """The analytics figures for a period (default: the last 90 days; analytics:read)."""
-    end = end or date.today()
-    return analytics.report(s, actor=user, start=start or end - timedelta(days=89), end=end)
+    return analytics.report(s, actor=user, start=start, end=end)

@@ -7,6 +7,7 @@ works without JavaScript. Failures return to the form with an error code the pag
 
 from __future__ import annotations
 
+import logging
 from typing import Annotated
 from urllib.parse import urlencode
 
@@ -18,6 +19,8 @@ from app.api.routes.auth import clear_session_cookies, set_session_cookies
 from app.core.errors import Forbidden, Invalid, TooManyRequests, Unauthorized
 from app.core.permissions import STAFF_ROLES
 from app.services import auth, sessions
+
+log = logging.getLogger(__name__)
 
 router = APIRouter(prefix="/auth/form", tags=["auth"], include_in_schema=False)
 
@@ -49,6 +52,17 @@ def login(
     page = page if page in FORM_PAGES else "portal"
     keep = {"identifier": identifier.strip()[:254]}
     try:
+        return _login(s, ip, identifier=identifier, password=password, page=page, welcome=welcome, keep=keep)
+    except Exception:
+        # A fault of ours (the database down, a bug): the sign-in page says so instead of a raw JSON 500.
+        log.exception("form sign-in failed on the server")
+        return _back(page, "server", **keep)
+
+
+def _login(
+    s: SessionDep, ip: str | None, *, identifier: str, password: str, page: str, welcome: str, keep: dict[str, str]
+) -> RedirectResponse:
+    try:
         user, issued = auth.login(s, identifier=identifier, password=password, ip=ip)
     except Invalid:
         return _back(page, "required", **keep)
@@ -72,9 +86,20 @@ def login(
 
 
 @router.post("/logout")
-def logout(request: Request, s: SessionDep) -> RedirectResponse:
-    """Sign out (server-side) and land on the login page, even when the session had already ended."""
-    sessions.end(s, access_token=request.cookies.get(ACCESS_COOKIE), refresh_token=request.cookies.get(REFRESH_COOKIE))
-    response = RedirectResponse("/admin/login?logged_out=1", status_code=303)
+def logout(request: Request, s: SessionDep, page: Annotated[str, Form()] = "") -> RedirectResponse:
+    """Sign out (server-side) and land on the sign-in page of the account's kind: staff on the staff one, clients on
+    the portal's; when the session had already ended, the page the form came from (`page`) decides."""
+    try:
+        user = sessions.end(
+            s, access_token=request.cookies.get(ACCESS_COOKIE), refresh_token=request.cookies.get(REFRESH_COOKIE)
+        )
+    except Exception:
+        # The session could not be ended server-side (it idles out on its own); the browser still drops its cookies
+        # and the sign-in page the form came from says what went wrong.
+        log.exception("form sign-out failed on the server")
+        response = _back("admin" if page == "admin" else "portal", "server")
+    else:
+        staff = user.role in STAFF_ROLES if user is not None else page == "admin"
+        response = RedirectResponse(f"{FORM_PAGES['admin' if staff else 'portal']}?logged_out=1", status_code=303)
     clear_session_cookies(response)
     return response

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any
 
-from fastapi import APIRouter, Body
+from fastapi import APIRouter
 from fastapi.responses import Response
 from pydantic import BaseModel
 
-from app.api.deps import CurrentUser, DownloadUser, SessionDep
+from app.api.deps import CurrentUser, DownloadUser, RowId, SessionDep
+from app.api.schemas import ProjectIn
 from app.core.errors import Invalid
 from app.core.permissions import Perm
 from app.services import export, invoices, meetings, projects
@@ -18,26 +18,49 @@ from app.services.access import staff_can
 router = APIRouter(prefix="/protected", tags=["portal"])
 
 
-JsonBody = Annotated[dict[str, Any], Body()]
-
-
 class CancelMeetingIn(BaseModel):
     reason: str | None = None
 
 
 @router.get("/projects")
-def list_projects(user: CurrentUser, s: SessionDep) -> dict[str, object]:
-    """The signed-in client's projects with milestones (staff: all, with content:read)."""
-    return {"data": projects.list_projects(s, actor=user)}
+def list_projects(
+    user: CurrentUser,
+    s: SessionDep,
+    search: str = "",
+    status: str = "",
+    project_type: str = "",
+    client_id: str = "",
+    organization_id: RowId | None = None,
+    sort: str = "newest",
+    page: int = 1,
+    page_size: int = 25,
+) -> dict[str, object]:
+    """The signed-in client's projects with milestones (staff: all, with content:read), searched, filtered and
+    paginated in SQL; one page, with the paging fields."""
+    return projects.list_projects_page(
+        s,
+        actor=user,
+        search=search,
+        status=status,
+        project_type=project_type,
+        client_id=client_id,
+        organization_id=organization_id,
+        sort=sort,
+        page=page,
+        page_size=page_size,
+    ).as_json()
 
 
 @router.put("/projects/{project_id}")
-def update_project(project_id: int, body: JsonBody, user: CurrentUser, s: SessionDep) -> dict[str, object]:
+def update_project(project_id: RowId, body: ProjectIn, user: CurrentUser, s: SessionDep) -> dict[str, object]:
     """Staff with content:write change any field (partial); a client may only cancel their own project."""
+    data = body.sent()
     if staff_can(user, Perm.content_write):
-        data = projects.update_project(s, actor=user, project_id=project_id, data=body)
-        return {"data": data, "message": "Project updated successfully"}
-    if body.get("status") != "cancelled" or len(body) != 1:
+        return {
+            "data": projects.update_project(s, actor=user, project_id=project_id, data=data),
+            "message": "Project updated successfully",
+        }
+    if data.get("status") != "cancelled" or len(data) != 1:
         raise Invalid("Clients can only cancel a project.", errors={"status": "Only 'cancelled' is accepted"})
     return {"data": projects.cancel_project(s, actor=user, project_id=project_id), "message": "Project cancelled"}
 
@@ -49,7 +72,7 @@ def list_invoices(user: CurrentUser, s: SessionDep) -> dict[str, object]:
 
 
 @router.get("/invoices/{invoice_id}/download")
-def download_invoice(invoice_id: int, user: DownloadUser, s: SessionDep) -> Response:
+def download_invoice(invoice_id: RowId, user: DownloadUser, s: SessionDep) -> Response:
     """The invoice as a PDF, for its client and for staff who read billing."""
     filename, pdf = invoices.invoice_pdf(s, actor=user, invoice_id=invoice_id)
     return Response(
@@ -67,7 +90,7 @@ def list_meetings(user: CurrentUser, s: SessionDep) -> dict[str, object]:
 
 
 @router.post("/meetings/{meeting_id}/cancel")
-def cancel_meeting(meeting_id: int, body: CancelMeetingIn, user: CurrentUser, s: SessionDep) -> dict[str, object]:
+def cancel_meeting(meeting_id: RowId, body: CancelMeetingIn, user: CurrentUser, s: SessionDep) -> dict[str, object]:
     """Cancel one of the client's scheduled future meetings."""
     meeting = meetings.cancel_meeting(s, actor=user, meeting_id=meeting_id, reason=body.reason)
     return {"data": meeting, "message": "Meeting cancelled"}

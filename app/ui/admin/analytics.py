@@ -13,7 +13,7 @@ import reflex as rx
 from app.core.permissions import Perm
 from app.services import analytics
 from app.ui.admin.common import dollars, error_panel, form_text, label_of
-from app.ui.admin.inquiries import SERVICE_LABELS
+from app.ui.admin.inquiries.state import SERVICE_LABELS
 from app.ui.admin.state import AdminState, as_actor, error_text
 from app.ui.admin.widgets import BTN_PRIMARY, CARD, field, page_header, text_input
 

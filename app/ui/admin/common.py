@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from decimal import Decimal, InvalidOperation
 from typing import Any
 
 import reflex as rx
 
 from app.core.permissions import has_perm
 from app.services import admin_users
-from app.ui.admin.accounts import long_date
 from app.ui.admin.state import as_actor
 from app.ui.admin.widgets import BTN_DANGER, BTN_SECONDARY, CARD, INPUT, alert, dialog, dialog_actions
+from app.ui.format import long_date
+from app.ui.format import usd as dollars  # noqa: F401  (the sections' name for it)
 
 SEARCH_INPUT = (
     "block w-full rounded-lg border border-slate-300 bg-white py-2 pl-9 pr-3 text-sm placeholder:text-slate-400 "
@@ -24,16 +24,6 @@ INPUT_INLINE = INPUT.replace("block w-full ", "block ")
 
 def holds(user: dict[str, Any], perm: str) -> bool:
     return bool(user) and has_perm(user.get("effective_permissions", []), perm)
-
-
-def dollars(value: Any) -> str:
-    """'$12,500.00' from a decimal string; empty for nothing."""
-    if value in (None, ""):
-        return ""
-    try:
-        return f"${Decimal(str(value)):,.2f}"
-    except InvalidOperation:
-        return str(value)
 
 
 def day_text(value: Any) -> str:
@@ -49,10 +39,11 @@ def options_of(values: list[str]) -> list[tuple[str, str]]:
     return [(v, label_of(v)) for v in values]
 
 
-async def load_clients(actor: Any) -> list[dict[str, str]]:
-    """The client picker's choices; empty when the actor may not see them (the server decides anyway)."""
+async def load_clients(actor: Any, *, search: str = "", limit: int) -> list[dict[str, str]]:
+    """The client picker's choices (those matching `search`, at most `limit`, which is mandatory: no state holds every
+    client); empty when the actor may not see them (the server decides anyway)."""
     try:
-        return await as_actor(actor, lambda s, a: admin_users.client_choices(s, actor=a))
+        return await as_actor(actor, lambda s, a: admin_users.client_choices(s, actor=a, search=search, limit=limit))
     except Exception:
         return []
 

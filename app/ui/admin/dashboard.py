@@ -6,7 +6,7 @@ from typing import Any
 
 import reflex as rx
 
-from app.core.permissions import Perm, has_perm
+from app.core.permissions import Perm, Role, has_perm
 from app.services import dashboard, health
 from app.ui.admin.state import AdminState, as_actor, error_text
 from app.ui.admin.widgets import CARD, badge, page_header
@@ -38,6 +38,11 @@ def _check_rows(report: dict[str, Any]) -> list[dict[str, str]]:
     return rows
 
 
+def login_greeting(role: str) -> str:
+    """The spec's text under 'Login Successful' after a staff sign-in."""
+    return "Redirecting to Admin Dashboard..." if role == Role.admin else "Redirecting to Employee Dashboard..."
+
+
 class DashboardState(AdminState):
     total_users: str = ""
     active_sessions: str = ""
@@ -47,10 +52,16 @@ class DashboardState(AdminState):
     loaded: bool = False
 
     @rx.event
-    async def load(self) -> None:
+    async def load(self):
         actor = await self._actor(quiet=True)
         if actor is None:
-            return
+            return None
+        if self.router.url.query_parameters.get("login") == "1":
+            # Just signed in through the form (its 303 adds ?login=1): greet as the portal greets clients, and drop
+            # the marker from the address so a reload does not greet again. The replace re-runs this page's on_load,
+            # which then loads the figures.
+            self._notify("success", "Login Successful", login_greeting(actor.role))
+            return rx.redirect("/admin/dashboard", replace=True)
         try:
             figures = await as_actor(actor, lambda s, a: dashboard.summary(s, actor=a))
         except Exception as exc:
@@ -65,6 +76,7 @@ class DashboardState(AdminState):
         failing = [f"{c['name']} {c['status']}" for c in self.checks if not c["ok"]]
         self.system_problem = "" if healthy else ", ".join(failing)
         self.loaded = True
+        return None
 
     @rx.var
     def shows_users(self) -> bool:

@@ -7,20 +7,27 @@ from collections.abc import Callable
 import reflex as rx
 
 from app.ui.admin.analytics import AnalyticsState, analytics_content
-from app.ui.admin.applications import ApplicationsState, applications_content
-from app.ui.admin.billing import BillingState, billing_content
-from app.ui.admin.clients import ClientsState, clients_content
+from app.ui.admin.applications.state import ApplicationListState
+from app.ui.admin.applications.views import applications_content
+from app.ui.admin.billing.state import BillingState
+from app.ui.admin.billing.views import billing_content
+from app.ui.admin.clients.state import ClientsState
+from app.ui.admin.clients.views import clients_content
 from app.ui.admin.content import ContentState, content_content
 from app.ui.admin.dashboard import DashboardState, dashboard_content
-from app.ui.admin.inquiries import InquiriesState, inquiries_content
-from app.ui.admin.meetings import MeetingsState, meetings_content
-from app.ui.admin.products_page import CatalogueState, products_content
+from app.ui.admin.inquiries.state import InquiriesState
+from app.ui.admin.inquiries.views import inquiries_content
+from app.ui.admin.meetings.page import LOADERS as MEETINGS_LOADERS
+from app.ui.admin.meetings.page import meetings_content
+from app.ui.admin.products.state import ProductCatalogueState
+from app.ui.admin.products.views import products_content
 from app.ui.admin.settings import SettingsState, settings_content
 from app.ui.admin.shell import admin_shell
 from app.ui.admin.state import SECTIONS, AdminState
+from app.ui.admin.users.state import UsersState
+from app.ui.admin.users.views import users_content
 
-# section -> (content, the section state's loader); the keys must match state.SECTIONS.
-from app.ui.admin.users import UsersState, users_content
+# section -> (content, the section state's loader, or a list of loaders); the keys must match state.SECTIONS.
 
 SECTION_PAGES: dict[str, tuple[Callable[[], rx.Component], object]] = {
     "dashboard": (dashboard_content, DashboardState.load),
@@ -30,9 +37,9 @@ SECTION_PAGES: dict[str, tuple[Callable[[], rx.Component], object]] = {
     "content": (content_content, ContentState.load),
     "billing": (billing_content, BillingState.load),
     "analytics": (analytics_content, AnalyticsState.load),
-    "products": (products_content, CatalogueState.load),
-    "meetings": (meetings_content, MeetingsState.load),
-    "applications": (applications_content, ApplicationsState.load),
+    "products": (products_content, ProductCatalogueState.load),
+    "meetings": (meetings_content, MEETINGS_LOADERS),
+    "applications": (applications_content, ApplicationListState.load),
     "settings": (settings_content, SettingsState.load),
 }
 
@@ -40,6 +47,7 @@ SECTION_PAGES: dict[str, tuple[Callable[[], rx.Component], object]] = {
 def register_admin_pages() -> None:
     for key, label, route, _icon in SECTIONS:
         content, loader = SECTION_PAGES[key]
+        loaders = loader if isinstance(loader, list) else [loader]
 
         def render(key: str = key, label: str = label, content: Callable[[], rx.Component] = content) -> rx.Component:
             return admin_shell(key, label, content())
@@ -48,5 +56,5 @@ def register_admin_pages() -> None:
         rx.page(
             route=route,
             title=f"{label} | Staff Dashboard",
-            on_load=[AdminState.open_section(key), loader],  # type: ignore[list-item]
+            on_load=[AdminState.open_section(key), *loaders],  # type: ignore[list-item]
         )(render)

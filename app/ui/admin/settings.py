@@ -8,10 +8,10 @@ import reflex as rx
 
 from app.core.permissions import Perm, has_perm
 from app.services import audit
-from app.ui.admin.accounts import long_date
-from app.ui.admin.inquiries import _timestamp
+from app.ui.admin.inquiries.state import _timestamp
 from app.ui.admin.state import AdminState, as_actor, error_text
 from app.ui.admin.widgets import CARD, TD, TH, badge, empty_row, page_header
+from app.ui.format import long_date
 
 AUDIT_LIMIT = 100
 

@@ -23,6 +23,7 @@ for(var i=0;i<b.length;i++){if(b[i].offsetParent!==null){e.preventDefault();b[i]
 def _logout_form(label: str, class_name: str, test_id: str) -> rx.Component:
     """A real form post: the server ends the session and answers with a redirect (a full page load)."""
     return native_form(
+        rx.el.input(type="hidden", name="page", value="admin"),
         rx.el.button(rx.icon("log-out", size=16), label, type="submit", class_name=class_name, data_testid=test_id),
         method="post",
         action=LOGOUT_ACTION,

@@ -126,9 +126,12 @@ class SiteEditorState(AdminState):
             self.loading = False
         self.rows = [_row(kind, i) for i in self._items]
 
+    def close_dialogs(self) -> None:
+        """See CardList.close_dialogs: the tab switch closes them, never the chained loader."""
+        self.form_open = self.delete_open = False
+
     @rx.event
     async def load(self) -> None:
-        self.form_open = self.delete_open = False
         await self._load(quiet=True)
 
     @rx.event

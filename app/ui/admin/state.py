@@ -13,7 +13,6 @@ the toast (see shell.notice_outlet), then clears the notice.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import uuid
 from collections.abc import Callable
@@ -22,10 +21,10 @@ from typing import Any, TypeVar
 import reflex as rx
 from sqlmodel import Session
 
-from app.core.db import session_scope
 from app.core.errors import DomainError, Forbidden, Unauthorized
 from app.core.permissions import EMPLOYEE_TYPE_LABELS, PERMISSION_FEATURES, STAFF_ROLES, EmployeeType, has_perm
 from app.models.user import User, UserPublic
+from app.ui.state.calls import as_actor
 from app.ui.state.session import SessionState
 
 log = logging.getLogger(__name__)
@@ -63,19 +62,6 @@ def may_see(user: UserPublic | dict[str, Any], section: str) -> bool:
     perms = user.effective_permissions if isinstance(user, UserPublic) else user.get("effective_permissions", [])
     perm = section_perm(section)
     return perm is None or has_perm(perms, perm)
-
-
-def _as_actor(user_id: str, fn: Callable[[Session, User], T]) -> T:
-    with session_scope() as s:
-        actor = s.get(User, uuid.UUID(str(user_id)))
-        if actor is None:
-            raise Unauthorized(AUTH_REQUIRED[1])
-        return fn(s, actor)
-
-
-async def as_actor(user: UserPublic, fn: Callable[[Session, User], T]) -> T:
-    """Run `fn(session, actor)` in a worker thread, the actor loaded fresh from the database."""
-    return await asyncio.to_thread(_as_actor, str(user.id), fn)
 
 
 def error_text(exc: BaseException, fallback: str) -> str:
@@ -133,8 +119,7 @@ class AdminState(SessionState):
         owner = str(user.id) if user else ""
         if owner != self._owner:
             # Another person (or nobody) in a tab whose state still holds the previous user's lists: start empty.
-            for substate in self.substates.values():
-                substate.reset()
+            await self._forget_below()
             self._owner = owner
         if user is None:
             self.leave_reason = "auth"

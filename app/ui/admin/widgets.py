@@ -6,14 +6,11 @@ from typing import Any
 
 import reflex as rx
 
-BTN = (
-    "inline-flex items-center justify-center gap-2 rounded-lg px-3.5 py-2 text-sm font-medium transition-colors "
-    "focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-500 focus-visible:ring-offset-2 "
-    "disabled:cursor-not-allowed disabled:opacity-50 cursor-pointer whitespace-nowrap"
-)
-BTN_PRIMARY = f"{BTN} bg-blue-600 text-white hover:bg-blue-700"
-BTN_SECONDARY = f"{BTN} border border-slate-300 bg-white text-slate-700 hover:bg-slate-50"
-BTN_DANGER = f"{BTN} bg-red-600 text-white hover:bg-red-700"
+from app.ui.styles import COMPACT_DANGER, COMPACT_PRIMARY, COMPACT_SECONDARY
+
+BTN_PRIMARY = COMPACT_PRIMARY
+BTN_SECONDARY = COMPACT_SECONDARY
+BTN_DANGER = COMPACT_DANGER
 ICON_BTN = (
     "inline-flex h-8 w-8 items-center justify-center rounded-md text-slate-500 hover:bg-slate-100 "
     "hover:text-slate-900 cursor-pointer focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-500"

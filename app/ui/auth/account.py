@@ -9,12 +9,13 @@ import reflex as rx
 
 from app.core.errors import DomainError, Unauthorized
 from app.services import profile
-from app.ui.auth.calls import call_as
 from app.ui.auth.components import INPUT, INPUT_OK, LABEL, LINK, banner, loading, submit_button, text_field
 from app.ui.auth.guard import AUTH_REQUIRED, refresh_user, turn_away
 from app.ui.auth.layout import auth_layout, card_header
-from app.ui.auth.messages import PROFILE_UPDATE_DEFAULT, account_field_message, long_date
+from app.ui.auth.messages import PROFILE_UPDATE_DEFAULT, account_field_message
 from app.ui.auth.password import PasswordState, password_form
+from app.ui.format import long_date
+from app.ui.state.calls import call_as
 from app.ui.state.session import SessionState
 
 log = logging.getLogger(__name__)

@@ -6,12 +6,12 @@ import reflex as rx
 
 from app.core.errors import DomainError, Unauthorized
 from app.services import profile
-from app.ui.auth.calls import call_as
 from app.ui.auth.components import banner, loading, password_field, submit_button, text_field
 from app.ui.auth.guard import AUTH_REQUIRED, landing_for, refresh_user, turn_away
 from app.ui.auth.layout import auth_layout, card_header
 from app.ui.auth.messages import COMPLETE_PROFILE_TITLE, complete_profile_message
 from app.ui.auth.notice import notify
+from app.ui.state.calls import call, call_as
 from app.ui.state.session import SessionState
 
 
@@ -21,6 +21,7 @@ class CompleteProfileState(SessionState):
     message: str = ""
     saving: bool = False
     ready: bool = False
+    may_set_password: bool = False  # only an account without a password chooses its first one here
 
     @rx.event
     async def load(self):
@@ -28,7 +29,10 @@ class CompleteProfileState(SessionState):
         user = await refresh_user(self)
         if user is None:
             return await turn_away(self, AUTH_REQUIRED)
+        if user.profile_complete:  # nothing to complete: this page never edits a finished profile
+            return rx.redirect(landing_for(user.role), replace=True)
         self.initial = {"username": user.username, "company": user.company or "", "phone": user.phone or ""}
+        self.may_set_password = not await call(profile.has_password, user_id=user.id)
         self.ready = True
         return None
 
@@ -97,14 +101,17 @@ def _form() -> rx.Component:
             auto_complete="tel",
             default_value=initial["phone"],
         ),
-        password_field(
-            "password",
-            "Password (optional)",
-            form_id=form_id,
-            errors=errors,
-            required=False,
-            auto_complete="new-password",
-            hint="Set a password to also sign in with your e-mail and password later (at least 8 characters).",
+        rx.cond(
+            CompleteProfileState.may_set_password,
+            password_field(
+                "password",
+                "Password (optional)",
+                form_id=form_id,
+                errors=errors,
+                required=False,
+                auto_complete="new-password",
+                hint="Set a password to also sign in with your e-mail and password later (at least 8 characters).",
+            ),
         ),
         submit_button("Complete Profile", busy=CompleteProfileState.saving, busy_label="Completing Profile..."),
         on_submit=CompleteProfileState.submit,

@@ -8,7 +8,9 @@ from typing import Any
 import reflex as rx
 from reflex_base.vars.base import Var
 
+from app.services import google
 from app.ui.components.native_form import native_form
+from app.ui.styles import FORM_PRIMARY, FORM_SECONDARY
 
 REVEAL_SECONDS = 1.0  # the spec's password reveal time
 MAX_REVEAL_FIELDS = 16
@@ -48,16 +50,8 @@ INPUT = (
 INPUT_OK = "border-slate-300 focus:border-blue-500"
 INPUT_BAD = "border-red-500 focus:border-red-500 focus:ring-red-500/30"
 LABEL = "mb-1.5 block text-sm font-medium text-slate-700"
-PRIMARY = (
-    "inline-flex w-full items-center justify-center gap-2 rounded-lg bg-blue-600 px-4 py-2.5 text-sm font-semibold "
-    "text-white shadow-sm transition hover:bg-blue-700 focus:outline-none focus-visible:ring-2 "
-    "focus-visible:ring-blue-500 focus-visible:ring-offset-2 disabled:cursor-not-allowed disabled:opacity-60"
-)
-SECONDARY = (
-    "inline-flex items-center justify-center gap-2 rounded-lg border border-slate-300 bg-white px-4 py-2.5 text-sm "
-    "font-semibold text-slate-700 shadow-sm transition hover:bg-slate-50 focus:outline-none focus-visible:ring-2 "
-    "focus-visible:ring-blue-500 focus-visible:ring-offset-2 disabled:cursor-not-allowed disabled:opacity-60"
-)
+PRIMARY = FORM_PRIMARY
+SECONDARY = FORM_SECONDARY
 LINK = "font-medium text-blue-700 underline-offset-2 hover:underline focus:outline-none focus-visible:underline"
 
 
@@ -215,6 +209,14 @@ def logout_form(label: str = "Logout", *, class_name: str = SECONDARY) -> rx.Com
         method="post",
         action="/api/auth/form/logout",
     )
+
+
+def google_option(label: str) -> rx.Component:
+    """ "or" and the Google button, only where Google sign-in is configured (pages are built with the settings they
+    serve with: `reflex run --env prod` builds at every start). Without it the button would open a 503 page."""
+    if not google.is_configured():
+        return rx.fragment()
+    return rx.fragment(divider("or"), google_link(label))
 
 
 def google_link(label: str) -> rx.Component:

@@ -16,8 +16,7 @@ from app.core.permissions import STAFF_ROLES, Role
 from app.ui.auth.components import (
     LINK,
     banner,
-    divider,
-    google_link,
+    google_option,
     loading,
     password_field,
     submit_button,
@@ -98,20 +97,11 @@ class LoginState(SessionState):
         await asyncio.sleep(VERIFY_REDIRECT_SECONDS)
         return rx.redirect(f"/register?verify={checked}")
 
-    @rx.event
-    async def forgot_password(self):
-        return await notify(self, "info", "Password Reset", "Please contact support for password reset assistance.")
-
 
 def login_form(page: str) -> rx.Component:
     """The sign-in form; `page` ("portal" or "admin") tells the server where to send failures back to."""
     form_id = f"{page}-login"
-    forgot = rx.el.button(
-        "Forgot password?",
-        type="button",
-        on_click=LoginState.forgot_password,
-        class_name=f"text-sm {LINK}",
-    )
+    forgot = rx.el.a("Forgot password?", href=f"/forgot-password?from={page}", class_name=f"text-sm {LINK}")
     return native_form(
         banner(LoginState.error),
         rx.el.input(type="hidden", name="page", value=page),
@@ -129,8 +119,7 @@ def login_form(page: str) -> rx.Component:
         ),
         password_field("password", "Password", form_id=form_id, label_extra=forgot),
         submit_button("Sign In"),
-        divider("or"),
-        google_link("Sign in with Google"),
+        google_option("Sign in with Google"),
         method="post",
         action="/api/auth/form/login",
         class_name="space-y-5",

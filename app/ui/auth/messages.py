@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 import uuid
-from datetime import datetime
 
 LOGIN_FAILED = "Login Failed"
 # The codes /api/auth/form/login puts in `?error=`; anything else in the URL is ignored, never echoed.
@@ -17,6 +16,7 @@ LOGIN_ERRORS = {
     "required": "Please enter both username/email and password.",
     "throttled": "Too many failed sign-in attempts. Please wait 15 minutes and try again.",
     "not_staff": "Admin privileges required to access this panel.",
+    "server": "Server error. Please try again later.",  # a fault of ours (e.g. the database down) during the post
 }
 
 VERIFY_DEFAULT = "Verification failed. Please check your code and try again."
@@ -112,14 +112,3 @@ def account_field_message(field: str, server: str) -> str:
     if field == "username":
         return registration_message(server)
     return server
-
-
-def long_date(iso: str | None) -> str:
-    """'March 5, 2026' from an ISO timestamp (the spec's en-US long form); '' when absent or unreadable."""
-    if not iso:
-        return ""
-    try:
-        when = datetime.fromisoformat(str(iso).replace("Z", "+00:00"))
-    except ValueError:
-        return ""
-    return f"{when:%B} {when.day}, {when.year}"

@@ -6,11 +6,11 @@ import reflex as rx
 
 from app.core.errors import DomainError, Unauthorized
 from app.services import profile
-from app.ui.auth.calls import call_as
 from app.ui.auth.components import banner, password_field, submit_button
 from app.ui.auth.guard import turn_away
 from app.ui.auth.messages import PASSWORD_CHANGE_DEFAULT
 from app.ui.auth.notice import notify
+from app.ui.state.calls import call_as
 from app.ui.state.session import SessionState
 
 PASSWORD_CHANGED = "Password changed successfully!"

@@ -9,14 +9,12 @@ from sqlmodel import Session
 
 from app.core.errors import DomainError
 from app.services import auth
-from app.ui.auth.calls import call
 from app.ui.auth.components import (
     LINK,
     PRIMARY,
     SECONDARY,
     banner,
-    divider,
-    google_link,
+    google_option,
     password_field,
     submit_button,
     text_field,
@@ -30,6 +28,7 @@ from app.ui.auth.messages import (
     valid_user_id,
     verification_message,
 )
+from app.ui.state.calls import call
 
 FIELDS = ("username", "email", "password", "first_name", "last_name", "company", "phone")
 SIGN_IN_REDIRECT_SECONDS = 1.5
@@ -171,8 +170,7 @@ def _form() -> rx.Component:
             class_name="grid gap-5 sm:grid-cols-2",
         ),
         submit_button("Create Account", busy=RegisterState.submitting, busy_label="Creating Account..."),
-        divider("or"),
-        google_link("Sign up with Google"),
+        google_option("Sign up with Google"),
         on_submit=RegisterState.register,
         no_validate=True,  # the server's messages show under the fields, in the spec's words
         class_name="space-y-5",
@@ -249,7 +247,7 @@ def register_page() -> rx.Component:
                 _form(),
                 rx.el.p(
                     "Already have an account? ",
-                    rx.el.a("Sign in", href="/admin/login", class_name=LINK),
+                    rx.el.a("Sign in", href="/client-portal", class_name=LINK),
                     class_name="mt-6 text-center text-sm text-slate-600",
                 ),
             ),

@@ -7,6 +7,8 @@ from typing import Any
 import reflex as rx
 from reflex_base.vars.function import FunctionStringVar
 
+from app.ui.styles import COMPACT_DANGER, COMPACT_DANGER_OUTLINE, COMPACT_PRIMARY, COMPACT_SECONDARY
+
 SKELETON_COUNT = 3  # spec section 9
 
 # Timestamps are shown in the visitor's time zone, so the browser formats them (compiled JS, no eval).
@@ -100,17 +102,10 @@ def field_error(message: Any) -> rx.Component:
     return rx.cond(message != "", rx.el.p(message, class_name="text-sm text-red-600"))
 
 
-_BUTTON = "inline-flex items-center justify-center gap-2 rounded-md px-3 py-2 text-sm font-medium transition-colors "
-BUTTON_PRIMARY = _BUTTON + "bg-blue-600 text-white hover:bg-blue-700 disabled:opacity-60 disabled:cursor-not-allowed"
-BUTTON_SECONDARY = (
-    _BUTTON + "border border-slate-300 bg-white text-slate-700 hover:bg-slate-50 disabled:opacity-60 "
-    "disabled:cursor-not-allowed"
-)
-BUTTON_DANGER = (
-    _BUTTON + "border border-red-200 bg-white text-red-700 hover:bg-red-50 disabled:opacity-60 "
-    "disabled:cursor-not-allowed"
-)
-BUTTON_DANGER_SOLID = _BUTTON + "bg-red-600 text-white hover:bg-red-700 disabled:opacity-60 disabled:cursor-not-allowed"
+BUTTON_PRIMARY = COMPACT_PRIMARY
+BUTTON_SECONDARY = COMPACT_SECONDARY
+BUTTON_DANGER = COMPACT_DANGER_OUTLINE
+BUTTON_DANGER_SOLID = COMPACT_DANGER
 
 
 def text_input(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import Any, ClassVar
 
 import reflex as rx
 from sqlmodel import Session
@@ -11,8 +11,10 @@ from sqlmodel import Session
 from app.core.errors import DomainError, Unauthorized
 from app.models.user import User
 from app.services import invoices
+from app.ui.format import long_date, usd
 from app.ui.portal import components as ui
-from app.ui.portal.state import PortalState, badge_color, error_message, long_date, run, status_label, usd
+from app.ui.portal.state import PortalState, badge_color, error_message, status_label
+from app.ui.state.calls import as_actor
 
 
 @dataclasses.dataclass
@@ -50,6 +52,7 @@ def _number(s: Session, actor: User, invoice_id: int) -> str:
 
 
 class InvoicesState(PortalState):
+    loads_with_page: ClassVar[bool] = True
     invoices: list[InvoiceView] = []
     loading: bool = True
     error: str = ""
@@ -59,7 +62,7 @@ class InvoicesState(PortalState):
     async def load(self) -> None:
         try:
             user = await self._require_user()
-            rows = await run(user, lambda s, actor: invoices.list_invoices(s, actor=actor))
+            rows = await as_actor(user, lambda s, actor: invoices.list_invoices(s, actor=actor))
         except Unauthorized:
             await self._signed_out()
             return
@@ -78,7 +81,7 @@ class InvoicesState(PortalState):
         invoice_id = int(invoice_id)
         try:
             user = await self._require_user()
-            number = await run(user, lambda s, actor: _number(s, actor, invoice_id))
+            number = await as_actor(user, lambda s, actor: _number(s, actor, invoice_id))
         except Unauthorized:
             await self._signed_out()
             return None

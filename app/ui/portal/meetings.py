@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import Any, ClassVar
 
 import reflex as rx
 
@@ -11,7 +11,8 @@ from app.core.errors import DomainError, Unauthorized
 from app.services import meetings
 from app.services.meeting_types import list_active
 from app.ui.portal import components as ui
-from app.ui.portal.state import PortalState, badge_color, error_message, run, status_label
+from app.ui.portal.state import PortalState, badge_color, error_message, status_label
+from app.ui.state.calls import as_actor
 
 CANCEL_REASON = "Cancelled by client"
 FALLBACK_DESCRIPTION = "Schedule a meeting to discuss your project or ask questions"
@@ -79,6 +80,7 @@ def meeting_type_view(t: dict[str, Any]) -> MeetingTypeView:
 
 
 class MeetingsState(PortalState):
+    loads_with_page: ClassVar[bool] = True
     upcoming: list[MeetingView] = []
     past: list[MeetingView] = []
     loading: bool = True
@@ -98,7 +100,7 @@ class MeetingsState(PortalState):
     async def load(self) -> None:
         try:
             user = await self._require_user()
-            lists = await run(user, lambda s, actor: meetings.list_meetings(s, actor=actor))
+            lists = await as_actor(user, lambda s, actor: meetings.list_meetings(s, actor=actor))
         except Unauthorized:
             await self._signed_out()
             return
@@ -133,11 +135,11 @@ class MeetingsState(PortalState):
         yield
         try:
             user = await self._require_user()
-            await run(
+            await as_actor(
                 user,
                 lambda s, actor: meetings.cancel_meeting(s, actor=actor, meeting_id=meeting_id, reason=CANCEL_REASON),
             )
-            lists = await run(user, lambda s, actor: meetings.list_meetings(s, actor=actor))
+            lists = await as_actor(user, lambda s, actor: meetings.list_meetings(s, actor=actor))
         except Unauthorized:
             self.cancelling = False
             await self._signed_out()
@@ -161,7 +163,7 @@ class MeetingsState(PortalState):
         yield
         try:
             user = await self._require_user()
-            rows = await run(user, lambda s, _actor: list_active(s))
+            rows = await as_actor(user, lambda s, _actor: list_active(s))
         except Unauthorized:
             await self._signed_out()
             return

@@ -8,7 +8,8 @@ from app.core.errors import DomainError, Unauthorized
 from app.models.user import UserPublic
 from app.services import profile
 from app.ui.portal import components as ui
-from app.ui.portal.state import PortalState, run
+from app.ui.portal.state import PortalState
+from app.ui.state.calls import as_actor
 
 SAVED = "Your profile has been updated successfully."
 FAILED = "Failed to update profile. Please try again."
@@ -89,7 +90,7 @@ class ProfileState(PortalState):
         try:
             user = await self._require_user()
             # The service trims the values, validates them and stores an empty phone or company as "not set".
-            updated = await run(
+            updated = await as_actor(
                 user, lambda s, actor: UserPublic.of(profile.update_profile(s, actor, **values)).model_dump(mode="json")
             )
         except Unauthorized:

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import Any, ClassVar
 
 import reflex as rx
 
 from app.core.errors import DomainError, Unauthorized
 from app.services import projects
+from app.ui.format import long_date, usd
 from app.ui.portal import components as ui
-from app.ui.portal.state import PortalState, badge_color, error_message, long_date, run, status_label, usd
+from app.ui.portal.state import PortalState, badge_color, error_message, status_label
+from app.ui.state.calls import as_actor
 
 FINAL = {"completed", "cancelled"}
 
@@ -66,6 +68,7 @@ def project_view(p: dict[str, Any]) -> ProjectView:
 
 
 class ProjectsState(PortalState):
+    loads_with_page: ClassVar[bool] = True
     projects: list[ProjectView] = []
     loading: bool = True
     error: str = ""
@@ -81,7 +84,7 @@ class ProjectsState(PortalState):
     async def load(self) -> None:
         try:
             user = await self._require_user()
-            rows = await run(user, lambda s, actor: projects.list_projects(s, actor=actor))
+            rows = await as_actor(user, lambda s, actor: projects.list_projects(s, actor=actor))
         except Unauthorized:
             await self._signed_out()
             return
@@ -117,7 +120,9 @@ class ProjectsState(PortalState):
         yield
         try:
             user = await self._require_user()
-            updated = await run(user, lambda s, actor: projects.cancel_project(s, actor=actor, project_id=project_id))
+            updated = await as_actor(
+                user, lambda s, actor: projects.cancel_project(s, actor=actor, project_id=project_id)
+            )
         except Unauthorized:
             self.cancelling = False
             await self._signed_out()

@@ -8,7 +8,8 @@ from app.core.errors import Conflict, DomainError, Unauthorized
 from app.models.user import UserPublic
 from app.services import profile
 from app.ui.portal import components as ui
-from app.ui.portal.state import PortalState, run
+from app.ui.portal.state import PortalState
+from app.ui.state.calls import as_actor
 
 PROFILE_SAVED = "Your profile has been updated successfully."
 PROFILE_FAILED = "Failed to update profile. Please try again."
@@ -65,7 +66,7 @@ class SettingsState(PortalState):
         username, phone = self.form_username, self.form_phone
         try:
             user = await self._require_user()
-            updated = await run(
+            updated = await as_actor(
                 user,
                 lambda s, actor: UserPublic.of(profile.update_profile(s, actor, username=username, phone=phone)),
             )
@@ -103,7 +104,7 @@ class SettingsState(PortalState):
         try:
             user = await self._require_user()
             keep = self._family()  # this session stays signed in; every other one ends
-            await run(
+            await as_actor(
                 user,
                 lambda s, actor: profile.change_password(
                     s, actor, current_password=current, new_password=new, confirm_password=confirm, keep_family=keep

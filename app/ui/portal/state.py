@@ -2,27 +2,19 @@
 
 Every tab's state subclasses `PortalState` (itself a `SessionState`), so each handler re-checks the session cookie
 with `await self._require_user()` and reaches client data only through `app/services/*` with that user as actor,
-in a worker thread (`in_session`).
+in a worker thread (`app.ui.state.calls.as_actor`).
 """
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable
-from datetime import date
-from decimal import Decimal, InvalidOperation
-from typing import TypeVar
+from typing import ClassVar
 
 import reflex as rx
-from sqlmodel import Session
 
-from app.core.db import session_scope
 from app.core.errors import DomainError, Unauthorized
 from app.core.permissions import STAFF_ROLES
-from app.models.user import User, UserPublic
+from app.ui.format import long_date
 from app.ui.state.session import SessionState
-
-T = TypeVar("T")
 
 PORTAL_PATH = "/client-portal"
 TABS = ("projects", "invoices", "meetings", "profile", "settings")
@@ -50,46 +42,6 @@ def status_label(status: str) -> str:
     return status.replace("_", " ")
 
 
-def usd(value: object) -> str:
-    """US dollars, e.g. $12,500.00; '' when there is no amount."""
-    if value is None or value == "":
-        return ""
-    try:
-        amount = Decimal(str(value))
-    except InvalidOperation:
-        return ""
-    sign = "-" if amount < 0 else ""
-    return f"{sign}${abs(amount):,.2f}"
-
-
-def long_date(iso: object) -> str:
-    """A calendar date (YYYY-MM-DD) in en-US long form, e.g. 'March 5, 2026'; '' when absent.
-
-    Date-only values have no time zone, so they are formatted here rather than by the browser (which would read them
-    as UTC midnight and may show the day before).
-    """
-    if not iso:
-        return ""
-    try:
-        d = date.fromisoformat(str(iso)[:10])
-    except ValueError:
-        return ""
-    return f"{d:%B} {d.day}, {d.year}"
-
-
-def in_session(user: UserPublic, fn: Callable[[Session, User], T]) -> Callable[[], T]:
-    """A unit of work for `asyncio.to_thread`: open a session, load the signed-in user as the actor, call `fn`."""
-
-    def work() -> T:
-        with session_scope() as s:
-            actor = s.get(User, user.id)
-            if actor is None:
-                raise Unauthorized("Authentication Required: Please log in to access the dashboard.")
-            return fn(s, actor)
-
-    return work
-
-
 def error_message(exc: DomainError, fallback: str = GENERIC_ERROR) -> str:
     return exc.message or fallback
 
@@ -99,6 +51,8 @@ class PortalState(SessionState):
 
     active_tab: str = "projects"
     welcome_open: bool = False
+    # Tabs whose data the dashboard shows at once set this; their `load` runs with the page.
+    loads_with_page: ClassVar[bool] = False
 
     @rx.var
     def is_client(self) -> bool:
@@ -141,23 +95,16 @@ class PortalState(SessionState):
             events.append(rx.redirect(PORTAL_PATH, replace=True))
         if self.active_tab not in TABS:
             self.active_tab = "projects"
-        from app.ui.portal.invoices import InvoicesState
-        from app.ui.portal.meetings import MeetingsState
-        from app.ui.portal.projects import ProjectsState
+        return [*events, *(tab.load for tab in self._tabs() if tab.loads_with_page)]
 
-        return [*events, ProjectsState.load, InvoicesState.load, MeetingsState.load]
+    @classmethod
+    def _tabs(cls) -> list[type[PortalState]]:
+        """The tab states: this state's substates. The shell does not import its tabs; they subclass it."""
+        return sorted(PortalState.get_substates(), key=lambda tab: tab.get_name())  # type: ignore[arg-type]
 
     async def _forget_client_data(self) -> None:
         """Drop every tab's data (another user may have signed in in this tab since it was loaded)."""
-        from app.ui.portal.invoices import InvoicesState
-        from app.ui.portal.meetings import MeetingsState
-        from app.ui.portal.profile import ProfileState
-        from app.ui.portal.projects import ProjectsState
-        from app.ui.portal.settings import SettingsState
-
-        for cls in (ProjectsState, InvoicesState, MeetingsState, ProfileState, SettingsState):
-            state = await self.get_state(cls)
-            state.reset()
+        await self._forget_below()
         self.active_tab = "projects"
 
     async def _signed_out(self) -> None:
@@ -186,8 +133,3 @@ class PortalState(SessionState):
             await self._signed_out()
             return None
         return rx.download(url="/api/protected/export", filename="my-data.json")
-
-
-async def run(user: UserPublic, fn: Callable[[Session, User], T]) -> T:
-    """Call a service for `user` in a worker thread (services are blocking)."""
-    return await asyncio.to_thread(in_session(user, fn))

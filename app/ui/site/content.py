@@ -91,11 +91,3 @@ def relative_date(iso: str | None, today: dt.date | None = None) -> str:
     if days < 365:
         return ago(max(1, days // 30), "month")
     return ago(days // 365, "year")
-
-
-def long_date(iso: str | None) -> str:
-    """US long form, as the spec's dates are shown: 'October 16, 2025'."""
-    if not iso:
-        return ""
-    day = dt.date.fromisoformat(iso[:10])
-    return f"{day:%B} {day.day}, {day.year}"

@@ -63,6 +63,15 @@ class SessionState(rx.State):
         except ValueError:
             return None
 
+    async def _forget_below(self) -> None:
+        """Reset every state below this one, loaded or not: a tab that another user (or nobody) now holds must not
+        keep the previous user's rows (with Redis, a state this event did not load still holds them there)."""
+        pending = list(type(self).get_substates())
+        while pending:
+            cls = pending.pop()
+            (await self.get_state(cls)).reset()
+            pending.extend(cls.get_substates())
+
     async def _user(self) -> UserPublic | None:
         """The current user, checked against the session store now (never a cached copy)."""
         return await asyncio.to_thread(_lookup, self._token())

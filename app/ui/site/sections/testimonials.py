@@ -12,7 +12,8 @@ from app.core.config import settings
 from app.services import site_content
 from app.ui import routes
 from app.ui.components.blocks import badge, initials_avatar, section_heading, skeleton_grid, stars
-from app.ui.site.content import SNAPSHOT, long_date, read, relative_date
+from app.ui.format import long_date
+from app.ui.site.content import SNAPSHOT, read, relative_date
 from app.ui.styles import BUTTON_PRIMARY, CONTAINER, TEXT_LINK
 
 RANDOM_COUNT = 3  # spec: 3 random of 10

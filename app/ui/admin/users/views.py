@@ -1,22 +1,12 @@
-"""User Management (/admin/users, users:read): search, role filter, the paginated list and the account dialogs."""
+"""User Management (/admin/users): the table, the filters and the edit dialog over UsersState."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import reflex as rx
 
-from app.ui.admin.accounts import (
-    EMPLOYEE_TYPE_OPTIONS,
-    ROLE_OPTIONS,
-    AccountsMixin,
-    create_dialog,
-    delete_dialog,
-    reset_dialog,
-    row_actions,
-    search_box,
-)
-from app.ui.admin.state import AdminState
+from app.ui.admin.accounts.state import EMPLOYEE_TYPE_OPTIONS, ROLE_OPTIONS, AccountRow
+from app.ui.admin.accounts.views import create_dialog, delete_dialog, reset_dialog, row_actions, search_box
+from app.ui.admin.users.state import ROLE_COLORS, ROLE_FILTERS, UsersState
 from app.ui.admin.widgets import (
     BTN_PRIMARY,
     BTN_SECONDARY,
@@ -36,54 +26,38 @@ from app.ui.admin.widgets import (
     text_input,
 )
 
-ROLE_FILTERS = [("", "All Roles"), ("admin", "Admin"), ("employee", "Employee"), ("client", "Client")]
-ROLE_COLORS = {"admin": "purple", "employee": "blue", "client": "green"}
 
-
-class UsersState(AccountsMixin, AdminState):
-    role_filter: str = ""
-
-    def _query(self) -> dict[str, Any]:
-        return {"role": self.role_filter}
-
-    @rx.event
-    async def set_role_filter(self, value: str) -> None:
-        self.role_filter = value if value in {k for k, _ in ROLE_FILTERS} else ""
-        self.page = 1
-        await self._reload()
-
-
-def _user_cell(row: rx.Var) -> rx.Component:
+def _user_cell(row: rx.Var[AccountRow]) -> rx.Component:
     return rx.el.div(
-        rx.el.p(row["full_name"], class_name="font-medium text-slate-900"),
-        rx.el.p("@", row["username"], class_name="text-xs text-slate-500"),
-        rx.el.p(row["email"], class_name="text-xs text-slate-500 md:hidden break-all"),
+        rx.el.p(row.full_name, class_name="font-medium text-slate-900"),
+        rx.el.p("@", row.username, class_name="text-xs text-slate-500"),
+        rx.el.p(row.email, class_name="text-xs text-slate-500 md:hidden break-all"),
         rx.el.div(_role_cell(row), class_name="mt-1.5 sm:hidden"),
     )
 
 
-def _role_cell(row: rx.Var) -> rx.Component:
+def _role_cell(row: rx.Var[AccountRow]) -> rx.Component:
     return rx.el.div(
-        badge_by(row["role"], ROLE_COLORS, row["role_label"]),
+        badge_by(row.role, ROLE_COLORS, row.role_label),
         rx.cond(
-            row["employee_type_label"] != "",
-            rx.el.p(row["employee_type_label"], class_name="mt-1 text-xs text-slate-500"),
+            row.employee_type_label != "",
+            rx.el.p(row.employee_type_label, class_name="mt-1 text-xs text-slate-500"),
             rx.fragment(),
         ),
     )
 
 
-def _row(row: rx.Var) -> rx.Component:
-    reset_allowed = UsersState.can_reset_any | ((row["role"] == "client") & UsersState.can_reset_clients)
+def _row(row: rx.Var[AccountRow]) -> rx.Component:
+    reset_allowed = UsersState.can_reset_any | ((row.role == "client") & UsersState.can_reset_clients)
     return rx.el.tr(
         rx.el.td(_user_cell(row), class_name=TD),
-        rx.el.td(row["email"], class_name=f"{TD} hidden md:table-cell whitespace-nowrap"),
+        rx.el.td(row.email, class_name=f"{TD} hidden md:table-cell whitespace-nowrap"),
         rx.el.td(_role_cell(row), class_name=f"{TD} hidden sm:table-cell"),
         rx.el.td(
-            rx.cond(row["verified"] != "", badge("Verified", "green"), badge("Unverified", "yellow")),
+            rx.cond(row.verified, badge("Verified", "green"), badge("Unverified", "yellow")),
             class_name=f"{TD} hidden lg:table-cell",
         ),
-        rx.el.td(row["created"], class_name=f"{TD} hidden xl:table-cell whitespace-nowrap"),
+        rx.el.td(row.created, class_name=f"{TD} hidden xl:table-cell whitespace-nowrap"),
         rx.el.td(row_actions(UsersState, row, reset_allowed=reset_allowed), class_name=f"{TD} text-right"),
         class_name="border-t border-slate-100 hover:bg-slate-50/60",
         data_testid="user-row",
@@ -118,7 +92,7 @@ def _table() -> rx.Component:
         ),
         pagination(
             UsersState.page,
-            UsersState.page_count,
+            UsersState.pages,
             UsersState.total,
             UsersState.first_shown,
             UsersState.last_shown,
@@ -138,12 +112,12 @@ def _edit_dialog() -> rx.Component:
             rx.el.div(
                 field(
                     "Username",
-                    text_input("username", id="edit-username", default_value=s.edit["username"]),
+                    text_input("username", id="edit-username", default_value=s.edit.username),
                     err["username"],
                 ),
                 field(
                     "Email",
-                    text_input("email", id="edit-email", type="email", default_value=s.edit["email"]),
+                    text_input("email", id="edit-email", type="email", default_value=s.edit.email),
                     err["email"],
                 ),
                 field(
@@ -159,7 +133,7 @@ def _edit_dialog() -> rx.Component:
                             EMPLOYEE_TYPE_OPTIONS,
                             name="employee_type",
                             id="edit-employee-type",
-                            default_value=s.edit["employee_type"],
+                            default_value=s.edit.employee_type,
                             required=True,
                         ),
                         err["employee_type"],
@@ -169,21 +143,21 @@ def _edit_dialog() -> rx.Component:
                 ),
                 field(
                     "First name",
-                    text_input("first_name", id="edit-first-name", default_value=s.edit["first_name"]),
+                    text_input("first_name", id="edit-first-name", default_value=s.edit.first_name),
                     err["first_name"],
                 ),
                 field(
                     "Last name",
-                    text_input("last_name", id="edit-last-name", default_value=s.edit["last_name"]),
+                    text_input("last_name", id="edit-last-name", default_value=s.edit.last_name),
                     err["last_name"],
                 ),
                 field(
                     "Phone",
-                    text_input("phone", id="edit-phone", type="tel", default_value=s.edit["phone"]),
+                    text_input("phone", id="edit-phone", type="tel", default_value=s.edit.phone),
                     err["phone"],
                 ),
                 field(
-                    "Company", text_input("company", id="edit-company", default_value=s.edit["company"]), err["company"]
+                    "Company", text_input("company", id="edit-company", default_value=s.edit.company), err["company"]
                 ),
                 class_name="grid gap-4 sm:grid-cols-2",
             ),
@@ -195,7 +169,7 @@ def _edit_dialog() -> rx.Component:
     )
     return dialog(
         "Edit User",
-        rx.el.span("Change the details of ", rx.el.strong(s.edit["username"]), ". Empty fields are left unchanged."),
+        rx.el.span("Change the details of ", rx.el.strong(s.edit.username), ". Empty fields are left unchanged."),
         form,
         open=s.edit_open,
         on_open_change=s.set_edit_open,

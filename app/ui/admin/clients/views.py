@@ -1,13 +1,12 @@
-"""Clients (/admin/clients, users:read): only accounts with role client; search, verified filter, edit, delete."""
+"""Clients (/admin/clients): the table, the verified filter and the edit dialog over ClientsState."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import reflex as rx
 
-from app.ui.admin.accounts import AccountsMixin, create_dialog, delete_dialog, reset_dialog, row_actions, search_box
-from app.ui.admin.state import AdminState
+from app.ui.admin.accounts.state import AccountRow
+from app.ui.admin.accounts.views import create_dialog, delete_dialog, reset_dialog, row_actions, search_box
+from app.ui.admin.clients.state import VERIFIED_FILTERS, ClientsState
 from app.ui.admin.widgets import (
     BTN_PRIMARY,
     CARD,
@@ -25,60 +24,23 @@ from app.ui.admin.widgets import (
     text_input,
 )
 
-VERIFIED_FILTERS = [("", "All Clients"), ("verified", "Verified"), ("unverified", "Unverified")]
-CLIENT_EDIT_KEYS = ("first_name", "last_name", "email", "phone", "company")
 
-
-class ClientsState(AccountsMixin, AdminState):
-    verified_filter: str = ""
-
-    def _feature(self) -> str:
-        return "Clients"
-
-    def _query(self) -> dict[str, Any]:
-        verified = {"verified": True, "unverified": False}.get(self.verified_filter)
-        return {"role": "client", "verified": verified}
-
-    def _edit_keys(self) -> tuple[str, ...]:
-        return CLIENT_EDIT_KEYS
-
-    def _edit_payload(self, form: dict[str, Any]) -> dict[str, str]:
-        # As the spec's client edit: the five fields, and the role stays client.
-        return {**super()._edit_payload(form), "role": "client"}
-
-    def _texts(self) -> dict[str, str]:
-        return {
-            "update_title": "Update Failed",
-            "update_fallback": "Unable to update client. Please try again.",
-            "update_ok": "Client updated successfully",
-            "delete_title": "Deletion Failed",
-            "delete_fallback": "Unable to delete client. Please try again.",
-            "delete_ok": "Client deleted successfully",
-        }
-
-    @rx.event
-    async def set_verified_filter(self, value: str) -> None:
-        self.verified_filter = value if value in {k for k, _ in VERIFIED_FILTERS} else ""
-        self.page = 1
-        await self._reload()
-
-
-def _row(row: rx.Var) -> rx.Component:
+def _row(row: rx.Var[AccountRow]) -> rx.Component:
     s = ClientsState
     return rx.el.tr(
         rx.el.td(
-            rx.el.p(row["full_name"], class_name="font-medium text-slate-900"),
-            rx.el.p(row["email"], class_name="text-xs text-slate-500 break-all"),
-            rx.el.p(row["company"], class_name="text-xs text-slate-500 sm:hidden"),
+            rx.el.p(row.full_name, class_name="font-medium text-slate-900"),
+            rx.el.p(row.email, class_name="text-xs text-slate-500 break-all"),
+            rx.el.p(row.company, class_name="text-xs text-slate-500 sm:hidden"),
             class_name=TD,
         ),
-        rx.el.td(rx.cond(row["company"] != "", row["company"], "Individual"), class_name=f"{TD} hidden sm:table-cell"),
-        rx.el.td(rx.cond(row["phone"] != "", row["phone"], "—"), class_name=f"{TD} hidden lg:table-cell"),
+        rx.el.td(rx.cond(row.company != "", row.company, "Individual"), class_name=f"{TD} hidden sm:table-cell"),
+        rx.el.td(rx.cond(row.phone != "", row.phone, "—"), class_name=f"{TD} hidden lg:table-cell"),
         rx.el.td(
-            rx.cond(row["verified"] != "", badge("Verified", "green"), badge("Unverified", "yellow")),
+            rx.cond(row.verified, badge("Verified", "green"), badge("Unverified", "yellow")),
             class_name=f"{TD} hidden md:table-cell",
         ),
-        rx.el.td(row["created"], class_name=f"{TD} hidden lg:table-cell whitespace-nowrap"),
+        rx.el.td(row.created, class_name=f"{TD} hidden lg:table-cell whitespace-nowrap"),
         rx.el.td(row_actions(s, row, reset_allowed=s.can_reset_clients), class_name=f"{TD} text-right"),
         class_name="border-t border-slate-100 hover:bg-slate-50/60",
         data_testid="client-row",
@@ -108,7 +70,7 @@ def _table() -> rx.Component:
             ),
             class_name="overflow-x-auto",
         ),
-        pagination(s.page, s.page_count, s.total, s.first_shown, s.last_shown, s.prev_page, s.next_page),
+        pagination(s.page, s.pages, s.total, s.first_shown, s.last_shown, s.prev_page, s.next_page),
         class_name=f"{CARD} overflow-hidden",
     )
 
@@ -122,27 +84,27 @@ def _edit_dialog() -> rx.Component:
             rx.el.div(
                 field(
                     "First name",
-                    text_input("first_name", id="client-first-name", default_value=s.edit["first_name"]),
+                    text_input("first_name", id="client-first-name", default_value=s.edit.first_name),
                     err["first_name"],
                 ),
                 field(
                     "Last name",
-                    text_input("last_name", id="client-last-name", default_value=s.edit["last_name"]),
+                    text_input("last_name", id="client-last-name", default_value=s.edit.last_name),
                     err["last_name"],
                 ),
                 field(
                     "Email",
-                    text_input("email", id="client-email", type="email", default_value=s.edit["email"]),
+                    text_input("email", id="client-email", type="email", default_value=s.edit.email),
                     err["email"],
                 ),
                 field(
                     "Phone",
-                    text_input("phone", id="client-phone", type="tel", default_value=s.edit["phone"]),
+                    text_input("phone", id="client-phone", type="tel", default_value=s.edit.phone),
                     err["phone"],
                 ),
                 field(
                     "Company",
-                    text_input("company", id="client-company", default_value=s.edit["company"]),
+                    text_input("company", id="client-company", default_value=s.edit.company),
                     err["company"],
                 ),
                 class_name="grid gap-4 sm:grid-cols-2",
@@ -155,7 +117,7 @@ def _edit_dialog() -> rx.Component:
     )
     return dialog(
         "Edit Client",
-        rx.el.span("Change the details of ", rx.el.strong(s.edit["username"]), ". Empty fields are left unchanged."),
+        rx.el.span("Change the details of ", rx.el.strong(s.edit.username), ". Empty fields are left unchanged."),
         form,
         open=s.edit_open,
         on_open_change=s.set_edit_open,

@@ -1,0 +1,221 @@
+"""Request bodies of the staff forms: every field the services read, with the JSON shape it may have.
+
+The services take partial objects (a key not sent is "not changed", an empty string "not sent") and parse the values
+themselves (money, dates, ids, choices) with their own messages. What they cannot meet is a list or an object where
+text belongs, so these types check the shape only and hand the value over unchanged; a wrong shape is a 422 naming
+the field. Keys not declared here pass through untouched, as before (the services ignore them).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated, Any
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, create_model, model_validator
+
+from app.services import site_admin
+
+
+def _shape(kinds: tuple[type, ...], message: str) -> BeforeValidator:
+    def check(value: Any) -> Any:
+        # JSON true is a Python int too: it is a number only where a number is not what was declared.
+        if value is None or (isinstance(value, kinds) and (bool in kinds or not isinstance(value, bool))):
+            return value
+        raise ValueError(message)
+
+    return BeforeValidator(check)
+
+
+def _text_list(value: Any) -> Any:
+    if value is None or (isinstance(value, list) and all(isinstance(item, str) for item in value)):
+        return value
+    raise ValueError("Must be a list of text")
+
+
+def _lines(value: Any) -> Any:
+    # The editors' list fields: a list, or text with one item per line (a textarea).
+    return value if isinstance(value, str) else _text_list(value)
+
+
+Text = Annotated[str | None, _shape((str,), "Must be text")]
+# Amounts, quantities and ids arrive as JSON numbers or as the text of a form field; the service parses both.
+Number = Annotated[int | float | str | None, _shape((int, float, str), "Must be a number")]
+# A checkbox arrives as true/false or as the text a form sends ("on"); the service reads both.
+Flag = Annotated[bool | str | None, _shape((bool, str), "Must be true or false")]
+TextList = Annotated[list[str] | None, BeforeValidator(_text_list)]
+AList = _shape((list,), "Must be a list")  # of objects, each checked by its own model
+Lines = Annotated[list[str] | str | None, BeforeValidator(_lines)]
+
+
+class Partial(BaseModel):
+    """A form's partial object: only the keys sent reach the service."""
+
+    model_config = ConfigDict(extra="allow")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _an_object(cls, value: Any) -> Any:
+        if not isinstance(value, dict):
+            raise ValueError("Must be an object")
+        return value
+
+    def sent(self) -> dict[str, Any]:
+        return self.model_dump(exclude_unset=True)
+
+
+class UserCreateIn(Partial):
+    username: Text = None
+    email: Text = None
+    password: Text = None
+    password_hash: Text = None  # the spec's staff form sends the new password under this name
+    role: Text = None
+    employee_type: Text = None
+    first_name: Text = None
+    last_name: Text = None
+    phone: Text = None
+    company: Text = None
+    extra_permissions: TextList = None
+
+
+class ClientCreateIn(Partial):
+    username: Text = None
+    email: Text = None
+    password: Text = None
+    password_hash: Text = None
+    first_name: Text = None
+    last_name: Text = None
+    phone: Text = None
+    company: Text = None
+
+
+class UserUpdateIn(Partial):
+    username: Text = None
+    email: Text = None
+    role: Text = None
+    employee_type: Text = None
+    first_name: Text = None
+    last_name: Text = None
+    phone: Text = None
+    company: Text = None
+    extra_permissions: TextList = None
+    revoked_permissions: TextList = None
+    is_verified: Flag = None
+
+
+class InquiryUpdateIn(Partial):
+    status: Text = None
+    priority: Text = None
+    assigned_to: Text = None
+    is_spam: Flag = None
+    notes: Text = None
+
+
+class OrganizationIn(Partial):
+    name: Text = None
+    description: Text = None
+    industry: Text = None
+    website: Text = None
+    size: Text = None
+    primary_contact_id: Text = None
+
+
+class ProjectIn(Partial):
+    name: Text = None
+    description: Text = None
+    client_id: Text = None
+    status: Text = None
+    project_type: Text = None
+    organization_id: Number = None
+    budget: Number = None
+    start_date: Text = None
+    end_date: Text = None
+    deadline: Text = None
+    estimated_hours: Number = None
+    progress_percentage: Number = None
+    actual_hours: Number = None  # sent by the spec's form; the service ignores it (time tracking sets it)
+
+
+class MilestoneIn(Partial):
+    title: Text = None
+    description: Text = None
+    due_date: Text = None
+    status: Text = None
+
+
+class MilestonesIn(Partial):
+    milestones: Annotated[list[MilestoneIn] | None, AList] = None
+
+
+class PriceIn(Partial):
+    amount: Number = None
+    currency: Text = None
+    billing_period: Text = None
+    is_active: Flag = None
+
+
+class PriceActiveIn(Partial):
+    is_active: Flag = None
+
+
+class ProductIn(Partial):
+    name: Text = None
+    description: Text = None
+    category: Text = None
+    is_active: Flag = None
+    metadata: Any = None  # any JSON object; the service says "Metadata must be an object" itself
+    prices: Annotated[list[PriceIn] | None, AList] = None
+
+
+class InvoiceItemIn(Partial):
+    description: Text = None
+    quantity: Number = None
+    unit_price: Number = None
+
+
+class InvoiceIn(Partial):
+    client_id: Text = None
+    project_id: Number = None
+    description: Text = None
+    notes: Text = None
+    due_date: Text = None
+    tax_rate: Number = None
+    items: Annotated[list[InvoiceItemIn] | None, AList] = None
+
+
+class PaymentIn(Partial):
+    amount: Number = None
+    method: Text = None
+    paid_on: Text = None
+
+
+class MeetingIn(Partial):
+    client_id: Text = None
+    title: Text = None
+    description: Text = None
+    meeting_type: Text = None
+    meeting_url: Text = None
+    start_time: Text = None
+    duration_minutes: Number = None
+    project_id: Number = None
+
+
+class ApplicationUpdateIn(Partial):
+    status: Text = None
+    notes: Text = None
+
+
+def _site_content_model() -> type[Partial]:
+    """One body for every kind of site content, from the kinds' own description (the editors are built from it)."""
+    by_type = {"bool": Flag, "int": Number, "lines": Lines}
+    fields: dict[str, Any] = {}
+    for kind in site_admin.KINDS.values():
+        for f in kind.fields:
+            shape = by_type.get(f.type, Text)
+            if fields.setdefault(f.name, (shape, None))[0] is not shape:
+                raise TypeError(f"site content field {f.name} has two shapes")
+    return create_model("SiteContentIn", __base__=Partial, **fields)
+
+
+if TYPE_CHECKING:  # built at import from the kinds' fields; to a type checker it is just a Partial body
+    SiteContentIn = Partial
+else:
+    SiteContentIn = _site_content_model()

@@ -1,0 +1,88 @@
+"""One way to search, sort and page a list in SQL, shared by the REST list routes and the staff panel.
+
+No list is ever loaded whole: the database counts the matches and returns one page. Callers apply their own filters
+(`query.where(...)`) and name the columns a search looks in and the sort orders they allow.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from sqlalchemy import ColumnElement, func, or_
+from sqlmodel import Session, select
+from sqlmodel.sql.expression import Select, SelectOfScalar
+
+from app.services.validation import page_window
+
+T = TypeVar("T")
+U = TypeVar("U")
+
+PAGE_SIZE = 25
+PAGE_SIZE_MAX = 100
+SEARCH_MAX = 100  # characters of a search term that are used
+
+
+@dataclass(frozen=True)
+class Page(Generic[T]):
+    """One page of a list and where it sits in the whole."""
+
+    data: list[T]
+    total: int
+    page: int
+    page_size: int
+
+    @property
+    def pages(self) -> int:
+        return max(1, -(-self.total // self.page_size))
+
+    def with_data(self, data: list[U]) -> Page[U]:
+        """The same page carrying other rows (e.g. the rows enriched in one batch query)."""
+        return Page(data=data, total=self.total, page=self.page, page_size=self.page_size)
+
+    def as_json(self, dump: Callable[[T], Any] = lambda row: row) -> dict[str, Any]:
+        """The REST shape: the spec's `{"data": [...]}` with the paging fields beside it."""
+        return {
+            "data": [dump(row) for row in self.data],
+            "total": self.total,
+            "page": self.page,
+            "page_size": self.page_size,
+            "pages": self.pages,
+        }
+
+
+def contains(term: str, *columns: Any) -> ColumnElement[bool] | None:
+    """Case-insensitive "any of these columns contains the term", with LIKE's wildcards taken literally."""
+    term = (term or "").strip()[:SEARCH_MAX].lower()
+    if not term or not columns:
+        return None
+    escaped = term.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    pattern = f"%{escaped}%"
+    return or_(*(func.lower(func.coalesce(c, "")).like(pattern, escape="\\") for c in columns))
+
+
+def paginate(
+    s: Session,
+    query: SelectOfScalar[Any] | Select[*tuple[Any, ...]],
+    *,
+    to: Callable[[Any], T],
+    search: str = "",
+    search_in: Sequence[Any] = (),
+    sort: str = "",
+    sorts: Mapping[str, Sequence[Any]],
+    page: int = 1,
+    page_size: int = PAGE_SIZE,
+) -> Page[T]:
+    """The page `page` of `query` after the search and the named sort (the first of `sorts` when unknown).
+
+    Page and size are clamped (`validation.page_window`), so no offset can overflow; a page past the end is empty,
+    which tells an API client iterating pages that it is done.
+    """
+    if (where := contains(search, *search_in)) is not None:
+        query = query.where(where)
+    total = int(s.exec(select(func.count()).select_from(query.order_by(None).subquery())).one())
+    number, size, offset = page_window(page, page_size, max_size=PAGE_SIZE_MAX)
+    order = sorts.get(sort) or next(iter(sorts.values()))
+    rows = s.exec(query.order_by(None).order_by(*order).offset(offset).limit(size)).all()
+    return Page(data=[to(row) for row in rows], total=total, page=number, page_size=size)

@@ -1,0 +1,377 @@
+"""What User Management and Clients share: the paginated list, and the create, edit, reset-password and delete dialogs.
+
+`AccountsMixin` is mixed into UsersState and ClientsState (each a substate of AdminState); the UI helpers in
+views.py take the concrete state class. Every handler re-checks the session (`_actor`) and leaves the decision to the
+services in app/services/admin_users.py, which apply the rules of docs/permissions.md; the UI shows their message, or
+the spec's fallback when something unexpected failed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import reflex as rx
+
+from app.core.permissions import EMPLOYEE_TYPE_LABELS, Perm, has_perm
+from app.services import admin_users
+from app.services.paging import Page
+from app.ui.admin.paged import PagedList
+from app.ui.admin.state import AdminState, as_actor, error_text, field_errors
+from app.ui.format import long_date
+
+PAGE_SIZE = 10
+ROLE_LABELS = {"admin": "Admin", "employee": "Employee", "client": "Client"}
+ROLE_OPTIONS = [("client", "Client"), ("employee", "Employee"), ("admin", "Admin")]
+EMPLOYEE_TYPE_OPTIONS = [("", "Select employee type…")] + [(str(k), v) for k, v in EMPLOYEE_TYPE_LABELS.items()]
+CREATE_KEYS = ("username", "email", "password", "role", "employee_type", "first_name", "last_name", "phone", "company")
+CLIENT_KEYS = ("username", "email", "password", "first_name", "last_name", "phone", "company")
+MIN_PASSWORD = 8
+
+
+@dataclasses.dataclass
+class AccountRow:
+    """One account of the Users or Clients table, its values formatted for display."""
+
+    id: str = ""
+    username: str = ""
+    email: str = ""
+    full_name: str = ""
+    first_name: str = ""
+    last_name: str = ""
+    phone: str = ""
+    company: str = ""
+    role: str = ""
+    role_label: str = ""
+    employee_type: str = ""
+    employee_type_label: str = ""
+    verified: bool = False
+    created: str = ""
+
+
+@dataclasses.dataclass
+class AccountEdit:
+    """The values the edit dialog starts from (what the browser sent back of the row; the services decide)."""
+
+    username: str = ""
+    email: str = ""
+    role: str = ""
+    employee_type: str = ""
+    first_name: str = ""
+    last_name: str = ""
+    phone: str = ""
+    company: str = ""
+    role_label: str = ""
+
+
+EDIT_FIELDS = tuple(f.name for f in dataclasses.fields(AccountEdit))
+
+
+def account_row(u: dict[str, Any]) -> AccountRow:
+    """A UserPublic dump as the tables show it."""
+    etype = u.get("employee_type") or ""
+    return AccountRow(
+        id=str(u["id"]),
+        username=u["username"],
+        email=u["email"],
+        full_name=u.get("fullName") or u["username"],
+        first_name=u.get("first_name") or "",
+        last_name=u.get("last_name") or "",
+        phone=u.get("phone") or "",
+        company=u.get("company") or "",
+        role=u["role"],
+        role_label=ROLE_LABELS.get(u["role"], u["role"].title()),
+        employee_type=etype,
+        employee_type_label=EMPLOYEE_TYPE_LABELS.get(etype, etype) if etype else "",  # type: ignore[call-overload]
+        verified=bool(u.get("is_verified")),
+        created=long_date(u.get("created_at")),
+    )
+
+
+def clean_form(form: dict[str, Any], keys: tuple[str, ...]) -> dict[str, str]:
+    """Only the known fields; values trimmed (passwords kept as typed); empty fields dropped, as the spec says."""
+    data: dict[str, str] = {}
+    for key in keys:
+        value = form.get(key)
+        if not isinstance(value, str):
+            continue
+        value = value if key == "password" else value.strip()
+        if value:
+            data[key] = value
+    return data
+
+
+class AccountsMixin(PagedList, AdminState, mixin=True):
+    """List, filters and dialogs over admin_users; the section states fill in `_query` and the texts."""
+
+    rows: list[AccountRow] = []
+    page_size: int = PAGE_SIZE
+
+    # Create (mode "user": any role through create_staff_or_client; "client": create_client, role forced to client).
+    create_open: bool = False
+    create_mode: str = "user"
+    form_role: str = "client"
+    form_error: str = ""
+    form_errors: dict[str, str] = {}
+    saving: bool = False
+
+    # Edit: the values the form starts from.
+    edit_open: bool = False
+    edit: AccountEdit = AccountEdit()
+    edit_role: str = ""
+    _edit_id: str = ""
+
+    reset_open: bool = False
+    reset_name: str = ""
+    _reset_id: str = ""
+
+    delete_open: bool = False
+    delete_name: str = ""
+    delete_error: str = ""
+    _delete_id: str = ""
+
+    # --- what the concrete sections define ---------------------------------------------------------------------
+
+    def _feature(self) -> str:
+        return "User Management"
+
+    def _query(self) -> dict[str, Any]:
+        return {}
+
+    def _edit_keys(self) -> tuple[str, ...]:
+        return CREATE_KEYS[:2] + CREATE_KEYS[3:]
+
+    def _texts(self) -> dict[str, str]:
+        return {
+            "update_title": "Update Failed",
+            "update_fallback": "Unable to update user. Please try again.",
+            "update_ok": "User updated successfully",
+            "delete_title": "Deletion Failed",
+            "delete_fallback": "Unable to delete user. Please try again.",
+            "delete_ok": "User deleted successfully",
+        }
+
+    # --- list --------------------------------------------------------------------------------------------------
+
+    async def _reload(self, *, quiet: bool = False) -> None:
+        actor = await self._actor(Perm.users_read, self._feature(), quiet=quiet)
+        if actor is None:
+            self.rows = []
+            self._clear()
+            return
+        query = {**self._query(), "search": self.search, "sort": self.sort, "page_size": PAGE_SIZE}
+
+        async def fetch(page: int) -> Page[dict[str, Any]]:
+            return await as_actor(actor, lambda s, a: admin_users.list_users(s, actor=a, page=page, **query))
+
+        self.loading = True
+        try:
+            result = await self._fetch(fetch)
+        except Exception as exc:
+            self.rows = []
+            self._clear(error_text(exc, "Failed to load users. Please try again."))
+        else:
+            self.rows = [account_row(u) for u in result.data]
+        finally:
+            self.loading = False
+
+    @rx.event
+    async def load(self) -> None:
+        self.page = 1
+        await self._reload(quiet=True)
+
+    # --- who may do what (display only: the services decide) ---------------------------------------------------
+
+    @rx.var
+    def can_create_clients(self) -> bool:
+        perms = self.user.get("effective_permissions", [])
+        return has_perm(perms, Perm.clients_create) or has_perm(perms, Perm.users_manage)
+
+    @rx.var
+    def can_manage(self) -> bool:
+        return has_perm(self.user.get("effective_permissions", []), Perm.users_manage)
+
+    @rx.var
+    def can_reset_any(self) -> bool:
+        return has_perm(self.user.get("effective_permissions", []), Perm.users_reset_password)
+
+    @rx.var
+    def can_reset_clients(self) -> bool:
+        perms = self.user.get("effective_permissions", [])
+        return has_perm(perms, Perm.clients_reset_password) or has_perm(perms, Perm.users_reset_password)
+
+    # --- create ------------------------------------------------------------------------------------------------
+
+    @rx.event
+    def open_create(self, mode: str) -> None:
+        self.create_mode = "client" if mode == "client" else "user"
+        self.form_role = "client"
+        self.form_error, self.form_errors = "", {}
+        self.create_open = True
+
+    @rx.event
+    def set_create_open(self, value: bool) -> None:
+        self.create_open = bool(value) and self.create_open
+        if not value:
+            self.form_error, self.form_errors = "", {}
+
+    @rx.event
+    def set_form_role(self, value: str) -> None:
+        self.form_role = str(value)
+
+    @rx.event
+    async def submit_create(self, form: dict[str, Any]) -> None:
+        actor = await self._actor(Perm.users_read, self._feature())
+        if actor is None:
+            return
+        client_only = self.create_mode == "client"
+        data = clean_form(form, CLIENT_KEYS if client_only else CREATE_KEYS)
+        errors: dict[str, str] = {}
+        if not client_only:
+            if data.get("role") != "employee":
+                data.pop("employee_type", None)
+            elif not data.get("employee_type"):
+                errors["employee_type"] = "Employee type is required for employees"
+        if len(data.get("password", "")) < MIN_PASSWORD:
+            errors["password"] = "Password must be at least 8 characters"
+        if errors:
+            self.form_error, self.form_errors = "Please check the information and try again", errors
+            return
+        ip = self.router.session.client_ip
+        self.saving = True
+        yield
+        try:
+            if client_only:
+                await as_actor(actor, lambda s, a: admin_users.create_client(s, actor=a, data=data, ip=ip))
+            else:
+                await as_actor(actor, lambda s, a: admin_users.create_staff_or_client(s, actor=a, data=data, ip=ip))
+        except Exception as exc:
+            self.form_error = error_text(exc, "Unable to create user. Please try again.")
+            self.form_errors = field_errors(exc)
+            return
+        finally:
+            self.saving = False
+        self.create_open = False
+        self._notify("success", "Client created successfully" if client_only else "User created successfully")
+        await self._reload()
+
+    # --- edit --------------------------------------------------------------------------------------------------
+
+    @rx.event
+    def open_edit(self, row: dict[str, Any]) -> None:
+        self._edit_id = str(row.get("id", ""))
+        self.edit = AccountEdit(**{k: str(row.get(k) or "") for k in EDIT_FIELDS})
+        self.edit_role = self.edit.role
+        self.form_error, self.form_errors = "", {}
+        self.edit_open = True
+
+    @rx.event
+    def set_edit_open(self, value: bool) -> None:
+        self.edit_open = bool(value) and self.edit_open
+        if not value:
+            self.form_error, self.form_errors = "", {}
+
+    @rx.event
+    def set_edit_role(self, value: str) -> None:
+        self.edit_role = str(value)
+
+    def _edit_payload(self, form: dict[str, Any]) -> dict[str, str]:
+        data = clean_form(form, self._edit_keys())
+        if data.get("role") != "employee":
+            data.pop("employee_type", None)
+        return data
+
+    @rx.event
+    async def submit_edit(self, form: dict[str, Any]) -> None:
+        actor = await self._actor(Perm.users_read, self._feature())
+        if actor is None:
+            return
+        data = self._edit_payload(form)
+        if data.get("role") == "employee" and not data.get("employee_type"):
+            self.form_error = "Please check the information and try again"
+            self.form_errors = {"employee_type": "Employee type is required for employees"}
+            return
+        texts, target, ip = self._texts(), self._edit_id, self.router.session.client_ip
+        self.saving = True
+        yield
+        try:
+            await as_actor(actor, lambda s, a: admin_users.update_user(s, actor=a, user_id=target, data=data, ip=ip))
+        except Exception as exc:
+            self.form_error = error_text(exc, texts["update_fallback"])
+            self.form_errors = field_errors(exc)
+            return
+        finally:
+            self.saving = False
+        self.edit_open = False
+        self._notify("success", texts["update_ok"])
+        await self._reload()
+
+    # --- reset password ----------------------------------------------------------------------------------------
+
+    @rx.event
+    def open_reset(self, user_id: str, name: str) -> None:
+        self._reset_id, self.reset_name = str(user_id), str(name)
+        self.form_error, self.form_errors = "", {}
+        self.reset_open = True
+
+    @rx.event
+    def set_reset_open(self, value: bool) -> None:
+        self.reset_open = bool(value) and self.reset_open
+
+    @rx.event
+    async def submit_reset(self, form: dict[str, Any]) -> None:
+        actor = await self._actor(Perm.users_read, self._feature())
+        if actor is None:
+            return
+        password = str(form.get("new_password") or "")
+        if len(password) < MIN_PASSWORD:
+            self.form_error = ""
+            self.form_errors = {"new_password": "Password must be at least 8 characters"}
+            return
+        target, ip = self._reset_id, self.router.session.client_ip
+        self.saving = True
+        yield
+        try:
+            await as_actor(
+                actor,
+                lambda s, a: admin_users.reset_password(s, actor=a, user_id=target, new_password=password, ip=ip),
+            )
+        except Exception as exc:
+            self.form_error = error_text(exc, "Failed to reset password. Please try again.")
+            self.form_errors = {"new_password": e} if (e := field_errors(exc).get("newPassword")) else {}
+            return
+        finally:
+            self.saving = False
+        self.reset_open = False
+        self._notify("success", "Password reset successfully", f"{self.reset_name} has to sign in again.")
+
+    # --- delete ------------------------------------------------------------------------------------------------
+
+    @rx.event
+    def open_delete(self, user_id: str, name: str) -> None:
+        self._delete_id, self.delete_name = str(user_id), str(name)
+        self.delete_error = ""
+        self.delete_open = True
+
+    @rx.event
+    def set_delete_open(self, value: bool) -> None:
+        self.delete_open = bool(value) and self.delete_open
+
+    @rx.event
+    async def confirm_delete(self) -> None:
+        actor = await self._actor(Perm.users_read, self._feature())
+        if actor is None:
+            return
+        texts, target, ip = self._texts(), self._delete_id, self.router.session.client_ip
+        self.saving = True
+        yield
+        try:
+            await as_actor(actor, lambda s, a: admin_users.delete_user(s, actor=a, user_id=target, ip=ip))
+        except Exception as exc:
+            self.delete_error = error_text(exc, texts["delete_fallback"])
+            return
+        finally:
+            self.saving = False
+        self.delete_open = False
+        self._notify("success", texts["delete_ok"])
+        await self._reload()

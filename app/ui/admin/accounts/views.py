@@ -1,0 +1,231 @@
+"""The account UI that User Management and Clients share: search box, create, reset-password and delete dialogs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import reflex as rx
+
+from app.ui.admin.accounts.state import EMPLOYEE_TYPE_OPTIONS, MIN_PASSWORD, ROLE_OPTIONS, AccountRow, AccountsMixin
+from app.ui.admin.widgets import (
+    BTN_DANGER,
+    BTN_SECONDARY,
+    ICON_BTN,
+    alert,
+    dialog,
+    dialog_actions,
+    field,
+    select,
+    submit_actions,
+    text_input,
+)
+
+
+def search_box(state: type[AccountsMixin], placeholder: str) -> rx.Component:
+    return rx.el.div(
+        rx.icon(
+            "search", size=16, class_name="pointer-events-none absolute left-3 top-1/2 -translate-y-1/2 text-slate-400"
+        ),
+        rx.el.input(
+            type="search",
+            placeholder=placeholder,
+            default_value=state.search,
+            on_change=state.set_search,
+            aria_label=placeholder,
+            class_name="block w-full rounded-lg border border-slate-300 bg-white py-2 pl-9 pr-3 text-sm "
+            "placeholder:text-slate-400 focus:border-blue-500 focus:outline-none focus:ring-2 focus:ring-blue-500/30",
+        ),
+        class_name="relative w-full sm:max-w-xs",
+    )
+
+
+def _form_alert(state: type[AccountsMixin], title: str) -> rx.Component:
+    return rx.cond(state.form_error != "", alert(title, state.form_error), rx.fragment())
+
+
+def _submit_row(state: type[AccountsMixin], label: str, on_cancel: Any, *, danger: bool = False) -> rx.Component:
+    return submit_actions(on_cancel, state.saving, label, danger=danger)
+
+
+def _err(state: type[AccountsMixin], key: str) -> rx.Var:
+    return state.form_errors.get(key, "")
+
+
+def create_dialog(state: type[AccountsMixin]) -> rx.Component:
+    client_only = state.create_mode == "client"
+    role_fields = rx.cond(
+        client_only,
+        rx.fragment(),
+        rx.el.div(
+            field(
+                "Role",
+                select(
+                    ROLE_OPTIONS, name="role", id="create-role", value=state.form_role, on_change=state.set_form_role
+                ),
+                _err(state, "role"),
+                required=True,
+            ),
+            rx.cond(
+                state.form_role == "employee",
+                field(
+                    "Employee type",
+                    select(EMPLOYEE_TYPE_OPTIONS, name="employee_type", id="create-employee-type", required=True),
+                    _err(state, "employee_type"),
+                    required=True,
+                ),
+                rx.fragment(),
+            ),
+            class_name="grid gap-4 sm:grid-cols-2",
+        ),
+    )
+    form = rx.el.form(
+        rx.el.div(
+            _form_alert(state, "Creation Failed"),
+            rx.el.div(
+                field(
+                    "Username",
+                    text_input("username", id="create-username", required=True, auto_complete="off"),
+                    _err(state, "username"),
+                    required=True,
+                ),
+                field(
+                    "Email",
+                    text_input("email", id="create-email", type="email", required=True),
+                    _err(state, "email"),
+                    required=True,
+                ),
+                class_name="grid gap-4 sm:grid-cols-2",
+            ),
+            field(
+                "Password",
+                text_input(
+                    "password",
+                    id="create-password",
+                    type="password",
+                    required=True,
+                    min_length=MIN_PASSWORD,
+                    auto_complete="new-password",
+                ),
+                _err(state, "password"),
+                hint="At least 8 characters.",
+                required=True,
+            ),
+            role_fields,
+            rx.el.div(
+                field("First name", text_input("first_name", id="create-first-name"), _err(state, "first_name")),
+                field("Last name", text_input("last_name", id="create-last-name"), _err(state, "last_name")),
+                field("Phone", text_input("phone", id="create-phone", type="tel"), _err(state, "phone")),
+                field("Company", text_input("company", id="create-company"), _err(state, "company")),
+                class_name="grid gap-4 sm:grid-cols-2",
+            ),
+            class_name="flex flex-col gap-4",
+        ),
+        _submit_row(state, rx.cond(client_only, "Create Client", "Create User"), state.set_create_open(False)),
+        on_submit=state.submit_create,
+        reset_on_submit=False,
+    )
+    return dialog(
+        rx.cond(client_only, "Create Client", "Create User"),
+        rx.cond(
+            client_only,
+            "Add a client account. They can sign in to the client portal with this password.",
+            "Add a staff member or client account. Empty optional fields are left out.",
+        ),
+        form,
+        open=state.create_open,
+        on_open_change=state.set_create_open,
+        max_width="40rem",
+    )
+
+
+def reset_dialog(state: type[AccountsMixin]) -> rx.Component:
+    form = rx.el.form(
+        rx.el.div(
+            _form_alert(state, "Password Reset Failed"),
+            field(
+                "New password",
+                text_input(
+                    "new_password",
+                    id="reset-password",
+                    type="password",
+                    required=True,
+                    min_length=MIN_PASSWORD,
+                    auto_complete="new-password",
+                ),
+                _err(state, "new_password"),
+                hint="At least 8 characters. The user is signed out everywhere.",
+                required=True,
+            ),
+            class_name="flex flex-col gap-4",
+        ),
+        _submit_row(state, "Reset Password", state.set_reset_open(False)),
+        on_submit=state.submit_reset,
+        reset_on_submit=False,
+    )
+    return dialog(
+        "Reset Password",
+        rx.el.span("Set a new password for ", rx.el.strong(state.reset_name), "."),
+        form,
+        open=state.reset_open,
+        on_open_change=state.set_reset_open,
+    )
+
+
+def delete_dialog(state: type[AccountsMixin], noun: str, error_title: str) -> rx.Component:
+    body = rx.el.div(
+        rx.cond(state.delete_error != "", alert(error_title, state.delete_error), rx.fragment()),
+        dialog_actions(
+            rx.el.button("Cancel", type="button", on_click=state.set_delete_open(False), class_name=BTN_SECONDARY),
+            rx.el.button(
+                rx.cond(state.saving, rx.icon("loader-circle", size=16, class_name="animate-spin"), rx.fragment()),
+                "Delete",
+                type="button",
+                on_click=state.confirm_delete,
+                disabled=state.saving,
+                class_name=BTN_DANGER,
+            ),
+        ),
+    )
+    return dialog(
+        f"Delete {noun.title()}",
+        rx.el.span(
+            f"Are you sure you want to delete {noun} ",
+            state.delete_name,
+            "? This action cannot be undone.",
+        ),
+        body,
+        open=state.delete_open,
+        on_open_change=state.set_delete_open,
+    )
+
+
+def row_actions(state: type[AccountsMixin], row: rx.Var[AccountRow], *, reset_allowed: rx.Var) -> rx.Component:
+    """Edit and delete for everyone who sees the list (the server decides); reset for those who may reset."""
+    return rx.el.div(
+        rx.el.button(
+            rx.icon("pencil", size=16),
+            on_click=state.open_edit(row),
+            title="Edit",
+            aria_label=f"Edit {row.username}",
+            class_name=ICON_BTN,
+        ),
+        rx.cond(
+            reset_allowed,
+            rx.el.button(
+                rx.icon("key-round", size=16),
+                on_click=state.open_reset(row.id, row.username),
+                title="Reset password",
+                aria_label=f"Reset password of {row.username}",
+                class_name=ICON_BTN,
+            ),
+            rx.fragment(),
+        ),
+        rx.el.button(
+            rx.icon("trash-2", size=16),
+            on_click=state.open_delete(row.id, row.username),
+            title="Delete",
+            aria_label=f"Delete {row.username}",
+            class_name=f"{ICON_BTN} hover:!bg-red-50 hover:!text-red-600",
+        ),
+        class_name="flex items-center justify-end gap-1",
+    )

@@ -1,0 +1,182 @@
+"""The Applications page's state: one page of applications (searched, by opening and status), and the details dialog
+that moves an application to one of its allowed next statuses and keeps notes."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import reflex as rx
+
+from app.core.permissions import Perm
+from app.services import applications
+from app.services.paging import Page
+from app.ui.admin.cards import row_id
+from app.ui.admin.common import day_text, form_text, holds, label_of
+from app.ui.admin.paged import PagedList
+from app.ui.admin.state import AdminState, as_actor, error_text
+
+FEATURE = "Applications"
+PAGE_SIZE = 20
+STATUSES = ["new", "reviewing", "interview", "offer", "rejected"]
+
+
+@dataclasses.dataclass
+class StatusChoice:
+    value: str = ""
+    label: str = ""
+
+
+@dataclasses.dataclass
+class Opening:
+    code: str = ""
+    label: str = ""
+
+
+@dataclasses.dataclass
+class ApplicationRow:
+    id: int = 0
+    name: str = ""
+    email: str = ""
+    phone: str = ""
+    linkedin: str = ""
+    job_code: str = ""
+    opening: str = ""
+    status: str = ""
+    status_label: str = ""
+    next_statuses: list[StatusChoice] = dataclasses.field(default_factory=list)
+    notes: str = ""
+    resume_name: str = ""
+    cover_name: str = ""
+    resume_url: str = ""
+    cover_url: str = ""
+    date: str = ""
+
+
+def application_row(a: dict[str, Any]) -> ApplicationRow:
+    return ApplicationRow(
+        id=int(a["id"]),
+        name=f"{a['first_name']} {a['last_name']}".strip(),
+        email=a["email"],
+        phone=a.get("phone") or "",
+        linkedin=a.get("linkedin_url") or "",
+        job_code=a.get("job_code") or "",
+        opening=a.get("job_title") or a.get("job_code") or "General application",
+        status=a["status"],
+        status_label=label_of(a["status"]),
+        next_statuses=[StatusChoice(value=s, label=label_of(s)) for s in a.get("next_statuses") or []],
+        notes=a.get("notes") or "",
+        resume_name=a.get("resume_filename") or "CV",
+        cover_name=a.get("cover_letter_filename") or "",
+        resume_url=f"/api/admin/applications/{a['id']}/resume",
+        cover_url=f"/api/admin/applications/{a['id']}/cover-letter",
+        date=day_text(a.get("created_at")),
+    )
+
+
+class ApplicationListState(PagedList, AdminState):
+    rows: list[ApplicationRow] = []
+    page_size: int = PAGE_SIZE
+    sort: str = "newest"
+    openings: list[Opening] = []
+    job_filter: str = ""
+    status_filter: str = ""
+    detail_open: bool = False
+    detail: ApplicationRow = ApplicationRow()
+    saving: bool = False
+    _detail_id: int = 0
+
+    async def _reload(self, *, quiet: bool = False) -> None:
+        actor = await self._actor(Perm.applications_read, FEATURE, quiet=quiet)
+        if actor is None:
+            self.rows, self.openings = [], []
+            self._clear()
+            return
+        query = {
+            "job_code": self.job_filter,
+            "status": self.status_filter,
+            "search": self.search,
+            "sort": self.sort,
+            "page_size": self.page_size,
+        }
+
+        async def fetch(page: int) -> Page[dict[str, Any]]:
+            return await as_actor(actor, lambda s, a: applications.list_applications(s, actor=a, page=page, **query))
+
+        try:
+            result = await self._fetch(fetch)
+            if not self.openings:
+                openings = await as_actor(actor, lambda s, a: applications.opening_choices(s, actor=a))
+                self.openings = [Opening(code=o["code"], label=o["label"]) for o in openings]
+        except Exception as exc:
+            self.rows = []
+            self._clear(error_text(exc, "There was an error loading the applications."))
+            return
+        self.rows = [application_row(a) for a in result.data]
+
+    @rx.event
+    async def load(self) -> None:
+        self.detail_open = False
+        self.job_filter = self.status_filter = self.search = ""
+        self.page, self.openings = 1, []
+        await self._reload(quiet=True)
+
+    @rx.event
+    async def set_job_filter(self, value: str) -> None:
+        self.job_filter = str(value)[:50]
+        await self._first_page()
+
+    @rx.event
+    async def set_status_filter(self, value: str) -> None:
+        self.status_filter = value if value in STATUSES else ""
+        await self._first_page()
+
+    @rx.var
+    def can_write(self) -> bool:
+        return holds(self.user, Perm.applications_write)
+
+    @rx.var
+    def filtered(self) -> bool:
+        return self.search != "" or self.job_filter != "" or self.status_filter != ""
+
+    @rx.event
+    def open_detail(self, application_id: int) -> None:
+        row = next((r for r in self.rows if r.id == row_id(application_id)), None)
+        if row is None:
+            return
+        self._detail_id, self.detail = row.id, row
+        self.detail_open = True
+
+    @rx.event
+    def set_detail_open(self, value: bool) -> None:
+        self.detail_open = bool(value) and self.detail_open
+
+    async def _update(self, status: str | None, notes: str | None) -> None:
+        actor = await self._actor(Perm.applications_write, FEATURE)
+        if actor is None:
+            return
+        aid = self._detail_id
+        self.saving = True
+        try:
+            dto = await as_actor(
+                actor,
+                lambda s, a: applications.update_application(
+                    s, actor=a, application_id=aid, status=status, notes=notes
+                ),
+            )
+        except Exception as exc:
+            self._notify("error", "Update Failed", error_text(exc, "Failed to update application"))
+            return
+        finally:
+            self.saving = False
+        self.detail = application_row(dto)
+        self._notify("success", "Application updated successfully")
+        await self._reload()
+
+    @rx.event
+    async def move_to(self, status: str) -> None:
+        await self._update(str(status)[:20], None)
+
+    @rx.event
+    async def save_notes(self, form: dict[str, Any]) -> None:
+        await self._update(None, form_text(form, "notes", 5000))

@@ -1,0 +1,226 @@
+"""The Applications page: search, opening and status filters, one page of applications with the pager under it, and
+the details dialog (CV and cover letter through authenticated, audited links; the workflow and notes)."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from app.ui.admin.applications.state import STATUSES, ApplicationListState
+from app.ui.admin.common import TEXTAREA, error_panel, info, label_of, search_input
+from app.ui.admin.widgets import (
+    BTN_PRIMARY,
+    BTN_SECONDARY,
+    CARD,
+    ICON_BTN,
+    INPUT,
+    TD,
+    TH,
+    badge_by,
+    dialog,
+    empty_row,
+    page_header,
+    pagination,
+    select,
+)
+
+STATUS_COLORS = {"new": "blue", "reviewing": "yellow", "interview": "purple", "offer": "green", "rejected": "red"}
+
+S = ApplicationListState
+
+
+def _row(a: rx.Var) -> rx.Component:
+    return rx.el.tr(
+        rx.el.td(
+            rx.el.p(a.name, class_name="font-medium text-slate-900"),
+            rx.el.p(a.email, class_name="text-xs text-slate-500 break-all"),
+            rx.el.p(a.opening, class_name="text-xs text-slate-500 md:hidden"),
+            class_name=TD,
+        ),
+        rx.el.td(a.opening, class_name=f"{TD} hidden md:table-cell"),
+        rx.el.td(badge_by(a.status, STATUS_COLORS, a.status_label, data_testid="application-status"), class_name=TD),
+        rx.el.td(a.date, class_name=f"{TD} hidden lg:table-cell whitespace-nowrap"),
+        rx.el.td(
+            rx.el.button(
+                rx.icon("eye", size=16),
+                on_click=S.open_detail(a.id),
+                title="View application",
+                aria_label=f"View application of {a.name}",
+                class_name=ICON_BTN,
+            ),
+            class_name=f"{TD} text-right",
+        ),
+        class_name="border-t border-slate-100 hover:bg-slate-50/60",
+        data_testid="application-row",
+    )
+
+
+def _detail_dialog() -> rx.Component:
+    d = S.detail
+    doc_link = "inline-flex items-center gap-1.5 text-sm font-medium text-blue-600 hover:underline"
+    body = rx.el.div(
+        rx.el.dl(
+            info("Opening", d.opening),
+            info("Status", badge_by(d.status, STATUS_COLORS, d.status_label)),
+            info("Email", rx.el.a(d.email, href=f"mailto:{d.email}", class_name="text-blue-600 underline")),
+            info("Phone", rx.cond(d.phone != "", d.phone, "Not provided")),
+            info(
+                "LinkedIn",
+                rx.cond(
+                    d.linkedin != "",
+                    rx.el.a(
+                        d.linkedin,
+                        href=d.linkedin,
+                        target="_blank",
+                        rel="noopener noreferrer",
+                        class_name="text-blue-600 underline",
+                    ),
+                    "Not provided",
+                ),
+            ),
+            info("Applied", d.date),
+            class_name="grid grid-cols-1 gap-3 sm:grid-cols-2",
+        ),
+        rx.el.div(
+            rx.el.a(
+                rx.icon("file-down", size=16),
+                "CV: ",
+                d.resume_name,
+                href=d.resume_url,
+                class_name=doc_link,
+                data_testid="cv-link",
+            ),
+            rx.cond(
+                d.cover_name != "",
+                rx.el.a(
+                    rx.icon("file-down", size=16),
+                    "Cover letter: ",
+                    d.cover_name,
+                    href=d.cover_url,
+                    class_name=doc_link,
+                ),
+                rx.fragment(),
+            ),
+            class_name="mt-4 flex flex-col gap-2 rounded-lg bg-slate-50 p-3",
+        ),
+        rx.cond(
+            S.can_write,
+            rx.el.div(
+                rx.el.p("Move to", class_name="mb-1 text-sm font-medium text-slate-700"),
+                rx.el.div(
+                    rx.foreach(
+                        d.next_statuses,
+                        lambda n: rx.el.button(
+                            n.label,
+                            on_click=S.move_to(n.value),
+                            disabled=S.saving,
+                            class_name=BTN_SECONDARY,
+                            data_testid=f"move-{n['value']}",
+                        ),
+                    ),
+                    rx.cond(
+                        d.next_statuses.length() == 0,
+                        rx.el.p("This application is closed.", class_name="text-sm text-slate-500"),
+                        rx.fragment(),
+                    ),
+                    class_name="flex flex-wrap gap-2",
+                ),
+                class_name="mt-4",
+            ),
+            rx.fragment(),
+        ),
+        rx.el.form(
+            rx.el.label(
+                rx.el.span("Notes", class_name="mb-1 block text-sm font-medium text-slate-700"),
+                rx.el.textarea(
+                    name="notes",
+                    id="application-notes",
+                    default_value=d.notes,
+                    rows=3,
+                    read_only=~S.can_write,
+                    class_name=TEXTAREA,
+                ),
+                class_name="block",
+            ),
+            rx.el.div(
+                rx.el.button("Close", type="button", on_click=S.set_detail_open(False), class_name=BTN_SECONDARY),
+                rx.cond(
+                    S.can_write,
+                    rx.el.button("Save Notes", type="submit", disabled=S.saving, class_name=BTN_PRIMARY),
+                    rx.fragment(),
+                ),
+                class_name="mt-3 flex justify-end gap-2",
+            ),
+            on_submit=S.save_notes,
+            reset_on_submit=False,
+            class_name="mt-4",
+        ),
+    )
+    return dialog(
+        rx.el.span("Application: ", d.name),
+        "Documents open through an authenticated, audited link.",
+        body,
+        open=S.detail_open,
+        on_open_change=S.set_detail_open,
+        max_width="40rem",
+    )
+
+
+def _table() -> rx.Component:
+    empty = rx.cond(S.filtered, "No applications found matching your search.", "No applications found.")
+    return rx.el.div(
+        rx.el.div(
+            rx.el.table(
+                rx.el.thead(
+                    rx.el.tr(
+                        rx.el.th("Applicant", class_name=TH),
+                        rx.el.th("Opening", class_name=f"{TH} hidden md:table-cell"),
+                        rx.el.th("Status", class_name=TH),
+                        rx.el.th("Applied", class_name=f"{TH} hidden lg:table-cell"),
+                        rx.el.th(rx.el.span("Actions", class_name="sr-only"), class_name=TH),
+                    ),
+                    class_name="bg-slate-50",
+                ),
+                rx.el.tbody(rx.cond(S.rows.length() > 0, rx.foreach(S.rows, _row), empty_row(5, empty))),  # type: ignore[arg-type]
+                class_name="min-w-full",
+            ),
+            class_name="overflow-x-auto",
+        ),
+        pagination(S.page, S.pages, S.total, S.first_shown, S.last_shown, S.prev_page, S.next_page),
+        class_name=f"{CARD} overflow-hidden",
+    )
+
+
+def applications_content() -> rx.Component:
+    return rx.el.div(
+        page_header(rx.el.span("Job Applications (", S.total, ")"), "Applications per opening."),
+        rx.el.div(
+            search_input(S.search, S.set_search, "Search applicants…"),
+            rx.el.div(
+                rx.el.select(
+                    rx.el.option("All Openings", value=""),
+                    rx.foreach(S.openings, lambda o: rx.el.option(o.label, value=o.code)),
+                    value=S.job_filter,
+                    on_change=S.set_job_filter,
+                    aria_label="Opening",
+                    class_name=f"{INPUT} pr-8",
+                ),
+                class_name="w-full sm:w-64",
+            ),
+            rx.el.div(
+                select(
+                    [("", "All Statuses"), *[(s, label_of(s)) for s in STATUSES]],
+                    value=S.status_filter,
+                    on_change=S.set_status_filter,
+                    aria_label="Status",
+                ),
+                class_name="w-full sm:w-44",
+            ),
+            class_name="mb-4 flex flex-col gap-3 sm:flex-row sm:items-center",
+        ),
+        rx.cond(
+            S.load_error != "",
+            error_panel("Failed to load applications", "There was an error loading the applications.", S.retry),
+            _table(),
+        ),
+        _detail_dialog(),
+    )

@@ -1,0 +1,362 @@
+"""Billing (/admin/billing, billing:read): the page's state.
+
+It holds one page of invoices at a time, searched, filtered and sorted in SQL by `billing.list_invoices`; the create
+dialog's clients are searched on the server (a capped list) and its projects are the chosen client's; the preview of
+the totals is `billing.price_invoice`, the arithmetic the saved invoice gets. Issuing, payments and deleting drafts
+need billing:write, checked again in every handler (any browser can call any of them with any payload).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import uuid
+from typing import Any
+
+import reflex as rx
+
+from app.core.db import MAX_ID
+from app.core.errors import DomainError
+from app.core.permissions import Perm
+from app.models.user import UserPublic
+from app.services import billing
+from app.services.paging import Page
+from app.ui.admin.common import day_text, dollars, form_text, holds, label_of
+from app.ui.admin.dialogs import DeleteConfirm
+from app.ui.admin.paged import PagedList
+from app.ui.admin.pickers import ClientPicker
+from app.ui.admin.state import AdminState, as_actor, error_text
+
+log = logging.getLogger(__name__)
+
+FEATURE = "Billing"
+PAGE_SIZE = 25
+MAX_LINES = 100
+STATUS_COLORS = {"draft": "grey", "pending": "yellow", "paid": "green"}
+STATUS_LABELS = {"draft": "Draft", "pending": "Issued", "paid": "Paid"}
+STATUS_FILTERS = [("", "All Statuses"), ("draft", "Draft"), ("pending", "Issued (unpaid)"), ("paid", "Paid")]
+SORTS = [
+    ("newest", "Newest first"),
+    ("oldest", "Oldest first"),
+    ("number", "Invoice number"),
+    ("total", "Highest total"),
+    ("due", "Due date"),
+]
+NO_FIGURE = "—"
+
+
+@dataclasses.dataclass
+class InvoiceRow:
+    """One invoice of the table, its values formatted for display."""
+
+    id: int = 0
+    number: str = ""
+    client: str = ""
+    status: str = ""
+    status_label: str = ""
+    description: str = ""
+    total: str = ""
+    issue_date: str = ""
+    due_date: str = ""
+    paid_date: str = ""
+    pdf: str = ""
+
+
+@dataclasses.dataclass
+class Choice:
+    """An option of the invoice form's project picker."""
+
+    id: str = ""
+    label: str = ""
+
+
+@dataclasses.dataclass
+class InvoicePreview:
+    """The create form's totals; without figures, `note` says why (the service's own words)."""
+
+    subtotal: str = "$0.00"
+    tax: str = "$0.00"
+    total: str = "$0.00"
+    note: str = ""
+
+
+def invoice_row(i: dict[str, Any]) -> InvoiceRow:
+    status = str(i.get("status") or "")
+    return InvoiceRow(
+        id=int(i["id"]),
+        number=str(i.get("invoice_number") or ""),
+        client=str(i.get("client_name") or "—"),
+        status=status,
+        status_label=STATUS_LABELS.get(status, label_of(status)),
+        description=str(i.get("description") or ""),
+        total=dollars(i.get("total_amount")),
+        issue_date=day_text(i.get("issue_date")) or "—",
+        due_date=day_text(i.get("due_date")) or "—",
+        paid_date=day_text(i.get("paid_date")),
+        pdf=f"/api/protected/invoices/{i['id']}/download",
+    )
+
+
+def invoice_preview(lines: list[dict[str, str]], tax_rate: str) -> InvoicePreview:
+    """The form's totals priced by `billing.price_invoice`, as the saved invoice will be.
+
+    A line counts once it has a unit price (descriptions may still be empty); values the service refuses (a bad
+    quantity, a total past what an invoice can hold) give a neutral preview with the service's reason.
+    """
+    priced = [
+        {"description": x.get("description", ""), "quantity": x.get("quantity", ""), "unit_price": x["unit_price"]}
+        for x in lines
+        if str(x.get("unit_price") or "").strip()
+    ]
+    if not priced:
+        return InvoicePreview()
+    try:
+        result = billing.price_invoice(priced, str(tax_rate).strip() or "0", descriptions=False)
+    except DomainError as exc:
+        return InvoicePreview(NO_FIGURE, NO_FIGURE, NO_FIGURE, exc.message)
+    except Exception:  # a preview must never break the form
+        log.exception("invoice preview failed")
+        return InvoicePreview(NO_FIGURE, NO_FIGURE, NO_FIGURE, "The totals cannot be computed from these values.")
+    return InvoicePreview(dollars(result.subtotal), dollars(result.tax), dollars(result.total))
+
+
+def _row_id(value: Any) -> int | None:
+    """A row id from the browser, or None for anything that is not one (the service answers for the rest)."""
+    try:
+        number = int(str(value))
+    except ValueError:
+        return None
+    return number if 1 <= number <= MAX_ID else None
+
+
+def _index(value: Any) -> int:
+    try:
+        return int(str(value))
+    except ValueError:
+        return -1
+
+
+def _new_line() -> dict[str, str]:
+    return {"key": uuid.uuid4().hex, "description": "", "quantity": "1", "unit_price": ""}
+
+
+class BillingState(DeleteConfirm, ClientPicker, PagedList, AdminState):
+    rows: list[InvoiceRow] = []
+    status_filter: str = ""
+    sort: str = "newest"
+    page_size: int = PAGE_SIZE
+
+    create_open: bool = False
+    project_options: list[Choice] = []
+    lines: list[dict[str, str]] = []
+    tax_rate: str = "0"
+    form_error: str = ""
+    form_errors: dict[str, str] = {}
+    saving: bool = False
+
+    pay_open: bool = False
+    pay_number: str = ""
+    _pay_id: int = 0
+
+    # --- the list ------------------------------------------------------------------------------------------------
+
+    async def _reload(self, *, quiet: bool = False) -> None:
+        actor = await self._actor(Perm.billing_read, FEATURE, quiet=quiet)
+        if actor is None:
+            self.rows = []
+            self._clear()
+            return
+        query = {"search": self.search, "status": self.status_filter, "sort": self.sort, "page_size": PAGE_SIZE}
+
+        async def fetch(page: int) -> Page[dict[str, Any]]:
+            return await as_actor(actor, lambda s, a: billing.list_invoices(s, actor=a, page=page, **query))
+
+        self.loading = True
+        try:
+            result = await self._fetch(fetch)
+        except Exception as exc:
+            self.rows = []
+            self._clear(error_text(exc, "There was an error loading the invoices."))
+        else:
+            self.rows = [invoice_row(i) for i in result.data]
+        finally:
+            self.loading = False
+
+    @rx.event
+    async def load(self) -> None:
+        self.create_open = self.pay_open = self.delete_open = False
+        await self._reload(quiet=True)
+
+    @rx.event
+    async def set_status_filter(self, value: str) -> None:
+        self.status_filter = str(value) if str(value) in STATUS_LABELS else ""
+        await self._first_page()
+
+    @rx.var
+    def can_write(self) -> bool:
+        return holds(self.user, Perm.billing_write)
+
+    # --- create ----------------------------------------------------------------------------------------------
+
+    @rx.event
+    async def open_create(self) -> None:
+        actor = await self._writer()
+        if actor is None:
+            return
+        self.project_options = []
+        self.lines = [_new_line(), _new_line()]
+        self.tax_rate = "0"
+        self.form_error, self.form_errors = "", {}
+        await self._reset_clients(actor)
+        self.create_open = True
+
+    # the client picker (pickers.ClientPicker): billing writers only; a choice loads that client's projects
+
+    async def _picker_actor(self) -> UserPublic | None:
+        return await self._writer()
+
+    async def _client_chosen(self, actor: UserPublic) -> None:
+        self.project_options = []
+        client_id = self.client_id
+        if not client_id:
+            return
+        try:
+            rows = await as_actor(actor, lambda s, a: billing.project_choices(s, actor=a, client_id=client_id))
+        except Exception as exc:  # the invoice then simply names no project
+            if not isinstance(exc, DomainError):
+                log.exception("loading the client's projects failed")
+            rows = []
+        self.project_options = [Choice(id=p["id"], label=p["name"]) for p in rows]
+
+    @rx.var
+    def inv_client(self) -> str:
+        """The invoice's client: the picker's choice under the name billing's markup and tests use."""
+        return self.client_id
+
+    @rx.event
+    async def set_inv_client(self, value: str) -> None:
+        """Billing's name for the picker's choose event."""
+        actor = await self._picker_actor()
+        if actor is not None:
+            await self._choose(actor, value)
+
+    @rx.event
+    def set_create_open(self, value: bool) -> None:
+        self.create_open = bool(value) and self.create_open
+
+    @rx.event
+    def set_tax_rate(self, value: str) -> None:
+        self.tax_rate = str(value)[:10]
+
+    @rx.event
+    def add_line(self) -> None:
+        if len(self.lines) < MAX_LINES:
+            self.lines = [*self.lines, _new_line()]
+
+    @rx.event
+    def remove_line(self, index: int) -> None:
+        i = _index(index)
+        self.lines = [x for n, x in enumerate(self.lines) if n != i]
+
+    @rx.event
+    def set_line(self, index: int, key: str, value: str) -> None:
+        i = _index(index)
+        if key in ("description", "quantity", "unit_price") and 0 <= i < len(self.lines):
+            items = [dict(x) for x in self.lines]
+            items[i][key] = str(value)[:500]
+            self.lines = items
+
+    @rx.var
+    def preview(self) -> InvoicePreview:
+        return invoice_preview(self.lines, self.tax_rate)
+
+    @rx.event
+    async def submit_create(self, form: dict[str, Any]) -> None:
+        actor = await self._writer()
+        if actor is None:
+            return
+        data = {
+            "client_id": form_text(form, "client_id"),
+            "project_id": form_text(form, "project_id") or None,
+            "description": form_text(form, "description", 500),
+            "due_date": form_text(form, "due_date") or None,
+            "notes": form_text(form, "notes", 5000),
+            "tax_rate": self.tax_rate.strip() or "0",
+            "items": [
+                {"description": x["description"], "quantity": x["quantity"], "unit_price": x["unit_price"]}
+                for x in self.lines
+                if x["description"].strip() or x["unit_price"].strip()
+            ],
+        }
+        ok, dto = await self._save(
+            actor, lambda s, a: billing.create_invoice(s, actor=a, data=data), "Failed to create invoice", toast=False
+        )
+        if not ok or dto is None:
+            return
+        self.create_open = False
+        self._notify("success", "Invoice created successfully", f"{dto['invoice_number']} is a draft until issued.")
+        self.page = 1  # the new draft heads the default order
+        await self._reload()
+
+    # --- actions ---------------------------------------------------------------------------------------------
+
+    async def _act(self, title: str, fn: Any, ok: str) -> bool:
+        actor = await self._writer()
+        if actor is None:
+            return False
+        done, _ = await self._save(actor, fn, title)
+        if not done:
+            return False
+        self._notify("success", ok)
+        await self._reload()
+        return True
+
+    @rx.event
+    async def issue(self, invoice_id: int) -> None:
+        iid = _row_id(invoice_id)
+        if iid is None:
+            return
+        await self._act(
+            "Failed to issue invoice",
+            lambda s, a: billing.issue_invoice(s, actor=a, invoice_id=iid),
+            "Invoice issued; the client has been notified",
+        )
+
+    @rx.event
+    def open_pay(self, invoice_id: int, number: str) -> None:
+        self._pay_id, self.pay_number = _row_id(invoice_id) or 0, str(number)[:40]
+        self.form_error, self.form_errors = "", {}
+        self.pay_open = True
+
+    @rx.event
+    def set_pay_open(self, value: bool) -> None:
+        self.pay_open = bool(value) and self.pay_open
+
+    @rx.event
+    async def submit_pay(self, form: dict[str, Any]) -> None:
+        iid = self._pay_id
+        amount, method, paid_on = form_text(form, "amount"), form_text(form, "method", 50), form_text(form, "paid_on")
+        if await self._act(
+            "Failed to record payment",
+            lambda s, a: billing.record_payment(
+                s, actor=a, invoice_id=iid, amount=amount or None, method=method, paid_on=paid_on or None
+            ),
+            "Payment recorded",
+        ):
+            self.pay_open = False
+
+    def _write_guard(self) -> tuple[str, str]:
+        return Perm.billing_write, FEATURE
+
+    def _delete_label(self, name: Any) -> str:
+        return str(name)[:40]  # an invoice number
+
+    @rx.event
+    async def confirm_delete(self) -> None:
+        iid = self._delete_id
+        await self._act(
+            "Failed to delete invoice",
+            lambda s, a: billing.delete_draft(s, actor=a, invoice_id=iid),
+            "Invoice deleted successfully",
+        )
+        self.delete_open = False

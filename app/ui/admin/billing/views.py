@@ -1,0 +1,378 @@
+"""Billing (/admin/billing): the page's markup over BillingState: filters, the table of one page with the pager,
+and the create, payment and delete dialogs."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from app.ui.admin.billing.state import SORTS, STATUS_COLORS, STATUS_FILTERS, BillingState, Choice, InvoiceRow
+from app.ui.admin.common import (
+    INPUT_INLINE,
+    TEXTAREA,
+    confirm_dialog,
+    error_panel,
+    form_alert,
+    loading_text,
+    search_input,
+)
+from app.ui.admin.pickers import client_picker
+from app.ui.admin.tables import table_head
+from app.ui.admin.widgets import (
+    BTN_PRIMARY,
+    BTN_SECONDARY,
+    CARD,
+    ICON_BTN,
+    INPUT,
+    TD,
+    badge_by,
+    dialog,
+    empty_row,
+    field,
+    page_header,
+    pagination,
+    select,
+    submit_actions,
+    text_input,
+)
+
+S = BillingState
+
+
+def _actions(r: rx.Var[InvoiceRow]) -> rx.Component:
+    return rx.el.div(
+        rx.cond(
+            r.status != "draft",
+            rx.el.a(
+                rx.icon("file-down", size=16),
+                href=r.pdf,
+                title="Download PDF",
+                aria_label=f"Download {r['number']} as PDF",
+                class_name=ICON_BTN,
+                data_testid="invoice-pdf",
+            ),
+            rx.fragment(),
+        ),
+        rx.cond(
+            S.can_write,
+            rx.fragment(
+                rx.cond(
+                    r.status == "draft",
+                    rx.fragment(
+                        rx.el.button(
+                            "Issue",
+                            on_click=S.issue(r.id),
+                            disabled=S.saving,
+                            class_name=f"{BTN_SECONDARY} !px-2.5 !py-1",
+                            data_testid="invoice-issue",
+                        ),
+                        rx.el.button(
+                            rx.icon("trash-2", size=16),
+                            on_click=S.ask_delete(r.id, r.number),
+                            title="Delete draft",
+                            aria_label=f"Delete {r['number']}",
+                            class_name=ICON_BTN,
+                        ),
+                    ),
+                    rx.fragment(),
+                ),
+                rx.cond(
+                    r.status == "pending",
+                    rx.el.button(
+                        "Record payment",
+                        on_click=S.open_pay(r.id, r.number),
+                        class_name=f"{BTN_SECONDARY} !px-2.5 !py-1",
+                        data_testid="invoice-pay",
+                    ),
+                    rx.fragment(),
+                ),
+            ),
+            rx.fragment(),
+        ),
+        class_name="flex items-center justify-end gap-1.5",
+    )
+
+
+def _row(r: rx.Var[InvoiceRow]) -> rx.Component:
+    return rx.el.tr(
+        rx.el.td(
+            rx.el.p(r.number, class_name="font-medium text-slate-900 whitespace-nowrap"),
+            rx.el.p(r.client, class_name="text-xs text-slate-500 md:hidden"),
+            rx.el.p(r.description, class_name="line-clamp-1 text-xs text-slate-500"),
+            class_name=TD,
+        ),
+        rx.el.td(r.client, class_name=f"{TD} hidden md:table-cell"),
+        rx.el.td(badge_by(r.status, STATUS_COLORS, r.status_label, data_testid="invoice-status"), class_name=TD),
+        rx.el.td(r.total, class_name=f"{TD} whitespace-nowrap text-right font-medium"),
+        rx.el.td(r.issue_date, class_name=f"{TD} hidden lg:table-cell whitespace-nowrap"),
+        rx.el.td(r.due_date, class_name=f"{TD} hidden lg:table-cell whitespace-nowrap"),
+        rx.el.td(
+            rx.cond(r.paid_date != "", r.paid_date, "—"),
+            class_name=f"{TD} hidden xl:table-cell whitespace-nowrap",
+        ),
+        rx.el.td(_actions(r), class_name=TD),
+        class_name="border-t border-slate-100 hover:bg-slate-50/60",
+        data_testid="invoice-row",
+    )
+
+
+def _table() -> rx.Component:
+    headers = [
+        ("Invoice", ""),
+        ("Client", "hidden md:table-cell"),
+        ("Status", ""),
+        ("Total", "text-right"),
+        ("Issued", "hidden lg:table-cell"),
+        ("Due", "hidden lg:table-cell"),
+        ("Paid", "hidden xl:table-cell"),
+    ]
+    return rx.el.div(
+        rx.el.div(
+            rx.el.table(
+                table_head(headers),
+                rx.el.tbody(
+                    rx.cond(
+                        S.rows.length() > 0,
+                        rx.foreach(S.rows, _row),
+                        empty_row(
+                            8,
+                            rx.cond(
+                                (S.search != "") | (S.status_filter != ""),
+                                "No invoices found matching your search.",
+                                "No invoices found.",
+                            ),
+                        ),
+                    )
+                ),
+                class_name="min-w-full",
+            ),
+            class_name="overflow-x-auto",
+        ),
+        pagination(S.page, S.pages, S.total, S.first_shown, S.last_shown, S.prev_page, S.next_page),
+        class_name=f"{CARD} overflow-hidden",
+    )
+
+
+def _line_row(x: rx.Var, i: rx.Var) -> rx.Component:
+    return rx.el.div(
+        rx.el.input(
+            default_value=x["description"],
+            placeholder="Description",
+            aria_label="Line description",
+            on_change=lambda v: S.set_line(i, "description", v),
+            class_name=f"{INPUT_INLINE} w-full sm:w-auto sm:flex-1",
+            data_testid="line-description",
+        ),
+        rx.el.div(
+            rx.el.input(
+                type="number",
+                min="1",
+                step="1",
+                default_value=x["quantity"],
+                aria_label="Quantity",
+                on_change=lambda v: S.set_line(i, "quantity", v),
+                class_name=f"{INPUT_INLINE} w-20",
+                data_testid="line-quantity",
+            ),
+            rx.el.input(
+                type="number",
+                min="0",
+                step="0.01",
+                default_value=x["unit_price"],
+                placeholder="Unit price",
+                aria_label="Unit price",
+                on_change=lambda v: S.set_line(i, "unit_price", v),
+                class_name=f"{INPUT_INLINE} w-32",
+                data_testid="line-price",
+            ),
+            rx.el.button(
+                rx.icon("x", size=14),
+                type="button",
+                on_click=S.remove_line(i),
+                aria_label="Remove line",
+                class_name=ICON_BTN,
+            ),
+            class_name="flex items-center gap-2",
+        ),
+        key=x["key"],
+        class_name="flex flex-col gap-2 sm:flex-row sm:items-center",
+        data_testid="line-row",
+    )
+
+
+def _option(c: rx.Var[Choice]) -> rx.Component:
+    return rx.el.option(c.label, value=c.id)
+
+
+def _client_picker(err: rx.Var) -> rx.Component:
+    """Type to search every client on the server; the list below offers the first matches."""
+    return client_picker(
+        S,
+        select_id="invoice-client",
+        search_test_id="invoice-client-search",
+        required=True,
+        on_change=S.set_inv_client,
+        error=err["client_id"],
+    )
+
+
+def _create_dialog() -> rx.Component:
+    err = S.form_errors
+    p = S.preview
+    form = rx.el.form(
+        form_alert("Failed to create invoice", S.form_error),
+        rx.el.div(
+            _client_picker(err),
+            field(
+                "Project (optional)",
+                rx.el.select(
+                    rx.el.option("No project", value=""),
+                    rx.foreach(S.project_options, _option),
+                    name="project_id",
+                    id="invoice-project",
+                    key=S.client_id,
+                    class_name=f"{INPUT} pr-8",
+                ),
+                err["project_id"],
+            ),
+            rx.el.div(
+                field("Description", text_input("description", id="invoice-description"), err["description"]),
+                class_name="sm:col-span-2",
+            ),
+            field("Due date", text_input("due_date", id="invoice-due", type="date", min="1900-01-01"), err["due_date"]),
+            field(
+                "Tax rate (%)",
+                rx.el.input(
+                    type="number",
+                    min="0",
+                    max="100",
+                    step="0.01",
+                    name="tax_rate",
+                    id="invoice-tax",
+                    default_value=S.tax_rate,
+                    on_change=S.set_tax_rate,
+                    class_name=INPUT,
+                ),
+                err["tax_rate"],
+            ),
+            class_name="grid gap-4 sm:grid-cols-2",
+        ),
+        rx.el.fieldset(
+            rx.el.legend("Line items", class_name="mb-2 text-sm font-medium text-slate-700"),
+            rx.el.div(rx.foreach(S.lines, _line_row), class_name="flex flex-col gap-2"),
+            rx.cond(err["items"], rx.el.p(err["items"], class_name="mt-1 text-xs text-red-600"), rx.fragment()),
+            rx.el.button(
+                rx.icon("plus", size=14),
+                "Add line",
+                type="button",
+                on_click=S.add_line,
+                class_name=f"{BTN_SECONDARY} mt-2",
+            ),
+            class_name="mt-4",
+        ),
+        rx.el.dl(
+            rx.el.div(rx.el.dt("Subtotal"), rx.el.dd(p["subtotal"]), class_name="flex justify-between"),
+            rx.el.div(rx.el.dt("Tax"), rx.el.dd(p["tax"]), class_name="flex justify-between"),
+            rx.el.div(
+                rx.el.dt("Total"),
+                rx.el.dd(p["total"], data_testid="invoice-preview-total"),
+                class_name="flex justify-between font-semibold text-slate-900",
+            ),
+            rx.cond(
+                p.note != "",
+                rx.el.p(p.note, class_name="text-xs text-amber-800", data_testid="invoice-preview-note"),
+                rx.fragment(),
+            ),
+            rx.el.p("Estimate: the server computes the saved amounts.", class_name="text-xs text-slate-500"),
+            class_name="mt-4 space-y-1 rounded-lg bg-slate-50 p-3 text-sm text-slate-700",
+        ),
+        rx.el.div(
+            field("Notes", rx.el.textarea(name="notes", id="invoice-notes", rows=2, class_name=TEXTAREA), err["notes"]),
+            class_name="mt-4",
+        ),
+        submit_actions(S.set_create_open(False), S.saving, "Create draft", test_id="invoice-save"),
+        on_submit=S.submit_create,
+        reset_on_submit=False,
+    )
+    return dialog(
+        "Create Invoice",
+        "A draft gets the next invoice number; the client sees it once it is issued.",
+        form,
+        open=S.create_open,
+        on_open_change=S.set_create_open,
+        max_width="46rem",
+    )
+
+
+def _pay_dialog() -> rx.Component:
+    err = S.form_errors
+    form = rx.el.form(
+        form_alert("Failed to record payment", S.form_error),
+        rx.el.div(
+            field(
+                "Amount (USD)",
+                text_input("amount", id="pay-amount", type="number", step="0.01", min="0.01"),
+                err["amount"],
+                hint="Leave empty for the whole outstanding amount.",
+            ),
+            field("Method", text_input("method", id="pay-method", placeholder="Bank transfer")),
+            field("Payment date", text_input("paid_on", id="pay-date", type="date", min="1900-01-01"), err["paid_on"]),
+            class_name="grid gap-4 sm:grid-cols-2",
+        ),
+        submit_actions(S.set_pay_open(False), S.saving, "Record payment"),
+        on_submit=S.submit_pay,
+        reset_on_submit=False,
+    )
+    return dialog(
+        "Record Payment",
+        rx.el.span("A payment on ", rx.el.strong(S.pay_number), "."),
+        form,
+        open=S.pay_open,
+        on_open_change=S.set_pay_open,
+    )
+
+
+def billing_content() -> rx.Component:
+    return rx.el.div(
+        page_header(
+            "Billing",
+            "Invoices for clients: drafts, issued and paid.",
+            rx.cond(
+                S.can_write,
+                rx.el.button(
+                    rx.icon("plus", size=16),
+                    "Create Invoice",
+                    on_click=S.open_create,
+                    class_name=BTN_PRIMARY,
+                    data_testid="create-invoice",
+                ),
+                rx.fragment(),
+            ),
+        ),
+        rx.el.div(
+            search_input(S.search, S.set_search, "Search invoices…"),
+            rx.el.div(
+                select(STATUS_FILTERS, value=S.status_filter, on_change=S.set_status_filter, aria_label="Status"),
+                class_name="w-full sm:w-48",
+            ),
+            rx.el.div(
+                select(SORTS, value=S.sort, on_change=S.set_sort, aria_label="Sort invoices"),
+                class_name="w-full sm:w-44",
+            ),
+            class_name="mb-4 flex flex-col gap-3 sm:flex-row sm:items-center",
+        ),
+        rx.cond(
+            S.load_error != "",
+            error_panel("Failed to load invoices", "There was an error loading the invoices.", S.retry),
+            rx.cond(S.loading & (S.rows.length() == 0), loading_text("Loading invoices…"), _table()),
+        ),
+        _create_dialog(),
+        _pay_dialog(),
+        confirm_dialog(
+            "Delete Draft Invoice",
+            rx.el.span('Are you sure you want to delete "', S.delete_name, '"? This action cannot be undone.'),
+            open=S.delete_open,
+            on_open_change=S.set_delete_open,
+            on_confirm=S.confirm_delete,
+            busy=S.saving,
+        ),
+    )

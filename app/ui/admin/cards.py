@@ -1,0 +1,248 @@
+"""What the card lists of Content Management share: one page of cards at a time, a create/edit dialog, a delete
+confirmation, and the spec's loading, empty and error states.
+
+`CardList` is mixed into each entity's state (organizations, projects, products). The entity state names its
+permissions and noun, fetches a page from its service (`_page`), turns the DTOs into its typed rows (`_take`) and
+deletes through its service (`_delete`); every handler here re-checks the session and the permission first, because
+any browser can call any handler with any payload.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import reflex as rx
+from sqlmodel import Session
+
+from app.core.permissions import Perm
+from app.models.user import User, UserPublic
+from app.services.paging import Page
+from app.ui.admin.common import confirm_dialog, empty_panel, error_panel, form_alert, loading_text, search_input
+from app.ui.admin.dialogs import DeleteConfirm, FormDialog
+from app.ui.admin.paged import PagedList
+from app.ui.admin.state import AdminState, error_text
+from app.ui.admin.widgets import BTN_PRIMARY, CARD, ICON_BTN, dialog, pagination, submit_actions
+
+FEATURE = "Content Management"
+PAGE_SIZE = 12  # cards per page: whole rows of the 1-, 2- and 3-column grids
+GRID = "grid gap-4 sm:grid-cols-2 xl:grid-cols-3"
+CARD_BOX = f"{CARD} flex min-w-0 flex-col items-start gap-2 p-5 [&>*]:max-w-full"
+
+
+class CardList(FormDialog, DeleteConfirm, PagedList, AdminState, mixin=True):
+    """The paging, dialog and delete state of one entity's card list; the entity state fills in the hooks."""
+
+    page_size: int = PAGE_SIZE
+    loaded: bool = False  # a first page has been fetched (until then the list says "Loading …")
+
+    # --- what the entity state defines ---------------------------------------------------------------------------
+
+    def _noun(self) -> str:
+        """The entity's name in the toasts: 'organization'."""
+        raise NotImplementedError
+
+    def _write_perm(self) -> str:
+        return Perm.content_write
+
+    def _write_guard(self) -> tuple[str, str]:
+        return self._write_perm(), FEATURE
+
+    async def _page(self, actor: UserPublic, page: int) -> Page[Any]:
+        """The service's page `page` for the current search."""
+        raise NotImplementedError
+
+    def _take(self, data: list[Any]) -> None:
+        """Keep the page's DTOs as the typed rows."""
+        raise NotImplementedError
+
+    def _delete(self, s: Session, actor: User, row_id: int) -> None:
+        raise NotImplementedError
+
+    # --- list ----------------------------------------------------------------------------------------------------
+
+    async def _reload(self, *, quiet: bool = False) -> None:
+        actor = await self._actor(Perm.content_read, FEATURE, quiet=quiet)
+        if actor is None:
+            self._take([])
+            self._clear()
+            self.loaded = True
+            return
+        self.loading = True
+        try:
+            result = await self._fetch(lambda page: self._page(actor, page))
+        except Exception as exc:
+            self._take([])
+            self._clear(error_text(exc, f"There was an error loading the {self._noun()}s."))
+        else:
+            self._take(result.data)
+        finally:
+            self.loading = False
+            self.loaded = True
+
+    def close_dialogs(self) -> None:
+        """Called by the tab switch itself, in its own event: a loader that closed them would run after the switch
+        returned and could close a dialog the user opened in between."""
+        self.form_open = self.delete_open = False
+
+    @rx.event
+    async def load(self) -> None:
+        """The page's loader: the first page."""
+        self.page = 1
+        await self._reload(quiet=True)
+
+    @rx.event
+    async def show(self) -> None:
+        """The tab was opened again: the current page, fresh."""
+        await self._reload(quiet=True)
+
+    async def _save_form(self, actor: UserPublic, call: Any) -> None:
+        """Run the create or update `call`; on success close the dialog, say so and show the list again."""
+        verb = "update" if self._edit_id else "create"
+        ok, _ = await self._save(actor, call, f"Failed to {verb} {self._noun()}")
+        if not ok:
+            return
+        self.form_open = False
+        self._notify("success", f"{self._noun().title()} {verb}d successfully")
+        await self._reload()
+
+    @rx.var
+    def form_title(self) -> str:
+        return f"{'Edit' if self._edit_id else 'Create'} {self._noun().title()}"
+
+    # --- delete --------------------------------------------------------------------------------------------------
+
+    @rx.event
+    async def confirm_delete(self) -> None:
+        actor = await self._writer()
+        if actor is None:
+            return
+        noun, target = self._noun(), self._delete_id
+        ok, _ = await self._save(actor, lambda s, a: self._delete(s, a, target), f"Failed to delete {noun}")
+        self.delete_open = False
+        if not ok:
+            return
+        self._notify("success", f"{noun.title()} deleted successfully")
+        await self._reload()
+
+
+def row_id(value: Any) -> int:
+    """An id sent by the browser, or 0 when it is not one."""
+    try:
+        return max(0, int(value))
+    except (TypeError, ValueError):
+        return 0
+
+
+# --- views ------------------------------------------------------------------------------------------------------
+
+
+def card_actions(allowed: rx.Var, name: rx.Var, on_edit: Any, on_delete: Any) -> rx.Component:
+    """A card's edit and delete buttons, for those who may write."""
+    return rx.cond(
+        allowed,
+        rx.el.div(
+            rx.el.button(
+                rx.icon("pencil", size=16),
+                on_click=on_edit,
+                title="Edit",
+                aria_label=f"Edit {name}",
+                class_name=ICON_BTN,
+                data_testid="edit-button",
+            ),
+            rx.el.button(
+                rx.icon("trash-2", size=16),
+                on_click=on_delete,
+                title="Delete",
+                aria_label=f"Delete {name}",
+                class_name=f"{ICON_BTN} hover:!text-red-600",
+                data_testid="delete-button",
+            ),
+            class_name="flex shrink-0 gap-1",
+        ),
+        rx.fragment(),
+    )
+
+
+def card_title(name: rx.Var, actions: rx.Component) -> rx.Component:
+    return rx.el.div(
+        rx.el.h3(name, class_name="min-w-0 break-words font-semibold text-slate-900"),
+        actions,
+        class_name="flex items-start justify-between gap-2",
+    )
+
+
+def toolbar(state: Any, placeholder: str, kind: str, allowed: rx.Var, label: str, on_create: Any) -> rx.Component:
+    """The search box and, for writers, the Create button."""
+    return rx.el.div(
+        search_input(state.search, state.set_search, placeholder, f"search-{kind}"),
+        rx.cond(
+            allowed,
+            rx.el.button(
+                rx.icon("plus", size=16),
+                label,
+                on_click=on_create,
+                class_name=BTN_PRIMARY,
+                data_testid=f"create-{kind}",
+            ),
+            rx.fragment(),
+        ),
+        class_name="mb-4 flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between",
+    )
+
+
+def pager(state: Any) -> rx.Component:
+    """The shared pagination in a card of its own, for lists of cards (a table has it as its footer)."""
+    s = state
+    return rx.el.div(
+        pagination(s.page, s.pages, s.total, s.first_shown, s.last_shown, s.prev_page, s.next_page),
+        class_name=f"{CARD} overflow-hidden [&>div]:border-t-0",
+    )
+
+
+def card_list(state: Any, render: Any, plural: str, error_title: str | None = None) -> rx.Component:
+    """The current page as a grid of cards with the pager under it; loading, empty and (with `error_title`) error
+    states as the spec words them."""
+    s = state
+    grid = rx.el.div(rx.el.div(rx.foreach(s.rows, render), class_name=GRID), pager(s), class_name="flex flex-col gap-4")
+    empty = empty_panel(
+        rx.cond(s.search != "", f"No {plural} found matching your search.", f"No {plural} found."),
+    )
+    content = rx.cond(s.rows.length() > 0, grid, empty)
+    if error_title is not None:
+        content = rx.cond(
+            s.load_error != "",
+            error_panel(error_title, f"There was an error loading the {plural}.", s.retry),
+            content,
+        )
+    return rx.cond(s.loaded, content, loading_text(f"Loading {plural}…"))
+
+
+def form_dialog(state: Any, fields: rx.Component) -> rx.Component:
+    """The create/edit dialog around an entity's fields."""
+    form = rx.el.form(
+        form_alert("Please check the form", state.form_error),
+        fields,
+        submit_actions(state.set_form_open(False), state.saving, test_id="save-form"),
+        on_submit=state.submit_form,
+        reset_on_submit=False,
+    )
+    return dialog(
+        state.form_title,
+        "Fields marked * are required.",
+        form,
+        open=state.form_open,
+        on_open_change=state.set_form_open,
+        max_width="44rem",
+    )
+
+
+def delete_dialog(state: Any, title: str) -> rx.Component:
+    """The spec's confirmation: 'Are you sure you want to delete "{name}"? This action cannot be undone.'"""
+    return confirm_dialog(
+        title,
+        rx.el.span('Are you sure you want to delete "', state.delete_name, '"? This action cannot be undone.'),
+        open=state.delete_open,
+        on_open_change=state.set_delete_open,
+        on_confirm=state.confirm_delete,
+        busy=state.saving,
+    )

@@ -1,0 +1,1 @@
+"""Clients (/admin/clients): ClientsState (state.py) and its page content (views.py)."""

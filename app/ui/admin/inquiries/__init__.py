@@ -1,0 +1,1 @@
+"""Contact Inquiries (/admin/inquiries): InquiriesState and InquiryRow (state.py), the page content (views.py)."""

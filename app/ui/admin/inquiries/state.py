@@ -1,0 +1,207 @@
+"""Contact Inquiries (/admin/inquiries): state: search, status filter, one page of rows, the details dialog."""
+
+from __future__ import annotations
+
+import dataclasses
+from datetime import datetime
+from typing import Any
+
+import reflex as rx
+
+from app.core.permissions import Perm
+from app.services import admin_inquiries
+from app.services.paging import Page
+from app.ui.admin.paged import PagedList
+from app.ui.admin.state import AdminState, as_actor, error_text
+from app.ui.format import long_date
+
+PAGE_SIZE = 20
+ME = "me"  # assign_to_me: the actor's own id, taken from the session on the server, never from the browser
+FEATURE = "Inquiries"
+STATUS_OPTIONS = [("new", "New"), ("in_progress", "In Progress"), ("resolved", "Resolved"), ("closed", "Closed")]
+STATUS_FILTERS = [("", "All Statuses"), *STATUS_OPTIONS]
+PRIORITY_OPTIONS = [("low", "Low"), ("medium", "Medium"), ("high", "High"), ("urgent", "Urgent")]
+STATUS_COLORS = {"new": "blue", "in_progress": "yellow", "resolved": "green", "closed": "grey"}
+PRIORITY_COLORS = {"low": "grey", "medium": "blue", "high": "orange", "urgent": "red"}
+# The contact form's option values (spec section 9) and their labels.
+SERVICE_LABELS = {
+    "web-development": "Web Development",
+    "cloud-solutions": "Web Development and Hosting",
+    "database-design": "Database Design",
+    "digital-transformation": "Digital Transformation",
+    "other": "Other",
+}
+BUDGET_LABELS = {
+    "under-1.2k": "Under $1,200",
+    "1.2k-5k": "$1,200 - $3,000",
+    "3k-5k": "$3,000 - $5,000",
+    "5k-10k": "$5,000 - $10,000",
+    "10k-plus": "$10,000+",
+    "discuss": "Let's Discuss",
+}
+
+
+def _timestamp(value: str) -> str:
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        return value
+    hour = moment.hour % 12 or 12
+    return f"{long_date(moment)} at {hour}:{moment:%M} {'AM' if moment.hour < 12 else 'PM'} UTC"
+
+
+@dataclasses.dataclass
+class InquiryRow:
+    """One inquiry of the table (and of the details dialog), its values formatted for display."""
+
+    id: str = ""
+    name: str = ""
+    email: str = ""
+    phone: str = ""
+    company: str = ""
+    service: str = ""
+    budget: str = ""
+    message: str = ""
+    status: str = ""
+    status_label: str = ""
+    priority: str = ""
+    priority_label: str = ""
+    date: str = ""
+    submitted: str = ""
+    notes: str = ""
+    assigned: str = ""  # "you", "other" or ""
+
+
+def inquiry_row(i: dict[str, Any], me: str) -> InquiryRow:
+    service = i.get("service_type") or ""
+    budget = i.get("budget") or ""
+    assignee = i.get("assigned_to") or ""
+    return InquiryRow(
+        id=str(i["id"]),
+        name=i["name"],
+        email=i["email"],
+        phone=i.get("phone") or "",
+        company=i.get("company") or "",
+        service=SERVICE_LABELS.get(service, service),
+        budget=BUDGET_LABELS.get(budget, budget),
+        message=i.get("message") or "",
+        status=i["status"],
+        status_label=dict(STATUS_OPTIONS).get(i["status"], i["status"]),
+        priority=i["priority"],
+        priority_label=dict(PRIORITY_OPTIONS).get(i["priority"], i["priority"]),
+        date=long_date(i["created_at"]),
+        submitted=_timestamp(i["created_at"]),
+        notes=i.get("notes") or "",
+        assigned="you" if assignee and assignee == me else ("other" if assignee else ""),
+    )
+
+
+class InquiriesState(PagedList, AdminState):
+    rows: list[InquiryRow] = []
+    status_filter: str = ""
+    page_size: int = PAGE_SIZE
+
+    detail_open: bool = False
+    detail: InquiryRow = InquiryRow()
+    saving: bool = False
+    _detail_id: int = 0
+
+    async def _reload(self, *, quiet: bool = False) -> None:
+        actor = await self._actor(Perm.inquiries_read, FEATURE, quiet=quiet)
+        if actor is None:
+            self.rows = []
+            self._clear()
+            return
+        query = {"search": self.search, "status": self.status_filter, "sort": self.sort, "page_size": PAGE_SIZE}
+
+        async def fetch(page: int) -> Page[dict[str, Any]]:
+            return await as_actor(actor, lambda s, a: admin_inquiries.list_inquiries(s, actor=a, page=page, **query))
+
+        try:
+            result = await self._fetch(fetch)
+        except Exception as exc:
+            self.rows = []
+            self._clear(error_text(exc, "Failed to load inquiries. Please try again."))
+            return
+        self.rows = [inquiry_row(i, str(actor.id)) for i in result.data]
+
+    @rx.event
+    async def load(self) -> None:
+        self.page = 1
+        self.detail_open = False
+        await self._reload(quiet=True)
+
+    @rx.event
+    async def set_status_filter(self, value: str) -> None:
+        self.status_filter = value if value in dict(STATUS_OPTIONS) else ""
+        await self._first_page()
+
+    # --- details dialog ----------------------------------------------------------------------------------------
+
+    @rx.event
+    def open_detail(self, inquiry_id: str) -> None:
+        row = next((r for r in self.rows if r.id == str(inquiry_id)), None)
+        if row is None:
+            return
+        self._detail_id = int(row.id)
+        self.detail = dataclasses.replace(row)
+        self.detail_open = True
+
+    @rx.event
+    def set_detail_open(self, value: bool) -> None:
+        self.detail_open = bool(value) and self.detail_open
+
+    async def _update(self, data: dict[str, Any]) -> None:
+        actor = await self._actor(Perm.inquiries_write, FEATURE)
+        if actor is None:
+            return
+        if data.get("assigned_to") == ME:
+            data = {"assigned_to": str(actor.id)}
+        inquiry_id, ip = self._detail_id, self.router.session.client_ip
+        try:
+            dto = await as_actor(
+                actor,
+                lambda s, a: admin_inquiries.update_inquiry(s, actor=a, inquiry_id=inquiry_id, data=data, ip=ip),
+            )
+        except Exception as exc:
+            self._notify("error", "Update Failed", error_text(exc, "Failed to update inquiry"))
+            return
+        self.detail = inquiry_row(dto, str(actor.id))
+        self._notify("success", "Inquiry updated successfully")
+        await self._reload()
+
+    @rx.event
+    async def set_status(self, value: str) -> None:
+        self.saving = True
+        yield
+        try:
+            await self._update({"status": str(value)})
+        finally:
+            self.saving = False
+
+    @rx.event
+    async def set_priority(self, value: str) -> None:
+        self.saving = True
+        yield
+        try:
+            await self._update({"priority": str(value)})
+        finally:
+            self.saving = False
+
+    @rx.event
+    async def assign_to_me(self, mine: bool) -> None:
+        self.saving = True
+        yield
+        try:
+            await self._update({"assigned_to": ME if mine else None})
+        finally:
+            self.saving = False
+
+    @rx.event
+    async def save_notes(self, form: dict[str, Any]) -> None:
+        self.saving = True
+        yield
+        try:
+            await self._update({"notes": str(form.get("notes") or "")[:5000]})
+        finally:
+            self.saving = False

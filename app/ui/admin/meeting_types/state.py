@@ -1,0 +1,132 @@
+"""The meeting types' state: one page of the types the booking view offers (in its order), and their create, edit and
+activate actions. A short list in practice, paged all the same so its state never grows with the table."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import reflex as rx
+
+from app.core.permissions import Perm
+from app.services import meetings_admin
+from app.services.paging import Page
+from app.ui.admin.common import form_text, holds
+from app.ui.admin.dialogs import FormDialog
+from app.ui.admin.paged import PagedList
+from app.ui.admin.state import AdminState, as_actor, error_text
+
+FEATURE = "Meetings"
+PAGE_SIZE = 20
+
+
+@dataclasses.dataclass
+class TypeRow:
+    """A meeting type as its card and the edit form show it."""
+
+    id: int = 0
+    name: str = ""
+    duration: int = 30
+    host_name: str = ""
+    description: str = ""
+    scheduling_url: str = ""
+    active: bool = True
+
+
+def type_row(t: dict[str, Any]) -> TypeRow:
+    return TypeRow(
+        id=int(t["id"]),
+        name=str(t["name"]),
+        duration=int(t.get("duration_minutes") or 30),
+        host_name=t.get("host_name") or "",
+        description=t.get("description") or "",
+        scheduling_url=t.get("scheduling_url") or "",
+        active=bool(t.get("is_active")),
+    )
+
+
+class MeetingTypesState(FormDialog, PagedList, AdminState):
+    rows: list[TypeRow] = []
+    page_size: int = PAGE_SIZE
+
+    edit: TypeRow = TypeRow()
+
+    async def _reload(self, *, quiet: bool = False) -> None:
+        actor = await self._actor(Perm.meetings_read, FEATURE, quiet=quiet)
+        if actor is None:
+            self.rows = []
+            self._clear()
+            return
+        query = {"search": self.search, "sort": self.sort, "page_size": PAGE_SIZE}
+
+        async def fetch(page: int) -> Page[dict[str, Any]]:
+            return await as_actor(actor, lambda s, a: meetings_admin.list_types(s, actor=a, page=page, **query))
+
+        self.loading = True
+        try:
+            result = await self._fetch(fetch)
+        except Exception as exc:
+            self.rows = []
+            self._clear(error_text(exc, "There was an error loading the meeting types."))
+        else:
+            self.rows = [type_row(t) for t in result.data]
+        finally:
+            self.loading = False
+
+    @rx.event
+    async def load(self) -> None:
+        self.page = 1
+        self.form_open = False
+        await self._reload(quiet=True)
+
+    @rx.var
+    def can_write(self) -> bool:
+        return holds(self.user, Perm.meetings_write)
+
+    def _write_guard(self) -> tuple[str, str]:
+        return Perm.meetings_write, FEATURE
+
+    @rx.event
+    async def open_type(self, type_id: int) -> None:
+        """The form for the type `type_id` of this page, or for a new one (0)."""
+        if await self._writer() is None:
+            return
+        row = next((t for t in self.rows if type_id and t.id == type_id), None)
+        self.edit = dataclasses.replace(row) if row else TypeRow()
+        self._open_form(row.id if row else 0)
+
+    async def _save_type(self, data: dict[str, Any], type_id: int | None) -> bool:
+        actor = await self._writer()
+        if actor is None:
+            return False
+        ok, _ = await self._save(
+            actor,
+            lambda s, a: meetings_admin.save_type(s, actor=a, data=data, type_id=type_id),
+            "Failed to save meeting type",
+        )
+        if not ok:
+            return False
+        self._notify("success", "Meeting type saved")
+        await self._reload()
+        return True
+
+    @rx.event
+    async def submit_type(self, form: dict[str, Any]) -> None:
+        data = {
+            "name": form_text(form, "name", 200),
+            "duration_minutes": form_text(form, "duration_minutes") or "30",
+            "host_name": form_text(form, "host_name", 200),
+            "description": form_text(form, "description", 2000),
+            "scheduling_url": form_text(form, "scheduling_url", 500),
+            "is_active": str(form.get("is_active") or "") in ("on", "true"),
+        }
+        if await self._save_type(data, self._edit_id or None):
+            self.form_open = False
+
+    @rx.event
+    async def toggle_type(self, type_id: int, active: bool) -> None:
+        try:
+            type_id = int(type_id)
+        except (TypeError, ValueError):
+            return
+        await self._save_type({"is_active": bool(active)}, type_id)

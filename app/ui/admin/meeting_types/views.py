@@ -1,0 +1,163 @@
+"""The meeting types panel: a card per type of the current page (the pager only when there is more than one page),
+and the create/edit dialog."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from app.ui.admin.common import TEXTAREA, form_alert
+from app.ui.admin.meeting_types.state import MeetingTypesState, TypeRow
+from app.ui.admin.widgets import (
+    BTN_SECONDARY,
+    CARD,
+    ICON_BTN,
+    alert,
+    badge,
+    dialog,
+    field,
+    pagination,
+    submit_actions,
+    text_input,
+)
+
+S = MeetingTypesState
+
+
+def type_card(t: rx.Var[TypeRow]) -> rx.Component:
+    return rx.el.div(
+        rx.el.div(
+            rx.el.p(t.name, class_name="font-medium text-slate-900"),
+            rx.el.p(
+                t.duration,
+                " min",
+                rx.cond(t.host_name != "", rx.el.span(" · ", t.host_name), ""),
+                class_name="text-xs text-slate-500",
+            ),
+            class_name="min-w-0",
+        ),
+        rx.el.div(
+            rx.cond(t.active, badge("Active", "green"), badge("Inactive", "grey")),
+            rx.cond(
+                S.can_write,
+                rx.fragment(
+                    rx.el.button(
+                        rx.cond(t.active, "Deactivate", "Activate"),
+                        on_click=S.toggle_type(t.id, ~t.active),
+                        class_name=f"{BTN_SECONDARY} !px-2.5 !py-1",
+                    ),
+                    rx.el.button(
+                        rx.icon("pencil", size=16),
+                        on_click=S.open_type(t.id),
+                        aria_label=f"Edit {t.name}",
+                        class_name=ICON_BTN,
+                    ),
+                ),
+                rx.fragment(),
+            ),
+            class_name="flex shrink-0 items-center gap-2",
+        ),
+        class_name="flex flex-col gap-2 border-t border-slate-100 px-4 py-3 sm:flex-row sm:items-center "
+        "sm:justify-between",
+    )
+
+
+def type_dialog() -> rx.Component:
+    e, err = S.edit, S.form_errors
+    form = rx.el.form(
+        form_alert("Failed to save meeting type", S.form_error),
+        rx.el.div(
+            field(
+                "Name",
+                text_input("name", id="type-name", default_value=e.name, required=True),
+                err["name"],
+                required=True,
+            ),
+            field(
+                "Duration (minutes)",
+                text_input(
+                    "duration_minutes", id="type-duration", type="number", min="5", max="600", default_value=e.duration
+                ),
+                err["duration_minutes"],
+            ),
+            field("Host", text_input("host_name", id="type-host", default_value=e.host_name), err["host_name"]),
+            field(
+                "Booking link",
+                text_input("scheduling_url", id="type-url", default_value=e.scheduling_url),
+                err["scheduling_url"],
+            ),
+            rx.el.div(
+                field(
+                    "Description",
+                    rx.el.textarea(
+                        name="description",
+                        id="type-description",
+                        rows=2,
+                        default_value=e.description,
+                        class_name=TEXTAREA,
+                    ),
+                ),
+                class_name="sm:col-span-2",
+            ),
+            rx.el.label(
+                rx.el.input(
+                    type="checkbox", name="is_active", id="type-active", default_checked=e.active, class_name="h-4 w-4"
+                ),
+                rx.el.span("Active", class_name="text-sm text-slate-700"),
+                class_name="flex items-center gap-2",
+            ),
+            class_name="grid gap-4 sm:grid-cols-2",
+        ),
+        submit_actions(S.set_form_open(False), S.saving),
+        on_submit=S.submit_type,
+        reset_on_submit=False,
+    )
+    return dialog(
+        "Meeting Type",
+        "Shown to clients when they book a meeting.",
+        form,
+        open=S.form_open,
+        on_open_change=S.set_form_open,
+    )
+
+
+def meeting_types_panel() -> rx.Component:
+    return rx.el.section(
+        rx.el.div(
+            rx.el.div(
+                rx.el.h2("Meeting types", class_name="font-semibold text-slate-900"),
+                rx.el.p(
+                    "Shown in the booking view when no scheduling service is configured.",
+                    class_name="text-xs text-slate-500",
+                ),
+            ),
+            rx.cond(
+                S.can_write,
+                rx.el.button(rx.icon("plus", size=16), "New type", on_click=S.open_type(0), class_name=BTN_SECONDARY),
+                rx.fragment(),
+            ),
+            class_name="flex flex-col gap-2 px-4 py-3 sm:flex-row sm:items-center sm:justify-between",
+        ),
+        rx.cond(
+            S.load_error != "",
+            rx.el.div(
+                alert("Failed to load meeting types", S.load_error),
+                rx.el.button(rx.icon("refresh-cw", size=16), "Try Again", on_click=S.retry, class_name=BTN_SECONDARY),
+                class_name="flex flex-col items-start gap-2 px-4 pb-4",
+            ),
+            rx.fragment(),
+        ),
+        rx.foreach(S.rows, type_card),
+        rx.cond(
+            (S.rows.length() == 0) & (S.load_error == ""),
+            rx.el.p("No meeting types found.", class_name="px-4 pb-4 text-sm text-slate-500"),
+            rx.fragment(),
+        ),
+        rx.cond(
+            S.pages > 1,
+            pagination(S.page, S.pages, S.total, S.first_shown, S.last_shown, S.prev_page, S.next_page),
+            rx.fragment(),
+        ),
+        type_dialog(),
+        class_name=f"{CARD} mt-6 overflow-hidden",
+        data_testid="meeting-types",
+    )

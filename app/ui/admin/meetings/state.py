@@ -1,0 +1,317 @@
+"""The meetings list's state: one page of meetings (searched, filtered and sorted by the service), and the schedule,
+edit, cancel and complete actions. Every handler asks the session who is calling (`_actor`) before it does anything."""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from datetime import UTC, datetime
+from typing import Any
+
+import reflex as rx
+
+from app.core.permissions import Perm
+from app.models.user import UserPublic
+from app.services import meetings, meetings_admin
+from app.services.paging import PAGE_SIZE, PAGE_SIZE_MAX, Page
+from app.ui.admin.common import form_text, holds, label_of
+from app.ui.admin.dialogs import FormDialog
+from app.ui.admin.paged import PagedList
+from app.ui.admin.pickers import ClientOption, ClientPicker
+from app.ui.admin.state import AdminState, as_actor, error_text
+
+log = logging.getLogger(__name__)
+
+FEATURE = "Meetings"
+WHEN_FILTERS = [("upcoming", "Upcoming"), ("past", "Past"), ("all", "All")]
+STATUS_OPTIONS = [("scheduled", "Scheduled"), ("completed", "Completed"), ("cancelled", "Cancelled")]
+STATUS_FILTERS = [("", "All Statuses"), *STATUS_OPTIONS]
+# The service's sorts (meetings_admin.MEETING_SORTS); with none chosen, the "When" filter's own order applies.
+SORT_OPTIONS = [
+    ("soonest", "Soonest first"),
+    ("latest", "Latest first"),
+    ("title", "Title A\u2013Z"),
+    ("client", "Client A\u2013Z"),
+]
+
+
+@dataclasses.dataclass
+class MeetingRow:
+    """A meeting as the table and the edit form show it."""
+
+    id: int = 0
+    title: str = ""
+    client: str = ""
+    client_id: str = ""
+    when: str = ""
+    date: str = ""  # the form's date and time fields (UTC)
+    time: str = ""
+    duration: int = 30
+    meeting_type: str = ""
+    join_url: str = ""
+    description: str = ""
+    status: str = ""
+    status_label: str = ""
+    cancel_reason: str = ""
+    started: bool = False  # a scheduled meeting that has started can be completed, not cancelled
+
+
+def _when_text(t: datetime) -> str:
+    return f"{t:%a} {t:%b} {t.day}, {t.year} · {t:%H:%M} UTC"
+
+
+def meeting_row(m: dict[str, Any]) -> MeetingRow:
+    """A service DTO as a table row."""
+    try:
+        start: datetime | None = datetime.fromisoformat(str(m["scheduled_at"]))
+    except (TypeError, ValueError):
+        start = None
+    return MeetingRow(
+        id=int(m["id"]),
+        title=str(m["title"]),
+        client=m.get("client_name") or "—",
+        client_id=str(m.get("client_id") or ""),
+        when=_when_text(start) if start else str(m.get("scheduled_at") or ""),
+        date=f"{start:%Y-%m-%d}" if start else "",
+        time=f"{start:%H:%M}" if start else "",
+        duration=int(m.get("duration_minutes") or 30),
+        meeting_type=m.get("meeting_type") or "",
+        join_url=m.get("join_url") or "",
+        description=m.get("description") or "",
+        status=str(m["status"]),
+        status_label=label_of(m["status"]),
+        cancel_reason=m.get("cancel_reason") or "",
+        started=start is not None and start <= datetime.now(start.tzinfo or UTC),
+    )
+
+
+def _row_id(value: Any) -> int:
+    """A row id sent by the browser, 0 when it is not one (any payload can arrive)."""
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return 0
+
+
+class MeetingsState(FormDialog, ClientPicker, PagedList, AdminState):
+    """The client filter and the form share one client picker (its search and options); each keeps its own choice."""
+
+    rows: list[MeetingRow] = []
+    when: str = "upcoming"
+    status_filter: str = ""
+    client_filter: str = ""
+    _client_filter_label: str = ""
+
+    edit: MeetingRow = MeetingRow()
+    type_names: list[str] = []  # the form's suggestions: the active meeting types
+
+    cancel_open: bool = False
+    cancel_title: str = ""
+    cancel_error: str = ""
+    _cancel_id: int = 0
+
+    # --- list --------------------------------------------------------------------------------------------------
+
+    async def _reload(self, *, quiet: bool = False) -> None:
+        actor = await self._actor(Perm.meetings_read, FEATURE, quiet=quiet)
+        if actor is None:
+            self.rows = []
+            self._clear()
+            return
+        if not self.client_options:
+            await self._find_clients(actor)
+        query = {
+            "when": self.when,
+            "status": self.status_filter,
+            "client_id": self.client_filter,
+            "search": self.search,
+            "sort": self.sort,
+            "page_size": PAGE_SIZE,
+        }
+
+        async def fetch(page: int) -> Page[dict[str, Any]]:
+            return await as_actor(actor, lambda s, a: meetings_admin.list_all(s, actor=a, page=page, **query))
+
+        self.loading = True
+        try:
+            result = await self._fetch(fetch)
+        except Exception as exc:
+            self.rows = []
+            self._clear(error_text(exc, "There was an error loading the meetings."))
+        else:
+            self.rows = [meeting_row(m) for m in result.data]
+        finally:
+            self.loading = False
+
+    @rx.event
+    async def load(self) -> None:
+        self.page = 1
+        self.form_open = self.cancel_open = False
+        self.client_options, self.client_search = [], ""
+        await self._reload(quiet=True)
+
+    @rx.event
+    async def set_when(self, value: str) -> None:
+        self.when = value if value in dict(WHEN_FILTERS) else "upcoming"
+        await self._first_page()
+
+    @rx.event
+    async def set_status_filter(self, value: str) -> None:
+        self.status_filter = value if value in dict(STATUS_OPTIONS) else ""
+        await self._first_page()
+
+    # --- the client picker (pickers.ClientPicker): anyone who may read meetings searches it ------------------------
+
+    async def _picker_actor(self) -> UserPublic | None:
+        return await self._actor(Perm.meetings_read, FEATURE)
+
+    def _kept_clients(self) -> list[ClientOption]:
+        kept = super()._kept_clients()
+        if self.client_filter and self.client_filter != self.client_id:
+            kept.append(ClientOption(id=self.client_filter, label=self._client_filter_label))
+        return kept
+
+    @rx.event
+    async def set_client_filter(self, value: str) -> None:
+        """Filter by a client: one offered, or any client's id (a link, a test); anything else means all clients."""
+        actor = await self._picker_actor()
+        if actor is None:
+            return
+        chosen = self._offered(value) or await self._client_option(actor, str(value)[:40])
+        self.client_filter, self._client_filter_label = (chosen.id, chosen.label) if chosen else ("", "")
+        await self._first_page()
+
+    @rx.var
+    def can_write(self) -> bool:
+        return holds(self.user, Perm.meetings_write)
+
+    @rx.var
+    def sort_shown(self) -> str:
+        """The sort the list is in: the chosen one, else the "When" filter's own order."""
+        if self.sort in dict(SORT_OPTIONS):
+            return self.sort
+        return "soonest" if self.when == "upcoming" else "latest"
+
+    # --- schedule / edit ---------------------------------------------------------------------------------------
+
+    async def _load_type_names(self) -> None:
+        actor = await self._actor(Perm.meetings_read, FEATURE, quiet=True)
+        if actor is None:
+            return
+        try:
+            found = await as_actor(
+                actor, lambda s, a: meetings_admin.list_types(s, actor=a, active=True, page_size=PAGE_SIZE_MAX)
+            )
+        except Exception:
+            log.exception("meeting type suggestions failed")  # the field still takes any text
+            return
+        self.type_names = [t["name"] for t in found.data]
+
+    def _write_guard(self) -> tuple[str, str]:
+        return Perm.meetings_write, FEATURE
+
+    def _edit_form(self, row: MeetingRow, edit_id: int) -> None:
+        self.edit = dataclasses.replace(row)
+        self._open_form(edit_id)
+
+    async def _open_pickers(self, client_id: str) -> None:
+        """The form's client (an edited meeting's is preselected and kept) and the meeting type suggestions."""
+        actor = await self._actor(Perm.meetings_read, FEATURE, quiet=True)
+        if actor is not None:
+            await self._reset_clients(actor, client_id)
+        await self._load_type_names()
+
+    @rx.event
+    async def open_create(self):
+        if await self._writer() is None:
+            return
+        self._edit_form(MeetingRow(), 0)
+        yield  # the dialog opens at once; the client choices and type suggestions follow
+        await self._open_pickers("")
+
+    @rx.event
+    async def open_edit(self, meeting_id: int):
+        row = next((r for r in self.rows if r.id == _row_id(meeting_id)), None)
+        if row is None or await self._writer() is None:
+            return
+        self._edit_form(row, row.id)
+        yield
+        await self._open_pickers(row.client_id)
+
+    @rx.event
+    async def submit_form(self, form: dict[str, Any]) -> None:
+        actor = await self._writer()
+        if actor is None:
+            return
+        day, clock = form_text(form, "date"), form_text(form, "time")
+        data: dict[str, Any] = {
+            "client_id": form_text(form, "client_id"),
+            "title": form_text(form, "title", 200),
+            "description": form_text(form, "description", 5000),
+            "meeting_type": form_text(form, "meeting_type", 100),
+            "meeting_url": form_text(form, "meeting_url", 500),
+            "duration_minutes": form_text(form, "duration_minutes") or "30",
+            "start_time": f"{day}T{clock}:00+00:00" if day and clock else "",
+        }
+        edit_id = self._edit_id
+
+        def call(s: Any, a: Any) -> Any:
+            if edit_id:
+                return meetings_admin.update_meeting(s, actor=a, meeting_id=edit_id, data=data)
+            return meetings_admin.create_meeting(s, actor=a, data=data)
+
+        verb = "update" if edit_id else "schedule"
+        ok, _ = await self._save(actor, call, f"Failed to {verb} meeting", toast=False)
+        if not ok:
+            return
+        self.form_open = False
+        self._notify(
+            "success",
+            "Meeting updated successfully" if edit_id else "Meeting scheduled",
+            "The client has been e-mailed.",
+        )
+        await self._reload()
+
+    # --- cancel / complete -------------------------------------------------------------------------------------
+
+    @rx.event
+    def ask_cancel(self, meeting_id: int) -> None:
+        row = next((r for r in self.rows if r.id == _row_id(meeting_id)), None)
+        if row is None:
+            return
+        self._cancel_id, self.cancel_title = row.id, row.title
+        self.cancel_error = ""
+        self.cancel_open = True
+
+    @rx.event
+    def set_cancel_open(self, value: bool) -> None:
+        self.cancel_open = bool(value) and self.cancel_open
+
+    @rx.event
+    async def submit_cancel(self, form: dict[str, Any]) -> None:
+        actor = await self._writer()
+        if actor is None:
+            return
+        mid, reason = self._cancel_id, form_text(form, "reason", 500)
+        try:
+            await as_actor(actor, lambda s, a: meetings.cancel_meeting(s, actor=a, meeting_id=mid, reason=reason))
+        except Exception as exc:
+            self.cancel_error = error_text(exc, "Failed to cancel meeting")
+            return
+        self.cancel_open = False
+        self._notify("success", "Meeting cancelled")
+        await self._reload()
+
+    @rx.event
+    async def complete(self, meeting_id: int) -> None:
+        actor = await self._writer()
+        if actor is None:
+            return
+        mid = _row_id(meeting_id)
+        try:
+            await as_actor(actor, lambda s, a: meetings_admin.complete_meeting(s, actor=a, meeting_id=mid))
+        except Exception as exc:
+            self._notify("error", "Failed to update meeting", error_text(exc, "Failed to update meeting"))
+            return
+        self._notify("success", "Meeting marked completed")
+        await self._reload()

@@ -1,0 +1,315 @@
+"""The meetings list: header, search and filters, the table of the current page with its pager, and the schedule/edit
+and cancel dialogs."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from app.ui.admin.common import TEXTAREA, error_panel, form_alert, loading_text, search_input
+from app.ui.admin.meetings.state import SORT_OPTIONS, STATUS_FILTERS, WHEN_FILTERS, MeetingRow, MeetingsState
+from app.ui.admin.pickers import client_picker
+from app.ui.admin.tables import table_head
+from app.ui.admin.widgets import (
+    BTN_DANGER,
+    BTN_PRIMARY,
+    BTN_SECONDARY,
+    CARD,
+    ICON_BTN,
+    INPUT,
+    TD,
+    badge_by,
+    dialog,
+    dialog_actions,
+    empty_row,
+    field,
+    page_header,
+    pagination,
+    select,
+    submit_actions,
+    text_input,
+)
+
+S = MeetingsState
+STATUS_COLORS = {"scheduled": "blue", "completed": "green", "cancelled": "red"}
+HEADERS = [
+    ("Meeting", ""),
+    ("Client", "hidden md:table-cell"),
+    ("When (UTC)", "hidden lg:table-cell"),
+    ("Duration", "hidden xl:table-cell"),
+    ("Type", "hidden xl:table-cell"),
+    ("Status", ""),
+]
+
+
+def _actions(m: rx.Var[MeetingRow]) -> rx.Component:
+    return rx.cond(
+        S.can_write & (m.status == "scheduled"),
+        rx.el.div(
+            rx.el.button(
+                rx.icon("pencil", size=16),
+                on_click=S.open_edit(m.id),
+                title="Edit",
+                aria_label=f"Edit {m.title}",
+                class_name=ICON_BTN,
+            ),
+            rx.cond(
+                m.started,
+                rx.el.button(
+                    rx.icon("circle-check", size=16),
+                    on_click=S.complete(m.id),
+                    title="Mark completed",
+                    aria_label=f"Mark {m.title} completed",
+                    class_name=ICON_BTN,
+                ),
+                rx.el.button(
+                    rx.icon("calendar-x", size=16),
+                    on_click=S.ask_cancel(m.id),
+                    title="Cancel meeting",
+                    aria_label=f"Cancel {m.title}",
+                    class_name=ICON_BTN,
+                ),
+            ),
+            class_name="flex justify-end gap-1",
+        ),
+        rx.fragment(),
+    )
+
+
+def meeting_row(m: rx.Var[MeetingRow]) -> rx.Component:
+    return rx.el.tr(
+        rx.el.td(
+            rx.el.p(m.title, class_name="font-medium text-slate-900"),
+            rx.el.p(m.client, class_name="text-xs text-slate-500 md:hidden"),
+            rx.el.p(m.when, class_name="text-xs text-slate-500 lg:hidden"),
+            rx.cond(
+                m.join_url != "",
+                rx.el.a(
+                    "Join link",
+                    href=m.join_url,
+                    target="_blank",
+                    rel="noopener noreferrer",
+                    class_name="text-xs text-blue-600 hover:underline",
+                ),
+                rx.fragment(),
+            ),
+            rx.cond(
+                m.cancel_reason != "",
+                rx.el.p("Reason: ", m.cancel_reason, class_name="text-xs text-slate-500"),
+                rx.fragment(),
+            ),
+            class_name=TD,
+        ),
+        rx.el.td(m.client, class_name=f"{TD} hidden md:table-cell"),
+        rx.el.td(m.when, class_name=f"{TD} hidden lg:table-cell whitespace-nowrap"),
+        rx.el.td(m.duration, " min", class_name=f"{TD} hidden xl:table-cell whitespace-nowrap"),
+        rx.el.td(rx.cond(m.meeting_type != "", m.meeting_type, "—"), class_name=f"{TD} hidden xl:table-cell"),
+        rx.el.td(badge_by(m.status, STATUS_COLORS, m.status_label), class_name=TD),
+        rx.el.td(_actions(m), class_name=TD),
+        class_name="border-t border-slate-100 hover:bg-slate-50/60",
+        data_testid="meeting-row",
+    )
+
+
+def meetings_table() -> rx.Component:
+    return rx.el.div(
+        rx.el.div(
+            rx.el.table(
+                table_head(HEADERS),
+                rx.el.tbody(
+                    rx.cond(
+                        S.rows.length() > 0,
+                        rx.foreach(S.rows, meeting_row),
+                        empty_row(len(HEADERS) + 1, "No meetings found."),
+                    )
+                ),
+                class_name="min-w-full",
+            ),
+            class_name="overflow-x-auto",
+        ),
+        pagination(S.page, S.pages, S.total, S.first_shown, S.last_shown, S.prev_page, S.next_page),
+        class_name=f"{CARD} overflow-hidden",
+    )
+
+
+def meeting_filters() -> rx.Component:
+    return rx.el.div(
+        # The search takes the room the filters leave (up to its own maximum); the filters keep their widths.
+        rx.el.div(
+            search_input(S.search, S.set_search, "Search meetings…", "meeting-search"),
+            class_name="w-full sm:w-auto sm:min-w-[12rem] sm:flex-1",
+        ),
+        rx.el.div(
+            select(WHEN_FILTERS, value=S.when, on_change=S.set_when, aria_label="When"),
+            class_name="w-full sm:w-36 sm:shrink-0",
+        ),
+        rx.el.div(
+            select(STATUS_FILTERS, value=S.status_filter, on_change=S.set_status_filter, aria_label="Status"),
+            class_name="w-full sm:w-40 sm:shrink-0",
+        ),
+        rx.el.div(
+            client_picker(
+                S,
+                select_id="meeting-client-filter",
+                search_test_id="meeting-client-filter-search",
+                blank="All Clients",
+                name="",
+                value=S.client_filter,
+                on_change=S.set_client_filter,
+                label_hidden=True,
+            ),
+            class_name="w-full sm:w-56 sm:shrink-0",
+        ),
+        rx.el.div(
+            select(SORT_OPTIONS, value=S.sort_shown, on_change=S.set_sort, aria_label="Sort"),
+            class_name="w-full sm:w-40 sm:shrink-0",
+        ),
+        class_name="mb-4 flex flex-col gap-3 sm:flex-row sm:flex-wrap sm:items-center",
+    )
+
+
+def _form_fields() -> rx.Component:
+    e, err = S.edit, S.form_errors
+    return rx.el.div(
+        client_picker(
+            S,
+            select_id="meeting-client",
+            search_test_id="meeting-client-search",
+            required=True,
+            error=err["client_id"],
+        ),
+        field(
+            "Title",
+            text_input("title", id="meeting-title", default_value=e.title, required=True),
+            err["title"],
+            required=True,
+        ),
+        field(
+            "Date (UTC)",
+            text_input("date", id="meeting-date", type="date", min="1900-01-01", default_value=e.date, required=True),
+            err["start_time"],
+            required=True,
+        ),
+        field(
+            "Start time (UTC)",
+            text_input("time", id="meeting-time", type="time", default_value=e.time, required=True),
+            hint="Times are in UTC.",
+            required=True,
+        ),
+        field(
+            "Duration (minutes)",
+            text_input(
+                "duration_minutes",
+                id="meeting-duration",
+                type="number",
+                min="5",
+                max="600",
+                step="5",
+                default_value=e.duration,
+            ),
+            err["duration_minutes"],
+        ),
+        field(
+            "Type",
+            rx.el.input(
+                name="meeting_type",
+                id="meeting-type",
+                list="meeting-type-options",
+                default_value=e.meeting_type,
+                class_name=INPUT,
+            ),
+            err["meeting_type"],
+        ),
+        rx.el.datalist(rx.foreach(S.type_names, lambda n: rx.el.option(value=n)), id="meeting-type-options"),
+        rx.el.div(
+            field(
+                "Join link",
+                text_input(
+                    "meeting_url", id="meeting-url", type="url", placeholder="https://", default_value=e.join_url
+                ),
+                err["meeting_url"],
+            ),
+            class_name="sm:col-span-2",
+        ),
+        rx.el.div(
+            field(
+                "Description",
+                rx.el.textarea(
+                    name="description",
+                    id="meeting-description",
+                    rows=2,
+                    default_value=e.description,
+                    class_name=TEXTAREA,
+                ),
+                err["description"],
+            ),
+            class_name="sm:col-span-2",
+        ),
+        class_name="grid gap-4 sm:grid-cols-2",
+    )
+
+
+def meeting_form_dialog() -> rx.Component:
+    form = rx.el.form(
+        form_alert("Please check the form", S.form_error),
+        _form_fields(),
+        submit_actions(S.set_form_open(False), S.saving, test_id="meeting-save"),
+        on_submit=S.submit_form,
+        reset_on_submit=False,
+    )
+    return dialog(
+        rx.cond(S.edit.id != 0, "Edit Meeting", "Schedule Meeting"),
+        "The client sees the meeting in the portal and gets an e-mail. Times are UTC.",
+        form,
+        open=S.form_open,
+        on_open_change=S.set_form_open,
+        max_width="40rem",
+    )
+
+
+def cancel_dialog() -> rx.Component:
+    form = rx.el.form(
+        form_alert("Failed to cancel meeting", S.cancel_error),
+        field("Reason", text_input("reason", id="cancel-reason", placeholder="Cancelled by staff")),
+        dialog_actions(
+            rx.el.button("Keep meeting", type="button", on_click=S.set_cancel_open(False), class_name=BTN_SECONDARY),
+            rx.el.button("Cancel meeting", type="submit", class_name=BTN_DANGER),
+        ),
+        on_submit=S.submit_cancel,
+        reset_on_submit=False,
+    )
+    return dialog(
+        "Cancel Meeting",
+        rx.el.span('Cancel "', S.cancel_title, '"? The client sees the reason.'),
+        form,
+        open=S.cancel_open,
+        on_open_change=S.set_cancel_open,
+    )
+
+
+def meetings_list() -> rx.Component:
+    """The section's upper part: everything about meetings themselves."""
+    return rx.fragment(
+        page_header(
+            "Meetings",
+            "All client meetings. Times are shown in UTC.",
+            rx.cond(
+                S.can_write,
+                rx.el.button(
+                    rx.icon("calendar-plus", size=16),
+                    "Schedule Meeting",
+                    on_click=S.open_create,
+                    class_name=BTN_PRIMARY,
+                    data_testid="create-meeting",
+                ),
+                rx.fragment(),
+            ),
+        ),
+        meeting_filters(),
+        rx.cond(
+            S.load_error != "",
+            error_panel("Failed to load meetings", "There was an error loading the meetings.", S.retry),
+            rx.cond(S.loading & (S.rows.length() == 0), loading_text("Loading meetings…"), meetings_table()),
+        ),
+        meeting_form_dialog(),
+        cancel_dialog(),
+    )

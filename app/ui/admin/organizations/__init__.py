@@ -1,0 +1,1 @@
+"""Organizations tab of Content Management (content:read; writes content:write)."""

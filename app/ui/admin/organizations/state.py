@@ -1,0 +1,107 @@
+"""The Organizations tab's state: one page of organizations, the create/edit dialog and the delete confirmation."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import reflex as rx
+from sqlmodel import Session
+
+from app.core.permissions import Perm
+from app.models.user import User, UserPublic
+from app.services import organizations
+from app.services.paging import Page
+from app.ui.admin.cards import CardList, row_id
+from app.ui.admin.common import form_text, holds
+from app.ui.admin.pickers import ClientPicker
+from app.ui.admin.state import AdminState, as_actor
+
+SIZE_LABELS = {"small": "Small", "medium": "Medium", "large": "Large", "enterprise": "Enterprise"}
+
+
+@dataclasses.dataclass
+class OrganizationRow:
+    id: int = 0
+    name: str = ""
+    description: str = ""
+    website: str = ""
+    industry: str = ""
+    size: str = ""
+    size_label: str = ""
+    primary_contact_id: str = ""
+
+
+def organization_row(o: dict[str, Any]) -> OrganizationRow:
+    size = o.get("size") or ""
+    return OrganizationRow(
+        id=int(o["id"]),
+        name=o["name"],
+        description=o.get("description") or "",
+        website=o.get("website") or "",
+        industry=o.get("industry") or "",
+        size=size,
+        size_label=SIZE_LABELS.get(size, ""),
+        primary_contact_id=o.get("primary_contact_id") or "",
+    )
+
+
+class OrganizationListState(ClientPicker, CardList, AdminState):
+    rows: list[OrganizationRow] = []
+    sort: str = "name"
+    edit: OrganizationRow = OrganizationRow()
+
+    def _noun(self) -> str:
+        return "organization"
+
+    async def _page(self, actor: UserPublic, page: int) -> Page[Any]:
+        query = {"search": self.search, "sort": self.sort, "page_size": self.page_size}
+        return await as_actor(actor, lambda s, a: organizations.list_organizations(s, actor=a, page=page, **query))
+
+    def _take(self, data: list[Any]) -> None:
+        self.rows = [organization_row(o) for o in data]
+
+    def _delete(self, s: Session, actor: User, target: int) -> None:
+        organizations.delete_organization(s, actor=actor, organization_id=target)
+
+    @rx.var
+    def can_write(self) -> bool:
+        return holds(self.user, Perm.content_write)
+
+    async def _open(self, row: OrganizationRow) -> None:
+        actor = await self._writer()
+        if actor is None:
+            return
+        await self._reset_clients(actor, row.primary_contact_id)  # the primary contact: searched, capped
+        self.edit = row
+        self._open_form(row.id)
+
+    async def _picker_actor(self) -> UserPublic | None:
+        return await self._writer()
+
+    @rx.event
+    async def open_create(self) -> None:
+        await self._open(OrganizationRow())
+
+    @rx.event
+    async def open_edit(self, value: int) -> None:
+        row = next((r for r in self.rows if r.id == row_id(value)), None)
+        if row is not None:
+            await self._open(row)
+
+    @rx.event
+    async def submit_form(self, form: dict[str, Any]) -> None:
+        actor = await self._writer()
+        if actor is None:
+            return
+        data: dict[str, Any] = {k: form_text(form, k, 5000) for k in ("name", "description", "website", "industry")}
+        data["size"] = form_text(form, "size") or None
+        data["primary_contact_id"] = form_text(form, "primary_contact_id") or None
+        edit_id = self._edit_id
+
+        def call(s: Session, a: User) -> Any:
+            if edit_id:
+                return organizations.update_organization(s, actor=a, organization_id=edit_id, data=data)
+            return organizations.create_organization(s, actor=a, data=data)
+
+        await self._save_form(actor, call)

@@ -1,0 +1,120 @@
+"""The staff panel's one way to show a list: a page of rows at a time, searched, filtered and sorted in SQL.
+
+A section's state mixes in `PagedList`, keeps its own filter vars, and implements `_reload` as: check the actor,
+call its service's list function (which pages through `app.services.paging.paginate`), then `self._show(page, rows)`.
+No state ever holds more than one page, so a table of 20,000 invoices costs the browser what 25 rows cost.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+import reflex as rx
+
+from app.services.paging import PAGE_SIZE, SEARCH_MAX, Page
+from app.ui.admin.widgets import CARD, TH, empty_row, pagination
+
+T = TypeVar("T")
+
+
+class PagedList(rx.State, mixin=True):
+    """Paging, search and sort vars and their events; the section supplies `rows` and `_reload`."""
+
+    page: int = 1
+    pages: int = 1
+    total: int = 0
+    page_size: int = PAGE_SIZE
+    search: str = ""
+    sort: str = ""
+    loading: bool = False
+    load_error: str = ""
+
+    async def _reload(self, *, quiet: bool = False) -> None:
+        raise NotImplementedError
+
+    def _show(self, result: Page[Any]) -> None:
+        """Take a service's page: where it sits (the service may have clamped the page number) and how many."""
+        self.total, self.page, self.pages, self.page_size = result.total, result.page, result.pages, result.page_size
+        self.load_error = ""
+
+    async def _fetch(self, fetch: Callable[[int], Awaitable[Page[T]]]) -> Page[T]:
+        """`fetch(page)` for the current page; past the end (its last rows were just deleted) the last page instead."""
+        result = await fetch(self.page)
+        if not result.data and result.total > 0 and result.page > result.pages:
+            result = await fetch(result.pages)
+        self._show(result)
+        return result
+
+    def _clear(self, error: str = "") -> None:
+        self.total, self.page, self.pages = 0, 1, 1
+        self.load_error = error
+
+    async def _first_page(self) -> None:
+        self.page = 1
+        await self._reload()
+
+    @rx.event
+    async def set_search(self, value: str) -> None:
+        self.search = str(value)[:SEARCH_MAX]
+        await self._first_page()
+
+    @rx.event
+    async def set_sort(self, value: str) -> None:
+        self.sort = str(value)[:40]  # the service ignores a name it does not know
+        await self._first_page()
+
+    @rx.event
+    async def prev_page(self) -> None:
+        self.page = max(1, self.page - 1)
+        await self._reload()
+
+    @rx.event
+    async def next_page(self) -> None:
+        self.page = min(self.pages, self.page + 1)
+        await self._reload()
+
+    @rx.event
+    async def retry(self) -> None:
+        await self._reload()
+
+    @rx.var
+    def first_shown(self) -> int:
+        return 0 if self.total == 0 else (self.page - 1) * self.page_size + 1
+
+    @rx.var
+    def last_shown(self) -> int:
+        return min(self.total, self.page * self.page_size)
+
+
+def paged_table(
+    state: type[PagedList],
+    rows: rx.Var,
+    headers: list[tuple[str, str]],
+    row: Callable[[rx.Var], rx.Component],
+    *,
+    empty: Any,
+    test_id: str = "",
+) -> rx.Component:
+    """A card with the table of the current page and the pager under it.
+
+    `headers` are (label, extra classes) pairs, e.g. ("Client", "hidden md:table-cell"); `row` renders one row.
+    """
+    return rx.el.div(
+        rx.el.div(
+            rx.el.table(
+                rx.el.thead(
+                    rx.el.tr(*[rx.el.th(label, class_name=f"{TH} {extra}".strip()) for label, extra in headers]),
+                    class_name="bg-slate-50",
+                ),
+                rx.el.tbody(rx.cond(rows.length() > 0, rx.foreach(rows, row), empty_row(len(headers), empty))),  # type: ignore[attr-defined]
+                class_name="min-w-full",
+                data_testid=test_id or None,
+            ),
+            class_name="overflow-x-auto",
+        ),
+        pagination(
+            state.page, state.pages, state.total, state.first_shown, state.last_shown, state.prev_page, state.next_page
+        ),
+        class_name=CARD,
+    )

@@ -1,0 +1,233 @@
+"""The states over the product catalogue: the Products tab of Content Management (cards, create/edit, delete) and the
+Products & Services page (each product with its prices; adding prices and switching them on or off)."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import reflex as rx
+from sqlmodel import Session
+
+from app.core.permissions import Perm, has_perm
+from app.models.user import User, UserPublic
+from app.services import products
+from app.services.paging import Page
+from app.ui.admin.cards import CardList, row_id
+from app.ui.admin.common import dollars, form_text, holds, label_of
+from app.ui.admin.paged import PagedList
+from app.ui.admin.state import AdminState, as_actor, error_text
+
+CATALOGUE = "Products & Services"
+CATALOGUE_PAGE_SIZE = 10  # products per page; each shows its price table
+
+
+@dataclasses.dataclass
+class ProductRow:
+    id: int = 0
+    name: str = ""
+    description: str = ""
+    category: str = ""
+    category_label: str = ""
+    active: bool = True
+
+
+def product_row(p: dict[str, Any]) -> ProductRow:
+    category = p.get("category") or ""
+    return ProductRow(
+        id=int(p["id"]),
+        name=p["name"],
+        description=p.get("description") or "",
+        category=category,
+        category_label=label_of(category),
+        active=bool(p.get("is_active")),
+    )
+
+
+class ProductListState(CardList, AdminState):
+    rows: list[ProductRow] = []
+    sort: str = "name"
+    edit: ProductRow = ProductRow()
+
+    def _noun(self) -> str:
+        return "product"
+
+    def _write_perm(self) -> str:
+        return Perm.products_write
+
+    async def _page(self, actor: UserPublic, page: int) -> Page[Any]:
+        query = {"search": self.search, "sort": self.sort, "page_size": self.page_size}
+        if has_perm(actor.effective_permissions, Perm.products_read):
+            return await as_actor(actor, lambda s, a: products.list_products(s, actor=a, page=page, **query))
+        # Without products:read the tab lists what the public site shows: the active products.
+        return await as_actor(actor, lambda s, _a: products.list_active_products(s, page=page, **query))
+
+    def _take(self, data: list[Any]) -> None:
+        self.rows = [product_row(p) for p in data]
+
+    def _delete(self, s: Session, actor: User, target: int) -> None:
+        products.delete_product(s, actor=actor, product_id=target)
+
+    @rx.var
+    def can_write(self) -> bool:
+        return holds(self.user, Perm.products_write)
+
+    @rx.event
+    async def open_create(self) -> None:
+        if await self._writer() is not None:
+            self.edit = ProductRow(active=True)
+            self._open_form(0)
+
+    @rx.event
+    async def open_edit(self, value: int) -> None:
+        row = next((r for r in self.rows if r.id == row_id(value)), None)
+        if row is not None and await self._writer() is not None:
+            self.edit = row
+            self._open_form(row.id)
+
+    @rx.event
+    async def submit_form(self, form: dict[str, Any]) -> None:
+        actor = await self._writer()
+        if actor is None:
+            return
+        data: dict[str, Any] = {k: form_text(form, k, 5000) for k in ("name", "description", "category")}
+        data["is_active"] = str(form.get("is_active") or "") in ("on", "true", "1")
+        edit_id = self._edit_id
+
+        def call(s: Session, a: User) -> Any:
+            if edit_id:
+                return products.update_product(s, actor=a, product_id=edit_id, data=data)
+            return products.create_product(s, actor=a, data=data)
+
+        await self._save_form(actor, call)
+
+
+# --- Products & Services -----------------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass
+class PriceRow:
+    id: int = 0
+    amount: str = ""
+    currency: str = ""
+    period: str = ""
+    active: bool = True
+
+
+@dataclasses.dataclass
+class CatalogueRow:
+    id: int = 0
+    name: str = ""
+    description: str = ""
+    category: str = ""
+    active: bool = True
+    prices: list[PriceRow] = dataclasses.field(default_factory=list)
+
+
+def catalogue_row(p: dict[str, Any]) -> CatalogueRow:
+    return CatalogueRow(
+        id=int(p["id"]),
+        name=p["name"],
+        description=p.get("description") or "",
+        category=label_of(p.get("category") or ""),
+        active=bool(p.get("is_active")),
+        prices=[
+            PriceRow(
+                id=int(x["id"]),
+                amount=dollars(x["amount"]),
+                currency=str(x["currency"]).upper(),
+                period=label_of(x["billing_period"]),
+                active=bool(x["is_active"]),
+            )
+            for x in p.get("prices") or []
+        ],
+    )
+
+
+class ProductCatalogueState(PagedList, AdminState):
+    rows: list[CatalogueRow] = []
+    page_size: int = CATALOGUE_PAGE_SIZE
+    sort: str = "name"
+    price_open: bool = False
+    price_product: str = ""
+    form_error: str = ""
+    form_errors: dict[str, str] = {}
+    saving: bool = False
+    _price_product_id: int = 0
+
+    async def _reload(self, *, quiet: bool = False) -> None:
+        actor = await self._actor(Perm.products_read, CATALOGUE, quiet=quiet)
+        if actor is None:
+            self.rows = []
+            self._clear()
+            return
+        query = {"search": self.search, "sort": self.sort, "page_size": self.page_size}
+
+        async def fetch(page: int) -> Page[dict[str, Any]]:
+            return await as_actor(actor, lambda s, a: products.list_products(s, actor=a, page=page, **query))
+
+        try:
+            result = await self._fetch(fetch)
+        except Exception as exc:
+            self.rows = []
+            self._clear(error_text(exc, "There was an error loading the products."))
+            return
+        self.rows = [catalogue_row(p) for p in result.data]
+
+    @rx.event
+    async def load(self) -> None:
+        self.price_open = False
+        self.page = 1
+        await self._reload(quiet=True)
+
+    @rx.var
+    def can_write(self) -> bool:
+        return holds(self.user, Perm.products_write)
+
+    @rx.event
+    def open_price(self, product_id: int, name: str) -> None:
+        self._price_product_id, self.price_product = row_id(product_id), str(name)[:200]
+        self.form_error, self.form_errors = "", {}
+        self.price_open = True
+
+    @rx.event
+    def set_price_open(self, value: bool) -> None:
+        self.price_open = bool(value) and self.price_open
+
+    @rx.event
+    async def submit_price(self, form: dict[str, Any]) -> None:
+        actor = await self._actor(Perm.products_write, CATALOGUE)
+        if actor is None:
+            return
+        pid = self._price_product_id
+        data = {
+            "amount": form_text(form, "amount", 20),
+            "currency": "usd",
+            "billing_period": form_text(form, "billing_period", 20),
+            "is_active": True,
+        }
+        ok, _ = await self._save(
+            actor,
+            lambda s, a: products.add_price(s, actor=a, product_id=pid, data=data),
+            "Failed to add price",
+            toast=False,
+        )
+        if not ok:
+            return
+        self.price_open = False
+        self._notify("success", "Price added successfully")
+        await self._reload()
+
+    @rx.event
+    async def toggle_price(self, price_id: int, active: bool) -> None:
+        actor = await self._actor(Perm.products_write, CATALOGUE)
+        if actor is None:
+            return
+        pid = row_id(price_id)
+        try:
+            await as_actor(actor, lambda s, a: products.set_price_active(s, actor=a, price_id=pid, active=bool(active)))
+        except Exception as exc:
+            self._notify("error", "Failed to update price", error_text(exc, "Failed to update price"))
+            return
+        self._notify("success", "Price updated successfully")
+        await self._reload()

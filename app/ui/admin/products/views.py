@@ -1,0 +1,228 @@
+"""The Products tab of Content Management (cards, create/edit dialog, delete confirmation) and the Products & Services
+page (each product with its price table, one page at a time, and the Add Price dialog)."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from app.models.enums import BillingPeriod, ProductCategory
+from app.ui.admin.cards import CARD_BOX, card_actions, card_list, card_title, delete_dialog, form_dialog, pager, toolbar
+from app.ui.admin.common import TEXTAREA, error_panel, form_alert, label_of, search_input
+from app.ui.admin.products.state import ProductCatalogueState, ProductListState
+from app.ui.admin.widgets import (
+    BTN_SECONDARY,
+    CARD,
+    TD,
+    TH,
+    badge,
+    dialog,
+    field,
+    page_header,
+    select,
+    submit_actions,
+    text_input,
+)
+
+S = ProductListState
+C = ProductCatalogueState
+
+
+# --- the Products tab --------------------------------------------------------------------------------------------
+
+
+def _card(p: rx.Var) -> rx.Component:
+    return rx.el.div(
+        card_title(p.name, card_actions(S.can_write, p.name, S.open_edit(p.id), S.ask_delete(p.id, p.name))),
+        rx.el.div(
+            rx.cond(p.category != "", badge(p.category_label, "blue"), rx.fragment()),
+            rx.cond(p.active, badge("Active", "green"), badge("Inactive", "grey")),
+            class_name="flex flex-wrap gap-1.5",
+        ),
+        rx.el.p(p.description, class_name="line-clamp-3 text-sm text-slate-600"),
+        class_name=CARD_BOX,
+        data_testid="product-card",
+    )
+
+
+def _fields() -> rx.Component:
+    e, err = S.edit, S.form_errors
+    return rx.el.div(
+        field(
+            "Name",
+            text_input("name", id="product-name", default_value=e.name, required=True),
+            err["name"],
+            required=True,
+        ),
+        field(
+            "Category",
+            select(
+                [("", "No category"), *[(x.value, label_of(x.value)) for x in ProductCategory]],
+                name="category",
+                id="product-category",
+                default_value=e.category,
+            ),
+            err["category"],
+        ),
+        rx.el.div(
+            field(
+                "Description",
+                rx.el.textarea(
+                    name="description",
+                    id="product-description",
+                    default_value=e.description,
+                    rows=3,
+                    class_name=TEXTAREA,
+                ),
+                err["description"],
+            ),
+            class_name="sm:col-span-2",
+        ),
+        rx.el.label(
+            rx.el.input(
+                type="checkbox",
+                name="is_active",
+                id="product-active",
+                default_checked=e.active,
+                class_name="h-4 w-4 rounded border-slate-300",
+            ),
+            rx.el.span("Active (shown on the public site)", class_name="text-sm text-slate-700"),
+            class_name="flex items-center gap-2",
+        ),
+        class_name="grid gap-4 sm:grid-cols-2",
+    )
+
+
+def products_panel() -> rx.Component:
+    return rx.el.div(
+        toolbar(S, "Search products…", "products", S.can_write, "Create Product", S.open_create),
+        card_list(S, _card, "products", "Failed to load products"),
+        form_dialog(S, _fields()),
+        delete_dialog(S, "Delete Product"),
+    )
+
+
+# --- Products & Services -----------------------------------------------------------------------------------------
+
+
+def _price_row(x: rx.Var) -> rx.Component:
+    return rx.el.tr(
+        rx.el.td(x.amount, class_name=f"{TD} font-medium"),
+        rx.el.td(x.currency, class_name=TD),
+        rx.el.td(x.period, class_name=TD),
+        rx.el.td(
+            rx.cond(
+                C.can_write,
+                rx.el.label(
+                    rx.el.input(
+                        type="checkbox",
+                        checked=x.active,
+                        on_change=C.toggle_price(x.id, ~x.active),
+                        class_name="h-4 w-4",
+                    ),
+                    rx.cond(x.active, "Active", "Inactive"),
+                    class_name="flex items-center gap-2 text-sm",
+                ),
+                rx.cond(x.active, badge("Active", "green"), badge("Inactive", "grey")),
+            ),
+            class_name=TD,
+        ),
+        class_name="border-t border-slate-100",
+        data_testid="price-row",
+    )
+
+
+def _catalogue_product(p: rx.Var) -> rx.Component:
+    return rx.el.section(
+        rx.el.div(
+            rx.el.div(
+                rx.el.h2(p.name, class_name="font-semibold text-slate-900"),
+                rx.el.div(
+                    rx.cond(p.category != "", badge(p.category, "blue"), rx.fragment()),
+                    rx.cond(p.active, badge("Active", "green"), badge("Inactive", "grey")),
+                    class_name="mt-1 flex flex-wrap gap-1.5",
+                ),
+                rx.el.p(p.description, class_name="mt-2 line-clamp-2 text-sm text-slate-600"),
+                class_name="min-w-0",
+            ),
+            rx.cond(
+                C.can_write,
+                rx.el.button(
+                    rx.icon("plus", size=16),
+                    "Add price",
+                    on_click=C.open_price(p.id, p.name),
+                    class_name=BTN_SECONDARY,
+                ),
+                rx.fragment(),
+            ),
+            class_name="flex flex-col gap-3 p-5 sm:flex-row sm:items-start sm:justify-between",
+        ),
+        rx.el.div(
+            rx.el.table(
+                rx.el.thead(
+                    rx.el.tr(
+                        rx.el.th("Amount", class_name=TH),
+                        rx.el.th("Currency", class_name=TH),
+                        rx.el.th("Billing period", class_name=TH),
+                        rx.el.th("Status", class_name=TH),
+                    ),
+                    class_name="bg-slate-50",
+                ),
+                rx.el.tbody(rx.foreach(p.prices, _price_row)),
+                class_name="min-w-full",
+            ),
+            class_name="overflow-x-auto border-t border-slate-200",
+        ),
+        class_name=f"{CARD} overflow-hidden",
+        data_testid="catalogue-product",
+    )
+
+
+def _price_dialog() -> rx.Component:
+    err = C.form_errors
+    form = rx.el.form(
+        form_alert("Failed to add price", C.form_error),
+        rx.el.div(
+            field(
+                "Amount (USD)",
+                text_input("amount", id="price-amount", type="number", step="0.01", min="0", required=True),
+                err["amount"],
+                required=True,
+            ),
+            field(
+                "Billing period",
+                select([(x.value, label_of(x.value)) for x in BillingPeriod], name="billing_period", id="price-period"),
+                err["billing_period"],
+            ),
+            class_name="grid gap-4 sm:grid-cols-2",
+        ),
+        submit_actions(C.set_price_open(False), C.saving, "Add price"),
+        on_submit=C.submit_price,
+        reset_on_submit=False,
+    )
+    return dialog(
+        "Add Price",
+        rx.el.span("A new price for ", rx.el.strong(C.price_product), ". Old prices stay as they were."),
+        form,
+        open=C.price_open,
+        on_open_change=C.set_price_open,
+    )
+
+
+def products_content() -> rx.Component:
+    return rx.el.div(
+        page_header("Products & Services", "The catalogue and its prices. Edit products under Content Management."),
+        rx.el.div(search_input(C.search, C.set_search, "Search products…"), class_name="mb-4"),
+        rx.cond(
+            C.load_error != "",
+            error_panel("Failed to load products", "There was an error loading the products.", C.retry),
+            rx.cond(
+                C.rows.length() > 0,
+                rx.el.div(rx.foreach(C.rows, _catalogue_product), pager(C), class_name="flex flex-col gap-4"),
+                rx.el.div(
+                    rx.cond(C.search != "", "No products found matching your search.", "No products found."),
+                    class_name=f"{CARD} px-4 py-12 text-center text-sm text-slate-500",
+                ),
+            ),
+        ),
+        _price_dialog(),
+    )

@@ -1,0 +1,2 @@
+"""Projects tab of Content Management: client projects with progress and milestones (content:read; writes
+content:write)."""

@@ -1,0 +1,237 @@
+"""The Projects tab's state: one page of projects, the create/edit dialog with its milestones editor and pickers, and
+the delete confirmation."""
+
+from __future__ import annotations
+
+import dataclasses
+import uuid
+from typing import Any
+
+import reflex as rx
+from sqlmodel import Session
+
+from app.core.permissions import Perm
+from app.models.user import User, UserPublic
+from app.services import organizations, projects
+from app.services.paging import SEARCH_MAX, Page
+from app.ui.admin.cards import CardList, row_id
+from app.ui.admin.common import day_text, dollars, form_text, holds, label_of
+from app.ui.admin.pickers import ClientPicker
+from app.ui.admin.state import AdminState, as_actor
+
+MILESTONES_MAX = 50
+
+
+@dataclasses.dataclass
+class MilestoneRow:
+    key: str = ""  # stable while the editor reorders rows (React keys)
+    title: str = ""
+    due_date: str = ""
+    status: str = "pending"
+
+
+@dataclasses.dataclass
+class ProjectRow:
+    id: int = 0
+    name: str = ""
+    description: str = ""
+    status: str = ""
+    status_label: str = ""
+    project_type: str = ""
+    type_label: str = ""
+    client_id: str = ""
+    client: str = ""
+    organization_id: str = ""
+    budget: str = ""
+    budget_text: str = ""
+    progress: int = 0
+    progress_width: str = "0%"
+    start_date: str = ""
+    start_text: str = ""
+    end_date: str = ""
+    deadline: str = ""
+    estimated_hours: str = ""
+    actual_hours: str = "0"
+    milestone_count: int = 0
+    milestones: list[MilestoneRow] = dataclasses.field(default_factory=list)
+
+
+@dataclasses.dataclass
+class Choice:
+    id: str = ""
+    name: str = ""
+
+
+def _index(value: Any) -> int:
+    """A list position sent by the browser, or -1 (no row) when it is not one."""
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return -1
+
+
+def _milestone(m: dict[str, Any]) -> MilestoneRow:
+    return MilestoneRow(key=uuid.uuid4().hex, title=m["title"], due_date=m.get("due_date") or "", status=m["status"])
+
+
+def project_row(p: dict[str, Any]) -> ProjectRow:
+    progress = int(p.get("progress_percentage") or 0)
+    milestones = [_milestone(m) for m in p.get("milestones") or []]
+    return ProjectRow(
+        id=int(p["id"]),
+        name=p["name"],
+        description=p.get("description") or "",
+        status=p["status"],
+        status_label=label_of(p["status"]),
+        project_type=p["project_type"],
+        type_label=label_of(p["project_type"]),
+        client_id=p["client_id"],
+        client=p.get("client_name") or "",
+        organization_id=str(p.get("organization_id") or ""),
+        budget=p.get("budget") or "",
+        budget_text=dollars(p.get("budget")),
+        progress=progress,
+        progress_width=f"{progress}%",
+        start_date=p.get("start_date") or "",
+        start_text=day_text(p.get("start_date")),
+        end_date=p.get("end_date") or "",
+        deadline=p.get("deadline") or "",
+        estimated_hours=str(p["estimated_hours"]) if p.get("estimated_hours") is not None else "",
+        actual_hours=str(p.get("actual_hours") or 0),
+        milestone_count=len(milestones),
+        milestones=milestones,
+    )
+
+
+class ProjectListState(ClientPicker, CardList, AdminState):
+    rows: list[ProjectRow] = []
+    sort: str = "newest"
+    edit: ProjectRow = ProjectRow()
+    milestones: list[MilestoneRow] = []  # the dialog's editor; saved with the project through set_milestones
+    # The organization picker: at most organizations.CHOICES_MAX by name; with more, a search box narrows them.
+    org_choices: list[Choice] = []
+    org_total: int = 0
+    org_search: str = ""
+    form_org: str = ""
+
+    def _noun(self) -> str:
+        return "project"
+
+    async def _page(self, actor: UserPublic, page: int) -> Page[Any]:
+        query = {"search": self.search, "sort": self.sort, "page_size": self.page_size}
+        return await as_actor(actor, lambda s, a: projects.list_projects_page(s, actor=a, page=page, **query))
+
+    def _take(self, data: list[Any]) -> None:
+        self.rows = [project_row(p) for p in data]
+
+    def _delete(self, s: Session, actor: User, target: int) -> None:
+        projects.delete_project(s, actor=actor, project_id=target)
+
+    @rx.var
+    def can_write(self) -> bool:
+        return holds(self.user, Perm.content_write)
+
+    @rx.var
+    def org_more(self) -> bool:
+        """More organizations match than the picker offers: show its search box."""
+        return self.org_total > len(self.org_choices) or self.org_search != ""
+
+    # --- the dialog ----------------------------------------------------------------------------------------------
+
+    async def _load_orgs(self, actor: UserPublic) -> None:
+        search, chosen = self.org_search, row_id(self.form_org) or None
+        try:
+            result = await as_actor(
+                actor, lambda s, a: organizations.organization_choices(s, actor=a, search=search, include_id=chosen)
+            )
+        except Exception:
+            self.org_choices, self.org_total = [], 0  # without content:read the project simply has no organization
+            return
+        self.org_choices = [Choice(id=c["id"], name=c["name"]) for c in result.data]
+        self.org_total = result.total
+
+    async def _open(self, row: ProjectRow) -> None:
+        actor = await self._writer()
+        if actor is None:
+            return
+        await self._reset_clients(actor, row.client_id)  # the client picker: searched, capped
+        self.org_search, self.form_org = "", row.organization_id
+        await self._load_orgs(actor)
+        self.edit = row
+        self.milestones = [dataclasses.replace(m) for m in row.milestones]
+        self._open_form(row.id)
+
+    async def _picker_actor(self) -> UserPublic | None:
+        return await self._writer()
+
+    @rx.event
+    async def open_create(self) -> None:
+        await self._open(ProjectRow())
+
+    @rx.event
+    async def open_edit(self, value: int) -> None:
+        row = next((r for r in self.rows if r.id == row_id(value)), None)
+        if row is not None:
+            await self._open(row)
+
+    @rx.event
+    async def search_orgs(self, value: str) -> None:
+        actor = await self._writer()
+        if actor is None:
+            return
+        self.org_search = str(value)[:SEARCH_MAX]
+        await self._load_orgs(actor)
+
+    @rx.event
+    def set_form_org(self, value: str) -> None:
+        self.form_org = str(value)[:20]
+
+    # milestones editor (browser-side list; saved with the project)
+    @rx.event
+    def add_milestone(self) -> None:
+        if len(self.milestones) < MILESTONES_MAX:
+            self.milestones = [*self.milestones, MilestoneRow(key=uuid.uuid4().hex)]
+
+    @rx.event
+    def remove_milestone(self, index: int) -> None:
+        self.milestones = [m for i, m in enumerate(self.milestones) if i != _index(index)]
+
+    @rx.event
+    def move_milestone(self, index: int, delta: int) -> None:
+        i = _index(index)
+        j = i + (1 if _index(delta) > 0 else -1)
+        if 0 <= i < len(self.milestones) and 0 <= j < len(self.milestones):
+            items = list(self.milestones)
+            items[i], items[j] = items[j], items[i]
+            self.milestones = items
+
+    @rx.event
+    def set_milestone(self, index: int, key: str, value: str) -> None:
+        i = _index(index)
+        if key in ("title", "due_date", "status") and 0 <= i < len(self.milestones):
+            items = list(self.milestones)
+            items[i] = dataclasses.replace(items[i], **{key: str(value)[:200]})
+            self.milestones = items
+
+    @rx.event
+    async def submit_form(self, form: dict[str, Any]) -> None:
+        actor = await self._writer()
+        if actor is None:
+            return
+        keys = ("name", "description", "client_id", "status", "project_type", "organization_id", "budget")
+        data: dict[str, Any] = {k: form_text(form, k) for k in keys}
+        for k in ("start_date", "end_date", "deadline", "estimated_hours", "progress_percentage"):
+            data[k] = form_text(form, k)
+        milestones = [{"title": m.title, "due_date": m.due_date or None, "status": m.status} for m in self.milestones]
+        edit_id = self._edit_id
+
+        def call(s: Session, a: User) -> Any:
+            if edit_id:
+                dto = projects.update_project(s, actor=a, project_id=edit_id, data=data)
+            else:
+                dto = projects.create_project(s, actor=a, data=data)
+            if edit_id or milestones:
+                dto = projects.set_milestones(s, actor=a, project_id=int(dto["id"]), milestones=milestones)
+            return dto
+
+        await self._save_form(actor, call)

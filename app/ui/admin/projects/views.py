@@ -1,0 +1,290 @@
+"""The Projects tab: search, the card grid with status, type, progress, budget and hours, its pager, the create/edit
+dialog (with the milestones editor) and the delete confirmation."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from app.models.enums import MilestoneStatus, ProjectStatus, ProjectType
+from app.ui.admin.cards import CARD_BOX, card_actions, card_list, card_title, delete_dialog, form_dialog, toolbar
+from app.ui.admin.common import INPUT_INLINE, TEXTAREA, label_of, search_input
+from app.ui.admin.pickers import client_picker
+from app.ui.admin.projects.state import ProjectListState
+from app.ui.admin.widgets import BTN_SECONDARY, ICON_BTN, INPUT, badge, badge_by, field, select, text_input
+
+S = ProjectListState
+STATUS_COLORS = {
+    "planning": "blue",
+    "in_progress": "yellow",
+    "review": "purple",
+    "completed": "green",
+    "cancelled": "red",
+}
+EARLIEST = "1900-01-01"
+
+
+def _figure(label: str, value: rx.Component | rx.Var | str) -> rx.Component:
+    return rx.el.div(
+        rx.el.dt(label, class_name="text-slate-500"),
+        rx.el.dd(value, class_name="font-medium"),
+    )
+
+
+def _card(p: rx.Var) -> rx.Component:
+    return rx.el.div(
+        card_title(p.name, card_actions(S.can_write, p.name, S.open_edit(p.id), S.ask_delete(p.id, p.name))),
+        rx.el.div(
+            badge_by(p.status, STATUS_COLORS, p.status_label, data_testid="project-status"),
+            badge(p.type_label, "grey"),
+            class_name="flex flex-wrap gap-1.5",
+        ),
+        rx.cond(p.client != "", rx.el.p("Client: ", p.client, class_name="text-xs text-slate-500"), rx.fragment()),
+        rx.el.p(p.description, class_name="line-clamp-2 text-sm text-slate-600"),
+        rx.el.div(
+            rx.el.div(
+                rx.el.div(class_name="h-full rounded-full bg-blue-600", style={"width": p.progress_width}),
+                class_name="h-2 flex-1 overflow-hidden rounded-full bg-slate-100",
+            ),
+            rx.el.span(p.progress, "%", class_name="text-xs font-medium text-slate-600"),
+            class_name="flex w-full items-center gap-2",
+            data_testid="project-progress",
+        ),
+        rx.el.dl(
+            _figure("Budget", rx.cond(p.budget_text != "", p.budget_text, "—")),
+            _figure("Start", rx.cond(p.start_text != "", p.start_text, "—")),
+            _figure("Estimated", rx.cond(p.estimated_hours != "", rx.el.span(p.estimated_hours, "h estimated"), "—")),
+            _figure("Actual", rx.el.span(p.actual_hours, "h actual")),
+            class_name="grid w-full grid-cols-2 gap-2 text-xs text-slate-700",
+        ),
+        rx.el.p(p.milestone_count, " milestones", class_name="text-xs text-slate-500"),
+        class_name=CARD_BOX,
+        data_testid="project-card",
+    )
+
+
+def _milestone_row(m: rx.Var, i: rx.Var) -> rx.Component:
+    return rx.el.div(
+        rx.el.input(
+            default_value=m.title,
+            placeholder="Milestone title",
+            aria_label="Milestone title",
+            on_change=lambda v: S.set_milestone(i, "title", v),
+            class_name=f"{INPUT_INLINE} w-full sm:w-auto sm:flex-1",
+            data_testid="milestone-title",
+        ),
+        rx.el.div(
+            rx.el.input(
+                type="date",
+                min=EARLIEST,
+                default_value=m.due_date,
+                aria_label="Due date",
+                on_change=lambda v: S.set_milestone(i, "due_date", v),
+                class_name=f"{INPUT_INLINE} min-w-0 flex-1 sm:w-40 sm:flex-none",
+            ),
+            rx.el.select(
+                *[rx.el.option(label_of(x.value), value=x.value) for x in MilestoneStatus],
+                default_value=m.status,
+                aria_label="Milestone status",
+                on_change=lambda v: S.set_milestone(i, "status", v),
+                class_name=f"{INPUT_INLINE} w-32 shrink-0",
+            ),
+            rx.el.button(
+                rx.icon("arrow-up", size=14),
+                type="button",
+                on_click=S.move_milestone(i, -1),
+                aria_label="Move up",
+                class_name=ICON_BTN,
+            ),
+            rx.el.button(
+                rx.icon("arrow-down", size=14),
+                type="button",
+                on_click=S.move_milestone(i, 1),
+                aria_label="Move down",
+                class_name=ICON_BTN,
+            ),
+            rx.el.button(
+                rx.icon("x", size=14),
+                type="button",
+                on_click=S.remove_milestone(i),
+                aria_label="Remove milestone",
+                class_name=ICON_BTN,
+            ),
+            class_name="flex items-center gap-1",
+        ),
+        key=m.key,
+        class_name="flex flex-col gap-2 rounded-lg border border-slate-200 p-2 sm:flex-row sm:items-center",
+        data_testid="milestone-row",
+    )
+
+
+def _milestones() -> rx.Component:
+    return rx.el.fieldset(
+        rx.el.legend("Milestones", class_name="mb-2 text-sm font-medium text-slate-700"),
+        rx.el.div(
+            rx.foreach(S.milestones, _milestone_row),
+            rx.cond(
+                S.milestones.length() == 0,
+                rx.el.p("No milestones yet.", class_name="text-sm text-slate-500"),
+                rx.fragment(),
+            ),
+            class_name="flex flex-col gap-2",
+        ),
+        rx.el.button(
+            rx.icon("plus", size=14),
+            "Add milestone",
+            type="button",
+            on_click=S.add_milestone,
+            class_name=f"{BTN_SECONDARY} mt-2",
+            data_testid="add-milestone",
+        ),
+        class_name="sm:col-span-2",
+    )
+
+
+def _organization_picker() -> rx.Component:
+    # Organizations are offered by name, at most organizations.CHOICES_MAX at once: with more, a search narrows them.
+    select_org = rx.el.select(
+        rx.el.option("None", value=""),
+        rx.foreach(S.org_choices, lambda o: rx.el.option(o.name, value=o.id)),
+        name="organization_id",
+        id="project-organization",
+        value=S.form_org,
+        on_change=S.set_form_org,
+        class_name=f"{INPUT} pr-8",
+    )
+    return rx.el.div(
+        field("Organization", select_org, S.form_errors["organization_id"]),
+        rx.cond(
+            S.org_more,
+            rx.el.div(
+                search_input(S.org_search, S.search_orgs, "Search organizations…", "project-organization-search"),
+                class_name="mt-2",
+            ),
+            rx.fragment(),
+        ),
+    )
+
+
+def _date(label: str, name: str, id_: str, value: rx.Var) -> rx.Component:
+    return field(
+        label,
+        text_input(name, id=id_, type="date", min=EARLIEST, default_value=value),
+        S.form_errors[name],
+    )
+
+
+def _fields() -> rx.Component:
+    e, err = S.edit, S.form_errors
+    status_opts = [(x.value, label_of(x.value)) for x in ProjectStatus]
+    type_opts = [(x.value, label_of(x.value)) for x in ProjectType]
+    return rx.el.div(
+        rx.el.div(
+            field(
+                "Project name",
+                text_input("name", id="project-name", default_value=e.name, required=True),
+                err["name"],
+                required=True,
+            ),
+            class_name="sm:col-span-2",
+        ),
+        client_picker(
+            S,
+            select_id="project-client",
+            search_test_id="project-client-search",
+            required=True,
+            error=err["client_id"],
+        ),
+        _organization_picker(),
+        field(
+            "Status",
+            select(
+                status_opts,
+                name="status",
+                id="project-status",
+                default_value=rx.cond(e.status != "", e.status, "planning"),
+                required=True,
+            ),
+            err["status"],
+            required=True,
+        ),
+        field(
+            "Type",
+            select(
+                type_opts,
+                name="project_type",
+                id="project-type",
+                default_value=rx.cond(e.project_type != "", e.project_type, "web_development"),
+                required=True,
+            ),
+            err["project_type"],
+            required=True,
+        ),
+        field(
+            "Budget (USD)",
+            text_input("budget", id="project-budget", type="number", step="0.01", min="0", default_value=e.budget),
+            err["budget"],
+        ),
+        field(
+            "Progress (%)",
+            text_input(
+                "progress_percentage",
+                id="project-progress",
+                type="number",
+                min="0",
+                max="100",
+                step="1",
+                default_value=e.progress,
+            ),
+            err["progress_percentage"],
+        ),
+        _date("Start date", "start_date", "project-start", e.start_date),
+        _date("End date", "end_date", "project-end", e.end_date),
+        _date("Deadline", "deadline", "project-deadline", e.deadline),
+        field(
+            "Estimated hours",
+            text_input(
+                "estimated_hours",
+                id="project-estimated",
+                type="number",
+                min="0",
+                step="1",
+                default_value=e.estimated_hours,
+            ),
+            err["estimated_hours"],
+        ),
+        field(
+            "Actual hours",
+            rx.el.input(
+                value=rx.cond(e.actual_hours != "", e.actual_hours, "0"),
+                read_only=True,
+                aria_label="Actual hours",
+                class_name=f"{INPUT} bg-slate-50 text-slate-500",
+            ),
+            hint="From time tracking; read-only.",
+        ),
+        rx.el.div(
+            field(
+                "Description",
+                rx.el.textarea(
+                    name="description",
+                    id="project-description",
+                    default_value=e.description,
+                    rows=3,
+                    class_name=TEXTAREA,
+                ),
+                err["description"],
+            ),
+            class_name="sm:col-span-2",
+        ),
+        _milestones(),
+        class_name="grid gap-4 sm:grid-cols-2",
+    )
+
+
+def projects_panel() -> rx.Component:
+    return rx.el.div(
+        toolbar(S, "Search projects…", "projects", S.can_write, "Create Project", S.open_create),
+        card_list(S, _card, "projects", "Failed to load projects"),
+        form_dialog(S, _fields()),
+        delete_dialog(S, "Delete Project"),
+    )

@@ -1,0 +1,1 @@
+"""User Management (/admin/users): UsersState (state.py) and its page content (views.py)."""

@@ -1,0 +1,26 @@
+"""User Management (/admin/users, users:read): search, role filter, the paginated list and the account dialogs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import reflex as rx
+
+from app.ui.admin.accounts.state import AccountsMixin
+from app.ui.admin.state import AdminState
+
+ROLE_FILTERS = [("", "All Roles"), ("admin", "Admin"), ("employee", "Employee"), ("client", "Client")]
+ROLE_COLORS = {"admin": "purple", "employee": "blue", "client": "green"}
+
+
+class UsersState(AccountsMixin, AdminState):
+    role_filter: str = ""
+
+    def _query(self) -> dict[str, Any]:
+        return {"role": self.role_filter}
+
+    @rx.event
+    async def set_role_filter(self, value: str) -> None:
+        self.role_filter = value if value in {k for k, _ in ROLE_FILTERS} else ""
+        self.page = 1
+        await self._reload()

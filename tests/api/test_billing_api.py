@@ -1,0 +1,54 @@
+"""GET /api/admin/invoices: the staff invoice list over HTTP, one page at a time with the paging fields."""
+
+from __future__ import annotations
+
+from fastapi.testclient import TestClient
+from sqlmodel import Session
+
+from app.models.enums import EmployeeType, InvoiceStatus, Role
+from app.models.user import User
+from app.services import sessions
+from tests import factories as f
+
+
+def as_user(client: TestClient, session: Session, user: User) -> None:
+    client.cookies.set("access_token", sessions.start(session, user).access_token)
+
+
+def test_staff_list_invoices_page_by_page(client: TestClient, session: Session) -> None:
+    ada = f.user(session, "ada_api", first_name="Ada", company="Analytical Engines")
+    bob = f.user(session, "bob_api")
+    for status in (InvoiceStatus.pending, InvoiceStatus.draft, InvoiceStatus.paid):
+        f.invoice(session, ada, status=status)
+    f.invoice(session, bob)
+    as_user(client, session, f.user(session, "legal_api", role=Role.employee, employee_type=EmployeeType.legal))
+
+    r = client.get("/api/admin/invoices", params={"page_size": 3})
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert (body["total"], body["page"], body["page_size"], body["pages"]) == (4, 1, 3, 2)
+    assert len(body["data"]) == 3
+    assert body["data"][0]["client_username"] == "bob_api" and body["data"][0]["client_name"] == "bob_api"
+    assert set(body["data"][0]) >= {"id", "invoice_number", "status", "total_amount", "due_date", "client_id"}
+    assert len(client.get("/api/admin/invoices", params={"page_size": 3, "page": 2}).json()["data"]) == 1
+    assert client.get("/api/admin/invoices", params={"page": 9}).json()["data"] == []
+
+    assert client.get("/api/admin/invoices", params={"search": "analytical"}).json()["total"] == 3
+    drafts = client.get("/api/admin/invoices", params={"status": "draft"}).json()["data"]
+    assert [i["client_username"] for i in drafts] == ["ada_api"]
+    oldest = client.get("/api/admin/invoices", params={"sort": "oldest"}).json()["data"]
+    assert oldest[0]["client_username"] == "ada_api"
+
+    bad = client.get("/api/admin/invoices", params={"status": "void"})
+    assert bad.status_code == 422 and bad.json()["errors"] == {"status": "Unknown status"}
+    assert client.get("/api/admin/invoices", params={"page": "two"}).status_code == 422
+
+
+def test_clients_and_staff_without_billing_read_are_refused(client: TestClient, session: Session) -> None:
+    owner = f.user(session, "owner_api")
+    f.invoice(session, owner)
+    as_user(client, session, owner)
+    assert client.get("/api/admin/invoices").status_code == 403
+    as_user(client, session, f.user(session, "dev_api", role=Role.employee, employee_type=EmployeeType.developer))
+    r = client.get("/api/admin/invoices")
+    assert r.status_code == 403 and "permission" in r.json()["message"]

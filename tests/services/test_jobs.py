@@ -1,0 +1,67 @@
+"""The background pass: mail delivery and rate-limit pruning each run, whatever the other one does."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import timedelta
+
+import pytest
+from sqlmodel import Session, select
+
+from app.core.config import settings
+from app.models.base import utcnow
+from app.models.enums import OutboxStatus
+from app.models.system import EmailOutbox, RateLimitEvent
+from app.services import jobs, mail, ratelimit
+
+
+@pytest.fixture
+def scopes(session: Session, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Route the pass's session scopes to the test session, rolling back on failure as a real scope does."""
+    opened: list[str] = []
+
+    @contextmanager
+    def scope() -> Iterator[Session]:
+        opened.append("scope")
+        try:
+            yield session
+        except BaseException:
+            session.rollback()
+            raise
+
+    monkeypatch.setattr(jobs, "session_scope", scope)
+    return opened
+
+
+def stale_event(session: Session) -> None:
+    session.add(RateLimitEvent(key="login:ip:198.51.100.7", created_at=utcnow() - timedelta(days=2)))
+    session.commit()
+
+
+def test_pruning_runs_when_delivery_fails(
+    session: Session, scopes: list[str], monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    stale_event(session)
+
+    def broken(s: Session) -> int:
+        raise RuntimeError("outbox exploded")
+
+    monkeypatch.setattr(mail, "deliver_pending", broken)
+    assert jobs.run_once() == 0
+    assert session.exec(select(RateLimitEvent)).all() == []
+    assert len(scopes) == 2  # one transaction each: a failed delivery cannot roll the pruning back
+    assert "outbox exploded" in caplog.text
+
+
+def test_delivery_runs_when_pruning_fails(session: Session, scopes: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(settings, "smtp_host", None)  # delivered to the log
+    row = mail.enqueue(session, to="m@example.com", subject="Your code", text="t")
+    session.commit()
+
+    def broken(s: Session, older_than: timedelta = timedelta(days=1)) -> int:
+        raise RuntimeError("prune exploded")
+
+    monkeypatch.setattr(ratelimit, "prune", broken)
+    assert jobs.run_once() == 1
+    assert session.exec(select(EmailOutbox).where(EmailOutbox.id == row.id)).one().status == OutboxStatus.sent

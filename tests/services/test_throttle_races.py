@@ -1,0 +1,254 @@
+"""Throttles under real concurrency: threads with their own sessions and connections, on committed data.
+
+The rolled-back `session` fixture runs everything on one connection, where no race can happen; these tests commit,
+so each cleans up what it wrote.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import create_engine, delete, func
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, col, select
+
+from app.core.db import make_engine
+from app.core.errors import Invalid, TooManyRequests
+from app.models.inquiry import ContactInquiry, NewsletterSubscriber
+from app.models.system import AuditLog, EmailOutbox, RateLimitEvent
+from app.models.user import User, VerificationCode
+from app.services import auth, contact, newsletter, ratelimit
+from tests import factories as f
+from tests.migrations import migrate
+
+N = 40
+
+
+@dataclass
+class Committed:
+    """What a test commits, removed afterwards: rows newer than the marks, and the users it names."""
+
+    engine: Engine
+    marks: dict[type, int] = field(default_factory=dict)
+    user_ids: list[Any] = field(default_factory=list)
+    emails: list[str] = field(default_factory=list)
+
+
+_MARKED = (RateLimitEvent, EmailOutbox, AuditLog, ContactInquiry)
+
+
+@pytest.fixture
+def committed(engine: Engine) -> Iterator[Committed]:
+    with Session(engine) as s:
+        marks = {m: s.exec(select(func.coalesce(func.max(m.id), 0))).one() for m in _MARKED}  # type: ignore[attr-defined]
+    data = Committed(engine, marks)
+    yield data
+    with Session(engine) as s:
+        for model, mark in data.marks.items():
+            s.exec(delete(model).where(model.id > mark))  # type: ignore[attr-defined,call-overload]
+        s.exec(delete(NewsletterSubscriber).where(col(NewsletterSubscriber.email).in_(data.emails)))  # type: ignore[call-overload]
+        s.exec(delete(User).where(col(User.id).in_(data.user_ids)))  # type: ignore[call-overload]
+        s.commit()
+
+
+@pytest.fixture
+def pool(engine: Engine) -> Iterator[Engine]:
+    """An engine with a connection for every worker, so all of them really are in the database at once."""
+    eng = create_engine(engine.url, pool_size=N, max_overflow=0)
+    yield eng
+    eng.dispose()
+
+
+@pytest.fixture
+def sqlite(tmp_path: Path) -> Iterator[Engine]:
+    """The embedded database, migrated, in a file of its own: one writer at a time, and WAL readers."""
+    url = f"sqlite:///{tmp_path / 'throttle.db'}"
+    migrate(url)
+    eng = make_engine(url)
+    yield eng
+    eng.dispose()
+
+
+class Calls:
+    """A thread-safe counting wrapper around `fn`."""
+
+    def __init__(self, fn: Callable[..., Any]) -> None:
+        self.fn, self.n, self._lock = fn, 0, threading.Lock()
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        with self._lock:
+            self.n += 1
+        return self.fn(*args, **kwargs)
+
+
+def in_parallel(eng: Engine, fn: Callable[[Session, int], Any], n: int = N) -> list[Any]:
+    """Run `fn(session, i)` in n threads released together; each result is a return value or the exception."""
+    barrier = threading.Barrier(n)
+
+    def run(i: int) -> Any:
+        with Session(eng, expire_on_commit=False) as s:
+            barrier.wait()
+            try:
+                return fn(s, i)
+            except Exception as exc:  # collected and asserted by the test
+                return exc
+
+    with ThreadPoolExecutor(n) as pool_:
+        return list(pool_.map(run, range(n)))
+
+
+def kinds(results: list[Any]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for r in results:
+        name = type(r).__name__ if isinstance(r, Exception) else "ok"
+        out[name] = out.get(name, 0) + 1
+    return out
+
+
+def mailed_code(s: Session, email: str) -> str:
+    msg = s.exec(
+        select(EmailOutbox).where(EmailOutbox.to_address == email).order_by(col(EmailOutbox.id).desc())
+    ).first()
+    assert msg is not None
+    match = re.search(r"code is (\d{6})", msg.body_text)
+    assert match
+    return match.group(1)
+
+
+def test_hit_admits_exactly_the_limit(committed: Committed, pool: Engine) -> None:
+    window = timedelta(minutes=5)
+    results = in_parallel(
+        pool, lambda s, _: ratelimit.hit(s, key="race:hit", limit=5, window=window, message="Slow down")
+    )
+    assert kinds(results) == {"ok": 5, "TooManyRequests": N - 5}
+    with Session(pool) as s:
+        assert ratelimit.count(s, "race:hit", window) == 5  # refused attempts leave nothing behind
+
+
+def test_hit_admits_exactly_the_limit_on_sqlite(sqlite: Engine) -> None:
+    window = timedelta(minutes=5)
+    results = in_parallel(
+        sqlite, lambda s, _: ratelimit.hit(s, key="race:hit", limit=5, window=window, message="Slow down"), n=20
+    )
+    assert kinds(results) == {"ok": 5, "TooManyRequests": 15}
+    with Session(sqlite) as s:
+        assert ratelimit.count(s, "race:hit", window) == 5
+
+
+def test_parallel_wrong_logins_get_at_most_five_password_checks(
+    committed: Committed, pool: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with Session(committed.engine, expire_on_commit=False) as s:
+        user = f.user(s, "race_login")
+    committed.user_ids.append(user.id)
+    checks = Calls(auth.verify_password)
+    monkeypatch.setattr(auth, "verify_password", checks)
+
+    results = in_parallel(
+        pool, lambda s, _: auth.login(s, identifier="race_login", password="wrong-password", ip="203.0.113.77")
+    )
+
+    assert checks.n <= auth.LOGIN_FAILURES_PER_ACCOUNT_AND_IP
+    assert kinds(results) == {"Unauthorized": checks.n, "TooManyRequests": N - checks.n}
+    with Session(pool) as s:  # even the right password now waits out the window from that address
+        with pytest.raises(TooManyRequests):
+            auth.login(s, identifier="race_login", password=f.PASSWORD, ip="203.0.113.77")
+        assert auth.login(s, identifier="race_login", password=f.PASSWORD, ip="198.51.100.8")[0].id == user.id
+
+
+def test_parallel_wrong_codes_get_at_most_five_comparisons(
+    committed: Committed, pool: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with Session(committed.engine, expire_on_commit=False) as s:
+        user = auth.register(s, username="race_code", email="race_code@example.com", password=f.PASSWORD)
+        code = mailed_code(s, user.email)
+    committed.user_ids.append(user.id)
+    wrong = "000000" if code != "000000" else "111111"
+    comparisons = Calls(auth.secrets.compare_digest)
+    monkeypatch.setattr(auth.secrets, "compare_digest", comparisons)
+
+    results = in_parallel(pool, lambda s, _: auth.verify(s, user_id=user.id, code=wrong))
+
+    assert comparisons.n <= auth.MAX_CODE_ATTEMPTS
+    assert kinds(results) == {"Invalid": N}
+    with Session(pool) as s:
+        row = s.exec(select(VerificationCode).where(VerificationCode.user_id == user.id)).one()
+        assert row.attempts == auth.MAX_CODE_ATTEMPTS and not row.is_used
+        with pytest.raises(Invalid, match="no longer accepted"):
+            auth.verify(s, user_id=user.id, code=code)
+
+
+def test_parallel_wrong_codes_on_sqlite(sqlite: Engine, monkeypatch: pytest.MonkeyPatch) -> None:
+    with Session(sqlite, expire_on_commit=False) as s:
+        user = auth.register(s, username="race_code", email="race_code@example.com", password=f.PASSWORD)
+        code = mailed_code(s, user.email)
+    wrong = "000000" if code != "000000" else "111111"
+    comparisons = Calls(auth.secrets.compare_digest)
+    monkeypatch.setattr(auth.secrets, "compare_digest", comparisons)
+
+    results = in_parallel(sqlite, lambda s, _: auth.verify(s, user_id=user.id, code=wrong), n=20)
+
+    assert comparisons.n <= auth.MAX_CODE_ATTEMPTS
+    assert kinds(results) == {"Invalid": 20}
+    with Session(sqlite) as s:
+        assert s.exec(select(VerificationCode.attempts)).one() == auth.MAX_CODE_ATTEMPTS
+
+
+def test_a_right_code_is_used_once_however_many_send_it(committed: Committed, pool: Engine) -> None:
+    with Session(committed.engine, expire_on_commit=False) as s:
+        user = auth.register(s, username="race_once", email="race_once@example.com", password=f.PASSWORD)
+        code = mailed_code(s, user.email)
+    committed.user_ids.append(user.id)
+
+    results = in_parallel(pool, lambda s, _: auth.verify(s, user_id=user.id, code=code), n=20)
+
+    assert kinds(results).get("ok") == 1
+    with Session(pool) as s:
+        assert s.get(User, user.id).is_verified  # type: ignore[union-attr]
+
+
+def test_parallel_contact_submissions_from_one_address(committed: Committed, pool: Engine) -> None:
+    email = "race_contact@example.com"
+    committed.emails.append(email)
+
+    def submit(s: Session, _: int) -> ContactInquiry:
+        return contact.submit_inquiry(s, name="Race", email=email, message="Hello there, a project.", ip="203.0.113.5")
+
+    results = in_parallel(pool, submit)
+
+    limit = contact.PER_IP_LIMITS[0][0]
+    assert kinds(results) == {"ok": limit, "TooManyRequests": N - limit}
+    with Session(pool) as s:
+        acks = s.exec(select(func.count()).where(EmailOutbox.to_address == email)).one()
+        assert acks == contact.ACKS_PER_ADDRESS[0]  # the per-address cap on acknowledgements holds too
+
+
+def test_parallel_newsletter_requests_mail_one_address_at_most_the_cap(committed: Committed, pool: Engine) -> None:
+    email = "race_news@example.com"
+    committed.emails.append(email)
+
+    results = in_parallel(
+        pool, lambda s, i: newsletter.subscribe(s, email=email, source="footer", ip=f"10.9.{i // 250}.{i % 250}")
+    )
+
+    assert kinds(results) == {"ok": N}  # the same neutral answer for everyone
+    with Session(pool) as s:
+        mails = s.exec(select(func.count()).where(EmailOutbox.to_address == email)).one()
+        assert mails == newsletter.MAILS_PER_ADDRESS[0]
+
+
+def test_unauthorized_and_too_many_are_the_only_answers(committed: Committed, pool: Engine) -> None:
+    """Unknown identifiers are throttled the same way, and a long one is no server error."""
+    identifier = "x" * 400
+    results = in_parallel(pool, lambda s, _: auth.login(s, identifier=identifier, password="wrong-pw", ip="192.0.2.1"))
+    counts = kinds(results)
+    assert set(counts) <= {"Unauthorized", "TooManyRequests"}
+    assert counts.get("Unauthorized", 0) <= auth.LOGIN_FAILURES_PER_ACCOUNT_AND_IP

@@ -1,0 +1,210 @@
+"""The billing page's handlers: the state holds one page of invoices, crafted events from those without billing
+permissions get and change nothing, the pickers ask the server, and the preview is the billing service's arithmetic.
+
+Built like tests/ui/test_admin_handlers.py: the real state tree with the handshake's cookie, handlers run as the
+event processor runs them, rows committed (and this module's invoices deleted afterwards).
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from decimal import Decimal
+
+import pytest
+from sqlalchemy import delete, func
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, col, select
+
+from app.models.billing import Invoice
+from app.models.enums import EmployeeType, InvoiceStatus, Role
+from app.models.project import Project
+from app.models.user import User
+from app.services import billing
+from app.ui.admin.billing.state import PAGE_SIZE, BillingState, InvoicePreview, invoice_preview
+from app.ui.admin.common import dollars
+from tests import factories as f
+from tests.ui.test_admin_handlers import _call, _state, _token
+
+SEEDED = 60
+
+
+@dataclass
+class World:
+    client: User
+    other: User
+    project: Project
+    draft: Invoice
+    cfo: User
+    legal: User
+    developer: User
+
+
+def _name(prefix: str) -> str:
+    return f"{prefix}_{uuid.uuid4().hex[:8]}"
+
+
+def _count(s: Session) -> int:
+    return int(s.exec(select(func.count()).select_from(Invoice)).one())
+
+
+@pytest.fixture
+def db(engine: Engine) -> Iterator[Session]:
+    with Session(engine, expire_on_commit=False) as s:
+        yield s
+
+
+@pytest.fixture
+def world(db: Session) -> Iterator[World]:
+    client = f.user(db, _name("payer"), first_name="Quinn", last_name="Ledger", company="Ledger Labs")
+    other = f.user(db, _name("other"))
+    for i in range(SEEDED - 1):
+        f.invoice(db, client, status=InvoiceStatus.paid if i % 2 else InvoiceStatus.pending, items=[("Work", 1, "10")])
+    w = World(
+        client=client,
+        other=other,
+        project=f.project(db, client, "Ledger site"),
+        draft=f.invoice(db, client, status=InvoiceStatus.draft),
+        cfo=f.user(db, _name("cfo"), role=Role.employee, employee_type=EmployeeType.cfo),
+        legal=f.user(db, _name("legal"), role=Role.employee, employee_type=EmployeeType.legal),
+        developer=f.user(db, _name("dev"), role=Role.employee, employee_type=EmployeeType.developer),
+    )
+    f.project(db, other, "Not the chosen client's")
+    yield w
+    ids = [client.id, other.id]
+    for model in (Invoice, Project):
+        db.exec(delete(model).where(col(model.client_id).in_(ids)))  # type: ignore[call-overload]
+    db.commit()
+
+
+def test_the_state_holds_one_page_and_pages_through_the_rest(db: Session, world: World) -> None:
+    others = _count(db) - SEEDED  # invoices other tests may have committed
+    state = _state(BillingState, _token(db, world.cfo))
+    _call(state, "load")
+    assert len(state.rows) == PAGE_SIZE and state.total == SEEDED + others
+    assert state.page == 1 and state.pages == -(-state.total // PAGE_SIZE)
+
+    _call(state, "set_search", world.client.username)
+    assert state.total == SEEDED and len(state.rows) == PAGE_SIZE
+    assert {r.client for r in state.rows} == {"Quinn Ledger"}
+    assert state.rows[0].number == world.draft.invoice_number and state.rows[0].status_label == "Draft"
+    _call(state, "next_page")
+    _call(state, "next_page")
+    assert state.page == 3 and len(state.rows) == SEEDED - 2 * PAGE_SIZE
+    assert (state.first_shown, state.last_shown) == (2 * PAGE_SIZE + 1, SEEDED)
+
+    _call(state, "set_status_filter", "draft")  # a filter starts again at the first page
+    assert state.page == 1 and state.total == 1 and [r.id for r in state.rows] == [world.draft.id]
+    _call(state, "set_status_filter", "not-a-status")  # an unknown value is no filter
+    assert state.status_filter == "" and state.total == SEEDED
+    _call(state, "set_sort", "oldest")
+    assert state.rows[0].number != world.draft.invoice_number
+    _call(state, "set_search", "Ledger Labs")
+    assert state.total == SEEDED
+
+
+def test_callers_without_billing_read_get_nothing(db: Session, world: World) -> None:
+    for caller in (world.developer, world.client):
+        state = _state(BillingState, _token(db, caller))
+        for handler, args in (("load", ()), ("set_search", ("",)), ("next_page", ()), ("set_sort", ("total",))):
+            _call(state, handler, *args)
+            assert state.rows == [] and state.total == 0, (caller.username, handler)
+        _call(state, "open_create")
+        _call(state, "search_clients", world.client.username)
+        assert state.create_open is False and state.client_options == []
+    anonymous = _state(BillingState, None)
+    _call(anonymous, "load")
+    assert anonymous.rows == [] and anonymous.total == 0
+
+
+def test_readers_cannot_write_through_crafted_events(db: Session, world: World) -> None:
+    before = _count(db)
+    state = _state(BillingState, _token(db, world.legal))
+    _call(state, "load")
+    assert state.total >= SEEDED and state.can_write is False  # legal reads billing
+    _call(state, "issue", world.draft.id)
+    _call(state, "ask_delete", world.draft.id, world.draft.invoice_number)
+    _call(state, "confirm_delete")
+    _call(state, "open_create")
+    assert state.create_open is False
+    _call(state, "set_inv_client", str(world.client.id))
+    assert state.project_options == []
+    _call(
+        state,
+        "submit_create",
+        {"client_id": str(world.client.id), "description": "Sneaky"},
+    )
+    db.expire_all()
+    kept = db.get(Invoice, world.draft.id)
+    assert kept is not None and kept.status == InvoiceStatus.draft
+    assert _count(db) == before
+    _call(state, "issue", "not-a-number")  # a crafted id is ignored, not a crash
+    _call(state, "remove_line", "x")
+    _call(state, "set_line", "x", "quantity", "2")
+
+
+def test_the_pickers_ask_the_server(db: Session, world: World) -> None:
+    state = _state(BillingState, _token(db, world.cfo))
+    _call(state, "open_create")
+    assert state.create_open is True and len(state.client_options) <= 50
+    _call(state, "search_clients", "quinn ledger")  # every client of this module is a Quinn Ledger
+    assert str(world.client.id) in [c.id for c in state.client_options]
+    _call(state, "search_clients", world.client.username.upper())
+    assert [c.id for c in state.client_options] == [str(world.client.id)]
+    assert state.client_options[0].label.startswith("Quinn Ledger (@payer_") and state.clients_capped is False
+    _call(state, "set_inv_client", str(world.client.id))
+    assert state.inv_client == str(world.client.id)
+    assert [(p.id, p.label) for p in state.project_options] == [(str(world.project.id), "Ledger site")]
+    _call(state, "search_clients", world.other.username)  # the chosen client stays chosen while searching on
+    assert [c.id for c in state.client_options] == [str(world.client.id), str(world.other.id)]
+    _call(state, "set_inv_client", str(uuid.uuid4()))  # not one of the options offered
+    assert state.inv_client == "" and state.project_options == []
+
+    crowd = _name("crowd")
+    for i in range(51):
+        f.user(db, f"{crowd}_{i:02d}")
+    _call(state, "search_clients", crowd)
+    assert len(state.client_options) == 50 and state.clients_capped is True
+    _call(state, "search_clients", f"{crowd}_50")
+    assert len(state.client_options) == 1 and state.clients_capped is False  # typing finds the 51st
+
+
+def test_the_preview_is_the_services_arithmetic(db: Session, world: World) -> None:
+    state = _state(BillingState, _token(db, world.cfo))
+    _call(state, "open_create")
+    assert state.preview == InvoicePreview("$0.00", "$0.00", "$0.00", "")
+    _call(state, "set_line", 0, "quantity", "3")
+    _call(state, "set_line", 0, "unit_price", "33.33")  # no description yet: priced all the same
+    _call(state, "set_line", 1, "description", "Domain")
+    _call(state, "set_line", 1, "unit_price", "0.10")
+    _call(state, "set_tax_rate", "7")
+    expected = billing.price_invoice(
+        [{"quantity": "3", "unit_price": "33.33"}, {"quantity": "1", "unit_price": "0.10"}], "7", descriptions=False
+    )
+    assert (expected.subtotal, expected.tax, expected.total) == (Decimal("100.09"), Decimal("7.01"), Decimal("107.10"))
+    assert state.preview == InvoicePreview(dollars(expected.subtotal), dollars(expected.tax), dollars(expected.total))
+
+    _call(state, "set_line", 0, "description", "Hours")
+    _call(state, "submit_create", {"client_id": str(world.client.id), "description": "Preview check"})
+    assert state.create_open is False and state.notice_title == "Invoice created successfully"
+    saved = db.exec(select(Invoice).where(Invoice.description == "Preview check")).one()
+    assert saved.total_amount == expected.total and state.rows[0].id == saved.id  # first page, newest first
+
+
+@pytest.mark.parametrize(
+    ("lines", "rate", "note"),
+    [
+        ([("1", "99999999.99"), ("1", "0.01")], "0", "The invoice's lines cannot add up to more than $99,999,999.99"),
+        ([("100000", "99999999.99")], "0", "Quantity times unit price cannot exceed $99,999,999.99"),
+        ([("1", "60000000")], "100", "With this tax rate the invoice total would exceed $99,999,999.99"),
+        ([("1.5", "10")], "0", "Quantity must be a whole number"),
+        ([("", "10")], "0", "Quantity is required"),
+        ([("1", "abc")], "0", "Unit price must be a number"),
+        ([("1", "10")], "101", "Tax rate cannot exceed 100%"),
+        ([("1", "1e999999999")], "0", "Unit price is too large"),
+    ],
+)
+def test_values_the_service_refuses_give_a_neutral_preview(lines: list[tuple[str, str]], rate: str, note: str) -> None:
+    rows = [{"key": str(i), "description": "", "quantity": q, "unit_price": p} for i, (q, p) in enumerate(lines)]
+    assert invoice_preview(rows, rate) == InvoicePreview("—", "—", "—", note)

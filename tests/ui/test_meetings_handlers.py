@@ -1,0 +1,173 @@
+"""The Meetings section's handlers: the state holds one page of meetings, never the table, and a caller without the
+permission gets nothing and changes nothing, whatever events and payloads its browser sends.
+
+Same harness as test_admin_handlers: the real state tree in-process, the session cookie in the router data, rows
+committed (the handlers run their services over their own connections).
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+
+import pytest
+from sqlalchemy import delete
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, col, select
+
+from app.models.enums import EmployeeType, MeetingStatus, Role
+from app.models.meeting import Meeting, MeetingType
+from app.models.user import User
+from app.services.paging import PAGE_SIZE
+from app.ui.admin.meeting_types.state import MeetingTypesState, TypeRow
+from app.ui.admin.meetings.state import MeetingRow, MeetingsState
+from tests import factories as f
+from tests.ui.test_admin_handlers import _call, _state, _token
+
+
+@pytest.fixture
+def db(engine: Engine) -> Iterator[Session]:
+    with Session(engine, expire_on_commit=False) as s:
+        yield s
+
+
+@pytest.fixture
+def client(db: Session) -> Iterator[User]:
+    """A client of the test's own, whose meetings are removed afterwards (they are committed)."""
+    tag = uuid.uuid4().hex[:8]
+    user = f.user(db, f"mtg_client_{tag}", first_name="Mina", last_name=f"Harker{tag}")
+    yield user
+    db.exec(delete(Meeting).where(col(Meeting.client_id) == user.id))  # type: ignore[call-overload]
+    db.commit()
+
+
+def _staff(db: Session, etype: EmployeeType | None, role: Role = Role.employee) -> User:
+    return f.user(db, f"mtg_{etype or role}_{uuid.uuid4().hex[:8]}", role=role, employee_type=etype)
+
+
+def _seed(db: Session, client: User, count: int) -> list[Meeting]:
+    return [f.meeting(db, client, in_hours=1 + i, title=f"Check-in {i:02d}") for i in range(count)]
+
+
+def test_the_state_holds_one_page_of_meetings(db: Session, client: User) -> None:
+    _seed(db, client, 60)
+    state = _state(MeetingsState, _token(db, _staff(db, None, Role.admin)))
+
+    _call(state, "load")
+    assert state.load_error == ""
+    assert 0 < len(state.rows) <= state.page_size == PAGE_SIZE
+    assert state.total >= 60  # every upcoming meeting in the database, counted in SQL
+
+    _call(state, "set_client_filter", str(client.id))
+    assert state.total == 60 and state.pages == 3 and state.page == 1
+    assert len(state.rows) == PAGE_SIZE and all(isinstance(r, MeetingRow) for r in state.rows)
+    assert [r.title for r in state.rows[:2]] == ["Check-in 00", "Check-in 01"]  # upcoming: soonest first
+
+    _call(state, "next_page")
+    _call(state, "next_page")
+    _call(state, "next_page")  # past the last page: stays on it
+    assert (state.page, len(state.rows), state.rows[-1].title) == (3, 10, "Check-in 59")
+
+    _call(state, "set_search", "check-in 07")  # a search starts again at the first page
+    assert (state.page, state.total, [r.title for r in state.rows]) == (1, 1, ["Check-in 07"])
+    _call(state, "set_search", "")
+    _call(state, "set_sort", "latest")
+    assert state.rows[0].title == "Check-in 59" and state.sort_shown == "latest"
+    _call(state, "set_when", "past")
+    assert state.total == 0 and state.rows == []
+    _call(state, "set_status_filter", "no-such-status")  # a crafted value falls back to all statuses
+    assert state.status_filter == "" and state.load_error == ""
+
+
+def test_a_caller_without_meetings_read_gets_nothing_and_changes_nothing(db: Session, client: User) -> None:
+    meeting = _seed(db, client, 1)[0]
+    started = f.meeting(db, client, in_hours=-0.5, title="Already started")
+    kind = MeetingType(slug=f"probe-{uuid.uuid4().hex[:6]}", name="Probe type", is_active=True)
+    db.add(kind)
+    db.commit()
+
+    for actor in (_staff(db, EmployeeType.cfo), _staff(db, None, Role.client)):
+        token = _token(db, actor)
+        state = _state(MeetingsState, token)
+        for event, args in [
+            ("load", ()),
+            ("set_client_filter", (str(client.id),)),
+            ("set_search", ("Check-in",)),
+            ("next_page", ()),
+            ("set_sort", ("title",)),
+            ("retry", ()),
+        ]:
+            _call(state, event, *args)
+            assert state.rows == [] and state.total == 0, event
+        # Writes with crafted ids and payloads, without ever opening a dialog.
+        state._edit_id = meeting.id
+        _call(state, "submit_form", {"title": "Hijacked", "date": "2031-01-01", "time": "10:00"})
+        _call(state, "complete", started.id)
+        state._cancel_id = meeting.id
+        _call(state, "submit_cancel", {"reason": "crafted"})
+        _call(state, "open_create")
+        assert state.type_names == []
+
+        types = _state(MeetingTypesState, token)
+        _call(types, "load")
+        assert types.rows == [] and types.total == 0
+        _call(types, "submit_type", {"name": "Crafted type"})
+        _call(types, "toggle_type", kind.id, False)
+
+    db.expire_all()
+    assert db.get(Meeting, meeting.id).title == "Check-in 00"  # type: ignore[union-attr]
+    assert db.get(Meeting, meeting.id).status == MeetingStatus.scheduled  # type: ignore[union-attr]
+    assert db.get(Meeting, started.id).status == MeetingStatus.scheduled  # type: ignore[union-attr]
+    assert db.get(MeetingType, kind.id).is_active is True  # type: ignore[union-attr]
+    assert db.exec(select(MeetingType).where(MeetingType.name == "Crafted type")).first() is None
+
+
+def test_a_reader_lists_but_only_a_writer_schedules(db: Session, client: User) -> None:
+    dev = _state(MeetingsState, _token(db, _staff(db, EmployeeType.developer)))  # meetings:read only
+    _call(dev, "load")
+    _call(dev, "set_client_filter", str(client.id))
+    assert dev.total == 0 and dev.load_error == "" and dev.can_write is False
+    form = {
+        "client_id": str(client.id),
+        "title": "Scoping call",
+        "date": "2031-03-04",
+        "time": "09:30",
+        "duration_minutes": "45",
+    }
+    _call(dev, "submit_form", form)
+    assert dev.notice_title == "Access Restricted" and dev.total == 0
+
+    support = _state(MeetingsState, _token(db, _staff(db, EmployeeType.customer_support)))
+    _call(support, "load")
+    _call(support, "set_client_filter", str(client.id))
+    _call(support, "open_create")
+    assert support.form_open and support.edit.id == 0
+    _call(support, "submit_form", form)
+    assert support.notice_title == "Meeting scheduled" and support.form_open is False
+    assert [(r.title, r.when, r.duration) for r in support.rows] == [
+        ("Scoping call", "Tue Mar 4, 2031 · 09:30 UTC", 45)
+    ]
+    _call(support, "open_edit", support.rows[0].id)
+    assert support.edit.title == "Scoping call" and (support.edit.date, support.edit.time) == ("2031-03-04", "09:30")
+    _call(support, "ask_cancel", support.rows[0].id)
+    _call(support, "submit_cancel", {"reason": "Moved to e-mail"})
+    assert support.rows[0].status == "cancelled" and support.rows[0].cancel_reason == "Moved to e-mail"
+
+
+def test_meeting_types_are_a_page_and_writers_edit_them(db: Session) -> None:
+    name = f"Workshop {uuid.uuid4().hex[:6]}"
+    state = _state(MeetingTypesState, _token(db, _staff(db, EmployeeType.product_manager)))
+    _call(state, "load")
+    assert len(state.rows) <= state.page_size and state.total >= len(state.rows)
+    _call(state, "open_type", 0)
+    assert state.edit == TypeRow() and state.form_open
+    _call(state, "submit_type", {"name": name, "duration_minutes": "90", "is_active": "on"})
+    assert state.notice_title == "Meeting type saved" and state.form_open is False
+    made = db.exec(select(MeetingType).where(MeetingType.name == name)).one()
+    assert made.duration_minutes == 90 and made.is_active
+    _call(state, "set_search", name)
+    assert [t.name for t in state.rows] == [name]
+    _call(state, "toggle_type", made.id, False)
+    assert state.rows[0].active is False
+    db.delete(made)
+    db.commit()
