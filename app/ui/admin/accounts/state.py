@@ -82,7 +82,7 @@ def account_row(u: dict[str, Any]) -> AccountRow:
         role=u["role"],
         role_label=ROLE_LABELS.get(u["role"], u["role"].title()),
         employee_type=etype,
-        employee_type_label=EMPLOYEE_TYPE_LABELS.get(etype, etype) if etype else "",  # type: ignore[call-overload]
+        employee_type_label=EMPLOYEE_TYPE_LABELS.get(etype, etype) if etype else "",
         verified=bool(u.get("is_verified")),
         created=long_date(u.get("created_at")),
     )
