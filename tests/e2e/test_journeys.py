@@ -1,0 +1,145 @@
+"""Issue 12's journeys in a real browser: staff send links instead of passwords, clients are sent to their own sign-in,
+the portal signs out when idle or when the server ended the session, and spam can be rescued.
+
+Each test makes its own users (through the services, on the server's database).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+import uuid
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+from sqlalchemy.engine import Engine
+from sqlmodel import Session
+
+from app.models.user import User
+from app.services import sessions
+from app.services.users import create_user
+from tests.e2e.conftest import Server
+
+pytestmark = pytest.mark.e2e
+
+PASSWORD = "Journey-pass-1"
+CHOSEN = "Chosen-by-owner-7"
+DESKTOP = {"width": 1280, "height": 800}
+
+
+def _make(engine: Engine, *, role: str = "client", employee_type: str | None = None, prefix: str = "j") -> User:
+    name = f"{prefix}_{uuid.uuid4().hex[:10]}"
+    with Session(engine, expire_on_commit=False) as s:
+        return create_user(
+            s,
+            username=name,
+            email=f"{name}@example.com",
+            password=PASSWORD,
+            role=role,
+            employee_type=employee_type,
+            first_name="Jo",
+        )
+
+
+def _context(browser: Browser, server: Server, engine: Engine, user: User | None) -> BrowserContext:
+    context = browser.new_context(viewport=DESKTOP)  # type: ignore[arg-type]
+    if user is not None:
+        with Session(engine, expire_on_commit=False) as s:
+            token = sessions.start(s, s.get(User, user.id)).access_token  # type: ignore[arg-type]
+        context.add_cookies([{"name": "access_token", "value": token, "url": server.url, "httpOnly": True}])
+    return context
+
+
+def _mail_with(server: Server, to: str, phrase: str, timeout_s: float = 30) -> str:
+    """The plain-text body of the newest message to `to` containing `phrase`, waiting for the outbox loop."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        for msg in reversed(server.mail.messages):
+            if msg["To"] == to:
+                body = msg.get_body(preferencelist=("plain",))
+                text = body.get_content() if body is not None else ""
+                if phrase in text:
+                    return text
+        time.sleep(0.5)
+    pytest.fail(f"no e-mail to {to} saying {phrase!r} within {timeout_s} s")
+
+
+def _link(body: str) -> str:
+    found = re.search(r"(/reset-password\?token=[A-Za-z0-9_\-]+)", body)
+    assert found, body
+    return found.group(1)
+
+
+def _toast(page: Page, text: str) -> None:
+    expect(page.locator("[data-sonner-toast]").filter(has_text=text).first).to_be_visible()
+
+
+def _field(page: Page, label: str):  # noqa: ANN202 (a Locator)
+    return page.get_by_label(re.compile(rf"^{re.escape(label)}( \*)?$"))
+
+
+def _sign_in(page: Page, server: Server, identifier: str, password: str, path: str = "/client-portal") -> None:
+    page.goto(server.url + path)
+    _field(page, "Username or Email").fill(identifier)
+    _field(page, "Password").fill(password)
+    page.get_by_role("button", name="Sign In").click()
+
+
+@pytest.fixture
+def admin(db_engine: Engine) -> User:
+    return _make(db_engine, role="admin", prefix="adm")
+
+
+# --- point 1: staff send links, not passwords ---------------------------------------------------------------------
+
+
+def test_staff_invite_a_client_who_sets_a_password_then_staff_send_a_reset_link(
+    server: Server, browser: Browser, db_engine: Engine, admin: User
+) -> None:
+    name = f"inv_{uuid.uuid4().hex[:8]}"
+    email = f"{name}@example.com"
+    staff = _context(browser, server, db_engine, admin)
+    page = staff.new_page()
+    page.goto(server.url + "/admin/clients")
+    page.get_by_role("button", name="Create Client").click()
+    dialog = page.get_by_role("dialog")
+    expect(dialog.locator("#create-password")).to_have_count(0)  # staff never choose a password
+    expect(dialog.get_by_test_id("invite-note")).to_contain_text("we e-mail a link to set one")
+    dialog.locator("#create-username").fill(name)
+    dialog.locator("#create-email").fill(email)
+    dialog.get_by_role("button", name="Create Client").click()
+    _toast(page, "Client created successfully")
+
+    # The new client opens the invitation, sets a password and signs in with it.
+    invite = _mail_with(server, email, "within 72 hours")
+    visitor = browser.new_context(viewport=DESKTOP)  # type: ignore[arg-type]
+    guest = visitor.new_page()
+    guest.goto(server.url + _link(invite))
+    expect(guest.get_by_role("heading", name="Set your password")).to_be_visible()
+    _field(guest, "New password").fill(CHOSEN)
+    _field(guest, "Confirm new password").fill(CHOSEN)
+    guest.get_by_role("button", name="Set Password").click()
+    expect(guest.get_by_text("Your password has been set. Please sign in with it.")).to_be_visible()
+    guest.get_by_role("link", name="Sign in").click()
+    guest.wait_for_url(re.compile(r"/client-portal"))
+    _sign_in(guest, server, name, CHOSEN)
+    expect(guest.get_by_role("button", name="Logout")).to_be_visible()
+
+    # Later the client is locked out: staff send a reset link, which changes nothing until used.
+    page.get_by_role("searchbox", name="Search clients…").fill(name)
+    page.get_by_role("button", name=f"Reset password of {name}").click()
+    dialog = page.get_by_role("dialog")
+    expect(dialog).to_contain_text(email)
+    dialog.get_by_role("button", name="Send Reset Link").click()
+    _toast(page, "Reset link sent")
+    reset = _mail_with(server, email, "within 24 hours")
+    again = visitor.new_page()
+    again.goto(server.url + _link(reset))
+    expect(again.get_by_role("heading", name="Choose a new password")).to_be_visible()
+    _field(again, "New password").fill(CHOSEN + "x")
+    _field(again, "Confirm new password").fill(CHOSEN + "x")
+    again.get_by_role("button", name="Reset Password").click()
+    expect(again.get_by_text("Your password has been reset.")).to_be_visible()
+    visitor.close()
+    staff.close()
