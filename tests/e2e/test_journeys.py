@@ -9,10 +9,9 @@ from __future__ import annotations
 import re
 import time
 import uuid
-from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
@@ -75,7 +74,7 @@ def _toast(page: Page, text: str) -> None:
     expect(page.locator("[data-sonner-toast]").filter(has_text=text).first).to_be_visible()
 
 
-def _field(page: Page, label: str):  # noqa: ANN202 (a Locator)
+def _field(page: Page, label: str) -> Locator:
     return page.get_by_label(re.compile(rf"^{re.escape(label)}( \*)?$"))
 
 
@@ -143,3 +142,33 @@ def test_staff_invite_a_client_who_sets_a_password_then_staff_send_a_reset_link(
     expect(again.get_by_text("Your password has been reset.")).to_be_visible()
     visitor.close()
     staff.close()
+
+
+# --- point 2: a client at the staff sign-in is told where to go -------------------------------------------------------
+
+
+def test_a_client_at_the_staff_sign_in_is_sent_to_the_client_portal(
+    server: Server, browser: Browser, db_engine: Engine
+) -> None:
+    client = _make(db_engine)
+    context = browser.new_context(viewport=DESKTOP)  # type: ignore[arg-type]
+    page = context.new_page()
+    _sign_in(page, server, client.username, PASSWORD, path="/admin/login")
+    door = page.get_by_test_id("client-door")
+    expect(door).to_contain_text("Clients sign in at the client portal")
+    expect(page.get_by_text("Admin privileges required to access this panel.").first).to_be_visible()
+    door.get_by_role("link", name="Go to the client sign-in").click()
+    page.wait_for_url(re.compile(r"/client-portal\?identifier="))
+    expect(_field(page, "Username or Email")).to_have_value(client.username)  # carried over
+    _field(page, "Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign In").click()
+    expect(page.get_by_role("button", name="Logout")).to_be_visible()
+
+    # Signed in as a client, the staff sign-in does not offer its form: it points back to the portal.
+    page.goto(server.url + "/admin/login")
+    expect(page.get_by_role("heading", name="This sign-in is for staff")).to_be_visible()
+    expect(page.locator("#admin-login-identifier")).to_have_count(0)
+    page.get_by_role("link", name="Open the client portal").click()
+    page.wait_for_url(re.compile(r"/client-portal/?$"))
+    expect(page.get_by_role("button", name="Logout")).to_be_visible()
+    context.close()
