@@ -172,3 +172,35 @@ def test_a_client_at_the_staff_sign_in_is_sent_to_the_client_portal(
     page.wait_for_url(re.compile(r"/client-portal/?$"))
     expect(page.get_by_role("button", name="Logout")).to_be_visible()
     context.close()
+
+
+# --- point 6: the portal watches inactivity and follows the server --------------------------------------------------
+
+
+def test_the_portal_warns_before_the_client_limit_and_leaves_when_the_server_ends_the_session(
+    server: Server, browser: Browser, db_engine: Engine
+) -> None:
+    client = _make(db_engine)
+    context = browser.new_context(viewport=DESKTOP)  # type: ignore[arg-type]
+    page = context.new_page()
+    page.clock.install()
+    _sign_in(page, server, client.username, PASSWORD)
+    expect(page.get_by_role("button", name="Logout")).to_be_visible()
+    warning = page.locator("#session-warning")
+    expect(page.locator("#session-watch")).to_have_attribute("data-idle-minutes", "240")  # the client limit
+    expect(warning).to_be_hidden()
+    page.clock.run_for("03:55:30")  # 5 minutes before the 4-hour limit
+    expect(warning).to_be_visible()
+    expect(warning).to_contain_text("Session Expiring Soon")
+    page.mouse.click(5, 5)  # activity hides it again
+    expect(warning).to_be_hidden()
+
+    # Signed out elsewhere (or a password reset): the open page leaves within a minute and shows nothing private.
+    with Session(db_engine) as s:
+        sessions.revoke_all(s, client.id)
+    page.clock.run_for("01:05")
+    expect(page.get_by_text("Your session has ended. Please sign in again.").first).to_be_visible()
+    page.wait_for_url(re.compile(r"/client-portal/?$"))
+    expect(page.get_by_role("button", name="Logout")).to_have_count(0)
+    expect(_field(page, "Username or Email")).to_be_visible()
+    context.close()

@@ -31,6 +31,7 @@ from app.ui.components.native_form import native_form
 from app.ui.state.session import SessionState
 
 VERIFY_REDIRECT_SECONDS = 1.5
+SESSION_ENDED = "Your session has ended. Please sign in again."
 
 
 class LoginState(SessionState):
@@ -46,7 +47,7 @@ class LoginState(SessionState):
         return "/client-portal" + (f"?{urlencode({'identifier': self.identifier})}" if self.identifier else "")
 
     async def _feedback(self, path: str) -> list[EventSpec]:
-        """The notice for the query a form post's redirect left (`?error=`, `?logged_out=1`, `?expired=1`)."""
+        """The notice for the query a redirect left (`?error=`, `?logged_out=1`, `?expired=1`, `?ended=1`)."""
         query = self.router.url.query_parameters
         self.identifier = query.get("identifier", "")[:254]
         self.just_verified = query.get("verified") == "1"
@@ -67,6 +68,8 @@ class LoginState(SessionState):
         elif query.get("expired") == "1":
             text = "You have been automatically logged out due to inactivity."
             notice = await notify(self, "info", "Session Expired", text)
+        elif query.get("ended") == "1":
+            notice = await notify(self, "info", "Session Ended", SESSION_ENDED)
         else:
             return []
         return [notice, rx.redirect(path, replace=True)]  # a reload must not say it again

@@ -6,11 +6,16 @@ from app.ui.state.session import SessionState
 
 
 def session_watch() -> rx.Component:
-    """Render inside signed-in layouts; the script reads the limit from here and shows the banner when it is near."""
+    """Render inside signed-in layouts (the staff shell and the client portal); the script reads the limit from here,
+    shows the banner when it is near, and leaves the page when the server has ended the session."""
     return rx.fragment(
         rx.el.div(
             id="session-watch",
-            custom_attrs={"data-idle-minutes": SessionState.idle_minutes, "data-expired-url": SessionState.expired_url},
+            custom_attrs={
+                "data-idle-minutes": SessionState.idle_minutes,
+                "data-expired-url": SessionState.expired_url,
+                "data-ended-url": SessionState.ended_url,
+            },
             hidden=True,
         ),
         rx.el.div(
