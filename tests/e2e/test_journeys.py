@@ -105,6 +105,7 @@ def test_staff_invite_a_client_who_sets_a_password_then_staff_send_a_reset_link(
     dialog = page.get_by_role("dialog")
     expect(dialog.locator("#create-password")).to_have_count(0)  # staff never choose a password
     expect(dialog.get_by_test_id("invite-note")).to_contain_text("we e-mail a link to set one")
+    _shoot(page, "create-client-invite")
     dialog.locator("#create-username").fill(name)
     dialog.locator("#create-email").fill(email)
     dialog.get_by_role("button", name="Create Client").click()
@@ -116,6 +117,7 @@ def test_staff_invite_a_client_who_sets_a_password_then_staff_send_a_reset_link(
     guest = visitor.new_page()
     guest.goto(server.url + _link(invite))
     expect(guest.get_by_role("heading", name="Set your password")).to_be_visible()
+    _shoot(guest, "set-your-password")
     _field(guest, "New password").fill(CHOSEN)
     _field(guest, "Confirm new password").fill(CHOSEN)
     guest.get_by_role("button", name="Set Password").click()
@@ -130,6 +132,7 @@ def test_staff_invite_a_client_who_sets_a_password_then_staff_send_a_reset_link(
     page.get_by_role("button", name=f"Reset password of {name}").click()
     dialog = page.get_by_role("dialog")
     expect(dialog).to_contain_text(email)
+    _shoot(page, "reset-link-dialog")
     dialog.get_by_role("button", name="Send Reset Link").click()
     _toast(page, "Reset link sent")
     reset = _mail_with(server, email, "within 24 hours")
@@ -157,6 +160,7 @@ def test_a_client_at_the_staff_sign_in_is_sent_to_the_client_portal(
     door = page.get_by_test_id("client-door")
     expect(door).to_contain_text("Clients sign in at the client portal")
     expect(page.get_by_text("Admin privileges required to access this panel.").first).to_be_visible()
+    _shoot(page, "admin-login-client-refused")
     door.get_by_role("link", name="Go to the client sign-in").click()
     page.wait_for_url(re.compile(r"/client-portal\?identifier="))
     expect(_field(page, "Username or Email")).to_have_value(client.username)  # carried over
@@ -167,6 +171,7 @@ def test_a_client_at_the_staff_sign_in_is_sent_to_the_client_portal(
     # Signed in as a client, the staff sign-in does not offer its form: it points back to the portal.
     page.goto(server.url + "/admin/login")
     expect(page.get_by_role("heading", name="This sign-in is for staff")).to_be_visible()
+    _shoot(page, "admin-login-signed-in-client")
     expect(page.locator("#admin-login-identifier")).to_have_count(0)
     page.get_by_role("link", name="Open the client portal").click()
     page.wait_for_url(re.compile(r"/client-portal/?$"))
@@ -204,3 +209,52 @@ def test_the_portal_warns_before_the_client_limit_and_leaves_when_the_server_end
     expect(page.get_by_role("button", name="Logout")).to_have_count(0)
     expect(_field(page, "Username or Email")).to_be_visible()
     context.close()
+
+
+# --- point 8: the Spam folder ---------------------------------------------------------------------------------------
+
+
+def test_staff_rescue_a_message_from_spam_and_the_visitor_is_acknowledged_once(
+    server: Server, browser: Browser, db_engine: Engine, admin: User
+) -> None:
+    from app.services import contact
+
+    email = f"caught_{uuid.uuid4().hex[:8]}@example.com"
+    with Session(db_engine) as s:
+        contact.submit_inquiry(s, name="Caught Visitor", email=email, message="A real request.", website="x")
+    context = _context(browser, server, db_engine, admin)
+    page = context.new_page()
+    page.goto(server.url + "/admin/inquiries")
+    page.get_by_role("combobox", name="Filter by status").select_option("spam")
+    page.get_by_role("searchbox", name="Search inquiries").fill(email)
+    row = page.locator("tr").filter(has_text="Caught Visitor")
+    expect(row).to_have_count(1)
+    _shoot(page, "inquiries-spam")
+    row.get_by_role("button").first.click()
+    dialog = page.get_by_role("dialog")
+    expect(dialog.get_by_test_id("spam-notice")).to_contain_text("no acknowledgement was sent")
+    _shoot(page, "inquiries-spam-detail")
+    dialog.get_by_role("button", name="Not spam").click()
+    _toast(page, "Moved to New")
+    expect(page.locator("tr").filter(has_text="Caught Visitor")).to_have_count(0)  # gone from Spam
+    page.get_by_role("combobox", name="Filter by status").select_option("new")
+    expect(page.locator("tr").filter(has_text="Caught Visitor")).to_have_count(1)
+    _mail_with(server, email, "Thank you for your inquiry")
+    time.sleep(2)
+    assert sum(1 for m in server.mail.messages if m["To"] == email) == 1
+    context.close()
+
+
+def _shoot(page: Page, name: str) -> None:
+    """Screenshots of the changed pages at both widths, for review (not assertions)."""
+    import os
+
+    folder = os.environ.get("JOURNEY_SHOTS")
+    if not folder:
+        return
+    size = page.viewport_size or DESKTOP
+    for width in (1280, 390):
+        page.set_viewport_size({"width": width, "height": size["height"]})
+        page.wait_for_timeout(400)
+        page.screenshot(path=f"{folder}/{name}-{width}.png", full_page=True)
+    page.set_viewport_size(size)  # type: ignore[arg-type]

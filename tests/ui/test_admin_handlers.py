@@ -395,3 +395,35 @@ def test_the_dashboard_greets_after_a_form_sign_in_and_drops_the_marker(
     again = _dashboard(token, "/admin/dashboard")
     _call(again, "load")
     assert again.notice_title != "Login Successful" and again.loaded
+
+
+def test_the_spam_filter_lists_caught_messages_and_not_spam_rescues_once(db: Session) -> None:
+    """Issue 12, point 8, through the handlers: a crafted call by someone without inquiries:write changes nothing."""
+    email = f"{_name('caught')}@example.com"
+    inquiry = ContactInquiry(name="Caught", email=email, message="Real request", is_spam=True)
+    db.add(inquiry)
+    db.commit()
+    db.refresh(inquiry)
+    outsider = f.user(
+        db, _name("dev"), role=Role.employee, employee_type=EmployeeType.developer,
+        revoked_permissions=["inquiries:write"],
+    )  # fmt: skip
+    crafted = _state(InquiriesState, _token(db, outsider))
+    crafted._detail_id = inquiry.id
+    _call(crafted, "not_spam")
+    db.refresh(inquiry)
+    assert inquiry.is_spam and _mails_to(db, email) == 0
+
+    admin = f.user(db, _name("adm"), role=Role.admin)
+    state = _state(InquiriesState, _token(db, admin))
+    _call(state, "set_status_filter", "spam")
+    _call(state, "set_search", email)
+    assert [r.email for r in state.rows] == [email] and state.rows[0].spam
+    _call(state, "open_detail", str(inquiry.id))
+    _call(state, "not_spam")
+    _call(state, "not_spam")  # a double click
+    db.refresh(inquiry)
+    assert not inquiry.is_spam and inquiry.status == InquiryStatus.new
+    assert _mails_to(db, email) == 1
+    assert state.notice_title == "Moved to New" and not state.detail_open
+    assert state.rows == []  # no longer in Spam
