@@ -197,6 +197,7 @@ def test_the_portal_warns_before_the_client_limit_and_leaves_when_the_server_end
     page.clock.run_for("03:55:30")  # 5 minutes before the 4-hour limit
     expect(warning).to_be_visible()
     expect(warning).to_contain_text("Session Expiring Soon")
+    _shoot(page, "portal-session-warning")
     page.mouse.click(5, 5)  # activity hides it again
     expect(warning).to_be_hidden()
 
@@ -242,6 +243,20 @@ def test_staff_rescue_a_message_from_spam_and_the_visitor_is_acknowledged_once(
     _mail_with(server, email, "Thank you for your inquiry")
     time.sleep(2)
     assert sum(1 for m in server.mail.messages if m["To"] == email) == 1
+
+    # Point 7 on the same dashboard: a client's cancellation is listed for staff.
+    from app.services import meetings
+    from tests import factories as f
+
+    with Session(db_engine, expire_on_commit=False) as s:
+        client = s.get(User, _make(db_engine).id)
+        assert client is not None
+        meeting = f.meeting(s, client, title="Quarterly review")
+        meetings.cancel_meeting(s, actor=client, meeting_id=meeting.id, reason="Travelling that week")
+    page.goto(server.url + "/admin/dashboard")
+    card = page.get_by_test_id("client-cancellations")
+    expect(card.locator("li").filter(has_text="Quarterly review").first).to_contain_text("Travelling that week")
+    _shoot(page, "dashboard-cancellations")
     context.close()
 
 
