@@ -27,7 +27,9 @@ def session_watch() -> rx.Component:
             id="session-warning",
             role="alert",
             hidden=True,
-            class_name="fixed bottom-4 right-4 z-50 max-w-sm rounded-lg border border-amber-300 bg-amber-50 "
-            "p-4 text-amber-900 shadow-lg",
+            # Bottom left (top on phones): Reflex's own "Cannot connect to server" toast takes the bottom right, and
+            # after a long idle both can show at once.
+            class_name="fixed inset-x-4 top-4 z-50 max-w-sm rounded-lg border border-amber-300 bg-amber-50 p-4 "
+            "text-amber-900 shadow-lg sm:inset-x-auto sm:top-auto sm:bottom-4 sm:left-4",
         ),
     )
