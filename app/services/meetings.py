@@ -15,7 +15,7 @@ from app.models.base import utcnow
 from app.models.enums import MeetingStatus, Role
 from app.models.meeting import Meeting
 from app.models.user import User
-from app.services import access, audit
+from app.services import access, audit, client_cancellations
 
 CALENDLY_RESCHEDULE_URL = "https://calendly.com/reschedulings/{uuid}"
 SIGNATURE_TOLERANCE_S = 300
@@ -66,7 +66,19 @@ def cancel_meeting(s: Session, *, actor: User, meeting_id: int, reason: str | No
     meeting.status = MeetingStatus.cancelled
     meeting.cancel_reason = ((reason or "").strip() or "Cancelled by client")[:500]
     s.add(meeting)
-    audit.record(s, actor=actor, action="meeting.cancel", entity=meeting, details={"reason": meeting.cancel_reason})
+    details = {"reason": meeting.cancel_reason, "name": meeting.title}
+    audit.record(s, actor=actor, action="meeting.cancel", entity=meeting, details=details)
+    if client_cancellations.by_client(actor):  # the organizer (or STAFF_NOTIFY_EMAIL) hears of it; Calendly too
+        client_cancellations.notify_staff(
+            s,
+            actor=actor,
+            kind="meeting",
+            name=meeting.title,
+            when=meeting.start_time.strftime("%Y-%m-%d %H:%M UTC"),
+            reason=meeting.cancel_reason,
+            owner_id=meeting.organizer_id,
+            calendly=client_cancellations.cancel_at_calendly(meeting.calendly_event_id, meeting.cancel_reason),
+        )
     s.commit()
     return meeting_dto(meeting)
 
