@@ -8,7 +8,7 @@ from app.models.inquiry import ContactInquiry, NewsletterSubscriber
 from app.models.meeting import Meeting, MeetingType
 from app.models.project import Organization, Project, ProjectMilestone
 from app.models.system import AuditLog, EmailOutbox, RateLimitEvent
-from app.models.user import PasswordResetToken, RefreshToken, User, VerificationCode
+from app.models.user import KnownSignInAddress, PasswordResetToken, RefreshToken, User, VerificationCode
 
 __all__ = [
     "AuditLog",
@@ -18,6 +18,7 @@ __all__ = [
     "InvoiceItem",
     "JobApplication",
     "JobOpening",
+    "KnownSignInAddress",
     "Meeting",
     "MeetingType",
     "NewsletterSubscriber",

@@ -79,6 +79,19 @@ class PasswordResetToken(SQLModel, table=True):
     created_at: datetime = created_at()
 
 
+class KnownSignInAddress(SQLModel, table=True):
+    """An address an account has signed in from with its password: the account-wide failure limit does not lock
+    the owner out from there (see auth.login). Only a keyed hash of the address is stored."""
+
+    __tablename__ = "known_sign_in_addresses"
+    __table_args__ = (sa.UniqueConstraint("user_id", "address", name="uq_known_sign_in_addresses_user_id_address"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    user_id: uuid.UUID = Field(foreign_key="users.id", ondelete="CASCADE", index=True)
+    address: str = Field(max_length=64)  # keyed SHA-256 of the client address
+    last_seen_at: datetime = created_at()
+
+
 class UserPublic(SQLModel):
     """What the browser may know about a user (never the hash or the OAuth id)."""
 

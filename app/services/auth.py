@@ -11,6 +11,7 @@ import uuid
 from datetime import timedelta
 
 from sqlalchemy import update
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from app.core.config import settings
@@ -18,7 +19,7 @@ from app.core.errors import Conflict, Forbidden, Invalid, NotFound, Unauthorized
 from app.core.permissions import STAFF_ROLES, Role
 from app.core.security import token_digest, verify_password
 from app.models.base import utcnow
-from app.models.user import User, VerificationCode
+from app.models.user import KnownSignInAddress, User, VerificationCode
 from app.services import audit, mail, ratelimit, sessions
 from app.services.users import create_user, get_user_by_identifier
 
@@ -26,10 +27,14 @@ CODE_TTL = timedelta(minutes=15)
 MAX_CODE_ATTEMPTS = 5
 LOGIN_WINDOW = timedelta(minutes=15)
 # Failures are counted per account *and address*, so an attacker elsewhere cannot lock a real user out; the looser
-# per-account limit caps guessing spread over many addresses, and every lock lasts only the 15-minute window.
+# per-account limit caps guessing spread over many addresses (20 per 15 minutes: at most 80 password checks an hour
+# against one account, however many addresses attack it), and every lock lasts only the 15-minute window. That
+# per-account limit would also lock the owner out, so it does not apply from an address the account has signed in
+# from with its password in the last KNOWN_FOR: there only the per-address limits count.
 LOGIN_FAILURES_PER_ACCOUNT_AND_IP = 5
 LOGIN_FAILURES_PER_ACCOUNT = 20
 LOGIN_FAILURES_PER_IP = 30
+KNOWN_FOR = timedelta(days=90)
 
 INVALID_CREDENTIALS = "Invalid credentials"
 ALREADY_VERIFIED = "This account is already verified. Please sign in."
@@ -194,12 +199,14 @@ def login(s: Session, *, identifier: str, password: str, ip: str | None = None) 
     # Failures count against the account, so its username and e-mail share one count; an unknown name is counted
     # under itself. Keys are digested by ratelimit, so no identifier is too long for them.
     account = f"user:{user.id}" if user else f"name:{identifier.lower()}"
-    limits = [
-        ratelimit.Limit(f"login:account:{account}", LOGIN_FAILURES_PER_ACCOUNT, LOGIN_WINDOW, TOO_MANY_LOGINS),
-        ratelimit.Limit(
-            f"login:account-ip:{account}:{ip or '-'}", LOGIN_FAILURES_PER_ACCOUNT_AND_IP, LOGIN_WINDOW, TOO_MANY_LOGINS
-        ),
-    ]
+    per_address = ratelimit.Limit(
+        f"login:account-ip:{account}:{ip or '-'}", LOGIN_FAILURES_PER_ACCOUNT_AND_IP, LOGIN_WINDOW, TOO_MANY_LOGINS
+    )
+    limits = [per_address]
+    if not (user and ip and _known_address(s, user, ip)):
+        limits.append(
+            ratelimit.Limit(f"login:account:{account}", LOGIN_FAILURES_PER_ACCOUNT, LOGIN_WINDOW, TOO_MANY_LOGINS)
+        )
     if ip:
         limits.append(ratelimit.Limit(f"login:ip:{ip}", LOGIN_FAILURES_PER_IP, LOGIN_WINDOW, TOO_MANY_LOGINS))
     # The attempt is counted (and committed) as a failure before the password is checked, so parallel guesses cannot
@@ -212,12 +219,47 @@ def login(s: Session, *, identifier: str, password: str, ip: str | None = None) 
             s.commit()
         raise Unauthorized(INVALID_CREDENTIALS)
     ratelimit.release(s, attempt)
-    ratelimit.clear(s, limits[1].key)
+    ratelimit.clear(s, per_address.key)
+    if ip:
+        _remember_address(s, user, ip)
     if not user.is_verified:
         raise Forbidden("Please verify your email before logging in.", userId=str(user.id), requiresVerification=True)
     if user.role in STAFF_ROLES:
         audit.record(s, actor=user, action="auth.login", entity=user, ip=ip)
     return user, sessions.start(s, user)
+
+
+def _address_digest(ip: str) -> str:
+    return token_digest(f"sign-in-address:{ip}")
+
+
+def _known_address(s: Session, user: User, ip: str) -> bool:
+    row = s.exec(
+        select(KnownSignInAddress).where(
+            KnownSignInAddress.user_id == user.id, KnownSignInAddress.address == _address_digest(ip)
+        )
+    ).first()
+    return row is not None and row.last_seen_at > utcnow() - KNOWN_FOR
+
+
+def _remember_address(s: Session, user: User, ip: str) -> None:
+    """Record (or refresh) a sign-in address of the account, in the caller's transaction; two sign-ins at once from
+    the same address both succeed (the unique index keeps one row)."""
+    digest = _address_digest(ip)
+    try:
+        with s.begin_nested():
+            row = s.exec(
+                select(KnownSignInAddress).where(
+                    KnownSignInAddress.user_id == user.id, KnownSignInAddress.address == digest
+                )
+            ).first()
+            if row is None:
+                s.add(KnownSignInAddress(user_id=user.id, address=digest))
+            else:
+                row.last_seen_at = utcnow()
+                s.add(row)
+    except IntegrityError:
+        pass  # the other sign-in recorded it
 
 
 def _get_user(s: Session, user_id: uuid.UUID | str) -> User | None:
