@@ -18,6 +18,8 @@ config = rx.Config(
     # CORS and the websocket accept only the site's own origin (Reflex's default is "*").
     cors_allowed_origins=settings.allowed_origins,
     redis_url=settings.redis_url,
+    # The websocket's client address behind reverse proxies: the same rule as the API's (app.core.net).
+    trusted_proxy_hops=settings.trusted_proxy_hops,
     # No phoning home, no badge; our own Alembic migrations own the database (db_url stays unset on purpose).
     telemetry_enabled=False,
     show_built_with_reflex=False,

@@ -15,6 +15,7 @@ from starlette.datastructures import UploadFile
 from app.core.config import settings
 from app.core.db import MAX_ID, get_session
 from app.core.errors import Forbidden, Invalid
+from app.core.net import client_address
 from app.core.permissions import STAFF_ROLES, effective_permissions, has_perm
 from app.core.text import INVALID_CHARACTER, unstorable_paths
 from app.models.user import User
@@ -33,7 +34,9 @@ CHECK_FIELDS = "Please check the highlighted fields."
 
 
 def client_ip(request: Request) -> str | None:
-    return request.client.host if request.client else None
+    """The client's address (behind TRUSTED_PROXY_HOPS proxies, the one the outermost of them saw)."""
+    peer = request.client.host if request.client else None
+    return client_address(peer, request.headers.get("x-forwarded-for"), settings.trusted_proxy_hops)
 
 
 ClientIP = Annotated[str | None, Depends(client_ip)]

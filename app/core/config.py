@@ -13,7 +13,7 @@ from typing import Literal
 from urllib.parse import urlsplit
 
 from email_validator import EmailNotValidError, validate_email
-from pydantic import SecretStr, field_validator, model_validator
+from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -59,6 +59,10 @@ class Settings(BaseSettings):
     staff_idle_minutes: int = 10
     client_idle_minutes: int = 240
     max_upload_mb: int = 10
+    # Reverse proxies in front of the app that append to X-Forwarded-For (0: none; the header is then ignored, since
+    # any client can send it). With N, the client is the N-th address from the right: what the outermost trusted
+    # proxy saw. Used by the API and, through rxconfig, by Reflex for the websocket.
+    trusted_proxy_hops: int = Field(default=0, ge=0, le=10)
 
     @field_validator("smtp_tls", mode="before")
     @classmethod

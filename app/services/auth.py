@@ -204,11 +204,14 @@ def login(s: Session, *, identifier: str, password: str, ip: str | None = None) 
     )
     limits = [per_address]
     if not (user and ip and _known_address(s, user, ip)):
+        # From a known address only the per-account-and-address count applies: neither attackers elsewhere (the
+        # account-wide count) nor others at the same address (one office, or a proxy whose hops are not configured:
+        # the per-address count) lock the owner out.
         limits.append(
             ratelimit.Limit(f"login:account:{account}", LOGIN_FAILURES_PER_ACCOUNT, LOGIN_WINDOW, TOO_MANY_LOGINS)
         )
-    if ip:
-        limits.append(ratelimit.Limit(f"login:ip:{ip}", LOGIN_FAILURES_PER_IP, LOGIN_WINDOW, TOO_MANY_LOGINS))
+        if ip:
+            limits.append(ratelimit.Limit(f"login:ip:{ip}", LOGIN_FAILURES_PER_IP, LOGIN_WINDOW, TOO_MANY_LOGINS))
     # The attempt is counted (and committed) as a failure before the password is checked, so parallel guesses cannot
     # all pass a check that none of them has yet been counted in; a success gives its attempt back below.
     attempt = ratelimit.acquire(s, *limits)
