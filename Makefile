@@ -88,6 +88,7 @@ lint: .venv/.installed-dev
 	lint-imports
 	mypy
 	python scripts/typecheck_ui.py
+	bandit -q -r app -ll
 	typos
 
 format: .venv/.installed-dev

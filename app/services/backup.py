@@ -290,14 +290,9 @@ def _advance_sequences(conn: Connection) -> None:
     for table in _tables():
         for column in table.primary_key.columns:
             if isinstance(column.type, sa.Integer) and column.autoincrement in (True, "auto"):
-                conn.execute(
-                    sa.text(
-                        "SELECT setval(pg_get_serial_sequence(:t, :c), COALESCE((SELECT MAX("
-                        f'"{column.name}") FROM "{table.name}"), 0) + 1, false) '
-                        "WHERE pg_get_serial_sequence(:t, :c) IS NOT NULL"
-                    ),
-                    {"t": table.name, "c": column.name},
-                )
+                sequence = sa.func.pg_get_serial_sequence(table.name, column.name)
+                after = sa.select(sa.func.coalesce(sa.func.max(column), 0) + 1).scalar_subquery()
+                conn.execute(sa.select(sa.func.setval(sequence, after, False)))  # NULL (no-op) without a sequence
 
 
 def _restore_files(source: Path, data_dir: Path, manifest: dict[str, Any]) -> None:
