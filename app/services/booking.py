@@ -153,11 +153,15 @@ def slots_for(
     ]
 
 
+def zone_today() -> date:
+    return datetime.now(zone()).date()
+
+
 def free_slots(s: Session, *, type_slug: str, start: str | date | None = None, days: Any = 7) -> list[dict[str, str]]:
     """The free slots of an active type (public): `days` (1..31) business-zone days from `start` (default today)."""
     errors: dict[str, str] = {}
     count = v.whole(days, "days", errors, "Days", low=1, high=MAX_DAYS)
-    first = v.day(start, "from", errors, "From") if start not in (None, "") else datetime.now(zone()).date()
+    first = v.day(start, "from", errors, "From") if start not in (None, "") else zone_today()
     if errors:
         raise Invalid(next(iter(errors.values())), errors=errors)
     t = get_type(s, type_slug)
