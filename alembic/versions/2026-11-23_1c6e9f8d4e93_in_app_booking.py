@@ -48,9 +48,7 @@ def upgrade() -> None:
         batch_op.add_column(sa.Column("booker_email", sqlmodel.sql.sqltypes.AutoString(length=254), nullable=True))
         batch_op.add_column(sa.Column("booker_company", sqlmodel.sql.sqltypes.AutoString(length=200), nullable=True))
         batch_op.add_column(sa.Column("booker_notes", sa.Text(), nullable=True))
-        batch_op.add_column(
-            sa.Column("manage_token_hash", sqlmodel.sql.sqltypes.AutoString(length=64), nullable=True)
-        )
+        batch_op.add_column(sa.Column("manage_token_hash", sqlmodel.sql.sqltypes.AutoString(length=64), nullable=True))
         batch_op.add_column(sa.Column("sequence", sa.Integer(), nullable=False, server_default="0"))
         batch_op.create_unique_constraint(batch_op.f("uq_meetings_manage_token_hash"), ["manage_token_hash"])
         batch_op.create_foreign_key(

@@ -108,8 +108,10 @@ def test_booking_attaches_the_client_mails_both_sides_and_takes_the_slot(session
     client = f.user(session, "dana", email="dana@example.com")
     start = first_free(session, t)
     done = booking.book(session, type_slug=t.slug, start=start, name="Dana W", email="Dana@Example.com", ip="1.2.3.4")
-    assert done["start"] == start and done["manageUrl"].startswith("http") and "/book-meeting/manage?token=" in (
-        done["manageUrl"]
+    assert (
+        done["start"] == start
+        and done["manageUrl"].startswith("http")
+        and "/book-meeting/manage?token=" in (done["manageUrl"])
     )
     assert done["joinUrl"].startswith("https://meet.example.com/call-")
     meeting = session.get(Meeting, done["id"])
@@ -192,9 +194,7 @@ def invitation(msg: EmailMessage) -> tuple[str, Calendar]:
     return str(part.get_param("method")), Calendar.from_ical(part.get_content())
 
 
-def test_invitations_parse_as_icalendar_request_update_and_cancel(
-    session: Session, host: User, sink: SmtpSink
-) -> None:
+def test_invitations_parse_as_icalendar_request_update_and_cancel(session: Session, host: User, sink: SmtpSink) -> None:
     cfg = Settings(_env_file=None, smtp_host="127.0.0.1", smtp_port=sink.port, smtp_tls="none")  # type: ignore[call-arg]
     t = make_type(session, host, availability=EVERY_DAY, join_url="https://meet.example.com/fixed")
     first, second = [s["start"] for s in booking.free_slots(session, type_slug=t.slug, days=14)[:2]]

@@ -66,7 +66,7 @@ class RescheduleIn(BaseModel):
 T = TypeVar("T")
 
 
-class Data(BaseModel, Generic[T]):  # noqa: UP046 (Python 3.11)
+class Data(BaseModel, Generic[T]):
     data: T
 
 
