@@ -401,3 +401,9 @@ def cancel(s: Session, *, token: str, ip: str | None = None) -> dict[str, Any]:
     audit.record(s, actor=None, action="meeting.cancel", entity=meeting, ip=ip, details={"reason": "booker"})
     s.commit()
     return booking_json(meeting, t)
+
+
+def calendar_file(s: Session, *, token: str) -> str:
+    """The booking as an iCalendar file (the confirmation's "Add to calendar"); 404 for an unknown or used link."""
+    meeting, t = _by_token(s, token)
+    return booking_invite.ics(s, meeting, t, "REQUEST", manage_link=manage_url(token))

@@ -10,8 +10,10 @@ import reflex as rx
 from app.core.errors import DomainError, Unauthorized
 from app.services import meetings
 from app.services.meeting_types import list_active
+from app.ui import routes
 from app.ui.portal import components as ui
 from app.ui.portal.state import PortalState, badge_color, error_message, status_label
+from app.ui.site.book_meeting import builtin
 from app.ui.state.calls import as_actor
 
 CANCEL_REASON = "Cancelled by client"
@@ -69,8 +71,18 @@ def meeting_view(m: dict[str, Any]) -> MeetingView:
 
 def meeting_type_view(t: dict[str, Any]) -> MeetingTypeView:
     uri = str(t.get("uri") or "")
+    key = uri.rstrip("/").rsplit("/", 1)[-1]
+    if builtin():  # the built-in scheduler books the type on /book-meeting, as the signed-in client
+        return MeetingTypeView(
+            key=key,
+            name=str(t.get("name") or ""),
+            duration=int(t.get("duration") or 0),
+            host=str((t.get("profile") or {}).get("name") or ""),
+            description=str(t.get("description_plain") or ""),
+            url=f"{routes.BOOK_MEETING}?type={key}",
+        )
     return MeetingTypeView(
-        key=uri.rstrip("/").rsplit("/", 1)[-1],
+        key=key,
         name=str(t.get("name") or ""),
         duration=int(t.get("duration") or 0),
         host=str((t.get("profile") or {}).get("name") or ""),
@@ -353,6 +365,14 @@ def _meeting_type_card(t: rx.Var) -> rx.Component:
             rx.cond(
                 t.url != "",
                 rx.el.a(
+                    rx.icon("calendar-plus", size=16),
+                    "Book Meeting",
+                    id=t.key,
+                    href=t.url,
+                    class_name=ui.BUTTON_PRIMARY + " w-full",
+                )
+                if builtin()
+                else rx.el.a(
                     rx.icon("calendar-plus", size=16),
                     "Book Meeting",
                     id=t.key,
