@@ -94,7 +94,7 @@ class BookingFlowState(SessionState):
     manage_url: str = ""
     status: str = ""
     confirm_cancel: bool = False
-    _token: str = ""
+    _manage_token: str = ""
 
     # --- shared --------------------------------------------------------------------------------------------------
 
@@ -136,7 +136,7 @@ class BookingFlowState(SessionState):
     async def load_types(self):
         self.mode, self.step, self.errors, self.message = "book", "types", {}, ""
         self.chosen_start = self.chosen_label = self.join_url = self.manage_url = ""
-        self._token = ""
+        self._manage_token = ""
         try:
             rows = await call(booking.active_types)
         except DomainError as exc:
@@ -211,7 +211,7 @@ class BookingFlowState(SessionState):
             log.exception("Booking failed")
             self.message = FAILED
         else:
-            self._token = done["manageUrl"].split("token=", 1)[1]
+            self._manage_token = done["manageUrl"].split("token=", 1)[1]
             self.join_url, self.manage_url = done["joinUrl"] or "", done["manageUrl"]
             self.chosen_label = when_label(done["start"], self.zone_name)
             self.step = "done"
@@ -220,10 +220,10 @@ class BookingFlowState(SessionState):
 
     @rx.event
     async def download_invite(self):
-        if not self._token:
+        if not self._manage_token:
             return None
         try:
-            text = await call(booking.calendar_file, token=self._token)
+            text = await call(booking.calendar_file, token=self._manage_token)
         except DomainError as exc:
             self.message = exc.message
             return None
@@ -234,13 +234,13 @@ class BookingFlowState(SessionState):
     @rx.event
     async def load_manage(self):
         self.mode, self.errors, self.message, self.confirm_cancel = "manage", {}, "", False
-        self._token = (self.router.url.query_parameters.get("token") or "").strip()[:200]
+        self._manage_token = (self.router.url.query_parameters.get("token") or "").strip()[:200]
         await self._show_booking()
         return BookingFlowState.detect_zone
 
     async def _show_booking(self) -> None:
         try:
-            found = await call(booking.get_booking, token=self._token)
+            found = await call(booking.get_booking, token=self._manage_token)
         except DomainError as exc:
             self.step, self.message = "invalid", exc.message
             return
@@ -266,7 +266,7 @@ class BookingFlowState(SessionState):
             return
         self.busy = True
         yield
-        token, start = self._token, self.chosen_start
+        token, start = self._manage_token, self.chosen_start
         try:
             done = await call(booking.reschedule, token=token, start=start, ip=self.router.session.client_ip or None)
         except DomainError as exc:
@@ -276,10 +276,10 @@ class BookingFlowState(SessionState):
             return
         self.busy = False
         new_url = done["manageUrl"]
-        self._token = new_url.split("token=", 1)[1]
+        self._manage_token = new_url.split("token=", 1)[1]
         self.message = "Your meeting has a new time. We've e-mailed the updated invitation."
         await self._show_booking()
-        yield rx.redirect(routes.BOOK_MEETING_MANAGE + "?token=" + self._token, replace=True)
+        yield rx.redirect(routes.BOOK_MEETING_MANAGE + "?token=" + self._manage_token, replace=True)
 
     @rx.event
     def ask_cancel(self, value: bool) -> None:
@@ -292,11 +292,11 @@ class BookingFlowState(SessionState):
         self.busy = True
         yield
         try:
-            await call(booking.cancel, token=self._token, ip=self.router.session.client_ip or None)
+            await call(booking.cancel, token=self._manage_token, ip=self.router.session.client_ip or None)
         except DomainError as exc:
             self.message = exc.message
         else:
-            self.step, self._token = "cancelled", ""
+            self.step, self._manage_token = "cancelled", ""
             self.message = ""
         self.busy, self.confirm_cancel = False, False
 
