@@ -42,6 +42,7 @@ def shoot(page: Page, name: str) -> None:
     size = page.viewport_size or {"width": 1280, "height": 800}
     for width in (1280, 390):
         page.set_viewport_size({"width": width, "height": 900})
+        page.evaluate("window.scrollTo(0, 0)")  # a scrolled page draws the sticky header mid-picture
         page.wait_for_timeout(300)
         page.screenshot(path=f"{SHOTS}/{name}-{width}.png", full_page=True)
     page.set_viewport_size(size)
@@ -69,7 +70,9 @@ def test_visitor_books_reschedules_and_cancels(server: Server, page: Page) -> No
     page.goto(server.url + "/book-meeting")
     page.wait_for_selector("[data-hydrated=true]")
     shoot(page, "1-types")
-    page.locator("[data-meeting-type=free-consultation]").get_by_role("button", name=re.compile("^Book Meeting")).click()
+    page.locator("[data-meeting-type=free-consultation]").get_by_role(
+        "button", name=re.compile("^Book Meeting")
+    ).click()
     picker = page.get_by_test_id("time-picker")
     expect(picker.locator("[data-slot]").first).to_be_visible()
     # The visitor's zone is detected (UTC in this headless browser) and can be changed: the labels follow.
@@ -79,9 +82,9 @@ def test_visitor_books_reschedules_and_cancels(server: Server, page: Page) -> No
     first = picker.locator("[data-slot]").first
     start = first.get_attribute("data-slot")
     first.click()
-    page.get_by_label("Full Name").fill("Vera Visitor")
-    page.get_by_label("Email Address", exact=True).fill(VISITOR)
-    page.get_by_label("Company").fill("Visitor Co")
+    page.locator("#booking-name").fill("Vera Visitor")
+    page.locator("#booking-email").fill(VISITOR)
+    page.locator("#booking-company").fill("Visitor Co")
     shoot(page, "3-details")
     page.get_by_role("button", name="Confirm booking").click()
     done = page.get_by_test_id("booking-confirmation")

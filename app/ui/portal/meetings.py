@@ -124,6 +124,7 @@ class MeetingsState(PortalState):
         self.past = [meeting_view(m) for m in lists["past"]]
         self.error = ""
         self.loading = False
+        self.view = "list"  # back from booking on /book-meeting: show the list with the new meeting
 
     @rx.event
     def ask_cancel(self, meeting_id: int) -> None:

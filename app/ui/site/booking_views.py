@@ -75,8 +75,8 @@ def _slot(slot: rx.Var[SlotView]) -> rx.Component:
         on_click=S.choose_slot(slot.start),
         disabled=S.busy,
         data_slot=slot.start,
-        class_name=f"h-10 w-full rounded-lg border border-blue-200 bg-blue-50 px-2 text-sm font-semibold "
-        f"text-blue-900 hover:border-blue-700 hover:bg-blue-100 {FOCUS_RING}",
+        class_name="h-10 w-full whitespace-nowrap rounded-lg border border-blue-200 bg-blue-50 px-2 text-sm "
+        f"font-semibold text-blue-900 hover:border-blue-700 hover:bg-blue-100 {FOCUS_RING}",
     )
 
 
@@ -87,7 +87,9 @@ def _day(day: rx.Var[DayView]) -> rx.Component:
             rx.el.span(day.label, class_name="text-slate-600"),
             class_name="flex items-baseline gap-2 text-sm",
         ),
-        rx.el.div(rx.foreach(day.slots, _slot), class_name="mt-2 grid grid-cols-3 gap-2 sm:grid-cols-4"),
+        rx.el.div(
+            rx.foreach(day.slots, _slot), class_name="mt-2 grid grid-cols-[repeat(auto-fill,minmax(5.5rem,1fr))] gap-2"
+        ),
         class_name="rounded-xl border border-slate-200 p-3",
     )
 
