@@ -21,7 +21,7 @@ from app.models.enums import MeetingStatus
 from app.models.meeting import Meeting, MeetingType
 from app.models.project import Project
 from app.models.user import User
-from app.services import audit, mail
+from app.services import audit, booking_settings, mail
 from app.services import validation as v
 from app.services.access import staff_can
 from app.services.meetings import meeting_dto
@@ -256,6 +256,7 @@ def meeting_type_dto(t: MeetingType) -> dict[str, Any]:
         "description": t.description,
         "scheduling_url": t.scheduling_url,
         "is_active": t.is_active,
+        **booking_settings.settings_dto(t),
     }
 
 
@@ -320,6 +321,7 @@ def save_type(s: Session, *, actor: User, data: dict[str, Any], type_id: int | N
         row.scheduling_url = url
     if "is_active" in data:
         row.is_active = bool(data["is_active"])
+    booking_settings.apply(s, row, data, errors)
     if errors:
         raise Invalid(next(iter(errors.values())), errors=errors)
     if type_id is None and s.exec(select(MeetingType.id).where(MeetingType.slug == row.slug)).first():

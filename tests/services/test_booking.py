@@ -236,3 +236,41 @@ def test_without_a_join_link_the_invite_says_the_organizer_sends_it(session: Ses
     assert done["joinUrl"] is None
     row = session.exec(select(EmailOutbox).where(EmailOutbox.to_address == "a@example.com")).one()
     assert "organizer will send you the link" in row.body_text
+
+
+def test_staff_set_the_booking_rules_of_a_type(session: Session, host: User) -> None:
+    from app.services import meetings_admin
+
+    admin = f.user(session, "bookadmin", role=Role.admin)
+    saved = meetings_admin.save_type(
+        session,
+        actor=admin,
+        data={
+            "name": "Audit",
+            "organizer_id": str(host.id),
+            "availability": {"0": [["13:00", "17:00"], ["09:00", "12:00"]], "2": [["10:00", "11:00"]]},
+            "dates_off": "2027-12-24\n2027-12-31",
+            "buffer_before_minutes": "10",
+            "buffer_after_minutes": 5,
+            "min_notice_minutes": 60,
+            "horizon_days": 14,
+            "join_url": "https://meet.jit.si/{room}",
+        },
+    )
+    assert saved["organizer_id"] == str(host.id) and saved["horizon_days"] == 14
+    assert saved["availability"]["0"] == [["09:00", "12:00"], ["13:00", "17:00"]]
+    assert saved["dates_off"] == ["2027-12-24", "2027-12-31"]
+    cleared = meetings_admin.save_type(
+        session, actor=admin, type_id=saved["id"], data={"organizer_id": None, "join_url": None, "dates_off": None}
+    )
+    assert cleared["organizer_id"] is None and cleared["join_url"] is None and cleared["dates_off"] == []
+    bad = {
+        "availability": {"0": [["17:00", "09:00"]]},
+        "organizer_id": str(f.user(session).id),  # a client cannot host
+        "horizon_days": 0,
+        "dates_off": "2027-13-01",
+        "join_url": "http://insecure.example",
+    }
+    with pytest.raises(Invalid) as caught:
+        meetings_admin.save_type(session, actor=admin, type_id=saved["id"], data=bad)
+    assert set(caught.value.errors) == {"availability", "organizer_id", "horizon_days", "dates_off", "join_url"}

@@ -95,6 +95,7 @@ class BookingFlowState(SessionState):
     status: str = ""
     confirm_cancel: bool = False
     _manage_token: str = ""
+    _carried: str = ""  # a notice that survives the reload onto the new manage link
 
     # --- shared --------------------------------------------------------------------------------------------------
 
@@ -233,7 +234,8 @@ class BookingFlowState(SessionState):
 
     @rx.event
     async def load_manage(self):
-        self.mode, self.errors, self.message, self.confirm_cancel = "manage", {}, "", False
+        self.mode, self.errors, self.confirm_cancel = "manage", {}, False
+        self.message, self._carried = self._carried, ""
         self._manage_token = (self.router.url.query_parameters.get("token") or "").strip()[:200]
         await self._show_booking()
         return BookingFlowState.detect_zone
@@ -277,7 +279,7 @@ class BookingFlowState(SessionState):
         self.busy = False
         new_url = done["manageUrl"]
         self._manage_token = new_url.split("token=", 1)[1]
-        self.message = "Your meeting has a new time. We've e-mailed the updated invitation."
+        self.message = self._carried = "Your meeting has a new time. We've e-mailed the updated invitation."
         await self._show_booking()
         yield rx.redirect(routes.BOOK_MEETING_MANAGE + "?token=" + self._manage_token, replace=True)
 
