@@ -16,9 +16,10 @@ from pathlib import Path
 import pytest
 from icalendar import Calendar
 from playwright.sync_api import Page, expect
-from sqlmodel import Session
+from sqlmodel import Session, select
 
 from app.core.db import make_engine
+from app.models.meeting import MeetingType
 from tests.e2e.conftest import Server
 from tests.e2e.test_portal import open_tab, sign_in
 
@@ -155,3 +156,20 @@ def test_signed_in_client_books_and_sees_it_in_the_portal(server: Server, page: 
     open_tab(page, "Meetings")
     expect(page.get_by_test_id("upcoming-meetings")).to_contain_text("Technical Review with Dana Whitfield")
     shoot(page, "11-client-portal")
+
+
+def test_staff_set_a_meeting_types_hours(server: Server, page: Page, db: Session) -> None:
+    sign_in(page, server, db, "admin")
+    page.goto(server.url + "/admin/meetings")
+    page.get_by_role("button", name="Edit Project Discovery Call").click()
+    dialog = page.get_by_role("dialog")
+    expect(dialog.locator("#type-organizer")).to_have_value(re.compile(r"^[0-9a-f-]{36}$"))
+    expect(dialog.get_by_label("Sat")).not_to_be_checked()
+    dialog.get_by_label("Sat").check()
+    dialog.get_by_label("Buffer after (min)").fill("15")
+    shoot(page, "12-admin-type-dialog")
+    dialog.get_by_role("button", name=re.compile("^Save")).click()
+    expect(page.get_by_text("Meeting type saved")).to_be_visible()
+    row = db.exec(select(MeetingType).where(MeetingType.slug == "project-discovery-call")).one()
+    db.refresh(row)
+    assert row.availability["5"] == [["09:00", "17:00"]] and row.buffer_after_minutes == 15
