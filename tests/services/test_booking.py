@@ -274,3 +274,26 @@ def test_staff_set_the_booking_rules_of_a_type(session: Session, host: User) -> 
     with pytest.raises(Invalid) as caught:
         meetings_admin.save_type(session, actor=admin, type_id=saved["id"], data=bad)
     assert set(caught.value.errors) == {"availability", "organizer_id", "horizon_days", "dates_off", "join_url"}
+
+
+def test_a_booking_cancelled_in_the_portal_or_moved_by_staff_updates_the_calendars(
+    session: Session, host: User
+) -> None:
+    from app.services import meetings, meetings_admin
+
+    t = make_type(session, host, availability=EVERY_DAY)
+    client = f.user(session, "portalclient")
+    first, second = [s["start"] for s in booking.free_slots(session, type_slug=t.slug, days=14)[:2]]
+    moved = booking.book(session, type_slug=t.slug, start=first, actor=client)
+    admin = f.user(session, "moveadmin", role=Role.admin)
+    meetings_admin.update_meeting(session, actor=admin, meeting_id=moved["id"], data={"start_time": second})
+    row = session.get(Meeting, moved["id"])
+    assert row is not None and row.sequence == 1
+    update = session.exec(select(EmailOutbox).where(EmailOutbox.to_address == client.email)).all()[-1]
+    assert "SEQUENCE:1" in update.attachments[0]["content"] and update.subject.startswith("Updated:")
+    meetings.cancel_meeting(session, actor=client, meeting_id=moved["id"])
+    last = session.exec(select(EmailOutbox).where(EmailOutbox.to_address == client.email)).all()[-1]
+    assert last.attachments[0]["content_type"] == "text/calendar; method=CANCEL"
+    assert row.manage_token_hash is None and second in [
+        s["start"] for s in booking.free_slots(session, type_slug=t.slug, days=14)
+    ]
