@@ -83,7 +83,7 @@ def type_dialog() -> rx.Component:
             ),
             field("Host", text_input("host_name", id="type-host", default_value=e.host_name), err["host_name"]),
             field(
-                "Booking link",
+                "External booking link",
                 text_input("scheduling_url", id="type-url", default_value=e.scheduling_url),
                 err["scheduling_url"],
             ),
