@@ -273,6 +273,7 @@ def book(
     notes: Any = None,
     ip: str | None = None,
     actor: User | None = None,
+    time_zone: str | None = None,
 ) -> dict[str, Any]:
     """Book a free slot (public; a signed-in client books as themselves); mails the invitation; commits.
 
@@ -317,7 +318,7 @@ def book(
     )
     s.add(meeting)
     _flush_or_taken(s)
-    booking_invite.send(s, meeting, t, method="REQUEST", manage_link=manage_url(token))
+    booking_invite.send(s, meeting, t, method="REQUEST", manage_link=manage_url(token), time_zone=time_zone)
     audit.record(s, actor=actor, action="meeting.book", entity=meeting, ip=ip)
     s.commit()
     return booking_json(meeting, t, token)
@@ -348,7 +349,9 @@ def get_booking(s: Session, *, token: str) -> dict[str, Any]:
     return {**booking_json(meeting, t), "canChange": meeting.start_time > utcnow()}
 
 
-def reschedule(s: Session, *, token: str, start: Any, ip: str | None = None) -> dict[str, Any]:
+def reschedule(
+    s: Session, *, token: str, start: Any, ip: str | None = None, time_zone: str | None = None
+) -> dict[str, Any]:
     """Move a booking to another free slot; the invitation is updated and the manage link replaced; commits."""
     errors: dict[str, str] = {}
     when = _parse_start(start, errors)
@@ -369,13 +372,13 @@ def reschedule(s: Session, *, token: str, start: Any, ip: str | None = None) -> 
     meeting.manage_token_hash = _digest(new)
     s.add(meeting)
     _flush_or_taken(s)
-    booking_invite.send(s, meeting, t, method="REQUEST", manage_link=manage_url(new))
+    booking_invite.send(s, meeting, t, method="REQUEST", manage_link=manage_url(new), time_zone=time_zone)
     audit.record(s, actor=None, action="meeting.reschedule", entity=meeting, ip=ip)
     s.commit()
     return booking_json(meeting, t2, new)
 
 
-def cancel(s: Session, *, token: str, ip: str | None = None) -> dict[str, Any]:
+def cancel(s: Session, *, token: str, ip: str | None = None, time_zone: str | None = None) -> dict[str, Any]:
     """Cancel a booking; the slot is free again, both sides get a cancellation and the link dies; commits."""
     meeting, t = _by_token(s, token)
     if meeting.start_time <= utcnow():
@@ -397,7 +400,7 @@ def cancel(s: Session, *, token: str, ip: str | None = None) -> dict[str, Any]:
         s.rollback()
         raise NotFound(UNKNOWN_LINK)
     s.refresh(meeting)
-    booking_invite.send(s, meeting, t, method="CANCEL")
+    booking_invite.send(s, meeting, t, method="CANCEL", time_zone=time_zone)
     audit.record(s, actor=None, action="meeting.cancel", entity=meeting, ip=ip, details={"reason": "booker"})
     s.commit()
     return booking_json(meeting, t)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Literal
 from urllib.parse import urlsplit
-from zoneinfo import ZoneInfo
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from icalendar import Calendar, Event, vCalAddress, vText
 from sqlmodel import Session
@@ -46,9 +46,17 @@ def zone() -> ZoneInfo:
     return ZoneInfo(settings.business_timezone)
 
 
-def local_time(value: datetime) -> str:
-    """'Tuesday, December 1, 2026, 10:00 AM EST' in the business time zone."""
-    local = value.astimezone(zone())
+def reader_zone(name: str | None) -> ZoneInfo:
+    """The zone a booker reads times in (the browser's, when the booking page sent a known one), else the business's."""
+    try:
+        return ZoneInfo(name) if name and "/" in name and len(name) <= 64 else zone()
+    except (ZoneInfoNotFoundError, ValueError):
+        return zone()
+
+
+def local_time(value: datetime, tz: ZoneInfo | None = None) -> str:
+    """'Tuesday, December 1, 2026, 10:00 AM EST' in `tz` (default the business time zone)."""
+    local = value.astimezone(tz or zone())
     return local.strftime("%A, %B %-d, %Y, %-I:%M %p ") + (local.tzname() or settings.business_timezone)
 
 
@@ -87,10 +95,10 @@ def ics(s: Session, m: Meeting, t: MeetingType | None, method: Method, *, manage
 
 
 def _letter(
-    m: Meeting, t: MeetingType | None, method: Method, manage_link: str | None, *, staff: bool
+    m: Meeting, t: MeetingType | None, method: Method, manage_link: str | None, *, staff: bool, tz: ZoneInfo
 ) -> tuple[str, str]:
     kind = t.name if t else m.meeting_type or "Meeting"
-    when = local_time(m.start_time)
+    when = local_time(m.start_time, tz)
     if method == "CANCEL":
         subject = f"Cancelled: {kind} on {when}"
         lead = f"The {kind} with {m.booker_name} was cancelled." if staff else f"Your {kind} has been cancelled."
@@ -116,9 +124,18 @@ def _letter(
     return subject, "\n".join(lines) + "\n"
 
 
-def send(s: Session, m: Meeting, t: MeetingType | None, *, method: Method, manage_link: str | None = None) -> None:
+def send(
+    s: Session,
+    m: Meeting,
+    t: MeetingType | None,
+    *,
+    method: Method,
+    manage_link: str | None = None,
+    time_zone: str | None = None,
+) -> None:
     """Mail the invitation (or its update or cancellation) to the booker and the organizer, in the caller's
-    transaction. The organizer's copy carries no manage link: it belongs to the booker."""
+    transaction. The organizer's copy carries no manage link: it belongs to the booker. The booker's letter gives the
+    time in `time_zone` (their browser's, when known), the organizer's in the business time zone."""
     filename = "cancel.ics" if method == "CANCEL" else "invite.ics"
     content_type = f"text/calendar; method={method}"
     org_email, _ = _organizer(s, m)
@@ -127,6 +144,7 @@ def send(s: Session, m: Meeting, t: MeetingType | None, *, method: Method, manag
         if not to:
             continue
         link = None if staff else manage_link
-        subject, body = _letter(m, t, method, link, staff=staff)
+        tz = zone() if staff else reader_zone(time_zone)
+        subject, body = _letter(m, t, method, link, staff=staff, tz=tz)
         attachment = mail.Attachment(filename, content_type, ics(s, m, t, method, manage_link=link))
         mail.enqueue(s, to=to, subject=subject, text=body, attachments=[attachment])

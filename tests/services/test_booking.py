@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from datetime import UTC, date, datetime, timedelta
 from email.message import EmailMessage
+from zoneinfo import ZoneInfo
 
 import pytest
 from icalendar import Calendar
@@ -297,3 +298,14 @@ def test_a_booking_cancelled_in_the_portal_or_moved_by_staff_updates_the_calenda
     assert row.manage_token_hash is None and second in [
         s["start"] for s in booking.free_slots(session, type_slug=t.slug, days=14)
     ]
+
+
+def test_the_bookers_letter_names_their_own_time_zone(session: Session, host: User) -> None:
+    t = make_type(session, host, availability=EVERY_DAY)
+    start = first_free(session, t)
+    booking.book(session, type_slug=t.slug, start=start, name="K", email="k@example.com", time_zone="Asia/Tokyo")
+    letter = session.exec(select(EmailOutbox).where(EmailOutbox.to_address == "k@example.com")).one()
+    tokyo = datetime.fromisoformat(start).astimezone(ZoneInfo("Asia/Tokyo"))
+    assert tokyo.strftime("%-I:%M %p JST") in letter.subject
+    staff = session.exec(select(EmailOutbox).where(EmailOutbox.to_address == host.email)).all()[-1]
+    assert "JST" not in staff.subject and ("EST" in staff.subject or "EDT" in staff.subject)

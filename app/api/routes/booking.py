@@ -57,10 +57,12 @@ class BookIn(BaseModel):
     email: str | None = Field(default=None, max_length=1000)
     company: str | None = Field(default=None, max_length=1000)
     notes: str | None = Field(default=None, max_length=10000)
+    timeZone: str | None = Field(default=None, max_length=64)  # noqa: N815 (the booker's zone, for the letter)
 
 
 class RescheduleIn(BaseModel):
     start: str = Field(max_length=64)
+    timeZone: str | None = Field(default=None, max_length=64)  # noqa: N815
 
 
 T = TypeVar("T")
@@ -102,6 +104,7 @@ def book(body: BookIn, s: SessionDep, ip: ClientIP) -> Data[Booked]:
         company=body.company,
         notes=body.notes,
         ip=ip,
+        time_zone=body.timeZone,
     )
     return Data(data=Booked(**{k: done[k] for k in ("id", "start", "end", "joinUrl", "manageUrl")}))
 
@@ -115,7 +118,7 @@ def manage(token: Token, s: SessionDep) -> Data[Booking]:
 @router.post("/manage/{token}/reschedule")
 def reschedule(token: Token, body: RescheduleIn, s: SessionDep, ip: ClientIP) -> Data[Booking]:
     """Move the booking to another free slot; the answer carries the new manage link (the old one dies)."""
-    return Data(data=Booking(**booking.reschedule(s, token=token, start=body.start, ip=ip)))
+    return Data(data=Booking(**booking.reschedule(s, token=token, start=body.start, ip=ip, time_zone=body.timeZone)))
 
 
 @router.post("/manage/{token}/cancel")

@@ -192,15 +192,18 @@ class BookingFlowState(SessionState):
         yield
         fields = {k: form.get(k) for k in ("name", "email", "company", "notes")}
         ip = self.router.session.client_ip or None
-        slug, start = self.type_slug, self.chosen_start
+        slug, start, zone_name = self.type_slug, self.chosen_start, self.zone_name
         try:
             user = await self._user()
             if user is not None and user.role == Role.client:
                 done = await as_actor(
-                    user, lambda s, actor: booking.book(s, type_slug=slug, start=start, ip=ip, actor=actor, **fields)
+                    user,
+                    lambda s, actor: booking.book(
+                        s, type_slug=slug, start=start, ip=ip, actor=actor, time_zone=zone_name, **fields
+                    ),
                 )
             else:
-                done = await call(booking.book, type_slug=slug, start=start, ip=ip, **fields)
+                done = await call(booking.book, type_slug=slug, start=start, ip=ip, time_zone=zone_name, **fields)
         except Invalid as exc:
             self.errors, self.message = dict(exc.errors), exc.message
         except DomainError as exc:  # taken (409) or too many (429): the service's words
@@ -270,7 +273,13 @@ class BookingFlowState(SessionState):
         yield
         token, start = self._manage_token, self.chosen_start
         try:
-            done = await call(booking.reschedule, token=token, start=start, ip=self.router.session.client_ip or None)
+            done = await call(
+                booking.reschedule,
+                token=token,
+                start=start,
+                ip=self.router.session.client_ip or None,
+                time_zone=self.zone_name,
+            )
         except DomainError as exc:
             self.message = exc.message
             self.busy = False
@@ -294,7 +303,12 @@ class BookingFlowState(SessionState):
         self.busy = True
         yield
         try:
-            await call(booking.cancel, token=self._manage_token, ip=self.router.session.client_ip or None)
+            await call(
+                booking.cancel,
+                token=self._manage_token,
+                ip=self.router.session.client_ip or None,
+                time_zone=self.zone_name,
+            )
         except DomainError as exc:
             self.message = exc.message
         else:
