@@ -309,3 +309,12 @@ def test_the_bookers_letter_names_their_own_time_zone(session: Session, host: Us
     assert tokyo.strftime("%-I:%M %p JST") in letter.subject
     staff = session.exec(select(EmailOutbox).where(EmailOutbox.to_address == host.email)).all()[-1]
     assert "JST" not in staff.subject and ("EST" in staff.subject or "EDT" in staff.subject)
+
+
+def test_hours_spanning_the_clock_change_follow_real_time(session: Session, host: User) -> None:
+    # Sunday 01:00-04:00 in New York: two real hours on the spring-forward day, four on the fall-back day.
+    t = make_type(session, host, availability={"6": [["01:00", "04:00"]]}, horizon_days=300)
+    spring = starts(session, t, date(2027, 3, 14))
+    assert spring == [z("2027-03-14T06:00:00") + timedelta(minutes=30 * i) for i in range(4)]
+    autumn = starts(session, t, date(2027, 11, 7))
+    assert autumn == [z("2027-11-07T05:00:00") + timedelta(minutes=30 * i) for i in range(8)]
