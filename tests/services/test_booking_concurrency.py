@@ -7,6 +7,7 @@ import threading
 import uuid
 from collections.abc import Iterator
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from sqlalchemy import delete, text
@@ -14,12 +15,14 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col
 
+from app.core.db import make_engine
 from app.core.errors import Conflict
 from app.models.enums import Role
 from app.models.meeting import Meeting, MeetingType
 from app.models.system import AuditLog, EmailOutbox
 from app.models.user import User
 from app.services import booking
+from tests.migrations import migrate
 
 PARALLEL = 8
 
@@ -101,3 +104,42 @@ def test_the_database_refuses_overlapping_bookings(engine: Engine, committed: tu
         s.rollback()
         s.add(booked(30, "c" * 64))  # back to back is fine
         s.commit()
+
+
+def test_parallel_bookings_on_sqlite_give_exactly_one(tmp_path: Path) -> None:
+    """The embedded default: SQLite's single write lock, taken before the slot check, serialises bookings too."""
+    url = f"sqlite:///{tmp_path / 'booking.db'}"
+    migrate(url, "head")
+    sqlite = make_engine(url)
+    with Session(sqlite, expire_on_commit=False) as s:
+        host = User(username="host", email="host@example.com", role=Role.employee, is_verified=True)
+        s.add(host)
+        s.flush()
+        t = MeetingType(
+            slug="lite",
+            name="Lite",
+            organizer_id=host.id,
+            availability={str(d): [["09:00", "17:00"]] for d in range(7)},
+        )
+        s.add(t)
+        s.commit()
+        start = booking.free_slots(s, type_slug="lite", days=14)[0]["start"]
+    barrier = threading.Barrier(4)
+    results: list[str] = []
+
+    def attempt(n: int) -> None:
+        with Session(sqlite, expire_on_commit=False) as s:
+            barrier.wait()
+            try:
+                booking.book(s, type_slug="lite", start=start, name=f"Racer {n}", email=f"racer{n}@example.com")
+                results.append("booked")
+            except Conflict:
+                results.append("conflict")
+
+    threads = [threading.Thread(target=attempt, args=(n,)) for n in range(4)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join(timeout=60)
+    sqlite.dispose()
+    assert sorted(results) == ["booked", "conflict", "conflict", "conflict"]
