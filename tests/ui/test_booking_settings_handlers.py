@@ -47,3 +47,5 @@ def test_the_dialog_saves_and_shows_the_booking_rules(db: Session) -> None:  # n
     assert "availability" in state.form_errors
     db.delete(made)
     db.commit()
+    db.delete(staff)  # committed for real: later tests count users
+    db.commit()
