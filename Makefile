@@ -87,6 +87,7 @@ lint: .venv/.installed-dev
 	ruff check .
 	lint-imports
 	mypy
+	python scripts/typecheck_ui.py
 	typos
 
 format: .venv/.installed-dev

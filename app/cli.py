@@ -1,4 +1,4 @@
-"""Operator commands: `python -m app.cli {migrate, create-user, seed-demo}`.
+"""Operator commands: `python -m app.cli {migrate, create-user, seed-demo, backup, restore}`.
 
 Results go to stdout (one line each, easy to read and to script); diagnostics go to the log on stderr.
 Exit codes: 0 success, 1 unexpected failure (e.g. database unreachable), 2 bad input (argparse uses 2 as well).
@@ -12,15 +12,17 @@ import logging
 import sys
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
+from pathlib import Path
 
 from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import Session
 
 from app.core import migrations
 from app.core.config import settings
-from app.core.db import session_scope
+from app.core.db import make_engine, session_scope
 from app.core.errors import Conflict, Invalid
 from app.core.permissions import EmployeeType, Role
+from app.services import backup as backups
 from app.services.seed import seed_demo
 from app.services.users import create_user
 
@@ -106,6 +108,37 @@ def seed_demo_command(args: argparse.Namespace, sessions: SessionFactory) -> int
     return EXIT_OK
 
 
+def backup_command(args: argparse.Namespace, sessions: SessionFactory) -> int:
+    """Write a consistent snapshot of the database and the private files into a new folder."""
+    engine = make_engine(settings.database_url)
+    try:
+        summary = backups.backup(engine, settings.data_dir, Path(args.folder))
+    except (Conflict, Invalid) as exc:
+        _err(f"error: {exc.message}")
+        return EXIT_BAD_INPUT
+    finally:
+        engine.dispose()
+    _out(
+        f"Backup written to {args.folder}: {summary.rows} rows in {summary.tables} tables, {summary.files} private "
+        f"files, schema revision {summary.revision}"
+    )
+    return EXIT_OK
+
+
+def restore_command(args: argparse.Namespace, sessions: SessionFactory) -> int:
+    """Bring a backup back into an empty database and the private files folder."""
+    try:
+        summary = backups.restore(settings.database_url, settings.data_dir, Path(args.folder))
+    except (Conflict, Invalid) as exc:
+        _err(f"error: {exc.message}")
+        return EXIT_BAD_INPUT
+    _out(
+        f"Restored {summary.rows} rows in {summary.tables} tables and {summary.files} private files into "
+        f"{migrations.safe_url(settings.database_url)} (backup revision {summary.revision}, now at head)"
+    )
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The command-line interface."""
     parser = argparse.ArgumentParser(prog="python -m app.cli", description="Operator commands of the site.")
@@ -129,6 +162,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     seed = commands.add_parser("seed-demo", help="add missing demo content (and demo accounts outside prod)")
     seed.set_defaults(handler=seed_demo_command)
+
+    dump = commands.add_parser("backup", help="write the database and private files (CVs) into a new folder")
+    dump.add_argument("folder", help="a folder that does not exist yet (or is empty)")
+    dump.set_defaults(handler=backup_command)
+
+    load = commands.add_parser("restore", help="bring a backup back into an empty database")
+    load.add_argument("folder", help="a folder written by `backup`")
+    load.set_defaults(handler=restore_command)
     return parser
 
 

@@ -1,5 +1,8 @@
 // Browser side of the inactivity rules (the server enforces the same limits on its own).
 // Active only on pages that render #session-watch with data-idle-minutes (signed-in portal and admin pages).
+// Besides the idle limit it asks the server every minute (and when the tab is shown again) whether the session still
+// lives; when the server has ended it (signed out elsewhere, a password reset, an idle timeout) the page is left at
+// once, so no private data stays on screen.
 (function () {
   "use strict";
   var WARN_MS = 5 * 60 * 1000; // the "Session Expiring Soon" banner shows in the last five minutes
@@ -28,18 +31,39 @@
     }
   }
 
+  var leaving = false;
+
+  function leave(target) {
+    if (leaving) return;
+    leaving = true;
+    try { window.sessionStorage.removeItem("token"); } catch (_) { /* storage may be disabled */ }
+    // Clear the cookies too, then replace the page (Back does not bring the signed-in page back).
+    fetch("/api/auth/logout", { method: "POST", credentials: "same-origin" })
+      .catch(function () {})
+      .then(function () { window.location.replace(target); });
+  }
+
+  function askServer() {
+    var w = watch();
+    if (!w || leaving) return;
+    fetch("/api/auth/session", { credentials: "same-origin", cache: "no-store" })
+      .then(function (r) {
+        if (r.status !== 401) return;
+        var idle = Date.now() - lastActivity >= w.limitMs - CHECK_MS;
+        leave(w.el.getAttribute(idle ? "data-expired-url" : "data-ended-url") || "/admin/login?ended=1");
+      })
+      .catch(function () { /* offline: the next check asks again */ });
+  }
+
   function check() {
     var w = watch();
     if (!w) return;
     var left = w.limitMs - (Date.now() - lastActivity);
     if (left <= 0) {
-      var target = w.el.getAttribute("data-expired-url") || "/admin/login?expired=1";
-      try { window.sessionStorage.removeItem("token"); } catch (_) { /* storage may be disabled */ }
-      fetch("/api/auth/logout", { method: "POST", credentials: "same-origin" })
-        .catch(function () {})
-        .then(function () { window.location.assign(target); });
+      leave(w.el.getAttribute("data-expired-url") || "/admin/login?expired=1");
       return;
     }
+    askServer();
     if (left <= WARN_MS && !warned) {
       warned = true;
       var banner = document.getElementById("session-warning");
@@ -62,6 +86,9 @@
 
   ["mousedown", "keydown", "scroll", "touchstart", "click"].forEach(function (name) {
     window.addEventListener(name, onActivity, { passive: true, capture: true });
+  });
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible") check(); // a laptop waking up, a tab shown again
   });
   setInterval(check, CHECK_MS);
 })();

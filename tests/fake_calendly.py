@@ -39,6 +39,7 @@ class FakeCalendly:
         self.fail_status: int | None = None  # answer every call with this status
         self.hang = False  # hold every call until stop()
         self.requests: list[str] = []
+        self.cancellations: list[tuple[str, dict[str, Any]]] = []  # (event uuid, body) of each POST .../cancellation
         self._release = threading.Event()
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self.server.daemon_threads = True
@@ -77,6 +78,22 @@ class FakeCalendly:
                     self._json(200, {"resource": {**user, "current_organization": ORG}})
                 elif url.path == "/event_types":
                     self._event_types(query)
+                else:
+                    self._json(404, {"title": "Resource Not Found"})
+
+            def do_POST(self) -> None:
+                fake.requests.append(self.path)
+                body = json.loads(self.rfile.read(int(self.headers.get("content-length") or 0)) or b"{}")
+                if fake.fail_status:
+                    self._json(fake.fail_status, {"title": "Internal Server Error", "message": "boom"})
+                    return
+                if self.headers.get("authorization") != f"Bearer {fake.token}":
+                    self._json(401, {"title": "Unauthenticated", "message": "The access token is invalid"})
+                    return
+                parts = urlsplit(self.path).path.strip("/").split("/")
+                if len(parts) == 3 and parts[0] == "scheduled_events" and parts[2] == "cancellation":
+                    fake.cancellations.append((parts[1], body))
+                    self._json(201, {"resource": {"canceled_by": "Marcus Reed", "reason": body.get("reason")}})
                 else:
                     self._json(404, {"title": "Resource Not Found"})
 

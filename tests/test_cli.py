@@ -14,6 +14,7 @@ from sqlmodel import Session, select
 
 from app.cli import main
 from app.core.config import settings
+from app.core.db import make_engine
 from app.models import Service, User
 
 Sessions = Callable[[], AbstractContextManager[Session]]
@@ -129,6 +130,35 @@ def test_migrate_creates_the_sqlite_folder_and_reaches_head(
     assert out == f"Database sqlite:///{db_file} is at revision {revision} (head)\n"
     assert {"users", "services", "invoices"} <= tables
     assert main(["migrate"]) == 0  # already at head: nothing to do, still success
+
+
+def test_backup_and_restore_round_trip_and_refuse_a_database_with_rows(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    source, target = tmp_path / "a.db", tmp_path / "b.db"
+    monkeypatch.setattr(settings, "database_url", f"sqlite:///{source}")
+    monkeypatch.setattr(settings, "data_dir", tmp_path / "data")
+    assert main(["migrate"]) == 0
+    engine = make_engine(f"sqlite:///{source}")
+    with Session(engine) as s:
+        s.add(Service(title="Audits", slug="audits", description="Security audits"))
+        s.commit()
+    engine.dispose()
+    capsys.readouterr()
+    assert main(["backup", str(tmp_path / "backup")]) == 0
+    assert "1 rows in" in capsys.readouterr().out
+    assert main(["backup", str(tmp_path / "backup")]) == 2  # never over an earlier backup
+    assert "already exists and is not an empty folder" in capsys.readouterr().err
+
+    monkeypatch.setattr(settings, "database_url", f"sqlite:///{target}")
+    assert main(["restore", str(tmp_path / "backup")]) == 0
+    assert capsys.readouterr().out.startswith("Restored 1 rows in")
+    with sqlite3.connect(target) as conn:
+        assert conn.execute("SELECT slug FROM services").fetchall() == [("audits",)]
+    assert main(["restore", str(tmp_path / "backup")]) == 2
+    assert "error: The database is not empty (rows in services): restore needs an empty database." in (
+        capsys.readouterr().err
+    )
 
 
 def test_create_user_refuses_undecodable_argument_bytes(

@@ -58,15 +58,19 @@ def current_revision(url: str) -> str | None:
         engine.dispose()
 
 
-def upgrade(url: str) -> str | None:
-    """Upgrade the database at `url` to the newest migration and return that revision."""
+def prepare(url: str) -> None:
+    """Create the folder of a SQLite file: engines do not create folders, and a fresh checkout has no data/ yet."""
     sqlite_file = _sqlite_file(url)
     if sqlite_file is not None:
-        # The engine in env.py does not create folders; a fresh checkout has no data/ yet.
         sqlite_file.parent.mkdir(parents=True, exist_ok=True)
+
+
+def upgrade(url: str, revision: str = "head") -> str | None:
+    """Upgrade the database at `url` to `revision` (the newest migration by default) and return that revision."""
+    prepare(url)
     cfg = alembic_config(url)
-    command.upgrade(cfg, "head")
-    return ScriptDirectory.from_config(cfg).get_current_head()
+    command.upgrade(cfg, revision)
+    return ScriptDirectory.from_config(cfg).get_current_head() if revision == "head" else revision
 
 
 def check_schema_at_startup() -> None:

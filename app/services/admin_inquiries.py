@@ -13,8 +13,9 @@ from app.core.errors import Forbidden, Invalid, NotFound
 from app.core.permissions import STAFF_ROLES, Perm
 from app.models.enums import InquiryPriority, InquiryStatus
 from app.models.inquiry import ContactInquiry
+from app.models.system import AuditLog
 from app.models.user import User
-from app.services import audit
+from app.services import audit, contact
 from app.services.access import staff_can
 from app.services.paging import Page, paginate
 
@@ -105,21 +106,56 @@ def update_inquiry(
         changes["assigned_to"] = _assignee(s, data["assigned_to"], errors)
     if "is_spam" in data:  # staff rescue a real message caught by the honeypot, or flag one by hand
         changes["is_spam"] = bool(data["is_spam"])
+        if inquiry.is_spam and not changes["is_spam"] and "status" not in data:
+            changes["status"] = InquiryStatus.new  # back in the inbox as a new message
     if "notes" in data:
         changes["notes"] = (str(data["notes"] or "").strip() or None) if data["notes"] is not None else None
     if errors:
         raise Invalid(next(iter(errors.values())), errors=errors)
     if not changes:
         raise Invalid("Nothing to update")
+    rescued = inquiry.is_spam and changes.get("is_spam") is False
+    if rescued:
+        _lock(s, inquiry)
+        if not inquiry.is_spam:  # rescued meanwhile by someone else: their restore sent the acknowledgement
+            rescued = False
     before = {k: str(getattr(inquiry, k)) for k in changes}
     for key, value in changes.items():
         setattr(inquiry, key, value)
     s.add(inquiry)
     after = {k: str(v) for k, v in changes.items()}
+    if rescued and not _acknowledged(s, inquiry):
+        contact.acknowledge_rescued(s, inquiry)
+        after["acknowledged"] = "True"
     audit.record(s, actor=actor, action="inquiry.update", entity=inquiry, details={"from": before, "to": after}, ip=ip)
     s.commit()
     s.refresh(inquiry)
     return inquiry_dto(inquiry)
+
+
+def _lock(s: Session, inquiry: ContactInquiry) -> None:
+    """Hold the row until commit and re-read it, so two parallel "Not spam" clicks send one acknowledgement."""
+    s.exec(select(ContactInquiry.id).where(ContactInquiry.id == inquiry.id).with_for_update()).first()
+    s.refresh(inquiry)
+
+
+def _acknowledged(s: Session, inquiry: ContactInquiry) -> bool:
+    """Whether the visitor already got the acknowledgement: at submission (it was not spam then, so staff flagged it
+    by hand later) or at an earlier rescue."""
+    entries = s.exec(
+        select(AuditLog.details).where(
+            AuditLog.action == "inquiry.update",
+            AuditLog.entity_type == "contact_inquiries",
+            AuditLog.entity_id == str(inquiry.id),
+        )
+    ).all()
+    for details in entries:
+        details = details or {}
+        if details.get("to", {}).get("acknowledged") == "True":
+            return True
+        if details.get("from", {}).get("is_spam") == "False" and details.get("to", {}).get("is_spam") == "True":
+            return True  # flagged by hand: it was a normal message when it arrived, acknowledged then
+    return False
 
 
 def _assignee(s: Session, value: Any, errors: dict[str, str]) -> uuid.UUID | None:

@@ -3,6 +3,9 @@
 - Admins do everything. `users:manage` (HR) creates and manages employees and clients, never admins.
 - `clients:create` (sales lead, customer support) creates clients only, through create_client, role forced to client;
   `clients:reset_password` resets clients' passwords only.
+- Staff never need to choose a password for someone: an account created without one gets an e-mailed invitation to
+  set it, and "reset password" e-mails a reset link (both app.services.password_reset links). Setting a password
+  directly stays available to API clients.
 - Nobody deletes their own account, demotes or deletes the last admin, or changes their own role, employee type or
   permission lists (another manager does that).
 - Nobody gives anyone access they do not hold themselves: whatever a change of role, type, extra or revoked
@@ -26,12 +29,15 @@ from app.models.billing import Invoice
 from app.models.enums import InvoiceStatus, ProjectStatus
 from app.models.project import Project
 from app.models.user import User, UserPublic
-from app.services import audit, sessions
+from app.services import audit, password_reset, ratelimit, sessions
 from app.services.access import perms
 from app.services.paging import Page, contains, paginate
 from app.services.users import clean_text, create_user, normalize_email, role_problems, username_problem
 
 NO_CREATE = "You don't have permission to create this type of user"
+NO_RESET = "You don't have permission to reset this user's password"
+LINKS_PER_ACCOUNT = 5  # reset links staff may send one account an hour (a mailbox is not a target)
+TOO_MANY_LINKS = "Too many reset links were sent to this account. Please try again in an hour."
 NO_SELF = "You cannot change your own role or permissions"
 PERM_LISTS = ("extra_permissions", "revoked_permissions")
 
@@ -188,9 +194,12 @@ def create_staff_or_client(s: Session, *, actor: User, data: dict[str, Any], ip:
     )
     if extra:
         user.extra_permissions = sorted(set(extra))
-    audit.record(s, actor=actor, action="user.create", entity=user, details={"role": role}, ip=ip)
+    invite = user.password_hash is None
+    audit.record(s, actor=actor, action="user.create", entity=user, details={"role": role, "invited": invite}, ip=ip)
     s.add(user)
     s.commit()
+    if invite:
+        password_reset.send_link(s, user, reason="account_created")
     return user
 
 
@@ -209,17 +218,19 @@ def create_client(s: Session, *, actor: User, data: dict[str, Any], ip: str | No
         phone=data.get("phone"),
         company=data.get("company"),
     )
-    audit.record(s, actor=actor, action="client.create", entity=user, ip=ip)
+    invite = user.password_hash is None
+    audit.record(s, actor=actor, action="client.create", entity=user, details={"invited": invite}, ip=ip)
     s.commit()
+    if invite:
+        password_reset.send_link(s, user, reason="account_created")
     return user
 
 
-def _password_of(data: dict[str, Any]) -> str:
+def _password_of(data: dict[str, Any]) -> str | None:
+    """The password an API client chose for the new account, or None: the user is e-mailed a link to set it."""
     # The spec's staff form sends the new password as "password_hash"; it is a password, hashed here.
-    password = data.get("password") or data.get("password_hash") or ""
-    if not password:
-        raise Invalid("Please check the information and try again", errors={"password": "Password is required"})
-    return str(password)
+    password = data.get("password") or data.get("password_hash")
+    return str(password) if password else None
 
 
 def _may_manage(actor: User, target: User) -> bool:
@@ -283,10 +294,9 @@ def update_user(
     return target
 
 
-def reset_password(
-    s: Session, *, actor: User, user_id: uuid.UUID | str, new_password: str, ip: str | None = None
-) -> None:
-    """Admins reset anyone's password; users:reset_password non-admins'; clients:reset_password clients' only."""
+def _reset_target(s: Session, actor: User, user_id: uuid.UUID | str) -> User:
+    """Admins reset anyone's password; users:reset_password non-admins'; clients:reset_password clients' only; and
+    nobody an account holding permissions they lack."""
     target = _get(s, user_id)
     allowed = (
         actor.role == Role.admin
@@ -294,8 +304,32 @@ def reset_password(
         or (target.role == Role.client and _can(actor, Perm.clients_reset_password))
     )
     if not allowed:
-        raise Forbidden("You don't have permission to reset this user's password")
+        raise Forbidden(NO_RESET)
     _check_sign_in_change(actor, target)
+    return target
+
+
+def send_reset_link(s: Session, *, actor: User, user_id: uuid.UUID | str, ip: str | None = None) -> User:
+    """E-mail the user a link to choose a new password (valid 24 hours; their current password and sessions stay
+    until they use it). Returns the account, whose address the caller may name."""
+    target = _reset_target(s, actor, user_id)
+    ratelimit.hit(
+        s,
+        key=f"reset:staff:{target.id}",
+        limit=LINKS_PER_ACCOUNT,
+        window=password_reset.REQUEST_WINDOW,
+        message=TOO_MANY_LINKS,
+    )
+    audit.record(s, actor=actor, action="user.reset_link_sent", entity=target, ip=ip)
+    password_reset.send_link(s, target, reason="staff_reset")  # commits the audit entry with the link
+    return target
+
+
+def reset_password(
+    s: Session, *, actor: User, user_id: uuid.UUID | str, new_password: str, ip: str | None = None
+) -> None:
+    """Set a password chosen by the actor (the spec's API, for API clients); the staff panel sends a link instead."""
+    target = _reset_target(s, actor, user_id)
     if problem := password_problem(new_password or ""):
         raise Invalid(problem, errors={"newPassword": problem})
     target.password_hash = hash_password(new_password)

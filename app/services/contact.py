@@ -132,8 +132,10 @@ def _summary(i: ContactInquiry) -> str:
     return "\n".join(f"{label}: {value}" for label, value in rows if value)
 
 
-def _acknowledge(s: Session, i: ContactInquiry) -> None:
-    if not ratelimit.claim(s, ratelimit.Limit(f"contact:ack:{i.email}", *ACKS_PER_ADDRESS)):
+def _acknowledge(s: Session, i: ContactInquiry, *, capped: bool = True) -> None:
+    """The visitor's acknowledgement (in the caller's transaction); `capped=False` for staff's "Not spam", a
+    person's decision rather than a form anyone can fill in."""
+    if capped and not ratelimit.claim(s, ratelimit.Limit(f"contact:ack:{i.email}", *ACKS_PER_ADDRESS)):
         log.info("Acknowledgement to %s skipped: daily cap reached (inquiry stored)", i.email)
         return
     echo = i.message if len(i.message) <= ECHO_CHARS else i.message[:ECHO_CHARS].rstrip() + " [...]"
@@ -151,6 +153,11 @@ def _acknowledge(s: Session, i: ContactInquiry) -> None:
             f"{settings.company_phone}.\n\n{settings.company_name}\n"
         ),
     )
+
+
+def acknowledge_rescued(s: Session, i: ContactInquiry) -> None:
+    """Send the acknowledgement a message caught as spam never got (staff said "Not spam")."""
+    _acknowledge(s, i, capped=False)
 
 
 def _notify_staff(s: Session, i: ContactInquiry) -> None:

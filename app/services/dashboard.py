@@ -9,7 +9,7 @@ from sqlmodel import Session, select
 
 from app.core.permissions import Perm
 from app.models.user import User
-from app.services import sessions
+from app.services import client_cancellations, sessions
 from app.services.access import perms
 
 
@@ -21,4 +21,6 @@ def summary(s: Session, *, actor: User) -> dict[str, Any]:
         out["total_users"] = int(s.exec(select(func.count()).select_from(User)).one())
     if Perm.analytics_read in held:
         out["active_sessions"] = sessions.active_count(s)
+    # Cancellations by clients in the last two weeks, of the kinds the actor reads (issue 12, point 7).
+    out["client_cancellations"] = client_cancellations.recent(s, actor=actor)
     return out

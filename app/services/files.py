@@ -21,6 +21,11 @@ from app.core.errors import Invalid, NotFound, PayloadTooLarge
 FOLDER = "applications"
 WRONG_TYPE = "Please upload only PDF, DOC, or DOCX files."
 EMPTY = "The uploaded file is empty."
+# A real CV's .docx unpacks to a few MB; a "zip bomb" claims gigabytes. Nothing here ever unpacks an upload, but staff
+# open these files in their word processor, so a document that would unpack past this is refused at the door.
+MAX_UNPACKED = 100 * 1024 * 1024
+MAX_ENTRIES = 5000
+UNPACKS_TOO_LARGE = "This DOCX file unpacks to more than 100 MB. Please save it again or upload it as a PDF."
 _NAME = re.compile(rf"{FOLDER}/[0-9a-f]{{32}}\.(pdf|doc|docx)")
 _OLE2 = bytes.fromhex("D0CF11E0A1B11AE1")
 # Excel sheets and Windows installers are OLE2 files too; a Word file has this stream in its directory.
@@ -68,6 +73,13 @@ def _sniff(data: bytes) -> Kind | None:
     return None
 
 
+def _unpacks_too_large(data: bytes) -> bool:
+    """Whether a DOCX's directory declares more content than any document has (read from the directory only)."""
+    with zipfile.ZipFile(io.BytesIO(data)) as zf:
+        entries = zf.infolist()
+        return len(entries) > MAX_ENTRIES or sum(e.file_size for e in entries) > MAX_UNPACKED
+
+
 def detect(filename: str, data: bytes, *, field: str = "file", cfg: Settings = settings) -> Kind:
     """The document type of an upload; its content decides, though the name must also look like a document."""
     if len(data) > max_bytes(cfg):
@@ -78,6 +90,8 @@ def detect(filename: str, data: bytes, *, field: str = "file", cfg: Settings = s
     kind = _sniff(data)
     if extension not in ALLOWED_EXTENSIONS or kind is None:
         raise Invalid(WRONG_TYPE, errors={field: WRONG_TYPE})
+    if kind is DOCX and _unpacks_too_large(data):
+        raise Invalid(UNPACKS_TOO_LARGE, errors={field: UNPACKS_TOO_LARGE})
     return kind
 
 

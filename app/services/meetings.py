@@ -15,7 +15,7 @@ from app.models.base import utcnow
 from app.models.enums import MeetingStatus, Role
 from app.models.meeting import Meeting, MeetingType
 from app.models.user import User
-from app.services import access, audit, booking_invite
+from app.services import access, audit, booking_invite, client_cancellations
 
 CALENDLY_RESCHEDULE_URL = "https://calendly.com/reschedulings/{uuid}"
 SIGNATURE_TOLERANCE_S = 300
@@ -71,7 +71,19 @@ def cancel_meeting(s: Session, *, actor: User, meeting_id: int, reason: str | No
         kind = s.get(MeetingType, meeting.meeting_type_id) if meeting.meeting_type_id else None
         booking_invite.send(s, meeting, kind, method="CANCEL")
     s.add(meeting)
-    audit.record(s, actor=actor, action="meeting.cancel", entity=meeting, details={"reason": meeting.cancel_reason})
+    details = {"reason": meeting.cancel_reason, "name": meeting.title}
+    audit.record(s, actor=actor, action="meeting.cancel", entity=meeting, details=details)
+    if client_cancellations.by_client(actor):  # the organizer (or STAFF_NOTIFY_EMAIL) hears of it; Calendly too
+        client_cancellations.notify_staff(
+            s,
+            actor=actor,
+            kind="meeting",
+            name=meeting.title,
+            when=meeting.start_time.strftime("%Y-%m-%d %H:%M UTC"),
+            reason=meeting.cancel_reason,
+            owner_id=meeting.organizer_id,
+            calendly=client_cancellations.cancel_at_calendly(meeting.calendly_event_id, meeting.cancel_reason),
+        )
     s.commit()
     return meeting_dto(meeting)
 

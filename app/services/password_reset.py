@@ -1,8 +1,12 @@
 """Password recovery by e-mailed link: the owner of an address can always take its account back.
 
-A link is random, single-use, valid 30 minutes and stored only as a keyed hash; sending a newer link kills the older
-ones. Using it sets the new password, ends every session of the account, and marks the address verified (only its
-owner could open the link). The request answers the same whether or not an account exists.
+A link is random, single-use and stored only as a keyed hash; sending a newer link kills the older ones. Using it sets
+the new password, ends every session of the account, and marks the address verified (only its owner could open the
+link). The request answers the same whether or not an account exists.
+
+Links are of one kind whoever starts them; only their lifetime and wording differ (`LINK_TTLS`): 30 minutes when the
+owner asked (they are waiting for it), 24 hours when staff started a reset, 72 hours for the invitation of an account
+staff created (the new user may not read mail the same day).
 """
 
 from __future__ import annotations
@@ -21,7 +25,9 @@ from app.models.user import PasswordResetToken, User, VerificationCode
 from app.services import audit, mail, ratelimit, sessions
 from app.services.users import normalize_email
 
-LINK_TTL = timedelta(minutes=30)
+LINK_TTL = timedelta(minutes=30)  # a link the owner asked for
+STAFF_RESET_TTL = timedelta(hours=24)
+INVITE_TTL = timedelta(hours=72)
 REQUEST_WINDOW = timedelta(hours=1)
 REQUESTS_PER_ADDRESS = 10  # per client IP address
 REQUESTS_PER_ACCOUNT = 5  # per e-mail address asked about, whether or not it has an account
@@ -36,8 +42,19 @@ USED_LINK = (
 )
 DONE = "Your password has been reset. Please sign in with your new password."
 EXPIRED_LINK = "This password reset link has expired (links last 30 minutes). Please request a new one."
+EXPIRED_LONG_LINK = (
+    'This link has expired. Please request a new one with "Forgot password?" on the sign-in page, '
+    "or ask us to send another."
+)
+DONE_FIRST = "Your password has been set. Please sign in with it."
 
 Reason = Literal["forgot", "staff_reset", "account_created"]
+LINK_TTLS: dict[str, timedelta] = {"forgot": LINK_TTL, "staff_reset": STAFF_RESET_TTL, "account_created": INVITE_TTL}
+
+
+def _lifetime(ttl: timedelta) -> str:
+    hours = int(ttl.total_seconds() // 3600)
+    return f"{hours} hours" if hours >= 2 else f"{int(ttl.total_seconds() // 60)} minutes"
 
 
 def _digest(token: str) -> str:
@@ -56,9 +73,9 @@ def _letter(user: User, link: str, reason: Reason) -> tuple[str, str]:
     name = user.first_name or user.username
     company = settings.company_name
     if reason == "account_created":
-        subject = f"Your {company} account: choose a password"
+        subject = f"Welcome to {company}: set your password"
         opening = f"An account has been created for you at {company} (username: {user.username})."
-        action = "To choose your password and sign in, open this link"
+        action = "To set your password and sign in, open this link"
     elif reason == "staff_reset":
         subject = f"Reset your {company} password"
         opening = f"A member of the {company} team started a password reset for your account."
@@ -67,11 +84,18 @@ def _letter(user: User, link: str, reason: Reason) -> tuple[str, str]:
         subject = f"Reset your {company} password"
         opening = f"Someone (we hope you) asked to reset the password of your {company} account."
         action = "To choose a new password, open this link"
-    text = (
-        f"Hello {name},\n\n{opening}\n\n{action} within 30 minutes:\n{link}\n\n"
-        "The link works once. If you did not ask for this, you can ignore this e-mail: your password stays as it "
-        "is.\n"
-    )
+    within = _lifetime(LINK_TTLS[reason])
+    if reason == "account_created":
+        closing = (
+            'The link works once. Afterwards, "Forgot password?" on the sign-in page sends a new link whenever '
+            "you need one.\n"
+        )
+    else:
+        closing = (
+            "The link works once. If you did not ask for this, you can ignore this e-mail: your password stays as "
+            "it is.\n"
+        )
+    text = f"Hello {name},\n\n{opening}\n\n{action} within {within}:\n{link}\n\n{closing}"
     return subject, text
 
 
@@ -79,7 +103,7 @@ def send_link(s: Session, user: User, *, reason: Reason = "forgot") -> None:
     """Kill the user's earlier links, store a new one and e-mail it; commits."""
     _kill_links(s, user.id)
     token = new_token()
-    s.add(PasswordResetToken(user_id=user.id, token=_digest(token), expires_at=utcnow() + LINK_TTL))
+    s.add(PasswordResetToken(user_id=user.id, token=_digest(token), expires_at=utcnow() + LINK_TTLS[reason]))
     subject, text = _letter(user, f"{settings.public_url}/reset-password?token={token}", reason)
     mail.enqueue(s, to=user.email, subject=subject, text=text)
     s.commit()
@@ -112,13 +136,18 @@ def _link(s: Session, token: str) -> PasswordResetToken:
     if row.used_at is not None:
         raise BadRequest(USED_LINK)
     if row.expires_at <= utcnow():
-        raise BadRequest(EXPIRED_LINK)
+        # Links staff sent live longer than the 30 minutes the sign-in page's link promises.
+        long_lived = row.expires_at - row.created_at > LINK_TTL + timedelta(minutes=1)
+        raise BadRequest(EXPIRED_LONG_LINK if long_lived else EXPIRED_LINK)
     return row
 
 
-def check_link(s: Session, *, token: str) -> None:
-    """Raise the reason a link cannot be used (the reset page says so before asking for a password)."""
-    _link(s, token)
+def check_link(s: Session, *, token: str) -> bool:
+    """Raise the reason a link cannot be used (the reset page says so before asking for a password); else whether
+    it sets the account's first password (an invitation, or an account that only used Google)."""
+    row = _link(s, token)
+    user = s.get(User, row.user_id)
+    return user is not None and user.password_hash is None
 
 
 def reset_password(s: Session, *, token: str, new_password: str, ip: str | None = None) -> User:

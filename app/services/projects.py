@@ -15,7 +15,7 @@ from app.core.permissions import Perm
 from app.models.enums import MilestoneStatus, ProjectStatus, ProjectType
 from app.models.project import Organization, Project, ProjectMilestone
 from app.models.user import User
-from app.services import access, audit
+from app.services import access, audit, client_cancellations
 from app.services import validation as v
 from app.services.paging import PAGE_SIZE, Page, contains, paginate
 
@@ -188,7 +188,9 @@ def cancel_project(s: Session, *, actor: User, project_id: int) -> dict[str, obj
         raise Invalid(f"This project is already {project.status.replace('_', ' ')} and cannot be cancelled.")
     project.status = ProjectStatus.cancelled
     s.add(project)
-    audit.record(s, actor=actor, action="project.cancel", entity=project)
+    audit.record(s, actor=actor, action="project.cancel", entity=project, details={"name": project.name})
+    if client_cancellations.by_client(actor):
+        client_cancellations.notify_staff(s, actor=actor, kind="project", name=project.name)
     s.commit()
     return project_dto(project, _milestones(s, project.id))
 

@@ -111,8 +111,11 @@ def rotate(s: Session, refresh_token: str) -> tuple[User, IssuedSession]:
     return user, issued
 
 
-def authenticate(s: Session, access_token: str | None, *, allow_expired_jwt: bool = False) -> tuple[User, uuid.UUID]:
-    """The user and session family behind an access token, checked against the session store; records activity.
+def authenticate(
+    s: Session, access_token: str | None, *, allow_expired_jwt: bool = False, touch: bool = True
+) -> tuple[User, uuid.UUID]:
+    """The user and session family behind an access token, checked against the session store; records activity
+    unless `touch` is False (a page asking whether its session still lives is no sign of a person there).
 
     `allow_expired_jwt` is for the websocket, whose cookies are frozen at its handshake: there the token only
     identifies the family, and the family's server-side state (revoked, expired, idle) decides.
@@ -130,7 +133,7 @@ def authenticate(s: Session, access_token: str | None, *, allow_expired_jwt: boo
         raise Unauthorized(SESSION_EXPIRED)
     _check_idle(s, row, user)
     now = utcnow()
-    if row.last_used_at is None or now - row.last_used_at > TOUCH_EVERY:
+    if touch and (row.last_used_at is None or now - row.last_used_at > TOUCH_EVERY):
         row.last_used_at = now
         s.add(row)
         s.commit()

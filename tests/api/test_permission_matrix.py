@@ -96,6 +96,16 @@ ROUTES = [
         {"admin", "founder"},
         lambda c, w: c.put(f"/api/protected/reset-password/{w['target_employee'].id}", json=NEW_PASSWORD),
     ),
+    Route(
+        "send a client a reset link",
+        {"admin", "founder", "sales_lead", "customer_support", "hr"},
+        lambda c, w: c.post(f"/api/protected/reset-password/{w['target_client'].id}/send-link"),
+    ),
+    Route(
+        "send an employee a reset link",
+        {"admin", "founder"},
+        lambda c, w: c.post(f"/api/protected/reset-password/{w['target_employee'].id}/send-link"),
+    ),
     Route("list inquiries", ALL_STAFF, lambda c, w: c.get("/api/admin/inquiries")),
     Route(
         "update inquiry",

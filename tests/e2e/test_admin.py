@@ -114,7 +114,6 @@ def test_admin_creates_a_sales_lead_who_sees_their_sections_and_creates_a_client
         dialog = page.get_by_role("dialog")
         dialog.locator("#create-username").fill(lead_name)
         dialog.locator("#create-email").fill(f"{lead_name}@example.com")
-        dialog.locator("#create-password").fill("Sales-lead-2026")
         dialog.locator("#create-role").select_option("employee")
         dialog.locator("#create-employee-type").select_option("sales_lead")
         dialog.locator("#create-first-name").fill("Sam")
@@ -148,7 +147,6 @@ def test_admin_creates_a_sales_lead_who_sees_their_sections_and_creates_a_client
         expect(dialog.locator("#create-role")).to_have_count(0)  # create-client: the role is always client
         dialog.locator("#create-username").fill(client_name)
         dialog.locator("#create-email").fill(f"{client_name}@example.com")
-        dialog.locator("#create-password").fill("Client-pass-2026")
         dialog.locator("#create-company").fill("Acme Harbor")
         dialog.get_by_role("button", name="Create Client").click()
         _toast(page, "Client created successfully")
@@ -159,7 +157,6 @@ def test_admin_creates_a_sales_lead_who_sees_their_sections_and_creates_a_client
         dialog = page.get_by_role("dialog")
         dialog.locator("#create-username").fill(employee_name)
         dialog.locator("#create-email").fill(f"{employee_name}@example.com")
-        dialog.locator("#create-password").fill("Employee-2026")
         dialog.locator("#create-role").select_option("employee")
         dialog.locator("#create-employee-type").select_option("developer")
         dialog.get_by_role("button", name="Create User").click()

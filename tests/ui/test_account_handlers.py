@@ -84,3 +84,30 @@ async def test_the_reset_pages_send_a_link_and_use_it(engine: Engine, users: dic
         assert s.exec(select(PasswordResetToken).where(PasswordResetToken.user_id == user.id)).one().used_at
     await reset.load()  # the same link opened again
     assert reset.view == "invalid" and "already been used" in reset.problem
+
+
+@in_own_loop
+async def test_the_staff_sign_in_sends_clients_to_their_own(engine: Engine, users: dict[str, User]) -> None:
+    """Issue 12, point 2: a signed-in client on /admin/login is told where clients sign in; so is a client whose
+    sign-in the staff form refused (its username carried over to the portal's form)."""
+    from app.ui.auth.login import LoginState
+
+    client = users["done"]
+    signed_in = await root_state(_token(engine, client)).get_state(LoginState)
+    assert await signed_in.load_admin_login() is None
+    assert signed_in.view == "client" and signed_in.portal_sign_in == "/client-portal"
+
+    root = root_state(None)
+    root.router = RouterData.from_router_data(
+        {"headers": {}, "asPath": "/admin/login?error=not_staff&identifier=jo%2Bwork%40example.com"}
+    )
+    refused = await root.get_state(LoginState)
+    await refused.load_admin_login()
+    assert refused.view == "form" and refused.wrong_door
+    assert refused.portal_sign_in == "/client-portal?identifier=jo%2Bwork%40example.com"
+
+    root = root_state(None)
+    root.router = RouterData.from_router_data({"headers": {}, "asPath": "/admin/login?error=invalid"})
+    wrong_password = await root.get_state(LoginState)
+    await wrong_password.load_admin_login()
+    assert not wrong_password.wrong_door  # only a refused client is sent elsewhere

@@ -26,6 +26,7 @@ from app.core.text import INVALID_TEXT
 from app.models.content import TeamMember
 from app.models.enums import EmployeeType, InquiryStatus, Role
 from app.models.inquiry import ContactInquiry
+from app.models.system import EmailOutbox
 from app.models.user import User
 from app.services import sessions
 from app.ui.admin.clients.state import ClientsState
@@ -126,10 +127,39 @@ def test_developer_cannot_delete_or_reset_through_crafted_state(db: Session) -> 
     _call(state, "open_delete", str(victim.id), victim.username)
     _call(state, "confirm_delete")
     _call(state, "open_reset", str(victim.id), victim.username)
-    _call(state, "submit_reset", {"new_password": "Taken-over-123"})
+    _call(state, "send_reset")
     kept = _user_named(db, victim.username)
     assert kept is not None
     assert kept.password_hash is not None and verify_password(f.PASSWORD, kept.password_hash)
+    assert _mails_to(db, victim.email) == 0
+
+
+def _mails_to(s: Session, address: str) -> int:
+    s.expire_all()
+    return len(s.exec(select(EmailOutbox).where(EmailOutbox.to_address == address)).all())
+
+
+def test_staff_create_and_reset_send_links_never_passwords(db: Session) -> None:
+    """Issue 12: the create form has no password (a password sent anyway is dropped) and reset mails a link."""
+    admin = f.user(db, _name("adm"), role=Role.admin)
+    state = _state(ClientsState, _token(db, admin))
+    _call(state, "open_create", "client")
+    username = _name("inv")
+    _call(state, "submit_create", {"username": username, "email": f"{username}@example.com", "password": "Mine-123"})
+    created = _user_named(db, username)
+    assert created is not None and created.password_hash is None  # staff never choose it
+    assert _mails_to(db, created.email) == 1
+    assert state.notice_title == "Client created successfully"
+    assert "a link to set their password" in state.notice_text
+
+    victim = f.user(db, _name("locked"))
+    _call(state, "open_reset", str(victim.id), victim.username, victim.email)
+    assert state.reset_open and state.reset_email == victim.email
+    _call(state, "send_reset")
+    assert _mails_to(db, victim.email) == 1 and not state.reset_open
+    assert state.notice_title == "Reset link sent"
+    kept = _user_named(db, victim.username)
+    assert kept is not None and verify_password(f.PASSWORD, kept.password_hash or "")  # unchanged until used
 
 
 def test_sales_lead_creates_clients_but_not_employees_and_cannot_promote_themselves(db: Session) -> None:
@@ -365,3 +395,35 @@ def test_the_dashboard_greets_after_a_form_sign_in_and_drops_the_marker(
     again = _dashboard(token, "/admin/dashboard")
     _call(again, "load")
     assert again.notice_title != "Login Successful" and again.loaded
+
+
+def test_the_spam_filter_lists_caught_messages_and_not_spam_rescues_once(db: Session) -> None:
+    """Issue 12, point 8, through the handlers: a crafted call by someone without inquiries:write changes nothing."""
+    email = f"{_name('caught')}@example.com"
+    inquiry = ContactInquiry(name="Caught", email=email, message="Real request", is_spam=True)
+    db.add(inquiry)
+    db.commit()
+    db.refresh(inquiry)
+    outsider = f.user(
+        db, _name("dev"), role=Role.employee, employee_type=EmployeeType.developer,
+        revoked_permissions=["inquiries:write"],
+    )  # fmt: skip
+    crafted = _state(InquiriesState, _token(db, outsider))
+    crafted._detail_id = inquiry.id
+    _call(crafted, "not_spam")
+    db.refresh(inquiry)
+    assert inquiry.is_spam and _mails_to(db, email) == 0
+
+    admin = f.user(db, _name("adm"), role=Role.admin)
+    state = _state(InquiriesState, _token(db, admin))
+    _call(state, "set_status_filter", "spam")
+    _call(state, "set_search", email)
+    assert [r.email for r in state.rows] == [email] and state.rows[0].spam
+    _call(state, "open_detail", str(inquiry.id))
+    _call(state, "not_spam")
+    _call(state, "not_spam")  # a double click
+    db.refresh(inquiry)
+    assert not inquiry.is_spam and inquiry.status == InquiryStatus.new
+    assert _mails_to(db, email) == 1
+    assert state.notice_title == "Moved to New" and not state.detail_open
+    assert state.rows == []  # no longer in Spam

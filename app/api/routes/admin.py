@@ -27,6 +27,11 @@ def _public(user: Any) -> dict[str, Any]:
     return UserPublic.of(user).model_dump(mode="json")
 
 
+def _invited(user: User) -> dict[str, bool]:
+    """Created without a password: the new user was e-mailed a link to set one."""
+    return {"passwordLinkSent": user.password_hash is None}
+
+
 @router.get("/admin/users")
 def list_users(
     user: StaffUser,
@@ -48,7 +53,7 @@ def list_users(
 def create_user(user: StaffUser, s: SessionDep, ip: ClientIP, body: UserCreateIn) -> dict[str, Any]:
     """Create an employee or client (admins: any role)."""
     created = admin_users.create_staff_or_client(s, actor=user, data=body.sent(), ip=ip)
-    return {"data": _public(created), "message": "User created successfully"}
+    return {"data": _public(created), "message": "User created successfully", **_invited(created)}
 
 
 @router.put("/admin/users/{user_id}")
@@ -69,7 +74,7 @@ def delete_user(user_id: str, user: StaffUser, s: SessionDep, ip: ClientIP) -> d
 def create_client(user: StaffUser, s: SessionDep, ip: ClientIP, body: ClientCreateIn) -> dict[str, Any]:
     """Create a client account (sales, support, HR, admins); the role is always client."""
     created = admin_users.create_client(s, actor=user, data=body.sent(), ip=ip)
-    return {"data": _public(created), "message": "Client created successfully"}
+    return {"data": _public(created), "message": "Client created successfully", **_invited(created)}
 
 
 @router.put("/protected/reset-password/{user_id}")
@@ -77,6 +82,13 @@ def reset_password(user_id: str, body: ResetPasswordIn, user: StaffUser, s: Sess
     """Set a new password for a user the actor may manage; their sessions end."""
     admin_users.reset_password(s, actor=user, user_id=user_id, new_password=body.newPassword, ip=ip)
     return {"message": "Password reset successfully"}
+
+
+@router.post("/protected/reset-password/{user_id}/send-link")
+def send_reset_link(user_id: str, user: StaffUser, s: SessionDep, ip: ClientIP) -> dict[str, str]:
+    """E-mail the user a link to choose a new password (same rules as setting one; nobody chooses it for them)."""
+    target = admin_users.send_reset_link(s, actor=user, user_id=user_id, ip=ip)
+    return {"message": f"Password reset link sent to {target.email}"}
 
 
 @router.get("/admin/inquiries")

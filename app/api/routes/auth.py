@@ -139,6 +139,14 @@ def activity(request: Request, s: SessionDep) -> dict[str, str]:
     return {"message": "ok"}
 
 
+@router.get("/session")
+def session_status(request: Request, s: SessionDep) -> dict[str, bool]:
+    """Whether the browser's session still lives (200) or the server has ended it (401: revoked, idle, expired), so
+    an open page can sign out instead of leaving private data on screen. Asking is not activity."""
+    sessions.authenticate(s, request.cookies.get(ACCESS_COOKIE), allow_expired_jwt=True, touch=False)
+    return {"active": True}
+
+
 @router.post("/logout")
 def logout(request: Request, response: Response, s: SessionDep) -> dict[str, str]:
     """End the session on the server and clear the cookies (also when it had already ended)."""

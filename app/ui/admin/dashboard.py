@@ -10,6 +10,7 @@ from app.core.permissions import Perm, Role, has_perm
 from app.services import dashboard, health
 from app.ui.admin.state import AdminState, as_actor, error_text
 from app.ui.admin.widgets import CARD, badge, page_header
+from app.ui.format import long_date
 
 # Quick actions of the business sections, each shown with its section's permission.
 BUSINESS_ACTIONS = [
@@ -49,6 +50,7 @@ class DashboardState(AdminState):
     system_status: str = ""
     system_problem: str = ""
     checks: list[dict[str, str]] = []
+    cancellations: list[dict[str, str]] = []  # clients' cancellations of the last two weeks
     loaded: bool = False
 
     @rx.event
@@ -69,6 +71,7 @@ class DashboardState(AdminState):
             figures = {}
         self.total_users = str(figures["total_users"]) if "total_users" in figures else ""
         self.active_sessions = str(figures["active_sessions"]) if "active_sessions" in figures else ""
+        self.cancellations = [{**c, "when": long_date(c["when"])} for c in figures.get("client_cancellations", [])]
         report = await health.check()
         self.checks = _check_rows(report)
         healthy = report.get("status") == "ok"
@@ -169,6 +172,40 @@ def _quick_action(label: str, text: str, href: str, icon: str) -> rx.Component:
     )
 
 
+def _cancellation(row: rx.Var[dict[str, str]]) -> rx.Component:
+    return rx.el.li(
+        rx.el.div(
+            rx.el.p(row["kind"], " · ", rx.el.span(row["name"], class_name="font-medium"), class_name="text-slate-900"),
+            rx.el.p(
+                "Cancelled by ",
+                row["client"],
+                rx.cond(row["reason"] != "", rx.el.span(": ", row["reason"]), rx.fragment()),
+                class_name="text-sm text-slate-600 break-words",
+            ),
+            class_name="min-w-0",
+        ),
+        rx.el.span(row["when"], class_name="shrink-0 text-xs text-slate-500"),
+        class_name="flex items-start justify-between gap-3 border-t border-slate-100 py-3 first:border-t-0",
+    )
+
+
+def _cancellations_card() -> rx.Component:
+    return rx.cond(
+        DashboardState.cancellations.length() > 0,
+        rx.el.section(
+            rx.el.h2(
+                rx.icon("circle-x", size=18, class_name="text-red-600"),
+                "Cancelled by clients (last 14 days)",
+                class_name="flex items-center gap-2 text-lg font-semibold text-slate-900",
+            ),
+            rx.el.ul(rx.foreach(DashboardState.cancellations, _cancellation), class_name="mt-2"),
+            class_name=f"{CARD} mt-8 p-5",
+            data_testid="client-cancellations",
+        ),
+        rx.fragment(),
+    )
+
+
 def dashboard_content() -> rx.Component:
     sections = AdminState.visible_sections
     return rx.el.div(
@@ -203,6 +240,7 @@ def dashboard_content() -> rx.Component:
             _role_card(),
             class_name="grid gap-4 sm:grid-cols-2 xl:grid-cols-4",
         ),
+        _cancellations_card(),
         rx.el.h2("Quick Actions", class_name="mb-3 mt-8 text-lg font-semibold text-slate-900"),
         rx.el.div(
             rx.cond(

@@ -56,5 +56,5 @@ def register_admin_pages() -> None:
         rx.page(
             route=route,
             title=f"{label} | Staff Dashboard",
-            on_load=[AdminState.open_section(key), *loaders],  # type: ignore[list-item]
+            on_load=[AdminState.open_section(key), *loaders],
         )(render)

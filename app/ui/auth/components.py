@@ -56,7 +56,7 @@ LINK = "font-medium text-blue-700 underline-offset-2 hover:underline focus:outli
 
 
 def _error_of(errors: Var | None, name: str) -> Var | str:
-    return errors.get(name, "") if errors is not None else ""  # type: ignore[union-attr]
+    return errors.get(name, "") if errors is not None else ""
 
 
 def _required_mark(required: bool) -> list[rx.Component]:

@@ -8,6 +8,7 @@ spec's text below (free text from the URL is never shown).
 from __future__ import annotations
 
 import asyncio
+from urllib.parse import urlencode
 
 import reflex as rx
 from reflex_base.event import EventSpec
@@ -30,6 +31,7 @@ from app.ui.components.native_form import native_form
 from app.ui.state.session import SessionState
 
 VERIFY_REDIRECT_SECONDS = 1.5
+SESSION_ENDED = "Your session has ended. Please sign in again."
 
 
 class LoginState(SessionState):
@@ -37,14 +39,21 @@ class LoginState(SessionState):
     error: str = ""  # the failed attempt's message, also shown in the form once its notice is gone
     view: str = "loading"  # "form" once the sign-in form should show
     just_verified: bool = False  # arrived from a successful verification: greet with the welcome dialog after sign-in
+    wrong_door: bool = False  # a client's sign-in was refused by the staff form: say where clients sign in
+
+    @rx.var
+    def portal_sign_in(self) -> str:
+        """The client sign-in, with the username already typed here carried over."""
+        return "/client-portal" + (f"?{urlencode({'identifier': self.identifier})}" if self.identifier else "")
 
     async def _feedback(self, path: str) -> list[EventSpec]:
-        """The notice for the query a form post's redirect left (`?error=`, `?logged_out=1`, `?expired=1`)."""
+        """The notice for the query a redirect left (`?error=`, `?logged_out=1`, `?expired=1`, `?ended=1`)."""
         query = self.router.url.query_parameters
         self.identifier = query.get("identifier", "")[:254]
         self.just_verified = query.get("verified") == "1"
         error = query.get("error", "")
         self.error = login_error(error) or ""
+        self.wrong_door = error == "not_staff"
         if error == "unverified":
             events = [await notify(self, "info", "Account Not Verified", "Redirecting to verification...")]
             if uid := valid_user_id(query.get("uid", "")):
@@ -59,6 +68,8 @@ class LoginState(SessionState):
         elif query.get("expired") == "1":
             text = "You have been automatically logged out due to inactivity."
             notice = await notify(self, "info", "Session Expired", text)
+        elif query.get("ended") == "1":
+            notice = await notify(self, "info", "Session Ended", SESSION_ENDED)
         else:
             return []
         return [notice, rx.redirect(path, replace=True)]  # a reload must not say it again
@@ -82,10 +93,14 @@ class LoginState(SessionState):
 
     @rx.event
     async def load_admin_login(self):
-        """The staff sign-in form; staff who are already signed in go straight to the dashboard."""
+        """The staff sign-in form; staff who are already signed in go straight to the dashboard, a signed-in client is
+        told that their sign-in is the client portal's."""
         user = await refresh_user(self)
         if user is not None and user.role in STAFF_ROLES:
             return rx.redirect("/admin/dashboard")
+        if user is not None:
+            self.view, self.wrong_door = "client", False
+            return None
         self.view = "form"
         return await self._feedback("/admin/login")
 
@@ -145,10 +160,51 @@ def portal_sign_in() -> rx.Component:
     return auth_layout(rx.cond(rx.State.is_hydrated, _portal_sign_in(), loading()))
 
 
-@rx.page(route="/admin/login", title="Staff Sign In", on_load=LoginState.load_admin_login)
-def admin_login_page() -> rx.Component:
-    return auth_layout(
+PORTAL_BUTTON = (
+    "mt-3 inline-flex items-center gap-2 rounded-lg bg-blue-800 px-4 py-2 text-sm font-semibold text-white "
+    "hover:bg-blue-900 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-500 focus-visible:ring-offset-2"
+)
+
+
+def _client_door(text: str, label: str) -> rx.Component:
+    """Where clients sign in, with the way there (issue 12: never a dead end on the staff sign-in)."""
+    return rx.el.div(
+        rx.el.p(text, class_name="text-sm text-slate-700"),
+        rx.el.a(
+            rx.icon("arrow-right", size=16),
+            label,
+            href=LoginState.portal_sign_in,
+            class_name=PORTAL_BUTTON,
+        ),
+        class_name="rounded-lg border border-blue-200 bg-blue-50 p-4",
+        data_testid="client-door",
+    )
+
+
+def _signed_in_client() -> rx.Component:
+    return rx.el.div(
+        card_header("This sign-in is for staff", "You are signed in with a client account."),
+        _client_door(
+            "Your projects, invoices and meetings are in the client portal.",
+            "Open the client portal",
+        ),
+    )
+
+
+def _staff_form() -> rx.Component:
+    return rx.el.div(
         card_header("Staff Sign In", "Sign in to the staff dashboard."),
+        rx.cond(
+            LoginState.wrong_door,
+            rx.el.div(
+                _client_door(
+                    "This sign-in is for our team. Clients sign in at the client portal with the same username and "
+                    "password.",
+                    "Go to the client sign-in",
+                ),
+                class_name="mb-5",
+            ),
+        ),
         login_form("admin"),
         rx.el.div(
             _footer_link("Need an account?", "Register", "/register"),
@@ -156,3 +212,8 @@ def admin_login_page() -> rx.Component:
             class_name="mt-6 space-y-2",
         ),
     )
+
+
+@rx.page(route="/admin/login", title="Staff Sign In", on_load=LoginState.load_admin_login)
+def admin_login_page() -> rx.Component:
+    return auth_layout(rx.cond(LoginState.view == "client", _signed_in_client(), _staff_form()))

@@ -56,6 +56,7 @@ class ResetPasswordState(rx.State):
     message: str = ""
     saving: bool = False
     sign_in: str = SIGN_IN["portal"]  # after the reset: the sign-in page of the account's kind
+    first: bool = False  # the link sets the account's first password (an invitation): "set", not "reset"
     _token: str = ""  # backend-only: the link's secret never sits in browser state
 
     @rx.event
@@ -63,7 +64,7 @@ class ResetPasswordState(rx.State):
         self.errors, self.message, self.saving, self.problem = {}, "", False, ""
         self._token = self.router.url.query_parameters.get("token", "")[:200]
         try:
-            await call(password_reset.check_link, token=self._token)
+            self.first = await call(password_reset.check_link, token=self._token)
         except DomainError as exc:
             self.view, self.problem = "invalid", exc.message
             return
@@ -160,7 +161,11 @@ def _new_password_form() -> rx.Component:
         password_field(
             "confirmPassword", "Confirm new password", form_id="reset", errors=errors, auto_complete="new-password"
         ),
-        submit_button("Reset Password", busy=ResetPasswordState.saving, busy_label="Resetting..."),
+        submit_button(
+            rx.cond(ResetPasswordState.first, "Set Password", "Reset Password"),
+            busy=ResetPasswordState.saving,
+            busy_label="Saving...",
+        ),
         on_submit=ResetPasswordState.submit,
         no_validate=True,
         class_name="space-y-5",
@@ -175,7 +180,11 @@ def reset_password_page() -> rx.Component:
             (
                 "form",
                 rx.el.div(
-                    card_header("Choose a new password", "Signing in again is needed everywhere afterwards."),
+                    rx.cond(
+                        ResetPasswordState.first,
+                        card_header("Set your password", "Choose the password you will sign in with."),
+                        card_header("Choose a new password", "Signing in again is needed everywhere afterwards."),
+                    ),
                     _new_password_form(),
                 ),
             ),
@@ -190,8 +199,11 @@ def reset_password_page() -> rx.Component:
             (
                 "done",
                 rx.el.div(
-                    card_header("Password reset"),
-                    banner(password_reset.DONE, kind="success"),
+                    rx.cond(
+                        ResetPasswordState.first,
+                        rx.el.div(card_header("Password set"), banner(password_reset.DONE_FIRST, kind="success")),
+                        rx.el.div(card_header("Password reset"), banner(password_reset.DONE, kind="success")),
+                    ),
                     rx.el.a("Sign in", href=ResetPasswordState.sign_in, class_name=f"mt-6 block text-sm {LINK}"),
                 ),
             ),

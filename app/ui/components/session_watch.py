@@ -6,11 +6,16 @@ from app.ui.state.session import SessionState
 
 
 def session_watch() -> rx.Component:
-    """Render inside signed-in layouts; the script reads the limit from here and shows the banner when it is near."""
+    """Render inside signed-in layouts (the staff shell and the client portal); the script reads the limit from here,
+    shows the banner when it is near, and leaves the page when the server has ended the session."""
     return rx.fragment(
         rx.el.div(
             id="session-watch",
-            custom_attrs={"data-idle-minutes": SessionState.idle_minutes, "data-expired-url": SessionState.expired_url},
+            custom_attrs={
+                "data-idle-minutes": SessionState.idle_minutes,
+                "data-expired-url": SessionState.expired_url,
+                "data-ended-url": SessionState.ended_url,
+            },
             hidden=True,
         ),
         rx.el.div(
@@ -22,7 +27,9 @@ def session_watch() -> rx.Component:
             id="session-warning",
             role="alert",
             hidden=True,
-            class_name="fixed bottom-4 right-4 z-50 max-w-sm rounded-lg border border-amber-300 bg-amber-50 "
-            "p-4 text-amber-900 shadow-lg",
+            # Bottom left (top on phones): Reflex's own "Cannot connect to server" toast takes the bottom right, and
+            # after a long idle both can show at once.
+            class_name="fixed inset-x-4 top-4 z-50 max-w-sm rounded-lg border border-amber-300 bg-amber-50 p-4 "
+            "text-amber-900 shadow-lg sm:inset-x-auto sm:top-auto sm:bottom-4 sm:left-4",
         ),
     )

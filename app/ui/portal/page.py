@@ -11,6 +11,7 @@ import reflex as rx
 
 from app.ui.auth.login import LoginState, portal_sign_in
 from app.ui.auth.notice import notice_region
+from app.ui.components.session_watch import session_watch
 from app.ui.portal import components as ui
 from app.ui.portal.dashboard import portal_dashboard
 from app.ui.portal.state import PortalState
@@ -54,8 +55,9 @@ def client_portal() -> rx.Component:
             _other_role_view(),
             rx.cond(
                 PortalState.is_client,
-                # The sign-in layout has its own notice region; the dashboard shows the sign-in greeting here.
-                rx.fragment(notice_region(), portal_dashboard()),
+                # The sign-in layout has its own notice region; the dashboard shows the sign-in greeting here. The
+                # staff panel's inactivity watch: a warning before the client limit, sign-out when the server ends it.
+                rx.fragment(notice_region(), session_watch(), portal_dashboard()),
                 signed_out_view(),
             ),
         ),

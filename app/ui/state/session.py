@@ -137,6 +137,12 @@ class SessionState(rx.State):
         return "/admin/login?expired=1" if self.is_staff else "/client-portal?expired=1"
 
     @rx.var
+    def ended_url(self) -> str:
+        """Where the browser goes when the server ended the session for another reason (signed out elsewhere, a
+        password reset, an admin's action)."""
+        return "/admin/login?ended=1" if self.is_staff else "/client-portal?ended=1"
+
+    @rx.var
     def role_title(self) -> str:
         if not self.user:
             return ""

@@ -24,9 +24,9 @@ PAGE_SIZE = 10
 ROLE_LABELS = {"admin": "Admin", "employee": "Employee", "client": "Client"}
 ROLE_OPTIONS = [("client", "Client"), ("employee", "Employee"), ("admin", "Admin")]
 EMPLOYEE_TYPE_OPTIONS = [("", "Select employee type…")] + [(str(k), v) for k, v in EMPLOYEE_TYPE_LABELS.items()]
-CREATE_KEYS = ("username", "email", "password", "role", "employee_type", "first_name", "last_name", "phone", "company")
-CLIENT_KEYS = ("username", "email", "password", "first_name", "last_name", "phone", "company")
-MIN_PASSWORD = 8
+# No password: the new user is e-mailed a link to set one (staff never choose or pass on a password).
+CREATE_KEYS = ("username", "email", "role", "employee_type", "first_name", "last_name", "phone", "company")
+CLIENT_KEYS = ("username", "email", "first_name", "last_name", "phone", "company")
 
 
 @dataclasses.dataclass
@@ -82,7 +82,7 @@ def account_row(u: dict[str, Any]) -> AccountRow:
         role=u["role"],
         role_label=ROLE_LABELS.get(u["role"], u["role"].title()),
         employee_type=etype,
-        employee_type_label=EMPLOYEE_TYPE_LABELS.get(etype, etype) if etype else "",  # type: ignore[call-overload]
+        employee_type_label=EMPLOYEE_TYPE_LABELS.get(etype, etype) if etype else "",
         verified=bool(u.get("is_verified")),
         created=long_date(u.get("created_at")),
     )
@@ -123,6 +123,7 @@ class AccountsMixin(PagedList, AdminState, mixin=True):
 
     reset_open: bool = False
     reset_name: str = ""
+    reset_email: str = ""  # shown in the confirmation only; the service mails the stored address
     _reset_id: str = ""
 
     delete_open: bool = False
@@ -139,7 +140,7 @@ class AccountsMixin(PagedList, AdminState, mixin=True):
         return {}
 
     def _edit_keys(self) -> tuple[str, ...]:
-        return CREATE_KEYS[:2] + CREATE_KEYS[3:]
+        return CREATE_KEYS
 
     def _texts(self) -> dict[str, str]:
         return {
@@ -232,8 +233,6 @@ class AccountsMixin(PagedList, AdminState, mixin=True):
                 data.pop("employee_type", None)
             elif not data.get("employee_type"):
                 errors["employee_type"] = "Employee type is required for employees"
-        if len(data.get("password", "")) < MIN_PASSWORD:
-            errors["password"] = "Password must be at least 8 characters"
         if errors:
             self.form_error, self.form_errors = "Please check the information and try again", errors
             return
@@ -252,7 +251,11 @@ class AccountsMixin(PagedList, AdminState, mixin=True):
         finally:
             self.saving = False
         self.create_open = False
-        self._notify("success", "Client created successfully" if client_only else "User created successfully")
+        self._notify(
+            "success",
+            "Client created successfully" if client_only else "User created successfully",
+            f"We e-mailed {data['username']} a link to set their password.",
+        )
         await self._reload()
 
     # --- edit --------------------------------------------------------------------------------------------------
@@ -309,8 +312,8 @@ class AccountsMixin(PagedList, AdminState, mixin=True):
     # --- reset password ----------------------------------------------------------------------------------------
 
     @rx.event
-    def open_reset(self, user_id: str, name: str) -> None:
-        self._reset_id, self.reset_name = str(user_id), str(name)
+    def open_reset(self, user_id: str, name: str, email: str = "") -> None:
+        self._reset_id, self.reset_name, self.reset_email = str(user_id), str(name), str(email)
         self.form_error, self.form_errors = "", {}
         self.reset_open = True
 
@@ -319,31 +322,23 @@ class AccountsMixin(PagedList, AdminState, mixin=True):
         self.reset_open = bool(value) and self.reset_open
 
     @rx.event
-    async def submit_reset(self, form: dict[str, Any]) -> None:
+    async def send_reset(self) -> None:
+        """E-mail the user a reset link (nobody on staff chooses or learns the new password)."""
         actor = await self._actor(Perm.users_read, self._feature())
         if actor is None:
-            return
-        password = str(form.get("new_password") or "")
-        if len(password) < MIN_PASSWORD:
-            self.form_error = ""
-            self.form_errors = {"new_password": "Password must be at least 8 characters"}
             return
         target, ip = self._reset_id, self.router.session.client_ip
         self.saving = True
         yield
         try:
-            await as_actor(
-                actor,
-                lambda s, a: admin_users.reset_password(s, actor=a, user_id=target, new_password=password, ip=ip),
-            )
+            user = await as_actor(actor, lambda s, a: admin_users.send_reset_link(s, actor=a, user_id=target, ip=ip))
         except Exception as exc:
-            self.form_error = error_text(exc, "Failed to reset password. Please try again.")
-            self.form_errors = {"new_password": e} if (e := field_errors(exc).get("newPassword")) else {}
+            self.form_error = error_text(exc, "Failed to send the reset link. Please try again.")
             return
         finally:
             self.saving = False
         self.reset_open = False
-        self._notify("success", "Password reset successfully", f"{self.reset_name} has to sign in again.")
+        self._notify("success", "Reset link sent", f"We e-mailed {user.username} a link to choose a new password.")
 
     # --- delete ------------------------------------------------------------------------------------------------
 

@@ -6,9 +6,10 @@ from typing import Any
 
 import reflex as rx
 
-from app.ui.admin.accounts.state import EMPLOYEE_TYPE_OPTIONS, MIN_PASSWORD, ROLE_OPTIONS, AccountRow, AccountsMixin
+from app.ui.admin.accounts.state import EMPLOYEE_TYPE_OPTIONS, ROLE_OPTIONS, AccountRow, AccountsMixin
 from app.ui.admin.widgets import (
     BTN_DANGER,
+    BTN_PRIMARY,
     BTN_SECONDARY,
     ICON_BTN,
     alert,
@@ -96,19 +97,14 @@ def create_dialog(state: type[AccountsMixin]) -> rx.Component:
                 ),
                 class_name="grid gap-4 sm:grid-cols-2",
             ),
-            field(
-                "Password",
-                text_input(
-                    "password",
-                    id="create-password",
-                    type="password",
-                    required=True,
-                    min_length=MIN_PASSWORD,
-                    auto_complete="new-password",
+            rx.el.p(
+                rx.icon("mail", size=16, class_name="mt-0.5 shrink-0 text-blue-700"),
+                rx.el.span(
+                    "No password to choose: we e-mail a link to set one to this address. The link works once and "
+                    "for 72 hours."
                 ),
-                _err(state, "password"),
-                hint="At least 8 characters.",
-                required=True,
+                class_name="flex gap-2 rounded-lg bg-blue-50 px-3 py-2 text-sm text-blue-900",
+                data_testid="invite-note",
             ),
             role_fields,
             rx.el.div(
@@ -128,7 +124,7 @@ def create_dialog(state: type[AccountsMixin]) -> rx.Component:
         rx.cond(client_only, "Create Client", "Create User"),
         rx.cond(
             client_only,
-            "Add a client account. They can sign in to the client portal with this password.",
+            "Add a client account. They set their password from the e-mail and sign in to the client portal.",
             "Add a staff member or client account. Empty optional fields are left out.",
         ),
         form,
@@ -139,33 +135,40 @@ def create_dialog(state: type[AccountsMixin]) -> rx.Component:
 
 
 def reset_dialog(state: type[AccountsMixin]) -> rx.Component:
-    form = rx.el.form(
-        rx.el.div(
-            _form_alert(state, "Password Reset Failed"),
-            field(
-                "New password",
-                text_input(
-                    "new_password",
-                    id="reset-password",
-                    type="password",
-                    required=True,
-                    min_length=MIN_PASSWORD,
-                    auto_complete="new-password",
-                ),
-                _err(state, "new_password"),
-                hint="At least 8 characters. The user is signed out everywhere.",
-                required=True,
-            ),
-            class_name="flex flex-col gap-4",
+    body = rx.el.div(
+        _form_alert(state, "Password Reset Failed"),
+        rx.el.ul(
+            rx.el.li("The link works once and for 24 hours; a newer link replaces it."),
+            rx.el.li("Their current password keeps working until they choose a new one."),
+            rx.el.li("Choosing one signs them out everywhere."),
+            class_name="list-disc space-y-1 pl-5 text-sm text-slate-600",
         ),
-        _submit_row(state, "Reset Password", state.set_reset_open(False)),
-        on_submit=state.submit_reset,
-        reset_on_submit=False,
+        dialog_actions(
+            rx.el.button("Cancel", type="button", on_click=state.set_reset_open(False), class_name=BTN_SECONDARY),
+            rx.el.button(
+                rx.cond(
+                    state.saving,
+                    rx.icon("loader-circle", size=16, class_name="animate-spin"),
+                    rx.icon("mail", size=16),
+                ),
+                "Send Reset Link",
+                type="button",
+                on_click=state.send_reset,
+                disabled=state.saving,
+                class_name=BTN_PRIMARY,
+            ),
+        ),
+        class_name="flex flex-col gap-4",
     )
     return dialog(
         "Reset Password",
-        rx.el.span("Set a new password for ", rx.el.strong(state.reset_name), "."),
-        form,
+        rx.el.span(
+            "E-mail ",
+            rx.el.strong(state.reset_name),
+            rx.cond(state.reset_email != "", rx.el.span(" (", state.reset_email, ")"), rx.fragment()),
+            " a link to choose a new password?",
+        ),
+        body,
         open=state.reset_open,
         on_open_change=state.set_reset_open,
     )
@@ -213,7 +216,7 @@ def row_actions(state: type[AccountsMixin], row: rx.Var[AccountRow], *, reset_al
             reset_allowed,
             rx.el.button(
                 rx.icon("key-round", size=16),
-                on_click=state.open_reset(row.id, row.username),
+                on_click=state.open_reset(row.id, row.username, row.email),
                 title="Reset password",
                 aria_label=f"Reset password of {row.username}",
                 class_name=ICON_BTN,

@@ -180,7 +180,7 @@ def _table() -> rx.Component:
                     ),
                     class_name="bg-slate-50",
                 ),
-                rx.el.tbody(rx.cond(S.rows.length() > 0, rx.foreach(S.rows, _row), empty_row(5, empty))),  # type: ignore[arg-type]
+                rx.el.tbody(rx.cond(S.rows.length() > 0, rx.foreach(S.rows, _row), empty_row(5, empty))),
                 class_name="min-w-full",
             ),
             class_name="overflow-x-auto",

@@ -19,7 +19,8 @@ PAGE_SIZE = 20
 ME = "me"  # assign_to_me: the actor's own id, taken from the session on the server, never from the browser
 FEATURE = "Inquiries"
 STATUS_OPTIONS = [("new", "New"), ("in_progress", "In Progress"), ("resolved", "Resolved"), ("closed", "Closed")]
-STATUS_FILTERS = [("", "All Statuses"), *STATUS_OPTIONS]
+SPAM = "spam"  # the filter that lists what the honeypot caught
+STATUS_FILTERS = [("", "All Statuses"), *STATUS_OPTIONS, (SPAM, "Spam")]
 PRIORITY_OPTIONS = [("low", "Low"), ("medium", "Medium"), ("high", "High"), ("urgent", "Urgent")]
 STATUS_COLORS = {"new": "blue", "in_progress": "yellow", "resolved": "green", "closed": "grey"}
 PRIORITY_COLORS = {"low": "grey", "medium": "blue", "high": "orange", "urgent": "red"}
@@ -70,6 +71,7 @@ class InquiryRow:
     submitted: str = ""
     notes: str = ""
     assigned: str = ""  # "you", "other" or ""
+    spam: bool = False
 
 
 def inquiry_row(i: dict[str, Any], me: str) -> InquiryRow:
@@ -93,6 +95,7 @@ def inquiry_row(i: dict[str, Any], me: str) -> InquiryRow:
         submitted=_timestamp(i["created_at"]),
         notes=i.get("notes") or "",
         assigned="you" if assignee and assignee == me else ("other" if assignee else ""),
+        spam=bool(i.get("is_spam")),
     )
 
 
@@ -112,7 +115,9 @@ class InquiriesState(PagedList, AdminState):
             self.rows = []
             self._clear()
             return
-        query = {"search": self.search, "status": self.status_filter, "sort": self.sort, "page_size": PAGE_SIZE}
+        spam = self.status_filter == SPAM
+        status = "" if spam else self.status_filter
+        query = {"search": self.search, "status": status, "spam": spam, "sort": self.sort, "page_size": PAGE_SIZE}
 
         async def fetch(page: int) -> Page[dict[str, Any]]:
             return await as_actor(actor, lambda s, a: admin_inquiries.list_inquiries(s, actor=a, page=page, **query))
@@ -133,7 +138,7 @@ class InquiriesState(PagedList, AdminState):
 
     @rx.event
     async def set_status_filter(self, value: str) -> None:
-        self.status_filter = value if value in dict(STATUS_OPTIONS) else ""
+        self.status_filter = value if value in dict(STATUS_FILTERS) else ""
         await self._first_page()
 
     # --- details dialog ----------------------------------------------------------------------------------------
@@ -178,6 +183,19 @@ class InquiriesState(PagedList, AdminState):
             await self._update({"status": str(value)})
         finally:
             self.saving = False
+
+    @rx.event
+    async def not_spam(self):
+        """Back to New in the inbox; the visitor gets the acknowledgement the honeypot withheld (once)."""
+        self.saving = True
+        yield
+        try:
+            await self._update({"is_spam": False})
+        finally:
+            self.saving = False
+        if not self.detail.spam:
+            self.detail_open = False
+            self._notify("success", "Moved to New", f"{self.detail.name} has been sent the acknowledgement.")
 
     @rx.event
     async def set_priority(self, value: str) -> None:

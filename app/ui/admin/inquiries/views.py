@@ -207,6 +207,26 @@ def _detail_dialog() -> rx.Component:
             ),
             class_name="mt-4 flex flex-wrap items-center justify-between gap-2 rounded-lg bg-slate-50 p-3",
         ),
+        rx.cond(
+            d.spam,
+            rx.el.div(
+                rx.el.p(
+                    "Caught by the spam filter: no acknowledgement was sent.",
+                    class_name="text-sm text-amber-900",
+                ),
+                rx.el.button(
+                    rx.icon("inbox", size=16),
+                    "Not spam",
+                    type="button",
+                    on_click=s.not_spam,
+                    disabled=s.saving,
+                    class_name=BTN_PRIMARY,
+                ),
+                class_name="mt-4 flex flex-wrap items-center justify-between gap-2 rounded-lg bg-amber-50 p-3",
+                data_testid="spam-notice",
+            ),
+            rx.fragment(),
+        ),
         rx.el.form(
             rx.el.label(
                 rx.el.span("Internal notes", class_name="mb-1 block text-sm font-medium text-slate-700"),
