@@ -370,16 +370,8 @@ def _meeting_type_card(t: rx.Var) -> rx.Component:
                     "Book Meeting",
                     id=t.key,
                     href=t.url,
-                    class_name=ui.BUTTON_PRIMARY + " w-full",
-                )
-                if builtin()
-                else rx.el.a(
-                    rx.icon("calendar-plus", size=16),
-                    "Book Meeting",
-                    id=t.key,
-                    href=t.url,
-                    target="_blank",
-                    rel="noopener noreferrer",
+                    # Built in: the same tab books as the signed-in client; Calendly's pages open in a new one.
+                    **({} if builtin() else {"target": "_blank", "rel": "noopener noreferrer"}),
                     class_name=ui.BUTTON_PRIMARY + " w-full",
                 ),
                 rx.el.button("Book Meeting", type="button", disabled=True, class_name=ui.BUTTON_PRIMARY + " w-full"),

@@ -76,13 +76,14 @@ def builtin() -> bool:
     return not (settings.calendly_token and settings.calendly_token.get_secret_value())
 
 
-def _book_button(t: rx.Var[dict[str, Any]]) -> rx.Component:
+def _book_button(t: Any) -> rx.Component:
+    flow: Any = BookingFlowState  # its handlers are event specs to Reflex, namespaces to mypy
     return rx.el.button(
         rx.icon("calendar-plus", size=16, aria_hidden="true"),
         "Book Meeting",
         rx.el.span(": ", t["name"], class_name="sr-only"),
         type="button",
-        on_click=BookingFlowState.choose_type(t["id"].to(str)),
+        on_click=flow.choose_type(t["id"].to(str)),
         disabled=~rx.State.is_hydrated,
         class_name=f"{BUTTON_PRIMARY} h-11 w-full px-5 text-sm",
     )

@@ -114,7 +114,7 @@ class BookingFlowState(SessionState):
         return rx.call_script("Intl.DateTimeFormat().resolvedOptions().timeZone", callback=BookingFlowState.set_zone)
 
     @rx.event
-    async def load_slots(self) -> None:
+    async def load_slots(self):
         self.loading, self.message = True, ""
         yield
         first = booking.zone_today() + timedelta(days=WEEK * self.week)
@@ -153,7 +153,8 @@ class BookingFlowState(SessionState):
         # The portal's "Book New Meeting" cards link here with ?type=<slug>: start at that type's times.
         wanted = (self.router.url.query_parameters.get("type") or "").strip()[:100]
         if any(t.slug == wanted for t in self.types):
-            return [BookingFlowState.detect_zone, BookingFlowState.choose_type(wanted)]
+            flow: Any = BookingFlowState  # an event spec to Reflex, a namespace to mypy
+            return [BookingFlowState.detect_zone, flow.choose_type(wanted)]
         return BookingFlowState.detect_zone
 
     @rx.event

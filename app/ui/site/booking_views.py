@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import reflex as rx
 from reflex_components_core.react_router import ReactRouterLink
 
 from app.ui import routes
-from app.ui.site.booking_state import ZONES, BookingFlowState, DayView, SlotView
+from app.ui.site.booking_state import ZONES, BookingFlowState
 from app.ui.styles import BUTTON_OUTLINE, BUTTON_PRIMARY, FOCUS_RING, TEXT_LINK
 
-S = BookingFlowState
+# Typed loosely on purpose: mypy sees the state's fields as plain Python values and its handlers as namespaces, where
+# Reflex makes them Vars and event specs (see scripts/typecheck_ui.py).
+S: Any = BookingFlowState
 _INPUT = (
     "block w-full rounded-lg border border-slate-300 bg-white px-3 text-base text-slate-900 shadow-xs "
     "focus:border-blue-700 focus:outline-2 focus:outline-blue-600 sm:text-sm"
@@ -43,7 +47,7 @@ def _heading(title: rx.Var | str, back: rx.Component | None = None) -> rx.Compon
     )
 
 
-def _back(label: str, event: rx.EventHandler) -> rx.Component:
+def _back(label: str, event: Any) -> rx.Component:
     return rx.el.button(
         rx.icon("arrow-left", size=16, aria_hidden="true"),
         label,
@@ -68,7 +72,7 @@ def zone_picker() -> rx.Component:
     )
 
 
-def _slot(slot: rx.Var[SlotView]) -> rx.Component:
+def _slot(slot: Any) -> rx.Component:
     return rx.el.button(
         slot.label,
         type="button",
@@ -80,7 +84,7 @@ def _slot(slot: rx.Var[SlotView]) -> rx.Component:
     )
 
 
-def _day(day: rx.Var[DayView]) -> rx.Component:
+def _day(day: Any) -> rx.Component:
     return rx.el.section(
         rx.el.h3(
             rx.el.span(day.weekday, class_name="font-semibold text-slate-900"),

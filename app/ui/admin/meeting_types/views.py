@@ -3,6 +3,8 @@ and the create/edit dialog."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import reflex as rx
 
 from app.core.config import settings
@@ -123,14 +125,16 @@ def type_dialog() -> rx.Component:
     )
 
 
-def _number(label: str, name: str, value: rx.Var, low: int, high: int, hint: str | None = None) -> rx.Component:
+def _number(label: str, name: str, value: Any, low: int, high: int, hint: str | None = None) -> rx.Component:
     control = text_input(name, id=f"type-{name}", type="number", min=str(low), max=str(high), default_value=value)
-    return field(label, control, S.form_errors[name], hint=hint)
+    errors: Any = S.form_errors  # a Var to Reflex, a dict to mypy
+    return field(label, control, errors[name], hint=hint)
 
 
 def _booking_fields() -> rx.Component:
     """In-app booking: who hosts, when (business time zone), and the rules around it."""
-    e, err = S.edit, S.form_errors
+    e: Any = S.edit
+    err: Any = S.form_errors  # Vars to Reflex, plain values to mypy
     return rx.el.fieldset(
         rx.el.legend(f"Booking (hours in {settings.business_timezone})", class_name="text-sm font-semibold"),
         rx.el.div(
