@@ -17,6 +17,7 @@ from app.api.routes import (
     account,
     admin,
     auth,
+    booking,
     calendly,
     careers,
     contact,
@@ -102,6 +103,7 @@ def create_api() -> FastAPI:
     api.include_router(newsletter.router, prefix="/api", dependencies=guarded)
     api.include_router(careers.router, prefix="/api", dependencies=guarded)
     api.include_router(calendly.router, prefix="/api")
+    api.include_router(booking.router, prefix="/api", dependencies=guarded)
     # Server-to-server: authenticated by its signature, not by a browser origin.
     api.include_router(webhooks.router, prefix="/api")
 

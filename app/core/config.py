@@ -11,6 +11,7 @@ from email.message import EmailMessage
 from pathlib import Path
 from typing import Literal
 from urllib.parse import urlsplit
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from email_validator import EmailNotValidError, validate_email
 from pydantic import Field, SecretStr, field_validator, model_validator
@@ -45,6 +46,12 @@ class Settings(BaseSettings):
     smtp_tls: Literal["none", "starttls", "ssl"] = "starttls"
     mail_from: str = "Coastline IT Solutions <no-reply@coastline-it.example>"
     staff_notify_email: str | None = None
+
+    # The company's time zone: meeting types' weekly hours and dates off are read in it.
+    business_timezone: str = "America/New_York"
+    # A join-link template for in-app bookings whose meeting type has none, e.g. https://meet.jit.si/{room}
+    # ("{room}" becomes a random room name). Unset: the invitation says the organizer will send the link.
+    meeting_room_url: str | None = None
 
     calendly_token: SecretStr | None = None
     calendly_api_url: str = "https://api.calendly.com"
@@ -98,6 +105,22 @@ class Settings(BaseSettings):
             parsed = None
         if parsed is None or parsed.defects or len(parsed.addresses) != 1 or not parsed.addresses[0].domain:
             raise ValueError("MAIL_FROM must be one address, e.g. 'Company <no-reply@example.com>'")
+        return v
+
+    @field_validator("business_timezone")
+    @classmethod
+    def _known_zone(cls, v: str) -> str:
+        try:
+            ZoneInfo(v)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise ValueError("BUSINESS_TIMEZONE must be an IANA time zone name, e.g. America/New_York") from None
+        return v
+
+    @field_validator("meeting_room_url")
+    @classmethod
+    def _room_template(cls, v: str | None) -> str | None:
+        if v is not None and not v.startswith("https://"):
+            raise ValueError("MEETING_ROOM_URL must start with https://, e.g. https://meet.jit.si/{room}")
         return v
 
     @field_validator("staff_notify_email")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 
+import sqlalchemy as sa
 from sqlmodel import Field, SQLModel
 
 from app.models.base import created_at, enum_field, string_list, text, timestamp, updated_at
@@ -12,7 +13,25 @@ from app.models.enums import MeetingStatus
 
 
 class Meeting(SQLModel, table=True):
+    """A meeting with a client: scheduled by staff, reported by Calendly, or booked in-app (the booking fields).
+
+    No double booking: on PostgreSQL the migration adds an exclusion constraint (`ex_meetings_no_double_booking`) so
+    two scheduled bookings of one organizer can never overlap, whatever the application does; alembic cannot render
+    or compare exclusion constraints, so it lives in the migration only. The partial unique index below is the part
+    SQLite can enforce too (one booking per organizer and start time).
+    """
+
     __tablename__ = "meetings"
+    __table_args__ = (
+        sa.Index(
+            "uq_meetings_booking_slot",
+            "organizer_id",
+            "start_time",
+            unique=True,
+            postgresql_where=sa.text("status = 'scheduled' AND manage_token_hash IS NOT NULL"),
+            sqlite_where=sa.text("status = 'scheduled' AND manage_token_hash IS NOT NULL"),
+        ),
+    )
 
     id: int | None = Field(default=None, primary_key=True)
     title: str = Field(max_length=200)
@@ -30,6 +49,14 @@ class Meeting(SQLModel, table=True):
     status: MeetingStatus = enum_field(MeetingStatus, MeetingStatus.scheduled, index=True)
     calendly_event_id: str | None = Field(default=None, max_length=255, unique=True)
     cancel_reason: str | None = Field(default=None, max_length=500)
+    # In-app bookings: the type booked, who booked it, the manage link's keyed hash, and the iCalendar SEQUENCE.
+    meeting_type_id: int | None = Field(default=None, foreign_key="meeting_types.id", ondelete="SET NULL")
+    booker_name: str | None = Field(default=None, max_length=200)
+    booker_email: str | None = Field(default=None, max_length=254)
+    booker_company: str | None = Field(default=None, max_length=200)
+    booker_notes: str | None = text()
+    manage_token_hash: str | None = Field(default=None, max_length=64, unique=True)
+    sequence: int = 0
     created_at: datetime = created_at()
     updated_at: datetime = updated_at()
 
@@ -48,5 +75,16 @@ class MeetingType(SQLModel, table=True):
     scheduling_url: str | None = Field(default=None, max_length=500)
     is_active: bool = True
     sort_order: int = 0
+    # In-app booking: who hosts, when (weekly hours in the business time zone, dates off), and the rules around it.
+    organizer_id: uuid.UUID | None = Field(default=None, foreign_key="users.id", ondelete="SET NULL")
+    # {"0": [["09:00", "17:00"]], ...}: weekday (0 = Monday) to opening windows, in BUSINESS_TIMEZONE.
+    availability: dict[str, list[list[str]]] = Field(default_factory=dict, sa_type=sa.JSON, nullable=False)
+    dates_off: list[str] = string_list()  # ISO dates (business time zone) with no bookings
+    buffer_before_minutes: int = 0
+    buffer_after_minutes: int = 0
+    min_notice_minutes: int = 120
+    horizon_days: int = 30
+    # Empty: the invite says the organizer sends the link. A URL, where "{room}" becomes a random room name.
+    join_url: str | None = Field(default=None, max_length=500)
     created_at: datetime = created_at()
     updated_at: datetime = updated_at()

@@ -23,6 +23,8 @@ class EmailOutbox(SQLModel, table=True):
     subject: str = Field(max_length=255)
     body_text: str = text(nullable=False)
     body_html: str | None = text()
+    # [{"filename", "content_type", "content"}]: small text attachments (iCalendar invitations), checked when built.
+    attachments: list[dict[str, str]] = Field(default_factory=list, sa_type=sa.JSON, nullable=False)
     status: OutboxStatus = enum_field(OutboxStatus, OutboxStatus.pending, index=True)
     attempts: int = 0
     last_error: str | None = Field(default=None, max_length=500)

@@ -377,7 +377,11 @@ JOB_OPENINGS: list[dict[str, Any]] = [
     },
 ]
 
-# The seeder adds scheduling_url (an in-app booking link on the configured PUBLIC_URL).
+# Bookable Monday to Friday, 9:00 to 17:00 in the business time zone (weekday 0 is Monday).
+WEEKDAY_HOURS: dict[str, list[list[str]]] = {str(day): [["09:00", "17:00"]] for day in range(5)}
+
+# The seeder adds scheduling_url (an in-app booking link on the configured PUBLIC_URL), the weekday hours and, with
+# demo accounts, the host's account as the organizer.
 MEETING_TYPES: list[dict[str, Any]] = [
     {
         "slug": "free-consultation",

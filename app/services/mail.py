@@ -9,9 +9,12 @@ server log instead, so a local user can still read a verification code.
 from __future__ import annotations
 
 import logging
+import re
 import smtplib
 import ssl
 import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from email.utils import make_msgid
@@ -68,17 +71,47 @@ def recipient(to: str) -> str:
         raise ValueError(f"A mail must go to exactly one valid e-mail address: {exc}") from None
 
 
-def enqueue(s: Session, *, to: str, subject: str, text: str, html: str | None = None) -> EmailOutbox:
+@dataclass(frozen=True)
+class Attachment:
+    """A small text attachment (an iCalendar invitation); `content_type` may carry parameters (`; method=REQUEST`)."""
+
+    filename: str
+    content_type: str
+    content: str
+
+
+# A file name and a content type with parameters, nothing a header could be broken with.
+_FILENAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
+_CONTENT_TYPE = re.compile(r"(text/[a-z0-9.+-]+)((?:; ?[a-z-]+=[A-Za-z0-9._-]+)*)")
+
+
+def _attachment(a: Attachment) -> dict[str, str]:
+    if not _FILENAME.fullmatch(a.filename) or not _CONTENT_TYPE.fullmatch(a.content_type):
+        raise ValueError("An attachment needs a plain file name and a text/* content type")
+    return {"filename": a.filename, "content_type": a.content_type, "content": _body_text(a.content)}
+
+
+def enqueue(
+    s: Session,
+    *,
+    to: str,
+    subject: str,
+    text: str,
+    html: str | None = None,
+    attachments: Sequence[Attachment] = (),
+) -> EmailOutbox:
     """Add a message to the outbox; it is sent only if the caller's transaction commits.
 
     Subjects are built from names, job codes and titles that visitors and staff type: they are made one line here,
     the one place every message passes, so no stored row can carry a header that fails to build or injects another.
+    Attachments are text only, with a plain file name and a `text/*` type, checked here and again when built.
     """
     message = EmailOutbox(
         to_address=recipient(to),
         subject=header_text(subject),
         body_text=_body_text(text),
         body_html=_body_text(html) if html is not None else None,
+        attachments=[_attachment(a) for a in attachments],
         next_attempt_at=utcnow(),
     )
     s.add(message)
@@ -100,8 +133,24 @@ def build_message(row: EmailOutbox, cfg: Settings = settings) -> EmailMessage:
     msg.set_content(row.body_text)
     if row.body_html:
         msg.add_alternative(row.body_html, subtype="html")
+    for item in row.attachments or []:
+        _attach(msg, item)
     msg.as_bytes()  # serialise once, so an encoding problem shows here (permanent) and not while sending (retried)
     return msg
+
+
+def _attach(msg: EmailMessage, item: object) -> None:
+    # Checked again: a row may be written by hand; a bad one raises and is marked failed, never sent half-built.
+    if not isinstance(item, dict) or not all(isinstance(item.get(k), str) for k in ATTACHMENT_KEYS):
+        raise ValueError("malformed attachment")
+    checked = _attachment(Attachment(item["filename"], item["content_type"], item["content"]))
+    maintype_subtype, _, params = checked["content_type"].partition(";")
+    subtype = maintype_subtype.split("/", 1)[1]
+    extra = dict(p.strip().split("=", 1) for p in params.split(";") if p.strip())
+    msg.add_attachment(checked["content"], subtype=subtype, filename=checked["filename"], params=extra)
+
+
+ATTACHMENT_KEYS = ("filename", "content_type", "content")
 
 
 def _send(msg: EmailMessage, cfg: Settings) -> None:

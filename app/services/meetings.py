@@ -13,9 +13,9 @@ from sqlmodel import Session, col, select
 from app.core.errors import Forbidden, Invalid, Unauthorized
 from app.models.base import utcnow
 from app.models.enums import MeetingStatus, Role
-from app.models.meeting import Meeting
+from app.models.meeting import Meeting, MeetingType
 from app.models.user import User
-from app.services import access, audit, client_cancellations
+from app.services import access, audit, booking_invite, client_cancellations
 
 CALENDLY_RESCHEDULE_URL = "https://calendly.com/reschedulings/{uuid}"
 SIGNATURE_TOLERANCE_S = 300
@@ -65,6 +65,11 @@ def cancel_meeting(s: Session, *, actor: User, meeting_id: int, reason: str | No
         raise Invalid("Past or completed meetings cannot be cancelled.")
     meeting.status = MeetingStatus.cancelled
     meeting.cancel_reason = ((reason or "").strip() or "Cancelled by client")[:500]
+    if meeting.manage_token_hash is not None:  # booked in-app: the calendars on both sides drop the event
+        meeting.manage_token_hash = None
+        meeting.sequence += 1
+        kind = s.get(MeetingType, meeting.meeting_type_id) if meeting.meeting_type_id else None
+        booking_invite.send(s, meeting, kind, method="CANCEL")
     s.add(meeting)
     details = {"reason": meeting.cancel_reason, "name": meeting.title}
     audit.record(s, actor=actor, action="meeting.cancel", entity=meeting, details=details)

@@ -9,19 +9,20 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import String, cast, func
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import aliased
 from sqlmodel import Session, col, select
 
 from app.core.config import settings
 from app.core.db import MAX_ID, get_by_id
-from app.core.errors import Forbidden, Invalid, NotFound
+from app.core.errors import Conflict, Forbidden, Invalid, NotFound
 from app.core.permissions import Perm
 from app.models.base import utcnow
 from app.models.enums import MeetingStatus
 from app.models.meeting import Meeting, MeetingType
 from app.models.project import Project
 from app.models.user import User
-from app.services import audit, mail
+from app.services import audit, booking_invite, booking_settings, mail
 from app.services import validation as v
 from app.services.access import staff_can
 from app.services.meetings import meeting_dto
@@ -220,9 +221,20 @@ def update_meeting(s: Session, *, actor: User, meeting_id: int, data: dict[str, 
     before = meeting.start_time
     for key, value in _values(s, data, meeting).items():
         setattr(meeting, key, value)
-    if meeting.start_time != before:
+    if meeting.start_time != before and meeting.manage_token_hash is not None:
+        # Booked in-app: an updated invitation (same UID, next SEQUENCE) moves it in both calendars. The booker's
+        # manage link stays valid; only its hash is stored, so the update cannot repeat it.
+        meeting.sequence += 1
+        kind = s.get(MeetingType, meeting.meeting_type_id) if meeting.meeting_type_id else None
+        booking_invite.send(s, meeting, kind, method="REQUEST")
+    elif meeting.start_time != before:
         _tell_client(s, meeting, "Meeting moved", "Your meeting has a new time:")
     s.add(meeting)
+    try:
+        s.flush()
+    except IntegrityError:  # the database refuses two overlapping bookings of one organizer
+        s.rollback()
+        raise Conflict("That time overlaps another booking of the organizer.") from None
     audit.record(s, actor=actor, action="meeting.update", entity=meeting)
     s.commit()
     return meeting_dto(meeting)
@@ -256,6 +268,7 @@ def meeting_type_dto(t: MeetingType) -> dict[str, Any]:
         "description": t.description,
         "scheduling_url": t.scheduling_url,
         "is_active": t.is_active,
+        **booking_settings.settings_dto(t),
     }
 
 
@@ -320,6 +333,7 @@ def save_type(s: Session, *, actor: User, data: dict[str, Any], type_id: int | N
         row.scheduling_url = url
     if "is_active" in data:
         row.is_active = bool(data["is_active"])
+    booking_settings.apply(s, row, data, errors)
     if errors:
         raise Invalid(next(iter(errors.values())), errors=errors)
     if type_id is None and s.exec(select(MeetingType.id).where(MeetingType.slug == row.slug)).first():

@@ -91,6 +91,7 @@ def seed_demo(s: Session, *, with_accounts: bool) -> SeedReport:
     if not with_accounts:
         return report
     users = _seed_accounts(s, report)
+    _seed_meeting_hosts(s, users)
     _seed_products(s, report)
     _seed_inquiries(s, report, users)
     client = users.get(content.DEMO_CLIENT.username)
@@ -137,7 +138,11 @@ def _seed_public(s: Session, report: SeedReport) -> None:
     _insert_missing(s, report, "job_openings", JobOpening, content.JOB_OPENINGS, ["code"], **first)
     # Booking is handled in-app, so the link points at this site, wherever PUBLIC_URL puts it.
     meeting_types = [
-        {**row, "scheduling_url": f"{settings.public_url}/contact?meeting={row['slug']}"}
+        {
+            **row,
+            "scheduling_url": f"{settings.public_url}/contact?meeting={row['slug']}",
+            "availability": content.WEEKDAY_HOURS,
+        }
         for row in content.MEETING_TYPES
     ]
     _insert_missing(s, report, "meeting_types", MeetingType, meeting_types, ["slug"], **first)
@@ -175,6 +180,21 @@ def _seed_accounts(s: Session, report: SeedReport) -> dict[str, User]:
         users[account.username] = user
         report.credentials.append(DemoCredential(account.role, account.username, account.email, account.password))
     return users
+
+
+def _seed_meeting_hosts(s: Session, users: dict[str, User]) -> None:
+    """Demo meeting types nobody has set up yet (no organizer, no hours) get their host's account and weekday hours,
+    so `make run` can book at once, also on a database seeded before booking existed."""
+    by_name = {f"{u.first_name} {u.last_name}": u for u in users.values()}
+    slugs = [row["slug"] for row in content.MEETING_TYPES]
+    for t in s.exec(select(MeetingType).where(col(MeetingType.slug).in_(slugs))).all():
+        if t.organizer_id is not None:
+            continue
+        host = by_name.get(t.host_name or "")
+        t.organizer_id = host.id if host else None
+        t.availability = t.availability or content.WEEKDAY_HOURS
+        s.add(t)
+    s.commit()
 
 
 def _seed_products(s: Session, report: SeedReport) -> None:

@@ -29,6 +29,7 @@ PRIVATE_PREFIXES: tuple[str, ...] = (
     "/complete-profile",
     "/forgot-password",
     "/reset-password",
+    "/book-meeting/manage",
 )
 
 

@@ -10,8 +10,10 @@ import reflex as rx
 from app.core.errors import DomainError, Unauthorized
 from app.services import meetings
 from app.services.meeting_types import list_active
+from app.ui import routes
 from app.ui.portal import components as ui
 from app.ui.portal.state import PortalState, badge_color, error_message, status_label
+from app.ui.site.book_meeting import builtin
 from app.ui.state.calls import as_actor
 
 CANCEL_REASON = "Cancelled by client"
@@ -69,8 +71,18 @@ def meeting_view(m: dict[str, Any]) -> MeetingView:
 
 def meeting_type_view(t: dict[str, Any]) -> MeetingTypeView:
     uri = str(t.get("uri") or "")
+    key = uri.rstrip("/").rsplit("/", 1)[-1]
+    if builtin():  # the built-in scheduler books the type on /book-meeting, as the signed-in client
+        return MeetingTypeView(
+            key=key,
+            name=str(t.get("name") or ""),
+            duration=int(t.get("duration") or 0),
+            host=str((t.get("profile") or {}).get("name") or ""),
+            description=str(t.get("description_plain") or ""),
+            url=f"{routes.BOOK_MEETING}?type={key}",
+        )
     return MeetingTypeView(
-        key=uri.rstrip("/").rsplit("/", 1)[-1],
+        key=key,
         name=str(t.get("name") or ""),
         duration=int(t.get("duration") or 0),
         host=str((t.get("profile") or {}).get("name") or ""),
@@ -112,6 +124,7 @@ class MeetingsState(PortalState):
         self.past = [meeting_view(m) for m in lists["past"]]
         self.error = ""
         self.loading = False
+        self.view = "list"  # back from booking on /book-meeting: show the list with the new meeting
 
     @rx.event
     def ask_cancel(self, meeting_id: int) -> None:
@@ -357,8 +370,8 @@ def _meeting_type_card(t: rx.Var) -> rx.Component:
                     "Book Meeting",
                     id=t.key,
                     href=t.url,
-                    target="_blank",
-                    rel="noopener noreferrer",
+                    # Built in: the same tab books as the signed-in client; Calendly's pages open in a new one.
+                    **({} if builtin() else {"target": "_blank", "rel": "noopener noreferrer"}),
                     class_name=ui.BUTTON_PRIMARY + " w-full",
                 ),
                 rx.el.button("Book Meeting", type="button", disabled=True, class_name=ui.BUTTON_PRIMARY + " w-full"),

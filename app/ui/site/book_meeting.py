@@ -15,6 +15,8 @@ from app.ui import routes
 from app.ui.components.blocks import badge, page_hero, skeleton_grid
 from app.ui.layouts.site import site_layout
 from app.ui.seo import page_meta
+from app.ui.site.booking_state import BookingFlowState
+from app.ui.site.booking_views import confirmation, details_form, time_picker
 from app.ui.site.content import read
 from app.ui.styles import BUTTON_PRIMARY, CONTAINER, TEXT_LINK
 
@@ -26,7 +28,10 @@ EMPTY_TEXT = "Please contact us directly to schedule a meeting."
 FALLBACK_DESCRIPTION = "Schedule a meeting to discuss your project or ask questions"
 EXPECTATIONS: list[tuple[str, str]] = [
     ("calendar-check", "You'll receive a calendar invite with all the meeting details as soon as you book."),
-    ("video", "A video conference link is included in the invite, so you can join from anywhere."),
+    (
+        "video",
+        "The invite carries the video link (or your host sends it before the meeting), so you can join from anywhere.",
+    ),
     ("clipboard-list", "Come prepared with your goals, questions and any examples or documents that help."),
     ("message-square", "We'll discuss your requirements and agree on clear next steps together."),
 ]
@@ -66,6 +71,24 @@ class BookMeetingState(rx.State):
         self.status = "ready"
 
 
+def builtin() -> bool:
+    """Book in-app (the default), or through Calendly's pages when a token is configured."""
+    return not (settings.calendly_token and settings.calendly_token.get_secret_value())
+
+
+def _book_button(t: Any) -> rx.Component:
+    flow: Any = BookingFlowState  # its handlers are event specs to Reflex, namespaces to mypy
+    return rx.el.button(
+        rx.icon("calendar-plus", size=16, aria_hidden="true"),
+        "Book Meeting",
+        rx.el.span(": ", t["name"], class_name="sr-only"),
+        type="button",
+        on_click=flow.choose_type(t["id"].to(str)),
+        disabled=~rx.State.is_hydrated,
+        class_name=f"{BUTTON_PRIMARY} h-11 w-full px-5 text-sm",
+    )
+
+
 def _type_card(t: rx.Var[dict[str, Any]]) -> rx.Component:
     url = t["url"].to(str)
     return rx.el.article(
@@ -91,7 +114,9 @@ def _type_card(t: rx.Var[dict[str, Any]]) -> rx.Component:
         ),
         rx.el.p(t["description"], class_name="mt-4 line-clamp-3 flex-1 text-sm leading-relaxed text-slate-600"),
         rx.el.div(
-            rx.cond(
+            _book_button(t)
+            if builtin()
+            else rx.cond(
                 url != "",
                 rx.el.a(
                     rx.icon("calendar-plus", size=16, aria_hidden="true"),
@@ -133,6 +158,17 @@ def _message(icon: str, title: rx.Var | str, text: rx.Var | str, *, role: str) -
         role=role,
         class_name="flex flex-col items-center rounded-2xl border-2 border-dashed border-slate-300 bg-white px-6 "
         "py-12 text-center",
+    )
+
+
+def _flow() -> rx.Component:
+    """The built-in flow: the type cards, then times, details and the confirmation in their place."""
+    return rx.match(
+        BookingFlowState.step,
+        ("times", time_picker()),
+        ("details", details_form()),
+        ("done", confirmation()),
+        _types(),
     )
 
 
@@ -182,7 +218,7 @@ def _expectations() -> rx.Component:
         "Book a free consultation or a project discovery call with our team: pick a meeting type and a time that "
         "suits you.",
     ),
-    on_load=BookMeetingState.load,
+    on_load=[BookMeetingState.load, BookingFlowState.load_types] if builtin() else BookMeetingState.load,
 )
 def book_meeting_page() -> rx.Component:
     return site_layout(
@@ -195,7 +231,7 @@ def book_meeting_page() -> rx.Component:
         rx.el.section(
             rx.el.div(
                 rx.el.h2("Meeting types", id="types-heading", class_name="sr-only"),
-                _types(),
+                _flow() if builtin() else _types(),
                 _expectations(),
                 class_name=CONTAINER,
             ),

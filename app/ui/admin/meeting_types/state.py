@@ -9,12 +9,13 @@ from typing import Any
 import reflex as rx
 
 from app.core.permissions import Perm
-from app.services import meetings_admin
+from app.services import booking_settings, meetings_admin
 from app.services.paging import Page
 from app.ui.admin.common import form_text, holds
 from app.ui.admin.dialogs import FormDialog
 from app.ui.admin.paged import PagedList
 from app.ui.admin.state import AdminState, as_actor, error_text
+from app.ui.state.calls import call
 
 FEATURE = "Meetings"
 PAGE_SIZE = 20
@@ -31,9 +32,31 @@ class TypeRow:
     description: str = ""
     scheduling_url: str = ""
     active: bool = True
+    # In-app booking. The form sets one set of hours for the ticked weekdays (the service takes per-day windows).
+    organizer_id: str = ""
+    days: list[bool] = dataclasses.field(default_factory=lambda: [d < 5 for d in range(7)])
+    opens: str = "09:00"
+    closes: str = "17:00"
+    buffer_before: int = 0
+    buffer_after: int = 0
+    notice_minutes: int = 120
+    horizon_days: int = 30
+    dates_off: str = ""
+    join_url: str = ""
+
+
+@dataclasses.dataclass
+class Choice:
+    value: str = ""
+    label: str = ""
+
+
+WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 
 
 def type_row(t: dict[str, Any]) -> TypeRow:
+    hours: dict[str, list[list[str]]] = t.get("availability") or {}
+    first = next((w[0] for w in hours.values() if w), ["09:00", "17:00"])
     return TypeRow(
         id=int(t["id"]),
         name=str(t["name"]),
@@ -42,7 +65,33 @@ def type_row(t: dict[str, Any]) -> TypeRow:
         description=t.get("description") or "",
         scheduling_url=t.get("scheduling_url") or "",
         active=bool(t.get("is_active")),
+        organizer_id=t.get("organizer_id") or "",
+        days=[bool(hours.get(str(d))) for d in range(7)],
+        opens=first[0],
+        closes=first[1],
+        buffer_before=int(t.get("buffer_before_minutes") or 0),
+        buffer_after=int(t.get("buffer_after_minutes") or 0),
+        notice_minutes=int(t.get("min_notice_minutes") or 0),
+        horizon_days=int(t.get("horizon_days") or 30),
+        dates_off="\n".join(t.get("dates_off") or []),
+        join_url=t.get("join_url") or "",
     )
+
+
+def booking_data(form: dict[str, Any]) -> dict[str, Any]:
+    """The booking settings of the form, as the service takes them (blank clears)."""
+    opens, closes = form_text(form, "opens", 5), form_text(form, "closes", 5)
+    ticked = [d for d in range(7) if str(form.get(f"day_{d}") or "") in ("on", "true")]
+    return {
+        "organizer_id": form_text(form, "organizer_id", 64) or None,
+        "availability": {str(d): [[opens, closes]] for d in ticked},
+        "buffer_before_minutes": form_text(form, "buffer_before_minutes") or "0",
+        "buffer_after_minutes": form_text(form, "buffer_after_minutes") or "0",
+        "min_notice_minutes": form_text(form, "min_notice_minutes") or "0",
+        "horizon_days": form_text(form, "horizon_days") or "30",
+        "dates_off": form_text(form, "dates_off", 5000) or None,
+        "join_url": form_text(form, "join_url", 500) or None,
+    }
 
 
 class MeetingTypesState(FormDialog, PagedList, AdminState):
@@ -50,6 +99,7 @@ class MeetingTypesState(FormDialog, PagedList, AdminState):
     page_size: int = PAGE_SIZE
 
     edit: TypeRow = TypeRow()
+    organizers: list[Choice] = []
 
     async def _reload(self, *, quiet: bool = False) -> None:
         actor = await self._actor(Perm.meetings_read, FEATURE, quiet=quiet)
@@ -93,6 +143,8 @@ class MeetingTypesState(FormDialog, PagedList, AdminState):
             return
         row = next((t for t in self.rows if type_id and t.id == type_id), None)
         self.edit = dataclasses.replace(row) if row else TypeRow()
+        staff = await call(booking_settings.staff_choices)
+        self.organizers = [Choice("", "Nobody (the company calendar)")] + [Choice(v, label) for v, label in staff]
         self._open_form(row.id if row else 0)
 
     async def _save_type(self, data: dict[str, Any], type_id: int | None) -> bool:
@@ -119,6 +171,7 @@ class MeetingTypesState(FormDialog, PagedList, AdminState):
             "description": form_text(form, "description", 2000),
             "scheduling_url": form_text(form, "scheduling_url", 500),
             "is_active": str(form.get("is_active") or "") in ("on", "true"),
+            **booking_data(form),
         }
         if await self._save_type(data, self._edit_id or None):
             self.form_open = False

@@ -3,14 +3,18 @@ and the create/edit dialog."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import reflex as rx
 
+from app.core.config import settings
 from app.ui.admin.common import TEXTAREA, form_alert
-from app.ui.admin.meeting_types.state import MeetingTypesState, TypeRow
+from app.ui.admin.meeting_types.state import WEEKDAYS, MeetingTypesState, TypeRow
 from app.ui.admin.widgets import (
     BTN_SECONDARY,
     CARD,
     ICON_BTN,
+    INPUT,
     alert,
     badge,
     dialog,
@@ -81,7 +85,7 @@ def type_dialog() -> rx.Component:
             ),
             field("Host", text_input("host_name", id="type-host", default_value=e.host_name), err["host_name"]),
             field(
-                "Booking link",
+                "External booking link",
                 text_input("scheduling_url", id="type-url", default_value=e.scheduling_url),
                 err["scheduling_url"],
             ),
@@ -107,6 +111,7 @@ def type_dialog() -> rx.Component:
             ),
             class_name="grid gap-4 sm:grid-cols-2",
         ),
+        _booking_fields(),
         submit_actions(S.set_form_open(False), S.saving),
         on_submit=S.submit_type,
         reset_on_submit=False,
@@ -117,6 +122,77 @@ def type_dialog() -> rx.Component:
         form,
         open=S.form_open,
         on_open_change=S.set_form_open,
+    )
+
+
+def _number(label: str, name: str, value: Any, low: int, high: int, hint: str | None = None) -> rx.Component:
+    control = text_input(name, id=f"type-{name}", type="number", min=str(low), max=str(high), default_value=value)
+    errors: Any = S.form_errors  # a Var to Reflex, a dict to mypy
+    return field(label, control, errors[name], hint=hint)
+
+
+def _booking_fields() -> rx.Component:
+    """In-app booking: who hosts, when (business time zone), and the rules around it."""
+    e: Any = S.edit
+    err: Any = S.form_errors  # Vars to Reflex, plain values to mypy
+    return rx.el.fieldset(
+        rx.el.legend(f"Booking (hours in {settings.business_timezone})", class_name="text-sm font-semibold"),
+        rx.el.div(
+            field(
+                "Organizer",
+                rx.el.select(
+                    rx.foreach(S.organizers, lambda c: rx.el.option(c.label, value=c.value)),
+                    name="organizer_id",
+                    id="type-organizer",
+                    default_value=e.organizer_id,
+                    class_name=f"{INPUT} pr-8",
+                ),
+                err["organizer_id"],
+            ),
+            field(
+                "Join link",
+                text_input("join_url", id="type-join", default_value=e.join_url),
+                err["join_url"],
+                hint="Empty: the organizer sends one. {room} becomes a random room.",
+            ),
+            class_name="grid gap-4 sm:grid-cols-2",
+        ),
+        rx.el.div(
+            rx.el.span("Days", class_name="text-sm font-medium text-slate-700"),
+            *[
+                rx.el.label(
+                    rx.el.input(type="checkbox", name=f"day_{d}", default_checked=e.days[d], class_name="h-4 w-4"),
+                    rx.el.span(name, class_name="text-sm text-slate-700"),
+                    class_name="flex items-center gap-1.5",
+                )
+                for d, name in enumerate(WEEKDAYS)
+            ],
+            class_name="flex flex-wrap items-center gap-x-4 gap-y-2",
+        ),
+        rx.el.div(
+            field("Opens", text_input("opens", id="type-opens", type="time", default_value=e.opens)),
+            field("Closes", text_input("closes", id="type-closes", type="time", default_value=e.closes)),
+            _number("Buffer before (min)", "buffer_before_minutes", e.buffer_before, 0, 240),
+            _number("Buffer after (min)", "buffer_after_minutes", e.buffer_after, 0, 240),
+            _number("Minimum notice (min)", "min_notice_minutes", e.notice_minutes, 0, 43200),
+            _number("Bookable ahead (days)", "horizon_days", e.horizon_days, 1, 365),
+            class_name="grid grid-cols-2 gap-4 sm:grid-cols-3",
+        ),
+        rx.cond(err["availability"], rx.el.p(err["availability"], class_name="text-xs text-red-600", role="alert")),
+        field(
+            "Dates off",
+            rx.el.textarea(
+                name="dates_off",
+                id="type-dates-off",
+                rows=2,
+                default_value=e.dates_off,
+                placeholder="2026-12-24",
+                class_name=TEXTAREA,
+            ),
+            err["dates_off"],
+            hint="One date per line (YYYY-MM-DD).",
+        ),
+        class_name="mt-4 flex flex-col gap-4 rounded-lg border border-slate-200 p-4",
     )
 
 

@@ -1,0 +1,412 @@
+"""In-app booking without an outside service: free slots of a meeting type, and booking, rescheduling or cancelling one.
+
+Slots come from the type's weekly hours in the business time zone (so a daylight-saving change moves them in UTC, not
+on the wall clock), minus dates off, the minimum notice, the horizon, and the organizer's other scheduled meetings with
+the buffers around them. A booking is checked against the same slots while the organizer's calendar is locked (an
+advisory lock on PostgreSQL, the single write lock on SQLite), and the database refuses overlapping bookings anyway
+(an exclusion constraint on PostgreSQL, a unique start time on both): two requests for one slot give one booking.
+
+The booker gets a manage link (a random token stored as a keyed hash); rescheduling replaces it, cancelling ends it.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, time, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from sqlalchemy import text, update
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, col, select
+
+from app.core.config import settings
+from app.core.errors import Conflict, Invalid, NotFound, TooManyRequests
+from app.core.security import new_token, token_digest
+from app.models.base import utcnow
+from app.models.enums import MeetingStatus, Role
+from app.models.meeting import Meeting, MeetingType
+from app.models.user import User
+from app.services import audit, booking_invite, ratelimit
+from app.services import validation as v
+from app.services.booking_invite import zone
+from app.services.contact import one_line
+from app.services.users import normalize_email
+
+MAX_DAYS = 31
+STEP_MINUTES = 30  # slots start every half hour (or every `duration` for shorter meetings)
+TAKEN = "This time is no longer available. Please choose another time."
+STARTED = "This meeting has already started, so it can no longer be changed."
+UNKNOWN_LINK = "This booking link is not valid any more."
+TOO_MANY = "Too many bookings from your address. Please try again later or contact us directly."
+BOOKINGS_PER_ADDRESS = 10  # per client IP address an hour, attempts included
+BOOKINGS_PER_EMAIL = 5  # stored bookings per e-mail address a day
+
+
+def iso(value: datetime) -> str:
+    """UTC ISO 8601 with a Z, as the API answers times."""
+    return value.astimezone(UTC).isoformat().replace("+00:00", "Z")
+
+
+@dataclass(frozen=True)
+class Slot:
+    start: datetime
+    end: datetime
+
+    def as_json(self) -> dict[str, str]:
+        return {"start": iso(self.start), "end": iso(self.end)}
+
+
+# --- meeting types and slots ----------------------------------------------------------------------------------------
+
+
+def active_types(s: Session) -> list[MeetingType]:
+    query = select(MeetingType).where(col(MeetingType.is_active).is_(True))
+    return list(s.exec(query.order_by(col(MeetingType.sort_order), col(MeetingType.id))).all())
+
+
+def type_json(t: MeetingType) -> dict[str, Any]:
+    return {"slug": t.slug, "name": t.name, "durationMinutes": t.duration_minutes, "description": t.description}
+
+
+def list_types(s: Session) -> list[dict[str, Any]]:
+    """The active meeting types a visitor can book (public)."""
+    return [type_json(t) for t in active_types(s)]
+
+
+def get_type(s: Session, slug: str) -> MeetingType:
+    row = s.exec(select(MeetingType).where(MeetingType.slug == (slug or ""))).first()
+    if row is None or not row.is_active:
+        raise Invalid("Please choose a meeting type.", errors={"type": "Unknown meeting type"})
+    return row
+
+
+def _at(day: date, hhmm: str, tz: ZoneInfo) -> datetime:
+    """The UTC instant of a wall-clock time in the business zone ("24:00" is the next midnight)."""
+    if hhmm == "24:00":
+        day, hhmm = day + timedelta(days=1), "00:00"
+    hour, minute = (int(p) for p in hhmm.split(":"))
+    return datetime.combine(day, time(hour, minute), tzinfo=tz).astimezone(UTC)
+
+
+def _busy(
+    s: Session, t: MeetingType, lo: datetime, hi: datetime, exclude_id: int | None
+) -> list[tuple[datetime, datetime]]:
+    """The organizer's scheduled meetings near [lo, hi), each widened by its own type's buffers."""
+    query = (
+        select(
+            Meeting.start_time, Meeting.end_time, MeetingType.buffer_before_minutes, MeetingType.buffer_after_minutes
+        )
+        .outerjoin(MeetingType, col(Meeting.meeting_type_id) == col(MeetingType.id))
+        .where(Meeting.status == MeetingStatus.scheduled)
+        .where(col(Meeting.start_time) < hi + timedelta(days=1), col(Meeting.end_time) > lo - timedelta(days=1))
+    )
+    if t.organizer_id is None:  # no organizer: the company's one shared calendar
+        query = query.where(col(Meeting.organizer_id).is_(None))
+    else:
+        query = query.where(Meeting.organizer_id == t.organizer_id)
+    if exclude_id is not None:
+        query = query.where(Meeting.id != exclude_id)
+    return [
+        (start - timedelta(minutes=before or 0), end + timedelta(minutes=after or 0))
+        for start, end, before, after in s.exec(query).all()
+    ]
+
+
+def slots_for(
+    s: Session,
+    t: MeetingType,
+    *,
+    first_day: date,
+    days: int,
+    now: datetime | None = None,
+    exclude_id: int | None = None,
+) -> list[Slot]:
+    """Free slots of a type on `days` business-zone days from `first_day`, respecting notice, horizon and buffers."""
+    now = now or utcnow()
+    tz = zone()
+    earliest = now + timedelta(minutes=t.min_notice_minutes)
+    latest = now + timedelta(days=t.horizon_days)
+    length = timedelta(minutes=t.duration_minutes)
+    step = timedelta(minutes=min(STEP_MINUTES, t.duration_minutes))
+    before, after = timedelta(minutes=t.buffer_before_minutes), timedelta(minutes=t.buffer_after_minutes)
+    days_off = set(t.dates_off or [])
+    candidates: list[Slot] = []
+    for offset in range(max(0, min(days, MAX_DAYS))):
+        day = first_day + timedelta(days=offset)
+        if day.isoformat() in days_off:
+            continue
+        for opens, closes in (t.availability or {}).get(str(day.weekday()), []):
+            start, end = _at(day, opens, tz), _at(day, closes, tz)
+            while start + length <= end:
+                if earliest <= start <= latest:
+                    candidates.append(Slot(start, start + length))
+                start += step
+    if not candidates:
+        return []
+    busy = _busy(s, t, candidates[0].start, candidates[-1].end, exclude_id)
+    return [
+        c
+        for c in candidates
+        if not any(c.start - before < b_end and c.end + after > b_start for b_start, b_end in busy)
+    ]
+
+
+def zone_today() -> date:
+    return datetime.now(zone()).date()
+
+
+def free_slots(s: Session, *, type_slug: str, start: str | date | None = None, days: Any = 7) -> list[dict[str, str]]:
+    """The free slots of an active type (public): `days` (1..31) business-zone days from `start` (default today)."""
+    errors: dict[str, str] = {}
+    count = v.whole(days, "days", errors, "Days", low=1, high=MAX_DAYS)
+    first = v.day(start, "from", errors, "From") if start not in (None, "") else zone_today()
+    if errors:
+        raise Invalid(next(iter(errors.values())), errors=errors)
+    t = get_type(s, type_slug)
+    assert first is not None and count is not None
+    return [slot.as_json() for slot in slots_for(s, t, first_day=first, days=count)]
+
+
+# --- booking, rescheduling, cancelling ------------------------------------------------------------------------------
+
+
+def _digest(token: str) -> str:
+    return token_digest(f"booking-manage:{token}")
+
+
+def manage_url(token: str) -> str:
+    return f"{settings.public_url}/book-meeting/manage?token={token}"
+
+
+def _parse_start(value: Any, errors: dict[str, str]) -> datetime | None:
+    if isinstance(value, datetime):
+        parsed = value
+    else:
+        try:
+            parsed = datetime.fromisoformat(str(value or "").strip().replace("Z", "+00:00"))
+        except ValueError:
+            errors["start"] = "Please choose a time."
+            return None
+    if parsed.tzinfo is None:
+        errors["start"] = "The time needs a time zone (e.g. 2026-12-01T15:00:00Z)."
+        return None
+    if problem := v.date_problem(parsed.date(), "Start"):
+        errors["start"] = problem
+        return None
+    return parsed.astimezone(UTC)
+
+
+def _lock_calendar(s: Session, t: MeetingType) -> None:
+    """Serialise bookings of one organizer until the transaction ends, so the slot check sees every earlier one."""
+    if s.get_bind().dialect.name == "postgresql":
+        key = int(token_digest(f"booking-calendar:{t.organizer_id}")[:15], 16)
+        s.connection().execute(text("SELECT pg_advisory_xact_lock(:id)"), {"id": key})
+    else:  # SQLite: a write takes the database's single write lock before the check reads anything
+        s.connection().execute(text("UPDATE meeting_types SET sort_order = sort_order WHERE id = :id"), {"id": t.id})
+
+
+def _offered(s: Session, t: MeetingType, start: datetime, exclude_id: int | None = None) -> Slot:
+    day = start.astimezone(zone()).date()
+    for slot in slots_for(s, t, first_day=day, days=1, exclude_id=exclude_id):
+        if slot.start == start:
+            return slot
+    raise Conflict(TAKEN)
+
+
+def _join_url(t: MeetingType) -> str | None:
+    template = t.join_url or settings.meeting_room_url
+    if not template:
+        return None
+    return template.replace("{room}", f"{t.slug[:40]}-{secrets.token_hex(8)}")
+
+
+def booking_json(m: Meeting, t: MeetingType | None, token: str | None = None) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "id": m.id,
+        "type": t.slug if t else None,
+        "typeName": t.name if t else m.meeting_type,
+        "start": iso(m.start_time),
+        "end": iso(m.end_time),
+        "status": str(m.status),
+        "name": m.booker_name,
+        "email": m.booker_email,
+        "company": m.booker_company,
+        "notes": m.booker_notes,
+        "joinUrl": m.meeting_url,
+    }
+    if token is not None:
+        data["manageUrl"] = manage_url(token)
+    return data
+
+
+def _booker(
+    s: Session, actor: User | None, name: Any, email: Any, company: Any, notes: Any, errors: dict[str, str]
+) -> tuple[str, str, str | None, str | None, User | None]:
+    if actor is not None and actor.role == Role.client:  # a signed-in client books as themselves
+        full = " ".join(p for p in (actor.first_name, actor.last_name) if p) or actor.username
+        company = company if company not in (None, "") else actor.company
+        name, email = full, actor.email
+    clean_name = one_line(v.text(name, "name", errors, "Name", limit=100, required=True))
+    address = ""
+    try:
+        address = normalize_email(str(email or ""))
+    except ValueError:
+        errors["email"] = "Please enter a valid email address."
+    clean_company = one_line(v.text(company, "company", errors, "Company", limit=200)) or None
+    clean_notes = v.text(notes, "notes", errors, "Notes", limit=2000)
+    client = actor if actor is not None and actor.role == Role.client else None
+    if client is None and address:
+        client = s.exec(select(User).where(User.email == address, User.role == Role.client)).first()
+    return clean_name, address, clean_company, clean_notes, client
+
+
+def book(
+    s: Session,
+    *,
+    type_slug: str,
+    start: Any,
+    name: Any = None,
+    email: Any = None,
+    company: Any = None,
+    notes: Any = None,
+    ip: str | None = None,
+    actor: User | None = None,
+    time_zone: str | None = None,
+) -> dict[str, Any]:
+    """Book a free slot (public; a signed-in client books as themselves); mails the invitation; commits.
+
+    Returns the booking with its manage link. 409 when the slot is taken or not offered, 422 for bad input, 429 when
+    the address books too often.
+    """
+    if ip:  # every attempt counts, so nobody probes slots or floods the organizer's inbox from one address
+        ratelimit.acquire(s, ratelimit.Limit(f"booking:ip:{ip}", BOOKINGS_PER_ADDRESS, timedelta(hours=1), TOO_MANY))
+    errors: dict[str, str] = {}
+    try:
+        t = get_type(s, type_slug)
+    except Invalid as exc:
+        errors.update(exc.errors)
+    when = _parse_start(start, errors)
+    booker_name, address, booker_company, booker_notes, client = _booker(s, actor, name, email, company, notes, errors)
+    if errors:
+        raise Invalid("Please check the highlighted fields.", errors=errors)
+    assert when is not None
+    limit = ratelimit.Limit(f"booking:email:{address}", BOOKINGS_PER_EMAIL, timedelta(days=1), TOO_MANY)
+    if not ratelimit.claim(s, limit):
+        s.rollback()
+        raise TooManyRequests(TOO_MANY)
+    _lock_calendar(s, t)
+    slot = _offered(s, t, when)
+    token = new_token()
+    meeting = Meeting(
+        title=f"{t.name} with {booker_name}"[:200],
+        description=booker_notes,
+        meeting_type=t.name[:100],
+        meeting_type_id=t.id,
+        start_time=slot.start,
+        end_time=slot.end,
+        meeting_url=_join_url(t),
+        attendees=[address],
+        organizer_id=t.organizer_id,
+        client_id=client.id if client else None,
+        booker_name=booker_name,
+        booker_email=address,
+        booker_company=booker_company,
+        booker_notes=booker_notes,
+        manage_token_hash=_digest(token),
+    )
+    s.add(meeting)
+    _flush_or_taken(s)
+    booking_invite.send(s, meeting, t, method="REQUEST", manage_link=manage_url(token), time_zone=time_zone)
+    audit.record(s, actor=actor, action="meeting.book", entity=meeting, ip=ip)
+    s.commit()
+    return booking_json(meeting, t, token)
+
+
+def _flush_or_taken(s: Session) -> None:
+    try:
+        s.flush()
+    except IntegrityError:  # the database's own guard: another booking got there first
+        s.rollback()
+        raise Conflict(TAKEN) from None
+
+
+def _by_token(s: Session, token: str, *, for_update: bool = False) -> tuple[Meeting, MeetingType | None]:
+    query = select(Meeting).where(Meeting.manage_token_hash == _digest(token or ""))
+    if for_update and s.get_bind().dialect.name == "postgresql":
+        query = query.with_for_update()
+    meeting = s.exec(query).first() if token else None
+    if meeting is None or meeting.status != MeetingStatus.scheduled:
+        raise NotFound(UNKNOWN_LINK)
+    t = s.get(MeetingType, meeting.meeting_type_id) if meeting.meeting_type_id else None
+    return meeting, t
+
+
+def get_booking(s: Session, *, token: str) -> dict[str, Any]:
+    """The booking a manage link opens (public, by token); 404 for an unknown or used link."""
+    meeting, t = _by_token(s, token)
+    return {**booking_json(meeting, t), "canChange": meeting.start_time > utcnow()}
+
+
+def reschedule(
+    s: Session, *, token: str, start: Any, ip: str | None = None, time_zone: str | None = None
+) -> dict[str, Any]:
+    """Move a booking to another free slot; the invitation is updated and the manage link replaced; commits."""
+    errors: dict[str, str] = {}
+    when = _parse_start(start, errors)
+    meeting, t = _by_token(s, token)
+    if errors:
+        raise Invalid("Please check the highlighted fields.", errors=errors)
+    assert when is not None
+    if t is None:
+        raise Conflict("This meeting cannot be moved online. Please contact us.")
+    _lock_calendar(s, t)
+    meeting, t2 = _by_token(s, token, for_update=True)  # read again under the lock: a parallel change may have won
+    if meeting.start_time <= utcnow():
+        raise Conflict(STARTED)
+    slot = _offered(s, t, when, exclude_id=meeting.id)
+    new = new_token()
+    meeting.start_time, meeting.end_time = slot.start, slot.end
+    meeting.sequence += 1
+    meeting.manage_token_hash = _digest(new)
+    s.add(meeting)
+    _flush_or_taken(s)
+    booking_invite.send(s, meeting, t, method="REQUEST", manage_link=manage_url(new), time_zone=time_zone)
+    audit.record(s, actor=None, action="meeting.reschedule", entity=meeting, ip=ip)
+    s.commit()
+    return booking_json(meeting, t2, new)
+
+
+def cancel(s: Session, *, token: str, ip: str | None = None, time_zone: str | None = None) -> dict[str, Any]:
+    """Cancel a booking; the slot is free again, both sides get a cancellation and the link dies; commits."""
+    meeting, t = _by_token(s, token)
+    if meeting.start_time <= utcnow():
+        raise Conflict(STARTED)
+    # Consumed atomically: of two parallel cancels, one wins and the other finds the link used.
+    done = s.exec(
+        update(Meeting)
+        .where(col(Meeting.id) == meeting.id, col(Meeting.manage_token_hash) == _digest(token))
+        .where(col(Meeting.status) == MeetingStatus.scheduled)
+        .values(
+            status=MeetingStatus.cancelled,
+            manage_token_hash=None,
+            sequence=Meeting.sequence + 1,
+            cancel_reason="Cancelled by the booker",
+            updated_at=utcnow(),
+        )
+    )
+    if done.rowcount != 1:
+        s.rollback()
+        raise NotFound(UNKNOWN_LINK)
+    s.refresh(meeting)
+    booking_invite.send(s, meeting, t, method="CANCEL", time_zone=time_zone)
+    audit.record(s, actor=None, action="meeting.cancel", entity=meeting, ip=ip, details={"reason": "booker"})
+    s.commit()
+    return booking_json(meeting, t)
+
+
+def calendar_file(s: Session, *, token: str) -> str:
+    """The booking as an iCalendar file (the confirmation's "Add to calendar"); 404 for an unknown or used link."""
+    meeting, t = _by_token(s, token)
+    return booking_invite.ics(s, meeting, t, "REQUEST", manage_link=manage_url(token))

@@ -1,0 +1,39 @@
+"""/book-meeting/manage?token=...: the e-mailed manage link's page (reschedule or cancel without signing in)."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from app.core.config import settings
+from app.ui import routes
+from app.ui.components.blocks import page_hero
+from app.ui.layouts.site import site_layout
+from app.ui.seo import page_meta
+from app.ui.site.booking_state import BookingFlowState
+from app.ui.site.booking_views import manage_view
+from app.ui.styles import CONTAINER
+
+
+@rx.page(
+    **page_meta(
+        routes.BOOK_MEETING_MANAGE,
+        f"Your booking | {settings.company_name}",
+        "Reschedule or cancel your meeting.",
+    ),
+    on_load=BookingFlowState.load_manage,
+)
+def booking_manage_page() -> rx.Component:
+    return site_layout(
+        page_hero("Your Meeting", "Reschedule or cancel", "Pick another time or cancel; your host is told at once."),
+        rx.el.section(
+            rx.el.div(
+                rx.cond(
+                    BookingFlowState.mode == "manage",
+                    manage_view(),
+                    rx.el.p("Loading your booking...", role="status", class_name="text-slate-600"),
+                ),
+                class_name=f"{CONTAINER} max-w-4xl",
+            ),
+            class_name="bg-slate-50 py-12 sm:py-16",
+        ),
+    )

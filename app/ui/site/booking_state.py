@@ -1,0 +1,322 @@
+"""The built-in booking flow's state: type → time (in the visitor's time zone) → details → confirmation; and the manage
+link's page (reschedule or cancel). Every rule lives in `app.services.booking`; this only keeps the view's data."""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from datetime import UTC, datetime, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo, available_timezones
+
+import reflex as rx
+
+from app.core.config import settings
+from app.core.errors import DomainError, Invalid
+from app.models.enums import Role
+from app.services import booking
+from app.ui import routes
+from app.ui.state.calls import as_actor, call
+from app.ui.state.session import SessionState
+
+log = logging.getLogger(__name__)
+
+WEEK = 7
+FAILED = "Something went wrong. Please try again or contact us."
+# The time-zone picker's choices (compiled into the page): the IANA regions people live in.
+ZONES = sorted(z for z in available_timezones() if "/" in z and z.split("/")[0] in {
+    "Africa", "America", "Antarctica", "Asia", "Atlantic", "Australia", "Europe", "Indian", "Pacific"
+})  # fmt: skip
+
+
+@dataclasses.dataclass
+class SlotView:
+    start: str = ""  # UTC ISO, what the service takes back
+    label: str = ""  # "9:30 AM" in the visitor's zone
+
+
+@dataclasses.dataclass
+class DayView:
+    key: str = ""
+    weekday: str = ""
+    label: str = ""
+    slots: list[SlotView] = dataclasses.field(default_factory=list)
+
+
+@dataclasses.dataclass
+class TypeView:
+    slug: str = ""
+    name: str = ""
+    duration: int = 0
+    description: str = ""
+
+
+def _zone(name: str) -> ZoneInfo:
+    return ZoneInfo(name if name in ZONES or name == "UTC" else settings.business_timezone)
+
+
+def when_label(iso: str, zone_name: str) -> str:
+    """'Tuesday, December 1, 2026 at 9:30 AM (America/Chicago)' in the visitor's zone."""
+    local = datetime.fromisoformat(iso.replace("Z", "+00:00")).astimezone(_zone(zone_name))
+    return local.strftime("%A, %B %-d, %Y at %-I:%M %p") + f" ({zone_name})"
+
+
+def group_days(slots: list[dict[str, str]], zone_name: str) -> list[DayView]:
+    """Slots grouped by the visitor's local date, in order."""
+    tz = _zone(zone_name)
+    days: dict[str, DayView] = {}
+    for slot in slots:
+        local = datetime.fromisoformat(slot["start"].replace("Z", "+00:00")).astimezone(tz)
+        key = local.date().isoformat()
+        day = days.setdefault(key, DayView(key, local.strftime("%A"), local.strftime("%b %-d")))
+        day.slots.append(SlotView(slot["start"], local.strftime("%-I:%M %p")))
+    return list(days.values())
+
+
+class BookingFlowState(SessionState):
+    mode: str = "book"  # book (the /book-meeting flow) or manage (the manage link's page)
+    step: str = "types"  # types, times, details, done; manage: view, times, cancelled, invalid
+    types: list[TypeView] = []
+    type_slug: str = ""
+    type_name: str = ""
+    duration: int = 0
+    zone_name: str = settings.business_timezone
+    week: int = 0  # weeks from today
+    days: list[DayView] = []
+    loading: bool = False
+    chosen_start: str = ""
+    chosen_label: str = ""
+    errors: dict[str, str] = {}
+    message: str = ""
+    busy: bool = False
+    booker: str = ""  # "Dana Whitfield (client@example.com)" for a signed-in client
+    join_url: str = ""
+    manage_url: str = ""
+    status: str = ""
+    confirm_cancel: bool = False
+    _manage_token: str = ""
+    _carried: str = ""  # a notice that survives the reload onto the new manage link
+
+    # --- shared --------------------------------------------------------------------------------------------------
+
+    @rx.event
+    def set_zone(self, name: str):
+        """The visitor's zone, from the browser or the picker; unknown names keep the current one."""
+        if isinstance(name, str) and (name in ZONES or name == "UTC"):
+            self.zone_name = name
+            if self.chosen_start:
+                self.chosen_label = when_label(self.chosen_start, self.zone_name)
+            if self.step == "times":
+                return BookingFlowState.load_slots
+
+    @rx.event
+    def detect_zone(self):
+        return rx.call_script("Intl.DateTimeFormat().resolvedOptions().timeZone", callback=BookingFlowState.set_zone)
+
+    @rx.event
+    async def load_slots(self):
+        self.loading, self.message = True, ""
+        yield
+        first = booking.zone_today() + timedelta(days=WEEK * self.week)
+        try:
+            slots = await call(booking.free_slots, type_slug=self.type_slug, start=first, days=WEEK)
+        except DomainError as exc:
+            self.days, self.message = [], exc.message
+        else:
+            self.days = group_days(slots, self.zone_name)
+        self.loading = False
+
+    @rx.event
+    def change_week(self, delta: int):
+        self.week = max(0, min(4, self.week + int(delta)))
+        return BookingFlowState.load_slots
+
+    # --- booking ---------------------------------------------------------------------------------------------------
+
+    @rx.event
+    async def load_types(self):
+        self.mode, self.step, self.errors, self.message = "book", "types", {}, ""
+        self.chosen_start = self.chosen_label = self.join_url = self.manage_url = ""
+        self._manage_token = ""
+        try:
+            rows = await call(booking.active_types)
+        except DomainError as exc:
+            self.types, self.message = [], exc.message
+        else:
+            self.types = [TypeView(t.slug, t.name, t.duration_minutes, t.description or "") for t in rows]
+        user = await self._user()
+        self.booker = (
+            f"{user.first_name or ''} {user.last_name or ''}".strip() + f" ({user.email})"
+            if user is not None and user.role == Role.client
+            else ""
+        )
+        # The portal's "Book New Meeting" cards link here with ?type=<slug>: start at that type's times.
+        wanted = (self.router.url.query_parameters.get("type") or "").strip()[:100]
+        if any(t.slug == wanted for t in self.types):
+            flow: Any = BookingFlowState  # an event spec to Reflex, a namespace to mypy
+            return [BookingFlowState.detect_zone, flow.choose_type(wanted)]
+        return BookingFlowState.detect_zone
+
+    @rx.event
+    def choose_type(self, slug: str):
+        found = next((t for t in self.types if t.slug == slug), None)
+        if found is None:
+            return None
+        self.type_slug, self.type_name, self.duration = found.slug, found.name, found.duration
+        self.step, self.week, self.days = "times", 0, []
+        return BookingFlowState.load_slots
+
+    @rx.event
+    def back_to_types(self) -> None:
+        self.step, self.chosen_start = "types", ""
+
+    @rx.event
+    def choose_slot(self, start: str):
+        self.chosen_start = str(start)
+        self.chosen_label = when_label(self.chosen_start, self.zone_name)
+        self.errors, self.message = {}, ""
+        if self.mode == "manage":
+            return BookingFlowState.reschedule
+        self.step = "details"
+        return None
+
+    @rx.event
+    def back_to_times(self):
+        self.step = "times"
+        return BookingFlowState.load_slots
+
+    @rx.event
+    async def submit(self, form: dict[str, Any]):
+        if self.busy or not self.chosen_start:
+            return
+        self.busy, self.errors, self.message = True, {}, ""
+        yield
+        fields = {k: form.get(k) for k in ("name", "email", "company", "notes")}
+        ip = self.router.session.client_ip or None
+        slug, start, zone_name = self.type_slug, self.chosen_start, self.zone_name
+        try:
+            user = await self._user()
+            if user is not None and user.role == Role.client:
+                done = await as_actor(
+                    user,
+                    lambda s, actor: booking.book(
+                        s, type_slug=slug, start=start, ip=ip, actor=actor, time_zone=zone_name, **fields
+                    ),
+                )
+            else:
+                done = await call(booking.book, type_slug=slug, start=start, ip=ip, time_zone=zone_name, **fields)
+        except Invalid as exc:
+            self.errors, self.message = dict(exc.errors), exc.message
+        except DomainError as exc:  # taken (409) or too many (429): the service's words
+            self.message = exc.message
+            if exc.status_code == 409:
+                self.step = "times"
+                yield BookingFlowState.load_slots
+        except Exception:
+            log.exception("Booking failed")
+            self.message = FAILED
+        else:
+            self._manage_token = done["manageUrl"].split("token=", 1)[1]
+            self.join_url, self.manage_url = done["joinUrl"] or "", done["manageUrl"]
+            self.chosen_label = when_label(done["start"], self.zone_name)
+            self.step = "done"
+        finally:
+            self.busy = False
+
+    @rx.event
+    async def download_invite(self):
+        if not self._manage_token:
+            return None
+        try:
+            text = await call(booking.calendar_file, token=self._manage_token)
+        except DomainError as exc:
+            self.message = exc.message
+            return None
+        return rx.download(data=text, filename="meeting.ics", mime_type="text/calendar")
+
+    # --- the manage link ---------------------------------------------------------------------------------------------
+
+    @rx.event
+    async def load_manage(self):
+        self.mode, self.errors, self.confirm_cancel = "manage", {}, False
+        self.message, self._carried = self._carried, ""
+        self._manage_token = (self.router.url.query_parameters.get("token") or "").strip()[:200]
+        await self._show_booking()
+        return BookingFlowState.detect_zone
+
+    async def _show_booking(self) -> None:
+        try:
+            found = await call(booking.get_booking, token=self._manage_token)
+        except DomainError as exc:
+            self.step, self.message = "invalid", exc.message
+            return
+        self.type_slug, self.type_name = found["type"] or "", found["typeName"] or "Meeting"
+        self.chosen_start = found["start"]
+        self.chosen_label = when_label(found["start"], self.zone_name)
+        self.duration = int((_parse(found["end"]) - _parse(found["start"])).total_seconds() // 60)
+        self.join_url, self.status = found["joinUrl"] or "", found["status"]
+        self.step = "view"
+
+    @rx.event
+    def start_reschedule(self):
+        self.step, self.week, self.days, self.message = "times", 0, [], ""
+        return BookingFlowState.load_slots
+
+    @rx.event
+    def back_to_view(self) -> None:
+        self.step = "view"
+
+    @rx.event
+    async def reschedule(self):
+        if self.busy:
+            return
+        self.busy = True
+        yield
+        token, start = self._manage_token, self.chosen_start
+        try:
+            done = await call(
+                booking.reschedule,
+                token=token,
+                start=start,
+                ip=self.router.session.client_ip or None,
+                time_zone=self.zone_name,
+            )
+        except DomainError as exc:
+            self.message = exc.message
+            self.busy = False
+            yield BookingFlowState.load_slots
+            return
+        self.busy = False
+        new_url = done["manageUrl"]
+        self._manage_token = new_url.split("token=", 1)[1]
+        self.message = self._carried = "Your meeting has a new time. We've e-mailed the updated invitation."
+        await self._show_booking()
+        yield rx.redirect(routes.BOOK_MEETING_MANAGE + "?token=" + self._manage_token, replace=True)
+
+    @rx.event
+    def ask_cancel(self, value: bool) -> None:
+        self.confirm_cancel = bool(value)
+
+    @rx.event
+    async def cancel(self):
+        if self.busy:
+            return
+        self.busy = True
+        yield
+        try:
+            await call(
+                booking.cancel,
+                token=self._manage_token,
+                ip=self.router.session.client_ip or None,
+                time_zone=self.zone_name,
+            )
+        except DomainError as exc:
+            self.message = exc.message
+        else:
+            self.step, self._manage_token = "cancelled", ""
+            self.message = ""
+        self.busy, self.confirm_cancel = False, False
+
+
+def _parse(iso: str) -> datetime:
+    return datetime.fromisoformat(iso.replace("Z", "+00:00")).astimezone(UTC)

@@ -1,0 +1,78 @@
+"""The booking interface: types, slots, POST /api/booking (201/409/422/429), manage, reschedule and cancel (200/404)."""
+
+from __future__ import annotations
+
+from fastapi.testclient import TestClient
+from sqlmodel import Session
+
+from app.models.enums import Role
+from app.models.meeting import MeetingType
+from app.services import booking
+from tests import factories as f
+
+EVERY_DAY = {str(d): [["09:00", "17:00"]] for d in range(7)}
+
+
+def bookable(s: Session) -> MeetingType:
+    host = f.user(s, "apihost", role=Role.employee)
+    t = MeetingType(slug="api-call", name="API Call", duration_minutes=30, availability=EVERY_DAY, organizer_id=host.id)
+    s.add(t)
+    s.add(MeetingType(slug="hidden", name="Hidden", is_active=False))
+    s.commit()
+    return t
+
+
+def test_types_and_slots(client: TestClient, session: Session) -> None:
+    bookable(session)
+    types = client.get("/api/booking/types").json()["data"]
+    assert {"slug": "api-call", "name": "API Call", "durationMinutes": 30, "description": None} in types
+    assert "hidden" not in [t["slug"] for t in types]
+    answer = client.get("/api/booking/slots", params={"type": "api-call", "days": 3})
+    assert answer.status_code == 200
+    slots = answer.json()["data"]
+    assert slots and all(s["start"].endswith("Z") and s["end"].endswith("Z") for s in slots)
+    assert client.get("/api/booking/slots", params={"type": "api-call", "days": 32}).status_code == 422
+    bad = client.get("/api/booking/slots", params={"type": "nope"})
+    assert bad.status_code == 422 and bad.json()["errors"] == {"type": "Unknown meeting type"}
+
+
+def test_book_manage_reschedule_cancel(client: TestClient, session: Session) -> None:
+    bookable(session)
+    first, second = [s["start"] for s in client.get("/api/booking/slots?type=api-call&days=14").json()["data"][:2]]
+    body = {"type": "api-call", "start": first, "name": "Ann", "email": "ann@example.com", "company": "Acme"}
+    created = client.post("/api/booking", json=body)
+    assert created.status_code == 201, created.text
+    data = created.json()["data"]
+    assert set(data) == {"id", "start", "end", "joinUrl", "manageUrl"} and data["start"] == first
+    again = client.post("/api/booking", json={**body, "email": "bob@example.com"})
+    assert again.status_code == 409 and again.json()["message"] == booking.TAKEN
+
+    token = data["manageUrl"].split("token=")[1]
+    shown = client.get(f"/api/booking/manage/{token}").json()["data"]
+    assert shown["start"] == first and shown["company"] == "Acme" and shown["canChange"] is True
+    moved = client.post(f"/api/booking/manage/{token}/reschedule", json={"start": second})
+    assert moved.status_code == 200 and moved.json()["data"]["start"] == second
+    assert client.get(f"/api/booking/manage/{token}").status_code == 404
+    token = moved.json()["data"]["manageUrl"].split("token=")[1]
+    taken = client.post("/api/booking", json={**body, "start": second, "email": "cy@example.com"})
+    assert taken.status_code == 409
+    assert client.post(f"/api/booking/manage/{token}/cancel").status_code == 200
+    assert client.post(f"/api/booking/manage/{token}/cancel").status_code == 404
+    assert client.post(f"/api/booking/manage/{token}/reschedule", json={"start": first}).status_code == 404
+    assert client.post("/api/booking", json={**body, "start": second, "email": "cy@example.com"}).status_code == 201
+
+
+def test_bad_input_is_422_with_errors(client: TestClient, session: Session) -> None:
+    bookable(session)
+    answer = client.post("/api/booking", json={"type": "api-call", "start": "soon", "name": "", "email": "x"})
+    assert answer.status_code == 422
+    assert set(answer.json()["errors"]) == {"start", "name", "email"}
+    assert client.post("/api/booking", json={"start": "x"}).status_code == 422  # type missing
+    assert client.get("/api/booking/manage/unknown").status_code == 404
+
+
+def test_booking_is_rate_limited_per_address(client: TestClient, session: Session) -> None:
+    bookable(session)
+    bad = {"type": "api-call", "start": "x", "name": "A", "email": "a@example.com"}
+    codes = [client.post("/api/booking", json=bad).status_code for _ in range(booking.BOOKINGS_PER_ADDRESS + 1)]
+    assert codes[-1] == 429 and set(codes[:-1]) == {422}
