@@ -1,7 +1,7 @@
 """known sign-in addresses
 
 Revision ID: 3b1c9e4d7a20
-Revises: 7de8e741d25b
+Revises: 1c6e9f8d4e93
 Create Date: 2026-11-23 22:15:00
 """
 
@@ -14,7 +14,7 @@ from alembic import op
 import app.models.base
 
 revision: str = "3b1c9e4d7a20"
-down_revision: str | None = "7de8e741d25b"
+down_revision: str | None = "1c6e9f8d4e93"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
