@@ -39,9 +39,9 @@ from tests import factories as f
 
 CALLERS = ("anonymous", "client", "admin")
 # Examples per operation and caller: enough to reach past validation into each route, small enough that the whole
-# file runs in well under a minute (`make test` runs it). For a deeper run: SCHEMATHESIS_MAX_EXAMPLES=25 pytest ...
-# (25 passes; at 100 PostgreSQL ran "out of shared memory" part-way, every example being a savepoint of the one
-# module-wide transaction, and every later operation then failed: not yet a world per operation).
+# file runs in about a minute (`make test` runs it); `make torture` runs SCHEMATHESIS_MAX_EXAMPLES=100. Each
+# operation and caller gets a world (transaction) of its own: the rate limits' advisory locks are held until a
+# transaction ends, not a savepoint, so one module-wide transaction ran PostgreSQL "out of shared memory" at 100.
 MAX_EXAMPLES = int(os.environ.get("SCHEMATHESIS_MAX_EXAMPLES", "10"))
 
 API = create_api()
@@ -63,10 +63,10 @@ def _fast_hash() -> str:
     return bcrypt.hashpw(b"x", bcrypt.gensalt(4)).decode()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def world(engine: Engine) -> Iterator[tuple[Connection, dict[str, str], dict[str, str]]]:
-    """A client and an admin with live sessions and one record behind each path parameter; each example then runs
-    in a savepoint of its own."""
+    """A client and an admin with live sessions and one record behind each path parameter, in a transaction of
+    this test's own; each example then runs in a savepoint of its own."""
     mp = pytest.MonkeyPatch()
     # bcrypt at cost 12 would make the run take minutes; the cost is not what is tested here.
     mp.setattr(security, "BCRYPT_ROUNDS", 4)

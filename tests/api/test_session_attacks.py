@@ -3,7 +3,7 @@ idle session, a replayed rotated refresh token, and forged JWTs (alg=none, a wro
 claims, a token for a session that never existed). Every case goes through the HTTP API with the token in the cookie
 (the API reads sessions from cookies only).
 
-A foreign Origin on the websocket is refused by the served app (tests/e2e/test_origin_ws.py); on REST posts by
+A foreign Origin on the websocket is refused by the served app (tests/e2e/test_site_shell.py); on REST posts by
 test_auth_api's and the form tests' CSRF cases.
 """
 

@@ -72,4 +72,5 @@ def _upgrade_status(url: str, origin: str) -> int:
 def test_websocket_refuses_foreign_origins(server: Server) -> None:
     """The websocket handshake succeeds for the site's own origin and is refused for any other."""
     assert _upgrade_status(server.url, server.url) == 101
-    assert _upgrade_status(server.url, "https://evil.example") >= 400
+    for origin in ("https://evil.example", "null", server.url.replace("127.0.0.1", "127.0.0.1.evil.example")):
+        assert _upgrade_status(server.url, origin) >= 400, origin
