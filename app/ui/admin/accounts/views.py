@@ -1,4 +1,5 @@
-"""The account UI that User Management and Clients share: search box, create, reset-password and delete dialogs."""
+"""The account UI that User Management and Clients share: search box, create, edit, reset-password and delete
+dialogs."""
 
 from __future__ import annotations
 
@@ -130,6 +131,48 @@ def create_dialog(state: type[AccountsMixin]) -> rx.Component:
         form,
         open=state.create_open,
         on_open_change=state.set_create_open,
+        max_width="40rem",
+    )
+
+
+# The contact fields every account has, as (label, payload name, input type).
+CONTACT_FIELDS = [
+    ("First name", "first_name", "text"),
+    ("Last name", "last_name", "text"),
+    ("Email", "email", "email"),
+    ("Phone", "phone", "tel"),
+    ("Company", "company", "text"),
+]
+
+
+def edit_dialog(state: type[AccountsMixin], noun: str, prefix: str, *extra: rx.Component) -> rx.Component:
+    """Edit an account: `extra` fields (User Management's username, role and type) before the contact fields; the
+    inputs' ids are `{prefix}-first-name` and so on."""
+    s: Any = state
+    contact = [
+        field(
+            label,
+            text_input(name, id=f"{prefix}-{name.replace('_', '-')}", type=kind, default_value=getattr(s.edit, name)),
+            s.form_errors[name],
+        )
+        for label, name, kind in CONTACT_FIELDS
+    ]
+    form = rx.el.form(
+        rx.el.div(
+            rx.cond(s.form_error != "", alert("Update Failed", s.form_error), rx.fragment()),
+            rx.el.div(*extra, *contact, class_name="grid gap-4 sm:grid-cols-2"),
+            class_name="flex flex-col gap-4",
+        ),
+        submit_actions(s.set_edit_open(False), s.saving, "Save Changes"),
+        on_submit=s.submit_edit,
+        reset_on_submit=False,
+    )
+    return dialog(
+        f"Edit {noun}",
+        rx.el.span("Change the details of ", rx.el.strong(s.edit.username), ". Empty fields are left unchanged."),
+        form,
+        open=s.edit_open,
+        on_open_change=s.set_edit_open,
         max_width="40rem",
     )
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import reflex as rx
 
 from app.ui.admin.accounts.state import AccountRow
-from app.ui.admin.accounts.views import create_dialog, delete_dialog, reset_dialog, row_actions, search_box
+from app.ui.admin.accounts.views import create_dialog, delete_dialog, edit_dialog, reset_dialog, row_actions, search_box
 from app.ui.admin.clients.state import VERIFIED_FILTERS, ClientsState
 from app.ui.admin.widgets import (
     BTN_PRIMARY,
@@ -14,14 +14,10 @@ from app.ui.admin.widgets import (
     TH,
     alert,
     badge,
-    dialog,
     empty_row,
-    field,
     page_header,
     pagination,
     select,
-    submit_actions,
-    text_input,
 )
 
 
@@ -75,56 +71,6 @@ def _table() -> rx.Component:
     )
 
 
-def _edit_dialog() -> rx.Component:
-    s = ClientsState
-    err = s.form_errors
-    form = rx.el.form(
-        rx.el.div(
-            rx.cond(s.form_error != "", alert("Update Failed", s.form_error), rx.fragment()),
-            rx.el.div(
-                field(
-                    "First name",
-                    text_input("first_name", id="client-first-name", default_value=s.edit.first_name),
-                    err["first_name"],
-                ),
-                field(
-                    "Last name",
-                    text_input("last_name", id="client-last-name", default_value=s.edit.last_name),
-                    err["last_name"],
-                ),
-                field(
-                    "Email",
-                    text_input("email", id="client-email", type="email", default_value=s.edit.email),
-                    err["email"],
-                ),
-                field(
-                    "Phone",
-                    text_input("phone", id="client-phone", type="tel", default_value=s.edit.phone),
-                    err["phone"],
-                ),
-                field(
-                    "Company",
-                    text_input("company", id="client-company", default_value=s.edit.company),
-                    err["company"],
-                ),
-                class_name="grid gap-4 sm:grid-cols-2",
-            ),
-            class_name="flex flex-col gap-4",
-        ),
-        submit_actions(s.set_edit_open(False), s.saving, "Save Changes"),
-        on_submit=s.submit_edit,
-        reset_on_submit=False,
-    )
-    return dialog(
-        "Edit Client",
-        rx.el.span("Change the details of ", rx.el.strong(s.edit.username), ". Empty fields are left unchanged."),
-        form,
-        open=s.edit_open,
-        on_open_change=s.set_edit_open,
-        max_width="40rem",
-    )
-
-
 def clients_content() -> rx.Component:
     s = ClientsState
     return rx.el.div(
@@ -162,7 +108,7 @@ def clients_content() -> rx.Component:
         ),
         _table(),
         create_dialog(s),
-        _edit_dialog(),
+        edit_dialog(ClientsState, "Client", "client"),
         reset_dialog(s),
         delete_dialog(s, "client", "Deletion Failed"),
     )

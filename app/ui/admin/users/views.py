@@ -5,7 +5,7 @@ from __future__ import annotations
 import reflex as rx
 
 from app.ui.admin.accounts.state import EMPLOYEE_TYPE_OPTIONS, ROLE_OPTIONS, AccountRow
-from app.ui.admin.accounts.views import create_dialog, delete_dialog, reset_dialog, row_actions, search_box
+from app.ui.admin.accounts.views import create_dialog, delete_dialog, edit_dialog, reset_dialog, row_actions, search_box
 from app.ui.admin.users.state import ROLE_COLORS, ROLE_FILTERS, UsersState
 from app.ui.admin.widgets import (
     BTN_PRIMARY,
@@ -16,13 +16,11 @@ from app.ui.admin.widgets import (
     alert,
     badge,
     badge_by,
-    dialog,
     empty_row,
     field,
     page_header,
     pagination,
     select,
-    submit_actions,
     text_input,
 )
 
@@ -106,74 +104,32 @@ def _table() -> rx.Component:
 def _edit_dialog() -> rx.Component:
     s = UsersState
     err = s.form_errors
-    form = rx.el.form(
-        rx.el.div(
-            rx.cond(s.form_error != "", alert("Update Failed", s.form_error), rx.fragment()),
-            rx.el.div(
-                field(
-                    "Username",
-                    text_input("username", id="edit-username", default_value=s.edit.username),
-                    err["username"],
-                ),
-                field(
-                    "Email",
-                    text_input("email", id="edit-email", type="email", default_value=s.edit.email),
-                    err["email"],
-                ),
-                field(
-                    "Role",
-                    select(ROLE_OPTIONS, name="role", id="edit-role", value=s.edit_role, on_change=s.set_edit_role),
-                    err["role"],
-                ),
-                rx.cond(
-                    s.edit_role == "employee",
-                    field(
-                        "Employee type",
-                        select(
-                            EMPLOYEE_TYPE_OPTIONS,
-                            name="employee_type",
-                            id="edit-employee-type",
-                            default_value=s.edit.employee_type,
-                            required=True,
-                        ),
-                        err["employee_type"],
-                        required=True,
-                    ),
-                    rx.fragment(),
-                ),
-                field(
-                    "First name",
-                    text_input("first_name", id="edit-first-name", default_value=s.edit.first_name),
-                    err["first_name"],
-                ),
-                field(
-                    "Last name",
-                    text_input("last_name", id="edit-last-name", default_value=s.edit.last_name),
-                    err["last_name"],
-                ),
-                field(
-                    "Phone",
-                    text_input("phone", id="edit-phone", type="tel", default_value=s.edit.phone),
-                    err["phone"],
-                ),
-                field(
-                    "Company", text_input("company", id="edit-company", default_value=s.edit.company), err["company"]
-                ),
-                class_name="grid gap-4 sm:grid-cols-2",
-            ),
-            class_name="flex flex-col gap-4",
+    return edit_dialog(
+        s,
+        "User",
+        "edit",
+        field("Username", text_input("username", id="edit-username", default_value=s.edit.username), err["username"]),
+        field(
+            "Role",
+            select(ROLE_OPTIONS, name="role", id="edit-role", value=s.edit_role, on_change=s.set_edit_role),
+            err["role"],
         ),
-        submit_actions(s.set_edit_open(False), s.saving, "Save Changes"),
-        on_submit=s.submit_edit,
-        reset_on_submit=False,
-    )
-    return dialog(
-        "Edit User",
-        rx.el.span("Change the details of ", rx.el.strong(s.edit.username), ". Empty fields are left unchanged."),
-        form,
-        open=s.edit_open,
-        on_open_change=s.set_edit_open,
-        max_width="40rem",
+        rx.cond(
+            s.edit_role == "employee",
+            field(
+                "Employee type",
+                select(
+                    EMPLOYEE_TYPE_OPTIONS,
+                    name="employee_type",
+                    id="edit-employee-type",
+                    default_value=s.edit.employee_type,
+                    required=True,
+                ),
+                err["employee_type"],
+                required=True,
+            ),
+            rx.fragment(),
+        ),
     )
 
 
