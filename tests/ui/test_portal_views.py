@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from app.ui.format import long_date, usd
+from app.ui.portal import meetings as portal_meetings
 from app.ui.portal.meetings import meeting_type_view, meeting_view
 from app.ui.portal.projects import project_view
 from app.ui.portal.state import badge_color, status_label
@@ -86,7 +87,10 @@ def test_meeting_links_only_for_scheduled_meetings() -> None:
     assert (done.join_url, done.reschedule_url, done.can_cancel, done.color) == ("", "", False, "red")
 
 
-def test_meeting_type_view_prefers_scheduling_url_and_names_the_button_by_the_uri() -> None:
+def test_meeting_type_view_prefers_scheduling_url_and_names_the_button_by_the_uri(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(portal_meetings, "builtin", lambda: False)  # Calendly configured: its booking pages
     t = {
         "name": "Free Consultation",
         "duration": 30,
@@ -105,3 +109,5 @@ def test_meeting_type_view_prefers_scheduling_url_and_names_the_button_by_the_ur
     )
     assert meeting_type_view({**t, "scheduling_url": "https://s.example.com/a"}).url == "https://s.example.com/a"
     assert meeting_type_view({**t, "booking_url": None}).url == ""  # the button is disabled
+    monkeypatch.setattr(portal_meetings, "builtin", lambda: True)  # the built-in scheduler: booked in the app
+    assert meeting_type_view(t).url == "/book-meeting?type=FREE30"

@@ -21,7 +21,7 @@ from app.ui.admin.common import confirm_dialog, empty_panel, error_panel, form_a
 from app.ui.admin.dialogs import DeleteConfirm, FormDialog
 from app.ui.admin.paged import PagedList
 from app.ui.admin.state import AdminState, error_text
-from app.ui.admin.widgets import BTN_PRIMARY, CARD, ICON_BTN, dialog, pagination, submit_actions
+from app.ui.admin.widgets import CARD, ICON_BTN, allowed_button, dialog, pagination, submit_actions
 
 FEATURE = "Content Management"
 PAGE_SIZE = 12  # cards per page: whole rows of the 1-, 2- and 3-column grids
@@ -175,17 +175,7 @@ def toolbar(state: Any, placeholder: str, kind: str, allowed: rx.Var, label: str
     """The search box and, for writers, the Create button."""
     return rx.el.div(
         search_input(state.search, state.set_search, placeholder, f"search-{kind}"),
-        rx.cond(
-            allowed,
-            rx.el.button(
-                rx.icon("plus", size=16),
-                label,
-                on_click=on_create,
-                class_name=BTN_PRIMARY,
-                data_testid=f"create-{kind}",
-            ),
-            rx.fragment(),
-        ),
+        allowed_button(allowed, "plus", label, on_create, test_id=f"create-{kind}"),
         class_name="mb-4 flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between",
     )
 

@@ -26,9 +26,9 @@ from app.ui.admin.common import (
 )
 from app.ui.admin.state import AdminState, as_actor, error_text
 from app.ui.admin.widgets import (
-    BTN_PRIMARY,
     CARD,
     ICON_BTN,
+    allowed_button,
     badge,
     dialog,
     field,
@@ -389,17 +389,8 @@ def site_editor_panel() -> rx.Component:
         rx.el.div(*[_kind_button(k, label) for k, label in LABELS.items()], class_name="mb-4 flex flex-wrap gap-2"),
         rx.el.div(
             search_input(S.search, S.set_search, "Search…", "search-site"),
-            rx.cond(
-                S.can_write,
-                rx.el.button(
-                    rx.icon("plus", size=16),
-                    "Add ",
-                    S.noun_title,
-                    on_click=S.open_create,
-                    class_name=BTN_PRIMARY,
-                    data_testid="site-create",
-                ),
-                rx.fragment(),
+            allowed_button(
+                S.can_write, "plus", rx.fragment("Add ", S.noun_title), S.open_create, test_id="site-create"
             ),
             class_name="mb-4 flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between",
         ),

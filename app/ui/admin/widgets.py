@@ -65,6 +65,22 @@ def page_header(title: Any, subtitle: Any = None, *actions: rx.Component) -> rx.
     )
 
 
+def allowed_button(
+    allowed: Any, icon: str, label: Any, on_click: Any, *, primary: bool = True, test_id: str | None = None
+) -> rx.Component:
+    """A section's action button (create, add) for those `allowed` to use it; nothing for the others. Hiding it is
+    only courtesy: the handler it calls checks the permission again."""
+    props = {"data_testid": test_id} if test_id else {}
+    button = rx.el.button(
+        rx.icon(icon, size=16),
+        label,
+        on_click=on_click,
+        class_name=BTN_PRIMARY if primary else BTN_SECONDARY,
+        **props,
+    )
+    return rx.cond(allowed, button, rx.fragment())
+
+
 def field(
     label: str, control: rx.Component, error: rx.Var | None = None, hint: str | None = None, required: bool = False
 ) -> rx.Component:

@@ -18,12 +18,12 @@ from app.ui.admin.common import (
 from app.ui.admin.pickers import client_picker
 from app.ui.admin.tables import table_head
 from app.ui.admin.widgets import (
-    BTN_PRIMARY,
     BTN_SECONDARY,
     CARD,
     ICON_BTN,
     INPUT,
     TD,
+    allowed_button,
     badge_by,
     dialog,
     empty_row,
@@ -336,17 +336,7 @@ def billing_content() -> rx.Component:
         page_header(
             "Billing",
             "Invoices for clients: drafts, issued and paid.",
-            rx.cond(
-                S.can_write,
-                rx.el.button(
-                    rx.icon("plus", size=16),
-                    "Create Invoice",
-                    on_click=S.open_create,
-                    class_name=BTN_PRIMARY,
-                    data_testid="create-invoice",
-                ),
-                rx.fragment(),
-            ),
+            allowed_button(S.can_write, "plus", "Create Invoice", S.open_create, test_id="create-invoice"),
         ),
         rx.el.div(
             search_input(S.search, S.set_search, "Search invoices…"),

@@ -8,11 +8,11 @@ from app.ui.admin.accounts.state import AccountRow
 from app.ui.admin.accounts.views import create_dialog, delete_dialog, edit_dialog, reset_dialog, row_actions, search_box
 from app.ui.admin.clients.state import VERIFIED_FILTERS, ClientsState
 from app.ui.admin.widgets import (
-    BTN_PRIMARY,
     CARD,
     TD,
     TH,
     alert,
+    allowed_button,
     badge,
     empty_row,
     page_header,
@@ -77,16 +77,7 @@ def clients_content() -> rx.Component:
         page_header(
             "Clients",
             rx.el.span(s.total, " client accounts"),
-            rx.cond(
-                s.can_create_clients,
-                rx.el.button(
-                    rx.icon("user-plus", size=16),
-                    "Create Client",
-                    on_click=s.open_create("client"),
-                    class_name=BTN_PRIMARY,
-                ),
-                rx.fragment(),
-            ),
+            allowed_button(s.can_create_clients, "user-plus", "Create Client", s.open_create("client")),
         ),
         rx.el.div(
             search_box(s, "Search clients…"),

@@ -11,12 +11,12 @@ from app.ui.admin.pickers import client_picker
 from app.ui.admin.tables import table_head
 from app.ui.admin.widgets import (
     BTN_DANGER,
-    BTN_PRIMARY,
     BTN_SECONDARY,
     CARD,
     ICON_BTN,
     INPUT,
     TD,
+    allowed_button,
     badge_by,
     dialog,
     dialog_actions,
@@ -292,17 +292,7 @@ def meetings_list() -> rx.Component:
         page_header(
             "Meetings",
             "All client meetings. Times are shown in UTC.",
-            rx.cond(
-                S.can_write,
-                rx.el.button(
-                    rx.icon("calendar-plus", size=16),
-                    "Schedule Meeting",
-                    on_click=S.open_create,
-                    class_name=BTN_PRIMARY,
-                    data_testid="create-meeting",
-                ),
-                rx.fragment(),
-            ),
+            allowed_button(S.can_write, "calendar-plus", "Schedule Meeting", S.open_create, test_id="create-meeting"),
         ),
         meeting_filters(),
         rx.cond(

@@ -10,10 +10,10 @@ from app.ui.admin.cards import CARD_BOX, card_actions, card_list, card_title, de
 from app.ui.admin.common import TEXTAREA, error_panel, form_alert, label_of, search_input
 from app.ui.admin.products.state import ProductCatalogueState, ProductListState
 from app.ui.admin.widgets import (
-    BTN_SECONDARY,
     CARD,
     TD,
     TH,
+    allowed_button,
     badge,
     dialog,
     field,
@@ -144,16 +144,7 @@ def _catalogue_product(p: rx.Var) -> rx.Component:
                 rx.el.p(p.description, class_name="mt-2 line-clamp-2 text-sm text-slate-600"),
                 class_name="min-w-0",
             ),
-            rx.cond(
-                C.can_write,
-                rx.el.button(
-                    rx.icon("plus", size=16),
-                    "Add price",
-                    on_click=C.open_price(p.id, p.name),
-                    class_name=BTN_SECONDARY,
-                ),
-                rx.fragment(),
-            ),
+            allowed_button(C.can_write, "plus", "Add price", C.open_price(p.id, p.name), primary=False),
             class_name="flex flex-col gap-3 p-5 sm:flex-row sm:items-start sm:justify-between",
         ),
         rx.el.div(

@@ -9,11 +9,11 @@ from app.ui.admin.accounts.views import create_dialog, delete_dialog, edit_dialo
 from app.ui.admin.users.state import ROLE_COLORS, ROLE_FILTERS, UsersState
 from app.ui.admin.widgets import (
     BTN_PRIMARY,
-    BTN_SECONDARY,
     CARD,
     TD,
     TH,
     alert,
+    allowed_button,
     badge,
     badge_by,
     empty_row,
@@ -139,15 +139,12 @@ def users_content() -> rx.Component:
         page_header(
             "User Management",
             rx.el.span(s.total, " accounts"),
-            rx.cond(
+            allowed_button(
                 s.can_create_clients & ~s.can_manage,
-                rx.el.button(
-                    rx.icon("user-plus", size=16),
-                    "Create Client",
-                    on_click=s.open_create("client"),
-                    class_name=BTN_SECONDARY,
-                ),
-                rx.fragment(),
+                "user-plus",
+                "Create Client",
+                s.open_create("client"),
+                primary=False,
             ),
             rx.el.button(
                 rx.icon("plus", size=16), "Create User", on_click=s.open_create("user"), class_name=BTN_PRIMARY
