@@ -6,24 +6,26 @@ Plus the public GET /api/products. Each service checks the actor's permission; r
 from __future__ import annotations
 
 from datetime import date
-from typing import Any
+from typing import Annotated, Any
 from urllib.parse import quote
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Query
 from fastapi.responses import StreamingResponse
 
-from app.api.deps import CurrentUser, DownloadUser, RowId, SessionDep, StaffUser
+from app.api.deps import CurrentUser, DownloadUser, PageNo, PageSize, RowId, Search, SessionDep, StaffUser
 from app.api.schemas import (
     ApplicationUpdateIn,
+    Done,
     InvoiceIn,
+    Listed,
     MeetingIn,
     MilestonesIn,
-    OrganizationIn,
     PaymentIn,
     PriceActiveIn,
     PriceIn,
     ProductIn,
     ProjectIn,
+    Saved,
     SiteContentIn,
 )
 from app.services import (
@@ -36,6 +38,7 @@ from app.services import (
     projects,
     site_admin,
 )
+from app.services.organizations import OrganizationCreate, OrganizationPublic, OrganizationUpdate
 
 router = APIRouter(tags=["content"])
 public = APIRouter(tags=["content"])
@@ -47,9 +50,14 @@ def list_active_products(s: SessionDep) -> dict[str, Any]:
     return {"data": products.list_public(s)}
 
 
-@router.get("/protected/organizations")
+@router.get("/protected/organizations", response_model=Listed[OrganizationPublic])
 def list_organizations(
-    user: StaffUser, s: SessionDep, search: str = "", sort: str = "name", page: int = 1, page_size: int = 25
+    user: StaffUser,
+    s: SessionDep,
+    search: Search = "",
+    sort: Annotated[str, Query(description="name (default), newest or oldest.", max_length=20)] = "name",
+    page: PageNo = 1,
+    page_size: PageSize = 25,
 ) -> dict[str, Any]:
     """Organizations, searched (name, industry) and paginated in SQL (content:read); one page with paging fields."""
     return organizations.list_organizations(
@@ -57,23 +65,25 @@ def list_organizations(
     ).as_json()
 
 
-@router.post("/protected/organizations", status_code=201)
-def create_organization(user: StaffUser, s: SessionDep, body: OrganizationIn) -> dict[str, Any]:
+@router.post("/protected/organizations", status_code=201, response_model=Saved[OrganizationPublic])
+def create_organization(user: StaffUser, s: SessionDep, body: OrganizationCreate) -> dict[str, Any]:
     """Create an organization (content:write)."""
     return {
-        "data": organizations.create_organization(s, actor=user, data=body.sent()),
+        "data": organizations.create_organization(s, actor=user, data=body),
         "message": "Organization created successfully",
     }
 
 
-@router.put("/protected/organizations/{organization_id}")
-def update_organization(organization_id: RowId, user: StaffUser, s: SessionDep, body: OrganizationIn) -> dict[str, Any]:
+@router.put("/protected/organizations/{organization_id}", response_model=Saved[OrganizationPublic])
+def update_organization(
+    organization_id: RowId, user: StaffUser, s: SessionDep, body: OrganizationUpdate
+) -> dict[str, Any]:
     """Change an organization (partial; content:write)."""
-    data = organizations.update_organization(s, actor=user, organization_id=organization_id, data=body.sent())
+    data = organizations.update_organization(s, actor=user, organization_id=organization_id, data=body)
     return {"data": data, "message": "Organization updated successfully"}
 
 
-@router.delete("/protected/organizations/{organization_id}")
+@router.delete("/protected/organizations/{organization_id}", response_model=Done)
 def delete_organization(organization_id: RowId, user: StaffUser, s: SessionDep) -> dict[str, str]:
     """Delete an organization (content:write)."""
     organizations.delete_organization(s, actor=user, organization_id=organization_id)
