@@ -13,13 +13,13 @@ from sqlmodel import Session, col, select
 
 from app.core.config import settings
 from app.core.db import get_by_id
-from app.core.errors import Forbidden, Invalid, NotFound
+from app.core.errors import Invalid, NotFound
 from app.core.permissions import Perm
 from app.models.careers import JobApplication, JobOpening
 from app.models.enums import ApplicationStatus as S
 from app.models.user import User
 from app.services import audit, files, mail
-from app.services.access import staff_can
+from app.services.access import require
 from app.services.paging import PAGE_SIZE, Page, paginate
 
 NEXT: dict[S, set[S]] = {
@@ -56,11 +56,6 @@ def application_dto(a: JobApplication, job_title: str | None = None) -> dict[str
     }
 
 
-def _require(actor: User, perm: str) -> None:
-    if not staff_can(actor, perm):
-        raise Forbidden("You don't have permission to access job applications")
-
-
 def list_applications(
     s: Session,
     *,
@@ -74,7 +69,7 @@ def list_applications(
 ) -> Page[dict[str, Any]]:
     """A page of applications (newest first unless sorted), by opening and status, searched in the applicant's name,
     e-mail and the job (code or title) (applications:read)."""
-    _require(actor, Perm.applications_read)
+    require(actor, Perm.applications_read, "access job applications")
     query = select(JobApplication, JobOpening.title).join(
         JobOpening, col(JobApplication.job_opening_id) == JobOpening.id, isouter=True
     )
@@ -100,7 +95,7 @@ def list_applications(
 
 def opening_choices(s: Session, *, actor: User) -> list[dict[str, str]]:
     """The openings applications were made to ({code, label}, by code), for the list's filter (applications:read)."""
-    _require(actor, Perm.applications_read)
+    require(actor, Perm.applications_read, "access job applications")
     rows = s.exec(
         select(JobApplication.job_code, func.max(JobOpening.title))
         .join(JobOpening, col(JobApplication.job_opening_id) == JobOpening.id, isouter=True)
@@ -125,7 +120,7 @@ def _get(s: Session, application_id: int) -> JobApplication:
 
 def open_document(s: Session, *, actor: User, application_id: int, which: str) -> tuple[str, str, BinaryIO]:
     """The stored CV or cover letter (download name, content type, open file) for staff with applications:read."""
-    _require(actor, Perm.applications_read)
+    require(actor, Perm.applications_read, "access job applications")
     a = _get(s, application_id)
     kind: str | None
     if which == "resume":
@@ -147,7 +142,7 @@ def update_application(
     s: Session, *, actor: User, application_id: int, status: str | None = None, notes: str | None = None
 ) -> dict[str, Any]:
     """Move an application along the workflow and/or change its notes (applications:write)."""
-    _require(actor, Perm.applications_write)
+    require(actor, Perm.applications_write, "access job applications")
     a = _get(s, application_id)
     if status is not None and status != a.status:
         if status not in S.__members__:

@@ -11,13 +11,13 @@ from sqlalchemy import func
 from sqlmodel import Session, col, select
 
 from app.core.db import get_by_id
-from app.core.errors import Forbidden, Invalid, NotFound
+from app.core.errors import Invalid, NotFound
 from app.core.permissions import Perm
 from app.models.enums import OrganizationSize
 from app.models.project import Organization
 from app.models.user import User
 from app.services import audit
-from app.services.access import staff_can
+from app.services.access import require
 from app.services.paging import PAGE_SIZE, Page, paginate
 from app.services.schema import Choice, Input, RawText, Text, parse, problem, required
 
@@ -79,11 +79,6 @@ def organization_dto(o: Organization) -> OrganizationPublic:
     )
 
 
-def _check(actor: User, perm: str, verb: str) -> None:
-    if not staff_can(actor, perm):
-        raise Forbidden(f"You don't have permission to {verb} organizations")
-
-
 def list_organizations(
     s: Session,
     *,
@@ -94,7 +89,7 @@ def list_organizations(
     page_size: int = PAGE_SIZE,
 ) -> Page[OrganizationPublic]:
     """A page of organizations matching the search in name or industry, by name unless sorted (content:read)."""
-    _check(actor, Perm.content_read, "view")
+    require(actor, Perm.content_read, "view organizations")
     return paginate(
         s,
         select(Organization),
@@ -113,7 +108,7 @@ def organization_choices(
 ) -> Page[dict[str, str]]:
     """The organizations a picker offers ({id, name}, by name, at most `limit`, searched by name), plus `include_id`
     (the one already chosen) wherever it sorts; `total` says how many match, so a picker knows to offer its search."""
-    _check(actor, Perm.content_read, "view")
+    require(actor, Perm.content_read, "view organizations")
     result = paginate(
         s,
         select(Organization),
@@ -157,7 +152,7 @@ def _contact(s: Session, value: Any, errors: dict[str, str]) -> uuid.UUID | None
 
 def create_organization(s: Session, *, actor: User, data: OrganizationCreate | Mapping[str, Any]) -> OrganizationPublic:
     """Create an organization (content:write)."""
-    _check(actor, Perm.content_write, "create")
+    require(actor, Perm.content_write, "create organizations")
     org = Organization(**_values(s, parse(OrganizationCreate, data)))
     s.add(org)
     s.flush()
@@ -170,7 +165,7 @@ def update_organization(
     s: Session, *, actor: User, organization_id: int, data: OrganizationUpdate | Mapping[str, Any]
 ) -> OrganizationPublic:
     """Change the fields sent (content:write)."""
-    _check(actor, Perm.content_write, "update")
+    require(actor, Perm.content_write, "update organizations")
     org = get_by_id(s, Organization, organization_id)
     if org is None:
         raise NotFound("Organization not found")
@@ -184,7 +179,7 @@ def update_organization(
 
 def delete_organization(s: Session, *, actor: User, organization_id: int) -> None:
     """Delete an organization; its projects stay, without the link."""
-    _check(actor, Perm.content_write, "delete")
+    require(actor, Perm.content_write, "delete organizations")
     org = get_by_id(s, Organization, organization_id)
     if org is None:
         raise NotFound("Organization not found")
