@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from decimal import Decimal
 from enum import StrEnum
 from typing import Annotated, Any, TypeVar, get_args
 
@@ -34,6 +35,7 @@ from pydantic_core import CoreSchema, PydanticCustomError, core_schema
 
 from app.core.errors import Invalid
 from app.core.text import INVALID_CHARACTER, storable
+from app.services import validation
 
 CHECK_FIELDS = "Please check the highlighted fields."
 PROBLEM = "product_rule"  # the error type of a value the product's rules refuse (see the module's docstring)
@@ -140,13 +142,16 @@ class Choice:
     worded "<label> must be one of: a, b, c"."""
 
     label: str
+    not_null: bool = False  # a NOT NULL column: an explicit null is "<label> is required"
 
     def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
         enum = next(a for a in get_args(source) if isinstance(a, type) and issubclass(a, StrEnum))
-        label = self.label
+        label, not_null = self.label, self.not_null
 
         def check(value: Any) -> Any:
             if value is None:
+                if not_null:
+                    raise problem(f"{label} is required")
                 return None
             if not isinstance(value, str):
                 raise ValueError("Must be text")
@@ -175,3 +180,44 @@ def _shape_text(value: Any) -> Any:
 
 # Text handed to the service as sent (an id the service looks up, a value it words itself); only the shape is checked.
 RawText = Annotated[str | None, BeforeValidator(_shape_text)]
+
+
+def _flag(value: Any) -> bool:
+    # JSON true/false, or the text a form's checkbox sends ("on"); any other text counts as set, as it always did.
+    if value is not None and not isinstance(value, bool | str):
+        raise ValueError("Must be true or false")
+    return bool(value)
+
+
+# A checkbox: true/false (a form's "on" is true); null is false.
+Flag = Annotated[bool, BeforeValidator(_flag)]
+
+
+@dataclass(frozen=True)
+class Money:
+    """`Annotated[Decimal | None, Money("Price")]`: an amount in whole cents from 0 to 99,999,999.99, sent as a JSON
+    number or as the text of a form field ("$1,200.50"); `required`: null is "<label> is required"."""
+
+    label: str
+    required: bool = False
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+        label, required = self.label, self.required
+
+        def check(value: Any) -> Decimal | None:
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int | float | str | Decimal)):
+                raise ValueError("Must be a number")
+            errors: dict[str, str] = {}
+            amount = validation.money(value, "amount", errors, label)
+            if errors:
+                raise problem(errors["amount"])
+            if amount is None and required:
+                raise problem(f"{label} is required")
+            return amount
+
+        return core_schema.no_info_before_validator_function(check, handler(source))
+
+    def __get_pydantic_json_schema__(self, schema: CoreSchema, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
+        out = handler(schema)
+        out.setdefault("description", f"{self.label}: 0 to 99999999.99, in whole cents (a number or its text).")
+        return out

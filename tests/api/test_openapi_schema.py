@@ -25,6 +25,13 @@ TYPED = {
     ("post", "/api/protected/organizations"),
     ("put", "/api/protected/organizations/{organization_id}"),
     ("delete", "/api/protected/organizations/{organization_id}"),
+    ("get", "/api/products"),
+    ("get", "/api/admin/products"),
+    ("post", "/api/admin/products"),
+    ("put", "/api/admin/products/{product_id}"),
+    ("delete", "/api/admin/products/{product_id}"),
+    ("post", "/api/admin/products/{product_id}/prices"),
+    ("put", "/api/admin/prices/{price_id}"),
 }
 
 

@@ -20,10 +20,8 @@ from app.api.schemas import (
     Listed,
     MeetingIn,
     MilestonesIn,
+    One,
     PaymentIn,
-    PriceActiveIn,
-    PriceIn,
-    ProductIn,
     ProjectIn,
     Saved,
     SiteContentIn,
@@ -39,12 +37,13 @@ from app.services import (
     site_admin,
 )
 from app.services.organizations import OrganizationCreate, OrganizationPublic, OrganizationUpdate
+from app.services.products import PriceActive, PriceCreate, ProductCreate, ProductPublic, ProductUpdate
 
 router = APIRouter(tags=["content"])
 public = APIRouter(tags=["content"])
 
 
-@public.get("/products")
+@public.get("/products", response_model=One[list[ProductPublic]])
 def list_active_products(s: SessionDep) -> dict[str, Any]:
     """Active products with their active prices (public)."""
     return {"data": products.list_public(s)}
@@ -139,42 +138,47 @@ def delete_site_content(kind: str, item_id: RowId, user: StaffUser, s: SessionDe
     return {"message": f"{site_admin.kind_of(kind).noun.capitalize()} deleted successfully"}
 
 
-@router.get("/admin/products")
+@router.get("/admin/products", response_model=Listed[ProductPublic])
 def list_all_products(
-    user: StaffUser, s: SessionDep, search: str = "", sort: str = "name", page: int = 1, page_size: int = 25
+    user: StaffUser,
+    s: SessionDep,
+    search: Search = "",
+    sort: Annotated[str, Query(description="name (default), newest or oldest.", max_length=20)] = "name",
+    page: PageNo = 1,
+    page_size: PageSize = 25,
 ) -> dict[str, Any]:
     """Every product with every price, searched (name, category) and paginated in SQL (products:read)."""
     return products.list_products(s, actor=user, search=search, sort=sort, page=page, page_size=page_size).as_json()
 
 
-@router.post("/admin/products", status_code=201)
-def create_product(user: StaffUser, s: SessionDep, body: ProductIn) -> dict[str, Any]:
+@router.post("/admin/products", status_code=201, response_model=Saved[ProductPublic])
+def create_product(user: StaffUser, s: SessionDep, body: ProductCreate) -> dict[str, Any]:
     """Create a product, optionally with prices (products:write)."""
-    return {"data": products.create_product(s, actor=user, data=body.sent()), "message": "Product created successfully"}
+    return {"data": products.create_product(s, actor=user, data=body), "message": "Product created successfully"}
 
 
-@router.put("/admin/products/{product_id}")
-def update_product(product_id: RowId, user: StaffUser, s: SessionDep, body: ProductIn) -> dict[str, Any]:
+@router.put("/admin/products/{product_id}", response_model=Saved[ProductPublic])
+def update_product(product_id: RowId, user: StaffUser, s: SessionDep, body: ProductUpdate) -> dict[str, Any]:
     """Change a product (partial; products:write)."""
-    data = products.update_product(s, actor=user, product_id=product_id, data=body.sent())
+    data = products.update_product(s, actor=user, product_id=product_id, data=body)
     return {"data": data, "message": "Product updated successfully"}
 
 
-@router.delete("/admin/products/{product_id}")
+@router.delete("/admin/products/{product_id}", response_model=Done)
 def delete_product(product_id: RowId, user: StaffUser, s: SessionDep) -> dict[str, str]:
     """Delete a product that was never ordered (products:write)."""
     products.delete_product(s, actor=user, product_id=product_id)
     return {"message": "Product deleted successfully"}
 
 
-@router.post("/admin/products/{product_id}/prices", status_code=201)
-def add_price(product_id: RowId, user: StaffUser, s: SessionDep, body: PriceIn) -> dict[str, Any]:
+@router.post("/admin/products/{product_id}/prices", status_code=201, response_model=One[ProductPublic])
+def add_price(product_id: RowId, user: StaffUser, s: SessionDep, body: PriceCreate) -> dict[str, Any]:
     """Offer a product at another price (products:write)."""
-    return {"data": products.add_price(s, actor=user, product_id=product_id, data=body.sent())}
+    return {"data": products.add_price(s, actor=user, product_id=product_id, data=body)}
 
 
-@router.put("/admin/prices/{price_id}")
-def set_price_active(price_id: RowId, user: StaffUser, s: SessionDep, body: PriceActiveIn) -> dict[str, Any]:
+@router.put("/admin/prices/{price_id}", response_model=One[ProductPublic])
+def set_price_active(price_id: RowId, user: StaffUser, s: SessionDep, body: PriceActive) -> dict[str, Any]:
     """Switch a price on or off (products:write)."""
     return {"data": products.set_price_active(s, actor=user, price_id=price_id, active=bool(body.is_active))}
 
