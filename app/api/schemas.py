@@ -221,11 +221,6 @@ class MeetingIn(Partial):
     project_id: Number = None
 
 
-class ApplicationUpdateIn(Partial):
-    status: Text = None
-    notes: Text = None
-
-
 def _site_content_model() -> type[Partial]:
     """One body for every kind of site content, from the kinds' own description (the editors are built from it)."""
     by_type = {"bool": Flag, "int": Number, "lines": Lines}

@@ -6,8 +6,10 @@ interview or rejected; an offer is made in person, so no automatic mail goes out
 
 from __future__ import annotations
 
-from typing import Any, BinaryIO
+from collections.abc import Mapping
+from typing import Annotated, Any, BinaryIO
 
+from pydantic import AfterValidator, BaseModel, Field
 from sqlalchemy import func
 from sqlmodel import Session, col, select
 
@@ -21,6 +23,7 @@ from app.models.user import User
 from app.services import audit, files, mail
 from app.services.access import require
 from app.services.paging import PAGE_SIZE, Page, paginate
+from app.services.schema import Body, RawText, parse, problem
 
 NEXT: dict[S, set[S]] = {
     S.new: {S.reviewing, S.rejected},
@@ -35,6 +38,38 @@ APPLICATION_SORTS = {
     "name": (func.lower(JobApplication.last_name), func.lower(JobApplication.first_name), col(JobApplication.id)),
 }
 OPENINGS_MAX = 200  # job codes offered by the opening filter
+
+
+def _known_status(value: str | None) -> str | None:
+    if value is not None and value not in S.__members__:
+        raise problem("Unknown status")
+    return value
+
+
+class ApplicationUpdate(Body):
+    """The workflow step and/or the notes; a field not sent (or null) is unchanged."""
+
+    status: Annotated[RawText, AfterValidator(_known_status)] = Field(
+        None, description="The next status: one of the application's `next_statuses`."
+    )
+    notes: RawText = Field(None, description="Staff notes (trimmed, at most 5000 characters are kept).")
+
+
+class ApplicationPublic(BaseModel):
+    id: int
+    job_code: str | None
+    job_title: str | None
+    first_name: str
+    last_name: str
+    email: str
+    phone: str | None
+    linkedin_url: str | None
+    status: str
+    next_statuses: list[str]
+    notes: str | None
+    resume_filename: str | None
+    cover_letter_filename: str | None
+    created_at: str
 
 
 def application_dto(a: JobApplication, job_title: str | None = None) -> dict[str, Any]:
@@ -139,11 +174,13 @@ def open_document(s: Session, *, actor: User, application_id: int, which: str) -
 
 
 def update_application(
-    s: Session, *, actor: User, application_id: int, status: str | None = None, notes: str | None = None
+    s: Session, *, actor: User, application_id: int, data: ApplicationUpdate | Mapping[str, Any]
 ) -> dict[str, Any]:
     """Move an application along the workflow and/or change its notes (applications:write)."""
     require(actor, Perm.applications_write, "access job applications")
     a = _get(s, application_id)
+    body = parse(ApplicationUpdate, data)
+    status, notes = body.status, body.notes
     if status is not None and status != a.status:
         if status not in S.__members__:
             raise Invalid("Unknown status", errors={"status": "Unknown status"})

@@ -77,11 +77,9 @@ def parse(model: type[M], data: M | Mapping[str, Any]) -> M:
         raise Invalid(message, errors=fields) from None
 
 
-class Input(BaseModel):
-    """A request body: an object whose empty strings mean "not sent" (the spec's payload cleaning).
-
-    Keys the model does not declare are ignored. `sent()` is the partial update: only the keys the caller sent.
-    """
+class Body(BaseModel):
+    """A request body: a JSON object; keys the model does not declare are ignored. `sent()` is the partial update:
+    only the keys the caller sent."""
 
     model_config = ConfigDict(extra="ignore")
 
@@ -92,10 +90,19 @@ class Input(BaseModel):
             return value
         if not isinstance(value, dict):
             raise ValueError("Must be an object")
-        return {k: v for k, v in value.items() if v != ""}
+        return value
 
     def sent(self) -> dict[str, Any]:
         return self.model_dump(exclude_unset=True)
+
+
+class Input(Body):
+    """A staff form's body, whose empty strings mean "not sent" (the spec's payload cleaning)."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _drop_empty(cls, value: Any) -> Any:
+        return {k: v for k, v in value.items() if v != ""} if isinstance(value, dict) else value
 
 
 def _text_check(label: str, limit: int, required: bool) -> Callable[[Any], str | None]:

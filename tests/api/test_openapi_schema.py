@@ -32,6 +32,8 @@ TYPED = {
     ("delete", "/api/admin/products/{product_id}"),
     ("post", "/api/admin/products/{product_id}/prices"),
     ("put", "/api/admin/prices/{price_id}"),
+    ("get", "/api/admin/applications"),
+    ("put", "/api/admin/applications/{application_id}"),
 }
 
 

@@ -14,7 +14,6 @@ from fastapi.responses import StreamingResponse
 
 from app.api.deps import CurrentUser, DownloadUser, PageNo, PageSize, RowId, Search, SessionDep, StaffUser
 from app.api.schemas import (
-    ApplicationUpdateIn,
     Done,
     InvoiceIn,
     Listed,
@@ -36,6 +35,7 @@ from app.services import (
     projects,
     site_admin,
 )
+from app.services.applications import ApplicationPublic, ApplicationUpdate
 from app.services.organizations import OrganizationCreate, OrganizationPublic, OrganizationUpdate
 from app.services.products import PriceActive, PriceCreate, ProductCreate, ProductPublic, ProductUpdate
 
@@ -54,7 +54,7 @@ def list_organizations(
     user: StaffUser,
     s: SessionDep,
     search: Search = "",
-    sort: Annotated[str, Query(description="name (default), newest or oldest.", max_length=20)] = "name",
+    sort: Annotated[str, Query(description="name (default), newest or oldest.")] = "name",
     page: PageNo = 1,
     page_size: PageSize = 25,
 ) -> dict[str, Any]:
@@ -143,7 +143,7 @@ def list_all_products(
     user: StaffUser,
     s: SessionDep,
     search: Search = "",
-    sort: Annotated[str, Query(description="name (default), newest or oldest.", max_length=20)] = "name",
+    sort: Annotated[str, Query(description="name (default), newest or oldest.")] = "name",
     page: PageNo = 1,
     page_size: PageSize = 25,
 ) -> dict[str, Any]:
@@ -277,16 +277,16 @@ def complete_meeting(meeting_id: RowId, user: StaffUser, s: SessionDep) -> dict[
     return {"data": meetings_admin.complete_meeting(s, actor=user, meeting_id=meeting_id)}
 
 
-@router.get("/admin/applications")
+@router.get("/admin/applications", response_model=Listed[ApplicationPublic])
 def list_applications(
     user: StaffUser,
     s: SessionDep,
-    job_code: str = "",
-    status: str = "",
-    search: str = "",
-    sort: str = "newest",
-    page: int = 1,
-    page_size: int = 25,
+    job_code: Annotated[str, Query(description="Only this opening's applications.")] = "",
+    status: Annotated[str, Query(description="Only applications in this status.")] = "",
+    search: Search = "",
+    sort: Annotated[str, Query(description="newest (default), oldest or name.")] = "newest",
+    page: PageNo = 1,
+    page_size: PageSize = 25,
 ) -> dict[str, Any]:
     """Job applications by opening and status, searched (name, e-mail, job) and paginated in SQL (applications:read)."""
     return applications.list_applications(
@@ -294,14 +294,12 @@ def list_applications(
     ).as_json()
 
 
-@router.put("/admin/applications/{application_id}")
+@router.put("/admin/applications/{application_id}", response_model=Saved[ApplicationPublic])
 def update_application(
-    application_id: RowId, user: StaffUser, s: SessionDep, body: ApplicationUpdateIn
+    application_id: RowId, user: StaffUser, s: SessionDep, body: ApplicationUpdate
 ) -> dict[str, Any]:
     """Move an application through the workflow and keep notes (applications:write)."""
-    data = applications.update_application(
-        s, actor=user, application_id=application_id, status=body.status, notes=body.notes
-    )
+    data = applications.update_application(s, actor=user, application_id=application_id, data=body)
     return {"data": data, "message": "Application updated"}
 
 
