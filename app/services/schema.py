@@ -34,7 +34,7 @@ from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema, PydanticCustomError, core_schema
 
 from app.core.errors import Invalid
-from app.core.text import INVALID_CHARACTER, storable
+from app.core.text import INVALID_CHARACTER, INVALID_TEXT, storable
 from app.services import validation
 
 CHECK_FIELDS = "Please check the highlighted fields."
@@ -62,8 +62,11 @@ def report(errors: Iterable[Mapping[str, Any]], *, strip: tuple[str, ...] = ()) 
             loc = loc[1:]
         field = ".".join(loc) or "body"
         fields.setdefault(field, str(err.get("msg", "Invalid value")).removeprefix("Value error, "))
-    message = CHECK_FIELDS if shape or not fields else next(iter(fields.values()))
-    return message, fields
+    if shape or not fields:
+        return CHECK_FIELDS, fields
+    first = next(iter(fields.values()))
+    # Unstorable text is worded as the engine's own guard words it (app.core.db): the sentence, then the fields.
+    return (INVALID_TEXT if first == INVALID_CHARACTER else first), fields
 
 
 def parse(model: type[M], data: M | Mapping[str, Any]) -> M:
