@@ -6,8 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from fastapi.testclient import TestClient
+from sqlmodel import Session
 
 from app.api import create_api
+from app.models.enums import Role
+from app.services import sessions
+from tests import factories as f
 
 # Writes that take no body by design: the cookie is the whole request, or the path names the action's object.
 BODYLESS = {
@@ -40,6 +45,13 @@ TYPED = {
 @pytest.fixture(scope="module")
 def spec() -> dict[str, Any]:
     return create_api().openapi()
+
+
+@pytest.fixture
+def admin_client(client: TestClient, session: Session) -> TestClient:
+    admin = f.user(session, "openapi_admin", role=Role.admin)
+    client.cookies.set("access_token", sessions.start(session, admin).access_token)
+    return client
 
 
 def _operations(spec: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
@@ -92,3 +104,23 @@ def test_typed_bodies_carry_their_constraints(spec: dict[str, Any]) -> None:
     assert {"maxLength": 200, "type": "string"} in org["properties"]["name"]["anyOf"]
     path_id = spec["paths"]["/api/protected/organizations/{organization_id}"]["put"]["parameters"][0]["schema"]
     assert (path_id["minimum"], path_id["maximum"]) == (1, 2**31 - 1)
+
+
+def test_rules_on_the_fields_keep_the_products_422(admin_client: Any) -> None:
+    """A rule on a field answers in the service's words (first one as the message); a wrong shape answers alone."""
+    r = admin_client.post("/api/protected/organizations", json={"name": "x" * 201, "size": "huge"})
+    assert r.status_code == 422
+    assert r.json() == {
+        "message": "Name must not exceed 200 characters",
+        "errors": {
+            "name": "Name must not exceed 200 characters",
+            "size": "Size must be one of: small, medium, large, enterprise",
+        },
+    }
+    r = admin_client.post("/api/protected/organizations", json={"name": ["Acme"], "size": "huge"})
+    assert r.json() == {"message": "Please check the highlighted fields.", "errors": {"name": "Must be text"}}
+    r = admin_client.post("/api/admin/products/1/prices", json={"amount": "1.001", "currency": "eur"})
+    assert r.json()["errors"] == {
+        "amount": "Price must be in whole cents",
+        "currency": "Only US dollars (usd) are supported",
+    }
