@@ -12,7 +12,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from app.api.deps import CHECK_FIELDS, same_origin_writes, storable_text
+from app.api.deps import same_origin_writes, storable_text
 from app.api.routes import (
     account,
     admin,
@@ -32,24 +32,13 @@ from app.api.routes import (
 )
 from app.core.config import settings
 from app.core.errors import DomainError
+from app.services.schema import report
 
 log = logging.getLogger(__name__)
 
 
 def error_body(message: str, errors: dict[str, str] | None = None, **extra: object) -> dict[str, object]:
     return {"message": message, "errors": errors or {}, **extra}
-
-
-def _field_errors(exc: RequestValidationError) -> dict[str, str]:
-    errors: dict[str, str] = {}
-    for err in exc.errors():
-        # Where the value sits, named as the services name nested fields ("items.0.quantity"); "body": the body itself.
-        loc = [str(p) for p in err.get("loc", ())]
-        if loc and loc[0] in ("body", "query", "path", "header", "cookie"):
-            loc = loc[1:]
-        field = ".".join(loc) or "body"
-        errors.setdefault(field, str(err.get("msg", "Invalid value")).removeprefix("Value error, "))
-    return errors
 
 
 def install_error_handlers(api: FastAPI) -> None:
@@ -59,8 +48,9 @@ def install_error_handlers(api: FastAPI) -> None:
 
     @api.exception_handler(RequestValidationError)
     async def _validation(_: Request, exc: RequestValidationError) -> JSONResponse:
-        errors = _field_errors(exc)
-        return JSONResponse(error_body(CHECK_FIELDS, errors), status_code=422)
+        # Named as the services name nested fields ("items.0.quantity"); "body": the body itself.
+        message, errors = report(exc.errors(), strip=("body", "query", "path", "header", "cookie"))
+        return JSONResponse(error_body(message, errors), status_code=422)
 
     @api.exception_handler(StarletteHTTPException)
     async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:

@@ -7,7 +7,7 @@ import uuid
 from collections.abc import Callable
 from typing import Annotated
 
-from fastapi import Depends, Request
+from fastapi import Depends, Query, Request
 from pydantic import Field
 from sqlmodel import Session
 from starlette.datastructures import UploadFile
@@ -20,6 +20,7 @@ from app.core.permissions import STAFF_ROLES, effective_permissions, has_perm
 from app.core.text import INVALID_CHARACTER, unstorable_paths
 from app.models.user import User
 from app.services import sessions
+from app.services.schema import CHECK_FIELDS
 
 ACCESS_COOKIE = "access_token"
 REFRESH_COOKIE = "refresh_token"
@@ -29,8 +30,11 @@ SessionDep = Annotated[Session, Depends(get_session)]
 # Every integer id in a path or query: what an INTEGER primary key can hold, so a larger one is a 422, not a query
 # PostgreSQL refuses (services treat such ids as not found too, for callers outside the API).
 RowId = Annotated[int, Field(ge=1, le=MAX_ID)]
-# The API's answer to a request whose fields fail validation (see app.api.install_error_handlers).
-CHECK_FIELDS = "Please check the highlighted fields."
+
+# The paging query parameters of every list: out-of-range values are clamped by the services, as they always were.
+PageNo = Annotated[int, Query(description="The page, from 1 (clamped into range).")]
+PageSize = Annotated[int, Query(description="Rows per page, 1 to 100 (clamped into range).")]
+Search = Annotated[str, Query(description="Text to look for (case-insensitive; the first 100 characters are used).")]
 
 
 def client_ip(request: Request) -> str | None:

@@ -8,7 +8,7 @@ the field. Keys not declared here pass through untouched, as before (the service
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, Generic, TypeVar
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, create_model, model_validator
 
@@ -62,6 +62,38 @@ class Partial(BaseModel):
         return self.model_dump(exclude_unset=True)
 
 
+T = TypeVar("T")
+
+
+class Saved(BaseModel, Generic[T]):
+    """The answer to a create or an update: the record and what happened."""
+
+    data: T
+    message: str
+
+
+class One(BaseModel, Generic[T]):
+    """A record alone."""
+
+    data: T
+
+
+class Listed(BaseModel, Generic[T]):
+    """One page of a list: the spec's `{"data": [...]}` with the paging fields beside it."""
+
+    data: list[T]
+    total: int
+    page: int
+    page_size: int
+    pages: int
+
+
+class Done(BaseModel):
+    """The answer to a call that returns no record (a delete)."""
+
+    message: str
+
+
 class UserCreateIn(Partial):
     username: Text = None
     email: Text = None
@@ -107,15 +139,6 @@ class InquiryUpdateIn(Partial):
     assigned_to: Text = None
     is_spam: Flag = None
     notes: Text = None
-
-
-class OrganizationIn(Partial):
-    name: Text = None
-    description: Text = None
-    industry: Text = None
-    website: Text = None
-    size: Text = None
-    primary_contact_id: Text = None
 
 
 class ProjectIn(Partial):
@@ -196,11 +219,6 @@ class MeetingIn(Partial):
     start_time: Text = None
     duration_minutes: Number = None
     project_id: Number = None
-
-
-class ApplicationUpdateIn(Partial):
-    status: Text = None
-    notes: Text = None
 
 
 def _site_content_model() -> type[Partial]:

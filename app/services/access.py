@@ -11,7 +11,7 @@ from typing import TypeVar
 from sqlmodel import Session, SQLModel
 
 from app.core.db import get_by_id
-from app.core.errors import NotFound
+from app.core.errors import Forbidden, NotFound
 from app.core.permissions import STAFF_ROLES, Perm, effective_permissions, has_perm
 from app.models.user import User
 
@@ -27,6 +27,13 @@ def perms(user: User) -> frozenset[str]:
 
 def staff_can(user: User, perm: str) -> bool:
     return user.role in STAFF_ROLES and has_perm(perms(user), perm)
+
+
+def require(actor: User, perm: str, doing: str) -> None:
+    """The one permission check of the services: staff holding `perm`, or Forbidden
+    "You don't have permission to <doing>" (e.g. `doing="create invoices"`)."""
+    if not staff_can(actor, perm):
+        raise Forbidden(f"You don't have permission to {doing}")
 
 
 def sees_all(user: User, kind: str) -> bool:

@@ -9,14 +9,14 @@ from sqlalchemy import func
 from sqlmodel import Session, col, select
 
 from app.core.db import get_by_id
-from app.core.errors import Forbidden, Invalid, NotFound
+from app.core.errors import Invalid, NotFound
 from app.core.permissions import STAFF_ROLES, Perm
 from app.models.enums import InquiryPriority, InquiryStatus
 from app.models.inquiry import ContactInquiry
 from app.models.system import AuditLog
 from app.models.user import User
 from app.services import audit, contact
-from app.services.access import staff_can
+from app.services.access import require
 from app.services.paging import Page, paginate
 
 
@@ -61,8 +61,7 @@ def list_inquiries(
 ) -> Page[dict[str, Any]]:
     """A page of inquiries (newest first unless sorted), searched and filtered in SQL; spam-flagged ones only in their
     own list (`spam=True`)."""
-    if not staff_can(actor, Perm.inquiries_read):
-        raise Forbidden("You don't have permission to view inquiries")
+    require(actor, Perm.inquiries_read, "view inquiries")
     query = select(ContactInquiry).where(col(ContactInquiry.is_spam).is_(spam))
     if status:
         if status not in InquiryStatus.__members__:
@@ -85,8 +84,7 @@ def update_inquiry(
     s: Session, *, actor: User, inquiry_id: int, data: dict[str, Any], ip: str | None = None
 ) -> dict[str, Any]:
     """Change status, priority, assignee or notes (any value to any value: staff triage freely)."""
-    if not staff_can(actor, Perm.inquiries_write):
-        raise Forbidden("You don't have permission to update inquiries")
+    require(actor, Perm.inquiries_write, "update inquiries")
     inquiry = get_by_id(s, ContactInquiry, inquiry_id)
     if inquiry is None:
         raise NotFound("Inquiry not found")

@@ -10,7 +10,7 @@ from sqlalchemy import and_, func, literal_column
 from sqlalchemy.sql.elements import ColumnElement
 from sqlmodel import Session, col, select
 
-from app.core.errors import Forbidden, Invalid
+from app.core.errors import Invalid
 from app.core.permissions import Perm
 from app.models.billing import Invoice
 from app.models.careers import JobApplication
@@ -20,7 +20,7 @@ from app.models.meeting import Meeting
 from app.models.project import Project
 from app.models.user import User
 from app.services import validation as v
-from app.services.access import staff_can
+from app.services.access import require
 
 MAX_DAYS = 800
 DEFAULT_DAYS = 90
@@ -49,8 +49,7 @@ def _window(start: date, end: date) -> tuple[datetime, datetime]:
 
 def report(s: Session, *, actor: User, start: date | None = None, end: date | None = None) -> dict[str, Any]:
     """Every figure of the analytics page for the period [start, end] (inclusive days; default the last 90)."""
-    if not staff_can(actor, Perm.analytics_read):
-        raise Forbidden("You don't have permission to view analytics")
+    require(actor, Perm.analytics_read, "view analytics")
     end = end or date.today()
     if start is None:
         # The last 90 days up to `end`, never before the calendar; no arithmetic on an end outside it (_window says so).

@@ -6,21 +6,24 @@ interview or rejected; an offer is made in person, so no automatic mail goes out
 
 from __future__ import annotations
 
-from typing import Any, BinaryIO
+from collections.abc import Mapping
+from typing import Annotated, Any, BinaryIO
 
+from pydantic import AfterValidator, BaseModel, Field
 from sqlalchemy import func
 from sqlmodel import Session, col, select
 
 from app.core.config import settings
 from app.core.db import get_by_id
-from app.core.errors import Forbidden, Invalid, NotFound
+from app.core.errors import Invalid, NotFound
 from app.core.permissions import Perm
 from app.models.careers import JobApplication, JobOpening
 from app.models.enums import ApplicationStatus as S
 from app.models.user import User
 from app.services import audit, files, mail
-from app.services.access import staff_can
+from app.services.access import require
 from app.services.paging import PAGE_SIZE, Page, paginate
+from app.services.schema import Body, RawText, parse, problem
 
 NEXT: dict[S, set[S]] = {
     S.new: {S.reviewing, S.rejected},
@@ -35,6 +38,38 @@ APPLICATION_SORTS = {
     "name": (func.lower(JobApplication.last_name), func.lower(JobApplication.first_name), col(JobApplication.id)),
 }
 OPENINGS_MAX = 200  # job codes offered by the opening filter
+
+
+def _known_status(value: str | None) -> str | None:
+    if value is not None and value not in S.__members__:
+        raise problem("Unknown status")
+    return value
+
+
+class ApplicationUpdate(Body):
+    """The workflow step and/or the notes; a field not sent (or null) is unchanged."""
+
+    status: Annotated[RawText, AfterValidator(_known_status)] = Field(
+        None, description="The next status: one of the application's `next_statuses`."
+    )
+    notes: RawText = Field(None, description="Staff notes (trimmed, at most 5000 characters are kept).")
+
+
+class ApplicationPublic(BaseModel):
+    id: int
+    job_code: str | None
+    job_title: str | None
+    first_name: str
+    last_name: str
+    email: str
+    phone: str | None
+    linkedin_url: str | None
+    status: str
+    next_statuses: list[str]
+    notes: str | None
+    resume_filename: str | None
+    cover_letter_filename: str | None
+    created_at: str
 
 
 def application_dto(a: JobApplication, job_title: str | None = None) -> dict[str, Any]:
@@ -56,11 +91,6 @@ def application_dto(a: JobApplication, job_title: str | None = None) -> dict[str
     }
 
 
-def _require(actor: User, perm: str) -> None:
-    if not staff_can(actor, perm):
-        raise Forbidden("You don't have permission to access job applications")
-
-
 def list_applications(
     s: Session,
     *,
@@ -74,7 +104,7 @@ def list_applications(
 ) -> Page[dict[str, Any]]:
     """A page of applications (newest first unless sorted), by opening and status, searched in the applicant's name,
     e-mail and the job (code or title) (applications:read)."""
-    _require(actor, Perm.applications_read)
+    require(actor, Perm.applications_read, "access job applications")
     query = select(JobApplication, JobOpening.title).join(
         JobOpening, col(JobApplication.job_opening_id) == JobOpening.id, isouter=True
     )
@@ -100,7 +130,7 @@ def list_applications(
 
 def opening_choices(s: Session, *, actor: User) -> list[dict[str, str]]:
     """The openings applications were made to ({code, label}, by code), for the list's filter (applications:read)."""
-    _require(actor, Perm.applications_read)
+    require(actor, Perm.applications_read, "access job applications")
     rows = s.exec(
         select(JobApplication.job_code, func.max(JobOpening.title))
         .join(JobOpening, col(JobApplication.job_opening_id) == JobOpening.id, isouter=True)
@@ -125,7 +155,7 @@ def _get(s: Session, application_id: int) -> JobApplication:
 
 def open_document(s: Session, *, actor: User, application_id: int, which: str) -> tuple[str, str, BinaryIO]:
     """The stored CV or cover letter (download name, content type, open file) for staff with applications:read."""
-    _require(actor, Perm.applications_read)
+    require(actor, Perm.applications_read, "access job applications")
     a = _get(s, application_id)
     kind: str | None
     if which == "resume":
@@ -144,11 +174,13 @@ def open_document(s: Session, *, actor: User, application_id: int, which: str) -
 
 
 def update_application(
-    s: Session, *, actor: User, application_id: int, status: str | None = None, notes: str | None = None
+    s: Session, *, actor: User, application_id: int, data: ApplicationUpdate | Mapping[str, Any]
 ) -> dict[str, Any]:
     """Move an application along the workflow and/or change its notes (applications:write)."""
-    _require(actor, Perm.applications_write)
+    require(actor, Perm.applications_write, "access job applications")
     a = _get(s, application_id)
+    body = parse(ApplicationUpdate, data)
+    status, notes = body.status, body.notes
     if status is not None and status != a.status:
         if status not in S.__members__:
             raise Invalid("Unknown status", errors={"status": "Unknown status"})

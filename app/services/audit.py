@@ -6,11 +6,10 @@ from typing import Any
 
 from sqlmodel import Session, SQLModel, col, select
 
-from app.core.errors import Forbidden
 from app.core.permissions import Perm
 from app.models.system import AuditLog
 from app.models.user import User
-from app.services.access import staff_can
+from app.services.access import require
 
 
 def record(
@@ -37,8 +36,7 @@ def record(
 
 def recent(s: Session, *, actor: User, limit: int = 100) -> list[dict[str, Any]]:
     """The latest audit entries, newest first, with the actor's username (needs audit:read)."""
-    if not staff_can(actor, Perm.audit_read):
-        raise Forbidden("You don't have permission to view the audit log")
+    require(actor, Perm.audit_read, "view the audit log")
     limit = max(1, min(int(limit), 500))
     rows = s.exec(
         select(AuditLog, User.username)

@@ -19,7 +19,7 @@ from sqlmodel import Session, col, select
 
 from app.core.config import settings
 from app.core.db import MAX_ID, get_by_id
-from app.core.errors import Conflict, Forbidden, Invalid, NotFound
+from app.core.errors import Conflict, Invalid, NotFound
 from app.core.permissions import Perm
 from app.models.base import utcnow
 from app.models.billing import Invoice, InvoiceItem, Payment
@@ -28,7 +28,6 @@ from app.models.project import Project
 from app.models.user import User
 from app.services import access, audit, mail
 from app.services import validation as v
-from app.services.access import staff_can
 from app.services.admin_users import CLIENT_SEARCH
 from app.services.invoices import invoice_dto
 from app.services.paging import PAGE_SIZE, Page, paginate
@@ -45,11 +44,6 @@ def totals(amounts: list[Decimal], tax_rate_percent: Decimal) -> tuple[Decimal, 
     subtotal = sum(amounts, Decimal("0.00")).quantize(CENT)
     tax = (subtotal * tax_rate_percent / Decimal(100)).quantize(CENT, rounding=ROUND_HALF_UP)
     return subtotal, tax, subtotal + tax
-
-
-def _require(actor: User, perm: str, verb: str) -> None:
-    if not staff_can(actor, perm):
-        raise Forbidden(f"You don't have permission to {verb} invoices")
 
 
 INVOICE_NUMBER_LOCK = 72_001  # an arbitrary application-wide advisory lock id
@@ -201,7 +195,7 @@ def list_invoices(
     Searched in SQL by invoice number and the client's username, e-mail, names or company; filtered by status;
     sorted by one of INVOICE_SORTS (newest first unless asked).
     """
-    _require(actor, Perm.billing_read, "view")
+    access.require(actor, Perm.billing_read, "view invoices")
     query = select(Invoice, User).join(User, col(Invoice.client_id) == col(User.id))
     if status:
         if status not in InvoiceStatus.__members__:
@@ -225,7 +219,7 @@ def project_choices(s: Session, *, actor: User, client_id: str) -> list[dict[str
 
     Empty for staff who do not read projects (content:read): their invoices simply name no project.
     """
-    _require(actor, Perm.billing_write, "create")
+    access.require(actor, Perm.billing_write, "create invoices")
     try:
         client = uuid.UUID(str(client_id))
     except ValueError:
@@ -243,7 +237,7 @@ def project_choices(s: Session, *, actor: User, client_id: str) -> list[dict[str
 
 def create_invoice(s: Session, *, actor: User, data: dict[str, Any]) -> dict[str, Any]:
     """A draft invoice with its lines; the number is the next of the year, unique even under concurrent creation."""
-    _require(actor, Perm.billing_write, "create")
+    access.require(actor, Perm.billing_write, "create invoices")
     errors: dict[str, str] = {}
     header = _header(s, data, errors)
     try:
@@ -297,7 +291,7 @@ def _get(s: Session, invoice_id: int) -> Invoice:
 
 def issue_invoice(s: Session, *, actor: User, invoice_id: int) -> dict[str, Any]:
     """Draft → pending: the client can now see it, and is told by e-mail."""
-    _require(actor, Perm.billing_write, "issue")
+    access.require(actor, Perm.billing_write, "issue invoices")
     invoice = _get(s, invoice_id)
     if invoice.status != InvoiceStatus.draft:
         raise Invalid("Only draft invoices can be issued.")
@@ -326,7 +320,7 @@ def record_payment(
     s: Session, *, actor: User, invoice_id: int, amount: Any = None, method: str | None = None, paid_on: Any = None
 ) -> dict[str, Any]:
     """Record a payment on an issued invoice; once payments cover the total, it is paid (paid date set)."""
-    _require(actor, Perm.billing_write, "record payments on")
+    access.require(actor, Perm.billing_write, "record payments on invoices")
     invoice = _get(s, invoice_id)
     if invoice.status != InvoiceStatus.pending:
         raise Invalid("Payments can be recorded on issued, unpaid invoices only.")
@@ -362,7 +356,7 @@ def record_payment(
 
 def delete_draft(s: Session, *, actor: User, invoice_id: int) -> None:
     """Only drafts may be deleted: an issued invoice is a business record."""
-    _require(actor, Perm.billing_write, "delete")
+    access.require(actor, Perm.billing_write, "delete invoices")
     invoice = _get(s, invoice_id)
     if invoice.status != InvoiceStatus.draft:
         raise Invalid("Issued invoices cannot be deleted.")

@@ -15,7 +15,7 @@ from sqlmodel import Session, col, select
 
 from app.core.config import settings
 from app.core.db import MAX_ID, get_by_id
-from app.core.errors import Conflict, Forbidden, Invalid, NotFound
+from app.core.errors import Conflict, Invalid, NotFound
 from app.core.permissions import Perm
 from app.models.base import utcnow
 from app.models.enums import MeetingStatus
@@ -24,14 +24,13 @@ from app.models.project import Project
 from app.models.user import User
 from app.services import audit, booking_invite, booking_settings, mail
 from app.services import validation as v
-from app.services.access import staff_can
+from app.services.access import require
 from app.services.meetings import meeting_dto
 from app.services.paging import PAGE_SIZE, Page, paginate
 
 
 def _require(actor: User, perm: str, verb: str) -> None:
-    if not staff_can(actor, perm):
-        raise Forbidden(f"You don't have permission to {verb} meetings")
+    require(actor, perm, f"{verb} meetings")
 
 
 MEETING_SORTS_DEFAULT = {"upcoming": "soonest", "past": "latest", "all": "latest"}

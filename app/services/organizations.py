@@ -3,21 +3,23 @@
 from __future__ import annotations
 
 import uuid
-from typing import Any
+from collections.abc import Mapping
+from typing import Annotated, Any
 
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 from sqlalchemy import func
 from sqlmodel import Session, col, select
 
 from app.core.db import get_by_id
-from app.core.errors import Forbidden, Invalid, NotFound
+from app.core.errors import Invalid, NotFound
 from app.core.permissions import Perm
 from app.models.enums import OrganizationSize
 from app.models.project import Organization
 from app.models.user import User
 from app.services import audit
-from app.services import validation as v
-from app.services.access import staff_can
+from app.services.access import require
 from app.services.paging import PAGE_SIZE, Page, paginate
+from app.services.schema import Choice, Input, RawText, Text, parse, problem, required
 
 ORGANIZATION_SORTS = {
     "name": (func.lower(Organization.name), col(Organization.id)),
@@ -27,22 +29,54 @@ ORGANIZATION_SORTS = {
 CHOICES_MAX = 100  # organizations offered at once by a picker; a search narrows the rest
 
 
-def organization_dto(o: Organization) -> dict[str, Any]:
-    return {
-        "id": o.id,
-        "name": o.name,
-        "description": o.description,
-        "website": o.website,
-        "industry": o.industry,
-        "size": str(o.size) if o.size else None,
-        "primary_contact_id": str(o.primary_contact_id) if o.primary_contact_id else None,
-        "created_at": o.created_at.isoformat(),
-    }
+def _website(value: str | None) -> str | None:
+    if value and not value.startswith(("http://", "https://")):
+        raise problem("Website must start with http:// or https://")
+    return value
 
 
-def _check(actor: User, perm: str, verb: str) -> None:
-    if not staff_can(actor, perm):
-        raise Forbidden(f"You don't have permission to {verb} organizations")
+Name = Annotated[str | None, Text("Name", 200, required=True)]
+
+
+class OrganizationUpdate(Input):
+    """The fields sent change; blank text means "not sent", null clears an optional field."""
+
+    name: Name = None
+    description: Annotated[str | None, Text("Description", 5000)] = None
+    industry: Annotated[str | None, Text("Industry", 100)] = None
+    website: Annotated[str | None, Text("Website", 500), AfterValidator(_website)] = None
+    size: Annotated[OrganizationSize | None, Choice("Size")] = None
+    primary_contact_id: RawText = Field(None, description="The primary contact's user id (a UUID), or null.")
+
+
+class OrganizationCreate(OrganizationUpdate):
+    model_config = ConfigDict(json_schema_extra=required("name"))
+
+    name: Name = Field(None, validate_default=True)
+
+
+class OrganizationPublic(BaseModel):
+    id: int
+    name: str
+    description: str | None
+    website: str | None
+    industry: str | None
+    size: str | None
+    primary_contact_id: str | None
+    created_at: str
+
+
+def organization_dto(o: Organization) -> OrganizationPublic:
+    return OrganizationPublic(
+        id=o.id or 0,
+        name=o.name,
+        description=o.description,
+        website=o.website,
+        industry=o.industry,
+        size=str(o.size) if o.size else None,
+        primary_contact_id=str(o.primary_contact_id) if o.primary_contact_id else None,
+        created_at=o.created_at.isoformat(),
+    )
 
 
 def list_organizations(
@@ -53,9 +87,9 @@ def list_organizations(
     sort: str = "",
     page: int = 1,
     page_size: int = PAGE_SIZE,
-) -> Page[dict[str, Any]]:
+) -> Page[OrganizationPublic]:
     """A page of organizations matching the search in name or industry, by name unless sorted (content:read)."""
-    _check(actor, Perm.content_read, "view")
+    require(actor, Perm.content_read, "view organizations")
     return paginate(
         s,
         select(Organization),
@@ -74,7 +108,7 @@ def organization_choices(
 ) -> Page[dict[str, str]]:
     """The organizations a picker offers ({id, name}, by name, at most `limit`, searched by name), plus `include_id`
     (the one already chosen) wherever it sorts; `total` says how many match, so a picker knows to offer its search."""
-    _check(actor, Perm.content_read, "view")
+    require(actor, Perm.content_read, "view organizations")
     result = paginate(
         s,
         select(Organization),
@@ -92,26 +126,14 @@ def organization_choices(
     return result
 
 
-def _values(s: Session, data: dict[str, Any], *, creating: bool) -> dict[str, Any]:
-    data = v.drop_empty(data, drop_none=False)
-    errors: dict[str, str] = {}
-    out: dict[str, Any] = {}
-    if creating or "name" in data:
-        out["name"] = v.text(data.get("name"), "name", errors, "Name", limit=200, required=True)
-    for field, label, limit in (("description", "Description", 5000), ("industry", "Industry", 100)):
-        if field in data:
-            out[field] = v.text(data[field], field, errors, label, limit=limit)
-    if "website" in data:
-        site = v.text(data["website"], "website", errors, "Website", limit=500)
-        if site and not site.startswith(("http://", "https://")):
-            errors["website"] = "Website must start with http:// or https://"
-        out["website"] = site
-    if "size" in data:
-        out["size"] = v.choice(data["size"], OrganizationSize, "size", errors, "Size")
-    if "primary_contact_id" in data:
-        out["primary_contact_id"] = _contact(s, data["primary_contact_id"], errors)
-    if errors:
-        raise Invalid(next(iter(errors.values())), errors=errors)
+def _values(s: Session, body: OrganizationUpdate) -> dict[str, Any]:
+    """The sent fields, with the primary contact (what the schema cannot say: that the account exists) looked up."""
+    out = body.sent()
+    if "primary_contact_id" in out:
+        errors: dict[str, str] = {}
+        out["primary_contact_id"] = _contact(s, out["primary_contact_id"], errors)
+        if errors:
+            raise Invalid(next(iter(errors.values())), errors=errors)
     return out
 
 
@@ -128,10 +150,10 @@ def _contact(s: Session, value: Any, errors: dict[str, str]) -> uuid.UUID | None
     return user.id
 
 
-def create_organization(s: Session, *, actor: User, data: dict[str, Any]) -> dict[str, Any]:
+def create_organization(s: Session, *, actor: User, data: OrganizationCreate | Mapping[str, Any]) -> OrganizationPublic:
     """Create an organization (content:write)."""
-    _check(actor, Perm.content_write, "create")
-    org = Organization(**_values(s, data, creating=True))
+    require(actor, Perm.content_write, "create organizations")
+    org = Organization(**_values(s, parse(OrganizationCreate, data)))
     s.add(org)
     s.flush()
     audit.record(s, actor=actor, action="organization.create", entity=org)
@@ -139,13 +161,15 @@ def create_organization(s: Session, *, actor: User, data: dict[str, Any]) -> dic
     return organization_dto(org)
 
 
-def update_organization(s: Session, *, actor: User, organization_id: int, data: dict[str, Any]) -> dict[str, Any]:
+def update_organization(
+    s: Session, *, actor: User, organization_id: int, data: OrganizationUpdate | Mapping[str, Any]
+) -> OrganizationPublic:
     """Change the fields sent (content:write)."""
-    _check(actor, Perm.content_write, "update")
+    require(actor, Perm.content_write, "update organizations")
     org = get_by_id(s, Organization, organization_id)
     if org is None:
         raise NotFound("Organization not found")
-    for key, value in _values(s, data, creating=False).items():
+    for key, value in _values(s, parse(OrganizationUpdate, data)).items():
         setattr(org, key, value)
     s.add(org)
     audit.record(s, actor=actor, action="organization.update", entity=org)
@@ -155,7 +179,7 @@ def update_organization(s: Session, *, actor: User, organization_id: int, data: 
 
 def delete_organization(s: Session, *, actor: User, organization_id: int) -> None:
     """Delete an organization; its projects stay, without the link."""
-    _check(actor, Perm.content_write, "delete")
+    require(actor, Perm.content_write, "delete organizations")
     org = get_by_id(s, Organization, organization_id)
     if org is None:
         raise NotFound("Organization not found")

@@ -2,23 +2,26 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from decimal import Decimal
+from typing import Annotated, Any
 
 import sqlalchemy as sa
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, field_validator
 from sqlalchemy import func
 from sqlmodel import Session, col, select
 from sqlmodel.sql.expression import SelectOfScalar
 
 from app.core.db import get_by_id
-from app.core.errors import Forbidden, Invalid, NotFound
+from app.core.errors import Invalid, NotFound
 from app.core.permissions import Perm
 from app.models.commerce import OrderItem, Price, Product
 from app.models.enums import BillingPeriod, ProductCategory
 from app.models.user import User
 from app.services import audit
-from app.services import validation as v
-from app.services.access import staff_can
+from app.services.access import require
 from app.services.paging import PAGE_SIZE, Page, contains, paginate
+from app.services.schema import Choice, Flag, Input, Money, RawText, Text, parse, problem, required
 
 PRODUCT_SORTS = {
     "name": (func.lower(Product.name), col(Product.id)),
@@ -26,6 +29,85 @@ PRODUCT_SORTS = {
     "oldest": (col(Product.created_at), col(Product.id)),
 }
 CURRENCIES = {"usd"}  # invoices and the site show US dollars; other currencies need a price display decision first
+
+
+def _number(value: Any) -> Any:
+    if value is None or (isinstance(value, int | float | str) and not isinstance(value, bool)):
+        return value
+    raise ValueError("Must be a number")
+
+
+def _an_object(value: Any) -> Any:
+    if value is not None and not isinstance(value, dict):
+        raise problem("Metadata must be an object")
+    return value
+
+
+class PriceShape(Input):
+    """A price inside a product's body: its shape only; its values are judged as `PriceCreate` (errors keyed by the
+    price's own field names, as the form shows them)."""
+
+    amount: Annotated[Decimal | int | float | str | None, BeforeValidator(_number)] = None
+    currency: RawText = None
+    billing_period: RawText = None
+    is_active: Flag = False  # when sent; null is false, as it always was
+
+
+class PriceCreate(Input):
+    amount: Annotated[Decimal | None, Money("Price", required=True)] = Field(None, validate_default=True)
+    currency: RawText = Field("usd", description="Only usd (US dollars) is supported.")
+    billing_period: Annotated[BillingPeriod | None, Choice("Billing period")] = BillingPeriod.one_time
+    is_active: Flag = True
+
+    model_config = ConfigDict(json_schema_extra=required("amount"))
+
+    @field_validator("currency")
+    @classmethod
+    def _usd(cls, value: str | None) -> str:
+        currency = (value or "usd").lower()
+        if currency not in CURRENCIES:
+            raise problem("Only US dollars (usd) are supported")
+        return currency
+
+
+class PriceActive(Input):
+    is_active: Flag = False
+
+
+class ProductUpdate(Input):
+    """The fields sent change; blank text means "not sent"."""
+
+    name: Annotated[str | None, Text("Name", 200, required=True)] = None
+    description: Annotated[str | None, Text("Description", 5000)] = None
+    category: Annotated[ProductCategory | None, Choice("Category", not_null=True)] = None
+    is_active: Flag = False  # when sent; null is false, as it always was
+    metadata: Annotated[Any, AfterValidator(_an_object)] = Field(None, description="Any JSON object.")
+    prices: list[PriceShape] | None = Field(None, description="The product's first prices (on create).")
+
+
+class ProductCreate(ProductUpdate):
+    model_config = ConfigDict(json_schema_extra=required("name"))
+
+    name: Annotated[str | None, Text("Name", 200, required=True)] = Field(None, validate_default=True)
+
+
+class PricePublic(BaseModel):
+    id: int
+    amount: str
+    currency: str
+    billing_period: str
+    is_active: bool
+
+
+class ProductPublic(BaseModel):
+    id: int
+    name: str
+    description: str | None
+    category: str
+    is_active: bool
+    metadata: Any
+    prices: list[PricePublic]
+    created_at: str
 
 
 def price_dto(p: Price) -> dict[str, Any]:
@@ -80,8 +162,7 @@ def list_products(
 ) -> Page[dict[str, Any]]:
     """A page of every product (active or not) with every price, searched in name and category, by name unless
     sorted (products:read)."""
-    if not staff_can(actor, Perm.products_read):
-        raise Forbidden("You don't have permission to view products")
+    require(actor, Perm.products_read, "view products")
     return _page(s, select(Product), search, sort, page, page_size, active_prices_only=False)
 
 
@@ -115,35 +196,11 @@ def _page(
     return result.with_data(data)
 
 
-def _values(data: dict[str, Any], *, creating: bool) -> dict[str, Any]:
-    # Products drop empty strings and undefined (not nulls), as the spec's payload cleaning says.
-    data = v.drop_empty(data, drop_none=False)
-    errors: dict[str, str] = {}
-    out: dict[str, Any] = {}
-    if creating or "name" in data:
-        out["name"] = v.text(data.get("name"), "name", errors, "Name", limit=200, required=True)
-    if "description" in data:
-        out["description"] = v.text(data["description"], "description", errors, "Description", limit=5000)
-    if "category" in data:
-        # The column is NOT NULL: an explicit null is refused, not stored (it was a 500).
-        if data["category"] is None:
-            errors["category"] = "Category is required"
-        else:
-            out["category"] = v.choice(data["category"], ProductCategory, "category", errors, "Category")
-    if "is_active" in data:
-        out["is_active"] = bool(data["is_active"])
-    if "metadata" in data:
-        if data["metadata"] is not None and not isinstance(data["metadata"], dict):
-            errors["metadata"] = "Metadata must be an object"
-        out["meta"] = data["metadata"]
-    if errors:
-        raise Invalid(next(iter(errors.values())), errors=errors)
+def _values(body: ProductUpdate) -> dict[str, Any]:
+    out = body.model_dump(exclude_unset=True, exclude={"prices"})
+    if "metadata" in out:
+        out["meta"] = out.pop("metadata")
     return out
-
-
-def _require_write(actor: User, verb: str) -> None:
-    if not staff_can(actor, Perm.products_write):
-        raise Forbidden(f"You don't have permission to {verb} products")
 
 
 def _get(s: Session, product_id: int) -> Product:
@@ -153,24 +210,28 @@ def _get(s: Session, product_id: int) -> Product:
     return product
 
 
-def create_product(s: Session, *, actor: User, data: dict[str, Any]) -> dict[str, Any]:
+def create_product(s: Session, *, actor: User, data: ProductCreate | Mapping[str, Any]) -> dict[str, Any]:
     """Create a product, optionally with its first prices (products:write)."""
-    _require_write(actor, "create")
-    product = Product(**_values(data, creating=True))
+    require(actor, Perm.products_write, "create products")
+    body = parse(ProductCreate, data)
+    prices = [parse(PriceCreate, price.sent()) for price in body.prices or []]
+    product = Product(**_values(body))
     s.add(product)
     s.flush()
-    for price in data.get("prices") or []:
-        s.add(Price(product_id=product.id, **_price_values(price)))  # type: ignore[arg-type]
+    for price in prices:
+        s.add(Price(product_id=product.id or 0, **price.model_dump()))
     audit.record(s, actor=actor, action="product.create", entity=product)
     s.commit()
     return _with_prices(s, [product], active_prices_only=False)[0]
 
 
-def update_product(s: Session, *, actor: User, product_id: int, data: dict[str, Any]) -> dict[str, Any]:
+def update_product(
+    s: Session, *, actor: User, product_id: int, data: ProductUpdate | Mapping[str, Any]
+) -> dict[str, Any]:
     """Change the fields sent (products:write)."""
-    _require_write(actor, "update")
+    require(actor, Perm.products_write, "update products")
     product = _get(s, product_id)
-    for key, value in _values(data, creating=False).items():
+    for key, value in _values(parse(ProductUpdate, data)).items():
         setattr(product, key, value)
     s.add(product)
     audit.record(s, actor=actor, action="product.update", entity=product)
@@ -180,7 +241,7 @@ def update_product(s: Session, *, actor: User, product_id: int, data: dict[str, 
 
 def delete_product(s: Session, *, actor: User, product_id: int) -> None:
     """Delete a product and its prices; one that was ordered is deactivated instead, so orders keep their lines."""
-    _require_write(actor, "delete")
+    require(actor, Perm.products_write, "delete products")
     product = _get(s, product_id)
     if s.exec(select(OrderItem.id).where(OrderItem.product_id == product.id)).first() is not None:
         raise Invalid("This product has been ordered; deactivate it instead of deleting it.")
@@ -189,32 +250,12 @@ def delete_product(s: Session, *, actor: User, product_id: int) -> None:
     s.commit()
 
 
-def _price_values(data: dict[str, Any]) -> dict[str, Any]:
-    errors: dict[str, str] = {}
-    amount = v.money(data.get("amount"), "amount", errors, "Price")
-    if amount is None and "amount" not in errors:
-        errors["amount"] = "Price is required"
-    currency = str(data.get("currency") or "usd").lower()
-    if currency not in CURRENCIES:
-        errors["currency"] = "Only US dollars (usd) are supported"
-    period = v.choice(
-        data.get("billing_period") or "one_time", BillingPeriod, "billing_period", errors, "Billing period"
-    )
-    if errors:
-        raise Invalid(next(iter(errors.values())), errors=errors)
-    return {
-        "amount": amount,
-        "currency": currency,
-        "billing_period": period,
-        "is_active": bool(data.get("is_active", True)),
-    }
-
-
-def add_price(s: Session, *, actor: User, product_id: int, data: dict[str, Any]) -> dict[str, Any]:
+def add_price(s: Session, *, actor: User, product_id: int, data: PriceCreate | Mapping[str, Any]) -> dict[str, Any]:
     """Offer the product at another price (products:write)."""
-    _require_write(actor, "update")
+    require(actor, Perm.products_write, "update products")
     product = _get(s, product_id)
-    s.add(Price(product_id=product.id, **_price_values(data)))  # type: ignore[arg-type]
+    price = parse(PriceCreate, data)
+    s.add(Price(product_id=product.id or 0, **price.model_dump()))
     audit.record(s, actor=actor, action="price.create", entity=product)
     s.commit()
     return _with_prices(s, [product], active_prices_only=False)[0]
@@ -222,7 +263,7 @@ def add_price(s: Session, *, actor: User, product_id: int, data: dict[str, Any])
 
 def set_price_active(s: Session, *, actor: User, price_id: int, active: bool) -> dict[str, Any]:
     """Switch a price on or off; prices are never edited in place, so past orders keep what they paid."""
-    _require_write(actor, "update")
+    require(actor, Perm.products_write, "update products")
     price = get_by_id(s, Price, price_id)
     if price is None:
         raise NotFound("Price not found")

@@ -163,8 +163,7 @@ def project_choices(
 ) -> Page[dict[str, str]]:
     """The projects a picker offers ({id, name, client_id}, by name, at most `limit`), searched by name and limited
     to one client when given (staff who read content)."""
-    if not access.sees_all(actor, "project"):
-        raise Forbidden("You don't have permission to view projects")
+    access.require(actor, Perm.content_read, "view projects")
     query = select(Project)
     if client_id:
         query = query.where(Project.client_id == _uuid(client_id, "client_id", "client"))
@@ -238,14 +237,9 @@ def _project_values(s: Session, data: dict[str, Any], *, creating: bool) -> dict
     return out
 
 
-def _require_write(actor: User, verb: str) -> None:
-    if not access.staff_can(actor, Perm.content_write):
-        raise Forbidden(f"You don't have permission to {verb} projects")
-
-
 def create_project(s: Session, *, actor: User, data: dict[str, Any]) -> dict[str, object]:
     """Create a project for a client (content:write)."""
-    _require_write(actor, "create")
+    access.require(actor, Perm.content_write, "create projects")
     project = Project(**_project_values(s, data, creating=True))
     s.add(project)
     s.flush()
@@ -256,7 +250,7 @@ def create_project(s: Session, *, actor: User, data: dict[str, Any]) -> dict[str
 
 def update_project(s: Session, *, actor: User, project_id: int, data: dict[str, Any]) -> dict[str, object]:
     """Change the fields sent (content:write), including progress."""
-    _require_write(actor, "update")
+    access.require(actor, Perm.content_write, "update projects")
     project = get_by_id(s, Project, project_id)
     if project is None:
         raise NotFound("Project not found")
@@ -271,7 +265,7 @@ def update_project(s: Session, *, actor: User, project_id: int, data: dict[str, 
 
 def delete_project(s: Session, *, actor: User, project_id: int) -> None:
     """Delete a project and its milestones; its invoices stay, unlinked."""
-    _require_write(actor, "delete")
+    access.require(actor, Perm.content_write, "delete projects")
     project = get_by_id(s, Project, project_id)
     if project is None:
         raise NotFound("Project not found")
@@ -282,7 +276,7 @@ def delete_project(s: Session, *, actor: User, project_id: int) -> None:
 
 def set_milestones(s: Session, *, actor: User, project_id: int, milestones: list[dict[str, Any]]) -> dict[str, object]:
     """Replace a project's milestones with the given list, in the given order (content:write)."""
-    _require_write(actor, "update")
+    access.require(actor, Perm.content_write, "update projects")
     project = get_by_id(s, Project, project_id)
     if project is None:
         raise NotFound("Project not found")

@@ -16,14 +16,14 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, SQLModel, col, select
 
 from app.core.db import get_by_id
-from app.core.errors import Forbidden, Invalid, NotFound
+from app.core.errors import Invalid, NotFound
 from app.core.permissions import Perm
 from app.models.careers import JobOpening
 from app.models.content import PortfolioProject, Service, TeamMember, Testimonial
 from app.models.user import User
 from app.services import audit
 from app.services import validation as v
-from app.services.access import staff_can
+from app.services.access import require
 from app.services.site_content import PORTFOLIO_CATEGORIES, SERVICE_ICONS
 
 EMPLOYMENT_TYPES = ("Full-time", "Part-time", "Contract", "Internship")
@@ -169,8 +169,7 @@ def _dto(kind: Kind, row: SQLModel) -> dict[str, Any]:
 
 def list_items(s: Session, *, actor: User, kind: str) -> list[dict[str, Any]]:
     """Every row of a kind, published or not, in display order (content:read)."""
-    if not staff_can(actor, Perm.content_read):
-        raise Forbidden("You don't have permission to view site content")
+    require(actor, Perm.content_read, "view site content")
     k = kind_of(kind)
     model: Any = k.model
     rows = s.exec(select(model).order_by(col(model.sort_order), col(model.id))).all()
@@ -240,11 +239,6 @@ def _values(k: Kind, data: dict[str, Any], *, creating: bool) -> dict[str, Any]:
     return {name: value for name, value in out.items() if value is not None or not creating}
 
 
-def _require_write(actor: User, verb: str) -> None:
-    if not staff_can(actor, Perm.content_write):
-        raise Forbidden(f"You don't have permission to {verb} site content")
-
-
 def _get(s: Session, k: Kind, item_id: int) -> Any:
     row = get_by_id(s, k.model, item_id)
     if row is None:
@@ -273,7 +267,7 @@ def _commit(s: Session, k: Kind, values: dict[str, Any], item_id: int | None) ->
 
 def create_item(s: Session, *, actor: User, kind: str, data: dict[str, Any]) -> dict[str, Any]:
     """Add a row of a kind (content:write)."""
-    _require_write(actor, "create")
+    require(actor, Perm.content_write, "create site content")
     k = kind_of(kind)
     values = _values(k, data, creating=True)
     _check_unique(s, k, values, None)
@@ -288,7 +282,7 @@ def create_item(s: Session, *, actor: User, kind: str, data: dict[str, Any]) -> 
 
 def update_item(s: Session, *, actor: User, kind: str, item_id: int, data: dict[str, Any]) -> dict[str, Any]:
     """Change the fields sent (content:write)."""
-    _require_write(actor, "update")
+    require(actor, Perm.content_write, "update site content")
     k = kind_of(kind)
     row = _get(s, k, item_id)
     values = _values(k, data, creating=False)
@@ -304,7 +298,7 @@ def update_item(s: Session, *, actor: User, kind: str, item_id: int, data: dict[
 
 def delete_item(s: Session, *, actor: User, kind: str, item_id: int) -> None:
     """Remove a row (content:write). Applications to a removed opening keep its job id (the key is set to null)."""
-    _require_write(actor, "delete")
+    require(actor, Perm.content_write, "delete site content")
     k = kind_of(kind)
     row = _get(s, k, item_id)
     audit.record(s, actor=actor, action=f"site.{k.key}.delete", details={"id": item_id, k.title: getattr(row, k.title)})

@@ -57,16 +57,16 @@ def test_organizations_page_search_and_sort(session: Session) -> None:
 
     first = organizations.list_organizations(session, actor=dev, search=tag, page_size=3)
     assert (first.total, first.page, first.pages, first.page_size) == (7, 1, 3, 3)
-    assert [o["name"] for o in first.data] == [f"{tag} Org 00", f"{tag} Org 01", f"{tag} Org 02"]  # by name
+    assert [o.name for o in first.data] == [f"{tag} Org 00", f"{tag} Org 01", f"{tag} Org 02"]  # by name
     last = organizations.list_organizations(session, actor=dev, search=tag, page=3, page_size=3)
-    assert [o["name"] for o in last.data] == [f"{tag} Org 06"]
+    assert [o.name for o in last.data] == [f"{tag} Org 06"]
     assert organizations.list_organizations(session, actor=dev, search=tag, page=4, page_size=3).data == []
 
     newest = organizations.list_organizations(session, actor=dev, search=tag, sort="newest", page_size=2)
-    assert [o["name"] for o in newest.data] == [f"{tag} Org 06", f"{tag} Org 05"]
+    assert [o.name for o in newest.data] == [f"{tag} Org 06", f"{tag} Org 05"]
     # The search looks in the industry too (case-insensitive), and takes LIKE's wildcards literally.
     retail = organizations.list_organizations(session, actor=dev, search="retail", page_size=100)
-    assert {o["name"] for o in retail.data if o["name"].startswith(tag)} == {f"{tag} Org {i:02d}" for i in (1, 3, 5)}
+    assert {o.name for o in retail.data if o.name.startswith(tag)} == {f"{tag} Org {i:02d}" for i in (1, 3, 5)}
     assert organizations.list_organizations(session, actor=dev, search=f"{tag}%").total == 0
     assert organizations.list_organizations(session, actor=dev, search=tag).as_json()["pages"] == 1
 

@@ -60,7 +60,7 @@ def test_every_look_up_is_not_found(session: Session, bad: int) -> None:
         lambda: products.update_product(session, actor=admin, product_id=bad, data={}),
         lambda: products.set_price_active(session, actor=admin, price_id=bad, active=True),
         lambda: admin_inquiries.update_inquiry(session, actor=admin, inquiry_id=bad, data={"notes": "x"}),
-        lambda: applications.update_application(session, actor=admin, application_id=bad, notes="x"),
+        lambda: applications.update_application(session, actor=admin, application_id=bad, data={"notes": "x"}),
         lambda: site_admin.update_item(session, actor=admin, kind="team", item_id=bad, data={}),
     ]
     for number, call in enumerate(calls):

@@ -34,7 +34,7 @@ def test_a_lone_surrogate_in_an_update(session: Session) -> None:
     org = organizations.create_organization(session, actor=admin, data={"name": "Acme"})
     session.commit()
     with pytest.raises(Invalid) as caught:
-        organizations.update_organization(session, actor=admin, organization_id=org["id"], data={"industry": "\ud800"})
+        organizations.update_organization(session, actor=admin, organization_id=org.id, data={"industry": "\ud800"})
     assert caught.value.errors == {"industry": INVALID_CHARACTER}
 
 

@@ -6,24 +6,23 @@ Plus the public GET /api/products. Each service checks the actor's permission; r
 from __future__ import annotations
 
 from datetime import date
-from typing import Any
+from typing import Annotated, Any
 from urllib.parse import quote
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Query
 from fastapi.responses import StreamingResponse
 
-from app.api.deps import CurrentUser, DownloadUser, RowId, SessionDep, StaffUser
+from app.api.deps import CurrentUser, DownloadUser, PageNo, PageSize, RowId, Search, SessionDep, StaffUser
 from app.api.schemas import (
-    ApplicationUpdateIn,
+    Done,
     InvoiceIn,
+    Listed,
     MeetingIn,
     MilestonesIn,
-    OrganizationIn,
+    One,
     PaymentIn,
-    PriceActiveIn,
-    PriceIn,
-    ProductIn,
     ProjectIn,
+    Saved,
     SiteContentIn,
 )
 from app.services import (
@@ -36,20 +35,28 @@ from app.services import (
     projects,
     site_admin,
 )
+from app.services.applications import ApplicationPublic, ApplicationUpdate
+from app.services.organizations import OrganizationCreate, OrganizationPublic, OrganizationUpdate
+from app.services.products import PriceActive, PriceCreate, ProductCreate, ProductPublic, ProductUpdate
 
 router = APIRouter(tags=["content"])
 public = APIRouter(tags=["content"])
 
 
-@public.get("/products")
+@public.get("/products", response_model=One[list[ProductPublic]])
 def list_active_products(s: SessionDep) -> dict[str, Any]:
     """Active products with their active prices (public)."""
     return {"data": products.list_public(s)}
 
 
-@router.get("/protected/organizations")
+@router.get("/protected/organizations", response_model=Listed[OrganizationPublic])
 def list_organizations(
-    user: StaffUser, s: SessionDep, search: str = "", sort: str = "name", page: int = 1, page_size: int = 25
+    user: StaffUser,
+    s: SessionDep,
+    search: Search = "",
+    sort: Annotated[str, Query(description="name (default), newest or oldest.")] = "name",
+    page: PageNo = 1,
+    page_size: PageSize = 25,
 ) -> dict[str, Any]:
     """Organizations, searched (name, industry) and paginated in SQL (content:read); one page with paging fields."""
     return organizations.list_organizations(
@@ -57,23 +64,25 @@ def list_organizations(
     ).as_json()
 
 
-@router.post("/protected/organizations", status_code=201)
-def create_organization(user: StaffUser, s: SessionDep, body: OrganizationIn) -> dict[str, Any]:
+@router.post("/protected/organizations", status_code=201, response_model=Saved[OrganizationPublic])
+def create_organization(user: StaffUser, s: SessionDep, body: OrganizationCreate) -> dict[str, Any]:
     """Create an organization (content:write)."""
     return {
-        "data": organizations.create_organization(s, actor=user, data=body.sent()),
+        "data": organizations.create_organization(s, actor=user, data=body),
         "message": "Organization created successfully",
     }
 
 
-@router.put("/protected/organizations/{organization_id}")
-def update_organization(organization_id: RowId, user: StaffUser, s: SessionDep, body: OrganizationIn) -> dict[str, Any]:
+@router.put("/protected/organizations/{organization_id}", response_model=Saved[OrganizationPublic])
+def update_organization(
+    organization_id: RowId, user: StaffUser, s: SessionDep, body: OrganizationUpdate
+) -> dict[str, Any]:
     """Change an organization (partial; content:write)."""
-    data = organizations.update_organization(s, actor=user, organization_id=organization_id, data=body.sent())
+    data = organizations.update_organization(s, actor=user, organization_id=organization_id, data=body)
     return {"data": data, "message": "Organization updated successfully"}
 
 
-@router.delete("/protected/organizations/{organization_id}")
+@router.delete("/protected/organizations/{organization_id}", response_model=Done)
 def delete_organization(organization_id: RowId, user: StaffUser, s: SessionDep) -> dict[str, str]:
     """Delete an organization (content:write)."""
     organizations.delete_organization(s, actor=user, organization_id=organization_id)
@@ -129,42 +138,47 @@ def delete_site_content(kind: str, item_id: RowId, user: StaffUser, s: SessionDe
     return {"message": f"{site_admin.kind_of(kind).noun.capitalize()} deleted successfully"}
 
 
-@router.get("/admin/products")
+@router.get("/admin/products", response_model=Listed[ProductPublic])
 def list_all_products(
-    user: StaffUser, s: SessionDep, search: str = "", sort: str = "name", page: int = 1, page_size: int = 25
+    user: StaffUser,
+    s: SessionDep,
+    search: Search = "",
+    sort: Annotated[str, Query(description="name (default), newest or oldest.")] = "name",
+    page: PageNo = 1,
+    page_size: PageSize = 25,
 ) -> dict[str, Any]:
     """Every product with every price, searched (name, category) and paginated in SQL (products:read)."""
     return products.list_products(s, actor=user, search=search, sort=sort, page=page, page_size=page_size).as_json()
 
 
-@router.post("/admin/products", status_code=201)
-def create_product(user: StaffUser, s: SessionDep, body: ProductIn) -> dict[str, Any]:
+@router.post("/admin/products", status_code=201, response_model=Saved[ProductPublic])
+def create_product(user: StaffUser, s: SessionDep, body: ProductCreate) -> dict[str, Any]:
     """Create a product, optionally with prices (products:write)."""
-    return {"data": products.create_product(s, actor=user, data=body.sent()), "message": "Product created successfully"}
+    return {"data": products.create_product(s, actor=user, data=body), "message": "Product created successfully"}
 
 
-@router.put("/admin/products/{product_id}")
-def update_product(product_id: RowId, user: StaffUser, s: SessionDep, body: ProductIn) -> dict[str, Any]:
+@router.put("/admin/products/{product_id}", response_model=Saved[ProductPublic])
+def update_product(product_id: RowId, user: StaffUser, s: SessionDep, body: ProductUpdate) -> dict[str, Any]:
     """Change a product (partial; products:write)."""
-    data = products.update_product(s, actor=user, product_id=product_id, data=body.sent())
+    data = products.update_product(s, actor=user, product_id=product_id, data=body)
     return {"data": data, "message": "Product updated successfully"}
 
 
-@router.delete("/admin/products/{product_id}")
+@router.delete("/admin/products/{product_id}", response_model=Done)
 def delete_product(product_id: RowId, user: StaffUser, s: SessionDep) -> dict[str, str]:
     """Delete a product that was never ordered (products:write)."""
     products.delete_product(s, actor=user, product_id=product_id)
     return {"message": "Product deleted successfully"}
 
 
-@router.post("/admin/products/{product_id}/prices", status_code=201)
-def add_price(product_id: RowId, user: StaffUser, s: SessionDep, body: PriceIn) -> dict[str, Any]:
+@router.post("/admin/products/{product_id}/prices", status_code=201, response_model=One[ProductPublic])
+def add_price(product_id: RowId, user: StaffUser, s: SessionDep, body: PriceCreate) -> dict[str, Any]:
     """Offer a product at another price (products:write)."""
-    return {"data": products.add_price(s, actor=user, product_id=product_id, data=body.sent())}
+    return {"data": products.add_price(s, actor=user, product_id=product_id, data=body)}
 
 
-@router.put("/admin/prices/{price_id}")
-def set_price_active(price_id: RowId, user: StaffUser, s: SessionDep, body: PriceActiveIn) -> dict[str, Any]:
+@router.put("/admin/prices/{price_id}", response_model=One[ProductPublic])
+def set_price_active(price_id: RowId, user: StaffUser, s: SessionDep, body: PriceActive) -> dict[str, Any]:
     """Switch a price on or off (products:write)."""
     return {"data": products.set_price_active(s, actor=user, price_id=price_id, active=bool(body.is_active))}
 
@@ -263,16 +277,16 @@ def complete_meeting(meeting_id: RowId, user: StaffUser, s: SessionDep) -> dict[
     return {"data": meetings_admin.complete_meeting(s, actor=user, meeting_id=meeting_id)}
 
 
-@router.get("/admin/applications")
+@router.get("/admin/applications", response_model=Listed[ApplicationPublic])
 def list_applications(
     user: StaffUser,
     s: SessionDep,
-    job_code: str = "",
-    status: str = "",
-    search: str = "",
-    sort: str = "newest",
-    page: int = 1,
-    page_size: int = 25,
+    job_code: Annotated[str, Query(description="Only this opening's applications.")] = "",
+    status: Annotated[str, Query(description="Only applications in this status.")] = "",
+    search: Search = "",
+    sort: Annotated[str, Query(description="newest (default), oldest or name.")] = "newest",
+    page: PageNo = 1,
+    page_size: PageSize = 25,
 ) -> dict[str, Any]:
     """Job applications by opening and status, searched (name, e-mail, job) and paginated in SQL (applications:read)."""
     return applications.list_applications(
@@ -280,14 +294,12 @@ def list_applications(
     ).as_json()
 
 
-@router.put("/admin/applications/{application_id}")
+@router.put("/admin/applications/{application_id}", response_model=Saved[ApplicationPublic])
 def update_application(
-    application_id: RowId, user: StaffUser, s: SessionDep, body: ApplicationUpdateIn
+    application_id: RowId, user: StaffUser, s: SessionDep, body: ApplicationUpdate
 ) -> dict[str, Any]:
     """Move an application through the workflow and keep notes (applications:write)."""
-    data = applications.update_application(
-        s, actor=user, application_id=application_id, status=body.status, notes=body.notes
-    )
+    data = applications.update_application(s, actor=user, application_id=application_id, data=body)
     return {"data": data, "message": "Application updated"}
 
 

@@ -161,7 +161,7 @@ class ApplicationListState(PagedList, AdminState):
             dto = await as_actor(
                 actor,
                 lambda s, a: applications.update_application(
-                    s, actor=a, application_id=aid, status=status, notes=notes
+                    s, actor=a, application_id=aid, data={"status": status, "notes": notes}
                 ),
             )
         except Exception as exc:

@@ -11,6 +11,7 @@ from sqlmodel import Session
 from app.core.permissions import Perm
 from app.models.user import User, UserPublic
 from app.services import organizations
+from app.services.organizations import OrganizationPublic
 from app.services.paging import Page
 from app.ui.admin.cards import CardList, row_id
 from app.ui.admin.common import form_text, holds
@@ -32,17 +33,17 @@ class OrganizationRow:
     primary_contact_id: str = ""
 
 
-def organization_row(o: dict[str, Any]) -> OrganizationRow:
-    size = o.get("size") or ""
+def organization_row(o: OrganizationPublic) -> OrganizationRow:
+    size = o.size or ""
     return OrganizationRow(
-        id=int(o["id"]),
-        name=o["name"],
-        description=o.get("description") or "",
-        website=o.get("website") or "",
-        industry=o.get("industry") or "",
+        id=o.id,
+        name=o.name,
+        description=o.description or "",
+        website=o.website or "",
+        industry=o.industry or "",
         size=size,
         size_label=SIZE_LABELS.get(size, ""),
-        primary_contact_id=o.get("primary_contact_id") or "",
+        primary_contact_id=o.primary_contact_id or "",
     )
 
 

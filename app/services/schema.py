@@ -1,0 +1,233 @@
+"""Typed inputs and outputs of the services (`XCreate / XUpdate / XPublic`) and their field types.
+
+A field's constraints live on the field, so the REST schema documents them and every caller (the API, the Reflex
+handlers, the seeders) is judged by the same rules in the product's own words. Two kinds of failure keep the two
+answers the product has always given:
+
+- a value of the wrong JSON shape (a list where text belongs, a body that is not an object) is pydantic's own error;
+  the answer is "Please check the highlighted fields." with only those fields;
+- a value of the right shape but a wrong meaning (too long, not one of the choices) raises `Problem`, worded as the
+  services always worded it; when only such errors occur, the answer's message is the first of them.
+
+`parse` runs a model for callers outside the API and raises the same `Invalid` the REST error handler builds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from decimal import Decimal
+from enum import StrEnum
+from typing import Annotated, Any, TypeVar, get_args
+
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    GetCoreSchemaHandler,
+    GetJsonSchemaHandler,
+    StringConstraints,
+    ValidationError,
+    model_validator,
+)
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import CoreSchema, PydanticCustomError, core_schema
+
+from app.core.errors import Invalid
+from app.core.text import INVALID_CHARACTER, INVALID_TEXT, storable
+from app.services import validation
+
+CHECK_FIELDS = "Please check the highlighted fields."
+PROBLEM = "product_rule"  # the error type of a value the product's rules refuse (see the module's docstring)
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def problem(message: str) -> PydanticCustomError:
+    """A value of the right shape that a rule refuses, with the product's words for it."""
+    return PydanticCustomError(PROBLEM, "{message}", {"message": message})
+
+
+def report(errors: Iterable[Mapping[str, Any]], *, strip: tuple[str, ...] = ()) -> tuple[str, dict[str, str]]:
+    """The product's 422: (message, {field: text}) for pydantic's errors, fields named by their dotted path.
+
+    Shape errors are reported alone (they were always checked first); otherwise the message is the first rule's text.
+    """
+    listed = list(errors)
+    shape = [e for e in listed if e.get("type") != PROBLEM]
+    fields: dict[str, str] = {}
+    for err in shape or listed:
+        loc = [str(p) for p in err.get("loc", ())]
+        if loc and loc[0] in strip:
+            loc = loc[1:]
+        field = ".".join(loc) or "body"
+        fields.setdefault(field, str(err.get("msg", "Invalid value")).removeprefix("Value error, "))
+    if shape or not fields:
+        return CHECK_FIELDS, fields
+    first = next(iter(fields.values()))
+    # Unstorable text is worded as the engine's own guard words it (app.core.db): the sentence, then the fields.
+    return (INVALID_TEXT if first == INVALID_CHARACTER else first), fields
+
+
+def parse(model: type[M], data: M | Mapping[str, Any]) -> M:
+    """`data` as `model`, or `Invalid` with the product's 422 (what the REST handler answers for the same body)."""
+    if isinstance(data, model):
+        return data
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        message, fields = report(exc.errors())
+        raise Invalid(message, errors=fields) from None
+
+
+class Body(BaseModel):
+    """A request body: a JSON object; keys the model does not declare are ignored. `sent()` is the partial update:
+    only the keys the caller sent."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _an_object(cls, value: Any) -> Any:
+        if isinstance(value, BaseModel):
+            return value
+        if not isinstance(value, dict):
+            raise ValueError("Must be an object")
+        return value
+
+    def sent(self) -> dict[str, Any]:
+        return self.model_dump(exclude_unset=True)
+
+
+class Input(Body):
+    """A staff form's body, whose empty strings mean "not sent" (the spec's payload cleaning)."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _drop_empty(cls, value: Any) -> Any:
+        return {k: v for k, v in value.items() if v != ""} if isinstance(value, dict) else value
+
+
+def _text_check(label: str, limit: int, required: bool) -> Callable[[Any], str | None]:
+    def check(value: Any) -> str | None:
+        if value is not None and not isinstance(value, str):
+            raise ValueError("Must be text")
+        cleaned = (value or "").strip()
+        if required and not cleaned:
+            raise problem(f"{label} is required")
+        if len(cleaned) > limit:
+            raise problem(f"{label} must not exceed {limit} characters")
+        if not storable(cleaned):
+            raise problem(INVALID_CHARACTER)
+        return cleaned or None
+
+    return check
+
+
+@dataclass(frozen=True)
+class Text:
+    """`Annotated[str | None, Text("Name", 200)]`: text trimmed of surrounding spaces, at most `limit` characters,
+    never NUL or a lone surrogate; blank is null. `required`: null or blank is refused ("<label> is required"); give
+    such a field `Field(None, validate_default=True)` where it may be absent."""
+
+    label: str
+    limit: int
+    required: bool = False
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+        inner = handler.generate_schema(Annotated[str, StringConstraints(max_length=self.limit)] | None)
+        return core_schema.no_info_before_validator_function(_text_check(self.label, self.limit, self.required), inner)
+
+    def __get_pydantic_json_schema__(self, schema: CoreSchema, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
+        out = handler(schema)
+        out.setdefault(
+            "description", f"{self.label}: at most {self.limit} characters, trimmed; no NUL or lone surrogates."
+        )
+        return out
+
+
+@dataclass(frozen=True)
+class Choice:
+    """`Annotated[X | None, Choice("Size")]` for a StrEnum X: one of its values, null for none; any other text is
+    worded "<label> must be one of: a, b, c"."""
+
+    label: str
+    not_null: bool = False  # a NOT NULL column: an explicit null is "<label> is required"
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+        enum = next(a for a in get_args(source) if isinstance(a, type) and issubclass(a, StrEnum))
+        label, not_null = self.label, self.not_null
+
+        def check(value: Any) -> Any:
+            if value is None:
+                if not_null:
+                    raise problem(f"{label} is required")
+                return None
+            if not isinstance(value, str):
+                raise ValueError("Must be text")
+            try:
+                return enum(value)
+            except ValueError:
+                raise problem(f"{label} must be one of: {', '.join(m.value for m in enum)}") from None
+
+        return core_schema.no_info_before_validator_function(check, handler(source))
+
+
+def required(*names: str) -> Callable[[dict[str, Any]], None]:
+    """`json_schema_extra` that lists fields as required in the schema when the model itself words their absence."""
+
+    def extra(schema: dict[str, Any]) -> None:
+        schema["required"] = sorted({*schema.get("required", []), *names})
+
+    return extra
+
+
+def _shape_text(value: Any) -> Any:
+    if value is None or isinstance(value, str):
+        return value
+    raise ValueError("Must be text")
+
+
+# Text handed to the service as sent (an id the service looks up, a value it words itself); only the shape is checked.
+RawText = Annotated[str | None, BeforeValidator(_shape_text)]
+
+
+def _flag(value: Any) -> bool:
+    # JSON true/false, or the text a form's checkbox sends ("on"); any other text counts as set, as it always did.
+    if value is not None and not isinstance(value, bool | str):
+        raise ValueError("Must be true or false")
+    return bool(value)
+
+
+# A checkbox: true/false (a form's "on" is true); null is false.
+Flag = Annotated[bool, BeforeValidator(_flag)]
+
+
+@dataclass(frozen=True)
+class Money:
+    """`Annotated[Decimal | None, Money("Price")]`: an amount in whole cents from 0 to 99,999,999.99, sent as a JSON
+    number or as the text of a form field ("$1,200.50"); `required`: null is "<label> is required"."""
+
+    label: str
+    required: bool = False
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+        label, required = self.label, self.required
+
+        def check(value: Any) -> Decimal | None:
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int | float | str | Decimal)):
+                raise ValueError("Must be a number")
+            errors: dict[str, str] = {}
+            amount = validation.money(value, "amount", errors, label)
+            if errors:
+                raise problem(errors["amount"])
+            if amount is None and required:
+                raise problem(f"{label} is required")
+            return amount
+
+        return core_schema.no_info_before_validator_function(check, handler(source))
+
+    def __get_pydantic_json_schema__(self, schema: CoreSchema, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
+        out = handler(schema)
+        out.setdefault("description", f"{self.label}: 0 to 99999999.99, in whole cents (a number or its text).")
+        return out
