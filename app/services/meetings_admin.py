@@ -28,11 +28,6 @@ from app.services.access import require
 from app.services.meetings import meeting_dto
 from app.services.paging import PAGE_SIZE, Page, paginate
 
-
-def _require(actor: User, perm: str, verb: str) -> None:
-    require(actor, perm, f"{verb} meetings")
-
-
 MEETING_SORTS_DEFAULT = {"upcoming": "soonest", "past": "latest", "all": "latest"}
 _client = aliased(User, name="client")
 _organizer = aliased(User, name="organizer")
@@ -83,7 +78,7 @@ def list_all(
 
     Upcoming meetings come soonest first, past and all latest first, unless `sort` names another of MEETING_SORTS.
     """
-    _require(actor, Perm.meetings_read, "view")
+    require(actor, Perm.meetings_read, "view meetings")
     query = (
         select(Meeting)
         .outerjoin(_client, col(Meeting.client_id) == _client.id)
@@ -199,7 +194,7 @@ def _tell_client(s: Session, meeting: Meeting, subject: str, lead: str) -> None:
 
 def create_meeting(s: Session, *, actor: User, data: dict[str, Any]) -> dict[str, Any]:
     """Schedule a meeting with a client, who is told by e-mail (meetings:write)."""
-    _require(actor, Perm.meetings_write, "schedule")
+    require(actor, Perm.meetings_write, "schedule meetings")
     meeting = Meeting(organizer_id=actor.id, **_values(s, data, None))
     s.add(meeting)
     s.flush()
@@ -211,7 +206,7 @@ def create_meeting(s: Session, *, actor: User, data: dict[str, Any]) -> dict[str
 
 def update_meeting(s: Session, *, actor: User, meeting_id: int, data: dict[str, Any]) -> dict[str, Any]:
     """Change a scheduled meeting; a new time is e-mailed to the client."""
-    _require(actor, Perm.meetings_write, "update")
+    require(actor, Perm.meetings_write, "update meetings")
     meeting = get_by_id(s, Meeting, meeting_id)
     if meeting is None:
         raise NotFound("Meeting not found")
@@ -241,7 +236,7 @@ def update_meeting(s: Session, *, actor: User, meeting_id: int, data: dict[str, 
 
 def complete_meeting(s: Session, *, actor: User, meeting_id: int) -> dict[str, Any]:
     """Mark a scheduled meeting that has started as completed."""
-    _require(actor, Perm.meetings_write, "update")
+    require(actor, Perm.meetings_write, "update meetings")
     meeting = get_by_id(s, Meeting, meeting_id)
     if meeting is None:
         raise NotFound("Meeting not found")
@@ -288,7 +283,7 @@ def list_types(
     page_size: int = PAGE_SIZE,
 ) -> Page[dict[str, Any]]:
     """A page of meeting types in booking-view order (meetings:read), searched by name or host; `active` filters."""
-    _require(actor, Perm.meetings_read, "view")
+    require(actor, Perm.meetings_read, "view meetings")
     query = select(MeetingType)
     if active is not None:
         query = query.where(col(MeetingType.is_active).is_(active))
@@ -307,7 +302,7 @@ def list_types(
 
 def save_type(s: Session, *, actor: User, data: dict[str, Any], type_id: int | None = None) -> dict[str, Any]:
     """Create or change a meeting type (meetings:write)."""
-    _require(actor, Perm.meetings_write, "manage")
+    require(actor, Perm.meetings_write, "manage meetings")
     # None creates; any other id must name a row (0 used to create a nameless type, skipping the name check).
     row = get_by_id(s, MeetingType, type_id) if type_id is not None else MeetingType(slug="", name="")
     if row is None:
