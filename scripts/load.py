@@ -32,6 +32,7 @@ from typing import Any
 import httpx
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # run as `python scripts/load.py`: the app package is beside this folder
 DB = os.environ.get("LOAD_DB_NAME", "app_load")
 PG = os.environ.get("TEST_PG_ADMIN_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres")
 PAGES = ["/", "/about", "/services", "/portfolio", "/careers", "/contact", "/book-meeting", "/terms", "/privacy"]
