@@ -156,11 +156,12 @@ class Stats:
 
 async def visitor(url: str, n: int, stop: float, stats: Stats) -> None:
     transport = httpx.AsyncHTTPTransport(local_address=f"127.0.1.{n % 250 + 1}")
-    async with httpx.AsyncClient(base_url=url, transport=transport, timeout=30) as http:
+    async with httpx.AsyncClient(base_url=url, transport=transport, timeout=30, follow_redirects=True) as http:
         while time.monotonic() < stop:
             roll = random.random()
             if roll < 0.6:
-                await stats.call(http, "GET", random.choice(PAGES), "GET page")
+                page = random.choice(PAGES)
+                await stats.call(http, "GET", page, f"GET {page}")
             elif roll < 0.8:
                 await stats.call(http, "GET", "/api/jobs", "GET /api/jobs")
             elif roll < 0.95:

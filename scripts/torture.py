@@ -1,7 +1,9 @@
 """`make torture`: the long runs of the suites that try to break the product, and docs/reliability.md from them.
 
 `make test` runs every suite below with few examples; here the generated ones run deep (SCHEMATHESIS_MAX_EXAMPLES,
-HYPOTHESIS_EXAMPLES) and each suite's outcome, size and time goes into a table with the command that reproduces it.
+HYPOTHESIS_EXAMPLES) and each suite's outcome, size and time goes into a table with the command that reproduces it;
+then the load run (scripts/load.py: 200 visitors and 50 signed-in clients for 5 minutes) adds p50/p95/p99 per route,
+the 5xx count and the server's memory at the start and the end.
 A suite that fails makes the whole command fail (after the report is written, so the failure is on record).
 
 Usage: python scripts/torture.py [--quick] [--out docs/reliability.md]
@@ -11,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import json
 import os
 import platform
 import subprocess
@@ -20,6 +23,7 @@ import time
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -122,6 +126,40 @@ def run(suite: Suite, *, quick: bool) -> Result:
     return Result(suite, tests, failures, seconds, shown)
 
 
+def load(*, quick: bool) -> tuple[dict[str, Any] | None, str]:
+    """The load run (scripts/load.py) and the command that reproduces it."""
+    args = ["--visitors", "20", "--clients", "5", "--seconds", "30"] if quick else []
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "load.json"
+        subprocess.run([sys.executable, "scripts/load.py", *args, "--json", str(out)], cwd=ROOT, check=False)
+        result = json.loads(out.read_text()) if out.exists() else None
+    return result, " ".join(["python scripts/load.py", *args])
+
+
+def load_lines(result: dict[str, Any] | None, command: str) -> list[str]:
+    if result is None:
+        return ["", "## Load", "", f"The load run did not finish (`{command}`); see bench/load-server.log.", ""]
+    lines = [
+        "",
+        "## Load",
+        "",
+        f"{result['visitors']} visitors (each from its own loopback address) and {result['clients']} signed-in "
+        f"clients for {result['seconds']:.0f} s against the served app (`{command}`): **{result['server_errors']} "
+        f"responses 5xx, {result['transport_errors']} failed requests**; the server's memory (RSS of its process "
+        f"group) {result['rss_start_mb']} MB at the start, {result['rss_end_mb']} MB at the end. HTTP only: the "
+        "websocket's events are not simulated.",
+        "",
+        "| route | requests | statuses | p50 | p95 | p99 |",
+        "|---|---|---|---|---|---|",
+    ]
+    for r in result["routes"]:
+        statuses = ", ".join(f"{code}: {n}" for code, n in r["statuses"].items())
+        lines.append(
+            f"| {r['route']} | {r['requests']} | {statuses} | {r['p50_ms']} ms | {r['p95_ms']} ms | {r['p99_ms']} ms |"
+        )
+    return [*lines, ""]
+
+
 def machine() -> str:
     memory = ""
     meminfo = Path("/proc/meminfo")
@@ -138,7 +176,7 @@ def commit() -> str:
     return run_git.stdout.strip() or "unknown"
 
 
-def write(results: list[Result], out: Path, *, quick: bool) -> None:
+def write(results: list[Result], loaded: list[str], out: Path, *, quick: bool) -> None:
     lines = [
         "# Reliability",
         "",
@@ -156,6 +194,7 @@ def write(results: list[Result], out: Path, *, quick: bool) -> None:
         lines.append(
             f"| {r.suite.name} | {r.suite.proves} | {r.tests} | {r.failures} | {r.seconds:.0f} s | `{r.command}` |"
         )
+    lines += loaded
     lines += [
         "",
         "## Figures",
@@ -168,7 +207,6 @@ def write(results: list[Result], out: Path, *, quick: bool) -> None:
         "",
         "- The fault script (PostgreSQL restarted or unreachable, an app process killed, Redis restarted, SMTP down,",
         "  the scheduling service slow, the upload disk full) with acknowledged writes lost.",
-        "- The load run (200 visitors and 50 signed-in clients for 5 minutes) with p95 per route and memory.",
         "- The websocket event fuzzer (every handler of every state with malformed and unauthorized payloads); the",
         "  handlers' permission checks are covered by tests/ui instead.",
         "",
@@ -182,8 +220,11 @@ def main() -> int:
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "reliability.md")
     args = parser.parse_args()
     results = [run(suite, quick=args.quick) for suite in SUITES]
-    write(results, args.out, quick=args.quick)
+    load_result, load_command = load(quick=args.quick)
+    write(results, load_lines(load_result, load_command), args.out, quick=args.quick)
     failed = [r.suite.name for r in results if r.failures or not r.tests]
+    if load_result is None or load_result["server_errors"] or load_result["transport_errors"]:
+        failed.append("Load")
     sys.stdout.write(f"{args.out}: {len(results)} suites, failed: {', '.join(failed) or 'none'}\n")
     return 1 if failed else 0
 
