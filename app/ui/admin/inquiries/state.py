@@ -156,7 +156,10 @@ class InquiriesState(PagedList, AdminState):
     def set_detail_open(self, value: bool) -> None:
         self.detail_open = bool(value) and self.detail_open
 
-    async def _update(self, data: dict[str, Any]) -> None:
+    async def _update(
+        self, data: dict[str, Any], *, done: tuple[str, str] = ("Inquiry updated successfully", "")
+    ) -> None:
+        """Apply `data` to the open inquiry and say `done` (a title and a text) once it is saved."""
         actor = await self._actor(Perm.inquiries_write, FEATURE)
         if actor is None:
             return
@@ -172,7 +175,7 @@ class InquiriesState(PagedList, AdminState):
             self._notify("error", "Update Failed", error_text(exc, "Failed to update inquiry"))
             return
         self.detail = inquiry_row(dto, str(actor.id))
-        self._notify("success", "Inquiry updated successfully")
+        self._notify("success", *done)
         await self._reload()
 
     @rx.event
@@ -190,12 +193,12 @@ class InquiriesState(PagedList, AdminState):
         self.saving = True
         yield
         try:
-            await self._update({"is_spam": False})
+            sent = f"{self.detail.name} has been sent the acknowledgement."
+            await self._update({"is_spam": False}, done=("Moved to New", sent))  # one toast, not two
         finally:
             self.saving = False
         if not self.detail.spam:
             self.detail_open = False
-            self._notify("success", "Moved to New", f"{self.detail.name} has been sent the acknowledgement.")
 
     @rx.event
     async def set_priority(self, value: str) -> None:
