@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlmodel import Session, col, select
 
 from app.models.billing import Invoice, InvoiceItem
 from app.models.enums import InvoiceStatus
 from app.models.user import User
 from app.services import access
+from app.services.paging import PAGE_SIZE, Page, paginate
 
 
 def _iso(value: object) -> str | None:
@@ -42,12 +45,28 @@ def invoice_dto(inv: Invoice, items: list[InvoiceItem] | None = None) -> dict[st
     }
 
 
-def list_invoices(s: Session, *, actor: User) -> list[dict[str, object]]:
+NEWEST_FIRST = (col(Invoice.created_at).desc(), col(Invoice.id).desc())
+
+
+def _visible(actor: User) -> Any:
     """The client's issued invoices (drafts stay with staff), or all invoices for staff who read billing."""
-    query = select(Invoice).order_by(col(Invoice.created_at).desc(), col(Invoice.id).desc())
+    query = select(Invoice)
     if not access.sees_all(actor, "invoice"):
         query = query.where(Invoice.client_id == actor.id, Invoice.status != InvoiceStatus.draft)
-    return [invoice_dto(inv) for inv in s.exec(query).all()]
+    return query
+
+
+def list_invoices(s: Session, *, actor: User) -> list[dict[str, object]]:
+    """A client's own issued invoices, newest first (the portal's list: a client has a handful)."""
+    query = _visible(actor)
+    if access.sees_all(actor, "invoice"):  # staff: never the whole table; they page through list_invoices_page
+        query = query.where(Invoice.client_id == actor.id)
+    return [invoice_dto(inv) for inv in s.exec(query.order_by(*NEWEST_FIRST)).all()]
+
+
+def list_invoices_page(s: Session, *, actor: User, page: int = 1, page_size: int = PAGE_SIZE) -> Page[dict[str, Any]]:
+    """One page of the invoices the actor may see, newest first (GET /api/protected/invoices)."""
+    return paginate(s, _visible(actor), to=invoice_dto, sorts={"newest": NEWEST_FIRST}, page=page, page_size=page_size)
 
 
 def get_invoice_with_items(s: Session, *, actor: User, invoice_id: int) -> tuple[Invoice, list[InvoiceItem], User]:

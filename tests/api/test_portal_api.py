@@ -161,3 +161,22 @@ def test_an_id_past_the_database_range_is_a_422_naming_it(client: TestClient, se
     assert r.status_code == 422, r.text
     assert set(r.json()["errors"]) == {"invoice_id"}
     assert client.get("/api/protected/invoices/2147483647/download").status_code == 404
+
+
+def test_the_invoice_list_is_one_page_with_the_paging_fields(client: TestClient, session: Session) -> None:
+    """Staff who read billing see every client's invoices, so the list pages in SQL (20,000 invoices must not be
+    one answer); a client's own list pages the same way."""
+    owner = f.user(session, "many_invoices")
+    made = [f.invoice(session, owner) for _ in range(30)]
+    f.invoice(session, owner, status=InvoiceStatus.draft)
+    login(client, "many_invoices")
+    first = client.get("/api/protected/invoices").json()
+    assert (first["total"], first["page"], first["page_size"], first["pages"]) == (30, 1, 25, 2)
+    assert [i["id"] for i in first["data"]] == [inv.id for inv in reversed(made)][:25]  # newest first, no draft
+    second = client.get("/api/protected/invoices", params={"page": 2}).json()
+    assert len(second["data"]) == 5
+    f.user(session, "billing_reader", role=Role.employee, employee_type=EmployeeType.cfo)
+    login(client, "billing_reader")
+    staff = client.get("/api/protected/invoices", params={"page_size": 10}).json()
+    assert len(staff["data"]) == 10 and staff["total"] >= 31  # drafts included for staff
+    assert client.get("/api/protected/invoices", params={"page_size": 10**6}).json()["page_size"] == 100  # clamped

@@ -8,7 +8,7 @@ from fastapi import APIRouter
 from fastapi.responses import Response
 from pydantic import BaseModel
 
-from app.api.deps import CurrentUser, DownloadUser, RowId, SessionDep
+from app.api.deps import CurrentUser, DownloadUser, PageNo, PageSize, RowId, SessionDep
 from app.api.schemas import ProjectIn
 from app.core.errors import Invalid
 from app.core.permissions import Perm
@@ -66,9 +66,10 @@ def update_project(project_id: RowId, body: ProjectIn, user: CurrentUser, s: Ses
 
 
 @router.get("/invoices")
-def list_invoices(user: CurrentUser, s: SessionDep) -> dict[str, object]:
-    """The signed-in client's issued invoices (staff: all, with billing:read)."""
-    return {"data": invoices.list_invoices(s, actor=user)}
+def list_invoices(user: CurrentUser, s: SessionDep, page: PageNo = 1, page_size: PageSize = 25) -> dict[str, object]:
+    """The signed-in client's issued invoices (staff: all, with billing:read), newest first; one page, with the
+    paging fields beside the spec's `data`."""
+    return invoices.list_invoices_page(s, actor=user, page=page, page_size=page_size).as_json()
 
 
 @router.get("/invoices/{invoice_id}/download")
