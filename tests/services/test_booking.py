@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 from icalendar import Calendar
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from app.core.config import Settings
 from app.core.errors import Conflict, Invalid, NotFound, TooManyRequests
@@ -290,10 +290,11 @@ def test_a_booking_cancelled_in_the_portal_or_moved_by_staff_updates_the_calenda
     meetings_admin.update_meeting(session, actor=admin, meeting_id=moved["id"], data={"start_time": second})
     row = session.get(Meeting, moved["id"])
     assert row is not None and row.sequence == 1
-    update = session.exec(select(EmailOutbox).where(EmailOutbox.to_address == client.email)).all()[-1]
+    mails = select(EmailOutbox).where(EmailOutbox.to_address == client.email).order_by(col(EmailOutbox.id))
+    update = session.exec(mails).all()[-1]
     assert "SEQUENCE:1" in update.attachments[0]["content"] and update.subject.startswith("Updated:")
     meetings.cancel_meeting(session, actor=client, meeting_id=moved["id"])
-    last = session.exec(select(EmailOutbox).where(EmailOutbox.to_address == client.email)).all()[-1]
+    last = session.exec(mails).all()[-1]
     assert last.attachments[0]["content_type"] == "text/calendar; method=CANCEL"
     assert row.manage_token_hash is None and second in [
         s["start"] for s in booking.free_slots(session, type_slug=t.slug, days=14)
@@ -307,7 +308,9 @@ def test_the_bookers_letter_names_their_own_time_zone(session: Session, host: Us
     letter = session.exec(select(EmailOutbox).where(EmailOutbox.to_address == "k@example.com")).one()
     tokyo = datetime.fromisoformat(start).astimezone(ZoneInfo("Asia/Tokyo"))
     assert tokyo.strftime("%-I:%M %p JST") in letter.subject
-    staff = session.exec(select(EmailOutbox).where(EmailOutbox.to_address == host.email)).all()[-1]
+    staff = session.exec(
+        select(EmailOutbox).where(EmailOutbox.to_address == host.email).order_by(col(EmailOutbox.id))
+    ).all()[-1]
     assert "JST" not in staff.subject and ("EST" in staff.subject or "EDT" in staff.subject)
 
 

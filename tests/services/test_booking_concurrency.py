@@ -13,13 +13,13 @@ import pytest
 from sqlalchemy import delete, text
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, col
+from sqlmodel import Session, col, func, select
 
 from app.core.db import make_engine
 from app.core.errors import Conflict
 from app.models.enums import Role
 from app.models.meeting import Meeting, MeetingType
-from app.models.system import AuditLog, EmailOutbox
+from app.models.system import AuditLog, EmailOutbox, RateLimitEvent
 from app.models.user import User
 from app.services import booking
 from tests.migrations import migrate
@@ -32,6 +32,7 @@ def committed(engine: Engine) -> Iterator[tuple[User, MeetingType]]:
     """A host and a type committed for real (other connections must see them); removed afterwards."""
     tag = uuid.uuid4().hex[:8]
     with Session(engine, expire_on_commit=False) as s:
+        limits_before = s.exec(select(func.coalesce(func.max(RateLimitEvent.id), 0))).one()
         host = User(username=f"host_{tag}", email=f"host_{tag}@example.com", role=Role.employee, is_verified=True)
         s.add(host)
         s.flush()
@@ -53,6 +54,8 @@ def committed(engine: Engine) -> Iterator[tuple[User, MeetingType]]:
         s.exec(delete(Meeting).where(col(Meeting.meeting_type_id) == t.id))  # type: ignore[call-overload]
         s.exec(delete(MeetingType).where(col(MeetingType.id) == t.id))  # type: ignore[call-overload]
         s.exec(delete(User).where(col(User.id) == host.id))  # type: ignore[call-overload]
+        # The bookings' rate-limit counts: later tests count every row of that table.
+        s.exec(delete(RateLimitEvent).where(col(RateLimitEvent.id) > limits_before))  # type: ignore[call-overload]
         s.commit()
 
 
