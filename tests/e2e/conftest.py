@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
@@ -63,12 +64,14 @@ def _fresh_database() -> str:
     return url
 
 
+PORT_ATTEMPTS = 3  # a port found free can be taken by another process before the server binds it
+
+
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    port = _free_port()
     database_url = _fresh_database()
     sink = SmtpSink().start()
-    env = {
+    base = {
         **os.environ,
         # The same toolchain and switches as `make run`, whoever starts pytest.
         "PATH": f"{ROOT / '.tools' / 'node_modules' / '.bin'}:{Path(sys.executable).parent}:{os.environ['PATH']}",
@@ -78,8 +81,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         "REFLEX_HTTP_CLIENT_BIND_ADDRESS": "0.0.0.0",
         "NPM_CONFIG_REGISTRY": "https://registry.npmjs.org",
         "APP_ENV": "test",
-        "PORT": str(port),
-        "PUBLIC_URL": f"http://127.0.0.1:{port}",
         "DATABASE_URL": database_url,
         "DATA_DIR": str(tmp_path_factory.mktemp("e2e-data")),
         "SMTP_HOST": "127.0.0.1",
@@ -87,32 +88,49 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         "SMTP_TLS": "none",
         "STAFF_NOTIFY_EMAIL": "staff@example.com",
     }
-    subprocess.run([sys.executable, "-m", "app.cli", "seed-demo"], cwd=ROOT, env=env, check=True, capture_output=True)
-    log = tmp_path_factory.mktemp("e2e-log") / "server.log"
-    cmd = ["reflex", "run", "--env", "prod", "--single-port", "--frontend-port", str(port), "--backend-port", str(port)]
-    with log.open("wb") as out:
-        proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
-    url = f"http://127.0.0.1:{port}"
+    subprocess.run([sys.executable, "-m", "app.cli", "seed-demo"], cwd=ROOT, env=base, check=True, capture_output=True)
+    proc: subprocess.Popen[bytes] | None = None
     try:
-        _wait_until_up(url, proc, log)
+        for attempt in range(1, PORT_ATTEMPTS + 1):
+            port = _free_port()
+            env = {**base, "PORT": str(port), "PUBLIC_URL": f"http://127.0.0.1:{port}"}
+            log = tmp_path_factory.mktemp("e2e-log") / "server.log"
+            cmd = ["reflex", "run", "--env", "prod", "--single-port", "--frontend-port", str(port)]
+            cmd += ["--backend-port", str(port)]
+            with log.open("wb") as out:
+                proc = subprocess.Popen(
+                    cmd, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+                )
+            url = f"http://127.0.0.1:{port}"
+            if _wait_until_up(url, proc, log, retry=attempt < PORT_ATTEMPTS):
+                break
         yield Server(url=url, database_url=database_url, log=log, mail=sink)
     finally:
+        if proc is not None:
+            _stop(proc)
+        sink.stop()
+
+
+def _stop(proc: subprocess.Popen[bytes]) -> None:
+    with contextlib.suppress(ProcessLookupError):  # it may have exited on its own
         os.killpg(proc.pid, signal.SIGTERM)
         try:
             proc.wait(timeout=20)
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
-        sink.stop()
 
 
-def _wait_until_up(url: str, proc: subprocess.Popen[bytes], log: Path) -> None:
+def _wait_until_up(url: str, proc: subprocess.Popen[bytes], log: Path, *, retry: bool = False) -> bool:
+    """True once the server answers; False when it could not bind its port and `retry` allows another one."""
     deadline = time.monotonic() + STARTUP_TIMEOUT_S
     while time.monotonic() < deadline:
         if proc.poll() is not None:
+            if retry and "already in use" in log.read_text():
+                return False
             pytest.fail(f"server exited with {proc.returncode}:\n{log.read_text()[-4000:]}")
         try:
             if httpx.get(f"{url}/ping", timeout=2).status_code == 200 and httpx.get(url, timeout=5).status_code == 200:
-                return
+                return True
         except httpx.HTTPError:
             pass
         time.sleep(1)
