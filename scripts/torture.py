@@ -155,13 +155,14 @@ def load_lines(result: dict[str, Any] | None, command: str) -> list[str]:
         f"group) {result['rss_start_mb']} MB at the start, {result['rss_end_mb']} MB at the end. HTTP only: the "
         "websocket's events are not simulated.",
         "",
-        "| route | requests | statuses | p50 | p95 | p99 |",
-        "|---|---|---|---|---|---|",
+        "| route | requests | statuses | failed | p50 | p95 | p99 |",
+        "|---|---|---|---|---|---|---|",
     ]
     for r in result["routes"]:
         statuses = ", ".join(f"{code}: {n}" for code, n in r["statuses"].items())
         lines.append(
-            f"| {r['route']} | {r['requests']} | {statuses} | {r['p50_ms']} ms | {r['p95_ms']} ms | {r['p99_ms']} ms |"
+            f"| {r['route']} | {r['requests']} | {statuses} | {r['errors']} | {r['p50_ms']} ms | {r['p95_ms']} ms "
+            f"| {r['p99_ms']} ms |"
         )
     return [*lines, ""]
 
@@ -180,6 +181,24 @@ def machine() -> str:
 def commit() -> str:
     run_git = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
     return run_git.stdout.strip() or "unknown"
+
+
+def closing_lines() -> list[str]:
+    """The report's fixed end: the figures the suites assert, and what is not measured yet."""
+    return [
+        "",
+        "## Figures",
+        "",
+        "- Password and code checks an attacker gets against one account: **80 per hour** at most (20 per 15-minute",
+        "  window, however many addresses and processes attack), target <= 100; the owner signs in from a known",
+        "  address during the attack (`tests/services/test_brute_force.py`).",
+        "",
+        "## Not measured yet",
+        "",
+        "- The fault script (PostgreSQL restarted or unreachable, an app process killed, Redis restarted, SMTP down,",
+        "  the scheduling service slow, the upload disk full) with acknowledged writes lost.",
+        "",
+    ]
 
 
 def write(results: list[Result], loaded: list[str], out: Path, *, quick: bool) -> None:
@@ -201,28 +220,32 @@ def write(results: list[Result], loaded: list[str], out: Path, *, quick: bool) -
             f"| {r.suite.name} | {r.suite.proves} | {r.tests} | {r.failures} | {r.seconds:.0f} s | `{r.command}` |"
         )
     lines += loaded
-    lines += [
-        "",
-        "## Figures",
-        "",
-        "- Password and code checks an attacker gets against one account: **80 per hour** at most (20 per 15-minute",
-        "  window, however many addresses and processes attack), target <= 100; the owner signs in from a known",
-        "  address during the attack (`tests/services/test_brute_force.py`).",
-        "",
-        "## Not measured yet",
-        "",
-        "- The fault script (PostgreSQL restarted or unreachable, an app process killed, Redis restarted, SMTP down,",
-        "  the scheduling service slow, the upload disk full) with acknowledged writes lost.",
-        "",
-    ]
+    lines += closing_lines()
     out.write_text("\n".join(lines))
+
+
+def rerun_load(out: Path, *, quick: bool) -> int:
+    """Replace the Load section of an existing report with a new load run (the suites' table is kept as it was)."""
+    head = out.read_text().split("\n## Load\n", 1)[0]
+    result, command = load(quick=quick)
+    section = load_lines(result, command)
+    section.insert(3, f"Run again on its own: {dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC at commit `{commit()}`.")
+    section.insert(4, "")
+    out.write_text(head.rstrip("\n") + "\n" + "\n".join([*section, *closing_lines()]))
+    ok = result is not None and not result["server_errors"] and not result["transport_errors"]
+    return 0 if ok else 1
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="the examples of `make test` (a check of this script)")
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "reliability.md")
+    parser.add_argument(
+        "--only-load", action="store_true", help="run the load again and replace only the report's Load section"
+    )
     args = parser.parse_args()
+    if args.only_load:
+        return rerun_load(args.out, quick=args.quick)
     results = [run(suite, quick=args.quick) for suite in SUITES]
     load_result, load_command = load(quick=args.quick)
     write(results, load_lines(load_result, load_command), args.out, quick=args.quick)
