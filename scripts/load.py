@@ -235,7 +235,11 @@ def main() -> int:
         rss_end = _rss_mb(proc.pid)
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
-        proc.wait(timeout=60)
+        try:
+            proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:  # still draining a backlog: the figures above are taken already
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=60)
     rows = stats.table()
     server_errors = sum(n for r in rows for code, n in r["statuses"].items() if code >= 500)
     failures = sum(r["errors"] for r in rows)
