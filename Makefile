@@ -48,11 +48,13 @@ LOCK := uv pip compile --quiet --universal --python-version 3.11 --generate-hash
 
 .tools/.ready:
 	scripts/ensure-node.sh $(NODE_VERSION) $(BUN_VERSION)
+	mkdir -p $(@D)  # a machine with its own Node 22 and bun fetches nothing, so .tools/ may not exist yet
 	touch $@
 
 # The accessibility checker the end-to-end tests inject into every public page.
 .tools/.axe-ready:
 	scripts/ensure-axe.sh
+	mkdir -p $(@D)
 	touch $@
 
 setup: .venv/.installed .venv/.activate-hook .tools/.ready
