@@ -14,6 +14,7 @@ import reflex as rx
 
 from app.core.db import MAX_ID
 from app.models.user import UserPublic
+from app.ui.admin.common import holds
 from app.ui.admin.state import AdminState
 
 
@@ -32,6 +33,11 @@ class SectionWriter(AdminState, mixin=True):
     def _write_guard(self) -> tuple[str, str]:
         """The permission that opens the section's dialogs, and the section's name for the refusal toast."""
         raise NotImplementedError
+
+    @rx.var
+    def can_write(self) -> bool:
+        """Whether to show the section's write controls: the permission its handlers check, from the one place."""
+        return holds(self.user, self._write_guard()[0])
 
     async def _writer(self) -> UserPublic | None:
         """The signed-in user when they may write in this section, else None (after telling them why)."""

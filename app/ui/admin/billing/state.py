@@ -21,7 +21,7 @@ from app.core.permissions import Perm
 from app.models.user import UserPublic
 from app.services import billing
 from app.services.paging import Page
-from app.ui.admin.common import day_text, dollars, form_text, holds, label_of
+from app.ui.admin.common import day_text, dollars, form_text, label_of
 from app.ui.admin.dialogs import DeleteConfirm
 from app.ui.admin.paged import PagedList
 from app.ui.admin.pickers import ClientPicker
@@ -191,10 +191,6 @@ class BillingState(DeleteConfirm, ClientPicker, PagedList, AdminState):
     async def set_status_filter(self, value: str) -> None:
         self.status_filter = str(value) if str(value) in STATUS_LABELS else ""
         await self._first_page()
-
-    @rx.var
-    def can_write(self) -> bool:
-        return holds(self.user, Perm.billing_write)
 
     # --- create ----------------------------------------------------------------------------------------------
 

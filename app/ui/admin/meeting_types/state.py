@@ -11,7 +11,7 @@ import reflex as rx
 from app.core.permissions import Perm
 from app.services import booking_settings, meetings_admin
 from app.services.paging import Page
-from app.ui.admin.common import form_text, holds
+from app.ui.admin.common import form_text
 from app.ui.admin.dialogs import FormDialog
 from app.ui.admin.paged import PagedList
 from app.ui.admin.state import AdminState, as_actor, error_text
@@ -128,10 +128,6 @@ class MeetingTypesState(FormDialog, PagedList, AdminState):
         self.page = 1
         self.form_open = False
         await self._reload(quiet=True)
-
-    @rx.var
-    def can_write(self) -> bool:
-        return holds(self.user, Perm.meetings_write)
 
     def _write_guard(self) -> tuple[str, str]:
         return Perm.meetings_write, FEATURE

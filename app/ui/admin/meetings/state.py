@@ -14,7 +14,7 @@ from app.core.permissions import Perm
 from app.models.user import UserPublic
 from app.services import meetings, meetings_admin
 from app.services.paging import PAGE_SIZE, PAGE_SIZE_MAX, Page
-from app.ui.admin.common import form_text, holds, label_of
+from app.ui.admin.common import form_text, label_of
 from app.ui.admin.dialogs import FormDialog
 from app.ui.admin.paged import PagedList
 from app.ui.admin.pickers import ClientOption, ClientPicker
@@ -180,10 +180,6 @@ class MeetingsState(FormDialog, ClientPicker, PagedList, AdminState):
         chosen = self._offered(value) or await self._client_option(actor, str(value)[:40])
         self.client_filter, self._client_filter_label = (chosen.id, chosen.label) if chosen else ("", "")
         await self._first_page()
-
-    @rx.var
-    def can_write(self) -> bool:
-        return holds(self.user, Perm.meetings_write)
 
     @rx.var
     def sort_shown(self) -> str:

@@ -8,13 +8,12 @@ from typing import Any
 import reflex as rx
 from sqlmodel import Session
 
-from app.core.permissions import Perm
 from app.models.user import User, UserPublic
 from app.services import organizations
 from app.services.organizations import OrganizationPublic
 from app.services.paging import Page
 from app.ui.admin.cards import CardList, row_id
-from app.ui.admin.common import form_text, holds
+from app.ui.admin.common import form_text
 from app.ui.admin.pickers import ClientPicker
 from app.ui.admin.state import AdminState, as_actor
 
@@ -64,10 +63,6 @@ class OrganizationListState(ClientPicker, CardList, AdminState):
 
     def _delete(self, s: Session, actor: User, target: int) -> None:
         organizations.delete_organization(s, actor=actor, organization_id=target)
-
-    @rx.var
-    def can_write(self) -> bool:
-        return holds(self.user, Perm.content_write)
 
     async def _open(self, row: OrganizationRow) -> None:
         actor = await self._writer()

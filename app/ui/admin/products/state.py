@@ -68,10 +68,6 @@ class ProductListState(CardList, AdminState):
     def _delete(self, s: Session, actor: User, target: int) -> None:
         products.delete_product(s, actor=actor, product_id=target)
 
-    @rx.var
-    def can_write(self) -> bool:
-        return holds(self.user, Perm.products_write)
-
     @rx.event
     async def open_create(self) -> None:
         if await self._writer() is not None:

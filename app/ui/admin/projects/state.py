@@ -10,12 +10,11 @@ from typing import Any
 import reflex as rx
 from sqlmodel import Session
 
-from app.core.permissions import Perm
 from app.models.user import User, UserPublic
 from app.services import organizations, projects
 from app.services.paging import SEARCH_MAX, Page
 from app.ui.admin.cards import CardList, row_id
-from app.ui.admin.common import day_text, dollars, form_text, holds, label_of
+from app.ui.admin.common import day_text, dollars, form_text, label_of
 from app.ui.admin.pickers import ClientPicker
 from app.ui.admin.state import AdminState, as_actor
 
@@ -126,10 +125,6 @@ class ProjectListState(ClientPicker, CardList, AdminState):
 
     def _delete(self, s: Session, actor: User, target: int) -> None:
         projects.delete_project(s, actor=actor, project_id=target)
-
-    @rx.var
-    def can_write(self) -> bool:
-        return holds(self.user, Perm.content_write)
 
     @rx.var
     def org_more(self) -> bool:
