@@ -14,8 +14,11 @@ class _Collector:
     def __init__(self) -> None:
         self.messages: list[EmailMessage] = []
         self.recipients: list[list[str]] = []  # the envelope (RCPT TO) of each message, which headers cannot show
+        self.refusal: str | None = None  # e.g. "451 Try again later": the server answers, then refuses the message
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802 (aiosmtpd's hook name)
+        if self.refusal:
+            return self.refusal
         self.messages.append(message_from_bytes(envelope.content, policy=policy.default))  # type: ignore[arg-type]
         self.recipients.append(list(envelope.rcpt_tos))
         return "250 OK"
@@ -36,6 +39,10 @@ class SmtpSink:
     @property
     def recipients(self) -> list[list[str]]:
         return self._collector.recipients
+
+    def refuse(self, reply: str | None) -> None:
+        """Answer every message with this SMTP reply (None: accept again)."""
+        self._collector.refusal = reply
 
     def start(self) -> SmtpSink:
         self._controller.start()

@@ -10,6 +10,8 @@ import logging
 from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from sqlalchemy.exc import InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.api.deps import same_origin_writes, storable_text
@@ -36,6 +38,8 @@ from app.services.schema import report
 
 log = logging.getLogger(__name__)
 
+DATABASE_UNAVAILABLE = "The service is briefly unavailable. Nothing was saved; please try again in a minute."
+
 
 def error_body(message: str, errors: dict[str, str] | None = None, **extra: object) -> dict[str, object]:
     return {"message": message, "errors": errors or {}, **extra}
@@ -56,6 +60,15 @@ def install_error_handlers(api: FastAPI) -> None:
     async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
         message = exc.detail if isinstance(exc.detail, str) else "Request failed"
         return JSONResponse(error_body(message), status_code=exc.status_code, headers=exc.headers)
+
+    @api.exception_handler(OperationalError)
+    @api.exception_handler(InterfaceError)
+    @api.exception_handler(PoolTimeout)
+    async def _database_unavailable(request: Request, exc: Exception) -> JSONResponse:
+        # The database is restarting, unreachable or out of connections: a moment's fault, not a bug. Say so fast
+        # and let the client retry; nothing was written (the transaction did not commit).
+        log.warning("Database unavailable on %s %s: %s", request.method, request.url.path, exc.__class__.__name__)
+        return JSONResponse(error_body(DATABASE_UNAVAILABLE), status_code=503, headers={"Retry-After": "30"})
 
     @api.exception_handler(Exception)
     async def _unexpected(request: Request, exc: Exception) -> JSONResponse:

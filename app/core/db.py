@@ -92,11 +92,29 @@ def _as_domain_errors(context: ExceptionContext) -> BaseException | None:
     return None
 
 
+# A request waits at most this long for a pooled connection before it is answered 503 (the pool is exhausted by a
+# database that stopped answering, not by load: queries take milliseconds).
+POOL_TIMEOUT_S = 10
+# When the database is down or the network to it is gone, a request must fail fast (503), never hang: connecting
+# gives up after 5 s, and a connection whose packets go unacknowledged for 15 s (a silent network, where no reset
+# ever arrives) or whose idle peer stops answering keepalives is dropped by the kernel, so its query fails.
+POSTGRES_CONNECT_ARGS = {
+    "connect_timeout": 5,
+    "keepalives": 1,
+    "keepalives_idle": 10,
+    "keepalives_interval": 5,
+    "keepalives_count": 3,
+    "tcp_user_timeout": 15_000,
+}
+
+
 def make_engine(url: str) -> Engine:
     """Create an engine; SQLite gets foreign keys and WAL so it behaves like the production database."""
-    kwargs: dict[str, Any] = {"pool_pre_ping": True, "json_serializer": _checked_json}
+    kwargs: dict[str, Any] = {"pool_pre_ping": True, "json_serializer": _checked_json, "pool_timeout": POOL_TIMEOUT_S}
     if url.startswith("sqlite"):
         kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+    elif url.startswith("postgresql"):
+        kwargs["connect_args"] = POSTGRES_CONNECT_ARGS
     engine = create_engine(url, **kwargs)
     event.listen(engine, "before_cursor_execute", _refuse_unstorable_text)
     event.listen(engine, "handle_error", _as_domain_errors)

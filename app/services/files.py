@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import logging
 import os
 import re
 import secrets
@@ -16,7 +17,9 @@ from pathlib import Path
 from typing import BinaryIO
 
 from app.core.config import Settings, settings
-from app.core.errors import Invalid, NotFound, PayloadTooLarge
+from app.core.errors import Invalid, NotFound, PayloadTooLarge, Unavailable
+
+log = logging.getLogger(__name__)
 
 FOLDER = "applications"
 WRONG_TYPE = "Please upload only PDF, DOC, or DOCX files."
@@ -26,6 +29,7 @@ EMPTY = "The uploaded file is empty."
 MAX_UNPACKED = 100 * 1024 * 1024
 MAX_ENTRIES = 5000
 UNPACKS_TOO_LARGE = "This DOCX file unpacks to more than 100 MB. Please save it again or upload it as a PDF."
+STORAGE_UNAVAILABLE = "We couldn't store your file just now, so nothing was sent. Please try again in a few minutes."
 _NAME = re.compile(rf"{FOLDER}/[0-9a-f]{{32}}\.(pdf|doc|docx)")
 _OLE2 = bytes.fromhex("D0CF11E0A1B11AE1")
 # Excel sheets and Windows installers are OLE2 files too; a Word file has this stream in its directory.
@@ -110,19 +114,25 @@ def store(filename: str, data: bytes, *, field: str = "file", cfg: Settings = se
     """Check and write one upload atomically (temporary file, then rename) under a random name."""
     kind = detect(filename, data, field=field, cfg=cfg)
     root = _root(cfg)
-    root.mkdir(mode=0o700, parents=True, exist_ok=True)
     name = f"{secrets.token_hex(16)}.{kind.extension}"
     tmp = root / f".{name}.tmp"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, root / name)  # readers see the whole file or none
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+        root.mkdir(mode=0o700, parents=True, exist_ok=True)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.replace(tmp, root / name)  # readers see the whole file or none
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
+    except OSError as exc:
+        # A full or failing disk is the server's fault, not the visitor's: a 503 that says nothing was kept, and
+        # the cause for the operator (no partial file remains: the temporary one is removed above).
+        log.error("Could not store an upload under %s: %s", root, exc)
+        raise Unavailable(STORAGE_UNAVAILABLE) from exc
     return StoredFile(name=f"{FOLDER}/{name}", filename=display_name(filename), content_type=kind.content_type)
 
 

@@ -153,14 +153,22 @@ def _attach(msg: EmailMessage, item: object) -> None:
 ATTACHMENT_KEYS = ("filename", "content_type", "content")
 
 
+class _Unreachable(Exception):
+    """Connecting to the SMTP server failed (refused, timed out, no greeting)."""
+
+
 def _send(msg: EmailMessage, cfg: Settings) -> None:
     assert cfg.smtp_host
-    if cfg.smtp_tls == "ssl":
-        smtp: smtplib.SMTP = smtplib.SMTP_SSL(
-            cfg.smtp_host, cfg.smtp_port, timeout=20, context=ssl.create_default_context()
-        )
-    else:
-        smtp = smtplib.SMTP(cfg.smtp_host, cfg.smtp_port, timeout=20)
+    try:
+        if cfg.smtp_tls == "ssl":
+            smtp: smtplib.SMTP = smtplib.SMTP_SSL(
+                cfg.smtp_host, cfg.smtp_port, timeout=20, context=ssl.create_default_context()
+            )
+        else:
+            smtp = smtplib.SMTP(cfg.smtp_host, cfg.smtp_port, timeout=20)
+    except OSError as exc:  # refused, timed out, no greeting (smtplib's errors are OSErrors too)
+        # Only the connection itself: an error once the server has answered may be this message's fault.
+        raise _Unreachable(f"{exc.__class__.__name__}: {exc}") from exc
     with smtp:
         if cfg.smtp_tls == "starttls":
             smtp.starttls(context=ssl.create_default_context())
@@ -193,13 +201,28 @@ def deliver_pending(s: Session, *, cfg: Settings = settings, limit: int = BATCH_
         row = _claim_next(s, now)
         if row is None:
             break
-        sent += _deliver(row, cfg)
+        try:
+            sent += _deliver(row, cfg)
+        except ServerUnreachable:
+            s.add(row)
+            s.commit()
+            break  # every other message would wait out the same connection timeout: try them all next pass
         s.add(row)
         s.commit()  # releases the row lock; a crash never re-sends what was already delivered
     return sent
 
 
+class ServerUnreachable(Exception):
+    """The SMTP server could not be reached at all: no message is at fault, so none spends an attempt."""
+
+
+# While the server is down, messages wait this long (not their back-off) for the next try: an outage of a minute
+# delays the mail by about a minute, and a long one costs one connection attempt per pass, not one per message.
+UNREACHABLE_RETRY = timedelta(seconds=30)
+
+
 def _deliver(row: EmailOutbox, cfg: Settings) -> bool:
+    """Send one row and record its outcome on it; raises ServerUnreachable (row rescheduled) when SMTP is down."""
     # Logs name the row and the recipient, never the subject or body: they carry verification codes.
     row.attempts += 1
     try:
@@ -214,6 +237,12 @@ def _deliver(row: EmailOutbox, cfg: Settings) -> bool:
             _send(msg, cfg)
         else:
             log.warning("SMTP_HOST is not set; mail not sent, shown here instead:\n%s", msg.as_string())
+    except _Unreachable as exc:
+        row.attempts -= 1
+        row.last_error = _error_text(exc)
+        row.next_attempt_at = utcnow() + UNREACHABLE_RETRY
+        log.warning("SMTP server unreachable; outbox message %s waits: %s", row.id, row.last_error)
+        raise ServerUnreachable from exc
     except Exception as exc:  # SMTP and network errors, and anything unexpected: worth another attempt later
         row.last_error = _error_text(exc)
         if row.attempts >= MAX_ATTEMPTS:

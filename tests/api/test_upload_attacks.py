@@ -7,6 +7,7 @@ dressed as a DOCX, a PDF carrying a script, path traversal in the uploaded file'
 from __future__ import annotations
 
 import io
+import os
 import threading
 import tracemalloc
 import uuid
@@ -176,3 +177,39 @@ def test_fifty_parallel_uploads_store_exactly_what_was_acknowledged(
     on_disk = _stored(data_dir)
     assert sorted(p.name for p in on_disk) == sorted(r.resume_path.split("/", 1)[1] for r in rows)
     assert sum(p.stat().st_size for p in on_disk) == len(rows) * len(pdf)  # bounded: nothing beyond what was kept
+
+
+@pytest.fixture
+def full_disk(data_dir: Path) -> Iterator[Path]:
+    """The data folder on a real 1 MB filesystem (tmpfs), filled to its last few KB; the filler is yielded."""
+    import subprocess
+
+    data_dir.mkdir(parents=True)
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(data_dir)], capture_output=True).returncode:
+        pytest.skip("mounting a small filesystem needs root (CI and the development machines run tests as root)")
+    filler = data_dir / "filler"
+    try:
+        fd = os.open(filler, os.O_WRONLY | os.O_CREAT)
+        with pytest.raises(OSError, match="No space left"):
+            while True:
+                os.write(fd, b"\0" * 4096)
+        os.close(fd)
+        yield filler
+    finally:
+        subprocess.run(["umount", "-l", str(data_dir)], check=True)
+
+
+def test_a_full_disk_answers_503_keeps_nothing_and_recovers_without_a_restart(
+    client: TestClient, session: Session, full_disk: Path
+) -> None:
+    before = session.exec(select(func.count()).select_from(JobApplication)).one()
+    r = submit(client)
+    assert r.status_code == 503, r.text
+    assert r.json()["message"] == files.STORAGE_UNAVAILABLE
+    assert session.exec(select(func.count()).select_from(JobApplication)).one() == before  # nothing half-kept
+    assert _stored(full_disk.parent) == [full_disk]  # no partial or temporary file
+    full_disk.unlink()  # the operator frees space
+    r = submit(client)
+    assert r.status_code == 201, r.text
+    assert session.exec(select(func.count()).select_from(JobApplication)).one() == before + 1
+    assert len(_stored(full_disk.parent)) == 1

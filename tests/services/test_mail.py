@@ -45,31 +45,60 @@ def test_enqueued_mail_is_delivered_over_smtp(session: Session, sink: SmtpSink) 
     assert mail.deliver_pending(session, cfg=smtp_settings(sink.port)) == 0  # never sent twice
 
 
-def test_mail_waits_and_retries_while_smtp_is_down(session: Session) -> None:
+def _dead_port() -> int:
     with socket.socket() as sock:  # a port nobody listens on
         sock.bind(("127.0.0.1", 0))
-        dead_port = int(sock.getsockname()[1])
+        return int(sock.getsockname()[1])
+
+
+def test_mail_waits_and_retries_while_smtp_is_down(session: Session) -> None:
+    dead_port = _dead_port()
     mail.enqueue(session, to="bob@example.com", subject="Code", text="123456")
     session.commit()
     assert mail.deliver_pending(session, cfg=smtp_settings(dead_port)) == 0
     row = session.exec(select(EmailOutbox)).one()
     assert row.status == OutboxStatus.pending
-    assert row.attempts == 1 and row.last_error
-    assert row.next_attempt_at is not None and row.next_attempt_at > utcnow()
+    # The server was not reached: the message is not at fault and spends none of its attempts; it waits a short
+    # while, not its back-off, so an outage of a minute delays it by about a minute.
+    assert row.attempts == 0 and row.last_error and "ConnectionRefusedError" in row.last_error
+    assert row.next_attempt_at is not None
+    assert timedelta(seconds=20) < row.next_attempt_at - utcnow() <= mail.UNREACHABLE_RETRY
     # Not due yet: a second run does not hammer the server.
     assert mail.deliver_pending(session, cfg=smtp_settings(dead_port)) == 0
-    assert session.exec(select(EmailOutbox)).one().attempts == 1
+    assert session.exec(select(EmailOutbox)).one().last_error == row.last_error
 
 
-def test_mail_is_marked_failed_only_after_the_last_attempt(session: Session) -> None:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        dead_port = int(sock.getsockname()[1])
-    row = mail.enqueue(session, to="c@example.com", subject="s", text="t")
-    row.attempts = mail.MAX_ATTEMPTS - 1
+def test_an_unreachable_server_costs_one_connection_per_pass_not_one_per_message(
+    session: Session, sink: SmtpSink
+) -> None:
+    for n in range(5):
+        mail.enqueue(session, to=f"q{n}@example.com", subject=f"Queued {n}", text="t")
     session.commit()
-    mail.deliver_pending(session, cfg=smtp_settings(dead_port))
-    assert session.exec(select(EmailOutbox)).one().status == OutboxStatus.failed
+    assert mail.deliver_pending(session, cfg=smtp_settings(_dead_port())) == 0
+    rows = session.exec(select(EmailOutbox).order_by(EmailOutbox.id)).all()  # type: ignore[arg-type]
+    assert [r.last_error is not None for r in rows] == [True, False, False, False, False]
+    assert all(r.status == OutboxStatus.pending and r.attempts == 0 for r in rows)
+    # The server is back: the others go at once, the one that waits goes once its short delay is over.
+    assert mail.deliver_pending(session, cfg=smtp_settings(sink.port)) == 4
+    rows[0].next_attempt_at = utcnow() - timedelta(seconds=1)
+    session.commit()
+    assert mail.deliver_pending(session, cfg=smtp_settings(sink.port)) == 1
+    assert sorted(m["Subject"] for m in sink.messages) == [f"Queued {n}" for n in range(5)]
+
+
+def test_mail_is_marked_failed_only_after_the_last_attempt(session: Session, sink: SmtpSink) -> None:
+    sink.refuse("451 Try again later")  # reached, but the message is refused: that spends an attempt
+    row = mail.enqueue(session, to="c@example.com", subject="s", text="t")
+    row.attempts = mail.MAX_ATTEMPTS - 2
+    session.commit()
+    mail.deliver_pending(session, cfg=smtp_settings(sink.port))
+    row = session.exec(select(EmailOutbox)).one()
+    assert row.status == OutboxStatus.pending and row.attempts == mail.MAX_ATTEMPTS - 1
+    row.next_attempt_at = utcnow() - timedelta(seconds=1)
+    session.commit()
+    mail.deliver_pending(session, cfg=smtp_settings(sink.port))
+    row = session.exec(select(EmailOutbox)).one()
+    assert row.status == OutboxStatus.failed and "451" in (row.last_error or "")
 
 
 def test_retry_after_smtp_comes_back(session: Session, sink: SmtpSink) -> None:
