@@ -36,8 +36,10 @@ def run_once() -> int:
 async def background_loop() -> None:
     """Runs for the life of the server; a failing pass is logged and retried, never fatal."""
     while True:
+        sent = 0
         try:
-            await asyncio.to_thread(run_once)
+            sent = await asyncio.to_thread(run_once)
         except Exception:  # the loop must survive a database hiccup
             log.exception("Background pass failed")
-        await asyncio.sleep(INTERVAL_S)
+        if sent < mail.BATCH_SIZE:  # a full batch means more are waiting (a backlog after an outage): go on at once
+            await asyncio.sleep(INTERVAL_S)

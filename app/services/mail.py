@@ -8,12 +8,13 @@ server log instead, so a local user can still read a verification code.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
 import smtplib
 import ssl
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
@@ -157,7 +158,7 @@ class _Unreachable(Exception):
     """Connecting to the SMTP server failed (refused, timed out, no greeting)."""
 
 
-def _send(msg: EmailMessage, cfg: Settings) -> None:
+def _connect(cfg: Settings) -> smtplib.SMTP:
     assert cfg.smtp_host
     try:
         if cfg.smtp_tls == "ssl":
@@ -169,12 +170,47 @@ def _send(msg: EmailMessage, cfg: Settings) -> None:
     except OSError as exc:  # refused, timed out, no greeting (smtplib's errors are OSErrors too)
         # Only the connection itself: an error once the server has answered may be this message's fault.
         raise _Unreachable(f"{exc.__class__.__name__}: {exc}") from exc
-    with smtp:
+    try:
         if cfg.smtp_tls == "starttls":
             smtp.starttls(context=ssl.create_default_context())
         if cfg.smtp_user and cfg.smtp_password:
             smtp.login(cfg.smtp_user, cfg.smtp_password.get_secret_value())
-        smtp.send_message(msg)
+    except BaseException:
+        smtp.close()
+        raise
+    return smtp
+
+
+class _Connection:
+    """One SMTP session for a pass over the outbox, opened for its first message and reused for the others.
+
+    A connection (and TLS handshake and login) per message capped delivery at a few messages a second, less than
+    a busy contact form queues. A server that closed the session between two messages gets one new connection.
+    """
+
+    def __init__(self, cfg: Settings) -> None:
+        self.cfg = cfg
+        self._smtp: smtplib.SMTP | None = None
+
+    def send(self, msg: EmailMessage) -> None:
+        fresh = self._smtp is None
+        if self._smtp is None:
+            self._smtp = _connect(self.cfg)
+        try:
+            self._smtp.send_message(msg)  # on a refusal smtplib resets the transaction: the session stays usable
+        except smtplib.SMTPServerDisconnected:
+            self._smtp = None
+            if fresh:
+                raise
+            self._smtp = _connect(self.cfg)
+            self._smtp.send_message(msg)
+
+    def close(self) -> None:
+        if self._smtp is not None:
+            with contextlib.suppress(OSError):
+                self._smtp.quit()
+            self._smtp.close()
+            self._smtp = None
 
 
 def _claim_next(s: Session, now: datetime) -> EmailOutbox | None:
@@ -197,18 +233,22 @@ def deliver_pending(s: Session, *, cfg: Settings = settings, limit: int = BATCH_
     """
     now = utcnow()
     sent = 0
-    for _ in range(limit):
-        row = _claim_next(s, now)
-        if row is None:
-            break
-        try:
-            sent += _deliver(row, cfg)
-        except ServerUnreachable:
+    connection = _Connection(cfg)
+    try:
+        for _ in range(limit):
+            row = _claim_next(s, now)
+            if row is None:
+                break
+            try:
+                sent += _deliver(row, cfg, connection.send)
+            except ServerUnreachable:
+                s.add(row)
+                s.commit()
+                break  # every other message would wait out the same connection timeout: try them all next pass
             s.add(row)
-            s.commit()
-            break  # every other message would wait out the same connection timeout: try them all next pass
-        s.add(row)
-        s.commit()  # releases the row lock; a crash never re-sends what was already delivered
+            s.commit()  # releases the row lock; a crash never re-sends what was already delivered
+    finally:
+        connection.close()
     return sent
 
 
@@ -221,7 +261,7 @@ class ServerUnreachable(Exception):
 UNREACHABLE_RETRY = timedelta(seconds=30)
 
 
-def _deliver(row: EmailOutbox, cfg: Settings) -> bool:
+def _deliver(row: EmailOutbox, cfg: Settings, send: Callable[[EmailMessage], None]) -> bool:
     """Send one row and record its outcome on it; raises ServerUnreachable (row rescheduled) when SMTP is down."""
     # Logs name the row and the recipient, never the subject or body: they carry verification codes.
     row.attempts += 1
@@ -234,7 +274,7 @@ def _deliver(row: EmailOutbox, cfg: Settings) -> bool:
         return False
     try:
         if cfg.smtp_host:
-            _send(msg, cfg)
+            send(msg)
         else:
             log.warning("SMTP_HOST is not set; mail not sent, shown here instead:\n%s", msg.as_string())
     except _Unreachable as exc:

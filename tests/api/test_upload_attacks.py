@@ -185,7 +185,8 @@ def full_disk(data_dir: Path) -> Iterator[Path]:
     import subprocess
 
     data_dir.mkdir(parents=True)
-    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(data_dir)], capture_output=True).returncode:
+    mount = ["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(data_dir)]
+    if subprocess.run(mount, capture_output=True).returncode:
         pytest.skip("mounting a small filesystem needs root (CI and the development machines run tests as root)")
     filler = data_dir / "filler"
     try:

@@ -86,6 +86,23 @@ def test_an_unreachable_server_costs_one_connection_per_pass_not_one_per_message
     assert sorted(m["Subject"] for m in sink.messages) == [f"Queued {n}" for n in range(5)]
 
 
+def test_one_pass_delivers_its_messages_over_one_smtp_session(session: Session, sink: SmtpSink) -> None:
+    for n in range(20):
+        mail.enqueue(session, to=f"s{n}@example.com", subject=f"Batch {n}", text="t")
+    session.commit()
+    assert mail.deliver_pending(session, cfg=smtp_settings(sink.port)) == 20
+    assert len(sink.messages) == 20 and sink.sessions == 1
+
+
+def test_a_refused_message_does_not_end_the_session_for_the_others(session: Session, sink: SmtpSink) -> None:
+    mail.enqueue(session, to="refused@example.com", subject="Refused", text="t")
+    mail.enqueue(session, to="fine@example.com", subject="Fine", text="t")
+    session.commit()
+    sink.refuse("550 No such mailbox", to={"refused@example.com"})
+    assert mail.deliver_pending(session, cfg=smtp_settings(sink.port)) == 1
+    assert [m["Subject"] for m in sink.messages] == ["Fine"] and sink.sessions == 1
+
+
 def test_mail_is_marked_failed_only_after_the_last_attempt(session: Session, sink: SmtpSink) -> None:
     sink.refuse("451 Try again later")  # reached, but the message is refused: that spends an attempt
     row = mail.enqueue(session, to="c@example.com", subject="s", text="t")
@@ -243,11 +260,11 @@ def test_an_unexpected_send_error_is_retried_later_and_does_not_block_the_queue(
     session.commit()
     tried: list[str] = []
 
-    def broken_send(msg: EmailMessage, cfg: Settings) -> None:
+    def broken_send(_connection: object, msg: EmailMessage) -> None:
         tried.append(str(msg["Subject"]))
         raise RuntimeError("library bug")
 
-    monkeypatch.setattr(mail, "_send", broken_send)
+    monkeypatch.setattr(mail._Connection, "send", broken_send)
     assert mail.deliver_pending(session, cfg=smtp_settings(1)) == 0
     assert tried == ["First", "Second"]
     for row in (first, second):
