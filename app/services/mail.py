@@ -258,7 +258,7 @@ class ServerUnreachable(Exception):
 
 # While the server is down, messages wait this long (not their back-off) for the next try: an outage of a minute
 # delays the mail by about a minute, and a long one costs one connection attempt per pass, not one per message.
-UNREACHABLE_RETRY = timedelta(seconds=30)
+UNREACHABLE_RETRY = timedelta(seconds=15)
 
 
 def _deliver(row: EmailOutbox, cfg: Settings, send: Callable[[EmailMessage], None]) -> bool:

@@ -25,12 +25,18 @@ UNAVAILABLE = "Meeting types are temporarily unavailable. Please contact us dire
 TIMEOUT_S = 5.0  # the budget for the whole exchange; each request gets what is left, so the page never hangs
 CACHE_TTL_S = 60.0
 MAX_PAGES = 5
-# Public data only, so a per-worker cache is harmless: at worst each worker asks Calendly once a minute.
+# After a failure Calendly is not asked again for this long: a slow service would otherwise hold every visitor for
+# the whole TIMEOUT_S, one after another.
+RETRY_AFTER_FAILURE_S = 30.0
+# Public data only, so a per-worker cache is harmless: at worst each worker asks Calendly once a minute. An expired
+# entry is kept: it is the answer while Calendly is down.
 _cache: dict[str, tuple[float, list[dict[str, Any]]]] = {}
+_down_until: dict[str, float] = {}
 
 
 def clear_cache() -> None:
     _cache.clear()
+    _down_until.clear()
 
 
 def _from_database(s: Session, cfg: Settings) -> list[dict[str, Any]]:
@@ -105,15 +111,27 @@ def _from_calendly(cfg: Settings) -> list[dict[str, Any]]:
     token = cfg.calendly_token.get_secret_value()
     key = f"{cfg.calendly_api_url}|{hashlib.sha256(token.encode()).hexdigest()}"
     cached = _cache.get(key)
-    if cached and cached[0] > time.monotonic():
+    now = time.monotonic()
+    if cached and cached[0] > now:
         return copy.deepcopy(cached[1])
+    if _down_until.get(key, 0.0) > now:  # it failed moments ago: no visitor waits for it again meanwhile
+        return _last_known(cached)
     try:
         types = _fetch(cfg, token)
     except (httpx.HTTPError, ValueError, KeyError, TypeError) as exc:
         log.warning("Calendly event types unavailable: %s: %s", exc.__class__.__name__, exc)
-        raise Unavailable(UNAVAILABLE) from exc
+        _down_until[key] = time.monotonic() + RETRY_AFTER_FAILURE_S
+        return _last_known(cached, exc)
     _cache[key] = (time.monotonic() + CACHE_TTL_S, types)
+    _down_until.pop(key, None)
     return copy.deepcopy(types)
+
+
+def _last_known(cached: tuple[float, list[dict[str, Any]]] | None, cause: Exception | None = None) -> list[Any]:
+    """While Calendly is slow or failing, the types it last gave (they change rarely); 503 only if it never answered."""
+    if cached is not None:
+        return copy.deepcopy(cached[1])
+    raise Unavailable(UNAVAILABLE) from cause
 
 
 def list_active(s: Session, cfg: Settings = settings) -> list[dict[str, Any]]:

@@ -139,6 +139,40 @@ def test_a_hanging_upstream_times_out_quickly(
     assert time.monotonic() - started < 3
 
 
+def test_while_calendly_fails_the_last_types_it_gave_are_served_and_it_is_not_asked_again_at_once(
+    session: Session, fake: FakeCalendly, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake.event_types = [event_type("intro", "Intro Call")]
+    cfg = calendly_cfg(fake)
+    assert [t["name"] for t in meeting_types.list_active(session, cfg)] == ["Intro Call"]
+    clock = time.monotonic() + meeting_types.CACHE_TTL_S + 1  # the cached answer has expired
+    monkeypatch.setattr(meeting_types.time, "monotonic", lambda: clock)
+    fake.fail_status = 500
+    asked = len(fake.requests)
+    assert [t["name"] for t in meeting_types.list_active(session, cfg)] == ["Intro Call"]  # stale, not a 503
+    assert len(fake.requests) == asked + 1
+    for _ in range(5):  # within the back-off nobody waits for the failing service
+        assert [t["name"] for t in meeting_types.list_active(session, cfg)] == ["Intro Call"]
+    assert len(fake.requests) == asked + 1
+    clock += meeting_types.RETRY_AFTER_FAILURE_S + 1
+    fake.fail_status = None
+    fake.event_types = [event_type("intro", "Intro Call"), event_type("deep", "Deep Dive")]
+    assert [t["name"] for t in meeting_types.list_active(session, cfg)] == ["Intro Call", "Deep Dive"]
+
+
+def test_a_failure_with_nothing_cached_is_a_fast_503_for_the_next_visitors(
+    session: Session, fake: FakeCalendly, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(meeting_types, "TIMEOUT_S", 0.5)
+    fake.hang = True
+    with pytest.raises(Unavailable):
+        meeting_types.list_active(session, calendly_cfg(fake))
+    started = time.monotonic()
+    with pytest.raises(Unavailable):
+        meeting_types.list_active(session, calendly_cfg(fake))
+    assert time.monotonic() - started < 0.1
+
+
 def test_an_unreachable_upstream_is_unavailable(session: Session) -> None:
     cfg = Settings(calendly_token=SecretStr(TOKEN), calendly_api_url="http://127.0.0.1:9")
     with pytest.raises(Unavailable):
