@@ -183,3 +183,19 @@ async def test_an_ended_session_drops_what_the_tab_had_loaded(engine: Engine, wo
     await portal.on_load()
     assert portal.user == {} and not portal.is_client
     assert projects.projects == [] and projects.loading
+
+
+@in_own_loop
+async def test_a_tab_switch_on_a_state_the_server_lost_loads_the_page_again(engine: Engine, world: World) -> None:
+    """Redis lost or expired the tab's state: the browser still shows the portal, its next event meets a fresh state.
+    The tab switch loads the page again (the session comes from the websocket's cookie) instead of signing out."""
+    root = root_state(_token(engine, world.alice))  # a fresh tree: what a lost state looks like to the server
+    portal = await root.get_state(PortalState)
+    again = portal.set_tab("projects")
+    assert again is not None and again.fn.__name__ == "on_load"  # type: ignore[attr-defined]
+    await portal.on_load()  # what the returned event runs
+    projects = await root.get_state(ProjectsState)
+    await projects.load()
+    assert portal.is_client and portal.active_tab == "projects"
+    assert [p.name for p in projects.projects] == ["Alice site"]
+    assert portal.set_tab("invoices") is None  # a state that was loaded just switches

@@ -113,8 +113,13 @@ class PortalState(SessionState):
         await self._forget_client_data()
 
     @rx.event
-    def set_tab(self, tab: str) -> None:
+    def set_tab(self, tab: str):
         self.active_tab = tab if tab in TABS else "projects"
+        if not self.session_checked:
+            # The page was loaded, yet this state never was: the server lost it (expired in Redis, or Redis lost its
+            # data). Load the page again, as the browser's reload would, instead of showing a signed-out view.
+            return PortalState.on_load
+        return None
 
     @rx.event
     def set_welcome_open(self, is_open: bool) -> None:
