@@ -42,7 +42,7 @@ def _security_headers() -> list[tuple[bytes, bytes]]:
 
 
 class SecurityHeaders:
-    """Adds the security headers to every HTTP response that does not set them itself."""
+    """Adds the security headers to every HTTP response that does not set them itself, and `no-store` to the API's."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -53,10 +53,16 @@ class SecurityHeaders:
             await self.app(scope, receive, send)
             return
 
+        api = scope["path"].startswith("/api/")
+
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 present = {k.lower() for k, _ in message.get("headers", [])}
                 extra = [(k, v) for k, v in self.headers if k not in present]
+                if api and b"cache-control" not in present:
+                    # API answers are personal (a client's invoices, a session's user) or change at any moment:
+                    # no browser or proxy may keep them. A route that may be cached says so itself.
+                    extra.append((b"cache-control", b"no-store"))
                 message["headers"] = [*message.get("headers", []), *extra]
             await send(message)
 
