@@ -41,6 +41,14 @@ TYPED = {
     ("put", "/api/admin/prices/{price_id}"),
     ("get", "/api/admin/applications"),
     ("put", "/api/admin/applications/{application_id}"),
+    ("post", "/api/contact"),
+    ("post", "/api/newsletter/subscribe"),
+    ("post", "/api/auth/register"),
+    ("post", "/api/auth/verify"),
+    ("post", "/api/auth/resend-code"),
+    ("post", "/api/auth/login"),
+    ("post", "/api/auth/forgot-password"),
+    ("post", "/api/auth/reset-password"),
 }
 
 
@@ -106,6 +114,48 @@ def test_typed_bodies_carry_their_constraints(spec: dict[str, Any]) -> None:
     assert {"maxLength": 200, "type": "string"} in org["properties"]["name"]["anyOf"]
     path_id = spec["paths"]["/api/protected/organizations/{organization_id}"]["put"]["parameters"][0]["schema"]
     assert (path_id["minimum"], path_id["maximum"]) == (1, 2**31 - 1)
+
+
+def _body(spec: dict[str, Any], path: str) -> dict[str, Any]:
+    return _resolve(spec, spec["paths"][path]["post"]["requestBody"]["content"]["application/json"]["schema"])
+
+
+def test_public_forms_document_their_fields(spec: dict[str, Any]) -> None:
+    contact = _body(spec, "/api/contact")
+    assert contact["required"] == ["email", "message", "name"]
+    assert {"maxLength": 100, "type": "string"} in contact["properties"]["name"]["anyOf"]
+    assert "cloud-solutions" in contact["properties"]["service_type"]["enum"]
+    register = _body(spec, "/api/auth/register")
+    assert register["required"] == ["email", "password", "username"]
+    username = register["properties"]["username"]
+    assert (username["minLength"], username["maxLength"], username["pattern"]) == (3, 30, "^[A-Za-z0-9_]+$")
+    assert set(_body(spec, "/api/auth/verify")["properties"]) == {"userId", "code"}  # the spec's payload names
+    assert set(_body(spec, "/api/auth/reset-password")["properties"]) == {"token", "newPassword"}
+    assert _body(spec, "/api/newsletter/subscribe")["required"] == ["email"]
+
+
+def test_public_forms_keep_their_own_422_wording(client: TestClient) -> None:
+    """The contact form always heads its refusals "Please check the highlighted fields."; registration says one
+    field's problem alone, several as "Please check the information and try again"; a bad code says so."""
+    r = client.post("/api/contact", json={"name": "Pat", "email": "pat@example.com", "message": "x" * 5001})
+    assert r.json() == {
+        "message": "Please check the highlighted fields.",
+        "errors": {"message": "Project details must not exceed 5000 characters"},
+    }
+    r = client.post("/api/auth/register", json={"username": "ok_name", "email": "nope", "password": "Password-123"})
+    assert r.json() == {"message": "Invalid email address", "errors": {"email": "Invalid email address"}}
+    r = client.post("/api/auth/register", json={"username": "x", "email": "nope", "password": "Password-123"})
+    assert r.json()["message"] == "Please check the information and try again"
+    r = client.post("/api/auth/verify", json={"userId": "x", "code": "12"})
+    assert r.json() == {
+        "message": "Invalid verification code",
+        "errors": {"code": "Enter the 6-digit code from the e-mail"},
+    }
+    r = client.post("/api/auth/forgot-password", json={"email": "nope"})
+    assert r.json() == {
+        "message": "Please enter a valid email address.",
+        "errors": {"email": "Please enter a valid email address."},
+    }
 
 
 def test_rules_on_the_fields_keep_the_products_422(admin_client: Any) -> None:
