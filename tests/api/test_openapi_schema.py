@@ -49,6 +49,9 @@ TYPED = {
     ("post", "/api/auth/login"),
     ("post", "/api/auth/forgot-password"),
     ("post", "/api/auth/reset-password"),
+    ("put", "/api/protected/profile"),
+    ("put", "/api/protected/change-password"),
+    ("post", "/api/auth/complete-profile"),
 }
 
 
@@ -132,6 +135,9 @@ def test_public_forms_document_their_fields(spec: dict[str, Any]) -> None:
     assert set(_body(spec, "/api/auth/verify")["properties"]) == {"userId", "code"}  # the spec's payload names
     assert set(_body(spec, "/api/auth/reset-password")["properties"]) == {"token", "newPassword"}
     assert _body(spec, "/api/newsletter/subscribe")["required"] == ["email"]
+    assert _body(spec, "/api/auth/complete-profile")["required"] == ["company", "phone", "username"]
+    put = spec["paths"]["/api/protected/change-password"]["put"]["requestBody"]["content"]["application/json"]
+    assert set(_resolve(spec, put["schema"])["properties"]) == {"currentPassword", "newPassword", "confirmPassword"}
 
 
 def test_public_forms_keep_their_own_422_wording(client: TestClient) -> None:

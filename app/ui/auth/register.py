@@ -122,7 +122,7 @@ class RegisterState(rx.State):
         try:
             await call(
                 auth.resend_code,
-                data=CodeResend(user_id=self._user_id),
+                data=parse(CodeResend, {"userId": self._user_id}),
                 ip=self.router.session.client_ip or None,
             )
         except DomainError as exc:
