@@ -210,17 +210,6 @@ class PaymentIn(Partial):
     paid_on: Text = None
 
 
-class MeetingIn(Partial):
-    client_id: Text = None
-    title: Text = None
-    description: Text = None
-    meeting_type: Text = None
-    meeting_url: Text = None
-    start_time: Text = None
-    duration_minutes: Number = None
-    project_id: Number = None
-
-
 def _site_content_model() -> type[Partial]:
     """One body for every kind of site content, from the kinds' own description (the editors are built from it)."""
     by_type = {"bool": Flag, "int": Number, "lines": Lines}

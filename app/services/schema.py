@@ -24,6 +24,7 @@ from pydantic import (
     BaseModel,
     BeforeValidator,
     ConfigDict,
+    Field,
     GetCoreSchemaHandler,
     GetJsonSchemaHandler,
     StringConstraints,
@@ -297,3 +298,44 @@ def verbatim(value: Any) -> str:
 # Text handed over exactly as typed (a password, a code, a sign-in name): only its shape and that it is storable are
 # checked; null is empty.
 Verbatim = Annotated[str, BeforeValidator(verbatim)]
+
+
+@dataclass(frozen=True)
+class Whole:
+    """`Annotated[int | None, Whole("Duration", 5, 600)]`: a whole number from `low` to `high`, sent as a JSON
+    number or as the text of a form field; blank is null. Worded "<label> must be a whole number" and "<label> must
+    be between <low> and <high>"."""
+
+    label: str
+    low: int = 0
+    high: int = 10**6
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+        spec = self
+
+        def check(value: Any) -> int | None:
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int | float | str)):
+                raise ValueError("Must be a number")
+            errors: dict[str, str] = {}
+            number = validation.whole(value, "n", errors, spec.label, low=spec.low, high=spec.high)
+            if errors:
+                raise problem(errors["n"])
+            return number
+
+        inner = handler.generate_schema(Annotated[int, Field(ge=self.low, le=self.high)] | None)
+        return core_schema.no_info_before_validator_function(check, inner)
+
+    def __get_pydantic_json_schema__(self, schema: CoreSchema, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
+        out = handler(schema)
+        out.setdefault("description", f"{self.label}: a whole number from {self.low} to {self.high} (or its text).")
+        return out
+
+
+class Form(Input):
+    """A staff form's body whose empty strings and nulls both mean "not sent" (the spec's payload cleaning for
+    projects and meetings): a field can be changed, not cleared, by sending it."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _drop_null(cls, value: Any) -> Any:
+        return {k: v for k, v in value.items() if v is not None} if isinstance(value, dict) else value

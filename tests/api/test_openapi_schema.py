@@ -52,6 +52,10 @@ TYPED = {
     ("put", "/api/protected/profile"),
     ("put", "/api/protected/change-password"),
     ("post", "/api/auth/complete-profile"),
+    ("post", "/api/admin/meetings"),
+    ("put", "/api/admin/meetings/{meeting_id}"),
+    ("post", "/api/admin/meetings/{meeting_id}/complete"),
+    ("post", "/api/protected/meetings/{meeting_id}/cancel"),
 }
 
 
@@ -162,6 +166,15 @@ def test_public_forms_keep_their_own_422_wording(client: TestClient) -> None:
         "message": "Please enter a valid email address.",
         "errors": {"email": "Please enter a valid email address."},
     }
+
+
+def test_meeting_writes_document_their_rules(spec: dict[str, Any]) -> None:
+    meeting = _body(spec, "/api/admin/meetings")
+    duration = meeting["properties"]["duration_minutes"]["anyOf"][0]
+    assert (duration["type"], duration["minimum"], duration["maximum"]) == ("integer", 5, 600)
+    project = meeting["properties"]["project_id"]["anyOf"][0]
+    assert (project["minimum"], project["maximum"]) == (1, 2**31 - 1)
+    assert {"maxLength": 200, "type": "string"} in meeting["properties"]["title"]["anyOf"]
 
 
 def test_rules_on_the_fields_keep_the_products_422(admin_client: Any) -> None:

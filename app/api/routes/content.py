@@ -17,7 +17,6 @@ from app.api.schemas import (
     Done,
     InvoiceIn,
     Listed,
-    MeetingIn,
     MilestonesIn,
     One,
     PaymentIn,
@@ -36,6 +35,7 @@ from app.services import (
     site_admin,
 )
 from app.services.applications import ApplicationPublic, ApplicationUpdate
+from app.services.meetings import MeetingPublic
 from app.services.organizations import OrganizationCreate, OrganizationPublic, OrganizationUpdate
 from app.services.products import PriceActive, PriceCreate, ProductCreate, ProductPublic, ProductUpdate
 
@@ -259,19 +259,21 @@ def list_meetings(
     ).as_json()
 
 
-@router.post("/admin/meetings", status_code=201)
-def create_meeting(user: StaffUser, s: SessionDep, body: MeetingIn) -> dict[str, Any]:
+@router.post("/admin/meetings", status_code=201, response_model=Saved[MeetingPublic])
+def create_meeting(user: StaffUser, s: SessionDep, body: meetings_admin.MeetingCreate) -> dict[str, Any]:
     """Schedule a meeting for a client, who is e-mailed (meetings:write)."""
-    return {"data": meetings_admin.create_meeting(s, actor=user, data=body.sent()), "message": "Meeting scheduled"}
+    return {"data": meetings_admin.create_meeting(s, actor=user, data=body), "message": "Meeting scheduled"}
 
 
-@router.put("/admin/meetings/{meeting_id}")
-def update_meeting(meeting_id: RowId, user: StaffUser, s: SessionDep, body: MeetingIn) -> dict[str, Any]:
+@router.put("/admin/meetings/{meeting_id}", response_model=One[MeetingPublic])
+def update_meeting(
+    meeting_id: RowId, user: StaffUser, s: SessionDep, body: meetings_admin.MeetingUpdate
+) -> dict[str, Any]:
     """Change a scheduled meeting (meetings:write)."""
-    return {"data": meetings_admin.update_meeting(s, actor=user, meeting_id=meeting_id, data=body.sent())}
+    return {"data": meetings_admin.update_meeting(s, actor=user, meeting_id=meeting_id, data=body)}
 
 
-@router.post("/admin/meetings/{meeting_id}/complete")
+@router.post("/admin/meetings/{meeting_id}/complete", response_model=One[MeetingPublic])
 def complete_meeting(meeting_id: RowId, user: StaffUser, s: SessionDep) -> dict[str, Any]:
     """Mark a meeting completed (meetings:write)."""
     return {"data": meetings_admin.complete_meeting(s, actor=user, meeting_id=meeting_id)}
