@@ -11,7 +11,7 @@ from sqlmodel import Session
 
 from app.api import create_api
 from app.models.enums import Role
-from app.services import sessions
+from app.services import sessions, site_admin
 from tests import factories as f
 
 # Writes that take no body by design: the cookie is the whole request, or the path names the action's object.
@@ -56,6 +56,11 @@ TYPED = {
     ("put", "/api/admin/meetings/{meeting_id}"),
     ("post", "/api/admin/meetings/{meeting_id}/complete"),
     ("post", "/api/protected/meetings/{meeting_id}/cancel"),
+    *(
+        (m, p)
+        for k in site_admin.KINDS
+        for m, p in (("post", f"/api/admin/site/{k}"), ("put", f"/api/admin/site/{k}/{{item_id}}"))
+    ),
 }
 
 
@@ -175,6 +180,17 @@ def test_meeting_writes_document_their_rules(spec: dict[str, Any]) -> None:
     project = meeting["properties"]["project_id"]["anyOf"][0]
     assert (project["minimum"], project["maximum"]) == (1, 2**31 - 1)
     assert {"maxLength": 200, "type": "string"} in meeting["properties"]["title"]["anyOf"]
+
+
+def test_each_site_content_kind_documents_its_own_fields(spec: dict[str, Any]) -> None:
+    team, jobs = _body(spec, "/api/admin/site/team"), _body(spec, "/api/admin/site/jobs")
+    assert team["required"] == ["bio", "name", "role"] and "code" not in team["properties"]
+    assert {"maxLength": 5000, "type": "string"} in jobs["properties"]["description"]["anyOf"]
+    assert jobs["properties"]["employment_type"]["enum"][:2] == ["Full-time", "Part-time"]
+    rating = _body(spec, "/api/admin/site/testimonials")["properties"]["rating"]["anyOf"][0]
+    assert (rating["minimum"], rating["maximum"]) == (1, 5)
+    update = spec["paths"]["/api/admin/site/team/{item_id}"]["put"]["requestBody"]["content"]["application/json"]
+    assert "required" not in _resolve(spec, update["schema"])  # a change sends only what changes
 
 
 def test_rules_on_the_fields_keep_the_products_422(admin_client: Any) -> None:
