@@ -29,7 +29,7 @@ from app.services import validation as v
 from app.services.access import require
 from app.services.meetings import meeting_dto
 from app.services.paging import PAGE_SIZE, Page, paginate
-from app.services.schema import Form, RawText, Text, Whole, parse, problem
+from app.services.schema import Flag, Form, Input, RawText, Text, Whole, parse, problem
 
 MEETING_SORTS_DEFAULT = {"upcoming": "soonest", "past": "latest", "all": "latest"}
 _client = aliased(User, name="client")
@@ -326,35 +326,58 @@ def list_types(
     )
 
 
-def save_type(s: Session, *, actor: User, data: dict[str, Any], type_id: int | None = None) -> dict[str, Any]:
+def _booking_link(value: str | None) -> str | None:
+    if value and not value.startswith(("https://", "http://", "/")):
+        raise problem("The booking link must be a web address")
+    return value
+
+
+class MeetingTypeSave(Input):
+    """A meeting type and its booking rules: the fields sent change (blank text is "not sent"; null clears an
+    optional field). A new type needs a name; its slug comes from the name."""
+
+    name: Annotated[str | None, Text("Name", 200, required=True)] = None
+    duration_minutes: Annotated[int | None, Whole("Duration", 5, 600)] = None
+    host_name: Annotated[str | None, Text("Host", 200)] = None
+    description: Annotated[str | None, Text("Description", 2000)] = None
+    scheduling_url: Annotated[str | None, Text("Booking link", 500), AfterValidator(_booking_link)] = None
+    is_active: Flag = False
+    organizer_id: booking_settings.Organizer = None
+    availability: booking_settings.Availability = Field(default_factory=dict)
+    dates_off: booking_settings.DatesOff = Field(default_factory=list)
+    buffer_before_minutes: booking_settings.BufferBefore = None
+    buffer_after_minutes: booking_settings.BufferAfter = None
+    min_notice_minutes: booking_settings.MinNotice = None
+    horizon_days: booking_settings.Horizon = None
+    join_url: booking_settings.JoinLink = None
+
+
+class MeetingTypeCreate(MeetingTypeSave):
+    name: Annotated[str | None, Text("Name", 200, required=True)] = Field(None, validate_default=True)
+
+
+def save_type(
+    s: Session, *, actor: User, data: MeetingTypeSave | Mapping[str, Any], type_id: int | None = None
+) -> dict[str, Any]:
     """Create or change a meeting type (meetings:write)."""
     require(actor, Perm.meetings_write, "manage meetings")
     # None creates; any other id must name a row (0 used to create a nameless type, skipping the name check).
     row = get_by_id(s, MeetingType, type_id) if type_id is not None else MeetingType(slug="", name="")
     if row is None:
         raise NotFound("Meeting type not found")
-    errors: dict[str, str] = {}
-    data = v.drop_empty(data, drop_none=False)
-    if type_id is None or "name" in data:
-        row.name = v.text(data.get("name"), "name", errors, "Name", limit=200, required=True) or ""
+    values = parse(MeetingTypeSave if type_id is not None else MeetingTypeCreate, data).sent()
+    if "name" in values:
+        row.name = values["name"]
         if type_id is None:
             row.slug = re.sub(r"[^a-z0-9]+", "-", row.name.lower()).strip("-")[:90] or "meeting"
-    if "duration_minutes" in data:
-        row.duration_minutes = (
-            v.whole(data["duration_minutes"], "duration_minutes", errors, "Duration", low=5, high=600) or 30
-        )
-    for field, label, limit in (("host_name", "Host", 200), ("description", "Description", 2000)):
-        if field in data:
-            setattr(row, field, v.text(data[field], field, errors, label, limit=limit))
-    if "scheduling_url" in data:
-        url = v.text(data["scheduling_url"], "scheduling_url", errors, "Booking link", limit=500)
-        if url and not url.startswith(("https://", "http://", "/")):
-            errors["scheduling_url"] = "The booking link must be a web address"
-        row.scheduling_url = url
-    if "is_active" in data:
-        row.is_active = bool(data["is_active"])
-    booking_settings.apply(s, row, data, errors)
-    if errors:
+    if "duration_minutes" in values:
+        row.duration_minutes = values["duration_minutes"] or 30
+    for field in ("host_name", "description", "scheduling_url"):
+        if field in values:
+            setattr(row, field, values[field])
+    if "is_active" in values:
+        row.is_active = values["is_active"]
+    if errors := booking_settings.apply(s, row, values):
         raise Invalid(next(iter(errors.values())), errors=errors)
     if type_id is None and s.exec(select(MeetingType.id).where(MeetingType.slug == row.slug)).first():
         row.slug = f"{row.slug}-{uuid.uuid4().hex[:6]}"
