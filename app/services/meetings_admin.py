@@ -146,6 +146,12 @@ def _when(value: Any) -> datetime | None:
     return parsed
 
 
+def _start(value: Any) -> datetime:
+    if (parsed := _when(value)) is None:
+        raise problem("Start time is required")
+    return parsed
+
+
 def _https(value: str | None) -> str | None:
     if value and not value.startswith("https://"):
         raise problem("The join link must start with https://")
@@ -167,13 +173,19 @@ class MeetingUpdate(Form):
         Field(description="ISO 8601 with a time zone, between 1900-01-01 and 2200-12-31."),
     ] = None
     duration_minutes: Annotated[int | None, Whole("Duration", 5, 600)] = None
-    project_id: Annotated[int | None, Whole("Project", 1, MAX_ID)] = None
+    project_id: Annotated[int | None, Whole("Project", 1, MAX_ID, refusal="Project not found")] = None
 
 
 class MeetingCreate(MeetingUpdate):
-    """A new meeting: a client, a title and a start are needed (30 minutes unless a duration is sent)."""
+    """A new meeting: a client, a title and a start are needed (30 minutes unless a duration is sent). The schema's
+    refusals come first; the client and the project are looked up once the values themselves are right."""
 
     title: Annotated[str | None, Text("Title", 200, required=True)] = Field(None, validate_default=True)
+    start_time: Annotated[
+        datetime | None,
+        BeforeValidator(_start),
+        Field(description="ISO 8601 with a time zone, between 1900-01-01 and 2200-12-31."),
+    ] = Field(None, validate_default=True)
 
 
 def _values(s: Session, body: MeetingUpdate, meeting: Meeting | None) -> dict[str, Any]:

@@ -309,6 +309,7 @@ class Whole:
     label: str
     low: int = 0
     high: int = 10**6
+    refusal: str | None = None  # one sentence for any refusal (an id: "Project not found"), not the two above
 
     def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
         spec = self
@@ -319,7 +320,7 @@ class Whole:
             errors: dict[str, str] = {}
             number = validation.whole(value, "n", errors, spec.label, low=spec.low, high=spec.high)
             if errors:
-                raise problem(errors["n"])
+                raise problem(spec.refusal or errors["n"])
             return number
 
         inner = handler.generate_schema(Annotated[int, Field(ge=self.low, le=self.high)] | None)
