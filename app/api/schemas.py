@@ -8,11 +8,9 @@ the field. Keys not declared here pass through untouched, as before (the service
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any, Generic, TypeVar
+from typing import Annotated, Any, Generic, TypeVar
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, create_model, model_validator
-
-from app.services import site_admin
+from pydantic import BaseModel, BeforeValidator, ConfigDict, model_validator
 
 
 def _shape(kinds: tuple[type, ...], message: str) -> BeforeValidator:
@@ -31,11 +29,6 @@ def _text_list(value: Any) -> Any:
     raise ValueError("Must be a list of text")
 
 
-def _lines(value: Any) -> Any:
-    # The editors' list fields: a list, or text with one item per line (a textarea).
-    return value if isinstance(value, str) else _text_list(value)
-
-
 Text = Annotated[str | None, _shape((str,), "Must be text")]
 # Amounts, quantities and ids arrive as JSON numbers or as the text of a form field; the service parses both.
 Number = Annotated[int | float | str | None, _shape((int, float, str), "Must be a number")]
@@ -43,7 +36,6 @@ Number = Annotated[int | float | str | None, _shape((int, float, str), "Must be 
 Flag = Annotated[bool | str | None, _shape((bool, str), "Must be true or false")]
 TextList = Annotated[list[str] | None, BeforeValidator(_text_list)]
 AList = _shape((list,), "Must be a list")  # of objects, each checked by its own model
-Lines = Annotated[list[str] | str | None, BeforeValidator(_lines)]
 
 
 class Partial(BaseModel):
@@ -208,32 +200,3 @@ class PaymentIn(Partial):
     amount: Number = None
     method: Text = None
     paid_on: Text = None
-
-
-class MeetingIn(Partial):
-    client_id: Text = None
-    title: Text = None
-    description: Text = None
-    meeting_type: Text = None
-    meeting_url: Text = None
-    start_time: Text = None
-    duration_minutes: Number = None
-    project_id: Number = None
-
-
-def _site_content_model() -> type[Partial]:
-    """One body for every kind of site content, from the kinds' own description (the editors are built from it)."""
-    by_type = {"bool": Flag, "int": Number, "lines": Lines}
-    fields: dict[str, Any] = {}
-    for kind in site_admin.KINDS.values():
-        for f in kind.fields:
-            shape = by_type.get(f.type, Text)
-            if fields.setdefault(f.name, (shape, None))[0] is not shape:
-                raise TypeError(f"site content field {f.name} has two shapes")
-    return create_model("SiteContentIn", __base__=Partial, **fields)
-
-
-if TYPE_CHECKING:  # built at import from the kinds' fields; to a type checker it is just a Partial body
-    SiteContentIn = Partial
-else:
-    SiteContentIn = _site_content_model()

@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import secrets
 import uuid
+from collections.abc import Mapping
 from datetime import timedelta
+from typing import Annotated, Any
 
+from pydantic import BeforeValidator, ConfigDict, Field
 from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
@@ -17,11 +20,19 @@ from sqlmodel import Session, col, select
 from app.core.config import settings
 from app.core.errors import Conflict, Forbidden, Invalid, NotFound, Unauthorized
 from app.core.permissions import STAFF_ROLES, Role
-from app.core.security import token_digest, verify_password
+from app.core.security import PASSWORD_MAX_BYTES, PASSWORD_MIN_LENGTH, password_problem, token_digest, verify_password
 from app.models.base import utcnow
 from app.models.user import KnownSignInAddress, User, VerificationCode
 from app.services import audit, mail, ratelimit, sessions
-from app.services.users import create_user, get_user_by_identifier
+from app.services.schema import Body, Email, Text, Verbatim, parse, problem, required, verbatim
+from app.services.users import (
+    GENERIC_INVALID,
+    USERNAME_MAX,
+    USERNAME_MIN,
+    create_user,
+    get_user_by_identifier,
+    username_problem,
+)
 
 CODE_TTL = timedelta(minutes=15)
 MAX_CODE_ATTEMPTS = 5
@@ -40,6 +51,108 @@ INVALID_CREDENTIALS = "Invalid credentials"
 ALREADY_VERIFIED = "This account is already verified. Please sign in."
 TOO_MANY_LOGINS = "Too many failed sign-in attempts. Please wait 15 minutes and try again."
 TOO_MANY_CODES = "Too many codes requested. Please try again later."
+INVALID_CODE = "Invalid verification code"
+CODE_FORMAT = "Enter the 6-digit code from the e-mail"
+
+
+def _username(value: Any) -> str:
+    if value is not None and not isinstance(value, str):
+        raise ValueError("Must be text")
+    username = (value or "").strip()
+    if why := username_problem(username):
+        raise problem(why, several=GENERIC_INVALID)
+    return username
+
+
+def _password(value: Any) -> str:
+    password = verbatim(value)
+    if why := password_problem(password):
+        raise problem(why, several=GENERIC_INVALID)
+    return password
+
+
+def _code(value: Any) -> str:
+    if value is not None and not isinstance(value, str):
+        raise ValueError("Must be text")
+    code = (value or "").strip()
+    if len(code) != 6 or not code.isdigit():
+        raise problem(CODE_FORMAT, summary=INVALID_CODE)
+    return code
+
+
+def _user_ref(value: Any) -> Any:
+    # The account an e-mailed code belongs to, as the page keeps it (text) or a caller holds it (a UUID); an id that
+    # names no account is the service's to word (verifying: "Invalid verification code"; resending: not found).
+    if value is None or isinstance(value, str | uuid.UUID):
+        return str(value or "")
+    raise ValueError("Must be text")
+
+
+FirstName = Annotated[str | None, Text("First name", 100, several=GENERIC_INVALID)]
+LastName = Annotated[str | None, Text("Last name", 100, several=GENERIC_INVALID)]
+Company = Annotated[str | None, Text("Company", 200, several=GENERIC_INVALID)]
+Phone = Annotated[str | None, Text("Phone", 30, several=GENERIC_INVALID)]
+
+
+# The account an e-mailed code was sent to (the spec's `userId`).
+UserRef = Annotated[str, BeforeValidator(_user_ref), Field(alias="userId", description="The account's id (a UUID).")]
+
+
+class RegisterCreate(Body):
+    """A new client account. One refused field answers with its own words; several with "Please check the
+    information and try again". A name or address already taken is the service's answer (409)."""
+
+    model_config = ConfigDict(json_schema_extra=required("username", "email", "password"))
+
+    username: Annotated[
+        str,
+        BeforeValidator(_username),
+        Field(
+            description=f"{USERNAME_MIN} to {USERNAME_MAX} letters, digits or underscores.",
+            json_schema_extra={"minLength": USERNAME_MIN, "maxLength": USERNAME_MAX, "pattern": "^[A-Za-z0-9_]+$"},
+        ),
+    ] = Field("", validate_default=True)
+    email: Annotated[str | None, Email("Invalid email address", several=GENERIC_INVALID)] = Field(
+        None, validate_default=True
+    )
+    password: Annotated[
+        str,
+        BeforeValidator(_password),
+        Field(
+            description=f"At least {PASSWORD_MIN_LENGTH} characters, at most {PASSWORD_MAX_BYTES} bytes.",
+            json_schema_extra={"minLength": PASSWORD_MIN_LENGTH},
+        ),
+    ] = Field("", validate_default=True)
+    first_name: FirstName = None
+    last_name: LastName = None
+    company: Company = None
+    phone: Phone = None
+
+
+class CodeCheck(Body):
+    """The e-mailed 6-digit code for an account."""
+
+    model_config = ConfigDict(populate_by_name=True)
+
+    user_id: UserRef = ""
+    code: Annotated[
+        str, BeforeValidator(_code), Field(description="The 6 digits from the e-mail (spaces around are ignored).")
+    ] = Field("", validate_default=True)
+
+
+class CodeResend(Body):
+    """A new code for an account still unverified."""
+
+    model_config = ConfigDict(populate_by_name=True)
+
+    user_id: UserRef = ""
+
+
+class SignIn(Body):
+    """Username or e-mail, and the password, as typed; both are needed (the service says so)."""
+
+    identifier: Verbatim = ""
+    password: Verbatim = ""
 
 
 def _code_digest(user_id: uuid.UUID, code: str) -> str:
@@ -65,19 +178,9 @@ def issue_code(s: Session, user: User) -> str:
     return code
 
 
-def register(
-    s: Session,
-    *,
-    username: str,
-    email: str,
-    password: str,
-    first_name: str | None = None,
-    last_name: str | None = None,
-    company: str | None = None,
-    phone: str | None = None,
-    ip: str | None = None,
-) -> User:
+def register(s: Session, *, data: RegisterCreate | Mapping[str, Any], ip: str | None = None) -> User:
     """Create an unverified client and e-mail a 6-digit code."""
+    form = parse(RegisterCreate, data)
     if ip:
         ratelimit.hit(
             s,
@@ -87,18 +190,7 @@ def register(
             message="Too many registrations from this address. Please try again later.",
         )
     try:
-        user = create_user(
-            s,
-            username=username,
-            email=email,
-            password=password,
-            role=Role.client,
-            first_name=first_name,
-            last_name=last_name,
-            company=company,
-            phone=phone,
-            is_verified=False,
-        )
+        user = create_user(s, **form.model_dump(), role=Role.client, is_verified=False)
     except Conflict as exc:
         # The UI tells the two cases apart by these words.
         field = "email" if "email" in exc.errors else "username"
@@ -107,14 +199,13 @@ def register(
     return user
 
 
-def verify(s: Session, *, user_id: uuid.UUID | str, code: str) -> User:
+def verify(s: Session, *, data: CodeCheck | Mapping[str, Any]) -> User:
     """Check a code: five wrong guesses kill it; expired, used and already-verified each say so."""
-    code = (code or "").strip()
-    if len(code) != 6 or not code.isdigit():
-        raise Invalid("Invalid verification code", errors={"code": "Enter the 6-digit code from the e-mail"})
-    user = _get_user(s, user_id)
+    check = parse(CodeCheck, data)
+    code = check.code
+    user = _get_user(s, check.user_id)
     if user is None:
-        raise Invalid("Invalid verification code")
+        raise Invalid(INVALID_CODE)
     if user.is_verified:
         raise Conflict(ALREADY_VERIFIED)
     latest = s.exec(
@@ -172,9 +263,9 @@ def verify(s: Session, *, user_id: uuid.UUID | str, code: str) -> User:
     return user
 
 
-def resend_code(s: Session, *, user_id: uuid.UUID | str, ip: str | None = None) -> None:
+def resend_code(s: Session, *, data: CodeResend | Mapping[str, Any], ip: str | None = None) -> None:
     """Send a fresh code (the old one dies); at most one a minute and five an hour per account."""
-    user = _get_user(s, user_id)
+    user = _get_user(s, parse(CodeResend, data).user_id)
     if user is None:
         raise NotFound("User not found")
     if user.is_verified:
@@ -190,9 +281,12 @@ def resend_code(s: Session, *, user_id: uuid.UUID | str, ip: str | None = None) 
     issue_code(s, user)
 
 
-def login(s: Session, *, identifier: str, password: str, ip: str | None = None) -> tuple[User, sessions.IssuedSession]:
+def login(
+    s: Session, *, data: SignIn | Mapping[str, Any], ip: str | None = None
+) -> tuple[User, sessions.IssuedSession]:
     """Check credentials and open a session; unknown users and wrong passwords get the same answer in the same time."""
-    identifier, password = (identifier or "").strip(), password or ""
+    form = parse(SignIn, data)
+    identifier, password = form.identifier.strip(), form.password
     if not identifier or not password:
         raise Invalid("Please enter both username/email and password.")
     user = get_user_by_identifier(s, identifier)

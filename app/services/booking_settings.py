@@ -7,14 +7,15 @@ import re
 import uuid
 from datetime import date
 from itertools import pairwise
-from typing import Any
+from typing import Annotated, Any
 
+from pydantic import AfterValidator, BeforeValidator, Field
 from sqlmodel import Session, col, select
 
 from app.models.enums import Role
 from app.models.meeting import MeetingType
 from app.models.user import User
-from app.services import validation as v
+from app.services.schema import RawText, Text, Whole, problem
 
 _HHMM = re.compile(r"([01]\d|2[0-3]):[0-5]\d|24:00")
 NUMBERS = {  # field: (label, low, high)
@@ -44,53 +45,76 @@ def staff_choices(s: Session, limit: int = 100) -> list[tuple[str, str]]:
     return [(str(u.id), " ".join(p for p in (u.first_name, u.last_name) if p) or u.username) for u in rows]
 
 
-def _availability(value: Any, errors: dict[str, str]) -> dict[str, list[list[str]]]:
-    problem = "Weekly hours must be times like 09:00-17:00, opening before closing"
+def _availability(value: Any) -> dict[str, list[list[str]]]:
+    refused = "Weekly hours must be times like 09:00-17:00, opening before closing"
     if not isinstance(value, dict):
-        errors["availability"] = problem
-        return {}
+        raise problem(refused)
     out: dict[str, list[list[str]]] = {}
     for day, windows in value.items():
         if str(day) not in {str(d) for d in range(7)} or not isinstance(windows, list) or len(windows) > MAX_WINDOWS:
-            errors["availability"] = problem
-            return {}
+            raise problem(refused)
         clean = []
         for window in windows:
             ok = isinstance(window, list | tuple) and len(window) == 2 and all(isinstance(x, str) for x in window)
             if not ok or not all(_HHMM.fullmatch(x) for x in window) or window[0] >= window[1]:
-                errors["availability"] = problem
-                return {}
+                raise problem(refused)
             clean.append([window[0], window[1]])
         clean.sort()
         if any(a[1] > b[0] for a, b in pairwise(clean)):
-            errors["availability"] = "Opening hours of one day must not overlap"
-            return {}
+            raise problem("Opening hours of one day must not overlap")
         if clean:
             out[str(day)] = clean
     return out
 
 
-def _dates(value: Any, errors: dict[str, str]) -> list[str]:
+def _dates(value: Any) -> list[str]:
     if value is None:
         return []
     items = value.split() if isinstance(value, str) else value if isinstance(value, list) else None
     if items is None or len(items) > 366:
-        errors["dates_off"] = "Dates off must be a list of dates"
-        return []
+        raise problem("Dates off must be a list of dates")
     out: set[str] = set()
     for item in items:
         try:
             out.add(date.fromisoformat(str(item).strip()).isoformat())
         except ValueError:
-            errors["dates_off"] = f"Not a date (YYYY-MM-DD): {str(item)[:20]}"
-            return []
+            raise problem(f"Not a date (YYYY-MM-DD): {str(item)[:20]}") from None
     return sorted(out)
 
 
-def apply(s: Session, row: MeetingType, data: dict[str, Any], errors: dict[str, str]) -> None:
-    """Set the booking settings present in `data` on `row`, recording problems in `errors`."""
-    if "organizer_id" in data:
-        raw = str(data["organizer_id"] or "").strip()
+def _https(value: str | None) -> str | None:
+    if value and not value.startswith("https://"):
+        raise problem("The join link must start with https://")
+    return value
+
+
+# The booking settings' field types, for the meeting type's input (app.services.meetings_admin.MeetingTypeSave).
+Organizer = Annotated[
+    RawText, Field(description="The staff member who hosts (a user id), or null for the company calendar.")
+]
+Availability = Annotated[
+    dict[str, list[list[str]]],
+    BeforeValidator(_availability),
+    Field(description=f"Weekly hours: weekday 0 (Monday) to 6 to at most {MAX_WINDOWS} [opens, closes] (HH:MM)."),
+]
+DatesOff = Annotated[
+    list[str],
+    BeforeValidator(_dates),
+    Field(description="Dates without bookings (YYYY-MM-DD): a list, or text with one per line or space."),
+]
+BufferBefore = Annotated[int | None, Whole(*NUMBERS["buffer_before_minutes"])]
+BufferAfter = Annotated[int | None, Whole(*NUMBERS["buffer_after_minutes"])]
+MinNotice = Annotated[int | None, Whole(*NUMBERS["min_notice_minutes"])]
+Horizon = Annotated[int | None, Whole(*NUMBERS["horizon_days"])]
+JoinLink = Annotated[str | None, Text("Join link", 500), AfterValidator(_https)]
+
+
+def apply(s: Session, row: MeetingType, values: dict[str, Any]) -> dict[str, str]:
+    """Set the (checked) booking settings present in `values` on `row`; the problems of what a schema cannot say
+    (that the organizer is a staff member)."""
+    errors: dict[str, str] = {}
+    if "organizer_id" in values:
+        raw = str(values["organizer_id"] or "").strip()
         if not raw:
             row.organizer_id = None
         else:
@@ -102,17 +126,10 @@ def apply(s: Session, row: MeetingType, data: dict[str, Any], errors: dict[str, 
                 errors["organizer_id"] = "Please choose a staff member"
             else:
                 row.organizer_id = host.id
-    if "availability" in data:
-        row.availability = _availability(data["availability"], errors)
-    if "dates_off" in data:
-        row.dates_off = _dates(data["dates_off"], errors)
-    for name, (label, low, high) in NUMBERS.items():
-        if name in data:
-            number = v.whole(data[name], name, errors, label, low=low, high=high)
-            if number is not None:
-                setattr(row, name, number)
-    if "join_url" in data:
-        url = v.text(data["join_url"], "join_url", errors, "Join link", limit=500)
-        if url and not url.startswith("https://"):
-            errors["join_url"] = "The join link must start with https://"
-        row.join_url = url
+    for name in ("availability", "dates_off", "join_url"):
+        if name in values:
+            setattr(row, name, values[name])
+    for name in NUMBERS:
+        if values.get(name) is not None:
+            setattr(row, name, values[name])
+    return errors

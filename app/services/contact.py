@@ -7,17 +7,20 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Callable, Mapping
 from datetime import timedelta
+from typing import Annotated, Any
 
+from pydantic import AfterValidator, BeforeValidator, ConfigDict, Field
 from sqlmodel import Session
 
 from app.core.config import settings
-from app.core.errors import Invalid, TooManyRequests
+from app.core.errors import TooManyRequests
 from app.models.enums import InquiryPriority, InquiryStatus
 from app.models.inquiry import ContactInquiry
 from app.services import mail, ratelimit
 from app.services import newsletter as subscriptions  # `newsletter` is also the form's checkbox
-from app.services.users import normalize_email
+from app.services.schema import CHECK_FIELDS, Body, Email, RawText, Text, parse, problem, required
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +49,6 @@ PER_IP_LIMITS = ((5, timedelta(minutes=10)), (20, timedelta(days=1)))
 ACKS_PER_ADDRESS = (3, timedelta(days=1))
 ECHO_CHARS = 1000
 
-CHECK_FIELDS = "Please check the highlighted fields."
 INVALID_EMAIL = "Please enter a valid email address"
 INVALID_PHONE = "Please enter a valid phone number"
 TOO_MANY = "Too many messages from your address. Please try again later or e-mail us directly."
@@ -81,42 +83,61 @@ def phone_problem(phone: str) -> str | None:
     return None
 
 
-def _clean(
-    *, name: str, email: str, company: str, phone: str, service_type: str, budget: str, message: str
-) -> dict[str, str]:
-    """Validated, trimmed values; raises Invalid with every field's problem at once."""
-    errors: dict[str, str] = {}
-    values = {
-        "name": one_line(name),
-        "company": one_line(company),
-        "phone": one_line(phone),
-        "service_type": (service_type or "").strip(),
-        "budget": LEGACY_BUDGETS.get((budget or "").strip(), (budget or "").strip()),
-        "message": (message or "").strip(),
-    }
-    if not values["name"]:
-        errors["name"] = "Name is required"
-    elif len(values["name"]) > LIMITS["name"]:
-        errors["name"] = f"Name must not exceed {LIMITS['name']} characters"
-    try:
-        values["email"] = normalize_email(email or "")
-    except ValueError:
-        errors["email"] = INVALID_EMAIL
-    if not values["message"]:
-        errors["message"] = "Project details are required"
-    elif len(values["message"]) > LIMITS["message"]:
-        errors["message"] = f"Project details must not exceed {LIMITS['message']} characters"
-    if len(values["company"]) > LIMITS["company"]:
-        errors["company"] = f"Company must not exceed {LIMITS['company']} characters"
-    if values["phone"] and (problem := phone_problem(values["phone"])):
-        errors["phone"] = problem
-    if values["service_type"] and values["service_type"] not in SERVICE_OPTIONS:
-        errors["service_type"] = "Please choose a service from the list"
-    if values["budget"] and values["budget"] not in BUDGET_OPTIONS:
-        errors["budget"] = "Please choose a budget from the list"
-    if errors:
-        raise Invalid(CHECK_FIELDS, errors=errors)
-    return values
+def _phone(value: str | None) -> str | None:
+    if value and (why := phone_problem(value)):
+        raise problem(why, summary=CHECK_FIELDS)
+    return value
+
+
+def _from(options: dict[str, str], refusal: str, legacy: dict[str, str] | None = None) -> Callable[[Any], Any]:
+    def check(value: Any) -> Any:
+        if value is not None and not isinstance(value, str):
+            raise ValueError("Must be text")
+        chosen = (value or "").strip()
+        chosen = (legacy or {}).get(chosen, chosen)
+        if chosen and chosen not in options:
+            raise problem(refusal, summary=CHECK_FIELDS)
+        return chosen or None
+
+    return check
+
+
+def _line(label: str, field: str, **rules: Any) -> Text:
+    return Text(label, LIMITS[field], one_line=True, summary=CHECK_FIELDS, **rules)
+
+
+class ContactCreate(Body):
+    """The contact form as sent: every refusal answers "Please check the highlighted fields." with each field's
+    problem. Single-line fields are collapsed to one line (they end up in mail subjects)."""
+
+    model_config = ConfigDict(json_schema_extra=required("name", "email", "message"))
+
+    name: Annotated[str | None, _line("Name", "name", required=True)] = Field(None, validate_default=True)
+    email: Annotated[str | None, Email(INVALID_EMAIL, summary=CHECK_FIELDS)] = Field(None, validate_default=True)
+    company: Annotated[str | None, _line("Company", "company")] = None
+    phone: Annotated[str | None, _line("Phone", "phone"), AfterValidator(_phone)] = None
+    service_type: Annotated[
+        str | None,
+        BeforeValidator(_from(SERVICE_OPTIONS, "Please choose a service from the list")),
+        Field(json_schema_extra={"enum": ["", *SERVICE_OPTIONS, None]}),
+    ] = None
+    budget: Annotated[
+        str | None,
+        BeforeValidator(_from(BUDGET_OPTIONS, "Please choose a budget from the list", LEGACY_BUDGETS)),
+        Field(json_schema_extra={"enum": ["", *BUDGET_OPTIONS, *LEGACY_BUDGETS, None]}),
+    ] = None
+    message: Annotated[
+        str | None,
+        Text(
+            "Project details",
+            LIMITS["message"],
+            required=True,
+            missing="Project details are required",
+            summary=CHECK_FIELDS,
+        ),
+    ] = Field(None, validate_default=True)
+    newsletter: bool | None = False
+    website: RawText = Field(None, description="The hidden honeypot: people leave it empty.")
 
 
 def _summary(i: ContactInquiry) -> str:
@@ -176,39 +197,25 @@ def _notify_staff(s: Session, i: ContactInquiry) -> None:
     )
 
 
-def submit_inquiry(
-    s: Session,
-    *,
-    name: str,
-    email: str,
-    company: str = "",
-    phone: str = "",
-    service_type: str = "",
-    budget: str = "",
-    message: str,
-    newsletter: bool = False,
-    website: str = "",
-    ip: str | None = None,
-) -> ContactInquiry:
+def submit_inquiry(s: Session, *, data: ContactCreate | Mapping[str, Any], ip: str | None = None) -> ContactInquiry:
     """Validate and store an inquiry with its e-mails and newsletter request, in one transaction; commits."""
-    # `website` is the hidden honeypot: when filled, the inquiry is stored flagged as spam and nothing is sent, and
-    # the caller sees the usual success, so a bot learns nothing.
-    values = _clean(
-        name=name, email=email, company=company, phone=phone, service_type=service_type, budget=budget, message=message
-    )
+    form = parse(ContactCreate, data)
     # Counted in this transaction: only stored submissions count (spam too, which caps a flooding bot).
     if ip and not ratelimit.claim(s, *(ratelimit.Limit(f"contact:ip:{ip}", n, w) for n, w in PER_IP_LIMITS)):
         raise TooManyRequests(TOO_MANY)
-    is_spam = bool((website or "").strip())
+    # `website` is the hidden honeypot: when filled, the inquiry is stored flagged as spam and nothing is sent, and
+    # the caller sees the usual success, so a bot learns nothing.
+    is_spam = bool((form.website or "").strip())
+    assert form.name and form.email and form.message  # required by the model
     inquiry = ContactInquiry(
-        name=values["name"],
-        email=values["email"],
-        company=values["company"] or None,
-        phone=values["phone"] or None,
-        service_type=values["service_type"] or None,
-        budget=values["budget"] or None,
-        message=values["message"],
-        newsletter=bool(newsletter) and not is_spam,
+        name=form.name,
+        email=form.email,
+        company=form.company,
+        phone=form.phone,
+        service_type=form.service_type,
+        budget=form.budget,
+        message=form.message,
+        newsletter=bool(form.newsletter) and not is_spam,
         status=InquiryStatus.new,
         priority=InquiryPriority.medium,
         is_spam=is_spam,

@@ -8,6 +8,7 @@ import time
 from datetime import datetime
 from typing import Any
 
+from pydantic import BaseModel, Field
 from sqlmodel import Session, col, select
 
 from app.core.errors import Forbidden, Invalid, Unauthorized
@@ -16,9 +17,33 @@ from app.models.enums import MeetingStatus, Role
 from app.models.meeting import Meeting, MeetingType
 from app.models.user import User
 from app.services import access, audit, booking_invite, client_cancellations
+from app.services.schema import Body, RawText
 
 CALENDLY_RESCHEDULE_URL = "https://calendly.com/reschedulings/{uuid}"
 SIGNATURE_TOLERANCE_S = 300
+
+
+class MeetingPublic(BaseModel):
+    id: int
+    title: str
+    description: str | None
+    meeting_type: str | None
+    status: str
+    scheduled_at: str
+    end_time: str
+    duration_minutes: int
+    join_url: str | None
+    location: str | None
+    calendly_event_id: str | None
+    reschedule_url: str | None
+    cancel_reason: str | None
+    client_id: str | None
+
+
+class MeetingCancel(Body):
+    """Why the meeting is cancelled (optional: "Cancelled by client" when none is given)."""
+
+    reason: RawText = Field(None, description="At most 500 characters are kept.")
 
 
 def meeting_dto(m: Meeting) -> dict[str, object]:

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import re
 import uuid
+from collections.abc import Mapping
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Annotated, Any
 
+from pydantic import AfterValidator, BeforeValidator, Field
 from sqlalchemy import String, cast, func
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import aliased
@@ -27,6 +29,7 @@ from app.services import validation as v
 from app.services.access import require
 from app.services.meetings import meeting_dto
 from app.services.paging import PAGE_SIZE, Page, paginate
+from app.services.schema import Flag, Form, Input, RawText, Text, Whole, parse, problem
 
 MEETING_SORTS_DEFAULT = {"upcoming": "soonest", "past": "latest", "all": "latest"}
 _client = aliased(User, name="client")
@@ -126,49 +129,82 @@ def _names(s: Session, ids: set[uuid.UUID]) -> dict[uuid.UUID | None, str]:
     return {u.id: " ".join(p for p in (u.first_name, u.last_name) if p) or u.username for u in users}
 
 
-def _when(value: Any, errors: dict[str, str]) -> datetime | None:
+def _when(value: Any) -> datetime | None:
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise ValueError("Must be text")
     try:
-        parsed = datetime.fromisoformat(str(value).replace("Z", "+00:00"))
+        parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
     except ValueError:
-        errors["start_time"] = "Start time must be a date and time"
-        return None
+        raise problem("Start time must be a date and time") from None
     if parsed.tzinfo is None:
-        errors["start_time"] = "Start time needs a time zone"
-        return None
+        raise problem("Start time needs a time zone")
     # Checked on the date as written, before any conversion: 0001-01-01 at +05:00 has no UTC equivalent.
-    if problem := v.date_problem(parsed.date(), "Start time"):
-        errors["start_time"] = problem
-        return None
+    if why := v.date_problem(parsed.date(), "Start time"):
+        raise problem(why)
     return parsed
 
 
-def _values(s: Session, data: dict[str, Any], meeting: Meeting | None) -> dict[str, Any]:
-    data = v.drop_empty(data)
+def _start(value: Any) -> datetime:
+    if (parsed := _when(value)) is None:
+        raise problem("Start time is required")
+    return parsed
+
+
+def _https(value: str | None) -> str | None:
+    if value and not value.startswith("https://"):
+        raise problem("The join link must start with https://")
+    return value
+
+
+class MeetingUpdate(Form):
+    """The fields sent change; blank text and null mean "not sent". A new start keeps the meeting's length unless a
+    duration is sent; the client and the project are looked up by the service."""
+
+    client_id: RawText = Field(None, description="The client's user id (a UUID).")
+    title: Annotated[str | None, Text("Title", 200, required=True)] = None
+    description: Annotated[str | None, Text("Description", 5000)] = None
+    meeting_type: Annotated[str | None, Text("Meeting type", 100)] = None
+    meeting_url: Annotated[str | None, Text("Join link", 500), AfterValidator(_https)] = None
+    start_time: Annotated[
+        datetime | None,
+        BeforeValidator(_when),
+        Field(description="ISO 8601 with a time zone, between 1900-01-01 and 2200-12-31."),
+    ] = None
+    duration_minutes: Annotated[int | None, Whole("Duration", 5, 600)] = None
+    project_id: Annotated[int | None, Whole("Project", 1, MAX_ID, refusal="Project not found")] = None
+
+
+class MeetingCreate(MeetingUpdate):
+    """A new meeting: a client, a title and a start are needed (30 minutes unless a duration is sent). The schema's
+    refusals come first; the client and the project are looked up once the values themselves are right."""
+
+    title: Annotated[str | None, Text("Title", 200, required=True)] = Field(None, validate_default=True)
+    start_time: Annotated[
+        datetime | None,
+        BeforeValidator(_start),
+        Field(description="ISO 8601 with a time zone, between 1900-01-01 and 2200-12-31."),
+    ] = Field(None, validate_default=True)
+
+
+def _values(s: Session, body: MeetingUpdate, meeting: Meeting | None) -> dict[str, Any]:
+    """The sent fields as columns, with what the schema cannot say: that the client and the project exist, that a
+    new meeting has a start, and the end its start and length give."""
+    data = body.sent()
     errors: dict[str, str] = {}
-    out: dict[str, Any] = {}
+    out: dict[str, Any] = {k: data[k] for k in ("title", "description", "meeting_type", "meeting_url") if k in data}
     if (meeting is None or "client_id" in data) and (client := v.client(s, data.get("client_id"), errors)):
         out["client_id"], out["attendees"] = client.id, [client.email]
-    if meeting is None or "title" in data:
-        out["title"] = v.text(data.get("title"), "title", errors, "Title", limit=200, required=True)
-    for field, label, limit in (("description", "Description", 5000), ("meeting_type", "Meeting type", 100)):
-        if field in data:
-            out[field] = v.text(data[field], field, errors, label, limit=limit)
-    if "meeting_url" in data:
-        url = v.text(data["meeting_url"], "meeting_url", errors, "Join link", limit=500)
-        if url and not url.startswith("https://"):
-            errors["meeting_url"] = "The join link must start with https://"
-        out["meeting_url"] = url
-    start = _when(data["start_time"], errors) if "start_time" in data else (meeting.start_time if meeting else None)
-    if meeting is None and start is None and "start_time" not in errors:
+    start = data.get("start_time", meeting.start_time if meeting else None)
+    if start is None:
         errors["start_time"] = "Start time is required"
     current = int((meeting.end_time - meeting.start_time).total_seconds() // 60) if meeting else 30
-    duration = v.whole(data.get("duration_minutes", current), "duration_minutes", errors, "Duration", low=5, high=600)
-    if start is not None and duration:
-        out["start_time"], out["end_time"] = start, start + timedelta(minutes=duration)
+    if start is not None:
+        out["start_time"] = start
+        out["end_time"] = start + timedelta(minutes=data.get("duration_minutes", current))
     if "project_id" in data:
-        project = get_by_id(
-            s, Project, v.whole(data["project_id"], "project_id", errors, "Project", low=1, high=MAX_ID)
-        )
+        project = get_by_id(s, Project, data["project_id"])
         if project is None:
             errors["project_id"] = "Project not found"
         out["project_id"] = project.id if project else None
@@ -192,10 +228,10 @@ def _tell_client(s: Session, meeting: Meeting, subject: str, lead: str) -> None:
     )
 
 
-def create_meeting(s: Session, *, actor: User, data: dict[str, Any]) -> dict[str, Any]:
+def create_meeting(s: Session, *, actor: User, data: MeetingCreate | Mapping[str, Any]) -> dict[str, Any]:
     """Schedule a meeting with a client, who is told by e-mail (meetings:write)."""
     require(actor, Perm.meetings_write, "schedule meetings")
-    meeting = Meeting(organizer_id=actor.id, **_values(s, data, None))
+    meeting = Meeting(organizer_id=actor.id, **_values(s, parse(MeetingCreate, data), None))
     s.add(meeting)
     s.flush()
     _tell_client(s, meeting, "Meeting scheduled", "A meeting has been scheduled for you:")
@@ -204,7 +240,9 @@ def create_meeting(s: Session, *, actor: User, data: dict[str, Any]) -> dict[str
     return meeting_dto(meeting)
 
 
-def update_meeting(s: Session, *, actor: User, meeting_id: int, data: dict[str, Any]) -> dict[str, Any]:
+def update_meeting(
+    s: Session, *, actor: User, meeting_id: int, data: MeetingUpdate | Mapping[str, Any]
+) -> dict[str, Any]:
     """Change a scheduled meeting; a new time is e-mailed to the client."""
     require(actor, Perm.meetings_write, "update meetings")
     meeting = get_by_id(s, Meeting, meeting_id)
@@ -213,7 +251,7 @@ def update_meeting(s: Session, *, actor: User, meeting_id: int, data: dict[str, 
     if meeting.status != MeetingStatus.scheduled:
         raise Invalid("Only scheduled meetings can be changed.")
     before = meeting.start_time
-    for key, value in _values(s, data, meeting).items():
+    for key, value in _values(s, parse(MeetingUpdate, data), meeting).items():
         setattr(meeting, key, value)
     if meeting.start_time != before and meeting.manage_token_hash is not None:
         # Booked in-app: an updated invitation (same UID, next SEQUENCE) moves it in both calendars. The booker's
@@ -300,35 +338,58 @@ def list_types(
     )
 
 
-def save_type(s: Session, *, actor: User, data: dict[str, Any], type_id: int | None = None) -> dict[str, Any]:
+def _booking_link(value: str | None) -> str | None:
+    if value and not value.startswith(("https://", "http://", "/")):
+        raise problem("The booking link must be a web address")
+    return value
+
+
+class MeetingTypeSave(Input):
+    """A meeting type and its booking rules: the fields sent change (blank text is "not sent"; null clears an
+    optional field). A new type needs a name; its slug comes from the name."""
+
+    name: Annotated[str | None, Text("Name", 200, required=True)] = None
+    duration_minutes: Annotated[int | None, Whole("Duration", 5, 600)] = None
+    host_name: Annotated[str | None, Text("Host", 200)] = None
+    description: Annotated[str | None, Text("Description", 2000)] = None
+    scheduling_url: Annotated[str | None, Text("Booking link", 500), AfterValidator(_booking_link)] = None
+    is_active: Flag = False
+    organizer_id: booking_settings.Organizer = None
+    availability: booking_settings.Availability = Field(default_factory=dict)
+    dates_off: booking_settings.DatesOff = Field(default_factory=list)
+    buffer_before_minutes: booking_settings.BufferBefore = None
+    buffer_after_minutes: booking_settings.BufferAfter = None
+    min_notice_minutes: booking_settings.MinNotice = None
+    horizon_days: booking_settings.Horizon = None
+    join_url: booking_settings.JoinLink = None
+
+
+class MeetingTypeCreate(MeetingTypeSave):
+    name: Annotated[str | None, Text("Name", 200, required=True)] = Field(None, validate_default=True)
+
+
+def save_type(
+    s: Session, *, actor: User, data: MeetingTypeSave | Mapping[str, Any], type_id: int | None = None
+) -> dict[str, Any]:
     """Create or change a meeting type (meetings:write)."""
     require(actor, Perm.meetings_write, "manage meetings")
     # None creates; any other id must name a row (0 used to create a nameless type, skipping the name check).
     row = get_by_id(s, MeetingType, type_id) if type_id is not None else MeetingType(slug="", name="")
     if row is None:
         raise NotFound("Meeting type not found")
-    errors: dict[str, str] = {}
-    data = v.drop_empty(data, drop_none=False)
-    if type_id is None or "name" in data:
-        row.name = v.text(data.get("name"), "name", errors, "Name", limit=200, required=True) or ""
+    values = parse(MeetingTypeSave if type_id is not None else MeetingTypeCreate, data).sent()
+    if "name" in values:
+        row.name = values["name"]
         if type_id is None:
             row.slug = re.sub(r"[^a-z0-9]+", "-", row.name.lower()).strip("-")[:90] or "meeting"
-    if "duration_minutes" in data:
-        row.duration_minutes = (
-            v.whole(data["duration_minutes"], "duration_minutes", errors, "Duration", low=5, high=600) or 30
-        )
-    for field, label, limit in (("host_name", "Host", 200), ("description", "Description", 2000)):
-        if field in data:
-            setattr(row, field, v.text(data[field], field, errors, label, limit=limit))
-    if "scheduling_url" in data:
-        url = v.text(data["scheduling_url"], "scheduling_url", errors, "Booking link", limit=500)
-        if url and not url.startswith(("https://", "http://", "/")):
-            errors["scheduling_url"] = "The booking link must be a web address"
-        row.scheduling_url = url
-    if "is_active" in data:
-        row.is_active = bool(data["is_active"])
-    booking_settings.apply(s, row, data, errors)
-    if errors:
+    if "duration_minutes" in values:
+        row.duration_minutes = values["duration_minutes"] or 30
+    for field in ("host_name", "description", "scheduling_url"):
+        if field in values:
+            setattr(row, field, values[field])
+    if "is_active" in values:
+        row.is_active = values["is_active"]
+    if errors := booking_settings.apply(s, row, values):
         raise Invalid(next(iter(errors.values())), errors=errors)
     if type_id is None and s.exec(select(MeetingType.id).where(MeetingType.slug == row.slug)).first():
         row.slug = f"{row.slug}-{uuid.uuid4().hex[:6]}"

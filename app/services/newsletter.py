@@ -9,8 +9,11 @@ from __future__ import annotations
 import hmac
 import secrets
 import time
+from collections.abc import Mapping
 from datetime import timedelta
+from typing import Annotated, Any
 
+from pydantic import AfterValidator, ConfigDict, Field
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
@@ -22,7 +25,7 @@ from app.models.base import utcnow
 from app.models.enums import SubscriberStatus
 from app.models.inquiry import NewsletterSubscriber
 from app.services import mail, ratelimit
-from app.services.users import normalize_email
+from app.services.schema import Body, Email, RawText, parse, required
 
 CONFIRM_TTL = timedelta(days=7)
 SUBSCRIBED = "Almost done! Check your inbox to confirm your subscription."
@@ -37,6 +40,7 @@ TOO_MANY = "Too many requests from your address. Please try again later."
 PER_IP = (10, timedelta(hours=1))
 # Confirmation mails per address and day: the form must not become a way to flood someone's inbox.
 MAILS_PER_ADDRESS = (3, timedelta(days=1))
+SOURCES = ("footer", "contact")  # the forms that ask; the first is the default
 
 
 def _digest(token: str) -> str:
@@ -96,15 +100,28 @@ def stage(s: Session, *, email: str, source: str) -> None:
     )
 
 
-def subscribe(s: Session, *, email: str, source: str, ip: str | None = None) -> str:
+def _known_source(value: str | None) -> str:
+    return value if value in SOURCES else SOURCES[0]
+
+
+class SubscribeCreate(Body):
+    """The Stay Updated box (or the contact form's checkbox): an address and where the request came from."""
+
+    model_config = ConfigDict(json_schema_extra=required("email"))
+
+    email: Annotated[str | None, Email(INVALID_EMAIL)] = Field(None, validate_default=True)
+    source: Annotated[RawText, AfterValidator(_known_source)] = Field(
+        SOURCES[0], description=f"One of {', '.join(SOURCES)}; anything else counts as {SOURCES[0]}."
+    )
+
+
+def subscribe(s: Session, *, data: SubscribeCreate | Mapping[str, Any], ip: str | None = None) -> str:
     """Ask for a subscription (double opt-in); returns the neutral success message; commits."""
-    try:
-        address = normalize_email(email or "")
-    except ValueError:
-        raise Invalid(INVALID_EMAIL, errors={"email": INVALID_EMAIL}) from None
+    request = parse(SubscribeCreate, data)
+    assert request.email and request.source  # required by the model
     if ip:
         ratelimit.hit(s, key=f"newsletter:ip:{ip}", limit=PER_IP[0], window=PER_IP[1], message=TOO_MANY)
-    stage(s, email=address, source=source)
+    stage(s, email=request.email, source=request.source)
     s.commit()
     return SUBSCRIBED
 

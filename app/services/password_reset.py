@@ -11,19 +11,28 @@ staff created (the new user may not read mail the same day).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import timedelta
-from typing import Literal
+from typing import Annotated, Any, Literal
 
+from pydantic import ConfigDict, Field
 from sqlalchemy import update
 from sqlmodel import Session, col, select
 
 from app.core.config import settings
 from app.core.errors import BadRequest, Invalid
-from app.core.security import hash_password, new_token, password_problem, token_digest
+from app.core.security import (
+    PASSWORD_MAX_BYTES,
+    PASSWORD_MIN_LENGTH,
+    hash_password,
+    new_token,
+    password_problem,
+    token_digest,
+)
 from app.models.base import utcnow
 from app.models.user import PasswordResetToken, User, VerificationCode
 from app.services import audit, mail, ratelimit, sessions
-from app.services.users import normalize_email
+from app.services.schema import Body, Email, Verbatim, parse, required
 
 LINK_TTL = timedelta(minutes=30)  # a link the owner asked for
 STAFF_RESET_TTL = timedelta(hours=24)
@@ -47,6 +56,29 @@ EXPIRED_LONG_LINK = (
     "or ask us to send another."
 )
 DONE_FIRST = "Your password has been set. Please sign in with it."
+
+
+class ResetRequest(Body):
+    """The address to send a "Forgot password?" link to."""
+
+    model_config = ConfigDict(json_schema_extra=required("email"))
+
+    email: Annotated[str | None, Email(INVALID_EMAIL)] = Field(None, validate_default=True)
+
+
+class PasswordReset(Body):
+    """An e-mailed link's token and the new password. The link is judged first (a dead link is a 400 whatever the
+    password), so the password's rules are the service's: at least 8 characters, at most 72 bytes."""
+
+    model_config = ConfigDict(populate_by_name=True)
+
+    token: Verbatim = Field("", description="The token from the e-mailed link.")
+    new_password: Verbatim = Field(
+        "",
+        alias="newPassword",
+        description=f"At least {PASSWORD_MIN_LENGTH} characters, at most {PASSWORD_MAX_BYTES} bytes.",
+    )
+
 
 Reason = Literal["forgot", "staff_reset", "account_created"]
 LINK_TTLS: dict[str, timedelta] = {"forgot": LINK_TTL, "staff_reset": STAFF_RESET_TTL, "account_created": INVITE_TTL}
@@ -109,12 +141,9 @@ def send_link(s: Session, user: User, *, reason: Reason = "forgot") -> None:
     s.commit()
 
 
-def request_reset(s: Session, *, email: str, ip: str | None = None) -> str:
+def request_reset(s: Session, *, data: ResetRequest | Mapping[str, Any], ip: str | None = None) -> str:
     """Send a reset link if the address has an account; the answer (and the work done) never tells which."""
-    try:
-        address = normalize_email(email or "")
-    except ValueError:
-        raise Invalid(INVALID_EMAIL, errors={"email": INVALID_EMAIL}) from None
+    address = parse(ResetRequest, data).email
     if ip:
         ratelimit.hit(s, key=f"reset:ip:{ip}", limit=REQUESTS_PER_ADDRESS, window=REQUEST_WINDOW, message=TOO_MANY)
     ratelimit.hit(s, key=f"reset:email:{address}", limit=REQUESTS_PER_ACCOUNT, window=REQUEST_WINDOW, message=TOO_MANY)
@@ -150,10 +179,12 @@ def check_link(s: Session, *, token: str) -> bool:
     return user is not None and user.password_hash is None
 
 
-def reset_password(s: Session, *, token: str, new_password: str, ip: str | None = None) -> User:
+def reset_password(s: Session, *, data: PasswordReset | Mapping[str, Any], ip: str | None = None) -> User:
     """Use a link: set the password, verify the address, end every session; the link dies."""
-    row = _link(s, token)
-    if problem := password_problem(new_password or ""):
+    form = parse(PasswordReset, data)
+    new_password = form.new_password
+    row = _link(s, form.token)
+    if problem := password_problem(new_password):
         message = problem.replace("Password", "New password", 1)
         raise Invalid(message, errors={"newPassword": message})
     # Consume atomically: of two parallel uses of one link, exactly one changes the password.

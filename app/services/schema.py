@@ -24,6 +24,7 @@ from pydantic import (
     BaseModel,
     BeforeValidator,
     ConfigDict,
+    Field,
     GetCoreSchemaHandler,
     GetJsonSchemaHandler,
     StringConstraints,
@@ -36,16 +37,24 @@ from pydantic_core import CoreSchema, PydanticCustomError, core_schema
 from app.core.errors import Invalid
 from app.core.text import INVALID_CHARACTER, INVALID_TEXT, storable
 from app.services import validation
+from app.services.users import normalize_email
 
 CHECK_FIELDS = "Please check the highlighted fields."
 PROBLEM = "product_rule"  # the error type of a value the product's rules refuse (see the module's docstring)
 
+EMAIL_MAX = 254  # the longest address e-mail allows (RFC 5321's path limit)
+
 M = TypeVar("M", bound=BaseModel)
 
 
-def problem(message: str) -> PydanticCustomError:
-    """A value of the right shape that a rule refuses, with the product's words for it."""
-    return PydanticCustomError(PROBLEM, "{message}", {"message": message})
+def problem(message: str, *, summary: str | None = None, several: str | None = None) -> PydanticCustomError:
+    """A value of the right shape that a rule refuses, with the product's words for it.
+
+    The 422's message is the first such text, unless the form words its answer otherwise: `summary` is the message
+    whatever fails (the contact form's "Please check the highlighted fields."), `several` the message when more than
+    one field fails (registration's "Please check the information and try again")."""
+    ctx = {"message": message, **({"summary": summary} if summary else {}), **({"several": several} if several else {})}
+    return PydanticCustomError(PROBLEM, "{message}", ctx)
 
 
 def report(errors: Iterable[Mapping[str, Any]], *, strip: tuple[str, ...] = ()) -> tuple[str, dict[str, str]]:
@@ -64,6 +73,12 @@ def report(errors: Iterable[Mapping[str, Any]], *, strip: tuple[str, ...] = ()) 
         fields.setdefault(field, str(err.get("msg", "Invalid value")).removeprefix("Value error, "))
     if shape or not fields:
         return CHECK_FIELDS, fields
+    contexts = [e.get("ctx") or {} for e in listed]
+    if summary := next((c["summary"] for c in contexts if c.get("summary")), None):
+        return summary, fields
+    several = next((c["several"] for c in contexts if c.get("several")), None)
+    if several and len(fields) > 1:
+        return several, fields
     first = next(iter(fields.values()))
     # Unstorable text is worded as the engine's own guard words it (app.core.db): the sentence, then the fields.
     return (INVALID_TEXT if first == INVALID_CHARACTER else first), fields
@@ -108,17 +123,20 @@ class Input(Body):
         return {k: v for k, v in value.items() if v != ""} if isinstance(value, dict) else value
 
 
-def _text_check(label: str, limit: int, required: bool) -> Callable[[Any], str | None]:
+def _text_check(spec: Text) -> Callable[[Any], str | None]:
+    def refuse(message: str) -> PydanticCustomError:
+        return problem(message, summary=spec.summary, several=spec.several)
+
     def check(value: Any) -> str | None:
         if value is not None and not isinstance(value, str):
             raise ValueError("Must be text")
-        cleaned = (value or "").strip()
-        if required and not cleaned:
-            raise problem(f"{label} is required")
-        if len(cleaned) > limit:
-            raise problem(f"{label} must not exceed {limit} characters")
+        cleaned = " ".join((value or "").split()) if spec.one_line else (value or "").strip()
+        if spec.required and not cleaned:
+            raise refuse(spec.missing or f"{spec.label} is required")
+        if len(cleaned) > spec.limit:
+            raise refuse(f"{spec.label} must not exceed {spec.limit} characters")
         if not storable(cleaned):
-            raise problem(INVALID_CHARACTER)
+            raise problem(INVALID_CHARACTER)  # worded as the engine's guard words it, whatever the form's summary
         return cleaned or None
 
     return check
@@ -133,10 +151,14 @@ class Text:
     label: str
     limit: int
     required: bool = False
+    one_line: bool = False  # runs of whitespace (newlines too) become one space: text for a mail subject or a name
+    missing: str | None = None  # the words for a required field left blank, when not "<label> is required"
+    summary: str | None = None  # see `problem`
+    several: str | None = None
 
     def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
         inner = handler.generate_schema(Annotated[str, StringConstraints(max_length=self.limit)] | None)
-        return core_schema.no_info_before_validator_function(_text_check(self.label, self.limit, self.required), inner)
+        return core_schema.no_info_before_validator_function(_text_check(self), inner)
 
     def __get_pydantic_json_schema__(self, schema: CoreSchema, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
         out = handler(schema)
@@ -231,3 +253,90 @@ class Money:
         out = handler(schema)
         out.setdefault("description", f"{self.label}: 0 to 99999999.99, in whole cents (a number or its text).")
         return out
+
+
+@dataclass(frozen=True)
+class Email:
+    """`Annotated[str | None, Email("Please enter a valid email address")]`: an e-mail address, required, stored in
+    its one normalised form (trimmed, lower-case); anything else (blank included) is refused with `invalid`."""
+
+    invalid: str
+    summary: str | None = None  # see `problem`
+    several: str | None = None
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+        spec = self
+
+        def check(value: Any) -> str:
+            if value is not None and not isinstance(value, str):
+                raise ValueError("Must be text")
+            if not storable(value or ""):
+                raise problem(INVALID_CHARACTER)
+            try:
+                return normalize_email(value or "")
+            except ValueError:
+                raise problem(spec.invalid, summary=spec.summary, several=spec.several) from None
+
+        inner = handler.generate_schema(Annotated[str, StringConstraints(max_length=EMAIL_MAX)] | None)
+        return core_schema.no_info_before_validator_function(check, inner)
+
+    def __get_pydantic_json_schema__(self, schema: CoreSchema, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
+        out = handler(schema)
+        out.setdefault("description", f"An e-mail address (at most {EMAIL_MAX} characters), stored lower-case.")
+        return out
+
+
+def verbatim(value: Any) -> str:
+    """Text as typed (null is empty): refused only when it is not text or cannot be stored."""
+    if value is None or isinstance(value, str):
+        if value and not storable(value):
+            raise problem(INVALID_CHARACTER)
+        return value or ""
+    raise ValueError("Must be text")
+
+
+# Text handed over exactly as typed (a password, a code, a sign-in name): only its shape and that it is storable are
+# checked; null is empty.
+Verbatim = Annotated[str, BeforeValidator(verbatim)]
+
+
+@dataclass(frozen=True)
+class Whole:
+    """`Annotated[int | None, Whole("Duration", 5, 600)]`: a whole number from `low` to `high`, sent as a JSON
+    number or as the text of a form field; blank is null. Worded "<label> must be a whole number" and "<label> must
+    be between <low> and <high>"."""
+
+    label: str
+    low: int = 0
+    high: int = 10**6
+    refusal: str | None = None  # one sentence for any refusal (an id: "Project not found"), not the two above
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+        spec = self
+
+        def check(value: Any) -> int | None:
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int | float | str)):
+                raise ValueError("Must be a number")
+            errors: dict[str, str] = {}
+            number = validation.whole(value, "n", errors, spec.label, low=spec.low, high=spec.high)
+            if errors:
+                raise problem(spec.refusal or errors["n"])
+            return number
+
+        inner = handler.generate_schema(Annotated[int, Field(ge=self.low, le=self.high)] | None)
+        return core_schema.no_info_before_validator_function(check, inner)
+
+    def __get_pydantic_json_schema__(self, schema: CoreSchema, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
+        out = handler(schema)
+        out.setdefault("description", f"{self.label}: a whole number from {self.low} to {self.high} (or its text).")
+        return out
+
+
+class Form(Input):
+    """A staff form's body whose empty strings and nulls both mean "not sent" (the spec's payload cleaning for
+    projects and meetings): a field can be changed, not cleared, by sending it."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _drop_null(cls, value: Any) -> Any:
+        return {k: v for k, v in value.items() if v is not None} if isinstance(value, dict) else value

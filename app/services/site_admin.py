@@ -8,22 +8,27 @@ pages read these tables on each visit (app/ui/site/content.py), so an edit shows
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
+from typing import Annotated, Any
 
+from pydantic import BaseModel, BeforeValidator, ConfigDict, StringConstraints, create_model
+from pydantic import Field as Spec
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, SQLModel, col, select
 
 from app.core.db import get_by_id
 from app.core.errors import Invalid, NotFound
 from app.core.permissions import Perm
+from app.core.text import INVALID_CHARACTER, storable
 from app.models.careers import JobOpening
 from app.models.content import PortfolioProject, Service, TeamMember, Testimonial
 from app.models.user import User
 from app.services import audit
 from app.services import validation as v
 from app.services.access import require
+from app.services.schema import Body, parse, problem, required
 from app.services.site_content import PORTFOLIO_CATEGORIES, SERVICE_ICONS
 
 EMPLOYMENT_TYPES = ("Full-time", "Part-time", "Contract", "Internship")
@@ -224,19 +229,97 @@ def _value(f: Field, value: Any, errors: dict[str, str]) -> Any:
     return cleaned
 
 
-def _values(k: Kind, data: dict[str, Any], *, creating: bool) -> dict[str, Any]:
-    """Validated model values for the fields sent (all fields when creating); Invalid names the first problem."""
-    errors: dict[str, str] = {}
-    out: dict[str, Any] = {}
+def _values(k: Kind, data: Body | Mapping[str, Any], *, creating: bool) -> dict[str, Any]:
+    """Model values for the fields sent (all fields when creating), checked by the kind's typed input; a field left
+    empty on a new row keeps the column's default."""
+    body = parse((CREATE if creating else UPDATE)[k.key], data)
+    if not creating:
+        return body.sent()
+    return {name: value for name, value in body.model_dump().items() if value is not None}
+
+
+# --- typed inputs and answers, one per kind, built from the kinds' fields ---------------------------------------------
+
+# The JSON shape each type of field takes, and the words for another shape.
+_SHAPES: dict[str, tuple[tuple[type, ...], str]] = {
+    "bool": ((bool, str), "Must be true or false"),
+    "int": ((int, float, str), "Must be a number"),
+    "lines": ((list, str), "Must be a list of text"),
+}
+
+
+def _shape(f: Field, value: Any) -> None:
+    kinds, message = _SHAPES.get(f.type, ((str,), "Must be text"))
+    wrong = value is not None and (not isinstance(value, kinds) or (f.type == "int" and isinstance(value, bool)))
+    if wrong or (f.type == "lines" and isinstance(value, list) and not all(isinstance(i, str) for i in value)):
+        raise ValueError(message)
+    texts = value if isinstance(value, list) else [value] if isinstance(value, str) else []
+    if not all(storable(text) for text in texts):
+        raise problem(INVALID_CHARACTER)
+
+
+def _checker(f: Field, *, updating: bool) -> Callable[[Any], Any]:
+    def check(value: Any) -> Any:
+        _shape(f, value)
+        if updating and f.required and value in (None, ""):
+            raise problem(f"{f.label} is required")
+        errors: dict[str, str] = {}
+        out = _value(f, value, errors)
+        if errors:
+            raise problem(errors[f.name])
+        return out
+
+    return check
+
+
+def _column(f: Field) -> Any:
+    """The type a field's value has once checked, with the constraints the schema documents."""
+    if f.type == "bool":
+        return bool
+    if f.type == "lines":
+        return list[str]
+    if f.type == "int":
+        return Annotated[int, Spec(ge=f.low, le=f.high)] | None
+    if f.type == "date":
+        return date | None
+    return Annotated[str, StringConstraints(max_length=f.limit)] | None
+
+
+def _doc(f: Field) -> dict[str, Any]:
+    extra: dict[str, Any] = {"description": f.label + (" (one item per line, or a list)" if f.type == "lines" else "")}
+    if f.type == "choice":
+        extra["json_schema_extra"] = {"enum": [*f.choices, None]}
+    return extra
+
+
+def _input(k: Kind, *, updating: bool) -> type[Body]:
+    fields: dict[str, Any] = {}
     for f in k.fields:
-        if creating or f.name in data:
-            if not creating and f.required and data[f.name] in (None, ""):
-                errors[f.name] = f"{f.label} is required"
-                continue
-            out[f.name] = _value(f, data.get(f.name, f.default), errors)
-    if errors:
-        raise Invalid(next(iter(errors.values())), errors=errors)
-    return {name: value for name, value in out.items() if value is not None or not creating}
+        checked = (_column(f), BeforeValidator(_checker(f, updating=updating)), Spec(**_doc(f)))
+        annotation: Any = Annotated.__class_getitem__(checked)  # type: ignore[attr-defined]
+        # A new row: fields not sent take their default (checked too, so a required one left out is named).
+        default: Any = [] if f.type == "lines" else bool(f.default) if f.type == "bool" else f.default
+        fields[f.name] = (annotation, None if updating else Spec(default, validate_default=True))
+    name = f"{k.model.__name__}{'Update' if updating else 'Create'}"
+    base: type[Body] = Body
+    if not updating:  # the schema lists the fields a new row needs (the model words their absence itself)
+        extra = required(*(f.name for f in k.fields if f.required))
+        base = type(f"{name}Base", (Body,), {"model_config": ConfigDict(extra="ignore", json_schema_extra=extra)})
+    return create_model(name, __base__=base, **fields)
+
+
+def _public(k: Kind) -> type[BaseModel]:
+    def shown(f: Field) -> Any:
+        return {"bool": bool, "lines": list[str], "int": int | None}.get(f.type, str | None)
+
+    fields: dict[str, Any] = {"id": (int, ...)} | {f.name: (shown(f), ...) for f in k.fields}
+    return create_model(f"{k.model.__name__}Public", **fields)
+
+
+# Per kind: the body of a new row, the body of a change (only the fields sent), and the row as answered.
+CREATE: dict[str, type[Body]] = {key: _input(k, updating=False) for key, k in KINDS.items()}
+UPDATE: dict[str, type[Body]] = {key: _input(k, updating=True) for key, k in KINDS.items()}
+PUBLIC: dict[str, type[BaseModel]] = {key: _public(k) for key, k in KINDS.items()}
 
 
 def _get(s: Session, k: Kind, item_id: int) -> Any:
@@ -265,7 +348,7 @@ def _commit(s: Session, k: Kind, values: dict[str, Any], item_id: int | None) ->
         raise
 
 
-def create_item(s: Session, *, actor: User, kind: str, data: dict[str, Any]) -> dict[str, Any]:
+def create_item(s: Session, *, actor: User, kind: str, data: Body | Mapping[str, Any]) -> dict[str, Any]:
     """Add a row of a kind (content:write)."""
     require(actor, Perm.content_write, "create site content")
     k = kind_of(kind)
@@ -280,7 +363,7 @@ def create_item(s: Session, *, actor: User, kind: str, data: dict[str, Any]) -> 
     return _dto(k, row)
 
 
-def update_item(s: Session, *, actor: User, kind: str, item_id: int, data: dict[str, Any]) -> dict[str, Any]:
+def update_item(s: Session, *, actor: User, kind: str, item_id: int, data: Body | Mapping[str, Any]) -> dict[str, Any]:
     """Change the fields sent (content:write)."""
     require(actor, Perm.content_write, "update site content")
     k = kind_of(kind)

@@ -1,4 +1,7 @@
-"""Parsing of staff form values shared by the content services: money to the cent, dates, enums, payload cleaning."""
+"""Parsing of form values that no typed input says yet: money to the cent, dates, enums, payload cleaning.
+
+Used by the services still taking partial dicts (projects, billing, the booking form) and by the field types of
+`app.services.schema` (Money, Whole), which word their refusals with the same sentences."""
 
 from __future__ import annotations
 

@@ -354,11 +354,17 @@ def _field_values(name: str) -> list[Any]:
     return values
 
 
+def _site_kind(template: str) -> str | None:
+    """The content kind a site editor write is for: each kind has its own routes (its own body)."""
+    parts = template.split("/")
+    return parts[4] if template.startswith("/api/admin/site/") and len(parts) > 4 and parts[4] in SITE else None
+
+
 def _body_cases(op: Operation, w: World, kind: str, path: str, seen: set[str], full: bool) -> Iterator[Case]:
     key = (op.method, op.template)
     base = BODIES.get(key, {})
     body = dict(base(w) if callable(base) else base)
-    if "{kind}" in op.template:
+    if "{kind}" in op.template or _site_kind(op.template):
         body = dict(SITE[kind])
     # A field shared by several site content kinds is validated the same way in each: test it once.
     names = sorted((set(body) if "{kind}" in op.template else op.body_fields | set(body)) - seen)
@@ -402,17 +408,18 @@ def _form_cases(op: Operation, path: str) -> Iterator[Case]:
 
 def baseline(op: Operation, w: World) -> Case:
     """The operation's valid request, whose answer tells whether a caller gets past authorization."""
-    kind = "testimonials"
+    kind = _site_kind(op.template) or "testimonials"
     path = _fill(op.template, _path_defaults(w, kind))
     if op.body_kind == "form":
         return Case("baseline", path, form=HIDDEN_FORMS.get(op.template, APPLICATION_FORM), files={})
-    base = SITE[kind] if "{kind}" in op.template else BODIES.get((op.method, op.template), {})
+    site = "{kind}" in op.template or _site_kind(op.template)
+    base = SITE[kind] if site else BODIES.get((op.method, op.template), {})
     return Case("baseline", path, json_body=dict(base(w) if callable(base) else base))
 
 
 def cases(op: Operation, w: World, *, full: bool = True) -> Iterator[Case]:
     """The malformed requests for an operation; a caller it refuses gets only those that could fail before that."""
-    kinds = list(SITE) if "{kind}" in op.template else ["testimonials"]
+    kinds = list(SITE) if "{kind}" in op.template else [_site_kind(op.template) or "testimonials"]
     seen: set[str] = set()
     for kind in kinds:
         defaults = _path_defaults(w, kind)

@@ -51,3 +51,44 @@ def test_the_list_route_pages_searches_and_sorts(client: TestClient, session: Se
 def test_the_list_route_needs_meetings_read(client: TestClient, session: Session) -> None:
     as_user(client, session, f.user(session, "cfo_mtg", role=Role.employee, employee_type=EmployeeType.cfo))
     assert client.get("/api/admin/meetings").status_code == 403
+
+
+def test_meeting_writes_keep_their_wording(client: TestClient, session: Session) -> None:
+    """The typed body words each refusal as the service always did; the first one is the message."""
+    as_user(client, session, f.user(session, "words_admin", role=Role.admin))
+    guest = f.user(session, "words_guest")
+    valid = {"client_id": str(guest.id), "title": "Kick-off", "start_time": "2031-01-06T15:00:00+00:00"}
+
+    r = client.post(
+        "/api/admin/meetings",
+        json={**valid, "title": "x" * 201, "meeting_url": "http://x", "start_time": "soon", "duration_minutes": "a"},
+    )
+    assert r.status_code == 422
+    assert r.json() == {
+        "message": "Title must not exceed 200 characters",
+        "errors": {
+            "title": "Title must not exceed 200 characters",
+            "meeting_url": "The join link must start with https://",
+            "start_time": "Start time must be a date and time",
+            "duration_minutes": "Duration must be a whole number",
+        },
+    }
+    r = client.post("/api/admin/meetings", json={"client_id": str(guest.id)})
+    assert r.json()["errors"] == {"title": "Title is required", "start_time": "Start time is required"}
+    for change, field, text in (
+        ({"start_time": "2031-01-06T15:00:00"}, "start_time", "Start time needs a time zone"),
+        ({"start_time": "0001-01-01T00:00:00+05:00"}, "start_time", "Start time cannot be before January 1, 1900"),
+        ({"duration_minutes": 601}, "duration_minutes", "Duration must be between 5 and 600"),
+        ({"project_id": 2**31}, "project_id", "Project not found"),
+        ({"project_id": "seven"}, "project_id", "Project not found"),
+        ({"project_id": 999_999}, "project_id", "Project not found"),
+        ({"client_id": "nobody"}, "client_id", "Please choose a client"),
+    ):
+        r = client.post("/api/admin/meetings", json={**valid, **change})
+        assert r.status_code == 422 and r.json() == {"message": text, "errors": {field: text}}, change
+    made = client.post("/api/admin/meetings", json={**valid, "duration_minutes": "45", "title": ""})
+    assert made.status_code == 422  # blank is "not sent": a new meeting still needs its title
+    made = client.post("/api/admin/meetings", json={**valid, "duration_minutes": "45"})
+    assert made.status_code == 201 and made.json()["data"]["duration_minutes"] == 45
+    moved = client.put(f"/api/admin/meetings/{made.json()['data']['id']}", json={"title": None, "description": ""})
+    assert moved.status_code == 200 and moved.json()["data"]["title"] == "Kick-off"  # null and blank: unchanged

@@ -11,7 +11,7 @@ from sqlmodel import Session
 
 from app.api import create_api
 from app.models.enums import Role
-from app.services import sessions
+from app.services import sessions, site_admin
 from tests import factories as f
 
 # Writes that take no body by design: the cookie is the whole request, or the path names the action's object.
@@ -41,6 +41,26 @@ TYPED = {
     ("put", "/api/admin/prices/{price_id}"),
     ("get", "/api/admin/applications"),
     ("put", "/api/admin/applications/{application_id}"),
+    ("post", "/api/contact"),
+    ("post", "/api/newsletter/subscribe"),
+    ("post", "/api/auth/register"),
+    ("post", "/api/auth/verify"),
+    ("post", "/api/auth/resend-code"),
+    ("post", "/api/auth/login"),
+    ("post", "/api/auth/forgot-password"),
+    ("post", "/api/auth/reset-password"),
+    ("put", "/api/protected/profile"),
+    ("put", "/api/protected/change-password"),
+    ("post", "/api/auth/complete-profile"),
+    ("post", "/api/admin/meetings"),
+    ("put", "/api/admin/meetings/{meeting_id}"),
+    ("post", "/api/admin/meetings/{meeting_id}/complete"),
+    ("post", "/api/protected/meetings/{meeting_id}/cancel"),
+    *(
+        (m, p)
+        for k in site_admin.KINDS
+        for m, p in (("post", f"/api/admin/site/{k}"), ("put", f"/api/admin/site/{k}/{{item_id}}"))
+    ),
 }
 
 
@@ -106,6 +126,71 @@ def test_typed_bodies_carry_their_constraints(spec: dict[str, Any]) -> None:
     assert {"maxLength": 200, "type": "string"} in org["properties"]["name"]["anyOf"]
     path_id = spec["paths"]["/api/protected/organizations/{organization_id}"]["put"]["parameters"][0]["schema"]
     assert (path_id["minimum"], path_id["maximum"]) == (1, 2**31 - 1)
+
+
+def _body(spec: dict[str, Any], path: str) -> dict[str, Any]:
+    return _resolve(spec, spec["paths"][path]["post"]["requestBody"]["content"]["application/json"]["schema"])
+
+
+def test_public_forms_document_their_fields(spec: dict[str, Any]) -> None:
+    contact = _body(spec, "/api/contact")
+    assert contact["required"] == ["email", "message", "name"]
+    assert {"maxLength": 100, "type": "string"} in contact["properties"]["name"]["anyOf"]
+    assert "cloud-solutions" in contact["properties"]["service_type"]["enum"]
+    register = _body(spec, "/api/auth/register")
+    assert register["required"] == ["email", "password", "username"]
+    username = register["properties"]["username"]
+    assert (username["minLength"], username["maxLength"], username["pattern"]) == (3, 30, "^[A-Za-z0-9_]+$")
+    assert set(_body(spec, "/api/auth/verify")["properties"]) == {"userId", "code"}  # the spec's payload names
+    assert set(_body(spec, "/api/auth/reset-password")["properties"]) == {"token", "newPassword"}
+    assert _body(spec, "/api/newsletter/subscribe")["required"] == ["email"]
+    assert _body(spec, "/api/auth/complete-profile")["required"] == ["company", "phone", "username"]
+    put = spec["paths"]["/api/protected/change-password"]["put"]["requestBody"]["content"]["application/json"]
+    assert set(_resolve(spec, put["schema"])["properties"]) == {"currentPassword", "newPassword", "confirmPassword"}
+
+
+def test_public_forms_keep_their_own_422_wording(client: TestClient) -> None:
+    """The contact form always heads its refusals "Please check the highlighted fields."; registration says one
+    field's problem alone, several as "Please check the information and try again"; a bad code says so."""
+    r = client.post("/api/contact", json={"name": "Pat", "email": "pat@example.com", "message": "x" * 5001})
+    assert r.json() == {
+        "message": "Please check the highlighted fields.",
+        "errors": {"message": "Project details must not exceed 5000 characters"},
+    }
+    r = client.post("/api/auth/register", json={"username": "ok_name", "email": "nope", "password": "Password-123"})
+    assert r.json() == {"message": "Invalid email address", "errors": {"email": "Invalid email address"}}
+    r = client.post("/api/auth/register", json={"username": "x", "email": "nope", "password": "Password-123"})
+    assert r.json()["message"] == "Please check the information and try again"
+    r = client.post("/api/auth/verify", json={"userId": "x", "code": "12"})
+    assert r.json() == {
+        "message": "Invalid verification code",
+        "errors": {"code": "Enter the 6-digit code from the e-mail"},
+    }
+    r = client.post("/api/auth/forgot-password", json={"email": "nope"})
+    assert r.json() == {
+        "message": "Please enter a valid email address.",
+        "errors": {"email": "Please enter a valid email address."},
+    }
+
+
+def test_meeting_writes_document_their_rules(spec: dict[str, Any]) -> None:
+    meeting = _body(spec, "/api/admin/meetings")
+    duration = meeting["properties"]["duration_minutes"]["anyOf"][0]
+    assert (duration["type"], duration["minimum"], duration["maximum"]) == ("integer", 5, 600)
+    project = meeting["properties"]["project_id"]["anyOf"][0]
+    assert (project["minimum"], project["maximum"]) == (1, 2**31 - 1)
+    assert {"maxLength": 200, "type": "string"} in meeting["properties"]["title"]["anyOf"]
+
+
+def test_each_site_content_kind_documents_its_own_fields(spec: dict[str, Any]) -> None:
+    team, jobs = _body(spec, "/api/admin/site/team"), _body(spec, "/api/admin/site/jobs")
+    assert team["required"] == ["bio", "name", "role"] and "code" not in team["properties"]
+    assert {"maxLength": 5000, "type": "string"} in jobs["properties"]["description"]["anyOf"]
+    assert jobs["properties"]["employment_type"]["enum"][:2] == ["Full-time", "Part-time"]
+    rating = _body(spec, "/api/admin/site/testimonials")["properties"]["rating"]["anyOf"][0]
+    assert (rating["minimum"], rating["maximum"]) == (1, 5)
+    update = spec["paths"]["/api/admin/site/team/{item_id}"]["put"]["requestBody"]["content"]["application/json"]
+    assert "required" not in _resolve(spec, update["schema"])  # a change sends only what changes
 
 
 def test_rules_on_the_fields_keep_the_products_422(admin_client: Any) -> None:

@@ -225,7 +225,9 @@ def test_staff_rescue_a_message_from_spam_and_the_visitor_is_acknowledged_once(
 
     email = f"caught_{uuid.uuid4().hex[:8]}@example.com"
     with Session(db_engine) as s:
-        contact.submit_inquiry(s, name="Caught Visitor", email=email, message="A real request.", website="x")
+        contact.submit_inquiry(
+            s, data={"name": "Caught Visitor", "email": email, "message": "A real request.", "website": "x"}
+        )
     context = _context(browser, server, db_engine, admin)
     page = context.new_page()
     page.goto(server.url + "/admin/inquiries")

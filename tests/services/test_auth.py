@@ -18,7 +18,7 @@ PASSWORD = "Correct-horse-1"
 
 
 def register(s: Session, name: str = "newclient", **kw: str) -> User:
-    return auth.register(s, username=name, email=f"{name}@example.com", password=PASSWORD, **kw)
+    return auth.register(s, data={"username": name, "email": f"{name}@example.com", "password": PASSWORD, **kw})
 
 
 def mailed_code(s: Session, user: User) -> str:
@@ -43,17 +43,17 @@ def test_register_creates_unverified_client_and_mails_a_code(session: Session) -
 def test_register_duplicates_name_the_field(session: Session) -> None:
     register(session, "dupe")
     with pytest.raises(Conflict, match="email already registered"):
-        auth.register(session, username="other", email="DUPE@example.com", password=PASSWORD)
+        auth.register(session, data={"username": "other", "email": "DUPE@example.com", "password": PASSWORD})
     with pytest.raises(Conflict, match="username already taken"):
-        auth.register(session, username="Dupe", email="x@example.com", password=PASSWORD)
+        auth.register(session, data={"username": "Dupe", "email": "x@example.com", "password": PASSWORD})
 
 
 def test_verify_with_the_right_code(session: Session) -> None:
     user = register(session)
-    auth.verify(session, user_id=user.id, code=mailed_code(session, user))
+    auth.verify(session, data={"userId": user.id, "code": mailed_code(session, user)})
     assert session.get(User, user.id).is_verified  # type: ignore[union-attr]
     with pytest.raises(Conflict, match="already verified"):
-        auth.verify(session, user_id=user.id, code="123456")
+        auth.verify(session, data={"userId": user.id, "code": "123456"})
 
 
 def test_wrong_codes_count_down_and_the_fifth_kills_the_code(session: Session) -> None:
@@ -62,11 +62,11 @@ def test_wrong_codes_count_down_and_the_fifth_kills_the_code(session: Session) -
     wrong = "000000" if code != "000000" else "111111"
     for left in (4, 3, 2, 1):
         with pytest.raises(Invalid, match=f"Invalid verification code. {left} attempt"):
-            auth.verify(session, user_id=user.id, code=wrong)
+            auth.verify(session, data={"userId": user.id, "code": wrong})
     with pytest.raises(Invalid, match="No attempts left"):
-        auth.verify(session, user_id=user.id, code=wrong)
+        auth.verify(session, data={"userId": user.id, "code": wrong})
     with pytest.raises(Invalid, match="no longer accepted"):
-        auth.verify(session, user_id=user.id, code=code)  # even the right code is dead now
+        auth.verify(session, data={"userId": user.id, "code": code})  # even the right code is dead now
 
 
 def test_expired_code_says_expired(session: Session) -> None:
@@ -77,34 +77,34 @@ def test_expired_code_says_expired(session: Session) -> None:
     session.add(row)
     session.commit()
     with pytest.raises(Invalid, match="expired"):
-        auth.verify(session, user_id=user.id, code=code)
+        auth.verify(session, data={"userId": user.id, "code": code})
 
 
 def test_resend_kills_the_old_code_and_is_rate_limited(session: Session) -> None:
     user = register(session)
     old = mailed_code(session, user)
-    auth.resend_code(session, user_id=user.id)
+    auth.resend_code(session, data={"userId": user.id})
     new = mailed_code(session, user)
     if old != new:
         with pytest.raises(Invalid, match="already been used or replaced"):
-            auth.verify(session, user_id=user.id, code=old)
+            auth.verify(session, data={"userId": user.id, "code": old})
     with pytest.raises(TooManyRequests, match="wait a minute"):
-        auth.resend_code(session, user_id=user.id)
-    auth.verify(session, user_id=user.id, code=new)
+        auth.resend_code(session, data={"userId": user.id})
+    auth.verify(session, data={"userId": user.id, "code": new})
 
 
 def test_verify_and_resend_for_unknown_users(session: Session) -> None:
     with pytest.raises(Invalid, match="Invalid verification code"):
-        auth.verify(session, user_id="00000000-0000-0000-0000-000000000000", code="123456")
+        auth.verify(session, data={"userId": "00000000-0000-0000-0000-000000000000", "code": "123456"})
     with pytest.raises(NotFound):
-        auth.resend_code(session, user_id="not-a-uuid")
+        auth.resend_code(session, data={"userId": "not-a-uuid"})
 
 
 def test_login_by_username_or_email_any_case(session: Session) -> None:
     user = register(session, "Carla")
-    auth.verify(session, user_id=user.id, code=mailed_code(session, user))
+    auth.verify(session, data={"userId": user.id, "code": mailed_code(session, user)})
     for identifier in ("carla", "CARLA@example.com"):
-        logged_in, issued = auth.login(session, identifier=identifier, password=PASSWORD, ip="10.0.0.1")
+        logged_in, issued = auth.login(session, data={"identifier": identifier, "password": PASSWORD}, ip="10.0.0.1")
         assert logged_in.id == user.id
         assert sessions.authenticate(session, issued.access_token)[0].id == user.id
 
@@ -112,74 +112,74 @@ def test_login_by_username_or_email_any_case(session: Session) -> None:
 def test_login_unverified_answers_with_user_id(session: Session) -> None:
     user = register(session)
     with pytest.raises(Forbidden) as err:
-        auth.login(session, identifier="newclient", password=PASSWORD)
+        auth.login(session, data={"identifier": "newclient", "password": PASSWORD})
     assert err.value.extra == {"userId": str(user.id), "requiresVerification": True}
     with pytest.raises(Unauthorized):  # the unverified state is not revealed without the password
-        auth.login(session, identifier="newclient", password="wrong-password")
+        auth.login(session, data={"identifier": "newclient", "password": "wrong-password"})
 
 
 def test_login_one_message_for_unknown_user_and_wrong_password(session: Session) -> None:
     register(session)
     with pytest.raises(Unauthorized) as unknown:
-        auth.login(session, identifier="nobody", password=PASSWORD)
+        auth.login(session, data={"identifier": "nobody", "password": PASSWORD})
     with pytest.raises(Unauthorized) as wrong:
-        auth.login(session, identifier="newclient", password="not-the-password")
+        auth.login(session, data={"identifier": "newclient", "password": "not-the-password"})
     assert unknown.value.message == wrong.value.message == "Invalid credentials"
     with pytest.raises(Invalid, match="Please enter both"):
-        auth.login(session, identifier=" ", password="")
+        auth.login(session, data={"identifier": " ", "password": ""})
 
 
 def test_repeated_failures_are_throttled_per_account_and_address(session: Session) -> None:
     user = register(session)
-    auth.verify(session, user_id=user.id, code=mailed_code(session, user))
+    auth.verify(session, data={"userId": user.id, "code": mailed_code(session, user)})
     for _ in range(auth.LOGIN_FAILURES_PER_ACCOUNT_AND_IP):
         with pytest.raises(Unauthorized):
-            auth.login(session, identifier="newclient", password="bad-password", ip="203.0.113.9")
+            auth.login(session, data={"identifier": "newclient", "password": "bad-password"}, ip="203.0.113.9")
     with pytest.raises(TooManyRequests):  # even the right password waits out the window from that address
-        auth.login(session, identifier="newclient", password=PASSWORD, ip="203.0.113.9")
+        auth.login(session, data={"identifier": "newclient", "password": PASSWORD}, ip="203.0.113.9")
     # The real user elsewhere is not locked out.
-    auth.login(session, identifier="newclient", password=PASSWORD, ip="198.51.100.7")
+    auth.login(session, data={"identifier": "newclient", "password": PASSWORD}, ip="198.51.100.7")
 
 
 def test_username_and_email_of_one_account_share_the_failure_counts(session: Session) -> None:
     user = register(session)
-    auth.verify(session, user_id=user.id, code=mailed_code(session, user))
+    auth.verify(session, data={"userId": user.id, "code": mailed_code(session, user)})
     for identifier in ("newclient", "NewClient@example.com", "newclient", "newclient@example.com", "NEWCLIENT"):
         with pytest.raises(Unauthorized):
-            auth.login(session, identifier=identifier, password="bad-password", ip="203.0.113.9")
+            auth.login(session, data={"identifier": identifier, "password": "bad-password"}, ip="203.0.113.9")
     for identifier in ("newclient", "newclient@example.com"):
         with pytest.raises(TooManyRequests):
-            auth.login(session, identifier=identifier, password=PASSWORD, ip="203.0.113.9")
+            auth.login(session, data={"identifier": identifier, "password": PASSWORD}, ip="203.0.113.9")
 
 
 def test_the_per_account_limit_spans_addresses_and_both_names(session: Session) -> None:
     user = register(session)
-    auth.verify(session, user_id=user.id, code=mailed_code(session, user))
+    auth.verify(session, data={"userId": user.id, "code": mailed_code(session, user)})
     for n in range(auth.LOGIN_FAILURES_PER_ACCOUNT - 1):
         with pytest.raises(Unauthorized):
             identifier = "newclient" if n % 2 else "newclient@example.com"
-            auth.login(session, identifier=identifier, password="bad-password", ip=f"198.51.100.{n}")
+            auth.login(session, data={"identifier": identifier, "password": "bad-password"}, ip=f"198.51.100.{n}")
     # A successful sign-in is not a failure: it gives back the attempt it took.
-    auth.login(session, identifier="newclient", password=PASSWORD, ip="192.0.2.50")
+    auth.login(session, data={"identifier": "newclient", "password": PASSWORD}, ip="192.0.2.50")
     with pytest.raises(Unauthorized):
-        auth.login(session, identifier="newclient@example.com", password="bad-password", ip="192.0.2.51")
+        auth.login(session, data={"identifier": "newclient@example.com", "password": "bad-password"}, ip="192.0.2.51")
     with pytest.raises(TooManyRequests):
-        auth.login(session, identifier="newclient", password=PASSWORD, ip="192.0.2.52")
+        auth.login(session, data={"identifier": "newclient", "password": PASSWORD}, ip="192.0.2.52")
 
 
 def test_unknown_and_overlong_identifiers_are_throttled_like_accounts(session: Session) -> None:
     for identifier in ("nobody", "x" * 400, "a" * 64 + "@" + "b" * 185 + ".com"):
         for _ in range(auth.LOGIN_FAILURES_PER_ACCOUNT_AND_IP):
             with pytest.raises(Unauthorized):
-                auth.login(session, identifier=identifier, password="bad-password", ip="203.0.113.10")
+                auth.login(session, data={"identifier": identifier, "password": "bad-password"}, ip="203.0.113.10")
         with pytest.raises(TooManyRequests):
-            auth.login(session, identifier=identifier.upper(), password="bad-password", ip="203.0.113.10")
+            auth.login(session, data={"identifier": identifier.upper(), "password": "bad-password"}, ip="203.0.113.10")
 
 
 def test_refresh_rotates_and_reuse_revokes_the_family(session: Session) -> None:
     user = register(session)
-    auth.verify(session, user_id=user.id, code=mailed_code(session, user))
-    _, first = auth.login(session, identifier="newclient", password=PASSWORD)
+    auth.verify(session, data={"userId": user.id, "code": mailed_code(session, user)})
+    _, first = auth.login(session, data={"identifier": "newclient", "password": PASSWORD})
     _, second = sessions.rotate(session, first.refresh_token)
     assert second.family_id == first.family_id and second.refresh_token != first.refresh_token
     with pytest.raises(Unauthorized):
@@ -192,8 +192,8 @@ def test_refresh_rotates_and_reuse_revokes_the_family(session: Session) -> None:
 
 def test_idle_sessions_expire_on_the_server(session: Session) -> None:
     user = register(session)
-    auth.verify(session, user_id=user.id, code=mailed_code(session, user))
-    _, issued = auth.login(session, identifier="newclient", password=PASSWORD)
+    auth.verify(session, data={"userId": user.id, "code": mailed_code(session, user)})
+    _, issued = auth.login(session, data={"identifier": "newclient", "password": PASSWORD})
     row = session.exec(select(RefreshToken).where(RefreshToken.family_id == issued.family_id)).one()
     row.last_used_at = utcnow() - timedelta(hours=5)  # clients idle out after 4 hours
     session.add(row)
@@ -204,8 +204,8 @@ def test_idle_sessions_expire_on_the_server(session: Session) -> None:
 
 def test_logout_revokes_server_side(session: Session) -> None:
     user = register(session)
-    auth.verify(session, user_id=user.id, code=mailed_code(session, user))
-    _, issued = auth.login(session, identifier="newclient", password=PASSWORD)
+    auth.verify(session, data={"userId": user.id, "code": mailed_code(session, user)})
+    _, issued = auth.login(session, data={"identifier": "newclient", "password": PASSWORD})
     sessions.end(session, access_token=issued.access_token, refresh_token=None)
     with pytest.raises(Unauthorized):
         sessions.authenticate(session, issued.access_token, allow_expired_jwt=True)

@@ -274,7 +274,10 @@ def test_staff_set_the_booking_rules_of_a_type(session: Session, host: User) -> 
     }
     with pytest.raises(Invalid) as caught:
         meetings_admin.save_type(session, actor=admin, type_id=saved["id"], data=bad)
-    assert set(caught.value.errors) == {"availability", "organizer_id", "horizon_days", "dates_off", "join_url"}
+    assert set(caught.value.errors) == {"availability", "horizon_days", "dates_off", "join_url"}
+    with pytest.raises(Invalid) as caught:  # the host is looked up once the values themselves are right
+        meetings_admin.save_type(session, actor=admin, type_id=saved["id"], data={"organizer_id": bad["organizer_id"]})
+    assert caught.value.errors == {"organizer_id": "Please choose a staff member"}
 
 
 def test_a_booking_cancelled_in_the_portal_or_moved_by_staff_updates_the_calendars(

@@ -33,13 +33,18 @@ def form(**overrides: Any) -> dict[str, Any]:
     return {**data, **overrides}
 
 
+def send(s: Session, data: dict[str, Any]) -> ContactInquiry:
+    ip = data.pop("ip", None)
+    return contact.submit_inquiry(s, data=data, ip=ip)
+
+
 def outbox(s: Session) -> list[EmailOutbox]:
     return list(s.exec(select(EmailOutbox).order_by(col(EmailOutbox.id))).all())
 
 
 def errors_of(s: Session, **overrides: Any) -> dict[str, str]:
     with pytest.raises(Invalid) as exc:
-        contact.submit_inquiry(s, **form(**overrides))
+        send(s, form(**overrides))
     assert exc.value.message == "Please check the highlighted fields."
     return exc.value.errors
 
@@ -50,7 +55,7 @@ def staff_address(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_valid_inquiry_is_stored_trimmed_with_defaults(session: Session) -> None:
-    inquiry = contact.submit_inquiry(session, **form(name="  Dana   Whitfield ", message="  Hello there.  "))
+    inquiry = send(session, form(name="  Dana   Whitfield ", message="  Hello there.  "))
     stored = session.get(ContactInquiry, inquiry.id)
     assert stored is not None
     assert stored.name == "Dana Whitfield" and stored.message == "Hello there."
@@ -60,7 +65,7 @@ def test_valid_inquiry_is_stored_trimmed_with_defaults(session: Session) -> None
 
 
 def test_optional_fields_may_be_empty(session: Session) -> None:
-    inquiry = contact.submit_inquiry(session, **form(company="", phone=" ", service_type="", budget=""))
+    inquiry = send(session, form(company="", phone=" ", service_type="", budget=""))
     assert (inquiry.company, inquiry.phone, inquiry.service_type, inquiry.budget) == (None, None, None, None)
 
 
@@ -95,7 +100,7 @@ def test_all_field_errors_are_reported_at_once(session: Session) -> None:
 def test_budget_values_and_the_old_defective_value(session: Session) -> None:
     assert contact.BUDGET_OPTIONS["1.2k-3k"] == "$1,200 - $3,000"
     assert "1.2k-5k" not in contact.BUDGET_OPTIONS
-    inquiry = contact.submit_inquiry(session, **form(budget="1.2k-5k"))
+    inquiry = send(session, form(budget="1.2k-5k"))
     assert inquiry.budget == "1.2k-3k"  # the old value is accepted and stored as the corrected one
     assert contact.budget_label("1.2k-5k") == contact.budget_label("1.2k-3k") == "$1,200 - $3,000"
     assert contact.budget_label("discuss") == "Let's Discuss" and contact.budget_label(None) is None
@@ -115,7 +120,7 @@ def test_service_options_and_labels_follow_the_spec() -> None:
 
 
 def test_acknowledgement_and_staff_mail_are_queued_with_the_inquiry(session: Session) -> None:
-    contact.submit_inquiry(session, **form(budget="1.2k-5k"))
+    send(session, form(budget="1.2k-5k"))
     mails = outbox(session)
     assert [m.to_address for m in mails] == ["dana@example.com", STAFF]
     ack, staff = mails
@@ -128,18 +133,18 @@ def test_acknowledgement_and_staff_mail_are_queued_with_the_inquiry(session: Ses
 
 def test_no_staff_mail_without_an_address(session: Session, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(settings, "staff_notify_email", None)
-    contact.submit_inquiry(session, **form())
+    send(session, form())
     assert [m.to_address for m in outbox(session)] == ["dana@example.com"]
 
 
 def test_newlines_cannot_reach_a_mail_subject(session: Session) -> None:
-    contact.submit_inquiry(session, **form(name="Eve\r\nBcc: victim@example.com"))
+    send(session, form(name="Eve\r\nBcc: victim@example.com"))
     staff = outbox(session)[1]
     assert "\n" not in staff.subject and "\r" not in staff.subject
 
 
 def test_honeypot_is_stored_as_spam_without_mail(session: Session) -> None:
-    inquiry = contact.submit_inquiry(session, **form(website="http://spam.example", newsletter=True))
+    inquiry = send(session, form(website="http://spam.example", newsletter=True))
     stored = session.get(ContactInquiry, inquiry.id)
     assert stored is not None and stored.is_spam is True and stored.newsletter is False
     assert outbox(session) == []
@@ -150,18 +155,18 @@ def test_per_ip_limit_counts_only_accepted_submissions(session: Session) -> None
     for _ in range(3):
         errors_of(session, name="")  # refused submissions do not count
     for _ in range(5):
-        contact.submit_inquiry(session, **form())
+        send(session, form())
     with pytest.raises(TooManyRequests) as exc:
-        contact.submit_inquiry(session, **form())
+        send(session, form())
     assert exc.value.message == "Too many messages from your address. Please try again later or e-mail us directly."
     assert exc.value.status_code == 429
-    contact.submit_inquiry(session, **form(ip="198.51.100.1"))  # another address is not affected
+    send(session, form(ip="198.51.100.1"))  # another address is not affected
     assert len(session.exec(select(ContactInquiry)).all()) == 6
 
 
 def test_acknowledgements_to_one_address_are_capped_but_inquiries_kept(session: Session) -> None:
     for n in range(4):
-        contact.submit_inquiry(session, **form(ip=f"198.51.100.{n}"))
+        send(session, form(ip=f"198.51.100.{n}"))
     acks = [m for m in outbox(session) if m.to_address == "dana@example.com"]
     assert len(acks) == 3
     assert len([m for m in outbox(session) if m.to_address == STAFF]) == 4
@@ -169,7 +174,7 @@ def test_acknowledgements_to_one_address_are_capped_but_inquiries_kept(session: 
 
 
 def test_newsletter_checkbox_starts_a_double_opt_in(session: Session) -> None:
-    contact.submit_inquiry(session, **form(newsletter=True))
+    send(session, form(newsletter=True))
     sub = session.exec(select(NewsletterSubscriber)).one()
     assert sub.email == "dana@example.com" and sub.status == SubscriberStatus.pending and sub.source == "contact"
     assert [m.to_address for m in outbox(session)] == ["dana@example.com", STAFF, "dana@example.com"]
@@ -184,7 +189,7 @@ def test_a_failing_newsletter_step_rolls_back_the_whole_inquiry(
 
     monkeypatch.setattr(contact.subscriptions, "stage", boom)
     with pytest.raises(RuntimeError):
-        contact.submit_inquiry(session, **form(newsletter=True))
+        send(session, form(newsletter=True))
     session.rollback()
     assert session.exec(select(ContactInquiry)).first() is None
     assert outbox(session) == []

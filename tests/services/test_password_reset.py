@@ -36,7 +36,10 @@ def outbox_count(s: Session, email: str) -> int:
 
 def test_a_request_mails_a_link_stored_only_as_a_hash(session: Session) -> None:
     user = f.user(session, "forgetful")
-    assert password_reset.request_reset(session, email="Forgetful@Example.com ", ip="10.0.0.1") == password_reset.SENT
+    assert (
+        password_reset.request_reset(session, data={"email": "Forgetful@Example.com "}, ip="10.0.0.1")
+        == password_reset.SENT
+    )
     token = mailed_token(session, user.email)
     row = session.exec(select(PasswordResetToken).where(PasswordResetToken.user_id == user.id)).one()
     assert row.token != token and token not in row.token
@@ -44,81 +47,88 @@ def test_a_request_mails_a_link_stored_only_as_a_hash(session: Session) -> None:
 
 
 def test_an_unknown_address_gets_the_same_answer_and_nothing_is_sent(session: Session) -> None:
-    assert password_reset.request_reset(session, email="nobody@example.com", ip="10.0.0.2") == password_reset.SENT
+    assert (
+        password_reset.request_reset(session, data={"email": "nobody@example.com"}, ip="10.0.0.2")
+        == password_reset.SENT
+    )
     assert outbox_count(session, "nobody@example.com") == 0
     assert session.exec(select(PasswordResetToken)).all() == []
     with pytest.raises(Invalid) as bad:
-        password_reset.request_reset(session, email="not-an-address", ip="10.0.0.2")
+        password_reset.request_reset(session, data={"email": "not-an-address"}, ip="10.0.0.2")
     assert bad.value.errors == {"email": "Please enter a valid email address."}
 
 
 def test_the_link_sets_the_password_verifies_and_ends_every_session(session: Session) -> None:
     user = f.user(session, "resetme", is_verified=False)
     sessions.start(session, user)
-    password_reset.request_reset(session, email=user.email)
-    done = password_reset.reset_password(session, token=mailed_token(session, user.email), new_password=NEW_PASSWORD)
+    password_reset.request_reset(session, data={"email": user.email})
+    done = password_reset.reset_password(
+        session, data={"token": mailed_token(session, user.email), "newPassword": NEW_PASSWORD}
+    )
     assert done.is_verified and verify_password(NEW_PASSWORD, done.password_hash)
     assert not verify_password(f.PASSWORD, done.password_hash)
     live = session.exec(select(RefreshToken).where(RefreshToken.user_id == user.id, RefreshToken.is_revoked == False))  # noqa: E712
     assert live.all() == []
     actions = session.exec(select(AuditLog.action).where(AuditLog.entity_id == str(user.id))).all()
     assert "auth.password_reset" in actions
-    auth.login(session, identifier="resetme", password=NEW_PASSWORD)
+    auth.login(session, data={"identifier": "resetme", "password": NEW_PASSWORD})
 
 
 def test_each_dead_link_says_why(session: Session) -> None:
     user = f.user(session, "deadlinks")
     with pytest.raises(BadRequest, match="not valid"):
-        password_reset.reset_password(session, token="made-up", new_password=NEW_PASSWORD)
+        password_reset.reset_password(session, data={"token": "made-up", "newPassword": NEW_PASSWORD})
     with pytest.raises(BadRequest, match="not valid"):
-        password_reset.reset_password(session, token="", new_password=NEW_PASSWORD)
+        password_reset.reset_password(session, data={"token": "", "newPassword": NEW_PASSWORD})
 
-    password_reset.request_reset(session, email=user.email)
+    password_reset.request_reset(session, data={"email": user.email})
     first = mailed_token(session, user.email)
-    password_reset.request_reset(session, email=user.email)
+    password_reset.request_reset(session, data={"email": user.email})
     second = mailed_token(session, user.email)
     with pytest.raises(BadRequest, match="replaced by a newer one"):  # a newer link kills the older ones
-        password_reset.reset_password(session, token=first, new_password=NEW_PASSWORD)
+        password_reset.reset_password(session, data={"token": first, "newPassword": NEW_PASSWORD})
 
-    password_reset.reset_password(session, token=second, new_password=NEW_PASSWORD)
+    password_reset.reset_password(session, data={"token": second, "newPassword": NEW_PASSWORD})
     with pytest.raises(BadRequest, match="already been used"):
-        password_reset.reset_password(session, token=second, new_password="Another-pass-77")
+        password_reset.reset_password(session, data={"token": second, "newPassword": "Another-pass-77"})
 
-    password_reset.request_reset(session, email=user.email)
+    password_reset.request_reset(session, data={"email": user.email})
     third = mailed_token(session, user.email)
     session.exec(update(PasswordResetToken).values(expires_at=utcnow() - timedelta(seconds=1)))  # type: ignore[call-overload]
     with pytest.raises(BadRequest, match="expired"):
-        password_reset.reset_password(session, token=third, new_password=NEW_PASSWORD)
+        password_reset.reset_password(session, data={"token": third, "newPassword": NEW_PASSWORD})
 
 
 def test_a_weak_password_is_refused_and_the_link_still_works(session: Session) -> None:
     user = f.user(session, "weakling")
-    password_reset.request_reset(session, email=user.email)
+    password_reset.request_reset(session, data={"email": user.email})
     token = mailed_token(session, user.email)
     with pytest.raises(Invalid) as weak:
-        password_reset.reset_password(session, token=token, new_password="short")
+        password_reset.reset_password(session, data={"token": token, "newPassword": "short"})
     assert weak.value.errors == {"newPassword": "New password must be at least 8 characters"}
-    password_reset.reset_password(session, token=token, new_password=NEW_PASSWORD)
+    password_reset.reset_password(session, data={"token": token, "newPassword": NEW_PASSWORD})
 
 
 def test_requests_are_limited_per_address_asked_about(session: Session) -> None:
     user = f.user(session, "spammed")
     for _ in range(password_reset.REQUESTS_PER_ACCOUNT):
-        password_reset.request_reset(session, email=user.email)
+        password_reset.request_reset(session, data={"email": user.email})
     with pytest.raises(TooManyRequests):
-        password_reset.request_reset(session, email=user.email)
+        password_reset.request_reset(session, data={"email": user.email})
     assert outbox_count(session, user.email) == password_reset.REQUESTS_PER_ACCOUNT
 
 
 def test_the_owner_takes_back_an_address_someone_registered_first(session: Session) -> None:
     """Defect: anyone could register the victim's address with a password of their own and keep it."""
-    squatter = auth.register(session, username="squatter2", email="owner@example.com", password="Attacker-pass-1")
-    password_reset.request_reset(session, email="owner@example.com")
+    squatter = auth.register(
+        session, data={"username": "squatter2", "email": "owner@example.com", "password": "Attacker-pass-1"}
+    )
+    password_reset.request_reset(session, data={"email": "owner@example.com"})
     owner = password_reset.reset_password(
-        session, token=mailed_token(session, "owner@example.com"), new_password=NEW_PASSWORD
+        session, data={"token": mailed_token(session, "owner@example.com"), "newPassword": NEW_PASSWORD}
     )
     assert owner.id == squatter.id and owner.is_verified
     with pytest.raises(Unauthorized):
-        auth.login(session, identifier="owner@example.com", password="Attacker-pass-1")
-    auth.login(session, identifier="owner@example.com", password=NEW_PASSWORD)
+        auth.login(session, data={"identifier": "owner@example.com", "password": "Attacker-pass-1"})
+    auth.login(session, data={"identifier": "owner@example.com", "password": NEW_PASSWORD})
     assert session.get(User, owner.id) is not None

@@ -19,7 +19,8 @@ def _acks(s: Session, email: str) -> int:
 
 def _caught(s: Session, email: str = "real.person@example.com") -> ContactInquiry:
     return contact.submit_inquiry(
-        s, name="Real Person", email=email, message="Please quote a new website.", website="autofilled"
+        s,
+        data={"name": "Real Person", "email": email, "message": "Please quote a new website.", "website": "autofilled"},
     )
 
 
@@ -42,7 +43,9 @@ def test_not_spam_moves_it_to_new_and_acknowledges_once(session: Session) -> Non
 
 
 def test_a_message_flagged_by_hand_was_acknowledged_already(session: Session) -> None:
-    inquiry = contact.submit_inquiry(session, name="Ann", email="ann@example.com", message="Hello there, a quote?")
+    inquiry = contact.submit_inquiry(
+        session, data={"name": "Ann", "email": "ann@example.com", "message": "Hello there, a quote?"}
+    )
     assert _acks(session, "ann@example.com") == 1
     admin = f.user(session, "spam_admin2", role=Role.admin)
     admin_inquiries.update_inquiry(session, actor=admin, inquiry_id=inquiry.id, data={"is_spam": True})
@@ -52,7 +55,9 @@ def test_a_message_flagged_by_hand_was_acknowledged_already(session: Session) ->
 
 def test_the_daily_acknowledgement_cap_does_not_swallow_a_rescue(session: Session) -> None:
     for n in range(contact.ACKS_PER_ADDRESS[0]):
-        contact.submit_inquiry(session, name="Busy", email="busy@example.com", message=f"Message number {n} here")
+        contact.submit_inquiry(
+            session, data={"name": "Busy", "email": "busy@example.com", "message": f"Message number {n} here"}
+        )
     assert _acks(session, "busy@example.com") == contact.ACKS_PER_ADDRESS[0]
     caught = _caught(session, "busy@example.com")
     admin = f.user(session, "spam_admin3", role=Role.admin)

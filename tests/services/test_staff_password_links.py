@@ -57,9 +57,9 @@ def test_an_account_created_without_a_password_gets_a_72_hour_invitation(session
     token = _token(mail)
     assert password_reset.check_link(session, token=token) is True  # the page says "Set your password"
     with pytest.raises(Unauthorized):  # no password yet: nobody can sign in as the new account
-        auth.login(session, identifier="newbie", password="Any-guess-123")
-    password_reset.reset_password(session, token=token, new_password=NEW_PASSWORD)
-    auth.login(session, identifier="newbie", password=NEW_PASSWORD)
+        auth.login(session, data={"identifier": "newbie", "password": "Any-guess-123"})
+    password_reset.reset_password(session, data={"token": token, "newPassword": NEW_PASSWORD})
+    auth.login(session, data={"identifier": "newbie", "password": NEW_PASSWORD})
     assert "user.create" in _actions(session, created)
 
 
@@ -102,11 +102,11 @@ def test_staff_reset_mails_a_24_hour_link_and_changes_nothing_until_it_is_used(s
     assert "A member of the" in mail.body_text and "within 24 hours" in mail.body_text
     assert timedelta(hours=23, minutes=59) < _link_row(session, client).expires_at - utcnow() <= timedelta(hours=24)
     # The old password and sessions stay until the owner chooses a new one.
-    auth.login(session, identifier="locked_out", password=f.PASSWORD)
+    auth.login(session, data={"identifier": "locked_out", "password": f.PASSWORD})
     live = select(RefreshToken).where(RefreshToken.user_id == client.id, RefreshToken.is_revoked == False)  # noqa: E712
     assert len(session.exec(live).all()) == 2
     assert password_reset.check_link(session, token=_token(mail)) is False  # "Choose a new password"
-    password_reset.reset_password(session, token=_token(mail), new_password=NEW_PASSWORD)
+    password_reset.reset_password(session, data={"token": _token(mail), "newPassword": NEW_PASSWORD})
     assert session.exec(live).all() == []
     assert "user.reset_link_sent" in _actions(session, client)
 
@@ -118,8 +118,8 @@ def test_a_newer_staff_link_replaces_the_older_one(session: Session) -> None:
     admin_users.send_reset_link(session, actor=admin, user_id=client.id)
     first, second = _mails(session, client.email)
     with pytest.raises(BadRequest, match="replaced by a newer one"):
-        password_reset.reset_password(session, token=_token(first), new_password=NEW_PASSWORD)
-    password_reset.reset_password(session, token=_token(second), new_password=NEW_PASSWORD)
+        password_reset.reset_password(session, data={"token": _token(first), "newPassword": NEW_PASSWORD})
+    password_reset.reset_password(session, data={"token": _token(second), "newPassword": NEW_PASSWORD})
 
 
 def test_an_expired_staff_link_says_how_to_get_another(session: Session) -> None:

@@ -153,29 +153,34 @@ def test_parallel_wrong_logins_get_at_most_five_password_checks(
     monkeypatch.setattr(auth, "verify_password", checks)
 
     results = in_parallel(
-        pool, lambda s, _: auth.login(s, identifier="race_login", password="wrong-password", ip="203.0.113.77")
+        pool,
+        lambda s, _: auth.login(s, data={"identifier": "race_login", "password": "wrong-password"}, ip="203.0.113.77"),
     )
 
     assert checks.n <= auth.LOGIN_FAILURES_PER_ACCOUNT_AND_IP
     assert kinds(results) == {"Unauthorized": checks.n, "TooManyRequests": N - checks.n}
     with Session(pool) as s:  # even the right password now waits out the window from that address
         with pytest.raises(TooManyRequests):
-            auth.login(s, identifier="race_login", password=f.PASSWORD, ip="203.0.113.77")
-        assert auth.login(s, identifier="race_login", password=f.PASSWORD, ip="198.51.100.8")[0].id == user.id
+            auth.login(s, data={"identifier": "race_login", "password": f.PASSWORD}, ip="203.0.113.77")
+        assert (
+            auth.login(s, data={"identifier": "race_login", "password": f.PASSWORD}, ip="198.51.100.8")[0].id == user.id
+        )
 
 
 def test_parallel_wrong_codes_get_at_most_five_comparisons(
     committed: Committed, pool: Engine, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     with Session(committed.engine, expire_on_commit=False) as s:
-        user = auth.register(s, username="race_code", email="race_code@example.com", password=f.PASSWORD)
+        user = auth.register(
+            s, data={"username": "race_code", "email": "race_code@example.com", "password": f.PASSWORD}
+        )
         code = mailed_code(s, user.email)
     committed.user_ids.append(user.id)
     wrong = "000000" if code != "000000" else "111111"
     comparisons = Calls(auth.secrets.compare_digest)
     monkeypatch.setattr(auth.secrets, "compare_digest", comparisons)
 
-    results = in_parallel(pool, lambda s, _: auth.verify(s, user_id=user.id, code=wrong))
+    results = in_parallel(pool, lambda s, _: auth.verify(s, data={"userId": user.id, "code": wrong}))
 
     assert comparisons.n <= auth.MAX_CODE_ATTEMPTS
     assert kinds(results) == {"Invalid": N}
@@ -183,18 +188,20 @@ def test_parallel_wrong_codes_get_at_most_five_comparisons(
         row = s.exec(select(VerificationCode).where(VerificationCode.user_id == user.id)).one()
         assert row.attempts == auth.MAX_CODE_ATTEMPTS and not row.is_used
         with pytest.raises(Invalid, match="no longer accepted"):
-            auth.verify(s, user_id=user.id, code=code)
+            auth.verify(s, data={"userId": user.id, "code": code})
 
 
 def test_parallel_wrong_codes_on_sqlite(sqlite: Engine, monkeypatch: pytest.MonkeyPatch) -> None:
     with Session(sqlite, expire_on_commit=False) as s:
-        user = auth.register(s, username="race_code", email="race_code@example.com", password=f.PASSWORD)
+        user = auth.register(
+            s, data={"username": "race_code", "email": "race_code@example.com", "password": f.PASSWORD}
+        )
         code = mailed_code(s, user.email)
     wrong = "000000" if code != "000000" else "111111"
     comparisons = Calls(auth.secrets.compare_digest)
     monkeypatch.setattr(auth.secrets, "compare_digest", comparisons)
 
-    results = in_parallel(sqlite, lambda s, _: auth.verify(s, user_id=user.id, code=wrong), n=20)
+    results = in_parallel(sqlite, lambda s, _: auth.verify(s, data={"userId": user.id, "code": wrong}), n=20)
 
     assert comparisons.n <= auth.MAX_CODE_ATTEMPTS
     assert kinds(results) == {"Invalid": 20}
@@ -204,11 +211,13 @@ def test_parallel_wrong_codes_on_sqlite(sqlite: Engine, monkeypatch: pytest.Monk
 
 def test_a_right_code_is_used_once_however_many_send_it(committed: Committed, pool: Engine) -> None:
     with Session(committed.engine, expire_on_commit=False) as s:
-        user = auth.register(s, username="race_once", email="race_once@example.com", password=f.PASSWORD)
+        user = auth.register(
+            s, data={"username": "race_once", "email": "race_once@example.com", "password": f.PASSWORD}
+        )
         code = mailed_code(s, user.email)
     committed.user_ids.append(user.id)
 
-    results = in_parallel(pool, lambda s, _: auth.verify(s, user_id=user.id, code=code), n=20)
+    results = in_parallel(pool, lambda s, _: auth.verify(s, data={"userId": user.id, "code": code}), n=20)
 
     assert kinds(results).get("ok") == 1
     with Session(pool) as s:
@@ -220,7 +229,9 @@ def test_parallel_contact_submissions_from_one_address(committed: Committed, poo
     committed.emails.append(email)
 
     def submit(s: Session, _: int) -> ContactInquiry:
-        return contact.submit_inquiry(s, name="Race", email=email, message="Hello there, a project.", ip="203.0.113.5")
+        return contact.submit_inquiry(
+            s, data={"name": "Race", "email": email, "message": "Hello there, a project."}, ip="203.0.113.5"
+        )
 
     results = in_parallel(pool, submit)
 
@@ -236,7 +247,10 @@ def test_parallel_newsletter_requests_mail_one_address_at_most_the_cap(committed
     committed.emails.append(email)
 
     results = in_parallel(
-        pool, lambda s, i: newsletter.subscribe(s, email=email, source="footer", ip=f"10.9.{i // 250}.{i % 250}")
+        pool,
+        lambda s, i: newsletter.subscribe(
+            s, data={"email": email, "source": "footer"}, ip=f"10.9.{i // 250}.{i % 250}"
+        ),
     )
 
     assert kinds(results) == {"ok": N}  # the same neutral answer for everyone
@@ -248,7 +262,9 @@ def test_parallel_newsletter_requests_mail_one_address_at_most_the_cap(committed
 def test_unauthorized_and_too_many_are_the_only_answers(committed: Committed, pool: Engine) -> None:
     """Unknown identifiers are throttled the same way, and a long one is no server error."""
     identifier = "x" * 400
-    results = in_parallel(pool, lambda s, _: auth.login(s, identifier=identifier, password="wrong-pw", ip="192.0.2.1"))
+    results = in_parallel(
+        pool, lambda s, _: auth.login(s, data={"identifier": identifier, "password": "wrong-pw"}, ip="192.0.2.1")
+    )
     counts = kinds(results)
     assert set(counts) <= {"Unauthorized", "TooManyRequests"}
     assert counts.get("Unauthorized", 0) <= auth.LOGIN_FAILURES_PER_ACCOUNT_AND_IP

@@ -24,7 +24,9 @@ def test_what_cannot_be_stored() -> None:
 
 def test_a_service_given_nul_raises_invalid_naming_the_column(session: Session) -> None:
     with pytest.raises(Invalid) as caught:
-        contact.submit_inquiry(session, name="Pat", email="pat@example.com", company="Ac\x00me", message="Hi")
+        contact.submit_inquiry(
+            session, data={"name": "Pat", "email": "pat@example.com", "company": "Ac\x00me", "message": "Hi"}
+        )
     assert caught.value.message == INVALID_TEXT
     assert caught.value.errors == {"company": INVALID_CHARACTER}
 

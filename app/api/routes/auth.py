@@ -14,45 +14,25 @@ from app.api.deps import (
     CurrentUser,
     SessionDep,
 )
+from app.api.schemas import Done
 from app.core.config import settings
 from app.core.errors import Unauthorized
 from app.models.user import UserPublic
 from app.services import auth, password_reset, sessions
+from app.services.auth import CodeCheck, CodeResend, RegisterCreate, SignIn
+from app.services.password_reset import PasswordReset, ResetRequest
 
 router = APIRouter(prefix="/auth", tags=["auth"])
 
 
-class RegisterIn(BaseModel):
-    username: str = ""
-    email: str = ""
-    password: str = ""
-    first_name: str | None = None
-    last_name: str | None = None
-    company: str | None = None
-    phone: str | None = None
+class Registered(BaseModel):
+    userId: str  # noqa: N815 (the spec's answer names)
+    email: str
+    message: str
 
 
-class VerifyIn(BaseModel):
-    userId: str = ""  # noqa: N815 (the spec's payload names)
-    code: str = ""
-
-
-class ResendIn(BaseModel):
-    userId: str = ""  # noqa: N815
-
-
-class LoginIn(BaseModel):
-    identifier: str = ""
-    password: str = ""
-
-
-class ForgotPasswordIn(BaseModel):
-    email: str = ""
-
-
-class ResetPasswordIn(BaseModel):
-    token: str = ""
-    newPassword: str = ""  # noqa: N815
+class SignedIn(BaseModel):
+    user: UserPublic
 
 
 def set_session_cookies(response: Response, issued: sessions.IssuedSession) -> None:
@@ -70,45 +50,45 @@ def clear_session_cookies(response: Response) -> None:
     )
 
 
-@router.post("/register", status_code=201)
-def register(body: RegisterIn, s: SessionDep, ip: ClientIP) -> dict[str, str]:
+@router.post("/register", status_code=201, response_model=Registered)
+def register(body: RegisterCreate, s: SessionDep, ip: ClientIP) -> dict[str, str]:
     """Create an unverified client account and e-mail a 6-digit code."""
-    user = auth.register(s, **body.model_dump(), ip=ip)
+    user = auth.register(s, data=body, ip=ip)
     return {"userId": str(user.id), "email": user.email, "message": "Account created. Check your e-mail for the code."}
 
 
-@router.post("/verify")
-def verify(body: VerifyIn, s: SessionDep) -> dict[str, str]:
+@router.post("/verify", response_model=Done)
+def verify(body: CodeCheck, s: SessionDep) -> dict[str, str]:
     """Verify an account with its e-mailed code."""
-    auth.verify(s, user_id=body.userId, code=body.code)
+    auth.verify(s, data=body)
     return {"message": "Email verified successfully. You can now sign in."}
 
 
-@router.post("/resend-code")
-def resend_code(body: ResendIn, s: SessionDep, ip: ClientIP) -> dict[str, str]:
+@router.post("/resend-code", response_model=Done)
+def resend_code(body: CodeResend, s: SessionDep, ip: ClientIP) -> dict[str, str]:
     """Send a new verification code; the previous one stops working."""
-    auth.resend_code(s, user_id=body.userId, ip=ip)
+    auth.resend_code(s, data=body, ip=ip)
     return {"message": "A new verification code has been sent to your email."}
 
 
-@router.post("/login")
-def login(body: LoginIn, response: Response, s: SessionDep, ip: ClientIP) -> dict[str, object]:
+@router.post("/login", response_model=SignedIn)
+def login(body: SignIn, response: Response, s: SessionDep, ip: ClientIP) -> dict[str, object]:
     """Sign in with username or e-mail and password; sets the session cookies."""
-    user, issued = auth.login(s, identifier=body.identifier, password=body.password, ip=ip)
+    user, issued = auth.login(s, data=body, ip=ip)
     set_session_cookies(response, issued)
     return {"user": UserPublic.of(user).model_dump(mode="json")}
 
 
-@router.post("/forgot-password")
-def forgot_password(body: ForgotPasswordIn, s: SessionDep, ip: ClientIP) -> dict[str, str]:
+@router.post("/forgot-password", response_model=Done)
+def forgot_password(body: ResetRequest, s: SessionDep, ip: ClientIP) -> dict[str, str]:
     """E-mail a link to reset the password; the answer is the same whether or not the address has an account."""
-    return {"message": password_reset.request_reset(s, email=body.email, ip=ip)}
+    return {"message": password_reset.request_reset(s, data=body, ip=ip)}
 
 
-@router.post("/reset-password")
-def reset_password(body: ResetPasswordIn, s: SessionDep, ip: ClientIP) -> dict[str, str]:
+@router.post("/reset-password", response_model=Done)
+def reset_password(body: PasswordReset, s: SessionDep, ip: ClientIP) -> dict[str, str]:
     """Set a new password with an e-mailed link; every session of the account ends and the e-mail counts as verified."""
-    password_reset.reset_password(s, token=body.token, new_password=body.newPassword, ip=ip)
+    password_reset.reset_password(s, data=body, ip=ip)
     return {"message": password_reset.DONE}
 
 

@@ -17,13 +17,11 @@ from app.api.schemas import (
     Done,
     InvoiceIn,
     Listed,
-    MeetingIn,
     MilestonesIn,
     One,
     PaymentIn,
     ProjectIn,
     Saved,
-    SiteContentIn,
 )
 from app.services import (
     analytics,
@@ -36,6 +34,7 @@ from app.services import (
     site_admin,
 )
 from app.services.applications import ApplicationPublic, ApplicationUpdate
+from app.services.meetings import MeetingPublic
 from app.services.organizations import OrganizationCreate, OrganizationPublic, OrganizationUpdate
 from app.services.products import PriceActive, PriceCreate, ProductCreate, ProductPublic, ProductUpdate
 
@@ -115,20 +114,37 @@ def list_site_content(kind: str, user: StaffUser, s: SessionDep) -> dict[str, An
     return {"data": site_admin.list_items(s, actor=user, kind=kind)}
 
 
-@router.post("/admin/site/{kind}", status_code=201)
-def create_site_content(kind: str, user: StaffUser, s: SessionDep, body: SiteContentIn) -> dict[str, Any]:
-    """Add a row of public content (content:write)."""
-    data = site_admin.create_item(s, actor=user, kind=kind, data=body.sent())
-    return {"data": data, "message": f"{site_admin.kind_of(kind).noun.capitalize()} created successfully"}
+def _site_writes(key: str) -> None:
+    """POST and PUT of one content kind, each declaring that kind's body and answer (the kinds' fields differ)."""
+    noun = site_admin.KINDS[key].noun.capitalize()
+
+    def create(user: StaffUser, s: SessionDep, body: Any) -> dict[str, Any]:
+        data = site_admin.create_item(s, actor=user, kind=key, data=body)
+        return {"data": data, "message": f"{noun} created successfully"}
+
+    def update(item_id: RowId, user: StaffUser, s: SessionDep, body: Any) -> dict[str, Any]:
+        data = site_admin.update_item(s, actor=user, kind=key, item_id=item_id, data=body)
+        return {"data": data, "message": f"{noun} updated successfully"}
+
+    # The body's model is a value chosen per kind, so it is set as an object (annotations here are strings).
+    create.__annotations__["body"], update.__annotations__["body"] = site_admin.CREATE[key], site_admin.UPDATE[key]
+    create.__doc__ = f"Add a {site_admin.KINDS[key].noun} to the public site (content:write)."
+    update.__doc__ = f"Change a {site_admin.KINDS[key].noun} (partial; content:write)."
+    answer: Any = Saved.__class_getitem__(site_admin.PUBLIC[key])
+    router.post(f"/admin/site/{key}", status_code=201, response_model=answer, name=f"create_{key}")(create)
+    router.put(f"/admin/site/{key}/{{item_id}}", response_model=answer, name=f"update_{key}")(update)
 
 
-@router.put("/admin/site/{kind}/{item_id}")
-def update_site_content(
-    kind: str, item_id: RowId, user: StaffUser, s: SessionDep, body: SiteContentIn
-) -> dict[str, Any]:
-    """Change a row of public content (partial; content:write)."""
-    data = site_admin.update_item(s, actor=user, kind=kind, item_id=item_id, data=body.sent())
-    return {"data": data, "message": f"{site_admin.kind_of(kind).noun.capitalize()} updated successfully"}
+for _kind in site_admin.KINDS:
+    _site_writes(_kind)
+
+
+@router.post("/admin/site/{kind}", status_code=201, include_in_schema=False)
+@router.put("/admin/site/{kind}/{item_id}", include_in_schema=False)
+def unknown_site_content(kind: str) -> None:
+    """Any other kind: the same 404 as listing it."""
+    site_admin.kind_of(kind)
+    raise AssertionError("every known kind has its own routes")
 
 
 @router.delete("/admin/site/{kind}/{item_id}")
@@ -259,19 +275,21 @@ def list_meetings(
     ).as_json()
 
 
-@router.post("/admin/meetings", status_code=201)
-def create_meeting(user: StaffUser, s: SessionDep, body: MeetingIn) -> dict[str, Any]:
+@router.post("/admin/meetings", status_code=201, response_model=Saved[MeetingPublic])
+def create_meeting(user: StaffUser, s: SessionDep, body: meetings_admin.MeetingCreate) -> dict[str, Any]:
     """Schedule a meeting for a client, who is e-mailed (meetings:write)."""
-    return {"data": meetings_admin.create_meeting(s, actor=user, data=body.sent()), "message": "Meeting scheduled"}
+    return {"data": meetings_admin.create_meeting(s, actor=user, data=body), "message": "Meeting scheduled"}
 
 
-@router.put("/admin/meetings/{meeting_id}")
-def update_meeting(meeting_id: RowId, user: StaffUser, s: SessionDep, body: MeetingIn) -> dict[str, Any]:
+@router.put("/admin/meetings/{meeting_id}", response_model=One[MeetingPublic])
+def update_meeting(
+    meeting_id: RowId, user: StaffUser, s: SessionDep, body: meetings_admin.MeetingUpdate
+) -> dict[str, Any]:
     """Change a scheduled meeting (meetings:write)."""
-    return {"data": meetings_admin.update_meeting(s, actor=user, meeting_id=meeting_id, data=body.sent())}
+    return {"data": meetings_admin.update_meeting(s, actor=user, meeting_id=meeting_id, data=body)}
 
 
-@router.post("/admin/meetings/{meeting_id}/complete")
+@router.post("/admin/meetings/{meeting_id}/complete", response_model=One[MeetingPublic])
 def complete_meeting(meeting_id: RowId, user: StaffUser, s: SessionDep) -> dict[str, Any]:
     """Mark a meeting completed (meetings:write)."""
     return {"data": meetings_admin.complete_meeting(s, actor=user, meeting_id=meeting_id)}

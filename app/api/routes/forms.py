@@ -19,6 +19,8 @@ from app.api.routes.auth import clear_session_cookies, set_session_cookies
 from app.core.errors import Forbidden, Invalid, TooManyRequests, Unauthorized
 from app.core.permissions import STAFF_ROLES
 from app.services import auth, sessions
+from app.services.auth import SignIn
+from app.services.schema import parse
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +65,7 @@ def _login(
     s: SessionDep, ip: str | None, *, identifier: str, password: str, page: str, welcome: str, keep: dict[str, str]
 ) -> RedirectResponse:
     try:
-        user, issued = auth.login(s, identifier=identifier, password=password, ip=ip)
+        user, issued = auth.login(s, data=parse(SignIn, {"identifier": identifier, "password": password}), ip=ip)
     except Invalid:
         return _back(page, "required", **keep)
     except Unauthorized:

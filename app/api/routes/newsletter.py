@@ -4,28 +4,23 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 from fastapi.responses import HTMLResponse
-from pydantic import BaseModel
 
 from app.api.deps import ClientIP, SessionDep
 from app.api.pages import message_page
+from app.api.schemas import Done
 from app.core.config import settings
 from app.core.errors import Invalid
 from app.services import newsletter
+from app.services.newsletter import SubscribeCreate
 
 router = APIRouter(prefix="/newsletter", tags=["public"])
 HOME = {"link": "/", "link_text": "Back to the website"}
 
 
-class SubscribeIn(BaseModel):
-    email: str | None = ""
-    source: str | None = "footer"
-
-
-@router.post("/subscribe")
-def subscribe(body: SubscribeIn, s: SessionDep, ip: ClientIP) -> dict[str, str]:
+@router.post("/subscribe", response_model=Done)
+def subscribe(body: SubscribeCreate, s: SessionDep, ip: ClientIP) -> dict[str, str]:
     """Ask for a subscription; the same answer whether the address is new or already subscribed."""
-    source = body.source if body.source in ("footer", "contact") else "footer"
-    return {"message": newsletter.subscribe(s, email=body.email or "", source=source, ip=ip)}
+    return {"message": newsletter.subscribe(s, data=body, ip=ip)}
 
 
 @router.get("/confirm", response_class=HTMLResponse)

@@ -6,20 +6,16 @@ import json
 
 from fastapi import APIRouter
 from fastapi.responses import Response
-from pydantic import BaseModel
 
 from app.api.deps import CurrentUser, DownloadUser, PageNo, PageSize, RowId, SessionDep
-from app.api.schemas import ProjectIn
+from app.api.schemas import ProjectIn, Saved
 from app.core.errors import Invalid
 from app.core.permissions import Perm
 from app.services import export, invoices, meetings, projects
 from app.services.access import staff_can
+from app.services.meetings import MeetingCancel, MeetingPublic
 
 router = APIRouter(prefix="/protected", tags=["portal"])
-
-
-class CancelMeetingIn(BaseModel):
-    reason: str | None = None
 
 
 @router.get("/projects")
@@ -90,8 +86,8 @@ def list_meetings(user: CurrentUser, s: SessionDep) -> dict[str, object]:
     return {"data": lists["upcoming"] + lists["past"], **lists}
 
 
-@router.post("/meetings/{meeting_id}/cancel")
-def cancel_meeting(meeting_id: RowId, body: CancelMeetingIn, user: CurrentUser, s: SessionDep) -> dict[str, object]:
+@router.post("/meetings/{meeting_id}/cancel", response_model=Saved[MeetingPublic])
+def cancel_meeting(meeting_id: RowId, body: MeetingCancel, user: CurrentUser, s: SessionDep) -> dict[str, object]:
     """Cancel one of the client's scheduled future meetings."""
     meeting = meetings.cancel_meeting(s, actor=user, meeting_id=meeting_id, reason=body.reason)
     return {"data": meeting, "message": "Meeting cancelled"}

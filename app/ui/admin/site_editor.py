@@ -13,6 +13,7 @@ import reflex as rx
 
 from app.core.permissions import Perm
 from app.services import site_admin
+from app.services.schema import parse
 from app.services.site_admin import KINDS, Field, Kind
 from app.ui.admin.common import (
     TEXTAREA,
@@ -209,8 +210,9 @@ class SiteEditorState(AdminState):
 
         def call(s: Any, a: Any) -> Any:
             if edit_id:
-                return site_admin.update_item(s, actor=a, kind=kind.key, item_id=edit_id, data=data)
-            return site_admin.create_item(s, actor=a, kind=kind.key, data=data)
+                body = parse(site_admin.UPDATE[kind.key], data)
+                return site_admin.update_item(s, actor=a, kind=kind.key, item_id=edit_id, data=body)
+            return site_admin.create_item(s, actor=a, kind=kind.key, data=parse(site_admin.CREATE[kind.key], data))
 
         ok, _ = await self._save(actor, call, f"Failed to {verb} {kind.noun}")
         if not ok:

@@ -9,6 +9,8 @@ import reflex as rx
 
 from app.core.errors import DomainError, Unauthorized
 from app.services import profile
+from app.services.profile import ProfileUpdate
+from app.services.schema import parse
 from app.ui.auth.components import INPUT, INPUT_OK, LABEL, LINK, banner, loading, submit_button, text_field
 from app.ui.auth.guard import AUTH_REQUIRED, refresh_user, turn_away
 from app.ui.auth.layout import auth_layout, card_header
@@ -67,7 +69,7 @@ class AccountState(SessionState):
         yield
         try:
             user = await self._require_user()
-            updated = await call_as(user, profile.update_profile, **fields)
+            updated = await call_as(user, profile.update_profile, data=parse(ProfileUpdate, fields))
         except Unauthorized as exc:
             yield await turn_away(self, exc.message)
             return

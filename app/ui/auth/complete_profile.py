@@ -6,6 +6,8 @@ import reflex as rx
 
 from app.core.errors import DomainError, Unauthorized
 from app.services import profile
+from app.services.profile import CompleteProfile
+from app.services.schema import parse
 from app.ui.auth.components import banner, loading, password_field, submit_button, text_field
 from app.ui.auth.guard import AUTH_REQUIRED, landing_for, refresh_user, turn_away
 from app.ui.auth.layout import auth_layout, card_header
@@ -43,14 +45,8 @@ class CompleteProfileState(SessionState):
         yield
         try:
             user = await self._require_user()
-            done = await call_as(
-                user,
-                profile.complete_profile,
-                username=str(form.get("username") or ""),
-                company=str(form.get("company") or ""),
-                phone=str(form.get("phone") or ""),
-                password=str(form.get("password") or "") or None,
-            )
+            fields = {name: str(form.get(name) or "") for name in ("username", "company", "phone", "password")}
+            done = await call_as(user, profile.complete_profile, data=parse(CompleteProfile, fields))
         except Unauthorized as exc:
             yield await turn_away(self, exc.message)
             return

@@ -6,6 +6,8 @@ import reflex as rx
 
 from app.core.errors import DomainError, Unauthorized
 from app.services import profile
+from app.services.profile import PasswordChange
+from app.services.schema import parse
 from app.ui.auth.components import banner, password_field, submit_button
 from app.ui.auth.guard import turn_away
 from app.ui.auth.messages import PASSWORD_CHANGE_DEFAULT
@@ -35,14 +37,8 @@ class PasswordState(SessionState):
         yield
         try:
             user = await self._require_user()
-            await call_as(
-                user,
-                profile.change_password,
-                current_password=str(form.get("currentPassword") or ""),
-                new_password=str(form.get("newPassword") or ""),
-                confirm_password=str(form.get("confirmPassword") or ""),
-                keep_family=self._family(),
-            )
+            fields = {name: str(form.get(name) or "") for name in ("currentPassword", "newPassword", "confirmPassword")}
+            await call_as(user, profile.change_password, data=parse(PasswordChange, fields), keep_family=self._family())
         except Unauthorized as exc:
             yield await turn_away(self, exc.message)
             return

@@ -10,6 +10,8 @@ import reflex as rx
 from app.core.errors import DomainError
 from app.core.permissions import STAFF_ROLES
 from app.services import password_reset
+from app.services.password_reset import PasswordReset, ResetRequest
+from app.services.schema import parse
 from app.ui.auth.components import LINK, banner, loading, password_field, submit_button, text_field
 from app.ui.auth.layout import auth_layout, card_header
 from app.ui.state.calls import call
@@ -40,7 +42,7 @@ class ForgotPasswordState(rx.State):
         try:
             self.sent = await call(
                 password_reset.request_reset,
-                email=str(form.get("email") or ""),
+                data=parse(ResetRequest, {"email": str(form.get("email") or "")}),
                 ip=self.router.session.client_ip or None,
             )
         except DomainError as exc:
@@ -84,8 +86,7 @@ class ResetPasswordState(rx.State):
         try:
             user = await call(
                 password_reset.reset_password,
-                token=self._token,
-                new_password=password,
+                data=parse(PasswordReset, {"token": self._token, "newPassword": password}),
                 ip=self.router.session.client_ip or None,
             )
         except DomainError as exc:

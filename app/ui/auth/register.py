@@ -9,6 +9,8 @@ from sqlmodel import Session
 
 from app.core.errors import DomainError
 from app.services import auth
+from app.services.auth import CodeCheck, CodeResend, RegisterCreate
+from app.services.schema import parse
 from app.ui.auth.components import (
     LINK,
     PRIMARY,
@@ -35,8 +37,8 @@ SIGN_IN_REDIRECT_SECONDS = 1.5
 CODE_LENGTH = 6
 
 
-def _register(s: Session, fields: dict[str, str], ip: str | None) -> tuple[str, str]:
-    user = auth.register(s, **fields, ip=ip)
+def _register(s: Session, form: RegisterCreate, ip: str | None) -> tuple[str, str]:
+    user = auth.register(s, data=form, ip=ip)
     return str(user.id), user.email
 
 
@@ -76,7 +78,7 @@ class RegisterState(rx.State):
         yield
         fields = {name: str(form.get(name) or "") for name in FIELDS}
         try:
-            uid, email = await call(_register, fields, self.router.session.client_ip or None)
+            uid, email = await call(_register, parse(RegisterCreate, fields), self.router.session.client_ip or None)
         except DomainError as exc:
             self.errors = {field: registration_message(text) for field, text in exc.errors.items()}
             if len(self.errors) > 1:
@@ -101,7 +103,7 @@ class RegisterState(rx.State):
         self.verifying = True
         yield
         try:
-            await call(auth.verify, user_id=self._user_id, code=self.code)
+            await call(auth.verify, data=parse(CodeCheck, {"userId": self._user_id, "code": self.code}))
         except DomainError as exc:
             self.verify_error = verification_message(exc.message)
             return
@@ -118,7 +120,11 @@ class RegisterState(rx.State):
         self.resending = True
         yield
         try:
-            await call(auth.resend_code, user_id=self._user_id, ip=self.router.session.client_ip or None)
+            await call(
+                auth.resend_code,
+                data=parse(CodeResend, {"userId": self._user_id}),
+                ip=self.router.session.client_ip or None,
+            )
         except DomainError as exc:
             self.verify_error = exc.message or RESEND_DEFAULT
             return

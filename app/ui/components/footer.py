@@ -10,6 +10,8 @@ from app.core.config import settings
 from app.core.db import session_scope
 from app.core.errors import DomainError
 from app.services import newsletter
+from app.services.newsletter import SubscribeCreate
+from app.services.schema import parse
 from app.ui import routes
 from app.ui.components.logo import logo_link
 from app.ui.styles import BUTTON_ACCENT, CONTAINER, FOCUS_RING_ON_DARK
@@ -156,8 +158,9 @@ NEWSLETTER_FAILED = "Something went wrong. Please try again in a moment."
 
 
 def _subscribe(email: str, ip: str | None) -> str:
+    request = parse(SubscribeCreate, {"email": email, "source": "footer"})
     with session_scope() as s:
-        return newsletter.subscribe(s, email=email, source="footer", ip=ip)
+        return newsletter.subscribe(s, data=request, ip=ip)
 
 
 class NewsletterState(rx.State):

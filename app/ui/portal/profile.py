@@ -7,6 +7,8 @@ import reflex as rx
 from app.core.errors import DomainError, Unauthorized
 from app.models.user import UserPublic
 from app.services import profile
+from app.services.profile import ProfileUpdate
+from app.services.schema import parse
 from app.ui.portal import components as ui
 from app.ui.portal.state import PortalState
 from app.ui.state.calls import as_actor
@@ -90,8 +92,10 @@ class ProfileState(PortalState):
         try:
             user = await self._require_user()
             # The service trims the values, validates them and stores an empty phone or company as "not set".
+            data = parse(ProfileUpdate, values)
             updated = await as_actor(
-                user, lambda s, actor: UserPublic.of(profile.update_profile(s, actor, **values)).model_dump(mode="json")
+                user,
+                lambda s, actor: UserPublic.of(profile.update_profile(s, actor, data=data)).model_dump(mode="json"),
             )
         except Unauthorized:
             self.saving = False

@@ -7,6 +7,8 @@ import reflex as rx
 from app.core.errors import Conflict, DomainError, Unauthorized
 from app.models.user import UserPublic
 from app.services import profile
+from app.services.profile import PasswordChange, ProfileUpdate
+from app.services.schema import parse
 from app.ui.portal import components as ui
 from app.ui.portal.state import PortalState
 from app.ui.state.calls import as_actor
@@ -66,10 +68,8 @@ class SettingsState(PortalState):
         username, phone = self.form_username, self.form_phone
         try:
             user = await self._require_user()
-            updated = await as_actor(
-                user,
-                lambda s, actor: UserPublic.of(profile.update_profile(s, actor, username=username, phone=phone)),
-            )
+            data = parse(ProfileUpdate, {"username": username, "phone": phone})
+            updated = await as_actor(user, lambda s, actor: UserPublic.of(profile.update_profile(s, actor, data=data)))
         except Unauthorized:
             self.profile_saving = False
             await self._signed_out()
@@ -104,12 +104,8 @@ class SettingsState(PortalState):
         try:
             user = await self._require_user()
             keep = self._family()  # this session stays signed in; every other one ends
-            await as_actor(
-                user,
-                lambda s, actor: profile.change_password(
-                    s, actor, current_password=current, new_password=new, confirm_password=confirm, keep_family=keep
-                ),
-            )
+            data = parse(PasswordChange, {"currentPassword": current, "newPassword": new, "confirmPassword": confirm})
+            await as_actor(user, lambda s, actor: profile.change_password(s, actor, data=data, keep_family=keep))
         except Unauthorized:
             self.password_saving = False
             await self._signed_out()

@@ -10,7 +10,9 @@ import reflex as rx
 
 from app.core.permissions import Perm
 from app.services import booking_settings, meetings_admin
+from app.services.meetings_admin import MeetingTypeCreate, MeetingTypeSave
 from app.services.paging import Page
+from app.services.schema import parse
 from app.ui.admin.common import form_text
 from app.ui.admin.dialogs import FormDialog
 from app.ui.admin.paged import PagedList
@@ -149,7 +151,9 @@ class MeetingTypesState(FormDialog, PagedList, AdminState):
             return False
         ok, _ = await self._save(
             actor,
-            lambda s, a: meetings_admin.save_type(s, actor=a, data=data, type_id=type_id),
+            lambda s, a: meetings_admin.save_type(
+                s, actor=a, data=parse(MeetingTypeSave if type_id else MeetingTypeCreate, data), type_id=type_id
+            ),
             "Failed to save meeting type",
         )
         if not ok:

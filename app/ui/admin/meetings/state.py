@@ -13,7 +13,9 @@ import reflex as rx
 from app.core.permissions import Perm
 from app.models.user import UserPublic
 from app.services import meetings, meetings_admin
+from app.services.meetings_admin import MeetingCreate, MeetingUpdate
 from app.services.paging import PAGE_SIZE, PAGE_SIZE_MAX, Page
+from app.services.schema import parse
 from app.ui.admin.common import form_text, label_of
 from app.ui.admin.dialogs import FormDialog
 from app.ui.admin.paged import PagedList
@@ -253,8 +255,8 @@ class MeetingsState(FormDialog, ClientPicker, PagedList, AdminState):
 
         def call(s: Any, a: Any) -> Any:
             if edit_id:
-                return meetings_admin.update_meeting(s, actor=a, meeting_id=edit_id, data=data)
-            return meetings_admin.create_meeting(s, actor=a, data=data)
+                return meetings_admin.update_meeting(s, actor=a, meeting_id=edit_id, data=parse(MeetingUpdate, data))
+            return meetings_admin.create_meeting(s, actor=a, data=parse(MeetingCreate, data))
 
         verb = "update" if edit_id else "schedule"
         ok, _ = await self._save(actor, call, f"Failed to {verb} meeting", toast=False)

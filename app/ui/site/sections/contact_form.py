@@ -11,6 +11,8 @@ import reflex as rx
 from app.core.db import session_scope
 from app.core.errors import DomainError, Invalid
 from app.services import contact, meeting_types
+from app.services.contact import ContactCreate
+from app.services.schema import parse
 from app.ui.state.notice import notify
 from app.ui.styles import BUTTON_PRIMARY, FOCUS_RING
 
@@ -20,6 +22,7 @@ SUCCESS_TITLE = "Message Sent Successfully!"
 SUCCESS_TEXT = contact.THANK_YOU  # "Thank you for your inquiry. We'll get back to you within 24 hours."
 FAILED = "Failed to submit your inquiry. Please try again."
 FORM_ID = "contact-form"
+TEXT_FIELDS = ("name", "email", "company", "phone", "service_type", "budget", "message", "website")
 
 _FIELD = "text-sm font-medium text-slate-800"
 _INPUT = (
@@ -35,24 +38,11 @@ def _checked(value: Any) -> bool:
 
 
 def _submit(form: dict[str, Any], ip: str | None) -> None:
-    def text(key: str) -> str:
-        value = form.get(key)
-        return value if isinstance(value, str) else ""
-
+    # A browser's form sends text; anything else a forged event carries counts as not filled in.
+    fields = {key: value for key in TEXT_FIELDS if isinstance(value := form.get(key), str)}
+    data = parse(ContactCreate, {**fields, "newsletter": _checked(form.get("newsletter"))})
     with session_scope() as s:
-        contact.submit_inquiry(
-            s,
-            name=text("name"),
-            email=text("email"),
-            company=text("company"),
-            phone=text("phone"),
-            service_type=text("service_type"),
-            budget=text("budget"),
-            message=text("message"),
-            newsletter=_checked(form.get("newsletter")),
-            website=text("website"),
-            ip=ip,
-        )
+        contact.submit_inquiry(s, data=data, ip=ip)
 
 
 def _meeting_request(slug: str) -> dict[str, Any] | None:
