@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import os
+import re
 import socket
 from urllib.parse import urlsplit
 
@@ -74,3 +75,48 @@ def test_websocket_refuses_foreign_origins(server: Server) -> None:
     assert _upgrade_status(server.url, server.url) == 101
     for origin in ("https://evil.example", "null", server.url.replace("127.0.0.1", "127.0.0.1.evil.example")):
         assert _upgrade_status(server.url, origin) >= 400, origin
+
+
+PAGES = [
+    "/",
+    "/about",
+    "/services",
+    "/portfolio",
+    "/testimonials",
+    "/careers",
+    "/contact",
+    "/book-meeting",
+    "/terms",
+    "/privacy",
+    "/register",
+    "/client-portal",
+    "/admin/login",
+    "/forgot-password",
+    "/reset-password",
+    "/admin/dashboard",
+    "/no-such-page",
+]
+
+
+def test_every_page_and_asset_carries_the_security_headers_and_names_no_server_version(server: Server) -> None:
+    problems = []
+    with httpx.Client(base_url=server.url, timeout=30) as http:
+        home = http.get("/")
+        assets = sorted(set(re.findall(r'(?:src|href)="(/assets/[^"]+)"', home.text)))[:5]
+        assert assets, "the home page links its scripts and styles"
+        for path in [*PAGES, *assets, "/api/health", "/robots.txt"]:
+            r = http.get(path)
+            for header, expected in {
+                "content-security-policy": "frame-ancestors 'none'",
+                "x-content-type-options": "nosniff",
+                "x-frame-options": "DENY",
+                "referrer-policy": "strict-origin-when-cross-origin",
+            }.items():
+                if expected not in r.headers.get(header, ""):
+                    problems.append(f"{path} ({r.status_code}): {header} = {r.headers.get(header)!r}")
+            if re.search(r"\d", r.headers.get("server", "")):
+                problems.append(f"{path}: server header {r.headers['server']!r}")
+            if r.status_code >= 500 or "Traceback" in r.text:
+                problems.append(f"{path}: {r.status_code}")
+        assert http.get("/api/health").headers["cache-control"] == "no-store"
+    assert problems == []
