@@ -49,6 +49,14 @@ SUITES = (
         (("SCHEMATHESIS_MAX_EXAMPLES", "10"),),
     ),
     Suite(
+        "Call sequences (schemathesis, stateful)",
+        "sequences feeding one answer's ids into the next request (links inferred from the typed answers), as an "
+        "admin and a client: no 5xx, no response breaking the schema",
+        ("tests/api/test_schemathesis_stateful.py",),
+        (("STATEFUL_EXAMPLES", "300"),),
+        (("STATEFUL_EXAMPLES", "15"),),
+    ),
+    Suite(
         "Property tests (hypothesis)",
         "contact, registration, profile, projects, invoice arithmetic, any text: a clear 4xx that changes nothing or "
         "a correct stored result",
@@ -98,8 +106,25 @@ SUITES = (
     ),
     Suite(
         "Served app: headers and origins",
-        "security headers on served responses; CORS and the websocket upgrade refused from foreign origins",
+        "security headers on every page, asset and API answer; CORS and the websocket upgrade refused from foreign "
+        "origins",
         ("tests/e2e/test_site_shell.py",),
+    ),
+    Suite(
+        "Responses and logs",
+        "every operation as a visitor, a client and an admin: security headers, no-store, no stack trace, library, "
+        "path or secret in an answer; no password, code or token in the logs of a whole account journey",
+        ("tests/api/test_response_hygiene.py",),
+    ),
+    Suite(
+        "Faults answered",
+        "a database refusing connections is a fast 503, the pool reconnects; a full disk, an unreachable SMTP "
+        "server and a failing scheduling service lose nothing",
+        (
+            "tests/api/test_database_outage.py",
+            "tests/services/test_mail.py",
+            "tests/services/test_meeting_types.py",
+        ),
     ),
 )
 
