@@ -39,7 +39,7 @@ def test_call_sequences_answer_no_5xx_and_keep_to_the_schema(
     conn, tokens, _ids = world
     seen: list[str] = []
 
-    class Machine(BaseMachine):  # type: ignore[misc, valid-type]
+    class Machine(BaseMachine):
         def setup(self) -> None:
             self._nested = conn.begin_nested()
             _current["session"] = Session(bind=conn, join_transaction_mode="create_savepoint", expire_on_commit=False)
