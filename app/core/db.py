@@ -110,11 +110,12 @@ POSTGRES_CONNECT_ARGS = {
 
 def make_engine(url: str) -> Engine:
     """Create an engine; SQLite gets foreign keys and WAL so it behaves like the production database."""
-    kwargs: dict[str, Any] = {"pool_pre_ping": True, "json_serializer": _checked_json, "pool_timeout": POOL_TIMEOUT_S}
+    kwargs: dict[str, Any] = {"pool_pre_ping": True, "json_serializer": _checked_json}
     if url.startswith("sqlite"):
         kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
     elif url.startswith("postgresql"):
         kwargs["connect_args"] = POSTGRES_CONNECT_ARGS
+        kwargs["pool_timeout"] = POOL_TIMEOUT_S  # a queue pool's setting (SQLite in memory has none)
     engine = create_engine(url, **kwargs)
     event.listen(engine, "before_cursor_execute", _refuse_unstorable_text)
     event.listen(engine, "handle_error", _as_domain_errors)
