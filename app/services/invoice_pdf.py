@@ -8,6 +8,7 @@ from decimal import Decimal
 from pathlib import Path
 
 from fpdf import FPDF
+from fpdf.fonts import TTFFont
 
 from app.core.config import settings
 from app.models.billing import Invoice, InvoiceItem
@@ -35,7 +36,8 @@ def _fonts(pdf: FPDF, texts: Iterable[str]) -> None:
     """DejaVu Sans for Latin, Greek and Cyrillic; the 4 MB CJK font is parsed only when some text needs it."""
     pdf.add_font(FONT, "", FONTS / "DejaVuSans.ttf")
     pdf.add_font(FONT, "B", FONTS / "DejaVuSans-Bold.ttf")
-    covered = pdf.fonts[FONT.lower()].cmap
+    font = pdf.fonts[FONT.lower()]
+    covered = font.cmap if isinstance(font, TTFFont) else {}
     if any(ord(ch) not in covered for text in texts for ch in text if not ch.isspace()):
         pdf.add_font(CJK_FALLBACK, "", FONTS / "DroidSansFallbackFull.ttf")
         # exact_match=False: bold DejaVu text falls back to the one (regular) CJK face.
