@@ -120,6 +120,19 @@ ROUTES = [
         {"admin", "founder", "coo", "cto", "marketing_lead", "product_manager"},
         lambda c, w: c.post("/api/protected/organizations", json={"name": "Matrix Org"}),
     ),
+    Route(
+        "list a project's time entries",
+        ALL_STAFF - {"hr"},
+        lambda c, w: c.get(f"/api/protected/projects/{w['project'].id}/time-entries"),
+    ),
+    Route(
+        "log time on a project",
+        {"admin", "founder", "coo", "cto", "marketing_lead", "product_manager"},
+        lambda c, w: c.post(
+            f"/api/protected/projects/{w['project'].id}/time-entries",
+            json={"work_date": "2026-01-05", "hours": 1.5, "note": "Matrix"},
+        ),
+    ),
     Route("list site content", ALL_STAFF - {"hr"}, lambda c, w: c.get("/api/admin/site/services")),
     Route(
         "create site content",
@@ -193,6 +206,7 @@ def world(session: Session) -> dict[str, Any]:
         "target_employee": f.user(session, "target_emp", role=Role.employee, employee_type=EmployeeType.developer),
         "inquiry": inquiry,
         "team_member": member,
+        "project": f.project(session, f.user(session, "project_owner")),  # not target_client: it is deleted
     }
 
 
