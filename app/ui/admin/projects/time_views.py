@@ -82,7 +82,11 @@ def _entry(e: ObjectVar[TimeRow]) -> rx.Component:
 
 def _entries() -> rx.Component:
     listed = rx.el.div(
-        rx.el.ul(rx.foreach(S.time_rows, _entry), class_name="divide-y divide-slate-100"),
+        rx.el.ul(
+            rx.foreach(S.time_rows, _entry),
+            class_name="max-h-[30vh] divide-y divide-slate-100 overflow-y-auto pr-1",
+            data_testid="time-entries",
+        ),
         rx.cond(
             S.time_pages > 1,
             pagination(
@@ -126,20 +130,16 @@ def _form() -> rx.Component:
             field(
                 "Hours",
                 text_input("hours", id="time-hours", type="number", min="0.01", max="24", step="0.01",
-                           placeholder="1.5", required=True),
+                           placeholder="1.5", title="More than 0, at most 24", required=True),
                 S.time_hours_error,
-                hint="More than 0, at most 24.",
                 required=True,
             ),
-            rx.el.div(
-                field(
-                    "Note",
-                    text_input("note", id="time-note", max_length=TIME_NOTE_MAX, placeholder="What was done"),
-                    S.time_note_error,
-                ),
-                class_name="sm:col-span-2",
+            field(
+                "Note",
+                text_input("note", id="time-note", max_length=TIME_NOTE_MAX, placeholder="What was done"),
+                S.time_note_error,
             ),
-            class_name="grid gap-3 sm:grid-cols-2",
+            class_name="grid gap-3 sm:grid-cols-[10.5rem_6.5rem_minmax(0,1fr)]",
         ),
         rx.el.div(
             rx.el.button(
@@ -155,15 +155,15 @@ def _form() -> rx.Component:
         key=S.time_form_key,
         on_submit=S.log_time,
         reset_on_submit=False,
-        class_name="mt-4 border-t border-slate-200 pt-4",
+        class_name="mb-4 rounded-lg border border-slate-200 bg-slate-50 p-3",
     )  # fmt: skip
 
 
 def time_dialog() -> rx.Component:
     body = rx.el.div(
         _totals(),
-        _entries(),
         rx.cond(S.can_write, _form(), rx.fragment()),
+        _entries(),
         rx.el.div(
             rx.el.button("Close", type="button", on_click=ev.set_time_open(False), class_name=BTN_SECONDARY),
             class_name="mt-4 flex justify-end",
