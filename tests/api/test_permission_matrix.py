@@ -69,6 +69,28 @@ ROUTES = [
         lambda c, w: c.put(f"/api/admin/users/{w['target_employee'].id}", json={"email": "moved@example.com"}),
     ),
     Route(
+        "view a user's permissions",
+        {"admin", "founder", "coo", "cfo", "cto", "sales_lead", "product_manager", "customer_support", "hr", "legal"},
+        lambda c, w: c.get(f"/api/admin/users/{w['target_employee'].id}/permissions"),
+    ),
+    Route(
+        # Revoking gives nothing: users:manage is enough.
+        "revoke one permission of an employee",
+        {"admin", "founder", "hr"},
+        lambda c, w: c.put(
+            f"/api/admin/users/{w['target_employee'].id}/permissions",
+            json={"permission": "content:read", "held": False},
+        ),
+    ),
+    Route(
+        "grant one permission to an employee",
+        {"admin", "founder"},
+        lambda c, w: c.put(
+            f"/api/admin/users/{w['target_employee'].id}/permissions",
+            json={"permission": "billing:write", "held": True},
+        ),
+    ),
+    Route(
         "create client",
         {"admin", "founder", "sales_lead", "customer_support", "hr"},
         lambda c, w: c.post(
