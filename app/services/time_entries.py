@@ -174,8 +174,8 @@ def list_time_entries(
 
 
 def _add_hours(s: Session, project: Project, hours: Decimal) -> None:
-    # One UPDATE adding to the stored value: two entries logged at once each add theirs (no lost update), and the
-    # total changes in the same transaction as the entry, so it always equals the entries' sum.
+    # One UPDATE adding to the stored value: two entries logged at once each add theirs (the row lock serialises the
+    # additions; no read-modify-write to lose), in the same transaction as the entry, so the total moves with it.
     s.execute(
         sa.update(Project)
         .where(col(Project.id) == project.id)

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import uuid
+from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 from decimal import Decimal
 
 import pytest
-from sqlmodel import Session, select
+from sqlalchemy import delete
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, col, select
 
 from app.core.errors import Forbidden, Invalid, NotFound
 from app.models.enums import EmployeeType, Role
@@ -152,3 +156,35 @@ def test_hours_stay_when_their_author_leaves_and_go_with_the_project(session: Se
     assert _actual(session, project) == 3
     projects.delete_project(session, actor=world["admin"], project_id=project.id)
     assert session.exec(select(ProjectTimeEntry).where(ProjectTimeEntry.project_id == project.id)).all() == []
+
+
+def test_entries_logged_at_once_all_count(engine: Engine) -> None:
+    """Real concurrency (threads, own sessions, committed rows): no addition to actual_hours is lost."""
+    with Session(engine, expire_on_commit=False) as s:
+        tag = uuid.uuid4().hex[:8]
+        client = f.user(s, f"race_c_{tag}")
+        project = f.project(s, client, f"Race {tag}")
+        pm = f.user(s, f"race_pm_{tag}", role=Role.employee, employee_type=EmployeeType.product_manager)
+
+    def log_some(_: int) -> None:
+        for _ in range(8):
+            with Session(engine) as s:
+                actor = s.get(User, pm.id)
+                assert actor is not None
+                data = {"work_date": business_today().isoformat(), "hours": "1.25"}
+                time_entries.log_time(s, actor=actor, project_id=project.id or 0, data=data)
+
+    try:
+        with ThreadPoolExecutor(max_workers=4) as pool:
+            list(pool.map(log_some, range(4)))
+        with Session(engine) as s:
+            stored = s.get(Project, project.id)
+            entries = s.exec(select(ProjectTimeEntry).where(ProjectTimeEntry.project_id == project.id)).all()
+            assert stored is not None and len(entries) == 32
+            assert stored.actual_hours == sum(e.hours for e in entries) == Decimal(40)
+    finally:
+        with Session(engine) as s:
+            s.exec(delete(AuditLog).where(col(AuditLog.actor_id) == pm.id))  # type: ignore[call-overload]
+            s.exec(delete(Project).where(col(Project.id) == project.id))  # type: ignore[call-overload]
+            s.exec(delete(User).where(col(User.id).in_([pm.id, client.id])))  # type: ignore[call-overload]
+            s.commit()
