@@ -33,13 +33,14 @@ def _day(value: date | None) -> str:
 
 
 def _fonts(pdf: FPDF, texts: Iterable[str]) -> None:
-    """DejaVu Sans for Latin, Greek and Cyrillic; the 4 MB CJK font is parsed only when some text needs it."""
+    """DejaVu Sans for Latin, Greek and Cyrillic; the 3.4 MB CJK font (Chinese, Japanese, Korean) is parsed only
+    when some text needs it."""
     pdf.add_font(FONT, "", FONTS / "DejaVuSans.ttf")
     pdf.add_font(FONT, "B", FONTS / "DejaVuSans-Bold.ttf")
     font = pdf.fonts[FONT.lower()]
     covered = font.cmap if isinstance(font, TTFFont) else {}
     if any(ord(ch) not in covered for text in texts for ch in text if not ch.isspace()):
-        pdf.add_font(CJK_FALLBACK, "", FONTS / "DroidSansFallbackFull.ttf")
+        pdf.add_font(CJK_FALLBACK, "", FONTS / "DroidSansFallback.ttf")
         # exact_match=False: bold DejaVu text falls back to the one (regular) CJK face.
         pdf.set_fallback_fonts([CJK_FALLBACK], exact_match=False)
 
