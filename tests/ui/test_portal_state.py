@@ -25,11 +25,12 @@ from sqlmodel import Session, col
 
 from app.app import app  # noqa: F401  (registers the pages and their states)
 from app.models.billing import Invoice
-from app.models.enums import InvoiceStatus, MeetingStatus, ProjectStatus
+from app.models.enums import EmployeeType, InvoiceStatus, MeetingStatus, ProjectStatus, Role
 from app.models.meeting import Meeting
 from app.models.project import Project
 from app.models.user import User
-from app.services import sessions
+from app.services import sessions, time_entries
+from app.services.time_entries import business_today
 from app.ui.portal.invoices import InvoicesState
 from app.ui.portal.meetings import MeetingsState
 from app.ui.portal.projects import ProjectsState
@@ -183,3 +184,26 @@ async def test_an_ended_session_drops_what_the_tab_had_loaded(engine: Engine, wo
     await portal.on_load()
     assert portal.user == {} and not portal.is_client
     assert projects.projects == [] and projects.loading
+
+
+@in_own_loop
+async def test_the_projects_tab_shows_hours_worked_against_the_estimate(engine: Engine, world: World) -> None:
+    with Session(engine, expire_on_commit=False) as s:
+        pm = f.user(s, f"pm_{uuid.uuid4().hex[:6]}", role=Role.employee, employee_type=EmployeeType.product_manager)
+        project = s.get(Project, world.alice_project.id)
+        assert project is not None
+        project.estimated_hours = 40
+        s.add(project)
+        s.commit()
+        for hours in ("1.25", "6"):
+            data = {"work_date": business_today().isoformat(), "hours": hours}
+            time_entries.log_time(s, actor=pm, project_id=project.id or 0, data=data)
+    try:
+        root = root_state(_token(engine, world.alice))
+        projects = await root.get_state(ProjectsState)
+        await projects.load()
+        assert [(p.name, p.hours) for p in projects.projects] == [("Alice site", "7.25 of 40 hours")]
+    finally:
+        with Session(engine) as s:
+            s.exec(delete(User).where(col(User.id) == pm.id))  # type: ignore[call-overload]
+            s.commit()
