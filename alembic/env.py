@@ -42,9 +42,19 @@ def run_migrations_online() -> None:
     url = _url()
     engine = make_engine(url)
     with engine.connect() as conn:
+        sqlite = conn.dialect.name == "sqlite"
+        if sqlite:
+            # Batch mode rebuilds a table (copy, drop, rename). With foreign keys enforced, dropping a table others
+            # reference deletes their rows through ON DELETE CASCADE (rebuilding projects emptied project_milestones).
+            # The pragma only takes effect outside a transaction, so it is set first; the check below still refuses
+            # to finish with references left dangling.
+            conn.exec_driver_sql("PRAGMA foreign_keys=OFF")
+            conn.commit()
         context.configure(connection=conn, **_options(url))
         with context.begin_transaction():
             context.run_migrations()
+            if sqlite and (dangling := conn.exec_driver_sql("PRAGMA foreign_key_check").fetchall()):
+                raise RuntimeError(f"The migration left rows pointing at missing rows: {dangling[:5]}")
     engine.dispose()
 
 

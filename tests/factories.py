@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+import io
 import itertools
-import re
-import zlib
 from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any
 
+from pypdf import PdfReader
 from sqlmodel import Session
 
 from app.core.security import hash_password
@@ -123,14 +123,8 @@ def meeting(
 
 
 def pdf_text(pdf: bytes) -> str:
-    """The text drawn in a PDF made by fpdf2 (its content streams are zlib-compressed)."""
-    chunks = []
-    for stream in re.findall(rb"stream\r?\n(.*?)\r?\nendstream", pdf, re.S):
-        try:
-            chunks.append(zlib.decompress(stream).decode("latin-1"))
-        except zlib.error:
-            chunks.append(stream.decode("latin-1"))
-    return "".join("".join(re.findall(r"\((.*?)\)\s*Tj", c)) + " " for c in chunks)
+    """The text drawn in a PDF, as a reader extracts it (pypdf follows the embedded fonts' Unicode maps)."""
+    return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages)
 
 
 def one_of_each(s: Session, tag: str) -> dict[str, Any]:

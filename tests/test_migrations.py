@@ -70,3 +70,38 @@ def test_database_rejects_values_outside_the_enums(session) -> None:  # type: ig
                 " 'superuser', false, false, '[]', '[]', now(), now())"
             )
         )
+
+
+def test_sqlite_rebuilds_keep_the_rows_that_reference_the_rebuilt_table(tmp_path: Path) -> None:
+    """Batch mode rebuilds `projects` (actual_hours became a decimal); its milestones must survive the drop."""
+    url = f"sqlite:///{tmp_path / 'rebuild.db'}"
+    migrate(url, "3b1c9e4d7a20")
+    engine = make_engine(url)
+    with engine.begin() as conn:
+        conn.execute(
+            text(
+                "INSERT INTO users (id, username, email, role, is_verified, profile_complete, extra_permissions,"
+                " revoked_permissions, created_at, updated_at) VALUES ('0123456789abcdef0123456789abcdef', 'c',"
+                " 'c@example.com', 'client', 1, 1, '[]', '[]', '2026-01-01', '2026-01-01')"
+            )
+        )
+        conn.execute(
+            text(
+                "INSERT INTO projects (id, name, client_id, status, project_type, progress_percentage, actual_hours,"
+                " created_at, updated_at) VALUES (1, 'P', '0123456789abcdef0123456789abcdef', 'planning',"
+                " 'consulting', 0, 128, '2026-01-01', '2026-01-01')"
+            )
+        )
+        conn.execute(
+            text(
+                "INSERT INTO project_milestones (project_id, title, status, order_index, created_at, updated_at)"
+                " VALUES (1, 'Kick-off', 'pending', 0, '2026-01-01', '2026-01-01')"
+            )
+        )
+    engine.dispose()
+    migrate(url, "head")
+    engine = make_engine(url)
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT count(*) FROM project_milestones")).scalar() == 1
+        assert conn.execute(text("SELECT actual_hours FROM projects")).scalar() == 128  # kept as it was
+    engine.dispose()

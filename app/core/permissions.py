@@ -83,6 +83,30 @@ class Perm(StrEnum):
     audit_read = "audit:read"  # view the audit log
 
 
+# What each permission allows, in the words of docs/permissions.md (shown beside it in the staff panel).
+PERM_DESCRIPTIONS: dict[Perm, str] = {
+    Perm.users_read: "List/view employees and clients",
+    Perm.users_manage: "Create/edit/delete employees and clients",
+    Perm.users_reset_password: "Reset anyone's non-admin password",
+    Perm.clients_create: "Create client accounts",
+    Perm.clients_reset_password: "Reset client passwords",
+    Perm.inquiries_read: "View contact-form inquiries",
+    Perm.inquiries_write: "Answer/update/close inquiries",
+    Perm.content_read: "View site content",
+    Perm.content_write: "Edit/publish site content",
+    Perm.analytics_read: "View analytics dashboards",
+    Perm.products_read: "View the products/services catalogue",
+    Perm.products_write: "Edit products/services and pricing",
+    Perm.meetings_read: "View scheduled meetings",
+    Perm.meetings_write: "Schedule/edit/cancel meetings",
+    Perm.billing_read: "View invoices and payments",
+    Perm.billing_write: "Create/edit invoices, record payments",
+    Perm.applications_read: "View job applications",
+    Perm.applications_write: "Process job applications",
+    Perm.settings_manage: "Change global site settings",
+    Perm.audit_read: "View the audit log",
+}
+
 ALL_PERMS: frozenset[Perm] = frozenset(Perm)
 _VALID_PERM_VALUES: frozenset[str] = frozenset(p.value for p in Perm)
 _EMPLOYEE_TYPES: frozenset[str] = frozenset(t.value for t in EmployeeType)

@@ -6,7 +6,7 @@ from app.models.commerce import Order, OrderItem, Price, Product
 from app.models.content import PortfolioProject, Service, TeamMember, Testimonial
 from app.models.inquiry import ContactInquiry, NewsletterSubscriber
 from app.models.meeting import Meeting, MeetingType
-from app.models.project import Organization, Project, ProjectMilestone
+from app.models.project import Organization, Project, ProjectMilestone, ProjectTimeEntry
 from app.models.system import AuditLog, EmailOutbox, RateLimitEvent
 from app.models.user import KnownSignInAddress, PasswordResetToken, RefreshToken, User, VerificationCode
 
@@ -32,6 +32,7 @@ __all__ = [
     "Product",
     "Project",
     "ProjectMilestone",
+    "ProjectTimeEntry",
     "RateLimitEvent",
     "RefreshToken",
     "Service",

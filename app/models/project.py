@@ -1,4 +1,4 @@
-"""Organizations, client projects and their milestones."""
+"""Organizations, client projects, their milestones and the time staff log on them."""
 
 from __future__ import annotations
 
@@ -27,6 +27,11 @@ class Organization(SQLModel, table=True):
     updated_at: datetime = updated_at()
 
 
+HOURS_TOTAL = sa.Numeric(8, 2)
+ENTRY_HOURS = sa.Numeric(4, 2)
+TIME_NOTE_MAX = 500
+
+
 class Project(SQLModel, table=True):
     __tablename__ = "projects"
     __table_args__ = (sa.CheckConstraint("progress_percentage BETWEEN 0 AND 100", name="progress_range"),)
@@ -44,7 +49,8 @@ class Project(SQLModel, table=True):
     deadline: date | None = None
     progress_percentage: int = 0
     estimated_hours: int | None = None
-    actual_hours: int = 0  # filled from time tracking, never by the project form
+    # The hours logged in time entries (plus any recorded before time tracking existed); never set by the project form.
+    actual_hours: Decimal = Field(default=Decimal("0.00"), sa_type=HOURS_TOTAL, nullable=False)
     created_at: datetime = created_at()
     updated_at: datetime = updated_at()
 
@@ -61,3 +67,19 @@ class ProjectMilestone(SQLModel, table=True):
     order_index: int = 0
     created_at: datetime = created_at()
     updated_at: datetime = updated_at()
+
+
+class ProjectTimeEntry(SQLModel, table=True):
+    """Hours a staff member worked on a project on one day; their sum is the project's actual_hours."""
+
+    __tablename__ = "project_time_entries"
+    __table_args__ = (sa.CheckConstraint("hours > 0 AND hours <= 24", name="hours_range"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    project_id: int = Field(foreign_key="projects.id", ondelete="CASCADE", index=True)
+    # Who logged it; null once their account is deleted (the hours stay: the client's figures must not change).
+    user_id: uuid.UUID | None = Field(default=None, foreign_key="users.id", ondelete="SET NULL", index=True)
+    work_date: date
+    hours: Decimal = Field(sa_type=ENTRY_HOURS, nullable=False)
+    note: str | None = Field(default=None, max_length=TIME_NOTE_MAX)
+    created_at: datetime = created_at()

@@ -57,6 +57,16 @@ def _get(s: Session, user_id: uuid.UUID | str) -> User:
     return user
 
 
+def may_read_users(actor: User) -> bool:
+    """Whether the actor sees accounts (users:read; admins always)."""
+    return _can(actor, Perm.users_read)
+
+
+def get_user(s: Session, user_id: uuid.UUID | str) -> User:
+    """The account with this id, or NotFound ("User not found")."""
+    return _get(s, user_id)
+
+
 def _admin_count(s: Session) -> int:
     return int(s.exec(select(func.count()).where(User.role == Role.admin)).one())
 
@@ -239,14 +249,33 @@ def _may_manage(actor: User, target: User) -> bool:
     return _can(actor, Perm.users_manage) and target.role != Role.admin
 
 
+def _manage_refusal(actor: User, target: User) -> str | None:
+    if _may_manage(actor, target):
+        return None
+    return f"You don't have permission to update this {'client' if target.role == Role.client else 'user'}"
+
+
+def access_change_problem(s: Session, *, actor: User, target: User, extra: list[str], revoked: list[str]) -> str | None:
+    """Why `actor` may not set `target`'s extra and revoked permissions to these lists, or None when they may: the
+    rules update_user applies (users:manage, admins only on admins, never oneself, nothing the actor lacks)."""
+    if refusal := _manage_refusal(actor, target):
+        return refusal
+    try:
+        _check_access_change(
+            s, actor, target, role=target.role, employee_type=target.employee_type, extra=extra, revoked=revoked
+        )
+    except Forbidden as exc:
+        return exc.message
+    return None
+
+
 def update_user(
     s: Session, *, actor: User, user_id: uuid.UUID | str, data: dict[str, Any], ip: str | None = None
 ) -> User:
     """PUT /api/admin/users/{id}: change the fields sent; empty strings are "not sent"."""
     target = _get(s, user_id)
-    if not _may_manage(actor, target):
-        noun = "client" if target.role == Role.client else "user"
-        raise Forbidden(f"You don't have permission to update this {noun}")
+    if refusal := _manage_refusal(actor, target):
+        raise Forbidden(refusal)
     data = {k: v for k, v in data.items() if v not in ("", None)}
     errors: dict[str, str] = {}
     changes: dict[str, Any] = {}

@@ -18,6 +18,7 @@ from app.models.user import User
 from app.services import access, audit, client_cancellations
 from app.services import validation as v
 from app.services.paging import PAGE_SIZE, Page, contains, paginate
+from app.services.time_entries import hours_number
 
 FINAL_STATUSES = {ProjectStatus.completed, ProjectStatus.cancelled}
 PROJECT_SORTS = {
@@ -48,7 +49,7 @@ def project_dto(p: Project, milestones: list[ProjectMilestone]) -> dict[str, obj
         "start_date": p.start_date.isoformat() if p.start_date else None,
         "end_date": p.end_date.isoformat() if p.end_date else None,
         "estimated_hours": p.estimated_hours,
-        "actual_hours": p.actual_hours,
+        "actual_hours": hours_number(p.actual_hours),
         "created_at": p.created_at.isoformat(),
         "milestones": [
             {

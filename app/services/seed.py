@@ -30,6 +30,7 @@ from app.models import (
     Product,
     Project,
     ProjectMilestone,
+    ProjectTimeEntry,
     Service,
     TeamMember,
     Testimonial,
@@ -43,7 +44,7 @@ log = logging.getLogger(__name__)
 CENT = Decimal("0.01")
 PUBLIC_KINDS = ("services", "portfolio_projects", "testimonials", "team_members", "job_openings", "meeting_types")
 ACCOUNT_KINDS = ("users", "products", "prices", "organizations", "inquiries")
-CLIENT_KINDS = ("projects", "milestones", "invoices", "invoice_items", "meetings")
+CLIENT_KINDS = ("projects", "milestones", "time_entries", "invoices", "invoice_items", "meetings")
 
 
 @dataclass(frozen=True)
@@ -97,7 +98,7 @@ def seed_demo(s: Session, *, with_accounts: bool) -> SeedReport:
     client = users.get(content.DEMO_CLIENT.username)
     if client is not None:
         organizer = users.get(content.DEMO_ORGANIZER) or users.get(content.DEMO_ADMIN.username)
-        _seed_client_data(s, report, client, organizer)
+        _seed_client_data(s, report, client, organizer, users)
     return report
 
 
@@ -232,10 +233,12 @@ def _day(today: date, offset: int | None) -> date | None:
     return None if offset is None else today + timedelta(days=offset)
 
 
-def _seed_client_data(s: Session, report: SeedReport, client: User, organizer: User | None) -> None:
+def _seed_client_data(
+    s: Session, report: SeedReport, client: User, organizer: User | None, users: dict[str, User]
+) -> None:
     today = datetime.now(UTC).date()
     organization = _ensure_organization(s, report, client)
-    projects = _seed_projects(s, report, client, organization, today)
+    projects = _seed_projects(s, report, client, organization, today, users)
     _seed_invoices(s, report, client, projects, today)
     _seed_meetings(s, report, client, projects, organizer, today)
     s.commit()
@@ -253,15 +256,15 @@ def _ensure_organization(s: Session, report: SeedReport, client: User) -> Organi
 
 
 def _seed_projects(
-    s: Session, report: SeedReport, client: User, organization: Organization, today: date
+    s: Session, report: SeedReport, client: User, organization: Organization, today: date, users: dict[str, User]
 ) -> dict[str, Project]:
-    """The client's projects by name, creating the missing demo ones (with their milestones)."""
+    """The client's projects by name, creating the missing demo ones (with their milestones and time entries)."""
     projects = {p.name: p for p in s.exec(select(Project).where(Project.client_id == client.id)).all()}
     for row in content.DEMO_PROJECTS:
         if row["name"] in projects:
             continue
         project = Project(
-            **_without(row, "start_in_days", "end_in_days", "deadline_in_days", "milestones"),
+            **_without(row, "start_in_days", "end_in_days", "deadline_in_days", "milestones", "time_log"),
             client_id=client.id,
             organization_id=organization.id,
             start_date=_day(today, row["start_in_days"]),
@@ -275,6 +278,16 @@ def _seed_projects(
             fields = _without(milestone, "due_in_days")
             s.add(ProjectMilestone(**fields, project_id=_id(project), due_date=due, order_index=index))
             report.created["milestones"] += 1
+        for offset, hours, staff_type, note in row["time_log"]:
+            author = users.get(f"staff_{staff_type}")
+            work_date = _day(today, offset) or today
+            entry = ProjectTimeEntry(
+                project_id=_id(project), user_id=author.id if author else None, work_date=work_date,
+                hours=Decimal(hours), note=note,
+            )  # fmt: skip
+            s.add(entry)
+            project.actual_hours += entry.hours  # the sum of the entries, as time_entries keeps it
+            report.created["time_entries"] += 1
         projects[project.name] = project
         report.created["projects"] += 1
     return projects

@@ -69,6 +69,28 @@ ROUTES = [
         lambda c, w: c.put(f"/api/admin/users/{w['target_employee'].id}", json={"email": "moved@example.com"}),
     ),
     Route(
+        "view a user's permissions",
+        {"admin", "founder", "coo", "cfo", "cto", "sales_lead", "product_manager", "customer_support", "hr", "legal"},
+        lambda c, w: c.get(f"/api/admin/users/{w['target_employee'].id}/permissions"),
+    ),
+    Route(
+        # Revoking gives nothing: users:manage is enough.
+        "revoke one permission of an employee",
+        {"admin", "founder", "hr"},
+        lambda c, w: c.put(
+            f"/api/admin/users/{w['target_employee'].id}/permissions",
+            json={"permission": "content:read", "held": False},
+        ),
+    ),
+    Route(
+        "grant one permission to an employee",
+        {"admin", "founder"},
+        lambda c, w: c.put(
+            f"/api/admin/users/{w['target_employee'].id}/permissions",
+            json={"permission": "billing:write", "held": True},
+        ),
+    ),
+    Route(
         "create client",
         {"admin", "founder", "sales_lead", "customer_support", "hr"},
         lambda c, w: c.post(
@@ -119,6 +141,19 @@ ROUTES = [
         "create organization",
         {"admin", "founder", "coo", "cto", "marketing_lead", "product_manager"},
         lambda c, w: c.post("/api/protected/organizations", json={"name": "Matrix Org"}),
+    ),
+    Route(
+        "list a project's time entries",
+        ALL_STAFF - {"hr"},
+        lambda c, w: c.get(f"/api/protected/projects/{w['project'].id}/time-entries"),
+    ),
+    Route(
+        "log time on a project",
+        {"admin", "founder", "coo", "cto", "marketing_lead", "product_manager"},
+        lambda c, w: c.post(
+            f"/api/protected/projects/{w['project'].id}/time-entries",
+            json={"work_date": "2026-01-05", "hours": 1.5, "note": "Matrix"},
+        ),
     ),
     Route("list site content", ALL_STAFF - {"hr"}, lambda c, w: c.get("/api/admin/site/services")),
     Route(
@@ -193,6 +228,7 @@ def world(session: Session) -> dict[str, Any]:
         "target_employee": f.user(session, "target_emp", role=Role.employee, employee_type=EmployeeType.developer),
         "inquiry": inquiry,
         "team_member": member,
+        "project": f.project(session, f.user(session, "project_owner")),  # not target_client: it is deleted
     }
 
 

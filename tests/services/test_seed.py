@@ -35,6 +35,7 @@ from app.models import (
     Product,
     Project,
     ProjectMilestone,
+    ProjectTimeEntry,
     Service,
     TeamMember,
     User,
@@ -57,6 +58,7 @@ TABLES: dict[str, type[SQLModel]] = {
     "inquiries": ContactInquiry,
     "projects": Project,
     "milestones": ProjectMilestone,
+    "time_entries": ProjectTimeEntry,
     "invoices": Invoice,
     "invoice_items": InvoiceItem,
     "meetings": Meeting,
@@ -77,6 +79,7 @@ ACCOUNT_COUNTS = {
     "inquiries": 2,
     "projects": 3,
     "milestones": 4,
+    "time_entries": 34,
     "invoices": 3,
     "invoice_items": 8,
     "meetings": 2,
@@ -329,6 +332,11 @@ def test_demo_client_projects(runs: Runs) -> None:
     milestones = runs.s.exec(select(ProjectMilestone).where(ProjectMilestone.project_id == active.id)).all()
     assert len(milestones) == 4
     assert {m.status for m in milestones} == {"completed", "in_progress", "pending"}
+    for project in projects.values():  # actual hours are the demo staff's time entries, as time tracking keeps them
+        entries = runs.s.exec(select(ProjectTimeEntry).where(ProjectTimeEntry.project_id == project.id)).all()
+        assert project.actual_hours == sum((e.hours for e in entries), Decimal(0))
+        assert all(e.user_id is not None and e.work_date <= dt.date.today() for e in entries)
+    assert (active.actual_hours, projects["completed"].actual_hours, projects["planning"].actual_hours) == (128, 116, 0)
 
 
 def test_demo_invoices_add_up_to_the_cent(runs: Runs) -> None:
@@ -376,7 +384,7 @@ def test_demo_catalogue_and_inquiries(runs: Runs) -> None:
 # --- the data module itself -------------------------------------------------------------------------------------------
 
 # Helper keys the seeder resolves itself; every other key must be a column, since SQLModel drops unknown ones silently.
-HELPER_KEYS = {"milestones", "items", "prices", "project", "assign_to", "hour_utc", "duration_minutes"}
+HELPER_KEYS = {"time_log", "milestones", "items", "prices", "project", "assign_to", "hour_utc", "duration_minutes"}
 
 
 @pytest.mark.parametrize(

@@ -25,11 +25,12 @@ from sqlmodel import Session, col
 
 from app.app import app  # noqa: F401  (registers the pages and their states)
 from app.models.billing import Invoice
-from app.models.enums import InvoiceStatus, MeetingStatus, ProjectStatus
+from app.models.enums import EmployeeType, InvoiceStatus, MeetingStatus, ProjectStatus, Role
 from app.models.meeting import Meeting
 from app.models.project import Project
 from app.models.user import User
-from app.services import sessions
+from app.services import sessions, time_entries
+from app.services.time_entries import business_today
 from app.ui.portal.invoices import InvoicesState
 from app.ui.portal.meetings import MeetingsState
 from app.ui.portal.projects import ProjectsState
@@ -199,3 +200,26 @@ async def test_a_tab_switch_on_a_state_the_server_lost_loads_the_page_again(engi
     assert portal.is_client and portal.active_tab == "projects"
     assert [p.name for p in projects.projects] == ["Alice site"]
     assert portal.set_tab("invoices") is None  # a state that was loaded just switches
+
+
+@in_own_loop
+async def test_the_projects_tab_shows_hours_worked_against_the_estimate(engine: Engine, world: World) -> None:
+    with Session(engine, expire_on_commit=False) as s:
+        pm = f.user(s, f"pm_{uuid.uuid4().hex[:6]}", role=Role.employee, employee_type=EmployeeType.product_manager)
+        project = s.get(Project, world.alice_project.id)
+        assert project is not None
+        project.estimated_hours = 40
+        s.add(project)
+        s.commit()
+        for hours in ("1.25", "6"):
+            data = {"work_date": business_today().isoformat(), "hours": hours}
+            time_entries.log_time(s, actor=pm, project_id=project.id or 0, data=data)
+    try:
+        root = root_state(_token(engine, world.alice))
+        projects = await root.get_state(ProjectsState)
+        await projects.load()
+        assert [(p.name, p.hours) for p in projects.projects] == [("Alice site", "7.25 of 40 hours")]
+    finally:
+        with Session(engine) as s:
+            s.exec(delete(User).where(col(User.id) == pm.id))  # type: ignore[call-overload]
+            s.commit()

@@ -111,3 +111,19 @@ def test_meeting_type_view_prefers_scheduling_url_and_names_the_button_by_the_ur
     assert meeting_type_view({**t, "booking_url": None}).url == ""  # the button is disabled
     monkeypatch.setattr(portal_meetings, "builtin", lambda: True)  # the built-in scheduler: booked in the app
     assert meeting_type_view(t).url == "/book-meeting?type=FREE30"
+
+
+@pytest.mark.parametrize(
+    ("actual", "estimated", "text"),
+    [
+        (7.25, 40, "7.25 of 40 hours"),
+        (128, 220, "128 of 220 hours"),
+        (0, 80, "0 of 80 hours"),
+        (3, None, "3 hours (no estimate)"),
+        (None, None, "0 hours (no estimate)"),
+    ],
+)
+def test_a_project_shows_hours_worked_against_the_estimate(actual: object, estimated: object, text: str) -> None:
+    view = project_view({"id": 1, "name": "Site", "status": "in_progress", "actual_hours": actual,
+                         "estimated_hours": estimated})  # fmt: skip
+    assert view.hours == text

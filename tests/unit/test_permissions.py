@@ -1,9 +1,13 @@
 """Tests for the single permission table in app.core.permissions."""
 
+import re
+from pathlib import Path
+
 import pytest
 
 from app.core.permissions import (
     EMPLOYEE_TYPE_LABELS,
+    PERM_DESCRIPTIONS,
     PERMISSION_FEATURES,
     STAFF_ROLES,
     EmployeeType,
@@ -233,3 +237,11 @@ def test_permission_features():
         "applications": "applications:read",
         "settings": None,
     }
+
+
+def test_every_permission_is_described_as_docs_permissions_md_describes_it() -> None:
+    """The staff panel's Permissions dialog shows these; the documented table is their source."""
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "permissions.md").read_text()
+    documented = dict(re.findall(r"^\| `([a-z_]+:[a-z_]+)` \| ([^|]+?) \|$", doc, re.M))
+    assert {str(p): text for p, text in PERM_DESCRIPTIONS.items()} == documented
+    assert set(documented) == ALL

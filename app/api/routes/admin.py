@@ -12,9 +12,11 @@ from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
 
 from app.api.deps import ClientIP, RowId, SessionDep, StaffUser, require, require_staff
-from app.api.schemas import ClientCreateIn, InquiryUpdateIn, UserCreateIn, UserUpdateIn
+from app.api.schemas import ClientCreateIn, InquiryUpdateIn, One, Saved, UserCreateIn, UserUpdateIn
 from app.models.user import User, UserPublic
 from app.services import admin_inquiries, admin_users, audit, dashboard, health
+from app.services import user_permissions as perm_service
+from app.services.user_permissions import PermissionChange, UserPermissions
 
 router = APIRouter(tags=["admin"], dependencies=[Depends(require_staff)])
 
@@ -61,6 +63,21 @@ def update_user(user_id: str, user: StaffUser, s: SessionDep, ip: ClientIP, body
     """Change a user's fields, role or permissions (partial)."""
     updated = admin_users.update_user(s, actor=user, user_id=user_id, data=body.sent(), ip=ip)
     return {"data": _public(updated), "message": "User updated successfully"}
+
+
+@router.get("/admin/users/{user_id}/permissions", response_model=One[UserPermissions])
+def user_permissions(user_id: str, user: StaffUser, s: SessionDep) -> dict[str, Any]:
+    """A user's effective permissions, each with its source and whether the caller may change it (users:read)."""
+    return {"data": perm_service.user_permissions(s, actor=user, user_id=user_id)}
+
+
+@router.put("/admin/users/{user_id}/permissions", response_model=Saved[UserPermissions])
+def set_user_permission(
+    user_id: str, user: StaffUser, s: SessionDep, ip: ClientIP, body: PermissionChange
+) -> dict[str, Any]:
+    """Grant or revoke one permission of an employee (users:manage; never one's own; only what the caller holds)."""
+    data = perm_service.set_permission(s, actor=user, user_id=user_id, change=body, ip=ip)
+    return {"data": data, "message": "Permissions updated"}
 
 
 @router.delete("/admin/users/{user_id}")

@@ -32,11 +32,13 @@ from app.services import (
     products,
     projects,
     site_admin,
+    time_entries,
 )
 from app.services.applications import ApplicationPublic, ApplicationUpdate
 from app.services.meetings import MeetingPublic
 from app.services.organizations import OrganizationCreate, OrganizationPublic, OrganizationUpdate
 from app.services.products import PriceActive, PriceCreate, ProductCreate, ProductPublic, ProductUpdate
+from app.services.time_entries import TimeEntriesPage, TimeEntryCreate, TimeEntryPublic
 
 router = APIRouter(tags=["content"])
 public = APIRouter(tags=["content"])
@@ -106,6 +108,27 @@ def set_milestones(project_id: RowId, user: StaffUser, s: SessionDep, body: Mile
     """Replace a project's milestones, in order (content:write)."""
     data = projects.set_milestones(s, actor=user, project_id=project_id, milestones=body.sent().get("milestones") or [])
     return {"data": data, "message": "Project updated successfully"}
+
+
+@router.get("/protected/projects/{project_id}/time-entries", response_model=TimeEntriesPage)
+def list_time_entries(
+    project_id: RowId, user: StaffUser, s: SessionDep, page: PageNo = 1, page_size: PageSize = 10
+) -> TimeEntriesPage:
+    """A project's time entries, newest day first, with its actual and estimated hours (content:read)."""
+    return time_entries.list_time_entries(s, actor=user, project_id=project_id, page=page, page_size=page_size)
+
+
+@router.post("/protected/projects/{project_id}/time-entries", status_code=201, response_model=Saved[TimeEntryPublic])
+def log_time(project_id: RowId, user: StaffUser, s: SessionDep, body: TimeEntryCreate) -> dict[str, Any]:
+    """Log hours worked on a project; its actual hours grow by them (content:write)."""
+    return {"data": time_entries.log_time(s, actor=user, project_id=project_id, data=body), "message": "Time logged"}
+
+
+@router.delete("/protected/projects/{project_id}/time-entries/{entry_id}", response_model=Done)
+def delete_time_entry(project_id: RowId, entry_id: RowId, user: StaffUser, s: SessionDep) -> dict[str, str]:
+    """Delete a time entry: its author or an admin (content:write)."""
+    time_entries.delete_time_entry(s, actor=user, project_id=project_id, entry_id=entry_id)
+    return {"message": "Time entry deleted"}
 
 
 @router.get("/admin/site/{kind}")

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import dataclasses
+from decimal import Decimal
 from typing import Any, ClassVar
 
 import reflex as rx
+from reflex.vars.object import ObjectVar
 
 from app.core.errors import DomainError, Unauthorized
 from app.services import projects
@@ -36,9 +38,22 @@ class ProjectView:
     progress: int = 0
     deadline: str = ""
     budget: str = ""
+    hours: str = ""  # "12.5 of 220 hours" (actual of estimated)
     description: str = ""
     can_cancel: bool = False
     milestones: list[MilestoneView] = dataclasses.field(default_factory=list)
+
+
+def hours_text(actual: Any, estimated: Any) -> str:
+    """Hours worked against the estimate, as the client reads them: "12.5 of 220 hours", "3 hours (no estimate)"."""
+    done = _number(actual)
+    if estimated is None:
+        return f"{done} hours (no estimate)"
+    return f"{done} of {_number(estimated)} hours"
+
+
+def _number(value: Any) -> str:
+    return f"{Decimal(str(value or 0)).quantize(Decimal('0.01')).normalize():f}"
 
 
 def project_view(p: dict[str, Any]) -> ProjectView:
@@ -52,6 +67,7 @@ def project_view(p: dict[str, Any]) -> ProjectView:
         progress=max(0, min(100, int(p.get("progress_percentage") or 0))),
         deadline=long_date(p.get("deadline")),
         budget=usd(p.get("budget")),
+        hours=hours_text(p.get("actual_hours"), p.get("estimated_hours")),
         description=str(p.get("description") or ""),
         can_cancel=status not in FINAL,
         milestones=[
@@ -161,7 +177,7 @@ def _fact(icon: str, label: str, value: Any) -> rx.Component:
     )
 
 
-def _project_card(p: rx.Var) -> rx.Component:
+def _project_card(p: ObjectVar[ProjectView]) -> rx.Component:
     return ui.card(
         rx.el.div(
             rx.el.div(
@@ -184,7 +200,8 @@ def _project_card(p: rx.Var) -> rx.Component:
         rx.el.div(
             _fact("calendar", "Deadline", rx.cond(p.deadline != "", p.deadline, "No deadline set")),
             _fact("dollar-sign", "Budget", rx.cond(p.budget != "", p.budget, "Not specified")),
-            class_name="grid grid-cols-1 gap-3 sm:grid-cols-2",
+            _fact("clock", "Hours worked", rx.el.span(p.hours, data_testid="project-hours")),
+            class_name="grid grid-cols-1 gap-3 sm:grid-cols-3",
         ),
         rx.el.p(
             rx.cond(p.description != "", p.description, "No description provided"),

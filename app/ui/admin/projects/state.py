@@ -1,5 +1,5 @@
-"""The Projects tab's state: one page of projects, the create/edit dialog with its milestones editor and pickers, and
-the delete confirmation."""
+"""The Projects tab's state: one page of projects, the create/edit dialog with its milestones editor and pickers, the
+delete confirmation, and each project's time entries (`time_state`)."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from app.services.paging import SEARCH_MAX, Page
 from app.ui.admin.cards import CardList, row_id
 from app.ui.admin.common import day_text, dollars, form_text, label_of
 from app.ui.admin.pickers import ClientPicker
+from app.ui.admin.projects.time_state import ProjectTimeMixin
 from app.ui.admin.state import AdminState, as_actor
 
 MILESTONES_MAX = 50
@@ -102,7 +103,7 @@ def project_row(p: dict[str, Any]) -> ProjectRow:
     )
 
 
-class ProjectListState(ClientPicker, CardList, AdminState):
+class ProjectListState(ProjectTimeMixin, ClientPicker, CardList, AdminState):
     rows: list[ProjectRow] = []
     sort: str = "newest"
     edit: ProjectRow = ProjectRow()

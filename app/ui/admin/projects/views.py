@@ -1,5 +1,5 @@
 """The Projects tab: search, the card grid with status, type, progress, budget and hours, its pager, the create/edit
-dialog (with the milestones editor) and the delete confirmation."""
+dialog (with the milestones editor), the delete confirmation and the time log (`time_views`)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from app.ui.admin.cards import CARD_BOX, card_actions, card_list, card_title, de
 from app.ui.admin.common import INPUT_INLINE, TEXTAREA, label_of, search_input
 from app.ui.admin.pickers import client_picker
 from app.ui.admin.projects.state import ProjectListState
+from app.ui.admin.projects.time_views import time_button, time_dialog
 from app.ui.admin.widgets import BTN_SECONDARY, ICON_BTN, INPUT, badge, badge_by, field, select, text_input
 
 S = ProjectListState
@@ -56,7 +57,11 @@ def _card(p: rx.Var) -> rx.Component:
             _figure("Actual", rx.el.span(p.actual_hours, "h actual")),
             class_name="grid w-full grid-cols-2 gap-2 text-xs text-slate-700",
         ),
-        rx.el.p(p.milestone_count, " milestones", class_name="text-xs text-slate-500"),
+        rx.el.div(
+            rx.el.p(p.milestone_count, " milestones", class_name="text-xs text-slate-500"),
+            time_button(p),
+            class_name="mt-auto flex w-full items-center justify-between gap-2 pt-1",
+        ),
         class_name=CARD_BOX,
         data_testid="project-card",
     )
@@ -287,4 +292,5 @@ def projects_panel() -> rx.Component:
         card_list(S, _card, "projects", "Failed to load projects"),
         form_dialog(S, _fields()),
         delete_dialog(S, "Delete Project"),
+        time_dialog(),
     )

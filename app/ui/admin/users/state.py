@@ -1,4 +1,5 @@
-"""User Management (/admin/users, users:read): search, role filter, the paginated list and the account dialogs."""
+"""User Management (/admin/users, users:read): search, role filter, the paginated list, the account dialogs and the
+Permissions dialog (`permissions_state`)."""
 
 from __future__ import annotations
 
@@ -8,12 +9,13 @@ import reflex as rx
 
 from app.ui.admin.accounts.state import AccountsMixin
 from app.ui.admin.state import AdminState
+from app.ui.admin.users.permissions_state import PermissionsMixin
 
 ROLE_FILTERS = [("", "All Roles"), ("admin", "Admin"), ("employee", "Employee"), ("client", "Client")]
 ROLE_COLORS = {"admin": "purple", "employee": "blue", "client": "green"}
 
 
-class UsersState(AccountsMixin, AdminState):
+class UsersState(PermissionsMixin, AccountsMixin, AdminState):
     role_filter: str = ""
 
     def _query(self) -> dict[str, Any]:

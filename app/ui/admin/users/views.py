@@ -1,4 +1,4 @@
-"""User Management (/admin/users): the table, the filters and the edit dialog over UsersState."""
+"""User Management (/admin/users): the table, the filters, the edit dialog and the Permissions dialog."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import reflex as rx
 
 from app.ui.admin.accounts.state import EMPLOYEE_TYPE_OPTIONS, ROLE_OPTIONS, AccountRow
 from app.ui.admin.accounts.views import create_dialog, delete_dialog, edit_dialog, reset_dialog, row_actions, search_box
+from app.ui.admin.users.permissions_views import permissions_button, permissions_dialog
 from app.ui.admin.users.state import ROLE_COLORS, ROLE_FILTERS, UsersState
 from app.ui.admin.widgets import (
     BTN_PRIMARY,
@@ -56,7 +57,14 @@ def _row(row: rx.Var[AccountRow]) -> rx.Component:
             class_name=f"{TD} hidden lg:table-cell",
         ),
         rx.el.td(row.created, class_name=f"{TD} hidden xl:table-cell whitespace-nowrap"),
-        rx.el.td(row_actions(UsersState, row, reset_allowed=reset_allowed), class_name=f"{TD} text-right"),
+        rx.el.td(
+            rx.el.div(
+                permissions_button(row),
+                row_actions(UsersState, row, reset_allowed=reset_allowed),
+                class_name="flex items-center justify-end gap-1",
+            ),
+            class_name=f"{TD} text-right",
+        ),
         class_name="border-t border-slate-100 hover:bg-slate-50/60",
         data_testid="user-row",
     )
@@ -166,4 +174,5 @@ def users_content() -> rx.Component:
         _edit_dialog(),
         reset_dialog(s),
         delete_dialog(s, "user", "Deletion Failed"),
+        permissions_dialog(),
     )

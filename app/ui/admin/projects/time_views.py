@@ -1,0 +1,180 @@
+"""The time dialog of a project: actual against estimated hours, one page of entries (newest day first) with their
+delete confirmation, and, for staff who write projects, the form that logs hours."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import reflex as rx
+from reflex.vars.object import ObjectVar
+
+from app.models.project import TIME_NOTE_MAX
+from app.ui.admin.common import form_alert
+from app.ui.admin.projects.state import ProjectListState
+from app.ui.admin.projects.time_state import TimeRow
+from app.ui.admin.widgets import BTN_DANGER, BTN_PRIMARY, BTN_SECONDARY, ICON_BTN, dialog, field, pagination, text_input
+
+S = ProjectListState
+ev: Any = ProjectListState  # its handlers called with arguments: event specs to Reflex, namespaces to mypy
+EARLIEST = "1900-01-01"
+
+
+def time_button(p: Any) -> rx.Component:  # the card's ProjectRow var
+    """The card's way into its time entries."""
+    return rx.el.button(
+        rx.icon("clock", size=14),
+        "Time log",
+        type="button",
+        on_click=ev.open_time(p.id),
+        aria_label=f"Time log of {p.name}",
+        class_name=BTN_SECONDARY,
+        data_testid="time-button",
+    )
+
+
+def _totals() -> rx.Component:
+    return rx.el.p(
+        rx.el.span(S.time_actual, " h", class_name="text-2xl font-semibold text-slate-900", data_testid="time-actual"),
+        rx.el.span(
+            rx.cond(
+                S.time_estimated != "", rx.el.span(" of ", S.time_estimated, " h estimated"), " logged, no estimate"
+            ),
+            class_name="text-sm text-slate-500",
+        ),
+        class_name="mb-4",
+    )
+
+
+def _entry(e: ObjectVar[TimeRow]) -> rx.Component:
+    confirm = rx.el.div(
+        rx.el.span("Delete this entry?", class_name="text-xs text-slate-600"),
+        rx.el.button("Keep", type="button", on_click=S.keep_time, class_name=BTN_SECONDARY),
+        rx.el.button(
+            "Delete", type="button", on_click=S.confirm_delete_time, class_name=BTN_DANGER, data_testid="time-confirm"
+        ),
+        class_name="flex flex-wrap items-center justify-end gap-2",
+    )
+    delete = rx.el.button(
+        rx.icon("trash-2", size=14),
+        type="button",
+        on_click=ev.ask_delete_time(e.id),
+        title="Delete",
+        aria_label="Delete time entry",
+        class_name=f"{ICON_BTN} hover:!text-red-600",
+        data_testid="time-delete",
+    )
+    return rx.el.li(
+        rx.el.div(
+            rx.el.div(
+                rx.el.span(e.hours, " h", class_name="font-semibold text-slate-900"),
+                rx.el.span(e.day, class_name="text-sm text-slate-600"),
+                rx.el.span("· ", e.author, class_name="text-sm text-slate-500"),
+                class_name="flex flex-wrap items-baseline gap-x-2",
+            ),
+            rx.cond(e.note != "", rx.el.p(e.note, class_name="break-words text-sm text-slate-600"), rx.fragment()),
+            class_name="min-w-0 flex-1",
+        ),
+        rx.cond(e.can_delete, rx.cond(S.time_confirm == e.id, confirm, delete), rx.fragment()),
+        class_name="flex items-start justify-between gap-3 py-2",
+        data_testid="time-entry",
+    )
+
+
+def _entries() -> rx.Component:
+    listed = rx.el.div(
+        rx.el.ul(
+            rx.foreach(S.time_rows, _entry),
+            class_name="max-h-[30vh] divide-y divide-slate-100 overflow-y-auto pr-1",
+            data_testid="time-entries",
+        ),
+        rx.cond(
+            S.time_pages > 1,
+            pagination(
+                S.time_page,
+                S.time_pages,
+                S.time_total,
+                S.time_first,
+                S.time_last,
+                S.time_prev_page,
+                S.time_next_page,
+            ),
+            rx.fragment(),
+        ),
+    )
+    return rx.cond(
+        S.time_error != "",
+        rx.el.p(S.time_error, role="alert", class_name="text-sm text-red-700"),
+        rx.cond(
+            S.time_rows.length() > 0,
+            listed,
+            rx.el.p(
+                rx.cond(S.time_loading, "Loading…", "No time logged yet."),
+                class_name="py-4 text-center text-sm text-slate-500",
+            ),
+        ),
+    )
+
+
+def _form() -> rx.Component:
+    return rx.el.form(
+        rx.el.h4("Log time", class_name="mb-2 text-sm font-semibold text-slate-900"),
+        form_alert("Please check the entry", S.time_form_error),
+        rx.el.div(
+            field(
+                "Date",
+                text_input("work_date", id="time-date", type="date", min=EARLIEST, max=S.time_today,
+                           default_value=S.time_today, required=True),
+                S.time_date_error,
+                required=True,
+            ),
+            field(
+                "Hours",
+                text_input("hours", id="time-hours", type="number", min="0.01", max="24", step="0.01",
+                           placeholder="1.5", title="More than 0, at most 24", required=True),
+                S.time_hours_error,
+                required=True,
+            ),
+            field(
+                "Note",
+                text_input("note", id="time-note", max_length=TIME_NOTE_MAX, placeholder="What was done"),
+                S.time_note_error,
+            ),
+            class_name="grid gap-3 sm:grid-cols-[10.5rem_6.5rem_minmax(0,1fr)]",
+        ),
+        rx.el.div(
+            rx.el.button(
+                rx.cond(S.time_saving, rx.icon("loader-circle", size=16, class_name="animate-spin"), rx.fragment()),
+                "Log time",
+                type="submit",
+                disabled=S.time_saving,
+                class_name=BTN_PRIMARY,
+                data_testid="time-submit",
+            ),
+            class_name="mt-3 flex justify-end",
+        ),
+        key=S.time_form_key,
+        on_submit=S.log_time,
+        reset_on_submit=False,
+        class_name="mb-4 rounded-lg border border-slate-200 bg-slate-50 p-3",
+    )  # fmt: skip
+
+
+def time_dialog() -> rx.Component:
+    body = rx.el.div(
+        _totals(),
+        rx.cond(S.can_write, _form(), rx.fragment()),
+        _entries(),
+        rx.el.div(
+            rx.el.button("Close", type="button", on_click=ev.set_time_open(False), class_name=BTN_SECONDARY),
+            class_name="mt-4 flex justify-end",
+        ),
+        data_testid="time-dialog",
+    )
+    return dialog(
+        rx.el.span("Time log: ", S.time_project),
+        "Hours staff logged on this project; the client sees the total beside the estimate.",
+        body,
+        open=S.time_open,
+        on_open_change=S.set_time_open,
+        max_width="40rem",
+    )

@@ -1,0 +1,190 @@
+"""Time on projects: who logs, reads and deletes entries, the rules on an entry, and actual_hours as their sum."""
+
+from __future__ import annotations
+
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+from datetime import timedelta
+from decimal import Decimal
+
+import pytest
+from sqlalchemy import delete
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, col, select
+
+from app.core.errors import Forbidden, Invalid, NotFound
+from app.models.enums import EmployeeType, Role
+from app.models.project import Project, ProjectTimeEntry
+from app.models.system import AuditLog
+from app.models.user import User
+from app.services import projects, time_entries
+from app.services.time_entries import business_today
+from tests import factories as f
+
+
+@pytest.fixture
+def world(session: Session) -> dict[str, object]:
+    client = f.user(session, "tclient", first_name="Zoë", last_name="Núñez")
+    return {
+        "client": client,
+        "project": f.project(session, client, estimated_hours=40),
+        "other": f.project(session, client, "Other"),
+        "pm": f.user(session, "tpm", role=Role.employee, employee_type=EmployeeType.product_manager, first_name="Pat"),
+        "cto": f.user(session, "tcto", role=Role.employee, employee_type=EmployeeType.cto),
+        "dev": f.user(session, "tdev", role=Role.employee, employee_type=EmployeeType.developer),
+        "hr": f.user(session, "t_hr", role=Role.employee, employee_type=EmployeeType.hr),
+        "admin": f.user(session, "tadmin", role=Role.admin),
+    }
+
+
+def _log(s: Session, actor: User, project: Project, hours: object = "1.5", **kw: object) -> dict[str, object]:
+    data = {"work_date": business_today().isoformat(), "hours": hours, **kw}
+    return time_entries.log_time(s, actor=actor, project_id=project.id or 0, data=data).model_dump()
+
+
+def _actual(s: Session, project: Project) -> Decimal:
+    s.refresh(project)
+    return project.actual_hours
+
+
+def test_actual_hours_is_the_sum_of_the_entries(session: Session, world: dict) -> None:
+    project, pm, cto = world["project"], world["pm"], world["cto"]
+    first = _log(session, pm, project, "1.5", note="Kick-off workshop")
+    second = _log(session, cto, project, 8)
+    _log(session, pm, world["other"], 3)  # another project's hours stay there
+    assert first["hours"] == 1.5 and first["author"] == "Pat" and first["note"] == "Kick-off workshop"
+    assert _actual(session, project) == Decimal("9.50")
+    rows = session.exec(select(ProjectTimeEntry).where(ProjectTimeEntry.project_id == project.id)).all()
+    assert _actual(session, project) == sum(r.hours for r in rows)
+
+    time_entries.delete_time_entry(session, actor=cto, project_id=project.id, entry_id=second["id"])
+    assert _actual(session, project) == Decimal("1.50")
+    page = time_entries.list_time_entries(session, actor=world["dev"], project_id=project.id)
+    assert page.total == 1 and page.actual_hours == 1.5 and page.estimated_hours == 40
+    # The portal's project (the client's own list) carries the same figures.
+    mine = projects.list_projects(session, actor=world["client"])
+    assert {p["name"]: (p["estimated_hours"], p["actual_hours"]) for p in mine}["Website"] == (40, 1.5)
+    logged = session.exec(select(AuditLog).where(AuditLog.entity_id == str(project.id))).all()
+    assert sorted(a.action for a in logged if a.action.startswith("project.time")) == [
+        "project.time_deleted",
+        "project.time_logged",
+        "project.time_logged",
+    ]
+
+
+def test_entries_are_listed_newest_day_first_and_paged(session: Session, world: dict) -> None:
+    project, pm = world["project"], world["pm"]
+    today = business_today()
+    for days in (3, 0, 10, 1):
+        _log(session, pm, project, 1, work_date=(today - timedelta(days=days)).isoformat())
+    page = time_entries.list_time_entries(session, actor=pm, project_id=project.id, page_size=3)
+    assert [e.work_date for e in page.data] == [(today - timedelta(days=d)).isoformat() for d in (0, 1, 3)]
+    assert page.total == 4 and page.pages == 2
+    assert all(e.can_delete for e in page.data)
+    assert not any(
+        e.can_delete for e in time_entries.list_time_entries(session, actor=world["cto"], project_id=project.id).data
+    )
+
+
+@pytest.mark.parametrize(
+    ("data", "field", "message"),
+    [
+        ({"hours": 0}, "hours", "Hours must be more than 0"),
+        ({"hours": -2}, "hours", "Hours must be more than 0"),
+        ({"hours": "24.01"}, "hours", "Hours cannot be more than 24 in one entry"),
+        ({"hours": "1.234"}, "hours", "Hours can have at most two decimals (e.g. 1.25)"),
+        ({"hours": "lots"}, "hours", "Hours must be a number, e.g. 1.5"),
+        ({"hours": "NaN"}, "hours", "Hours must be a number, e.g. 1.5"),
+        ({"hours": None}, "hours", "Hours are required"),
+        ({"hours": ""}, "hours", "Hours are required"),
+        ({"work_date": ""}, "work_date", "Date is required"),
+        ({"work_date": "yesterday"}, "work_date", "Date must be a date (YYYY-MM-DD)"),
+        ({"work_date": "1899-12-31"}, "work_date", "Date cannot be before January 1, 1900"),
+        ({"note": "x" * 501}, "note", "Note must not exceed 500 characters"),
+    ],
+)
+def test_an_entry_must_make_sense(session: Session, world: dict, data: dict, field: str, message: str) -> None:
+    with pytest.raises(Invalid) as caught:
+        _log(session, world["pm"], world["project"], **{"hours": "1", **data})
+    assert caught.value.errors == {field: message} and caught.value.message == message
+    assert _actual(session, world["project"]) == 0
+
+
+def test_a_future_day_is_refused_today_and_24_hours_are_fine(session: Session, world: dict) -> None:
+    tomorrow = (business_today() + timedelta(days=1)).isoformat()
+    with pytest.raises(Invalid, match="Date cannot be in the future"):
+        _log(session, world["pm"], world["project"], 1, work_date=tomorrow)
+    assert _log(session, world["pm"], world["project"], 24)["hours"] == 24
+    assert _log(session, world["pm"], world["project"], "0.25", note="  Call  ")["note"] == "Call"
+    assert _actual(session, world["project"]) == Decimal("24.25")
+
+
+def test_who_may_log_read_and_delete(session: Session, world: dict) -> None:
+    project, pm, cto, admin = world["project"], world["pm"], world["cto"], world["admin"]
+    for refused in (world["client"], world["dev"], world["hr"]):  # dev and hr lack content:write
+        with pytest.raises(Forbidden, match="You don't have permission to log time on projects"):
+            _log(session, refused, project)
+    for refused in (world["client"], world["hr"]):  # hr lacks content:read
+        with pytest.raises(Forbidden, match="You don't have permission to view time entries"):
+            time_entries.list_time_entries(session, actor=refused, project_id=project.id)
+    entry = _log(session, pm, project, 2)
+    with pytest.raises(Forbidden, match="You can only delete your own time entries"):
+        time_entries.delete_time_entry(session, actor=cto, project_id=project.id, entry_id=entry["id"])
+    with pytest.raises(Forbidden, match="You don't have permission to delete time entries"):
+        time_entries.delete_time_entry(session, actor=world["dev"], project_id=project.id, entry_id=entry["id"])
+    with pytest.raises(NotFound, match="Time entry not found"):  # the id of another project's entry
+        time_entries.delete_time_entry(session, actor=pm, project_id=world["other"].id, entry_id=entry["id"])
+    assert _actual(session, project) == 2
+    time_entries.delete_time_entry(session, actor=admin, project_id=project.id, entry_id=entry["id"])
+    assert _actual(session, project) == 0
+
+
+def test_a_missing_project_is_not_found(session: Session, world: dict) -> None:
+    with pytest.raises(NotFound, match="Project not found"):
+        _log(session, world["pm"], Project(id=987654, name="x", client_id=world["client"].id))
+    with pytest.raises(NotFound, match="Project not found"):
+        time_entries.list_time_entries(session, actor=world["pm"], project_id=987654)
+
+
+def test_hours_stay_when_their_author_leaves_and_go_with_the_project(session: Session, world: dict) -> None:
+    project, pm = world["project"], world["pm"]
+    _log(session, pm, project, 3)
+    session.delete(pm)
+    session.commit()
+    page = time_entries.list_time_entries(session, actor=world["admin"], project_id=project.id)
+    assert [(e.author, e.user_id, e.hours) for e in page.data] == [("Former staff member", None, 3)]
+    assert _actual(session, project) == 3
+    projects.delete_project(session, actor=world["admin"], project_id=project.id)
+    assert session.exec(select(ProjectTimeEntry).where(ProjectTimeEntry.project_id == project.id)).all() == []
+
+
+def test_entries_logged_at_once_all_count(engine: Engine) -> None:
+    """Real concurrency (threads, own sessions, committed rows): no addition to actual_hours is lost."""
+    with Session(engine, expire_on_commit=False) as s:
+        tag = uuid.uuid4().hex[:8]
+        client = f.user(s, f"race_c_{tag}")
+        project = f.project(s, client, f"Race {tag}")
+        pm = f.user(s, f"race_pm_{tag}", role=Role.employee, employee_type=EmployeeType.product_manager)
+
+    def log_some(_: int) -> None:
+        for _ in range(8):
+            with Session(engine) as s:
+                actor = s.get(User, pm.id)
+                assert actor is not None
+                data = {"work_date": business_today().isoformat(), "hours": "1.25"}
+                time_entries.log_time(s, actor=actor, project_id=project.id or 0, data=data)
+
+    try:
+        with ThreadPoolExecutor(max_workers=4) as pool:
+            list(pool.map(log_some, range(4)))
+        with Session(engine) as s:
+            stored = s.get(Project, project.id)
+            entries = s.exec(select(ProjectTimeEntry).where(ProjectTimeEntry.project_id == project.id)).all()
+            assert stored is not None and len(entries) == 32
+            assert stored.actual_hours == sum(e.hours for e in entries) == Decimal(40)
+    finally:
+        with Session(engine) as s:
+            s.exec(delete(AuditLog).where(col(AuditLog.actor_id) == pm.id))  # type: ignore[call-overload]
+            s.exec(delete(Project).where(col(Project.id) == project.id))  # type: ignore[call-overload]
+            s.exec(delete(User).where(col(User.id).in_([pm.id, client.id])))  # type: ignore[call-overload]
+            s.commit()
