@@ -58,9 +58,9 @@ SUITES = (
     ),
     Suite(
         "Property tests (hypothesis)",
-        "contact, registration, profile, projects, invoice arithmetic, any text: a clear 4xx that changes nothing or "
-        "a correct stored result",
-        ("tests/api/test_properties.py",),
+        "contact, registration, profile, projects, invoice arithmetic, booking slots, any text: a clear 4xx that "
+        "changes nothing or a correct stored result; every offered slot keeps every rule, nothing is booked twice",
+        ("tests/api/test_properties.py", "tests/services/test_booking_properties.py"),
         (("HYPOTHESIS_EXAMPLES", "1000"),),
         (("HYPOTHESIS_EXAMPLES", "40"),),
     ),
