@@ -45,6 +45,9 @@ LEGACY_BUDGETS: dict[str, str] = {"1.2k-5k": "1.2k-3k"}
 
 LIMITS = {"name": 100, "company": 200, "phone": 30, "message": 5000}
 PER_IP_LIMITS = ((5, timedelta(minutes=10)), (20, timedelta(days=1)))
+# Submissions over those limits kept in Spam per address and day; beyond this a flood is dropped.
+OVER_LIMIT_KEPT = (20, timedelta(days=1))
+OVER_LIMIT_NOTE = "Kept as spam: sent when its address was over the contact form's limit (the sender was told so)."
 # Acknowledgements per address and day: the form must not become a way to mail strangers.
 ACKS_PER_ADDRESS = (3, timedelta(days=1))
 ECHO_CHARS = 1000
@@ -202,12 +205,40 @@ def submit_inquiry(s: Session, *, data: ContactCreate | Mapping[str, Any], ip: s
     form = parse(ContactCreate, data)
     # Counted in this transaction: only stored submissions count (spam too, which caps a flooding bot).
     if ip and not ratelimit.claim(s, *(ratelimit.Limit(f"contact:ip:{ip}", n, w) for n, w in PER_IP_LIMITS)):
+        _keep_over_the_limit(s, form, ip)
         raise TooManyRequests(TOO_MANY)
     # `website` is the hidden honeypot: when filled, the inquiry is stored flagged as spam and nothing is sent, and
     # the caller sees the usual success, so a bot learns nothing.
     is_spam = bool((form.website or "").strip())
+    inquiry = _inquiry(form, is_spam=is_spam)
+    s.add(inquiry)
+    s.flush()
+    if is_spam:
+        log.info("Contact form honeypot filled; inquiry %s stored as spam", inquiry.id)
+    else:
+        _acknowledge(s, inquiry)
+        _notify_staff(s, inquiry)
+        if inquiry.newsletter:
+            subscriptions.stage(s, email=inquiry.email, source="contact")
+    s.commit()
+    return inquiry
+
+
+def _keep_over_the_limit(s: Session, form: ContactCreate, ip: str) -> None:
+    """A submission over the address's limit is refused (429) but kept in Spam, unsent, so a real person who wrote
+    too often is not lost: staff can move it back with "Not spam". Kept up to a daily cap, so a flood stays bounded."""
+    if not ratelimit.claim(s, ratelimit.Limit(f"contact:over-limit:{ip}", *OVER_LIMIT_KEPT)):
+        return
+    inquiry = _inquiry(form, is_spam=True)
+    inquiry.notes = OVER_LIMIT_NOTE
+    s.add(inquiry)
+    s.commit()
+    log.info("Contact form over the address's limit; inquiry %s kept as spam", inquiry.id)
+
+
+def _inquiry(form: ContactCreate, *, is_spam: bool) -> ContactInquiry:
     assert form.name and form.email and form.message  # required by the model
-    inquiry = ContactInquiry(
+    return ContactInquiry(
         name=form.name,
         email=form.email,
         company=form.company,
@@ -220,14 +251,3 @@ def submit_inquiry(s: Session, *, data: ContactCreate | Mapping[str, Any], ip: s
         priority=InquiryPriority.medium,
         is_spam=is_spam,
     )
-    s.add(inquiry)
-    s.flush()
-    if is_spam:
-        log.info("Contact form honeypot filled; inquiry %s stored as spam", inquiry.id)
-    else:
-        _acknowledge(s, inquiry)
-        _notify_staff(s, inquiry)
-        if inquiry.newsletter:
-            subscriptions.stage(s, email=inquiry.email, source="contact")
-    s.commit()
-    return inquiry

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from sqlmodel import Session, select
 
-from app.core.errors import Forbidden
+from app.core.errors import Forbidden, TooManyRequests
 from app.models.enums import EmployeeType, InquiryStatus, Role
 from app.models.inquiry import ContactInquiry
 from app.models.system import EmailOutbox
@@ -78,3 +78,29 @@ def test_only_inquiry_writers_rescue(session: Session) -> None:
         admin_inquiries.update_inquiry(session, actor=revoked, inquiry_id=inquiry.id, data={"is_spam": False})
     session.refresh(inquiry)
     assert inquiry.is_spam and _acks(session, "kept@example.com") == 0
+
+
+def test_a_message_over_the_address_limit_is_refused_but_kept_in_spam_up_to_a_cap(session: Session) -> None:
+    """The sender is told "too many" (429); the message waits in Spam, unsent, and "Not spam" acknowledges it once.
+    A flood from one address keeps at most the daily cap."""
+    ip = "203.0.113.50"
+    for n in range(5):
+        contact.submit_inquiry(session, data=_form(f"ok{n}@example.com"), ip=ip)
+    with pytest.raises(TooManyRequests):
+        contact.submit_inquiry(session, data=_form("late@example.com"), ip=ip)
+    kept = session.exec(select(ContactInquiry).where(ContactInquiry.email == "late@example.com")).one()
+    assert kept.is_spam and kept.notes == contact.OVER_LIMIT_NOTE and _acks(session, "late@example.com") == 0
+    admin = f.user(session, "limit_admin", role=Role.admin)
+    admin_inquiries.update_inquiry(session, actor=admin, inquiry_id=kept.id, data={"is_spam": False})
+    assert _acks(session, "late@example.com") == 1
+
+    cap, _window = contact.OVER_LIMIT_KEPT
+    for n in range(cap + 5):
+        with pytest.raises(TooManyRequests):
+            contact.submit_inquiry(session, data=_form(f"flood{n}@example.com"), ip=ip)
+    flood = session.exec(select(ContactInquiry).where(ContactInquiry.email.like("flood%"))).all()  # type: ignore[attr-defined]
+    assert len(flood) == cap - 1  # the late message took the first place of the day's cap
+
+
+def _form(email: str) -> dict[str, str]:
+    return {"name": "Busy Person", "email": email, "message": "Please quote a new website."}
