@@ -22,6 +22,9 @@ config = rx.Config(
     trusted_proxy_hops=settings.trusted_proxy_hops,
     # No phoning home, no badge; our own Alembic migrations own the database (db_url stays unset on purpose).
     telemetry_enabled=False,
+    # Scripts, styles and pages are compressed once at build time and served as they are (brotli where the browser
+    # takes it, else gzip), never compressed per request.
+    frontend_compression_formats=["brotli", "gzip"],
     show_built_with_reflex=False,
     plugins=[
         TailwindV4Plugin(),

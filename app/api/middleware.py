@@ -41,8 +41,25 @@ def _security_headers() -> list[tuple[bytes, bytes]]:
     return [(k.encode(), v.encode()) for k, v in headers.items()]
 
 
+# The build names every script, style sheet and font under /assets/ by a hash of its content: a new build gets new
+# names, so a browser may keep these for a year without asking again.
+IMMUTABLE = b"public, max-age=31536000, immutable"
+
+
+def _cache_control(path: str) -> bytes:
+    """How long an answer to `path` may be kept (a route that knows better sets its own header)."""
+    if path.startswith("/api/"):
+        # API answers are personal (a client's invoices, a session's user) or change at any moment: no browser or
+        # proxy may keep them.
+        return b"no-store"
+    if path.startswith("/assets/"):
+        return IMMUTABLE
+    # Pages and unhashed files: kept, but checked with the server (ETag) before each use, so a deploy shows at once.
+    return b"no-cache"
+
+
 class SecurityHeaders:
-    """Adds the security headers to every HTTP response that does not set them itself, and `no-store` to the API's."""
+    """Adds the security headers and a cache policy to every HTTP response that does not set them itself."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -53,16 +70,16 @@ class SecurityHeaders:
             await self.app(scope, receive, send)
             return
 
-        api = scope["path"].startswith("/api/")
+        cache = _cache_control(scope["path"])
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 present = {k.lower() for k, _ in message.get("headers", [])}
                 extra = [(k, v) for k, v in self.headers if k not in present]
-                if api and b"cache-control" not in present:
-                    # API answers are personal (a client's invoices, a session's user) or change at any moment:
-                    # no browser or proxy may keep them. A route that may be cached says so itself.
-                    extra.append((b"cache-control", b"no-store"))
+                if b"cache-control" not in present and message.get("status", 200) < 400:
+                    extra.append((b"cache-control", cache))
+                elif b"cache-control" not in present:
+                    extra.append((b"cache-control", b"no-store"))  # an error page is never kept
                 message["headers"] = [*message.get("headers", []), *extra]
             await send(message)
 

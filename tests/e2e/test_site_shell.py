@@ -98,7 +98,7 @@ PAGES = [
 ]
 
 
-def test_every_page_and_asset_carries_the_security_headers_and_names_no_server_version(server: Server) -> None:
+def test_every_page_and_asset_carries_the_security_headers_a_cache_policy_and_no_server_version(server: Server) -> None:
     problems = []
     with httpx.Client(base_url=server.url, timeout=30) as http:
         home = http.get("/")
@@ -119,4 +119,9 @@ def test_every_page_and_asset_carries_the_security_headers_and_names_no_server_v
             if r.status_code >= 500 or "Traceback" in r.text:
                 problems.append(f"{path}: {r.status_code}")
         assert http.get("/api/health").headers["cache-control"] == "no-store"
+        assert http.get("/about").headers["cache-control"] == "no-cache"  # revalidated: a deploy shows at once
+        for encoding, expected in (("br", "br"), ("gzip", "gzip")):
+            r = http.get(assets[0], headers={"accept-encoding": encoding})
+            assert r.headers["cache-control"] == "public, max-age=31536000, immutable", assets[0]
+            assert r.headers.get("content-encoding") == expected, (assets[0], r.headers)
     assert problems == []
