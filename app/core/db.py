@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import re
-from collections.abc import Iterable, Iterator, Sequence
+import weakref
+from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any, TypeVar
 
 from sqlalchemy import event
 from sqlalchemy.engine import Engine, ExceptionContext
+from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from sqlmodel import Session, SQLModel, create_engine
 
 from app.core.config import settings
@@ -150,7 +153,42 @@ def session_scope() -> Iterator[Session]:
         yield session
 
 
-def get_session() -> Iterator[Session]:
-    """FastAPI dependency (tests override it with a rolled-back session)."""
-    with session_scope() as session:
+async def get_session() -> AsyncIterator[Session]:
+    """FastAPI dependency (tests override it with a rolled-back session): a session, once a connection is free.
+
+    The routes are sync, so FastAPI runs each on a worker thread, and after the route it needs a thread again to
+    serialize the answer before this cleanup closes the session. With more requests than pooled connections, every
+    thread ended up waiting for a connection that only a thread could give back, and the server answered nothing
+    until the pool timed out (scripts/bench_server.py: 0 requests/s at 64 connections). So a request waits here, on
+    the event loop and without a thread, until one of the pool's connections is free for it; a route that starts
+    always finds its connection, and the threads keep moving.
+    """
+    engine = get_engine()
+    slots = _connection_slots(engine)
+    if slots is not None:
+        try:
+            await asyncio.wait_for(slots.acquire(), POOL_TIMEOUT_S)
+        except TimeoutError as exc:  # answered 503 like the pool's own timeout
+            raise PoolTimeoutError("no database connection became free in time") from exc
+    session = Session(engine, expire_on_commit=False)
+    try:
         yield session
+    finally:
+        session.close()
+        if slots is not None:
+            slots.release()
+
+
+# Per event loop (the server has one; tests make several) and engine: as many as the engine's pool can hand out.
+_slots: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[int, asyncio.Semaphore]] = weakref.WeakKeyDictionary()
+
+
+def _connection_slots(engine: Engine) -> asyncio.Semaphore | None:
+    pool = engine.pool
+    size, overflow = getattr(pool, "size", None), getattr(pool, "_max_overflow", None)
+    if not callable(size) or not isinstance(overflow, int) or overflow < 0:
+        return None  # a pool without a fixed limit (SQLite in memory) needs no slots
+    per_engine = _slots.setdefault(asyncio.get_running_loop(), {})
+    if id(engine) not in per_engine:
+        per_engine[id(engine)] = asyncio.Semaphore(size() + overflow)
+    return per_engine[id(engine)]

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
+import os
 import secrets
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 
 import bcrypt
@@ -29,16 +33,38 @@ def password_problem(password: str) -> str | None:
     return None
 
 
+# bcrypt runs on threads of its own, one per core, at a lower CPU priority (Linux gives each thread its own nice
+# value): sign-ins still use every idle core, but the event loop and the other requests come first, so a burst of
+# sign-ins does not slow the rest of the site (scripts/bench_server.py: the health check during 20 sign-ins).
+HASH_NICENESS = 10
+_hashing: tuple[int, ThreadPoolExecutor] | None = None
+
+
+def _lower_priority() -> None:
+    with contextlib.suppress(OSError, AttributeError):  # not on Linux: the same threads at normal priority
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), HASH_NICENESS)
+
+
+def _hash_pool() -> ThreadPoolExecutor:
+    global _hashing
+    # One per process: a pool made before the server forked its workers would have no threads in the children.
+    if _hashing is None or _hashing[0] != os.getpid():
+        pool = ThreadPoolExecutor(os.cpu_count() or 1, thread_name_prefix="bcrypt", initializer=_lower_priority)
+        _hashing = (os.getpid(), pool)
+    return _hashing[1]
+
+
 def hash_password(password: str) -> str:
-    return bcrypt.hashpw(password.encode(), bcrypt.gensalt(BCRYPT_ROUNDS)).decode()
+    salt = bcrypt.gensalt(BCRYPT_ROUNDS)
+    return _hash_pool().submit(bcrypt.hashpw, password.encode(), salt).result().decode()
 
 
 def verify_password(password: str, password_hash: str | None) -> bool:
     encoded = password.encode()
     if password_hash is None or len(encoded) > PASSWORD_MAX_BYTES:
-        bcrypt.checkpw(b"x", DUMMY_HASH.encode())
+        _hash_pool().submit(bcrypt.checkpw, b"x", DUMMY_HASH.encode()).result()
         return False
-    return bcrypt.checkpw(encoded, password_hash.encode())
+    return _hash_pool().submit(bcrypt.checkpw, encoded, password_hash.encode()).result()
 
 
 def new_token(nbytes: int = 32) -> str:
