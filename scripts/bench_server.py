@@ -157,15 +157,21 @@ def static_ceiling(site: Path) -> Iterator[str]:
 
 
 BARE = "from app.api import create_api\napp = create_api()\n"
+# Reflex's own static-file server (the class `make run` mounts) alone: what Python serving the same files costs.
+BARE_STATIC = (
+    "import os\nfrom reflex.utils.precompressed_staticfiles import PrecompressedStaticFiles\n"
+    "app = PrecompressedStaticFiles(directory=os.environ['SITE'], html=True, encodings=['brotli', 'gzip'])\n"
+)
 
 
 @contextlib.contextmanager
-def api_ceiling(env: dict[str, str]) -> Iterator[str]:
-    """The same FastAPI app, without the Reflex stack around it, on the server Reflex uses (granian), one worker."""
+def api_ceiling(env: dict[str, str], source: str = BARE, probe: str = "/api/health") -> Iterator[str]:
+    """An ASGI app alone (by default the same FastAPI app without the Reflex stack) on the server Reflex uses
+    (granian), one worker."""
     with tempfile.TemporaryDirectory(prefix="bench-bare-") as folder:
-        (Path(folder) / "bare_api.py").write_text(BARE)
+        (Path(folder) / "bare_api.py").write_text(source)
         port = served._free_port()
-        env = {**env, "PYTHONPATH": f"{ROOT}:{folder}"}
+        env = {**env, "PYTHONPATH": f"{ROOT}:{folder}", "SITE": str(ROOT / ".web" / "build" / "client")}
         cmd = [
             "granian",
             "--interface",
@@ -182,11 +188,15 @@ def api_ceiling(env: dict[str, str]) -> Iterator[str]:
             cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
         )
         try:
-            _wait(f"http://127.0.0.1:{port}/api/health")
+            _wait(f"http://127.0.0.1:{port}{probe}")
             yield f"http://127.0.0.1:{port}"
         finally:
             os.killpg(proc.pid, signal.SIGTERM)
-            proc.wait()
+            try:
+                proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:  # seen once: a graceful stop waiting on a closed client
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
 
 
 def _wait(url: str, limit: float = 60) -> None:
@@ -310,6 +320,15 @@ def main() -> int:
                     0.5,
                     headers={"Accept-Encoding": "br, gzip"},
                 )
+        with api_ceiling(env, BARE_STATIC, "/") as python_static:
+            pair(
+                "GET /",
+                "/",
+                python_static,
+                "Reflex's static files alone (Python)",
+                0.5,
+                headers={"Accept-Encoding": "br, gzip"},
+            )
         with api_ceiling(env) as bare:
             for path in ("/api/health", "/api/jobs"):
                 pair(f"GET {path}", path, bare, "FastAPI alone", 0.5)
