@@ -8,10 +8,12 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends
+from fastapi.responses import StreamingResponse
 from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
 
-from app.api.deps import ClientIP, RowId, SessionDep, StaffUser, require, require_staff
+from app.api.deps import ClientIP, DownloadUser, RowId, Search, SessionDep, StaffUser, require, require_staff
+from app.api.downloads import csv_file
 from app.api.schemas import ClientCreateIn, InquiryUpdateIn, One, Saved, UserCreateIn, UserUpdateIn
 from app.models.user import User, UserPublic
 from app.services import admin_inquiries, admin_users, audit, dashboard, health
@@ -32,6 +34,20 @@ def _public(user: Any) -> dict[str, Any]:
 def _invited(user: User) -> dict[str, bool]:
     """Created without a password: the new user was e-mailed a link to set one."""
     return {"passwordLinkSent": user.password_hash is None}
+
+
+@router.get("/admin/users/export", response_class=StreamingResponse)
+def export_users(
+    user: DownloadUser,
+    s: SessionDep,
+    search: Search = "",
+    role: str = "",
+    verified: bool | None = None,
+    sort: str = "",
+) -> StreamingResponse:
+    """Every user the list shows with these filters (`role=client`: the clients), as a CSV file (users:read)."""
+    pieces = admin_users.export_users(s, actor=user, search=search, role=role, verified=verified, sort=sort)
+    return csv_file("clients" if role == "client" else "users", pieces)
 
 
 @router.get("/admin/users")
@@ -106,6 +122,15 @@ def send_reset_link(user_id: str, user: StaffUser, s: SessionDep, ip: ClientIP) 
     """E-mail the user a link to choose a new password (same rules as setting one; nobody chooses it for them)."""
     target = admin_users.send_reset_link(s, actor=user, user_id=user_id, ip=ip)
     return {"message": f"Password reset link sent to {target.email}"}
+
+
+@router.get("/admin/inquiries/export", response_class=StreamingResponse)
+def export_inquiries(
+    user: DownloadUser, s: SessionDep, search: Search = "", status: str = "", spam: bool = False, sort: str = "newest"
+) -> StreamingResponse:
+    """Every inquiry the list shows with these filters, as a CSV file streamed row by row (inquiries:read)."""
+    pieces = admin_inquiries.export_inquiries(s, actor=user, search=search, status=status, spam=spam, sort=sort)
+    return csv_file("inquiries", pieces)
 
 
 @router.get("/admin/inquiries")

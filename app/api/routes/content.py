@@ -13,6 +13,7 @@ from fastapi import APIRouter, Query
 from fastapi.responses import StreamingResponse
 
 from app.api.deps import CurrentUser, DownloadUser, PageNo, PageSize, RowId, Search, SessionDep, StaffUser
+from app.api.downloads import csv_file
 from app.api.schemas import (
     Done,
     InvoiceIn,
@@ -222,6 +223,14 @@ def set_price_active(price_id: RowId, user: StaffUser, s: SessionDep, body: Pric
     return {"data": products.set_price_active(s, actor=user, price_id=price_id, active=bool(body.is_active))}
 
 
+@router.get("/admin/invoices/export", response_class=StreamingResponse)
+def export_invoices(
+    user: DownloadUser, s: SessionDep, search: Search = "", status: str = "", sort: str = "newest"
+) -> StreamingResponse:
+    """Every invoice the staff list shows with these filters, as a CSV file streamed row by row (billing:read)."""
+    return csv_file("invoices", billing.export_invoices(s, actor=user, search=search, status=status, sort=sort))
+
+
 @router.get("/admin/invoices")
 def list_invoices(
     user: StaffUser,
@@ -316,6 +325,15 @@ def update_meeting(
 def complete_meeting(meeting_id: RowId, user: StaffUser, s: SessionDep) -> dict[str, Any]:
     """Mark a meeting completed (meetings:write)."""
     return {"data": meetings_admin.complete_meeting(s, actor=user, meeting_id=meeting_id)}
+
+
+@router.get("/admin/applications/export", response_class=StreamingResponse)
+def export_applications(
+    user: DownloadUser, s: SessionDep, job_code: str = "", status: str = "", search: Search = "", sort: str = ""
+) -> StreamingResponse:
+    """Every application the list shows with these filters, as a CSV file streamed row by row (applications:read)."""
+    pieces = applications.export_applications(s, actor=user, job_code=job_code, status=status, search=search, sort=sort)
+    return csv_file("applications", pieces)
 
 
 @router.get("/admin/applications", response_model=Listed[ApplicationPublic])

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
+from urllib.parse import urlencode
 
 import reflex as rx
 
@@ -118,3 +119,9 @@ def paged_table(
         ),
         class_name=CARD,
     )
+
+
+def export_url(path: str, filters: dict[str, Any]) -> str:
+    """The CSV export of a list with these filters (empty ones left out; true/false as the API reads them)."""
+    query = {k: str(v).lower() if isinstance(v, bool) else v for k, v in filters.items() if v not in ("", None)}
+    return f"{path}?{urlencode(query)}" if query else path

@@ -81,6 +81,19 @@ def allowed_button(
     return rx.cond(allowed, button, rx.fragment())
 
 
+def export_link(href: Any) -> rx.Component:
+    """ "Export CSV": the whole list with its current filters, as a file download (the browser sends the session
+    cookie; the export route checks the list's permission again)."""
+    return rx.el.button(
+        rx.icon("download", size=16),
+        "Export CSV",
+        type="button",
+        on_click=rx.download(url=href),
+        class_name=f"{BTN_SECONDARY} shrink-0",
+        data_testid="export-csv",
+    )
+
+
 def field(
     label: str, control: rx.Component, error: rx.Var | None = None, hint: str | None = None, required: bool = False
 ) -> rx.Component:

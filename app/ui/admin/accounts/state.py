@@ -16,7 +16,7 @@ import reflex as rx
 from app.core.permissions import EMPLOYEE_TYPE_LABELS, Perm, has_perm
 from app.services import admin_users
 from app.services.paging import Page
-from app.ui.admin.paged import PagedList
+from app.ui.admin.paged import PagedList, export_url
 from app.ui.admin.state import AdminState, as_actor, error_text, field_errors
 from app.ui.format import long_date
 
@@ -135,6 +135,10 @@ class AccountsMixin(PagedList, AdminState, mixin=True):
 
     def _feature(self) -> str:
         return "User Management"
+
+    @rx.var
+    def export_url(self) -> str:
+        return export_url("/api/admin/users/export", {**self._query(), "search": self.search, "sort": self.sort})
 
     def _query(self) -> dict[str, Any]:
         return {}

@@ -13,7 +13,7 @@ from app.services import applications
 from app.services.paging import Page
 from app.ui.admin.cards import row_id
 from app.ui.admin.common import day_text, form_text, holds, label_of
-from app.ui.admin.paged import PagedList
+from app.ui.admin.paged import PagedList, export_url
 from app.ui.admin.state import AdminState, as_actor, error_text
 
 FEATURE = "Applications"
@@ -85,6 +85,11 @@ class ApplicationListState(PagedList, AdminState):
     detail: ApplicationRow = ApplicationRow()
     saving: bool = False
     _detail_id: int = 0
+
+    @rx.var
+    def export_url(self) -> str:
+        filters = {"job_code": self.job_filter, "status": self.status_filter, "search": self.search, "sort": self.sort}
+        return export_url("/api/admin/applications/export", filters)
 
     async def _reload(self, *, quiet: bool = False) -> None:
         actor = await self._actor(Perm.applications_read, FEATURE, quiet=quiet)

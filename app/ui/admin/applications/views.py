@@ -18,6 +18,7 @@ from app.ui.admin.widgets import (
     badge_by,
     dialog,
     empty_row,
+    export_link,
     page_header,
     pagination,
     select,
@@ -215,6 +216,7 @@ def applications_content() -> rx.Component:
                 ),
                 class_name="w-full sm:w-44",
             ),
+            export_link(S.export_url),
             class_name="mb-4 flex flex-col gap-3 sm:flex-row sm:items-center",
         ),
         rx.cond(

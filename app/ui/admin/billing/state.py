@@ -23,7 +23,7 @@ from app.services import billing
 from app.services.paging import Page
 from app.ui.admin.common import day_text, dollars, form_text, label_of
 from app.ui.admin.dialogs import DeleteConfirm
-from app.ui.admin.paged import PagedList
+from app.ui.admin.paged import PagedList, export_url
 from app.ui.admin.pickers import ClientPicker
 from app.ui.admin.state import AdminState, as_actor, error_text
 
@@ -159,6 +159,11 @@ class BillingState(DeleteConfirm, ClientPicker, PagedList, AdminState):
     _pay_id: int = 0
 
     # --- the list ------------------------------------------------------------------------------------------------
+
+    @rx.var
+    def export_url(self) -> str:
+        filters = {"search": self.search, "status": self.status_filter, "sort": self.sort}
+        return export_url("/api/admin/invoices/export", filters)
 
     async def _reload(self, *, quiet: bool = False) -> None:
         actor = await self._actor(Perm.billing_read, FEATURE, quiet=quiet)

@@ -27,6 +27,7 @@ from app.ui.admin.widgets import (
     badge_by,
     dialog,
     empty_row,
+    export_link,
     field,
     page_header,
     pagination,
@@ -348,6 +349,7 @@ def billing_content() -> rx.Component:
                 select(SORTS, value=S.sort, on_change=S.set_sort, aria_label="Sort invoices"),
                 class_name="w-full sm:w-44",
             ),
+            export_link(S.export_url),
             class_name="mb-4 flex flex-col gap-3 sm:flex-row sm:items-center",
         ),
         rx.cond(

@@ -15,6 +15,7 @@ from app.ui.admin.widgets import (
     allowed_button,
     badge,
     empty_row,
+    export_link,
     page_header,
     pagination,
     select,
@@ -90,6 +91,7 @@ def clients_content() -> rx.Component:
                 ),
                 class_name="w-full sm:w-44",
             ),
+            export_link(s.export_url),
             class_name="mb-4 flex flex-col gap-3 sm:flex-row sm:items-center",
         ),
         rx.cond(

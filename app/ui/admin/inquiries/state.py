@@ -11,7 +11,7 @@ import reflex as rx
 from app.core.permissions import Perm
 from app.services import admin_inquiries
 from app.services.paging import Page
-from app.ui.admin.paged import PagedList
+from app.ui.admin.paged import PagedList, export_url
 from app.ui.admin.state import AdminState, as_actor, error_text
 from app.ui.format import long_date
 
@@ -129,6 +129,13 @@ class InquiriesState(PagedList, AdminState):
             self._clear(error_text(exc, "Failed to load inquiries. Please try again."))
             return
         self.rows = [inquiry_row(i, str(actor.id)) for i in result.data]
+
+    @rx.var
+    def export_url(self) -> str:
+        spam = self.status_filter == SPAM
+        status = "" if spam else self.status_filter
+        filters = {"search": self.search, "status": status, "spam": spam or "", "sort": self.sort}
+        return export_url("/api/admin/inquiries/export", filters)
 
     @rx.event
     async def load(self) -> None:

@@ -18,6 +18,7 @@ from app.ui.admin.widgets import (
     badge,
     badge_by,
     empty_row,
+    export_link,
     field,
     page_header,
     pagination,
@@ -164,6 +165,7 @@ def users_content() -> rx.Component:
                 select(ROLE_FILTERS, value=s.role_filter, on_change=s.set_role_filter, aria_label="Filter by role"),
                 class_name="w-full sm:w-44",
             ),
+            export_link(s.export_url),
             class_name="mb-4 flex flex-col gap-3 sm:flex-row sm:items-center",
         ),
         rx.cond(
