@@ -34,8 +34,23 @@ from tests.ui.test_event_fuzz import GUARDED, PAYLOADS, _counts, _states
 pytestmark = pytest.mark.e2e
 
 MARKER = f"WS-SECRET-{uuid.uuid4().hex[:8]}"
+# The in-process sweep's payloads (tests/ui/test_event_fuzz.py) but text with a lone surrogate: a state holding one
+# cannot be sent back as JSON, so the server closes that tab's own connection, and the rest of a sweep over it would
+# never arrive. Handlers given such text are covered in-process.
+SOCKET_PAYLOADS = [p for p in PAYLOADS if not (isinstance(p, str) and any("\ud800" <= c <= "\udfff" for c in p))]
 ROOT_STATE = "reflex___state____state"
 NAMESPACE = "/_event"
+
+
+class _BrowserJson:
+    """JSON as a browser writes it: JSON.stringify escapes a lone surrogate (\\ud800) instead of failing, so the
+    hostile payloads reach the server as a hostile page's would."""
+
+    loads = staticmethod(json.loads)
+
+    @staticmethod
+    def dumps(obj: Any, **kwargs: Any) -> str:
+        return json.dumps(obj, **{**kwargs, "ensure_ascii": True})
 
 
 class Browser:
@@ -44,7 +59,7 @@ class Browser:
     def __init__(self, server: Server, access_token: str | None = None) -> None:
         self.token = str(uuid.uuid4())
         self.received: list[str] = []
-        self.sio = socketio.Client(reconnection=False)
+        self.sio = socketio.Client(reconnection=False, json=_BrowserJson)
         # Reflex's namespace is its endpoint's path, as the browser's socket.io client derives it from the URL.
         self.sio.on("event", lambda data: self.received.append(json.dumps(data, default=str)), namespace=NAMESPACE)
         headers = {}  # the websocket client sends the site's own Origin, as a browser on the site does
@@ -85,8 +100,10 @@ def _payloads(handler: Any, n: int) -> list[dict[str, Any]]:
 
     names = [p for p in inspect.signature(handler.fn).parameters if p != "self"]
     return [
-        {name: PAYLOADS[(n + i) % len(PAYLOADS)] for i, name in enumerate(names)},
-        dict.fromkeys(names, "x" * 200000),
+        {name: SOCKET_PAYLOADS[(n + i) % len(SOCKET_PAYLOADS)] for i, name in enumerate(names)},
+        # 60 KB per event, far past any field's limit; a message over 1 MB closes the connection (its own test
+        # below), and a sweep of several hundred MB would only measure how long the socket takes to carry it.
+        dict.fromkeys(names, "x" * (60_000 // max(1, len(names)))),
         {"unexpected": {"role": "admin"}, **{name: [[["deep"]]] for name in names}},
     ]
 
@@ -99,7 +116,14 @@ def _sweep(browser: Browser, path: str) -> int:
             for payload in _payloads(handler, n):
                 browser.send(f"{cls.get_full_name()}.{name}", payload, path)
                 sent += 1
+            assert browser.sio.connected, f"the connection closed at {cls.__name__}.{name}"
     browser.settle()
+    # Every event went out (the socket's writer never died on a payload) and the server still answers this tab.
+    assert browser.sio.connected
+    before = len(browser.received)
+    browser.hydrate(path)
+    browser.settle(quiet_s=1.0, limit_s=60)
+    assert len(browser.received) > before, "the tab's last event was answered"
     return sent
 
 
@@ -187,3 +211,19 @@ def test_a_token_whose_session_ended_gets_no_data(server: Server, world: dict[st
         assert [m[:200] for m in stale.received if world["mine"] in m] == []
     finally:
         stale.close()
+
+
+def test_a_message_over_the_size_limit_closes_only_that_connection(server: Server) -> None:
+    """A browser sending more than 1 MB in one event is cut off (Reflex's socket limit); the server goes on."""
+    browser = Browser(server)
+    try:
+        browser.hydrate("/")
+        browser.settle(quiet_s=1.0, limit_s=30)
+        browser.send(f"{ROOT_STATE}.hydrate_and_load", {"vars": {"x": "y" * 2_000_000}}, "/")
+        deadline = time.monotonic() + 20
+        while browser.sio.connected and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not browser.sio.connected
+    finally:
+        browser.close()
+    _alive(server)
