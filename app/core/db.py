@@ -161,7 +161,8 @@ async def get_session() -> AsyncIterator[Session]:
     thread ended up waiting for a connection that only a thread could give back, and the server answered nothing
     until the pool timed out (scripts/bench_server.py: 0 requests/s at 64 connections). So a request waits here, on
     the event loop and without a thread, until one of the pool's connections is free for it; a route that starts
-    always finds its connection, and the threads keep moving.
+    always finds its connection, and the threads keep moving. The session is closed on asyncio's own executor,
+    which the routes' thread pool cannot exhaust.
     """
     engine = get_engine()
     slots = _connection_slots(engine)
@@ -174,7 +175,9 @@ async def get_session() -> AsyncIterator[Session]:
     try:
         yield session
     finally:
-        session.close()
+        # Closing hands the connection back with a rollback: network I/O, so not on the event loop (a database
+        # that stopped answering would hold every request). asyncio's own executor, not the routes' thread pool.
+        await asyncio.to_thread(session.close)
         if slots is not None:
             slots.release()
 
