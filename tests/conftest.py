@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 
@@ -46,8 +47,8 @@ def engine() -> Iterator[Engine]:
     eng.dispose()
 
 
-@pytest.fixture
-def session(engine: Engine) -> Iterator[Session]:
+@contextmanager
+def rolled_back(engine: Engine) -> Iterator[Session]:
     """A session whose commits are savepoints inside one outer transaction that is rolled back afterwards."""
     conn = engine.connect()
     outer = conn.begin()
@@ -58,6 +59,12 @@ def session(engine: Engine) -> Iterator[Session]:
         s.close()
         outer.rollback()
         conn.close()
+
+
+@pytest.fixture
+def session(engine: Engine) -> Iterator[Session]:
+    with rolled_back(engine) as s:
+        yield s
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -62,6 +62,16 @@ def contains(term: str, *columns: Any) -> ColumnElement[bool] | None:
     return or_(*(func.lower(func.coalesce(c, "")).like(pattern, escape="\\") for c in columns))
 
 
+def _searched(query: Any, search: str, search_in: Sequence[Any]) -> Any:
+    where = contains(search, *search_in)
+    return query if where is None else query.where(where)
+
+
+def _sorted(query: Any, sort: str, sorts: Mapping[str, Sequence[Any]]) -> Any:
+    """The named order (the first of `sorts` when unknown), replacing any the query had."""
+    return query.order_by(None).order_by(*(sorts.get(sort) or next(iter(sorts.values()))))
+
+
 def paginate(
     s: Session,
     query: SelectOfScalar[Any] | Select[*tuple[Any, ...]],
@@ -79,12 +89,10 @@ def paginate(
     Page and size are clamped (`validation.page_window`), so no offset can overflow; a page past the end is empty,
     which tells an API client iterating pages that it is done.
     """
-    if (where := contains(search, *search_in)) is not None:
-        query = query.where(where)
+    query = _searched(query, search, search_in)
     total = int(s.exec(select(func.count()).select_from(query.order_by(None).subquery())).one())
     number, size, offset = page_window(page, page_size, max_size=PAGE_SIZE_MAX)
-    order = sorts.get(sort) or next(iter(sorts.values()))
-    rows = s.exec(query.order_by(None).order_by(*order).offset(offset).limit(size)).all()
+    rows = s.exec(_sorted(query, sort, sorts).offset(offset).limit(size)).all()
     return Page(data=[to(row) for row in rows], total=total, page=number, page_size=size)
 
 
@@ -103,9 +111,7 @@ def stream(
 ) -> Iterator[T]:
     """Every row `paginate` would page through with the same search and sort, in order, fetched in batches from a
     server-side cursor: a list of any length goes out without ever being held in memory whole (CSV exports)."""
-    if (where := contains(search, *search_in)) is not None:
-        query = query.where(where)
-    order = sorts.get(sort) or next(iter(sorts.values()))
-    result = s.exec(query.order_by(None).order_by(*order).execution_options(yield_per=EXPORT_BATCH))
+    query = _sorted(_searched(query, search, search_in), sort, sorts)
+    result = s.exec(query.execution_options(yield_per=EXPORT_BATCH))
     for row in result:
         yield to(row)

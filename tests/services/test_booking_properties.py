@@ -9,8 +9,6 @@ HYPOTHESIS_EXAMPLES raises the examples (`make torture`).
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
@@ -25,6 +23,7 @@ from app.models.meeting import Meeting, MeetingType
 from app.services import booking
 from app.services.booking_invite import zone
 from tests import factories as f
+from tests.conftest import rolled_back
 
 EXAMPLES = int(os.environ.get("HYPOTHESIS_EXAMPLES", "40"))
 SETTINGS = settings(
@@ -67,20 +66,6 @@ busy = st.lists(
 )
 
 
-@contextmanager
-def example(engine: Engine) -> Iterator[Session]:
-    """A session of the example's own, in a transaction rolled back afterwards (its commits are savepoints)."""
-    conn = engine.connect()
-    outer = conn.begin()
-    s = Session(bind=conn, join_transaction_mode="create_savepoint", expire_on_commit=False)
-    try:
-        yield s
-    finally:
-        s.close()
-        outer.rollback()
-        conn.close()
-
-
 def _setup(s: Session, fields: dict[str, Any], meetings: list[tuple[int, int, int, bool]]) -> MeetingType:
     host = f.user(s, f"host_{datetime.now().timestamp()}", role=Role.employee)
     t = MeetingType(slug=f"prop-{datetime.now().timestamp()}", name="Call", organizer_id=host.id, **fields)
@@ -116,7 +101,7 @@ def _inside_hours(t: MeetingType, slot: booking.Slot) -> bool:
 def test_every_offered_slot_keeps_every_rule(
     engine: Engine, fields: dict[str, Any], meetings: list[tuple[int, int, int, bool]], days: int
 ) -> None:
-    with example(engine) as s:
+    with rolled_back(engine) as s:
         t = _setup(s, fields, meetings)
         slots = booking.slots_for(s, t, first_day=FIRST, days=days, now=NOW)
         event(f"slots offered: {'none' if not slots else 'some'}")
@@ -152,7 +137,7 @@ starts = st.one_of(
 @SETTINGS
 @given(start=starts, use_offered=st.booleans())
 def test_any_start_is_booked_only_when_offered_and_never_twice(engine: Engine, start: Any, use_offered: bool) -> None:
-    with example(engine) as s:
+    with rolled_back(engine) as s:
         every_day = {str(d): [["09:00", "17:00"]] for d in range(7)}
         t = _setup(s, {"availability": every_day, "duration_minutes": 30, "horizon_days": 30}, [])
         s.commit()
