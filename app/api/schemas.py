@@ -140,6 +140,7 @@ class ProjectIn(Partial):
     status: Text = None
     project_type: Text = None
     organization_id: Number = None
+    manager_id: Text = None  # a staff user's id; "" or null: nobody (then STAFF_NOTIFY_EMAIL hears of cancellations)
     budget: Number = None
     start_date: Text = None
     end_date: Text = None

@@ -41,6 +41,8 @@ class Project(SQLModel, table=True):
     description: str | None = text()
     client_id: uuid.UUID = Field(foreign_key="users.id", ondelete="RESTRICT", index=True)
     organization_id: int | None = Field(default=None, foreign_key="organizations.id", ondelete="SET NULL")
+    # The staff member who answers for the project: told when the client cancels it (else STAFF_NOTIFY_EMAIL).
+    manager_id: uuid.UUID | None = Field(default=None, foreign_key="users.id", ondelete="SET NULL", index=True)
     status: ProjectStatus = enum_field(ProjectStatus, ProjectStatus.planning, index=True)
     project_type: ProjectType = enum_field(ProjectType, ProjectType.web_development)
     budget: Decimal | None = money(None, nullable=True)

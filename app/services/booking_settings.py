@@ -4,7 +4,6 @@ join link; checked here so the slot rules can trust them."""
 from __future__ import annotations
 
 import re
-import uuid
 from datetime import date
 from itertools import pairwise
 from typing import Annotated, Any
@@ -15,6 +14,7 @@ from sqlmodel import Session, col, select
 from app.models.enums import Role
 from app.models.meeting import MeetingType
 from app.models.user import User
+from app.services import validation as v
 from app.services.schema import RawText, Text, Whole, problem
 
 _HHMM = re.compile(r"([01]\d|2[0-3]):[0-5]\d|24:00")
@@ -114,18 +114,9 @@ def apply(s: Session, row: MeetingType, values: dict[str, Any]) -> dict[str, str
     (that the organizer is a staff member)."""
     errors: dict[str, str] = {}
     if "organizer_id" in values:
-        raw = str(values["organizer_id"] or "").strip()
-        if not raw:
-            row.organizer_id = None
-        else:
-            try:
-                host = s.get(User, uuid.UUID(raw))
-            except ValueError:
-                host = None
-            if host is None or host.role not in (Role.admin, Role.employee):
-                errors["organizer_id"] = "Please choose a staff member"
-            else:
-                row.organizer_id = host.id
+        host = v.staff_member(s, values["organizer_id"], errors, "organizer_id")
+        if "organizer_id" not in errors:
+            row.organizer_id = host.id if host else None
     for name in ("availability", "dates_off", "join_url"):
         if name in values:
             setattr(row, name, values[name])

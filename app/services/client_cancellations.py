@@ -1,8 +1,8 @@
 """Someone is told when a client cancels (issue 12, point 7): the staff owner gets an e-mail through the outbox, the
 staff dashboard lists recent cancellations, and a meeting booked through Calendly is cancelled there too.
 
-The owner is the meeting's organizer when that is a staff account; projects have no manager field yet, so for them
-(and for meetings without a staff organizer) it is `STAFF_NOTIFY_EMAIL` (skipped and logged when unset: the
+The owner is the meeting's organizer or the project's manager when that is a staff account; for a project without a
+manager (and a meeting without a staff organizer) it is `STAFF_NOTIFY_EMAIL` (skipped and logged when unset: the
 dashboard still shows the cancellation). Staff cancelling on a client's behalf notify nobody: they know.
 """
 

@@ -7,6 +7,7 @@ from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy import func
+from sqlalchemy.orm import aliased
 from sqlmodel import Session, col, select
 
 from app.core.db import MAX_ID, get_by_id
@@ -42,6 +43,7 @@ def project_dto(p: Project, milestones: list[ProjectMilestone]) -> dict[str, obj
         "project_type": str(p.project_type),
         "client_id": str(p.client_id),
         "organization_id": p.organization_id,
+        "manager_id": str(p.manager_id) if p.manager_id else None,
         "budget": _money(p.budget),
         "progress_percentage": p.progress_percentage,
         # The portal's "deadline" falls back to the planned end date.
@@ -92,9 +94,10 @@ def _milestones_of(s: Session, projects: list[Project]) -> dict[int, list[Projec
     return milestones
 
 
-def _client_name() -> Any:
-    full = func.trim(func.coalesce(User.first_name, "") + " " + func.coalesce(User.last_name, ""))
-    return func.coalesce(func.nullif(full, ""), User.username)
+def _full_name(user: Any = User) -> Any:
+    """A user's full name in SQL, or their username when they gave none."""
+    full = func.trim(func.coalesce(user.first_name, "") + " " + func.coalesce(user.last_name, ""))
+    return func.coalesce(func.nullif(full, ""), user.username)
 
 
 def _uuid(value: str, field: str, label: str) -> uuid.UUID:
@@ -122,11 +125,14 @@ def list_projects_page(
     Staff who read content see every project, anyone else their own; the search looks in the name, the status, the
     type ("in progress" finds in_progress) and the client's name.
     """
-    client = _client_name().label("client_name")
+    client = _full_name().label("client_name")
+    manager = aliased(User)
+    manager_name = _full_name(manager)
     query = (
-        select(Project, client, Organization.name)
+        select(Project, client, Organization.name, manager_name)
         .join(User, col(User.id) == Project.client_id)
         .join(Organization, col(Organization.id) == Project.organization_id, isouter=True)
+        .join(manager, col(manager.id) == Project.manager_id, isouter=True)
     )
     if not access.sees_all(actor, "project"):
         query = query.where(Project.client_id == actor.id)
@@ -143,7 +149,7 @@ def list_projects_page(
     if organization_id is not None:
         query = query.where(Project.organization_id == organization_id)
     parts = [
-        contains(search, Project.name, User.username, _client_name()),
+        contains(search, Project.name, User.username, _full_name()),
         contains(
             search.replace(" ", "_"), sa.cast(Project.status, sa.String), sa.cast(Project.project_type, sa.String)
         ),
@@ -151,10 +157,15 @@ def list_projects_page(
     if where := [p for p in parts if p is not None]:
         query = query.where(sa.or_(*where))
     result = paginate(s, query, to=lambda row: row, sort=sort, sorts=PROJECT_SORTS, page=page, page_size=page_size)
-    milestones = _milestones_of(s, [p for p, _client, _org in result.data])
+    milestones = _milestones_of(s, [p for p, *_names in result.data])
     data = [
-        {**project_dto(p, milestones.get(p.id or 0, [])), "client_name": client_name, "organization_name": org}
-        for p, client_name, org in result.data
+        {
+            **project_dto(p, milestones.get(p.id or 0, [])),
+            "client_name": client_name,
+            "organization_name": org,
+            "manager_name": manager_name,
+        }
+        for p, client_name, org, manager_name in result.data
     ]
     return result.with_data(data)
 
@@ -189,8 +200,10 @@ def cancel_project(s: Session, *, actor: User, project_id: int) -> dict[str, obj
     project.status = ProjectStatus.cancelled
     s.add(project)
     audit.record(s, actor=actor, action="project.cancel", entity=project, details={"name": project.name})
-    if client_cancellations.by_client(actor):
-        client_cancellations.notify_staff(s, actor=actor, kind="project", name=project.name)
+    if client_cancellations.by_client(actor):  # the project manager (or STAFF_NOTIFY_EMAIL) hears of it
+        client_cancellations.notify_staff(
+            s, actor=actor, kind="project", name=project.name, owner_id=project.manager_id
+        )
     s.commit()
     return project_dto(project, _milestones(s, project.id))
 
@@ -200,9 +213,14 @@ def cancel_project(s: Session, *, actor: User, project_id: int) -> dict[str, obj
 
 def _project_values(s: Session, data: dict[str, Any], *, creating: bool) -> dict[str, Any]:
     # Projects drop empty strings and nulls (the spec's payload cleaning); actual hours come from time tracking only.
-    data = {k: val for k, val in v.drop_empty(data).items() if k != "actual_hours"}
+    # The manager is not in the spec's payload: an empty manager_id sent on purpose means "nobody".
+    manager = data.get("manager_id", ...)
+    data = {k: val for k, val in v.drop_empty(data).items() if k not in ("actual_hours", "manager_id")}
     errors: dict[str, str] = {}
     out: dict[str, Any] = {}
+    if manager is not ...:
+        chosen_manager = v.staff_member(s, manager, errors, "manager_id")
+        out["manager_id"] = chosen_manager.id if chosen_manager else None
     if creating or "name" in data:
         out["name"] = v.text(data.get("name"), "name", errors, "Project name", limit=200, required=True)
     if "description" in data:

@@ -13,7 +13,7 @@ from typing import Any
 
 from sqlmodel import Session
 
-from app.core.permissions import Role
+from app.core.permissions import STAFF_ROLES, Role
 from app.models.user import User
 
 # The calendar a form may use: the spec's earliest date, and a latest far past any plan but well inside the types'
@@ -114,6 +114,22 @@ def text(
         errors[field] = f"{label} must not exceed {limit} characters"
         return None
     return cleaned or None
+
+
+def staff_member(s: Session, value: Any, errors: dict[str, str], field: str) -> User | None:
+    """The staff account a form chose (an organizer, a project manager), or None with "Please choose a staff member"
+    recorded; an empty value is no choice (None, no error)."""
+    raw = str(value or "").strip()
+    if not raw:
+        return None
+    try:
+        user = s.get(User, uuid.UUID(raw))
+    except ValueError:
+        user = None
+    if user is None or user.role not in STAFF_ROLES:
+        errors[field] = "Please choose a staff member"
+        return None
+    return user
 
 
 def client(s: Session, value: Any, errors: dict[str, str], field: str = "client_id") -> User | None:

@@ -72,6 +72,9 @@ def test_product_manager_creates_a_project_with_progress_and_milestones_the_clie
 ) -> None:
     name = _unique("E2E Portal")
     client = _client_id(db_engine)
+    with Session(db_engine) as s:
+        manager = s.exec(select(User).where(User.username == "staff_product_manager")).one()
+        manager_id, manager_name = str(manager.id), f"{manager.first_name} {manager.last_name}".strip()
     with signed_in(browser, server, db_engine, "staff_product_manager") as (page, errors):
         _open_content_tab(page, server, "projects")
         page.get_by_test_id("create-projects").click()
@@ -81,6 +84,7 @@ def test_product_manager_creates_a_project_with_progress_and_milestones_the_clie
         dialog.locator("#project-client").select_option(client)
         dialog.locator("#project-status").select_option("in_progress")
         dialog.locator("#project-type").select_option("consulting")
+        dialog.locator("#project-manager").select_option(manager_id)  # told if the client cancels
         dialog.locator("#project-budget").fill("12500.50")
         dialog.locator("#project-progress").fill("40")
         dialog.locator("#project-start").fill("2026-01-05")
@@ -100,6 +104,7 @@ def test_product_manager_creates_a_project_with_progress_and_milestones_the_clie
         expect(card).to_contain_text("120h estimated")
         expect(card).to_contain_text("0h actual")
         expect(card).to_contain_text("40%")
+        expect(card).to_contain_text(f"Manager: {manager_name or 'staff_product_manager'}")
         page.get_by_test_id("search-projects").fill("no-such-project-xyz")
         expect(page.get_by_text("No projects found matching your search.")).to_be_visible()
         assert errors == []

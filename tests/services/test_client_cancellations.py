@@ -72,6 +72,46 @@ def test_a_client_cancelling_a_project_tells_the_shared_box_and_the_dashboard(se
     assert client_cancellations.recent(session, actor=hr) == []  # HR reads meetings, not projects
 
 
+def test_a_client_cancelling_a_managed_project_tells_its_manager(session: Session) -> None:
+    admin = f.user(session, "pm_admin", role=Role.admin)
+    manager = f.user(session, "pm2", role=Role.employee, employee_type=EmployeeType.product_manager)
+    client = f.user(session, "cancel_client5")
+    created = projects.create_project(
+        session,
+        actor=admin,
+        data={"name": "Dock app", "client_id": str(client.id), "status": "in_progress",
+              "project_type": "mobile_app", "manager_id": str(manager.id)},
+    )  # fmt: skip
+    assert created["manager_id"] == str(manager.id)
+    projects.cancel_project(session, actor=client, project_id=int(created["id"]))
+    [mail] = _mails(session, manager.email)
+    assert mail.subject == "Client cancelled project: Dock app"
+    assert _mails(session, STAFF_BOX) == []  # the manager, not the shared box
+
+
+def test_a_project_manager_must_be_staff_and_can_be_removed(session: Session) -> None:
+    admin = f.user(session, "pm_admin2", role=Role.admin)
+    manager = f.user(session, "pm3", role=Role.employee, employee_type=EmployeeType.product_manager)
+    client = f.user(session, "cancel_client6")
+    project = f.project(session, client, "Kiosk", manager_id=manager.id)
+    for bad in (str(client.id), "not-an-id", "00000000-0000-0000-0000-000000000000"):
+        with pytest.raises(Invalid) as refused:
+            projects.update_project(session, actor=admin, project_id=project.id, data={"manager_id": bad})
+        assert refused.value.errors == {"manager_id": "Please choose a staff member"}
+    session.refresh(project)
+    assert project.manager_id == manager.id  # a refused change changes nothing
+    projects.update_project(session, actor=admin, project_id=project.id, data={"name": "Kiosk 2"})
+    session.refresh(project)
+    assert project.manager_id == manager.id  # not sent: kept
+    page = projects.list_projects_page(session, actor=admin, search="Kiosk")
+    assert page.data[0]["manager_name"] == "pm3"
+    projects.update_project(session, actor=admin, project_id=project.id, data={"manager_id": ""})
+    session.refresh(project)
+    assert project.manager_id is None  # sent empty: nobody
+    projects.cancel_project(session, actor=client, project_id=project.id)
+    assert [m.subject for m in _mails(session, STAFF_BOX)] == ["Client cancelled project: Kiosk 2"]
+
+
 def test_refused_and_staff_cancellations_mail_nobody(session: Session) -> None:
     client = f.user(session, "cancel_client4")
     done = f.meeting(session, client, status=MeetingStatus.completed)

@@ -95,7 +95,11 @@ def export_link(href: Any) -> rx.Component:
 
 
 def field(
-    label: str, control: rx.Component, error: rx.Var | None = None, hint: str | None = None, required: bool = False
+    label: str,
+    control: rx.Component,
+    error: rx.Var | str | None = None,
+    hint: str | None = None,
+    required: bool = False,
 ) -> rx.Component:
     return rx.el.label(
         rx.el.span(

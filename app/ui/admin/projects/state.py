@@ -11,13 +11,14 @@ import reflex as rx
 from sqlmodel import Session
 
 from app.models.user import User, UserPublic
-from app.services import organizations, projects
+from app.services import booking_settings, organizations, projects
 from app.services.paging import SEARCH_MAX, Page
 from app.ui.admin.cards import CardList, row_id
 from app.ui.admin.common import day_text, dollars, form_text, label_of
 from app.ui.admin.pickers import ClientPicker
 from app.ui.admin.projects.time_state import ProjectTimeMixin
 from app.ui.admin.state import AdminState, as_actor
+from app.ui.state.calls import call
 
 MILESTONES_MAX = 50
 
@@ -42,6 +43,8 @@ class ProjectRow:
     client_id: str = ""
     client: str = ""
     organization_id: str = ""
+    manager_id: str = ""
+    manager: str = ""
     budget: str = ""
     budget_text: str = ""
     progress: int = 0
@@ -88,6 +91,8 @@ def project_row(p: dict[str, Any]) -> ProjectRow:
         client_id=p["client_id"],
         client=p.get("client_name") or "",
         organization_id=str(p.get("organization_id") or ""),
+        manager_id=p.get("manager_id") or "",
+        manager=p.get("manager_name") or "",
         budget=p.get("budget") or "",
         budget_text=dollars(p.get("budget")),
         progress=progress,
@@ -113,6 +118,7 @@ class ProjectListState(ProjectTimeMixin, ClientPicker, CardList, AdminState):
     org_total: int = 0
     org_search: str = ""
     form_org: str = ""
+    managers: list[Choice] = []  # staff who may manage a project, for the dialog's select
 
     def _noun(self) -> str:
         return "project"
@@ -153,6 +159,7 @@ class ProjectListState(ProjectTimeMixin, ClientPicker, CardList, AdminState):
         await self._reset_clients(actor, row.client_id)  # the client picker: searched, capped
         self.org_search, self.form_org = "", row.organization_id
         await self._load_orgs(actor)
+        self.managers = [Choice(id=i, name=name) for i, name in await call(booking_settings.staff_choices)]
         self.edit = row
         self.milestones = [dataclasses.replace(m) for m in row.milestones]
         self._open_form(row.id)
@@ -214,7 +221,7 @@ class ProjectListState(ProjectTimeMixin, ClientPicker, CardList, AdminState):
         actor = await self._writer()
         if actor is None:
             return
-        keys = ("name", "description", "client_id", "status", "project_type", "organization_id", "budget")
+        keys = ("name", "description", "client_id", "status", "project_type", "organization_id", "manager_id", "budget")
         data: dict[str, Any] = {k: form_text(form, k) for k in keys}
         for k in ("start_date", "end_date", "deadline", "estimated_hours", "progress_percentage"):
             data[k] = form_text(form, k)

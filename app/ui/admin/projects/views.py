@@ -40,6 +40,7 @@ def _card(p: rx.Var) -> rx.Component:
             class_name="flex flex-wrap gap-1.5",
         ),
         rx.cond(p.client != "", rx.el.p("Client: ", p.client, class_name="text-xs text-slate-500"), rx.fragment()),
+        rx.cond(p.manager != "", rx.el.p("Manager: ", p.manager, class_name="text-xs text-slate-500"), rx.fragment()),
         rx.el.p(p.description, class_name="line-clamp-2 text-sm text-slate-600"),
         rx.el.div(
             rx.el.div(
@@ -200,6 +201,18 @@ def _fields() -> rx.Component:
             error=err["client_id"],
         ),
         _organization_picker(),
+        field(
+            "Project manager",
+            rx.el.select(
+                rx.el.option("Nobody (the team address hears of cancellations)", value=""),
+                rx.foreach(S.managers, lambda m: rx.el.option(m.name, value=m.id)),
+                name="manager_id",
+                id="project-manager",
+                default_value=e.manager_id,
+                class_name=f"{INPUT} pr-8",
+            ),
+            err["manager_id"],
+        ),
         field(
             "Status",
             select(
