@@ -61,6 +61,17 @@ def rolled_back(engine: Engine) -> Iterator[Session]:
         conn.close()
 
 
+@pytest.fixture(autouse=True)
+def _company_copy_forgotten() -> Iterator[None]:
+    """Each test starts from the stored company details: a copy kept by a test whose writes were rolled back must not
+    outlive it (app.services.company keeps one per process)."""
+    from app.services import company
+
+    company.forget()
+    yield
+    company.forget()
+
+
 @pytest.fixture
 def session(engine: Engine) -> Iterator[Session]:
     with rolled_back(engine) as s:

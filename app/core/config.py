@@ -34,10 +34,21 @@ class Settings(BaseSettings):
     data_dir: Path = ROOT / "data"  # private files (CVs); never served as static files
     redis_url: str | None = None
 
+    # The company's details: the defaults of what staff with settings:manage edit in Settings (app.services.company).
     company_name: str = "Coastline IT Solutions"
     company_address: str = "Port St. Lucie, FL 34952"  # printed on invoices; the spec withholds the street
     company_email: str = "hello@coastline-it.example"
+    company_sales_email: str = "sales@coastline-it.example"
     company_phone: str = "(772) 555-0142"
+    company_linkedin_url: str = "https://www.linkedin.com/company/coastline-it-solutions"
+    company_twitter_url: str = "https://twitter.com/coastline_it"
+    company_github_url: str = "https://github.com/coastline-it"
+    # The hero's "Trusted by" badges (a JSON list in the environment).
+    company_client_badges: list[str] = [
+        "Palmetto Dental Studio",
+        "Indian River Marine Supply",
+        "Tradewinds Realty Group",
+    ]
 
     smtp_host: str | None = None  # unset: mail is written to the server log instead
     smtp_port: int = 587

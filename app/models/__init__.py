@@ -7,11 +7,12 @@ from app.models.content import PortfolioProject, Service, TeamMember, Testimonia
 from app.models.inquiry import ContactInquiry, NewsletterSubscriber
 from app.models.meeting import Meeting, MeetingType
 from app.models.project import Organization, Project, ProjectMilestone, ProjectTimeEntry
-from app.models.system import AuditLog, EmailOutbox, RateLimitEvent
+from app.models.system import AuditLog, CompanySettings, EmailOutbox, RateLimitEvent
 from app.models.user import KnownSignInAddress, PasswordResetToken, RefreshToken, User, VerificationCode
 
 __all__ = [
     "AuditLog",
+    "CompanySettings",
     "ContactInquiry",
     "EmailOutbox",
     "Invoice",

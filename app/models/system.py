@@ -9,7 +9,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlmodel import Field, SQLModel
 
-from app.models.base import created_at, enum_field, text, timestamp
+from app.models.base import created_at, enum_field, text, timestamp, updated_at
 from app.models.enums import OutboxStatus
 
 
@@ -55,3 +55,24 @@ class RateLimitEvent(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     key: str = Field(max_length=200)  # e.g. login:ip:1.2.3.4
     created_at: datetime = created_at()
+
+
+class CompanySettings(SQLModel, table=True):
+    """The company's details as staff set them (one row, id 1); without it, the environment's values apply."""
+
+    __tablename__ = "company_settings"
+    __table_args__ = (sa.CheckConstraint("id = 1", name="single_row"),)
+
+    id: int = Field(default=1, primary_key=True)
+    name: str = Field(max_length=120)
+    email: str = Field(max_length=254)
+    sales_email: str = Field(max_length=254)
+    phone: str = Field(max_length=40)
+    address: str = Field(max_length=300)
+    linkedin_url: str | None = Field(default=None, max_length=300)
+    twitter_url: str | None = Field(default=None, max_length=300)
+    github_url: str | None = Field(default=None, max_length=300)
+    client_badges: list[str] = Field(default_factory=list, sa_type=sa.JSON, nullable=False)
+    business_timezone: str = Field(max_length=64)
+    updated_by: uuid.UUID | None = Field(default=None, foreign_key="users.id", ondelete="SET NULL")
+    updated_at: datetime = updated_at()

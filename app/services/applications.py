@@ -13,14 +13,13 @@ from pydantic import AfterValidator, BaseModel, Field
 from sqlalchemy import func
 from sqlmodel import Session, col, select
 
-from app.core.config import settings
 from app.core.db import get_by_id
 from app.core.errors import Invalid, NotFound
 from app.core.permissions import Perm
 from app.models.careers import JobApplication, JobOpening
 from app.models.enums import ApplicationStatus as S
 from app.models.user import User
-from app.services import audit, files, mail
+from app.services import audit, company, files, mail
 from app.services.access import require
 from app.services.csv_export import columns, csv_text
 from app.services.paging import PAGE_SIZE, Page, paginate, stream
@@ -232,17 +231,18 @@ def update_application(
 
 def _tell_applicant(s: Session, a: JobApplication) -> None:
     role = f" for the {a.job_code} position" if a.job_code else ""
+    firm = company.profile(s).name
     if a.status == S.interview:
         text = (
-            f"Dear {a.first_name},\n\nThank you for applying{role} at {settings.company_name}. We would like to invite "
+            f"Dear {a.first_name},\n\nThank you for applying{role} at {firm}. We would like to invite "
             "you to an interview; we will contact you shortly to find a time that suits you.\n\n"
-            f"Kind regards,\n{settings.company_name}\n"
+            f"Kind regards,\n{firm}\n"
         )
-        mail.enqueue(s, to=a.email, subject=f"Interview invitation from {settings.company_name}", text=text)
+        mail.enqueue(s, to=a.email, subject=f"Interview invitation from {firm}", text=text)
     elif a.status == S.rejected:
         text = (
-            f"Dear {a.first_name},\n\nThank you for your interest{role} at {settings.company_name} and for the time "
+            f"Dear {a.first_name},\n\nThank you for your interest{role} at {firm} and for the time "
             "you put into your application. After careful consideration we will not be moving forward with it.\n\n"
-            f"We wish you every success.\n{settings.company_name}\n"
+            f"We wish you every success.\n{firm}\n"
         )
-        mail.enqueue(s, to=a.email, subject=f"Your application to {settings.company_name}", text=text)
+        mail.enqueue(s, to=a.email, subject=f"Your application to {firm}", text=text)

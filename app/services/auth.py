@@ -23,7 +23,7 @@ from app.core.permissions import STAFF_ROLES, Role
 from app.core.security import PASSWORD_MAX_BYTES, PASSWORD_MIN_LENGTH, password_problem, token_digest, verify_password
 from app.models.base import utcnow
 from app.models.user import KnownSignInAddress, User, VerificationCode
-from app.services import audit, mail, ratelimit, sessions
+from app.services import audit, company, mail, ratelimit, sessions
 from app.services.schema import Body, Email, Text, Verbatim, parse, problem, required, verbatim
 from app.services.users import (
     GENERIC_INVALID,
@@ -168,7 +168,7 @@ def issue_code(s: Session, user: User) -> str:
     mail.enqueue(
         s,
         to=user.email,
-        subject=f"Your {settings.company_name} verification code: {code}",
+        subject=f"Your {company.profile(s).name} verification code: {code}",
         text=(
             f"Hello {name},\n\nYour verification code is {code}.\nIt expires in 15 minutes.\n\n"
             f"If you did not create an account at {settings.public_url}, you can ignore this e-mail.\n"

@@ -26,7 +26,7 @@ from app.models.billing import Invoice, InvoiceItem, Payment
 from app.models.enums import InvoiceStatus, PaymentStatus
 from app.models.project import Project
 from app.models.user import User
-from app.services import access, audit, mail
+from app.services import access, audit, company, mail
 from app.services import validation as v
 from app.services.admin_users import CLIENT_SEARCH
 from app.services.csv_export import columns, csv_text
@@ -317,15 +317,16 @@ def issue_invoice(s: Session, *, actor: User, invoice_id: int) -> dict[str, Any]
     invoice.issue_date = invoice.issue_date or date.today()
     client = s.get(User, invoice.client_id)
     if client is not None:
+        firm = company.profile(s).name
         due = f" It is due on {invoice.due_date:%B %-d, %Y}." if invoice.due_date else ""
         mail.enqueue(
             s,
             to=client.email,
-            subject=f"Invoice {invoice.invoice_number} from {settings.company_name}",
+            subject=f"Invoice {invoice.invoice_number} from {firm}",
             text=(
                 f"Hello {client.first_name or client.username},\n\nInvoice {invoice.invoice_number} for "
                 f"${invoice.total_amount:,.2f} is ready.{due}\n\nView and download it in your client portal: "
-                f"{settings.public_url}/client-portal\n\n{settings.company_name}\n"
+                f"{settings.public_url}/client-portal\n\n{firm}\n"
             ),
         )
     s.add(invoice)

@@ -18,7 +18,7 @@ from app.core.config import settings
 from app.models.base import utcnow
 from app.models.meeting import Meeting, MeetingType
 from app.models.user import User
-from app.services import mail
+from app.services import company, mail
 
 Method = Literal["REQUEST", "CANCEL"]
 NO_LINK = "The organizer will send you the link to join before the meeting."
@@ -38,12 +38,13 @@ def _organizer(s: Session, m: Meeting) -> tuple[str, str]:
     user = s.get(User, m.organizer_id) if m.organizer_id else None
     if user is not None:
         return user.email, " ".join(p for p in (user.first_name, user.last_name) if p) or user.username
-    return settings.company_email, settings.company_name
+    firm = company.profile(s)
+    return firm.email, firm.name
 
 
 def zone() -> ZoneInfo:
-    """The business time zone: meeting types' weekly hours and the letters' times are read in it."""
-    return ZoneInfo(settings.business_timezone)
+    """The business time zone (set in Settings): meeting types' weekly hours and the letters' times are read in it."""
+    return company.zone()
 
 
 def reader_zone(name: str | None) -> ZoneInfo:
@@ -57,14 +58,15 @@ def reader_zone(name: str | None) -> ZoneInfo:
 def local_time(value: datetime, tz: ZoneInfo | None = None) -> str:
     """'Tuesday, December 1, 2026, 10:00 AM EST' in `tz` (default the business time zone)."""
     local = value.astimezone(tz or zone())
-    return local.strftime("%A, %B %-d, %Y, %-I:%M %p ") + (local.tzname() or settings.business_timezone)
+    return local.strftime("%A, %B %-d, %Y, %-I:%M %p ") + (local.tzname() or str(local.tzinfo))
 
 
 def ics(s: Session, m: Meeting, t: MeetingType | None, method: Method, *, manage_link: str | None = None) -> str:
     """The meeting as an iCalendar object with `method`."""
     org_email, org_name = _organizer(s, m)
+    firm = company.profile(s).name
     cal = Calendar()
-    cal.add("prodid", f"-//{_cn(settings.company_name)}//Booking//EN")
+    cal.add("prodid", f"-//{_cn(firm)}//Booking//EN")
     cal.add("version", "2.0")
     cal.add("method", method)
     event = Event()
@@ -73,7 +75,7 @@ def ics(s: Session, m: Meeting, t: MeetingType | None, method: Method, *, manage
     event.add("dtstamp", utcnow().astimezone(UTC))
     event.add("dtstart", m.start_time.astimezone(UTC))
     event.add("dtend", m.end_time.astimezone(UTC))
-    event.add("summary", f"{t.name if t else m.meeting_type or 'Meeting'} with {settings.company_name}")
+    event.add("summary", f"{t.name if t else m.meeting_type or 'Meeting'} with {firm}")
     details = [f"Join: {m.meeting_url}" if m.meeting_url else NO_LINK]
     if manage_link:
         details.append(f"Reschedule or cancel: {manage_link}")
@@ -107,7 +109,7 @@ def _letter(
         lead = f"The {kind} with {m.booker_name} has a new time." if staff else f"Your {kind} has a new time."
     else:
         subject = f"Confirmed: {kind} on {when}"
-        lead = f"{m.booker_name} booked a {kind}." if staff else f"Your {kind} with {settings.company_name} is booked."
+        lead = f"{m.booker_name} booked a {kind}." if staff else f"Your {kind} with {company.cached().name} is booked."
     minutes = int((m.end_time - m.start_time).total_seconds() // 60)
     lines = [lead, "", f"When: {when} ({minutes} minutes)"]
     if method != "CANCEL":

@@ -18,7 +18,7 @@ from app.core.errors import Invalid, TooManyRequests
 from app.core.permissions import EmployeeType, Role
 from app.models.careers import JobApplication, JobOpening
 from app.models.user import User
-from app.services import files, mail, ratelimit
+from app.services import company, files, mail, ratelimit
 from app.services.contact import one_line, phone_problem
 from app.services.users import normalize_email
 
@@ -157,14 +157,15 @@ def _send_mails(s: Session, a: JobApplication, job_title: str | None) -> None:
                 f"\n\nApplication #{a.id}. Sign in to review it: {settings.public_url}/admin/dashboard\n"
             ),
         )
+    firm = company.profile(s).name
     mail.enqueue(
         s,
         to=a.email,
-        subject=f"We received your application - {settings.company_name}",
+        subject=f"We received your application - {firm}",
         text=(
-            f"Hello {a.first_name},\n\nThank you for applying for {position} at {settings.company_name}. "
+            f"Hello {a.first_name},\n\nThank you for applying for {position} at {firm}. "
             "We have received your application and our team will review it carefully. If your profile matches "
-            f"what we are looking for, we will contact you to arrange next steps.\n\n{settings.company_name}\n"
+            f"what we are looking for, we will contact you to arrange next steps.\n\n{firm}\n"
         ),
     )
 

@@ -18,7 +18,7 @@ from app.core.config import settings
 from app.core.errors import TooManyRequests
 from app.models.enums import InquiryPriority, InquiryStatus
 from app.models.inquiry import ContactInquiry
-from app.services import mail, ratelimit
+from app.services import company, mail, ratelimit
 from app.services import newsletter as subscriptions  # `newsletter` is also the form's checkbox
 from app.services.schema import CHECK_FIELDS, Body, Email, RawText, Text, parse, problem, required
 
@@ -166,15 +166,16 @@ def _acknowledge(s: Session, i: ContactInquiry, *, capped: bool = True) -> None:
     newsletter_note = (
         "\nWe have also sent you a separate e-mail to confirm your newsletter subscription.\n" if i.newsletter else ""
     )
+    firm = company.profile(s)
     mail.enqueue(
         s,
         to=i.email,
-        subject=f"Thank you for contacting {settings.company_name}",
+        subject=f"Thank you for contacting {firm.name}",
         text=(
             f"Hello {i.name},\n\nThank you for your inquiry. We've received your message and we'll get back to you "
             f"within 24 hours.\n\nHere is a summary of what you sent:\n\n{_summary(i)}\n\nProject details:\n{echo}\n"
-            f"{newsletter_note}\nIf anything is urgent, write to {settings.company_email} or call "
-            f"{settings.company_phone}.\n\n{settings.company_name}\n"
+            f"{newsletter_note}\nIf anything is urgent, write to {firm.email} or call "
+            f"{firm.phone}.\n\n{firm.name}\n"
         ),
     )
 

@@ -10,9 +10,9 @@ from pathlib import Path
 from fpdf import FPDF
 from fpdf.fonts import TTFFont
 
-from app.core.config import settings
 from app.models.billing import Invoice, InvoiceItem
 from app.models.user import User
+from app.services.company import Company
 
 INK = (15, 23, 42)
 MUTED = (100, 116, 139)
@@ -45,15 +45,15 @@ def _fonts(pdf: FPDF, texts: Iterable[str]) -> None:
         pdf.set_fallback_fonts([CJK_FALLBACK], exact_match=False)
 
 
-def render(invoice: Invoice, items: list[InvoiceItem], client: User) -> bytes:
+def render(invoice: Invoice, items: list[InvoiceItem], client: User, *, company: Company) -> bytes:
     name = " ".join(p for p in (client.first_name, client.last_name) if p) or client.username
-    company_lines = (settings.company_address, settings.company_email, settings.company_phone)
+    company_lines = (company.address, company.email, company.phone)
     client_lines = [line for line in (name, client.company, client.email, client.phone) if line]
     pdf = FPDF(format="Letter")
     _fonts(
         pdf,
         [
-            settings.company_name,
+            company.name,
             *company_lines,
             *client_lines,
             invoice.invoice_number,
@@ -63,14 +63,14 @@ def render(invoice: Invoice, items: list[InvoiceItem], client: User) -> bytes:
         ],
     )
     pdf.set_title(f"Invoice {invoice.invoice_number}")
-    pdf.set_author(settings.company_name)
+    pdf.set_author(company.name)
     pdf.set_auto_page_break(auto=True, margin=18)
     pdf.add_page()
     w = pdf.epw
 
     pdf.set_text_color(*ACCENT)
     pdf.set_font(FONT, "B", 20)
-    pdf.cell(w / 2, 10, settings.company_name)
+    pdf.cell(w / 2, 10, company.name)
     pdf.set_text_color(*INK)
     pdf.cell(w / 2, 10, "INVOICE", align="R", new_x="LMARGIN", new_y="NEXT")
     pdf.set_font(FONT, "", 10)
@@ -140,5 +140,5 @@ def render(invoice: Invoice, items: list[InvoiceItem], client: User) -> bytes:
     pdf.ln(8)
     pdf.set_font(FONT, "", 9)
     pdf.set_text_color(*MUTED)
-    pdf.cell(w, 5, f"Thank you for your business. Questions: {settings.company_email}", align="C")
+    pdf.cell(w, 5, f"Thank you for your business. Questions: {company.email}", align="C")
     return bytes(pdf.output())

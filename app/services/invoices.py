@@ -9,7 +9,7 @@ from sqlmodel import Session, col, select
 from app.models.billing import Invoice, InvoiceItem
 from app.models.enums import InvoiceStatus
 from app.models.user import User
-from app.services import access
+from app.services import access, company
 from app.services.paging import PAGE_SIZE, Page, paginate
 
 
@@ -82,4 +82,4 @@ def invoice_pdf(s: Session, *, actor: User, invoice_id: int) -> tuple[str, bytes
     from app.services.invoice_pdf import render
 
     invoice, items, client = get_invoice_with_items(s, actor=actor, invoice_id=invoice_id)
-    return f"invoice-{invoice.invoice_number}.pdf", render(invoice, items, client)
+    return f"invoice-{invoice.invoice_number}.pdf", render(invoice, items, client, company=company.profile(s))

@@ -24,7 +24,7 @@ from app.core.security import token_digest
 from app.models.base import utcnow
 from app.models.enums import SubscriberStatus
 from app.models.inquiry import NewsletterSubscriber
-from app.services import mail, ratelimit
+from app.services import company, mail, ratelimit
 from app.services.schema import Body, Email, RawText, parse, required
 
 CONFIRM_TTL = timedelta(days=7)
@@ -87,12 +87,13 @@ def stage(s: Session, *, email: str, source: str) -> None:
     sub.confirm_token = _digest(token)
     sub.source = source[:30]
     s.add(sub)
+    firm = company.profile(s).name
     mail.enqueue(
         s,
         to=email,
-        subject=f"Please confirm your subscription to {settings.company_name} updates",
+        subject=f"Please confirm your subscription to {firm} updates",
         text=(
-            f"Hello,\n\nPlease confirm that you would like to receive news and updates from {settings.company_name} "
+            f"Hello,\n\nPlease confirm that you would like to receive news and updates from {firm} "
             f"by opening this link:\n\n{confirm_url(token)}\n\n"
             f"The link works for {CONFIRM_TTL.days} days. If you did not ask to subscribe, simply ignore this e-mail: "
             "you will not hear from us again.\n"

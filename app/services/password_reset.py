@@ -31,7 +31,7 @@ from app.core.security import (
 )
 from app.models.base import utcnow
 from app.models.user import PasswordResetToken, User, VerificationCode
-from app.services import audit, mail, ratelimit, sessions
+from app.services import audit, company, mail, ratelimit, sessions
 from app.services.schema import Body, Email, Verbatim, parse, required
 
 LINK_TTL = timedelta(minutes=30)  # a link the owner asked for
@@ -101,20 +101,19 @@ def _kill_links(s: Session, user_id: object) -> None:
     )
 
 
-def _letter(user: User, link: str, reason: Reason) -> tuple[str, str]:
+def _letter(user: User, link: str, reason: Reason, firm: str) -> tuple[str, str]:
     name = user.first_name or user.username
-    company = settings.company_name
     if reason == "account_created":
-        subject = f"Welcome to {company}: set your password"
-        opening = f"An account has been created for you at {company} (username: {user.username})."
+        subject = f"Welcome to {firm}: set your password"
+        opening = f"An account has been created for you at {firm} (username: {user.username})."
         action = "To set your password and sign in, open this link"
     elif reason == "staff_reset":
-        subject = f"Reset your {company} password"
-        opening = f"A member of the {company} team started a password reset for your account."
+        subject = f"Reset your {firm} password"
+        opening = f"A member of the {firm} team started a password reset for your account."
         action = "To choose a new password, open this link"
     else:
-        subject = f"Reset your {company} password"
-        opening = f"Someone (we hope you) asked to reset the password of your {company} account."
+        subject = f"Reset your {firm} password"
+        opening = f"Someone (we hope you) asked to reset the password of your {firm} account."
         action = "To choose a new password, open this link"
     within = _lifetime(LINK_TTLS[reason])
     if reason == "account_created":
@@ -136,7 +135,9 @@ def send_link(s: Session, user: User, *, reason: Reason = "forgot") -> None:
     _kill_links(s, user.id)
     token = new_token()
     s.add(PasswordResetToken(user_id=user.id, token=_digest(token), expires_at=utcnow() + LINK_TTLS[reason]))
-    subject, text = _letter(user, f"{settings.public_url}/reset-password?token={token}", reason)
+    subject, text = _letter(
+        user, f"{settings.public_url}/reset-password?token={token}", reason, company.profile(s).name
+    )
     mail.enqueue(s, to=user.email, subject=subject, text=text)
     s.commit()
 

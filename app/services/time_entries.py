@@ -10,21 +10,19 @@ from collections.abc import Mapping
 from datetime import date, datetime
 from decimal import Decimal, InvalidOperation
 from typing import Annotated, Any
-from zoneinfo import ZoneInfo
 
 import sqlalchemy as sa
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 from sqlalchemy import func
 from sqlmodel import Session, col, select
 
-from app.core.config import settings
 from app.core.db import get_by_id
 from app.core.errors import Forbidden, Invalid, NotFound
 from app.core.permissions import Perm, Role
 from app.models.base import utcnow
 from app.models.project import TIME_NOTE_MAX, Project, ProjectTimeEntry
 from app.models.user import User
-from app.services import access, audit
+from app.services import access, audit, company
 from app.services.paging import Page, paginate
 from app.services.schema import Input, Text, parse, problem, required
 from app.services.validation import date_problem
@@ -36,8 +34,8 @@ ENTRY_SORTS = {"newest": (col(ProjectTimeEntry.work_date).desc(), col(ProjectTim
 
 
 def business_today() -> date:
-    """Today where the company works (BUSINESS_TIMEZONE): a later day is the future for every entry."""
-    return datetime.now(ZoneInfo(settings.business_timezone)).date()
+    """Today where the company works (its business time zone, set in Settings): a later day is the future."""
+    return datetime.now(company.zone()).date()
 
 
 def _hours(value: Any) -> Decimal | None:

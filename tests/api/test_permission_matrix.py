@@ -136,6 +136,12 @@ ROUTES = [
     ),
     Route("dashboard", ALL_STAFF, lambda c, w: c.get("/api/admin/dashboard")),
     Route("audit log", {"admin", "founder", "coo", "cfo", "legal"}, lambda c, w: c.get("/api/admin/audit")),
+    Route("read company settings", {"admin", "founder"}, lambda c, w: c.get("/api/admin/settings/company")),
+    Route(
+        "change company settings",
+        {"admin", "founder"},
+        lambda c, w: c.put("/api/admin/settings/company", json={"phone": "(772) 555-0111"}),
+    ),
     Route("list organizations", ALL_STAFF - {"hr"}, lambda c, w: c.get("/api/protected/organizations")),
     Route(
         "create organization",

@@ -10,7 +10,7 @@ import pytest
 from sqlmodel import Session, select
 
 from app.models.billing import Invoice, InvoiceItem
-from app.services import invoice_pdf
+from app.services import company, invoice_pdf
 from tests import factories as f
 
 TYPOGRAPHY = "Zo\u00eb\u2019s \u201caudit\u201d"  # curly quotes, spelled out for the linter
@@ -38,7 +38,7 @@ def test_names_in_any_script_come_back_exactly(session: Session) -> None:
             (TYPOGRAPHY, 1, "1"),
         ],
     )
-    pdf = invoice_pdf.render(inv, _items(session, inv), client)
+    pdf = invoice_pdf.render(inv, _items(session, inv), client, company=company.profile(session))
     text = f.pdf_text(pdf)
     for expected in (
         *NAMES,
@@ -59,7 +59,7 @@ def test_names_in_any_script_come_back_exactly(session: Session) -> None:
 def test_latin_only_invoice_does_not_load_the_cjk_font(session: Session) -> None:
     client = f.user(session, first_name="Zoë", last_name="Núñez", company="Łukasz Sp. z o.o.")
     inv = f.invoice(session, client)
-    pdf = invoice_pdf.render(inv, _items(session, inv), client)
+    pdf = invoice_pdf.render(inv, _items(session, inv), client, company=company.profile(session))
     assert "Łukasz Sp. z o.o." in f.pdf_text(pdf)
     assert _fonts_embedded(pdf) == {"DejaVuSansBook", "DejaVuSansBold"}
     assert len(pdf) < 50_000, len(pdf)

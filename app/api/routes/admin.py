@@ -16,7 +16,8 @@ from app.api.deps import ClientIP, DownloadUser, RowId, Search, SessionDep, Staf
 from app.api.downloads import csv_file
 from app.api.schemas import ClientCreateIn, InquiryUpdateIn, One, Saved, UserCreateIn, UserUpdateIn
 from app.models.user import User, UserPublic
-from app.services import admin_inquiries, admin_users, audit, dashboard, health
+from app.services import admin_inquiries, admin_users, audit, company, dashboard, health
+from app.services.company import CompanyPublic, CompanyUpdate
 from app.services import user_permissions as perm_service
 from app.services.user_permissions import PermissionChange, UserPermissions
 
@@ -174,3 +175,17 @@ def audit_log(
 ) -> dict[str, Any]:
     """The most recent staff actions, newest first, with the acting user's name (needs audit:read)."""
     return {"data": audit.recent(s, actor=user, limit=limit)}
+
+
+@router.get("/admin/settings/company", response_model=One[CompanyPublic])
+def company_settings(user: StaffUser, s: SessionDep) -> dict[str, Any]:
+    """The company's details: name, e-mails, phone, address, social links, client badges, time zone
+    (settings:manage)."""
+    return {"data": company.read(s, actor=user).as_json()}
+
+
+@router.put("/admin/settings/company", response_model=Saved[CompanyPublic])
+def update_company_settings(user: StaffUser, s: SessionDep, ip: ClientIP, body: CompanyUpdate) -> dict[str, Any]:
+    """Change the details sent (settings:manage); audited. Public pages, e-mails and invoices use them from now on."""
+    data = company.update(s, actor=user, data=body, ip=ip)
+    return {"data": data.as_json(), "message": "Company settings saved"}

@@ -8,9 +8,8 @@ from fastapi.responses import HTMLResponse
 from app.api.deps import ClientIP, SessionDep
 from app.api.pages import message_page
 from app.api.schemas import Done
-from app.core.config import settings
 from app.core.errors import Invalid
-from app.services import newsletter
+from app.services import company, newsletter
 from app.services.newsletter import SubscribeCreate
 
 router = APIRouter(prefix="/newsletter", tags=["public"])
@@ -30,7 +29,7 @@ def confirm(s: SessionDep, token: str = "") -> HTMLResponse:
         newsletter.confirm(s, token=token)
     except Invalid as exc:
         return message_page("We could not confirm your subscription", exc.message, 400, **HOME)
-    text = f"Thank you! You will now receive news and updates from {settings.company_name}."
+    text = f"Thank you! You will now receive news and updates from {company.profile(s).name}."
     return message_page("Subscription confirmed", text, 200, **HOME)
 
 
