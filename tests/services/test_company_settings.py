@@ -12,8 +12,8 @@ from sqlmodel import Session, col, select
 
 from app.core.config import settings
 from app.core.errors import Forbidden, Invalid
-from app.models.enums import EmployeeType, Role
 from app.models.billing import InvoiceItem
+from app.models.enums import EmployeeType, Role
 from app.models.system import AuditLog, CompanySettings, EmailOutbox
 from app.services import booking_invite, company, contact, invoice_pdf, time_entries
 from tests import factories as f

@@ -17,8 +17,8 @@ from app.api.downloads import csv_file
 from app.api.schemas import ClientCreateIn, InquiryUpdateIn, One, Saved, UserCreateIn, UserUpdateIn
 from app.models.user import User, UserPublic
 from app.services import admin_inquiries, admin_users, audit, company, dashboard, health
-from app.services.company import CompanyPublic, CompanyUpdate
 from app.services import user_permissions as perm_service
+from app.services.company import CompanyPublic, CompanyUpdate
 from app.services.user_permissions import PermissionChange, UserPermissions
 
 router = APIRouter(tags=["admin"], dependencies=[Depends(require_staff)])
