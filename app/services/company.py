@@ -171,13 +171,21 @@ def _badges(value: Any) -> list[str]:
     return names
 
 
+# The time zones offered (the booking page's picker, the business zone): the IANA regions people live in, not the
+# legacy aliases such as "US/Eastern" or "Etc/GMT+5".
+ZONES = sorted(z for z in available_timezones() if "/" in z and z.split("/")[0] in {
+    "Africa", "America", "Antarctica", "Asia", "Atlantic", "Australia", "Europe", "Indian", "Pacific"
+})  # fmt: skip
+BUSINESS_ZONES = ["UTC", *ZONES]
+_BUSINESS_ZONES = frozenset(BUSINESS_ZONES)
+
+
 def _zone(value: str | None) -> str | None:
-    if value is not None and value not in _ZONES:
+    if value is not None and value not in _BUSINESS_ZONES:
         raise problem("Please choose a time zone from the list (e.g. America/New_York)")
     return value
 
 
-_ZONES = frozenset(available_timezones())
 Link = Annotated[str | None, Text("Link", 300)]
 
 

@@ -15,9 +15,10 @@ import reflex as rx
 from reflex_base.plugins.sitemap import SitemapPlugin, TrailingSlashOption
 
 from app.core.config import settings
+from app.ui.state.company import AT_BUILD
 
 OG_IMAGE = "/og-image.png"  # assets/og-image.png, 1200x630
-OG_IMAGE_ALT = f"{settings.company_name}: web, cloud and digital transformation on the Treasure Coast"
+OG_IMAGE_ALT = f"{AT_BUILD.name}: web, cloud and digital transformation on the Treasure Coast"
 
 # Never in the sitemap: signed-in areas, account flows, and anything under these prefixes.
 PRIVATE_PREFIXES: tuple[str, ...] = (
@@ -53,7 +54,7 @@ def page_meta(path: str, title: str, description: str) -> dict[str, Any]:
         "image": image,
         "meta": [
             {"property": "og:type", "content": "website"},
-            {"property": "og:site_name", "content": settings.company_name},
+            {"property": "og:site_name", "content": AT_BUILD.name},
             {"property": "og:locale", "content": "en_US"},
             {"property": "og:title", "content": title},
             {"property": "og:description", "content": description},

@@ -13,6 +13,7 @@ from app.ui.admin.billing.state import BillingState
 from app.ui.admin.billing.views import billing_content
 from app.ui.admin.clients.state import ClientsState
 from app.ui.admin.clients.views import clients_content
+from app.ui.admin.company.state import CompanySettingsState
 from app.ui.admin.content import ContentState, content_content
 from app.ui.admin.dashboard import DashboardState, dashboard_content
 from app.ui.admin.inquiries.state import InquiriesState
@@ -40,7 +41,7 @@ SECTION_PAGES: dict[str, tuple[Callable[[], rx.Component], object]] = {
     "products": (products_content, ProductCatalogueState.load),
     "meetings": (meetings_content, MEETINGS_LOADERS),
     "applications": (applications_content, ApplicationListState.load),
-    "settings": (settings_content, SettingsState.load),
+    "settings": (settings_content, [SettingsState.load, CompanySettingsState.load]),
 }
 
 

@@ -8,6 +8,8 @@ import reflex as rx
 
 from app.core.permissions import Perm, has_perm
 from app.services import audit
+from app.ui.admin.company.state import CompanySettingsState
+from app.ui.admin.company.views import company_card
 from app.ui.admin.inquiries.state import _timestamp
 from app.ui.admin.state import AdminState, as_actor, error_text
 from app.ui.admin.widgets import CARD, TD, TH, badge, empty_row, page_header
@@ -180,7 +182,8 @@ def _audit_card() -> rx.Component:
 
 def settings_content() -> rx.Component:
     return rx.el.div(
-        page_header("Settings", "Your account and, for auditors, the record of staff actions."),
+        page_header("Settings", "Your account, the company's details and, for auditors, the record of staff actions."),
         _account_card(),
+        rx.cond(CompanySettingsState.can_manage, company_card(), rx.fragment()),
         rx.cond(SettingsState.can_audit, _audit_card(), rx.fragment()),
     )

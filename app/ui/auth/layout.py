@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import reflex as rx
 
-from app.core.config import settings
 from app.ui.auth.notice import notice_region
 from app.ui.components.session_watch import session_watch
+from app.ui.state.company import CompanyState
 
 
 def _top_bar() -> rx.Component:
@@ -14,12 +14,12 @@ def _top_bar() -> rx.Component:
         rx.el.div(
             rx.el.a(
                 rx.el.span(
-                    settings.company_name[:1],
+                    CompanyState.name[:1],
                     class_name="flex h-8 w-8 items-center justify-center rounded-lg bg-blue-600 text-sm font-bold "
                     "text-white",
                     aria_hidden="true",
                 ),
-                rx.el.span(settings.company_name, class_name="truncate"),
+                rx.el.span(CompanyState.name, class_name="truncate"),
                 href="/",
                 class_name="flex min-w-0 items-center gap-2 font-semibold text-slate-900 hover:text-blue-700",
             ),
@@ -55,8 +55,10 @@ def auth_layout(*children: rx.Component, width: str = "max-w-md") -> rx.Componen
             class_name="flex flex-1 items-start justify-center px-4 py-8 sm:items-center sm:py-12",
         ),
         rx.el.footer(
-            f"© {settings.company_name}",
+            "© ",
+            CompanyState.name,
             class_name="py-6 text-center text-xs text-slate-500",
+            on_mount=CompanyState.load,
         ),
         notice_region(),
         session_watch(),  # inert until someone is signed in

@@ -6,7 +6,6 @@ import logging
 import reflex as rx
 from reflex_components_core.react_router import ReactRouterLink
 
-from app.core.config import settings
 from app.core.db import session_scope
 from app.core.errors import DomainError
 from app.services import newsletter
@@ -14,12 +13,12 @@ from app.services.newsletter import SubscribeCreate
 from app.services.schema import parse
 from app.ui import routes
 from app.ui.components.logo import logo_link
+from app.ui.state.company import CompanyState
 from app.ui.styles import BUTTON_ACCENT, CONTAINER, FOCUS_RING_ON_DARK
 
 log = logging.getLogger(__name__)
+C = CompanyState
 
-SALES_EMAIL = "sales@coastline-it.example"
-LOCATION = "Port St. Lucie, Florida"
 COPYRIGHT_YEAR = 2025  # the spec fixes the year shown
 
 SERVICE_LINKS: list[str] = [
@@ -39,11 +38,12 @@ COMPANY_LINKS: list[tuple[str, str]] = [
 ]
 LEGAL_LINKS: list[tuple[str, str]] = [("Privacy Policy", routes.PRIVACY), ("Terms of Service", routes.TERMS)]
 
-# (label, URL, 24x24 SVG path): brand marks are not in Lucide, so they are drawn inline (paths from Simple Icons, CC0).
+# (label, the CompanyState var with its URL, 24x24 SVG path): brand marks are not in Lucide, so they are drawn inline
+# (paths from Simple Icons, CC0). A link left empty in Settings hides its icon.
 SOCIAL_LINKS: list[tuple[str, str, str]] = [
     (
         "LinkedIn",
-        "https://www.linkedin.com/company/coastline-it-solutions",
+        "linkedin_url",
         (
             "M20.447 20.452h-3.554v-5.569c0-1.328-.027-3.037-1.852-3.037-1.853 0-2.136 1.445-2.136 2.939v5.667H9."
             "351V9h3.414v1.561h.046c.477-.9 1.637-1.85 3.37-1.85 3.601 0 4.267 2.37 4.267 5.455v6.286zM5.337 7.43"
@@ -54,7 +54,7 @@ SOCIAL_LINKS: list[tuple[str, str, str]] = [
     ),
     (
         "Twitter",
-        "https://twitter.com/coastline_it",
+        "twitter_url",
         (
             "M23.953 4.57a10 10 0 0 1-2.825.775 4.958 4.958 0 0 0 2.163-2.723c-.951.555-2.005.959-3.127 1.184a4.9"
             "2 4.92 0 0 0-8.384 4.482C7.69 8.095 4.067 6.13 1.64 3.162a4.822 4.822 0 0 0-.666 2.475c0 1.71.87 3.2"
@@ -66,7 +66,7 @@ SOCIAL_LINKS: list[tuple[str, str, str]] = [
     ),
     (
         "GitHub",
-        "https://github.com/coastline-it",
+        "github_url",
         (
             "M12 .297c-6.63 0-12 5.373-12 12 0 5.303 3.438 9.8 8.205 11.385.6.113.82-.258.82-.577 0-.285-.01-1.04"
             "-.015-2.04-3.338.724-4.042-1.61-4.042-1.61C4.422 18.07 3.633 17.7 3.633 17.7c-1.087-.744.084-.729.08"
@@ -105,39 +105,34 @@ def _contact_item(icon: str, content: rx.Component) -> rx.Component:
 def _contacts() -> rx.Component:
     return rx.el.address(
         rx.el.ul(
+            _contact_item("mail", rx.el.a(C.email, href=f"mailto:{C.email}", class_name=f"{_LINK} break-all")),
             _contact_item(
-                "mail", rx.el.a(settings.company_email, href=f"mailto:{settings.company_email}", class_name=_LINK)
+                "mail", rx.el.a(C.sales_email, href=f"mailto:{C.sales_email}", class_name=f"{_LINK} break-all")
             ),
-            _contact_item("mail", rx.el.a(SALES_EMAIL, href=f"mailto:{SALES_EMAIL}", class_name=_LINK)),
-            _contact_item(
-                "phone",
-                rx.el.a(
-                    settings.company_phone,
-                    href="tel:+1" + "".join(c for c in settings.company_phone if c.isdigit()),
-                    class_name=_LINK,
-                ),
-            ),
-            _contact_item("map-pin", rx.el.span(LOCATION, class_name="text-sm text-slate-300")),
+            _contact_item("phone", rx.el.a(C.phone, href=C.phone_href, class_name=_LINK)),
+            _contact_item("map-pin", rx.el.span(C.address, class_name="text-sm text-slate-300")),
             class_name="space-y-3",
         ),
         class_name="mt-6 not-italic",
     )
 
 
-def _social_link(label: str, href: str, path: str) -> rx.Component:
-    return rx.el.li(
+def _social_link(label: str, var: str, path: str) -> rx.Component:
+    href = getattr(C, var)
+    link = rx.el.li(
         rx.el.a(
             rx.el.svg(rx.el.path(d=path), view_box="0 0 24 24", aria_hidden="true", class_name="size-5 fill-current"),
             href=href,
             target="_blank",
             rel="noopener noreferrer",
-            aria_label=f"{settings.company_name} on {label} (opens in a new tab)",
+            aria_label=f"{C.name} on {label} (opens in a new tab)",
             class_name=(
                 "inline-flex size-10 items-center justify-center rounded-lg bg-white/5 text-slate-300 "
                 f"transition-colors hover:bg-white/15 hover:text-white {FOCUS_RING_ON_DARK}"
             ),
         )
     )
+    return rx.cond(href != "", link, rx.fragment())
 
 
 def _brand() -> rx.Component:
@@ -283,7 +278,9 @@ def _newsletter() -> rx.Component:
 def _bottom_bar() -> rx.Component:
     return rx.el.div(
         rx.el.p(
-            f"© {COPYRIGHT_YEAR} {settings.company_name}. All rights reserved.",
+            f"© {COPYRIGHT_YEAR} ",
+            C.name,
+            ". All rights reserved.",
             class_name="text-sm text-slate-400",
         ),
         rx.el.nav(
@@ -316,4 +313,5 @@ def site_footer() -> rx.Component:
             class_name=CONTAINER,
         ),
         class_name="bg-blue-950 text-slate-300",
+        on_mount=CompanyState.load,  # the company's details as now stored (Settings), on every public page
     )

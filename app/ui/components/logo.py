@@ -5,8 +5,8 @@ from typing import Literal
 import reflex as rx
 from reflex_components_core.react_router import ReactRouterLink
 
-from app.core.config import settings
 from app.ui import routes
+from app.ui.state.company import CompanyState
 from app.ui.styles import FOCUS_RING, FOCUS_RING_ON_DARK
 
 LOGO_MARK_SRC = "/favicon.svg"
@@ -25,9 +25,9 @@ def logo_link(*, tone: Literal["light", "dark"] = "light", compact_on_tablet: bo
     focus = FOCUS_RING if tone == "light" else FOCUS_RING_ON_DARK
     return ReactRouterLink.create(
         rx.el.img(src=LOGO_MARK_SRC, alt="", width=36, height=36, class_name="size-9 shrink-0"),
-        rx.el.span(settings.company_name, class_name=f"text-lg leading-tight font-bold tracking-tight {text}"),
+        rx.el.span(CompanyState.name, class_name=f"text-lg leading-tight font-bold tracking-tight {text}"),
         to=routes.HOME,
         data_home_link=True,
-        aria_label=f"{settings.company_name}, home",
+        aria_label=f"{CompanyState.name}, home",
         class_name=f"inline-flex items-center gap-2.5 rounded-md {focus}",
     )

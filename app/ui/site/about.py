@@ -7,13 +7,13 @@ from typing import Any
 import reflex as rx
 from reflex_components_core.react_router import ReactRouterLink
 
-from app.core.config import settings
 from app.services import site_content
 from app.ui import routes
 from app.ui.components.blocks import initials_avatar, page_hero, section_heading, skeleton_grid
 from app.ui.layouts.site import site_layout
 from app.ui.seo import page_meta
 from app.ui.site.content import SNAPSHOT, read
+from app.ui.state.company import AT_BUILD
 from app.ui.styles import BUTTON_ACCENT, BUTTON_LG, CONTAINER, EYEBROW, HEADING_2, LEAD
 
 STATS: list[tuple[str, str]] = [
@@ -170,7 +170,7 @@ def _story() -> rx.Component:
                 ),
                 rx.el.div(
                     rx.el.p(
-                        f"{settings.company_name} was founded in 2025 with a simple idea: local businesses deserve "
+                        f"{AT_BUILD.name} was founded in 2025 with a simple idea: local businesses deserve "
                         "the same quality of technology as national brands, delivered by people they can meet in "
                         "person."
                     ),
@@ -234,8 +234,8 @@ def _cta() -> rx.Component:
 @rx.page(
     **page_meta(
         routes.ABOUT,
-        f"About Us | {settings.company_name}",
-        f"Meet the team behind {settings.company_name}: a Port St. Lucie IT consultancy founded in 2025 that has "
+        f"About Us | {AT_BUILD.name}",
+        f"Meet the team behind {AT_BUILD.name}: a Port St. Lucie IT consultancy founded in 2025 that has "
         "helped over 12 local businesses with web, cloud and data projects.",
     ),
     on_load=AboutState.load,

@@ -25,6 +25,7 @@ from app.ui import routes
 from app.ui.layouts.site import site_layout
 from app.ui.seo import page_meta
 from app.ui.site.content import read
+from app.ui.state.company import AT_BUILD
 from app.ui.state.notice import notify
 from app.ui.styles import BUTTON_OUTLINE, BUTTON_PRIMARY, CONTAINER, TEXT_LINK
 
@@ -453,8 +454,8 @@ def _confirm_dialog() -> rx.Component:
 @rx.page(
     **page_meta(
         routes.APPLY,
-        f"Apply | Careers at {settings.company_name}",
-        f"Apply for an open position at {settings.company_name}: send your details, resume and cover letter.",
+        f"Apply | Careers at {AT_BUILD.name}",
+        f"Apply for an open position at {AT_BUILD.name}: send your details, resume and cover letter.",
     ),
     on_load=ApplyState.load,
 )

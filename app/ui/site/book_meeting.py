@@ -18,6 +18,7 @@ from app.ui.seo import page_meta
 from app.ui.site.booking_state import BookingFlowState
 from app.ui.site.booking_views import confirmation, details_form, time_picker
 from app.ui.site.content import read
+from app.ui.state.company import AT_BUILD, CompanyState
 from app.ui.styles import BUTTON_PRIMARY, CONTAINER, TEXT_LINK
 
 log = logging.getLogger(__name__)
@@ -48,7 +49,7 @@ def _card(t: dict[str, Any]) -> dict[str, Any]:
         "id": str(t.get("uri") or "").rstrip("/").rsplit("/", 1)[-1],
         "name": str(t.get("name") or ""),
         "duration": int(t.get("duration") or 0),
-        "host": str((t.get("profile") or {}).get("name") or settings.company_name),
+        "host": str((t.get("profile") or {}).get("name") or AT_BUILD.name),
         "description": (t.get("description_plain") or "").strip() or FALLBACK_DESCRIPTION,
         "url": url,
     }
@@ -149,7 +150,7 @@ def _message(icon: str, title: rx.Var | str, text: rx.Var | str, *, role: str) -
         rx.el.p(text, class_name="mt-1 text-slate-600"),
         rx.el.p(
             "E-mail ",
-            rx.el.a(settings.company_email, href=f"mailto:{settings.company_email}", class_name=TEXT_LINK),
+            rx.el.a(CompanyState.email, href=f"mailto:{CompanyState.email}", class_name=TEXT_LINK),
             " or use our ",
             ReactRouterLink.create("contact form", to=routes.CONTACT, class_name=TEXT_LINK),
             ".",
@@ -214,7 +215,7 @@ def _expectations() -> rx.Component:
 @rx.page(
     **page_meta(
         routes.BOOK_MEETING,
-        f"Book a Meeting | {settings.company_name}",
+        f"Book a Meeting | {AT_BUILD.name}",
         "Book a free consultation or a project discovery call with our team: pick a meeting type and a time that "
         "suits you.",
     ),

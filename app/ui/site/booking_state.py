@@ -7,26 +7,23 @@ import dataclasses
 import logging
 from datetime import UTC, datetime, timedelta
 from typing import Any
-from zoneinfo import ZoneInfo, available_timezones
+from zoneinfo import ZoneInfo
 
 import reflex as rx
 
-from app.core.config import settings
 from app.core.errors import DomainError, Invalid
 from app.models.enums import Role
-from app.services import booking
+from app.services import booking, company
 from app.ui import routes
 from app.ui.state.calls import as_actor, call
+from app.ui.state.company import AT_BUILD
 from app.ui.state.session import SessionState
 
 log = logging.getLogger(__name__)
 
 WEEK = 7
 FAILED = "Something went wrong. Please try again or contact us."
-# The time-zone picker's choices (compiled into the page): the IANA regions people live in.
-ZONES = sorted(z for z in available_timezones() if "/" in z and z.split("/")[0] in {
-    "Africa", "America", "Antarctica", "Asia", "Atlantic", "Australia", "Europe", "Indian", "Pacific"
-})  # fmt: skip
+ZONES = company.ZONES  # the time-zone picker's choices (compiled into the page)
 
 
 @dataclasses.dataclass
@@ -52,7 +49,7 @@ class TypeView:
 
 
 def _zone(name: str) -> ZoneInfo:
-    return ZoneInfo(name if name in ZONES or name == "UTC" else settings.business_timezone)
+    return ZoneInfo(name) if name in ZONES or name == "UTC" else company.zone()
 
 
 def when_label(iso: str, zone_name: str) -> str:
@@ -80,7 +77,7 @@ class BookingFlowState(SessionState):
     type_slug: str = ""
     type_name: str = ""
     duration: int = 0
-    zone_name: str = settings.business_timezone
+    zone_name: str = AT_BUILD.business_timezone
     week: int = 0  # weeks from today
     days: list[DayView] = []
     loading: bool = False

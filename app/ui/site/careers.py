@@ -7,13 +7,13 @@ from typing import Any
 
 import reflex as rx
 
-from app.core.config import settings
 from app.services import site_content
 from app.ui import routes
 from app.ui.components.blocks import page_hero, section_heading, skeleton_grid
 from app.ui.layouts.site import site_layout
 from app.ui.seo import page_meta
 from app.ui.site.content import SNAPSHOT, read
+from app.ui.state.company import AT_BUILD
 from app.ui.styles import BUTTON_ACCENT, BUTTON_LG, BUTTON_PRIMARY, CONTAINER, FOCUS_RING
 
 PERKS: list[tuple[str, str, str]] = [
@@ -122,7 +122,7 @@ def _culture() -> rx.Component:
     return rx.el.section(
         rx.el.div(
             section_heading(
-                "Life at " + settings.company_name,
+                "Life at " + AT_BUILD.name,
                 "A culture that puts people first",
                 "We're a small team that does big work. Here's what you can expect when you join us.",
                 heading_id="culture-heading",
@@ -196,8 +196,8 @@ def _positions() -> rx.Component:
 @rx.page(
     **page_meta(
         routes.CAREERS,
-        f"Careers | {settings.company_name}",
-        f"Join {settings.company_name}: open positions in engineering and design, remote-friendly work, health "
+        f"Careers | {AT_BUILD.name}",
+        f"Join {AT_BUILD.name}: open positions in engineering and design, remote-friendly work, health "
         "benefits and a supportive team on Florida's Treasure Coast.",
     ),
     on_load=CareersState.load,

@@ -2,20 +2,20 @@
 
 import reflex as rx
 
-from app.core.config import settings
 from app.ui import routes
 from app.ui.components.blocks import page_hero
 from app.ui.layouts.site import site_layout
 from app.ui.seo import page_meta
 from app.ui.site.sections.contact_form import ContactFormState, contact_form
 from app.ui.site.sections.contact_info import contact_info
+from app.ui.state.company import AT_BUILD
 from app.ui.styles import CONTAINER
 
 
 @rx.page(
     **page_meta(
         routes.CONTACT,
-        f"Contact Us | {settings.company_name}",
+        f"Contact Us | {AT_BUILD.name}",
         "Request a free quote or ask a question. Call, e-mail or send us your project details: we reply within "
         "24 hours.",
     ),

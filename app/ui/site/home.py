@@ -3,7 +3,6 @@
 import reflex as rx
 from reflex_components_core.react_router import ReactRouterLink
 
-from app.core.config import settings
 from app.ui import routes
 from app.ui.layouts.site import site_layout
 from app.ui.seo import page_meta
@@ -12,6 +11,7 @@ from app.ui.site.sections.contact_info import contact_summary
 from app.ui.site.sections.portfolio import PortfolioState, portfolio_section
 from app.ui.site.sections.services import ServicesState, services_section
 from app.ui.site.sections.testimonials import TestimonialsState, testimonials_section
+from app.ui.state.company import AT_BUILD, CompanyState
 from app.ui.styles import (
     BUTTON_ACCENT,
     BUTTON_GHOST_ON_DARK,
@@ -22,7 +22,6 @@ from app.ui.styles import (
     LEAD,
 )
 
-CLIENT_BADGES: list[str] = ["Palmetto Dental Studio", "Indian River Marine Supply", "Tradewinds Realty Group"]
 STATS: list[tuple[str, str]] = [("98%", "Client Satisfaction"), ("20+", "Projects Delivered")]
 
 
@@ -72,17 +71,17 @@ def _trust_line() -> rx.Component:
             class_name="text-sm text-blue-200",
         ),
         rx.el.ul(
-            *[
-                rx.el.li(
+            rx.foreach(
+                CompanyState.client_badges,
+                lambda name: rx.el.li(
                     rx.icon("building-2", size=14, class_name="text-blue-300"),
                     name,
                     class_name=(
                         "inline-flex items-center gap-1.5 rounded-md border border-white/10 bg-white/10 px-2.5 py-1 "
                         "text-xs font-medium text-white sm:text-sm"
                     ),
-                )
-                for name in CLIENT_BADGES
-            ],
+                ),
+            ),
             aria_label="Some of our clients",
             class_name="mt-3 flex flex-wrap gap-2",
         ),
@@ -182,8 +181,8 @@ def _contact() -> rx.Component:
 @rx.page(
     **page_meta(
         routes.HOME,
-        f"{settings.company_name} | Web, Cloud & Digital Transformation in Port St. Lucie",
-        f"{settings.company_name} builds websites, hosting, BI reports, mobile apps and databases for businesses in "
+        f"{AT_BUILD.name} | Web, Cloud & Digital Transformation in Port St. Lucie",
+        f"{AT_BUILD.name} builds websites, hosting, BI reports, mobile apps and databases for businesses in "
         "Port St. Lucie and the Treasure Coast.",
     ),
     on_load=[

@@ -2,18 +2,18 @@
 
 import reflex as rx
 
-from app.core.config import settings
 from app.ui import routes
 from app.ui.components.blocks import page_hero
 from app.ui.layouts.site import site_layout
 from app.ui.seo import page_meta
 from app.ui.site.sections.portfolio import PortfolioState, portfolio_section
+from app.ui.state.company import AT_BUILD
 
 
 @rx.page(
     **page_meta(
         routes.PORTFOLIO,
-        f"Portfolio | {settings.company_name}",
+        f"Portfolio | {AT_BUILD.name}",
         "Websites, mobile apps, dashboards and campaigns we have built for businesses across Florida's Treasure "
         "Coast, filtered by industry.",
     ),

@@ -2,12 +2,12 @@
 
 import reflex as rx
 
-from app.core.config import settings
 from app.ui import routes
 from app.ui.seo import page_meta
 from app.ui.site.legal import EFFECTIVE_DATE, Section, legal_page
+from app.ui.state.company import AT_BUILD
 
-_CO = settings.company_name
+_CO = AT_BUILD.name
 
 SECTIONS: list[Section] = [
     (
@@ -124,8 +124,8 @@ SECTIONS: list[Section] = [
         "Contact Us",
         [
             f"If you have questions about this Privacy Policy or how we handle your information, please contact "
-            f"{_CO} at {settings.company_email}, by phone at {settings.company_phone}, or by mail at "
-            f"{settings.company_address}.",
+            f"{_CO} at {AT_BUILD.email}, by phone at {AT_BUILD.phone}, or by mail at "
+            f"{AT_BUILD.address}.",
         ],
     ),
 ]

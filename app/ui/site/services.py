@@ -3,19 +3,19 @@
 import reflex as rx
 from reflex_components_core.react_router import ReactRouterLink
 
-from app.core.config import settings
 from app.ui import routes
 from app.ui.components.blocks import page_hero
 from app.ui.layouts.site import site_layout
 from app.ui.seo import page_meta
 from app.ui.site.sections.services import ServicesState, services_section
+from app.ui.state.company import AT_BUILD
 from app.ui.styles import BUTTON_ACCENT, BUTTON_GHOST_ON_DARK, BUTTON_LG
 
 
 @rx.page(
     **page_meta(
         routes.SERVICES,
-        f"Services | {settings.company_name}",
+        f"Services | {AT_BUILD.name}",
         "Web development, website hosting, BI reports, mobile apps, database design and digital transformation for "
         "businesses in Port St. Lucie and the Treasure Coast.",
     ),

@@ -2,12 +2,12 @@
 
 import reflex as rx
 
-from app.core.config import settings
 from app.ui import routes
 from app.ui.seo import page_meta
 from app.ui.site.legal import EFFECTIVE_DATE, Section, legal_page
+from app.ui.state.company import AT_BUILD
 
-_CO = settings.company_name
+_CO = AT_BUILD.name
 
 SECTIONS: list[Section] = [
     (
@@ -109,8 +109,8 @@ SECTIONS: list[Section] = [
         "contact",
         "Contact",
         [
-            f"Questions about these Terms of Service? Contact {_CO} at {settings.company_email}, by phone at "
-            f"{settings.company_phone}, or by mail at {settings.company_address}.",
+            f"Questions about these Terms of Service? Contact {_CO} at {AT_BUILD.email}, by phone at "
+            f"{AT_BUILD.phone}, or by mail at {AT_BUILD.address}.",
         ],
     ),
 ]

@@ -3,13 +3,14 @@ activate actions. A short list in practice, paged all the same so its state neve
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 from typing import Any
 
 import reflex as rx
 
 from app.core.permissions import Perm
-from app.services import booking_settings, meetings_admin
+from app.services import booking_settings, company, meetings_admin
 from app.services.meetings_admin import MeetingTypeCreate, MeetingTypeSave
 from app.services.paging import Page
 from app.services.schema import parse
@@ -102,6 +103,7 @@ class MeetingTypesState(FormDialog, PagedList, AdminState):
 
     edit: TypeRow = TypeRow()
     organizers: list[Choice] = []
+    business_zone: str = ""  # the time zone the weekly hours are read in (Settings > Company)
 
     async def _reload(self, *, quiet: bool = False) -> None:
         actor = await self._actor(Perm.meetings_read, FEATURE, quiet=quiet)
@@ -142,6 +144,7 @@ class MeetingTypesState(FormDialog, PagedList, AdminState):
         row = next((t for t in self.rows if type_id and t.id == type_id), None)
         self.edit = dataclasses.replace(row) if row else TypeRow()
         staff = await call(booking_settings.staff_choices)
+        self.business_zone = (await asyncio.to_thread(company.cached)).business_timezone
         self.organizers = [Choice("", "Nobody (the company calendar)")] + [Choice(v, label) for v, label in staff]
         self._open_form(row.id if row else 0)
 

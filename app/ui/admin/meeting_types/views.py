@@ -7,7 +7,6 @@ from typing import Any
 
 import reflex as rx
 
-from app.core.config import settings
 from app.ui.admin.common import TEXTAREA, form_alert
 from app.ui.admin.meeting_types.state import WEEKDAYS, MeetingTypesState, TypeRow
 from app.ui.admin.widgets import (
@@ -136,7 +135,7 @@ def _booking_fields() -> rx.Component:
     e: Any = S.edit
     err: Any = S.form_errors  # Vars to Reflex, plain values to mypy
     return rx.el.fieldset(
-        rx.el.legend(f"Booking (hours in {settings.business_timezone})", class_name="text-sm font-semibold"),
+        rx.el.legend(f"Booking (hours in {S.business_zone})", class_name="text-sm font-semibold"),
         rx.el.div(
             field(
                 "Organizer",

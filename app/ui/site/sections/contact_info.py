@@ -5,9 +5,8 @@ from __future__ import annotations
 import reflex as rx
 from reflex_components_core.react_router import ReactRouterLink
 
-from app.core.config import settings
 from app.ui import routes
-from app.ui.components.footer import SALES_EMAIL
+from app.ui.state.company import CompanyState as C
 from app.ui.styles import BUTTON_OUTLINE, TEXT_LINK
 
 BUSINESS_HOURS: list[tuple[str, str]] = [
@@ -15,10 +14,6 @@ BUSINESS_HOURS: list[tuple[str, str]] = [
     ("Sat", "10:00 AM to 4:00 PM EST"),
     ("Sun", "Closed"),
 ]
-
-
-def phone_href(phone: str) -> str:
-    return "tel:+1" + "".join(c for c in phone if c.isdigit())
 
 
 def _card(icon: str, title: str, *body: rx.Component) -> rx.Component:
@@ -36,7 +31,7 @@ def _card(icon: str, title: str, *body: rx.Component) -> rx.Component:
     )
 
 
-def _mail(label: str, address: str) -> rx.Component:
+def _mail(label: str, address: rx.Var | str) -> rx.Component:
     return rx.el.p(
         rx.el.span(label, class_name="block text-sm text-slate-600"),
         rx.el.a(address, href=f"mailto:{address}", class_name=f"{TEXT_LINK} text-sm break-all"),
@@ -48,13 +43,13 @@ def contact_info() -> rx.Component:
         _card(
             "mail",
             "Email Us",
-            _mail("General inquiries", settings.company_email),
-            _mail("Sales and partnerships", SALES_EMAIL),
+            _mail("General inquiries", C.email),
+            _mail("Sales and partnerships", C.sales_email),
         ),
         _card(
             "phone",
             "Call Us",
-            rx.el.a(settings.company_phone, href=phone_href(settings.company_phone), class_name=f"{TEXT_LINK} text-sm"),
+            rx.el.a(C.phone, href=C.phone_href, class_name=f"{TEXT_LINK} text-sm"),
         ),
         _card(
             "clock",
@@ -100,13 +95,8 @@ def _summary_row(icon: str, *content: rx.Component | str) -> rx.Component:
 def contact_summary() -> rx.Component:
     """A compact version of the cards, beside the home page's form."""
     return rx.el.ul(
-        _summary_row(
-            "mail", rx.el.a(settings.company_email, href=f"mailto:{settings.company_email}", class_name=TEXT_LINK)
-        ),
-        _summary_row(
-            "phone",
-            rx.el.a(settings.company_phone, href=phone_href(settings.company_phone), class_name=TEXT_LINK),
-        ),
+        _summary_row("mail", rx.el.a(C.email, href=f"mailto:{C.email}", class_name=f"{TEXT_LINK} break-all")),
+        _summary_row("phone", rx.el.a(C.phone, href=C.phone_href, class_name=TEXT_LINK)),
         _summary_row("clock", "Mon-Fri 9:00 AM to 6:00 PM EST, Sat 10:00 AM to 4:00 PM EST, Sun closed"),
         _summary_row(
             "calendar-clock",

@@ -8,12 +8,12 @@ from typing import Any
 import reflex as rx
 from reflex_components_core.react_router import ReactRouterLink
 
-from app.core.config import settings
 from app.services import site_content
 from app.ui import routes
 from app.ui.components.blocks import badge, initials_avatar, section_heading, skeleton_grid, stars
 from app.ui.format import long_date
 from app.ui.site.content import SNAPSHOT, read, relative_date
+from app.ui.state.company import AT_BUILD
 from app.ui.styles import BUTTON_PRIMARY, CONTAINER, TEXT_LINK
 
 RANDOM_COUNT = 3  # spec: 3 random of 10
@@ -114,7 +114,7 @@ def _summary() -> rx.Component:
             ),
             rx.el.address(
                 rx.icon("building-2", size=16, class_name="shrink-0 text-blue-800", aria_hidden="true"),
-                settings.company_address,
+                AT_BUILD.address,
                 class_name="flex items-center gap-2 not-italic",
             ),
             class_name="space-y-2 text-sm text-slate-700",

@@ -1,0 +1,1 @@
+"""Settings > Company: the company's details, for holders of settings:manage."""

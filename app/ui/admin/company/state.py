@@ -1,0 +1,86 @@
+"""The Company card's state: the stored details in a form, saved through app.services.company (settings:manage)."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import reflex as rx
+
+from app.core.permissions import Perm
+from app.services import company
+from app.services.company import Company
+from app.ui.admin.common import form_text, holds
+from app.ui.admin.state import AdminState, as_actor, error_text
+
+FEATURE = "Settings"
+FIELDS = ("name", "email", "sales_email", "phone", "address", "linkedin_url", "twitter_url", "github_url")
+ZONES = company.BUSINESS_ZONES
+
+
+@dataclasses.dataclass
+class CompanyForm:
+    name: str = ""
+    email: str = ""
+    sales_email: str = ""
+    phone: str = ""
+    address: str = ""
+    linkedin_url: str = ""
+    twitter_url: str = ""
+    github_url: str = ""
+    client_badges: str = ""  # one per line, as the textarea shows them
+    business_timezone: str = ""
+
+
+def company_form(c: Company) -> CompanyForm:
+    return CompanyForm(
+        **{name: getattr(c, name) or "" for name in FIELDS},
+        client_badges="\n".join(c.client_badges),
+        business_timezone=c.business_timezone,
+    )
+
+
+class CompanySettingsState(AdminState):
+    details: CompanyForm = CompanyForm()
+    loaded: bool = False
+    load_error: str = ""
+    form_error: str = ""
+    form_errors: dict[str, str] = {}
+    saving: bool = False
+    version: int = 0  # keys the form: a fresh load or a save re-renders its uncontrolled fields with the values
+
+    @rx.var
+    def can_manage(self) -> bool:
+        return holds(self.user, Perm.settings_manage)
+
+    @rx.event
+    async def load(self) -> None:
+        self.loaded, self.load_error, self.form_error, self.form_errors = False, "", "", {}
+        actor = await self._actor(Perm.settings_manage, FEATURE, quiet=True)
+        if actor is None:
+            return
+        try:
+            details = await as_actor(actor, lambda s, a: company.read(s, actor=a))
+        except Exception as exc:
+            self.load_error = error_text(exc, "Failed to load the company settings.")
+            return
+        self.details, self.loaded = company_form(details), True
+        self.version += 1
+
+    @rx.event
+    async def save(self, form: dict[str, Any]) -> None:
+        actor = await self._actor(Perm.settings_manage, FEATURE)
+        if actor is None:
+            return
+        data: dict[str, Any] = {name: form_text(form, name, 400) for name in FIELDS}
+        data["client_badges"] = form_text(form, "client_badges", 2000)
+        data["business_timezone"] = form_text(form, "business_timezone", 64)
+        ip = self.router.session.client_ip or None
+        self.form_error, self.form_errors = "", {}
+        ok, saved = await self._save(
+            actor, lambda s, a: company.update(s, actor=a, data=data, ip=ip), "Failed to save the company settings"
+        )
+        if ok and saved is not None:
+            self.details = company_form(saved)
+            self.version += 1
+            self._notify("success", "Company settings saved", "The website, e-mails and invoices use them now.")
