@@ -18,6 +18,13 @@ from app.ui.format import long_date
 AUDIT_LIMIT = 100
 
 
+def _shown(value: Any) -> str:
+    """A changed value as the log reads it: lists as their items, nothing as "(empty)"."""
+    if isinstance(value, list):
+        return "; ".join(map(str, value)) or "(empty)"
+    return "(empty)" if value in (None, "") else str(value)
+
+
 def audit_row(entry: dict[str, Any]) -> dict[str, str]:
     record = entry["entity_type"]
     if record and entry["entity_id"]:
@@ -25,7 +32,7 @@ def audit_row(entry: dict[str, Any]) -> dict[str, str]:
     details = entry.get("details") or {}
     summary = ""
     if "to" in details and isinstance(details["to"], dict):
-        summary = ", ".join(f"{k} → {v}" for k, v in details["to"].items())
+        summary = ", ".join(f"{k} → {_shown(v)}" for k, v in details["to"].items())
     elif "fields" in details:
         summary = ", ".join(map(str, details["fields"]))
     elif "username" in details:

@@ -53,6 +53,11 @@ class CompanySettingsState(AdminState):
     def can_manage(self) -> bool:
         return holds(self.user, Perm.settings_manage)
 
+    @rx.var
+    def general_error(self) -> str:
+        """A refusal no field shows (a field's own problem is shown beside it, once)."""
+        return "" if self.form_errors else self.form_error
+
     @rx.event
     async def load(self) -> None:
         self.loaded, self.load_error, self.form_error, self.form_errors = False, "", "", {}

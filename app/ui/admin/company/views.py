@@ -35,7 +35,7 @@ def _group(title: str, *children: rx.Component) -> rx.Component:
 def _form() -> rx.Component:
     return rx.el.form(
         _group(
-            "Company",
+            "Name and contact",
             rx.el.div(
                 _text("Company name", "name", required=True),
                 _text("Phone", "phone", kind="tel", required=True),
@@ -91,8 +91,8 @@ def _form() -> rx.Component:
             ),
         ),
         rx.cond(
-            S.form_error != "",
-            rx.el.p(S.form_error, class_name="text-sm text-red-700", role="alert"),
+            S.general_error != "",
+            rx.el.p(S.general_error, class_name="text-sm text-red-700", role="alert"),
             rx.fragment(),
         ),
         rx.el.div(
