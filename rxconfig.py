@@ -1,5 +1,7 @@
 """Reflex configuration, derived from the one Settings object (see app/core/config.py)."""
 
+import os
+
 import reflex as rx
 from reflex_base.plugins.tailwind_v4 import TailwindV4Plugin
 from reflex_components_radix.plugin import RadixThemesPlugin
@@ -8,12 +10,16 @@ from app.core.config import settings
 from app.ui.dev_proxy import DevBackendProxyPlugin
 from app.ui.seo import PublicSitemapPlugin
 
+# A backend-only process (the app processes behind nginx, scripts/cluster.py) serves no pages, and Reflex refuses to
+# start one that has a frontend port.
+BACKEND_ONLY = os.environ.get("REFLEX_BACKEND_ONLY", "").lower() in ("1", "true", "yes")
+
 config = rx.Config(
     app_name="app",
     # Pages on PORT. The backend's port and `api_url` are left to the command line: `make run` (prod) and
     # `make preview` serve the backend on the same port, plain `reflex run` (dev) on its own (8000 by default), and
     # Reflex points the websocket there as http://localhost:N, which the browser reads as the page's own host.
-    frontend_port=settings.port,
+    frontend_port=None if BACKEND_ONLY else settings.port,
     deploy_url=settings.public_url,
     # CORS and the websocket accept only the site's own origin (Reflex's default is "*").
     cors_allowed_origins=settings.allowed_origins,

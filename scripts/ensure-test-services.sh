@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# What the tests need besides Python packages: PostgreSQL answering on 127.0.0.1:5432, and Debian's Chromium
-# (not with --no-browser: `make test-fast` runs no browser test).
+# What the tests need besides Python packages: PostgreSQL answering on 127.0.0.1:5432, and Debian's Chromium and
+# nginx (the two-process test puts nginx in front; neither with --no-browser: `make test-fast` runs no browser test).
 set -euo pipefail
 browser=1
 [ "${1:-}" = "--no-browser" ] && browser=0
@@ -14,12 +14,18 @@ if ! pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null; then
   pg_isready -h 127.0.0.1 -p 5432 || { echo "PostgreSQL is still down; start it and retry" >&2; exit 1; }
 fi
 
-if [ "$browser" = 1 ] && [ ! -x /usr/bin/chromium ]; then
+need() {  # need <program path> <Debian package>
+  [ -x "$1" ] && return 0
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    echo "Installing Debian's chromium for the end-to-end tests"
-    apt-get install -y -q chromium >/dev/null 2>&1 || { apt-get update -q >/dev/null && apt-get install -y -q chromium >/dev/null; }
+    echo "Installing Debian's $2 for the end-to-end tests"
+    apt-get install -y -q "$2" >/dev/null 2>&1 || { apt-get update -q >/dev/null && apt-get install -y -q "$2" >/dev/null; }
   else
-    echo "The end-to-end tests need Debian's chromium at /usr/bin/chromium: sudo apt-get install chromium" >&2
+    echo "The end-to-end tests need Debian's $2 at $1: sudo apt-get install $2" >&2
     exit 1
   fi
+}
+if [ "$browser" = 1 ]; then
+  need /usr/bin/chromium chromium
+  need /usr/sbin/nginx nginx
+  need /usr/bin/redis-server redis-server  # a private one per two-process test
 fi
