@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 from urllib.parse import urlencode
 
 import reflex as rx
+from reflex.vars.object import ObjectVar
 
 from app.services.paging import PAGE_SIZE, SEARCH_MAX, Page
 from app.ui.admin.widgets import CARD, TH, empty_row, pagination
@@ -92,7 +93,7 @@ def paged_table(
     state: type[PagedList],
     rows: rx.Var,
     headers: list[tuple[str, str]],
-    row: Callable[[rx.Var], rx.Component],
+    row: Callable[[ObjectVar[Any]], rx.Component],  # a row's typed var, as rx.foreach hands it over
     *,
     empty: Any,
     test_id: str = "",
