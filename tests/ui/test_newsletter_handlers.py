@@ -9,22 +9,20 @@ rows. Each test tags its rows and searches by the tag, so rows other tests commi
 from __future__ import annotations
 
 import asyncio
-import uuid
 from collections.abc import Iterator
 
 import pytest
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
-from app.models.enums import EmployeeType, Role, SubscriberStatus
+from app.models.enums import EmployeeType, SubscriberStatus
 from app.models.inquiry import NewsletterSubscriber
-from app.models.user import User
 from app.ui.admin.content import ContentState
 from app.ui.admin.state import AdminState
 from app.ui.admin.subscribers.state import SubscriberListState
 from tests import factories as f
 from tests.ui.test_admin_handlers import _call, _state, _token
-from tests.ui.test_content_handlers import _call_returning
+from tests.ui.test_content_handlers import _call_returning, _staff, _tag
 
 ROWS = 45
 
@@ -33,14 +31,6 @@ ROWS = 45
 def db(engine: Engine) -> Iterator[Session]:
     with Session(engine, expire_on_commit=False) as s:
         yield s
-
-
-def _tag() -> str:
-    return uuid.uuid4().hex[:10]
-
-
-def _staff(s: Session, etype: EmployeeType | None) -> User:
-    return f.user(s, f"u_{_tag()}", role=Role.employee if etype else Role.admin, employee_type=etype)
 
 
 def _seed(s: Session, tag: str, count: int, status: SubscriberStatus = SubscriberStatus.confirmed) -> None:

@@ -87,7 +87,8 @@ def content_content() -> rx.Component:
         rx.el.div(
             *[_tab_button(k, label) for k, label in TABS],
             role="tablist",
-            class_name="mb-4 inline-flex max-w-full gap-1 overflow-x-auto rounded-lg bg-slate-100 p-1",
+            # Five tabs do not fit a phone's width in one row: they wrap rather than scroll some out of sight.
+            class_name="mb-4 inline-flex max-w-full flex-wrap gap-1 rounded-lg bg-slate-100 p-1",
         ),
         rx.match(
             S.tab,

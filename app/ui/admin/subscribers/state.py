@@ -20,7 +20,7 @@ from app.services.paging import Page
 from app.ui.admin.cards import FEATURE
 from app.ui.admin.common import day_text, label_of
 from app.ui.admin.dialogs import SectionWriter, dialog_id
-from app.ui.admin.paged import PagedList, export_url
+from app.ui.admin.paged import PagedTab, export_url
 from app.ui.admin.state import AdminState, as_actor, error_text
 
 PAGE_SIZE = 20
@@ -54,7 +54,7 @@ def subscriber_row(sub: SubscriberPublic) -> SubscriberRow:
     )
 
 
-class SubscriberListState(SectionWriter, PagedList, AdminState):
+class SubscriberListState(SectionWriter, PagedTab, AdminState):
     rows: rx.Field[list[SubscriberRow]] = rx.field(default_factory=list)
     page_size: int = PAGE_SIZE
     sort: str = "newest"
@@ -107,19 +107,7 @@ class SubscriberListState(SectionWriter, PagedList, AdminState):
             self.loaded = True
 
     def close_dialogs(self) -> None:
-        """Called by the tab switch itself, in its own event (see ContentState._loader)."""
         self.confirm_open = False
-
-    @rx.event
-    async def load(self) -> None:
-        """The page's loader: the first page."""
-        self.page = 1
-        await self._reload(quiet=True)
-
-    @rx.event
-    async def show(self) -> None:
-        """The tab was opened again: the current page, fresh."""
-        await self._reload(quiet=True)
 
     @rx.event
     async def set_status_filter(self, value: str) -> None:

@@ -1,7 +1,9 @@
 """The Newsletter tab of Content Management: search, status filter, sort and Export CSV over one page of subscribers
 (the pager under it), and for content:write an Unsubscribe per active row behind a confirmation.
 
-On a phone the table keeps the address, the status and the action; the source and the days move under the address.
+The staff panel's sidebar takes a quarter of a tablet's width, so columns give way by the content's width, not the
+screen's: below lg the status, below xl the source and the day move under the address (which may break anywhere
+rather than push the table wider).
 """
 
 from __future__ import annotations
@@ -19,10 +21,9 @@ from app.ui.admin.widgets import BTN_SECONDARY, TD, badge_by, export_link, selec
 STATUS_COLORS = {"pending": "yellow", "confirmed": "green", "unsubscribed": "grey"}
 HEADERS = [
     ("E-mail", ""),
-    ("Status", ""),
-    ("Source", "hidden md:table-cell"),
-    ("Subscribed", "hidden md:table-cell"),
-    ("Confirmed", "hidden lg:table-cell"),
+    ("Status", "hidden lg:table-cell"),
+    ("Source", "hidden xl:table-cell"),
+    ("Subscribed", "hidden xl:table-cell"),
     ("Actions", "text-right"),
 ]
 
@@ -46,19 +47,29 @@ def _unsubscribe_button(sub: ObjectVar[SubscriberRow]) -> rx.Component:
 
 
 def _row(sub: ObjectVar[SubscriberRow]) -> rx.Component:
-    muted = "text-xs text-slate-500"
     return rx.el.tr(
         rx.el.td(
             rx.el.p(sub.email, class_name="break-all font-medium text-slate-900"),
-            rx.el.p(sub.source, " · ", sub.subscribed, class_name=f"{muted} md:hidden"),
+            rx.el.div(
+                rx.el.span(badge_by(sub.status, STATUS_COLORS, sub.status_label), class_name="lg:hidden"),
+                rx.el.span(sub.source, " · ", sub.subscribed),
+                class_name="mt-1 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-slate-500 xl:hidden",
+            ),
             class_name=TD,
         ),
-        rx.el.td(badge_by(sub.status, STATUS_COLORS, sub.status_label, data_testid="subscriber-status"), class_name=TD),
-        rx.el.td(sub.source, class_name=f"{TD} hidden md:table-cell whitespace-nowrap"),
-        rx.el.td(sub.subscribed, class_name=f"{TD} hidden md:table-cell whitespace-nowrap"),
         rx.el.td(
-            rx.cond(sub.confirmed != "", sub.confirmed, "—"),
-            class_name=f"{TD} hidden lg:table-cell whitespace-nowrap",
+            badge_by(sub.status, STATUS_COLORS, sub.status_label, data_testid="subscriber-status"),
+            class_name=f"{TD} hidden lg:table-cell",
+        ),
+        rx.el.td(sub.source, class_name=f"{TD} hidden xl:table-cell whitespace-nowrap"),
+        rx.el.td(
+            rx.el.p(sub.subscribed),
+            rx.cond(
+                sub.confirmed != "",
+                rx.el.p("confirmed ", sub.confirmed, class_name="text-xs text-slate-500"),
+                rx.fragment(),
+            ),
+            class_name=f"{TD} hidden xl:table-cell whitespace-nowrap",
         ),
         rx.el.td(
             rx.cond(S.can_write & sub.active, _unsubscribe_button(sub), rx.fragment()),
@@ -80,14 +91,14 @@ def _toolbar() -> rx.Component:
                 aria_label="Filter by status",
                 data_testid="subscriber-status-filter",
             ),
-            class_name="w-full sm:w-44",
+            class_name="w-full sm:w-44 sm:shrink-0",
         ),
         rx.el.div(
             select(SORTS, value=S.sort, on_change=S.set_sort, aria_label="Sort subscribers"),
-            class_name="w-full sm:w-40",
+            class_name="w-full sm:w-40 sm:shrink-0",
         ),
         export_link(S.export_url),
-        class_name="mb-4 flex flex-col gap-3 sm:flex-row sm:items-center",
+        class_name="mb-4 flex flex-col gap-3 sm:flex-row sm:flex-wrap sm:items-center",
     )
 
 
