@@ -17,7 +17,7 @@ from app.models.billing import Invoice, InvoiceItem
 from app.models.careers import JobApplication, JobOpening
 from app.models.commerce import Price, Product
 from app.models.enums import EmployeeType, InvoiceStatus, MeetingStatus, Role
-from app.models.inquiry import ContactInquiry
+from app.models.inquiry import ContactInquiry, NewsletterSubscriber
 from app.models.meeting import Meeting
 from app.models.project import Organization, Project, ProjectMilestone
 from app.models.user import User
@@ -128,12 +128,14 @@ def pdf_text(pdf: bytes) -> str:
 
 
 def one_of_each(s: Session, tag: str) -> dict[str, Any]:
-    """One organization, inquiry, product with a price, job opening and application (e.g. behind every path id)."""
+    """One organization, inquiry, newsletter subscriber, product with a price, job opening and application (e.g.
+    behind every path id)."""
     org = Organization(name=f"{tag} Org")
     inquiry = ContactInquiry(name="Pat", email="pat@example.com", message="Need a site")
+    subscriber = NewsletterSubscriber(email=f"{tag.lower()}.reader@example.com", status="confirmed", source="footer")
     product = Product(name=f"{tag} product")
     job = JobOpening(title="Engineer", code="JOB-001", department="Dev", location="Remote", employment_type="Full-time")
-    s.add_all([org, inquiry, product, job])
+    s.add_all([org, inquiry, subscriber, product, job])
     s.commit()
     assert product.id is not None
     price = Price(product_id=product.id, amount=10)
@@ -150,4 +152,11 @@ def one_of_each(s: Session, tag: str) -> dict[str, Any]:
     )
     s.add_all([price, application])
     s.commit()
-    return {"organization": org, "inquiry": inquiry, "product": product, "price": price, "application": application}
+    return {
+        "organization": org,
+        "inquiry": inquiry,
+        "subscriber": subscriber,
+        "product": product,
+        "price": price,
+        "application": application,
+    }

@@ -28,6 +28,7 @@ from app.api.routes import (
     google,
     health,
     newsletter,
+    newsletter_admin,
     portal,
     seo,
     webhooks,
@@ -100,6 +101,7 @@ def create_api() -> FastAPI:
     api.include_router(portal.router, prefix="/api", dependencies=guarded)
     api.include_router(admin.router, prefix="/api", dependencies=guarded)
     api.include_router(content.router, prefix="/api", dependencies=guarded)
+    api.include_router(newsletter_admin.router, prefix="/api", dependencies=guarded)
     api.include_router(content.public, prefix="/api")
     # Public site calls: no sign-in, but their writes are still refused from foreign origins.
     api.include_router(contact.router, prefix="/api", dependencies=guarded)

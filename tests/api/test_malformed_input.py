@@ -328,6 +328,7 @@ def _path_defaults(w: World, kind: str) -> dict[str, str]:
         "product_id": str(w["product"].id),
         "price_id": str(w["price"].id),
         "application_id": str(w["application"].id),
+        "subscriber_id": str(w["subscriber"].id),
         "item_id": str(w["site_rows"][kind]),
         "user_id": str(w["target"].id),
         "kind": kind,

@@ -24,6 +24,7 @@ BODYLESS = {
     ("post", "/api/calendly/webhook"),  # the raw body is read to check its signature
     ("post", "/api/protected/reset-password/{user_id}/send-link"),  # the path says whom; the link is e-mailed
     ("post", "/api/booking/manage/{token}/cancel"),  # the token in the path is the whole request
+    ("post", "/api/admin/newsletter/subscribers/{subscriber_id}/unsubscribe"),  # the path names whom
 }
 
 # Routes converted to typed schemas: their success answer is a documented model, not "any object".
@@ -41,6 +42,8 @@ TYPED = {
     ("put", "/api/admin/prices/{price_id}"),
     ("get", "/api/admin/applications"),
     ("put", "/api/admin/applications/{application_id}"),
+    ("get", "/api/admin/newsletter/subscribers"),
+    ("post", "/api/admin/newsletter/subscribers/{subscriber_id}/unsubscribe"),
     ("post", "/api/contact"),
     ("post", "/api/newsletter/subscribe"),
     ("post", "/api/auth/register"),

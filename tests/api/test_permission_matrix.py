@@ -16,7 +16,7 @@ from sqlmodel import Session
 
 from app.models.content import TeamMember
 from app.models.enums import EmployeeType, Role
-from app.models.inquiry import ContactInquiry
+from app.models.inquiry import ContactInquiry, NewsletterSubscriber
 from app.services import sessions
 from tests import factories as f
 
@@ -177,6 +177,12 @@ ROUTES = [
         {"admin", "founder", "coo", "cto", "marketing_lead", "product_manager"},
         lambda c, w: c.delete(f"/api/admin/site/team/{w['team_member'].id}"),
     ),
+    Route("list newsletter subscribers", ALL_STAFF - {"hr"}, lambda c, w: c.get("/api/admin/newsletter/subscribers")),
+    Route(
+        "unsubscribe a newsletter subscriber",
+        {"admin", "founder", "coo", "cto", "marketing_lead", "product_manager"},
+        lambda c, w: c.post(f"/api/admin/newsletter/subscribers/{w['subscriber'].id}/unsubscribe"),
+    ),
     Route(
         "list all products",
         {"admin", "founder", "coo", "cfo", "cto", "marketing_lead", "sales_lead", "product_manager"},
@@ -227,13 +233,15 @@ ROUTES = [
 def world(session: Session) -> dict[str, Any]:
     inquiry = ContactInquiry(name="Pat", email="pat@example.com", message="Need a site")
     member = TeamMember(name="Sam", role="Designer", bio="Designs")
-    session.add_all([inquiry, member])
+    subscriber = NewsletterSubscriber(email="matrix.reader@example.com", status="confirmed")
+    session.add_all([inquiry, member, subscriber])
     session.commit()
     return {
         "target_client": f.user(session, "target_client"),
         "target_employee": f.user(session, "target_emp", role=Role.employee, employee_type=EmployeeType.developer),
         "inquiry": inquiry,
         "team_member": member,
+        "subscriber": subscriber,
         "project": f.project(session, f.user(session, "project_owner")),  # not target_client: it is deleted
     }
 

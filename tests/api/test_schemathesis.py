@@ -115,6 +115,7 @@ def world(engine: Engine) -> Iterator[tuple[Connection, dict[str, str], dict[str
         "price_id": price.id,
         "product_id": product.id,
         "project_id": project.id,
+        "subscriber_id": rows["subscriber"].id,
         "user_id": client.id,
     }
     tokens = {

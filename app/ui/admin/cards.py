@@ -19,7 +19,7 @@ from app.models.user import User, UserPublic
 from app.services.paging import Page
 from app.ui.admin.common import confirm_dialog, empty_panel, error_panel, form_alert, loading_text, search_input
 from app.ui.admin.dialogs import DeleteConfirm, FormDialog
-from app.ui.admin.paged import PagedList
+from app.ui.admin.paged import PagedTab
 from app.ui.admin.state import AdminState, error_text
 from app.ui.admin.widgets import CARD, ICON_BTN, allowed_button, dialog, pagination, submit_actions
 
@@ -29,7 +29,7 @@ GRID = "grid gap-4 sm:grid-cols-2 xl:grid-cols-3"
 CARD_BOX = f"{CARD} flex min-w-0 flex-col items-start gap-2 p-5 [&>*]:max-w-full"
 
 
-class CardList(FormDialog, DeleteConfirm, PagedList, AdminState, mixin=True):
+class CardList(FormDialog, DeleteConfirm, PagedTab, AdminState, mixin=True):
     """The paging, dialog and delete state of one entity's card list; the entity state fills in the hooks."""
 
     page_size: int = PAGE_SIZE
@@ -80,20 +80,7 @@ class CardList(FormDialog, DeleteConfirm, PagedList, AdminState, mixin=True):
             self.loaded = True
 
     def close_dialogs(self) -> None:
-        """Called by the tab switch itself, in its own event: a loader that closed them would run after the switch
-        returned and could close a dialog the user opened in between."""
         self.form_open = self.delete_open = False
-
-    @rx.event
-    async def load(self) -> None:
-        """The page's loader: the first page."""
-        self.page = 1
-        await self._reload(quiet=True)
-
-    @rx.event
-    async def show(self) -> None:
-        """The tab was opened again: the current page, fresh."""
-        await self._reload(quiet=True)
 
     async def _save_form(self, actor: UserPublic, call: Any) -> None:
         """Run the create or update `call`; on success close the dialog, say so and show the list again."""

@@ -1,8 +1,9 @@
-"""Content Management (/admin/content, content:read): the tabs Organizations, Projects, Products and Website.
+"""Content Management (/admin/content, content:read): the tabs Organizations, Projects, Products, Website and
+Newsletter.
 
-Each tab is its own feature with its own state, views and dialogs (app/ui/admin/organizations, projects, products;
-the Website tab is app/ui/admin/site_editor.py). This page only switches tabs and loads the one shown: a tab's list
-is fetched, one page at a time, when it is opened.
+Each tab is its own feature with its own state, views and dialogs (app/ui/admin/organizations, projects, products,
+subscribers; the Website tab is app/ui/admin/site_editor.py). This page only switches tabs and loads the one shown:
+a tab's list is fetched, one page at a time, when it is opened.
 """
 
 from __future__ import annotations
@@ -19,9 +20,17 @@ from app.ui.admin.projects.state import ProjectListState
 from app.ui.admin.projects.views import projects_panel
 from app.ui.admin.site_editor import SiteEditorState, site_editor_panel
 from app.ui.admin.state import AdminState
+from app.ui.admin.subscribers.state import SubscriberListState
+from app.ui.admin.subscribers.views import subscribers_panel
 from app.ui.admin.widgets import page_header
 
-TABS = [("organizations", "Organizations"), ("projects", "Projects"), ("products", "Products"), ("site", "Website")]
+TABS = [
+    ("organizations", "Organizations"),
+    ("projects", "Projects"),
+    ("products", "Products"),
+    ("site", "Website"),
+    ("newsletter", "Newsletter"),
+]
 TAB = "shrink-0 cursor-pointer rounded-md px-2.5 py-1.5 text-sm font-medium sm:px-3"
 
 
@@ -35,7 +44,8 @@ class ContentState(AdminState):
         if self.tab == "site":
             (await self.get_state(SiteEditorState)).close_dialogs()
             return SiteEditorState.load
-        state = {"projects": ProjectListState, "products": ProductListState}.get(self.tab, OrganizationListState)
+        tabs = {"projects": ProjectListState, "products": ProductListState, "newsletter": SubscriberListState}
+        state = tabs.get(self.tab, OrganizationListState)
         (await self.get_state(state)).close_dialogs()
         return state.load if fresh else state.show
 
@@ -71,18 +81,21 @@ def content_content() -> rx.Component:
     return rx.el.div(
         page_header(
             "Content Management",
-            "Organizations, client projects, the product catalogue and the public website's content.",
+            "Organizations, client projects, the product catalogue, the public website's content and the newsletter's "
+            "subscribers.",
         ),
         rx.el.div(
             *[_tab_button(k, label) for k, label in TABS],
             role="tablist",
-            class_name="mb-4 inline-flex max-w-full gap-1 overflow-x-auto rounded-lg bg-slate-100 p-1",
+            # Five tabs do not fit a phone's width in one row: they wrap rather than scroll some out of sight.
+            class_name="mb-4 inline-flex max-w-full flex-wrap gap-1 rounded-lg bg-slate-100 p-1",
         ),
         rx.match(
             S.tab,
             ("site", site_editor_panel()),
             ("projects", projects_panel()),
             ("products", products_panel()),
+            ("newsletter", subscribers_panel()),
             organizations_panel(),
         ),
     )

@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 from urllib.parse import urlencode
 
 import reflex as rx
+from reflex.vars.object import ObjectVar
 
 from app.services.paging import PAGE_SIZE, SEARCH_MAX, Page
 from app.ui.admin.widgets import CARD, TH, empty_row, pagination
@@ -88,11 +89,32 @@ class PagedList(rx.State, mixin=True):
         return min(self.total, self.page * self.page_size)
 
 
+class PagedTab(PagedList, mixin=True):
+    """A list shown as a tab of Content Management: the page's loader starts at the first page, opening the tab again
+    fetches the page shown, and the tab switch closes the tab's dialogs (see ContentState._loader)."""
+
+    def close_dialogs(self) -> None:
+        """Called by the tab switch itself, in its own event: a loader that closed them would run after the switch
+        returned and could close a dialog the user opened in between."""
+        raise NotImplementedError
+
+    @rx.event
+    async def load(self) -> None:
+        """The page's loader: the first page."""
+        self.page = 1
+        await self._reload(quiet=True)
+
+    @rx.event
+    async def show(self) -> None:
+        """The tab was opened again: the current page, fresh."""
+        await self._reload(quiet=True)
+
+
 def paged_table(
     state: type[PagedList],
     rows: rx.Var,
     headers: list[tuple[str, str]],
-    row: Callable[[rx.Var], rx.Component],
+    row: Callable[[ObjectVar[Any]], rx.Component],  # a row's typed var, as rx.foreach hands it over
     *,
     empty: Any,
     test_id: str = "",

@@ -1,0 +1,125 @@
+"""Newsletter subscribers as staff see them (Content Management > Newsletter): the list, its CSV export, and
+unsubscribing someone who asked by other means (a reply, a phone call). content:read sees, content:write changes.
+
+Subscribing stays with the visitor (app/services/newsletter.py, double opt-in): no staff call adds an address, because
+consent must come from whoever owns it. A staff unsubscribe is final on the staff side (nothing here subscribes the
+address again; only the visitor's own new double opt-in does) and is recorded in the audit log.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from pydantic import BaseModel
+from sqlmodel import Session, col, select
+
+from app.core.db import get_by_id
+from app.core.errors import Invalid, NotFound
+from app.core.permissions import Perm
+from app.models.enums import SubscriberStatus
+from app.models.inquiry import NewsletterSubscriber
+from app.models.user import User
+from app.services import audit
+from app.services.access import require
+from app.services.csv_export import columns, csv_text
+from app.services.paging import PAGE_SIZE, Page, paginate, stream
+
+SUBSCRIBER_SORTS = {
+    "newest": (col(NewsletterSubscriber.created_at).desc(), col(NewsletterSubscriber.id).desc()),
+    "oldest": (col(NewsletterSubscriber.created_at), col(NewsletterSubscriber.id)),
+    "email": (col(NewsletterSubscriber.email), col(NewsletterSubscriber.id)),  # stored lower-case
+}
+SUBSCRIBER_SEARCH = (NewsletterSubscriber.email,)
+SUBSCRIBER_COLUMNS = ("id", "created_at", "email", "status", "source", "confirmed_at")
+READING = "view newsletter subscribers"
+CHANGING = "unsubscribe newsletter subscribers"
+
+
+class SubscriberPublic(BaseModel):
+    id: int
+    email: str
+    status: str  # pending (link not clicked yet), confirmed or unsubscribed
+    source: str | None  # the form that asked: footer or contact
+    confirmed_at: str | None
+    created_at: str
+
+
+def subscriber_dto(sub: NewsletterSubscriber) -> SubscriberPublic:
+    return SubscriberPublic(
+        id=sub.id or 0,
+        email=sub.email,
+        status=str(sub.status),
+        source=sub.source,
+        confirmed_at=sub.confirmed_at.isoformat() if sub.confirmed_at else None,
+        created_at=sub.created_at.isoformat(),
+    )
+
+
+def _subscribers(actor: User, *, status: str) -> Any:
+    """The query the list and the export share (so they cannot drift), after the permission check."""
+    require(actor, Perm.content_read, READING)
+    query = select(NewsletterSubscriber)
+    if status:
+        if status not in SubscriberStatus.__members__:
+            raise Invalid("Unknown status", errors={"status": "Unknown status"})
+        query = query.where(NewsletterSubscriber.status == status)
+    return query
+
+
+def list_subscribers(
+    s: Session,
+    *,
+    actor: User,
+    status: str = "",
+    search: str = "",
+    sort: str = "",
+    page: int = 1,
+    page_size: int = PAGE_SIZE,
+) -> Page[SubscriberPublic]:
+    """A page of subscribers (newest first unless sorted: oldest, email), by status, searched in the e-mail address
+    (content:read)."""
+    return paginate(
+        s,
+        _subscribers(actor, status=status),
+        to=subscriber_dto,
+        search=search,
+        search_in=SUBSCRIBER_SEARCH,
+        sort=sort,
+        sorts=SUBSCRIBER_SORTS,
+        page=page,
+        page_size=page_size,
+    )
+
+
+def _export_row(sub: NewsletterSubscriber) -> dict[str, Any]:
+    return subscriber_dto(sub).model_dump()
+
+
+def export_subscribers(s: Session, *, actor: User, status: str = "", search: str = "", sort: str = "") -> Iterator[str]:
+    """Every subscriber the list shows with these filters, as CSV text in pieces (checked before the first)."""
+    query = _subscribers(actor, status=status)
+    rows = stream(
+        s, query, to=_export_row, search=search, search_in=SUBSCRIBER_SEARCH, sort=sort, sorts=SUBSCRIBER_SORTS
+    )
+    return csv_text(SUBSCRIBER_COLUMNS, columns(rows, SUBSCRIBER_COLUMNS))
+
+
+def unsubscribe_subscriber(s: Session, *, actor: User, subscriber_id: int) -> SubscriberPublic:
+    """Stop sending to a subscriber who asked staff to (content:write); commits.
+
+    The pending confirmation link stops working with it (its token is cleared). Unsubscribing someone already
+    unsubscribed changes nothing and records nothing: a second click, or a colleague who was quicker, is no error.
+    """
+    require(actor, Perm.content_write, CHANGING)
+    sub = get_by_id(s, NewsletterSubscriber, subscriber_id)
+    if sub is None:
+        raise NotFound("Subscriber not found")
+    if sub.status != SubscriberStatus.unsubscribed:
+        previous = str(sub.status)
+        sub.status = SubscriberStatus.unsubscribed
+        sub.confirm_token = None
+        s.add(sub)
+        audit.record(s, actor=actor, action="newsletter.unsubscribe", entity=sub, details={"previous_status": previous})
+        s.commit()
+    return subscriber_dto(sub)

@@ -1,0 +1,151 @@
+"""The Newsletter tab's state: one page of subscribers (searched in the e-mail, by status, sorted), the export link
+for what is shown, and the confirmation that unsubscribes one.
+
+Every handler checks the session and the permission again (the service checks them once more), because any browser
+can call any handler with any payload: the confirmation opens only for a row of the page shown, by its id, and the
+dialog names the address from that row, never from what the browser sent.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import reflex as rx
+
+from app.core.permissions import Perm
+from app.models.enums import SubscriberStatus
+from app.services import newsletter_admin
+from app.services.newsletter_admin import SubscriberPublic
+from app.services.paging import Page
+from app.ui.admin.cards import FEATURE
+from app.ui.admin.common import day_text, label_of
+from app.ui.admin.dialogs import SectionWriter, dialog_id
+from app.ui.admin.paged import PagedTab, export_url
+from app.ui.admin.state import AdminState, as_actor, error_text
+
+PAGE_SIZE = 20
+STATUSES = [s.value for s in SubscriberStatus]
+SORTS = [("newest", "Newest first"), ("oldest", "Oldest first"), ("email", "E-mail A to Z")]
+SOURCE_LABELS = {"footer": "Website footer", "contact": "Contact form"}
+
+
+@dataclasses.dataclass
+class SubscriberRow:
+    id: int = 0
+    email: str = ""
+    status: str = ""
+    status_label: str = ""
+    source: str = ""
+    subscribed: str = ""  # the day the request came in
+    confirmed: str = ""  # the day the link was opened ("" while pending)
+    active: bool = True  # not unsubscribed yet: the only rows an Unsubscribe is offered for
+
+
+def subscriber_row(sub: SubscriberPublic) -> SubscriberRow:
+    return SubscriberRow(
+        id=sub.id,
+        email=sub.email,
+        status=sub.status,
+        status_label=label_of(sub.status),
+        source=SOURCE_LABELS.get(sub.source or "", label_of(sub.source or "")),
+        subscribed=day_text(sub.created_at),
+        confirmed=day_text(sub.confirmed_at),
+        active=sub.status != SubscriberStatus.unsubscribed,
+    )
+
+
+class SubscriberListState(SectionWriter, PagedTab, AdminState):
+    rows: rx.Field[list[SubscriberRow]] = rx.field(default_factory=list)
+    page_size: int = PAGE_SIZE
+    sort: str = "newest"
+    status_filter: rx.Field[str] = rx.field("")
+    loaded: rx.Field[bool] = rx.field(False)  # a first page has been fetched (until then the tab says "Loading …")
+    confirm_open: rx.Field[bool] = rx.field(False)
+    confirm_email: rx.Field[str] = rx.field("")
+    saving: rx.Field[bool] = rx.field(False)
+    _confirm_id: int = 0
+
+    def _write_guard(self) -> tuple[str, str]:
+        return Perm.content_write, FEATURE
+
+    @rx.var
+    def export_url(self) -> str:
+        filters = {"status": self.status_filter, "search": self.search, "sort": self.sort}
+        return export_url("/api/admin/newsletter/subscribers/export", filters)
+
+    @rx.var
+    def filtered(self) -> bool:
+        return self.search != "" or self.status_filter != ""
+
+    async def _reload(self, *, quiet: bool = False) -> None:
+        actor = await self._actor(Perm.content_read, FEATURE, quiet=quiet)
+        if actor is None:
+            self.rows = []
+            self._clear()
+            self.loaded = True
+            return
+        status, search, sort, size = self.status_filter, self.search, self.sort, self.page_size
+
+        async def fetch(page: int) -> Page[SubscriberPublic]:
+            return await as_actor(
+                actor,
+                lambda s, a: newsletter_admin.list_subscribers(
+                    s, actor=a, status=status, search=search, sort=sort, page=page, page_size=size
+                ),
+            )
+
+        self.loading = True
+        try:
+            result = await self._fetch(fetch)
+        except Exception as exc:
+            self.rows = []
+            self._clear(error_text(exc, "There was an error loading the subscribers."))
+        else:
+            self.rows = [subscriber_row(sub) for sub in result.data]
+        finally:
+            self.loading = False
+            self.loaded = True
+
+    def close_dialogs(self) -> None:
+        self.confirm_open = False
+
+    @rx.event
+    async def set_status_filter(self, value: str) -> None:
+        self.status_filter = value if value in STATUSES else ""
+        await self._first_page()
+
+    # --- unsubscribe ---------------------------------------------------------------------------------------------
+
+    @rx.event
+    async def ask_unsubscribe(self, value: int) -> None:
+        """Ask to confirm unsubscribing the row `value` of the page shown (for staff with content:write)."""
+        row = next((r for r in self.rows if r.id == dialog_id(value)), None)
+        if row is None or not row.active or await self._writer() is None:
+            return
+        self._confirm_id, self.confirm_email = row.id, row.email
+        self.confirm_open = True
+
+    @rx.event
+    def set_confirm_open(self, value: bool) -> None:
+        """The dialog's own close (Escape, the overlay, Cancel); the browser can close it, never open it."""
+        self.confirm_open = bool(value) and self.confirm_open
+
+    @rx.event
+    async def confirm_unsubscribe(self) -> None:
+        actor = await self._writer()
+        if actor is None or not self.confirm_open:
+            return
+        target = self._confirm_id
+        self.saving = True
+        try:
+            await as_actor(
+                actor, lambda s, a: newsletter_admin.unsubscribe_subscriber(s, actor=a, subscriber_id=target)
+            )
+        except Exception as exc:
+            self._notify("error", "Failed to unsubscribe", error_text(exc, "Failed to unsubscribe the subscriber"))
+            return
+        finally:
+            self.saving = False
+            self.confirm_open = False
+        self._notify("success", "Subscriber unsubscribed", self.confirm_email)
+        await self._reload()

@@ -1,0 +1,132 @@
+"""The Newsletter tab of Content Management: search, status filter, sort and Export CSV over one page of subscribers
+(the pager under it), and for content:write an Unsubscribe per active row behind a confirmation.
+
+The staff panel's sidebar takes a quarter of a tablet's width, so columns give way by the content's width, not the
+screen's: below lg the status, below xl the source and the day move under the address (which may break anywhere
+rather than push the table wider).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import reflex as rx
+from reflex.vars.object import ObjectVar
+
+from app.ui.admin.common import confirm_dialog, error_panel, label_of, loading_text, search_input
+from app.ui.admin.paged import paged_table
+from app.ui.admin.subscribers.state import SORTS, STATUSES, SubscriberListState, SubscriberRow
+from app.ui.admin.widgets import BTN_SECONDARY, TD, badge_by, export_link, select
+
+STATUS_COLORS = {"pending": "yellow", "confirmed": "green", "unsubscribed": "grey"}
+HEADERS = [
+    ("E-mail", ""),
+    ("Status", "hidden lg:table-cell"),
+    ("Source", "hidden xl:table-cell"),
+    ("Subscribed", "hidden xl:table-cell"),
+    ("Actions", "text-right"),
+]
+
+S = SubscriberListState
+# Its handlers called with arguments and the vars PagedList declares as plain types: Vars and event specs to Reflex,
+# namespaces and str to mypy.
+ev: Any = SubscriberListState
+
+
+def _unsubscribe_button(sub: ObjectVar[SubscriberRow]) -> rx.Component:
+    return rx.el.button(
+        rx.icon("user-x", size=16),
+        rx.el.span("Unsubscribe", class_name="hidden sm:inline"),
+        type="button",
+        on_click=ev.ask_unsubscribe(sub.id),
+        title="Unsubscribe",
+        aria_label=f"Unsubscribe {sub.email}",
+        class_name=f"{BTN_SECONDARY} hover:!text-red-600",
+        data_testid="unsubscribe-button",
+    )
+
+
+def _row(sub: ObjectVar[SubscriberRow]) -> rx.Component:
+    return rx.el.tr(
+        rx.el.td(
+            rx.el.p(sub.email, class_name="break-all font-medium text-slate-900"),
+            rx.el.div(
+                rx.el.span(badge_by(sub.status, STATUS_COLORS, sub.status_label), class_name="lg:hidden"),
+                rx.el.span(sub.source, " · ", sub.subscribed),
+                class_name="mt-1 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-slate-500 xl:hidden",
+            ),
+            class_name=TD,
+        ),
+        rx.el.td(
+            badge_by(sub.status, STATUS_COLORS, sub.status_label, data_testid="subscriber-status"),
+            class_name=f"{TD} hidden lg:table-cell",
+        ),
+        rx.el.td(sub.source, class_name=f"{TD} hidden xl:table-cell whitespace-nowrap"),
+        rx.el.td(
+            rx.el.p(sub.subscribed),
+            rx.cond(
+                sub.confirmed != "",
+                rx.el.p("confirmed ", sub.confirmed, class_name="text-xs text-slate-500"),
+                rx.fragment(),
+            ),
+            class_name=f"{TD} hidden xl:table-cell whitespace-nowrap",
+        ),
+        rx.el.td(
+            rx.cond(S.can_write & sub.active, _unsubscribe_button(sub), rx.fragment()),
+            class_name=f"{TD} text-right",
+        ),
+        class_name="border-t border-slate-100 hover:bg-slate-50/60",
+        data_testid="subscriber-row",
+    )
+
+
+def _toolbar() -> rx.Component:
+    return rx.el.div(
+        search_input(ev.search, S.set_search, "Search e-mail addresses…", "search-subscribers"),
+        rx.el.div(
+            select(
+                [("", "All statuses"), *[(s, label_of(s)) for s in STATUSES]],
+                value=S.status_filter,
+                on_change=S.set_status_filter,
+                aria_label="Filter by status",
+                data_testid="subscriber-status-filter",
+            ),
+            class_name="w-full sm:w-44 sm:shrink-0",
+        ),
+        rx.el.div(
+            select(SORTS, value=S.sort, on_change=S.set_sort, aria_label="Sort subscribers"),
+            class_name="w-full sm:w-40 sm:shrink-0",
+        ),
+        export_link(S.export_url),
+        class_name="mb-4 flex flex-col gap-3 sm:flex-row sm:flex-wrap sm:items-center",
+    )
+
+
+def _confirm() -> rx.Component:
+    return confirm_dialog(
+        "Unsubscribe",
+        rx.el.span(
+            "Stop sending the newsletter to ",
+            rx.el.strong(S.confirm_email, class_name="break-all"),
+            "? Only they can subscribe again, by confirming a new sign-up from their inbox.",
+        ),
+        open=S.confirm_open,
+        on_open_change=S.set_confirm_open,
+        on_confirm=S.confirm_unsubscribe,
+        busy=S.saving,
+        label="Unsubscribe",
+    )
+
+
+def subscribers_panel() -> rx.Component:
+    empty = rx.cond(S.filtered, "No subscribers found matching your search.", "No subscribers yet.")
+    table = paged_table(S, S.rows, HEADERS, _row, empty=empty, test_id="subscribers-table")
+    return rx.el.div(
+        _toolbar(),
+        rx.cond(
+            S.load_error != "",
+            error_panel("Failed to load subscribers", "There was an error loading the subscribers.", S.retry),
+            rx.cond(S.loaded, table, loading_text("Loading subscribers…")),
+        ),
+        _confirm(),
+    )
