@@ -25,7 +25,7 @@ PIP := .venv/bin/python -m pip --disable-pip-version-check
 # Both lock files are compiled for Python 3.11 on any platform, every distribution of every package hashed.
 LOCK := uv pip compile --quiet --universal --python-version 3.11 --generate-hashes --custom-compile-command "make lock"
 
-.PHONY: run dev preview test test-fast lint format lock setup migrate seed clean screenshots bench bench-admin torture faults
+.PHONY: run run-cluster dev preview test test-fast lint format lock setup migrate seed clean screenshots bench bench-admin torture faults
 
 # Installed from the hashed lock files only: pip refuses any package, or any file, whose hash is not in the lock.
 .venv/.installed: requirements.lock
@@ -78,6 +78,12 @@ run: setup seed
 ## BACKEND_PORT. The same as `. .venv/bin/activate && reflex run`.
 dev: setup seed
 	reflex run --frontend-port $(PORT) --backend-port $(BACKEND_PORT) --backend-host $(HOST)
+
+## Two app processes behind nginx on http://127.0.0.1:PORT, sharing Redis and PostgreSQL (scripts/cluster.py; needs
+## nginx and the local PostgreSQL and Redis; PROCESSES=3 for more). docs/deploy.md: the same behind TLS.
+run-cluster: setup
+	scripts/ensure-test-services.sh --no-browser
+	python scripts/cluster.py --port $(PORT) $(if $(PROCESSES),--processes $(PROCESSES))
 
 ## Reload on save, one port, the production-like bundle rebuilt at each reload (slower than dev).
 preview: setup seed
@@ -134,4 +140,4 @@ bench-admin: setup .venv/.installed-dev
 	python scripts/bench_admin.py $(if $(SCALE),--scale $(SCALE)) $(ARGS)
 
 clean:
-	rm -rf .web .states .tools .venv
+	rm -rf .web .web-cluster .states .tools .venv
