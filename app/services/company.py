@@ -14,11 +14,10 @@ from __future__ import annotations
 
 import threading
 import time
-from dataclasses import asdict, dataclass
 from typing import Annotated, Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, Field
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 from sqlmodel import Session
 
 from app.core.config import settings
@@ -39,8 +38,11 @@ BADGE_LIMIT = 60
 INVALID_EMAIL = "Please enter a valid email address"
 
 
-@dataclass(frozen=True)
-class Company:
+class Company(BaseModel):
+    """The details as stored (or the environment's); also the REST answer's shape."""
+
+    model_config = ConfigDict(frozen=True)
+
     name: str
     email: str
     sales_email: str
@@ -53,7 +55,7 @@ class Company:
     business_timezone: str
 
     def as_json(self) -> dict[str, Any]:
-        return {**asdict(self), "client_badges": list(self.client_badges)}
+        return self.model_dump(mode="json")
 
 
 def defaults() -> Company:
@@ -206,19 +208,6 @@ class CompanyUpdate(Body):
     business_timezone: Annotated[
         str | None, Text("Time zone", 64, required=True, one_line=True), AfterValidator(_zone)
     ] = Field(None, description="An IANA time zone name, e.g. America/New_York.")
-
-
-class CompanyPublic(BaseModel):
-    name: str
-    email: str
-    sales_email: str
-    phone: str
-    address: str
-    linkedin_url: str | None
-    twitter_url: str | None
-    github_url: str | None
-    client_badges: list[str]
-    business_timezone: str
 
 
 def read(s: Session, *, actor: User) -> Company:

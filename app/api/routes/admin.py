@@ -18,7 +18,7 @@ from app.api.schemas import ClientCreateIn, InquiryUpdateIn, One, Saved, UserCre
 from app.models.user import User, UserPublic
 from app.services import admin_inquiries, admin_users, audit, company, dashboard, health
 from app.services import user_permissions as perm_service
-from app.services.company import CompanyPublic, CompanyUpdate
+from app.services.company import Company, CompanyUpdate
 from app.services.user_permissions import PermissionChange, UserPermissions
 
 router = APIRouter(tags=["admin"], dependencies=[Depends(require_staff)])
@@ -177,14 +177,14 @@ def audit_log(
     return {"data": audit.recent(s, actor=user, limit=limit)}
 
 
-@router.get("/admin/settings/company", response_model=One[CompanyPublic])
+@router.get("/admin/settings/company", response_model=One[Company])
 def company_settings(user: StaffUser, s: SessionDep) -> dict[str, Any]:
     """The company's details: name, e-mails, phone, address, social links, client badges, time zone
     (settings:manage)."""
     return {"data": company.read(s, actor=user).as_json()}
 
 
-@router.put("/admin/settings/company", response_model=Saved[CompanyPublic])
+@router.put("/admin/settings/company", response_model=Saved[Company])
 def update_company_settings(user: StaffUser, s: SessionDep, ip: ClientIP, body: CompanyUpdate) -> dict[str, Any]:
     """Change the details sent (settings:manage); audited. Public pages, e-mails and invoices use them from now on."""
     data = company.update(s, actor=user, data=body, ip=ip)
