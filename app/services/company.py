@@ -18,10 +18,12 @@ from typing import Annotated, Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
 from app.core.config import settings
 from app.core.db import session_scope
+from app.core.errors import Conflict
 from app.core.permissions import Perm
 from app.core.text import INVALID_CHARACTER, storable
 from app.models.base import utcnow
@@ -36,6 +38,7 @@ CACHE_S = 10.0
 BADGES_MAX = 8
 BADGE_LIMIT = 60
 INVALID_EMAIL = "Please enter a valid email address"
+SAVED_MEANWHILE = "Someone else saved the company settings at the same moment. Please reload and try again."
 
 
 class Company(BaseModel):
@@ -233,5 +236,9 @@ def update(s: Session, *, actor: User, data: CompanyUpdate | dict[str, Any], ip:
     if changed:
         details = {"fields": changed, "from": {k: before[k] for k in changed}, "to": {k: after[k] for k in changed}}
         audit.record(s, actor=actor, action="company.update", entity=row, details=details, ip=ip)
-    s.commit()
+    try:
+        s.commit()
+    except IntegrityError:  # two first saves at once: the other one created the row
+        s.rollback()
+        raise Conflict(SAVED_MEANWHILE) from None
     return _keep(_of(row))

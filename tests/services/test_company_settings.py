@@ -11,10 +11,11 @@ import pytest
 from sqlmodel import Session, col, select
 
 from app.core.config import settings
-from app.core.errors import Forbidden, Invalid
+from app.core.errors import Conflict, Forbidden, Invalid
 from app.models.billing import InvoiceItem
 from app.models.enums import EmployeeType, Role
 from app.models.system import AuditLog, CompanySettings, EmailOutbox
+from app.models.user import User
 from app.services import booking_invite, company, contact, invoice_pdf, time_entries
 from tests import factories as f
 
@@ -151,3 +152,34 @@ def test_the_business_time_zone_follows_a_save(session: Session) -> None:
     company.update(session, actor=_admin(session), data={"business_timezone": "Asia/Tokyo"})
     assert booking_invite.zone().key == "Asia/Tokyo"  # this process's copy is refreshed by the save
     assert time_entries.business_today() == datetime.now(ZoneInfo("Asia/Tokyo")).date()
+
+
+def test_two_first_saves_at_once_refuse_the_second_and_keep_the_first(
+    engine: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Both find no row and insert id 1: the database keeps one, the other is told to reload (409), not a 500."""
+    with Session(engine) as setup:
+        admin_id = f.user(setup, "company_race_admin", role=Role.admin).id
+    first, second = Session(engine), Session(engine)
+    try:
+        company.update(first, actor=first.get(User, admin_id), data={"name": "First Co"})
+        actor = second.get(User, admin_id)
+        real_get = second.get
+        # The second save looked before the first one committed: it finds no row.
+        monkeypatch.setattr(
+            second, "get", lambda model, key: None if model is CompanySettings else real_get(model, key)
+        )
+        with pytest.raises(Conflict):
+            company.update(second, actor=actor, data={"name": "Second Co"})
+        monkeypatch.undo()
+        assert company.profile(second).name == "First Co"
+    finally:
+        first.close()
+        second.close()
+        with Session(engine) as cleanup:
+            for row in cleanup.exec(select(CompanySettings)).all():
+                cleanup.delete(row)
+            for entry in cleanup.exec(select(AuditLog).where(AuditLog.action == "company.update")).all():
+                cleanup.delete(entry)
+            cleanup.delete(cleanup.get(User, admin_id))
+            cleanup.commit()
