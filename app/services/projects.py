@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import uuid
-from typing import Any
+from collections.abc import Mapping
+from datetime import date
+from decimal import Decimal
+from typing import Annotated, Any
 
 import sqlalchemy as sa
+from pydantic import AfterValidator, ConfigDict, Field, model_validator
 from sqlalchemy import func
 from sqlalchemy.orm import aliased
 from sqlmodel import Session, col, select
@@ -19,6 +23,7 @@ from app.models.user import User
 from app.services import access, audit, client_cancellations
 from app.services import validation as v
 from app.services.paging import PAGE_SIZE, Page, contains, paginate
+from app.services.schema import Body, Choice, Day, Money, RawText, Text, Whole, parse, problem, required
 from app.services.time_entries import hours_number
 
 FINAL_STATUSES = {ProjectStatus.completed, ProjectStatus.cancelled}
@@ -211,44 +216,67 @@ def cancel_project(s: Session, *, actor: User, project_id: int) -> dict[str, obj
 # --- staff management (content:write) --------------------------------------------------------------------------------
 
 
-def _project_values(s: Session, data: dict[str, Any], *, creating: bool) -> dict[str, Any]:
-    # Projects drop empty strings and nulls (the spec's payload cleaning); actual hours come from time tracking only.
-    # The manager is not in the spec's payload: an empty manager_id sent on purpose means "nobody".
-    manager = data.get("manager_id", ...)
-    data = {k: val for k, val in v.drop_empty(data).items() if k not in ("actual_hours", "manager_id")}
+class ProjectUpdate(Body):
+    """The fields sent change. The spec's payload cleaning: an empty string or a null means "not sent", so a field is
+    changed, not cleared, by sending it; except `manager_id` (not in the spec's payload), where an empty value sent on
+    purpose means "nobody". The actual hours are not an input: time entries add up to them."""
+
+    name: Annotated[str | None, Text("Project name", 200, required=True)] = None
+    description: Annotated[str | None, Text("Description", 10000)] = None
+    client_id: RawText = Field(None, description="The client's user id (a UUID).")
+    status: Annotated[ProjectStatus | None, Choice("Status")] = None
+    project_type: Annotated[ProjectType | None, Choice("Project type")] = None
+    organization_id: Annotated[int | None, Whole("Organization", 1, MAX_ID)] = None
+    manager_id: RawText = Field(None, description="A staff member's user id, or empty for nobody.")
+    budget: Annotated[Decimal | None, Money("Budget")] = None
+    start_date: Annotated[date | None, Day("Start date")] = None
+    end_date: Annotated[date | None, Day("End date")] = None
+    deadline: Annotated[date | None, Day("Deadline")] = None
+    estimated_hours: Annotated[int | None, Whole("Estimated hours")] = None
+    progress_percentage: Annotated[int | None, Whole("Progress", 0, 100)] = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _not_sent(cls, value: Any) -> Any:
+        if isinstance(value, dict):
+            return {k: v for k, v in value.items() if k == "manager_id" or v not in ("", None)}
+        return value
+
+
+def _a_client(value: str | None) -> str | None:
+    if not (value or "").strip():
+        raise problem("Please choose a client")
+    return value
+
+
+class ProjectCreate(ProjectUpdate):
+    """A new project: a name, a client, a status and a type."""
+
+    model_config = ConfigDict(json_schema_extra=required("name", "client_id", "status", "project_type"))
+
+    name: Annotated[str | None, Text("Project name", 200, required=True)] = Field(None, validate_default=True)
+    client_id: Annotated[RawText, AfterValidator(_a_client)] = Field(
+        None, validate_default=True, description="The client's user id (a UUID)."
+    )
+    status: Annotated[ProjectStatus | None, Choice("Status", not_null=True)] = Field(None, validate_default=True)
+    project_type: Annotated[ProjectType | None, Choice("Project type", not_null=True)] = Field(
+        None, validate_default=True
+    )
+
+
+def _project_values(s: Session, body: ProjectUpdate, *, creating: bool) -> dict[str, Any]:
+    """The sent fields as columns, with what the schema cannot say: that the client, the organization and the manager
+    exist (and are a client and a staff member), and that the project does not end before it starts."""
+    out = body.sent()
     errors: dict[str, str] = {}
-    out: dict[str, Any] = {}
-    if manager is not ...:
-        chosen_manager = v.staff_member(s, manager, errors, "manager_id")
-        out["manager_id"] = chosen_manager.id if chosen_manager else None
-    if creating or "name" in data:
-        out["name"] = v.text(data.get("name"), "name", errors, "Project name", limit=200, required=True)
-    if "description" in data:
-        out["description"] = v.text(data["description"], "description", errors, "Description", limit=10000)
-    if creating or "client_id" in data:
-        chosen = v.client(s, data.get("client_id"), errors)
+    if creating or "client_id" in out:
+        chosen = v.client(s, out.get("client_id"), errors)
         out["client_id"] = chosen.id if chosen else None
-    for field, enum, label in (("status", ProjectStatus, "Status"), ("project_type", ProjectType, "Project type")):
-        if creating and field not in data:
-            errors[field] = f"{label} is required"
-        elif field in data:
-            out[field] = v.choice(data[field], enum, field, errors, label)
-    if "organization_id" in data:
-        org_id = v.whole(data["organization_id"], "organization_id", errors, "Organization", low=1, high=MAX_ID)
-        if org_id is not None and get_by_id(s, Organization, org_id) is None:
-            errors["organization_id"] = "Organization not found"
-        out["organization_id"] = org_id
-    if "budget" in data:
-        out["budget"] = v.money(data["budget"], "budget", errors, "Budget")
-    for field, label in (("start_date", "Start date"), ("end_date", "End date"), ("deadline", "Deadline")):
-        if field in data:
-            out[field] = v.day(data[field], field, errors, label)
-    if "estimated_hours" in data:
-        out["estimated_hours"] = v.whole(data["estimated_hours"], "estimated_hours", errors, "Estimated hours")
-    if "progress_percentage" in data:
-        out["progress_percentage"] = v.whole(
-            data["progress_percentage"], "progress_percentage", errors, "Progress", high=100
-        )
+    if out.get("organization_id") is not None and get_by_id(s, Organization, out["organization_id"]) is None:
+        errors["organization_id"] = "Organization not found"
+    if "manager_id" in out:
+        manager = v.staff_member(s, out["manager_id"], errors, "manager_id")
+        out["manager_id"] = manager.id if manager else None
     if out.get("start_date") and out.get("end_date") and out["end_date"] < out["start_date"]:
         errors["end_date"] = "End date cannot be before the start date"
     if errors:
@@ -256,10 +284,10 @@ def _project_values(s: Session, data: dict[str, Any], *, creating: bool) -> dict
     return out
 
 
-def create_project(s: Session, *, actor: User, data: dict[str, Any]) -> dict[str, object]:
+def create_project(s: Session, *, actor: User, data: ProjectCreate | Mapping[str, Any]) -> dict[str, object]:
     """Create a project for a client (content:write)."""
     access.require(actor, Perm.content_write, "create projects")
-    project = Project(**_project_values(s, data, creating=True))
+    project = Project(**_project_values(s, parse(ProjectCreate, data), creating=True))
     s.add(project)
     s.flush()
     audit.record(s, actor=actor, action="project.create", entity=project)
@@ -267,13 +295,15 @@ def create_project(s: Session, *, actor: User, data: dict[str, Any]) -> dict[str
     return project_dto(project, [])
 
 
-def update_project(s: Session, *, actor: User, project_id: int, data: dict[str, Any]) -> dict[str, object]:
+def update_project(
+    s: Session, *, actor: User, project_id: int, data: ProjectUpdate | Mapping[str, Any]
+) -> dict[str, object]:
     """Change the fields sent (content:write), including progress."""
     access.require(actor, Perm.content_write, "update projects")
     project = get_by_id(s, Project, project_id)
     if project is None:
         raise NotFound("Project not found")
-    values = _project_values(s, data, creating=False)
+    values = _project_values(s, parse(ProjectUpdate, data), creating=False)
     for key, value in values.items():
         setattr(project, key, value)
     s.add(project)

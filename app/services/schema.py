@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from datetime import date
 from decimal import Decimal
 from enum import StrEnum
 from typing import Annotated, Any, TypeVar, get_args
@@ -252,6 +253,34 @@ class Money:
     def __get_pydantic_json_schema__(self, schema: CoreSchema, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
         out = handler(schema)
         out.setdefault("description", f"{self.label}: 0 to 99999999.99, in whole cents (a number or its text).")
+        return out
+
+
+@dataclass(frozen=True)
+class Day:
+    """`Annotated[date | None, Day("Start date")]`: a calendar date (YYYY-MM-DD, or the start of an ISO date-time)
+    from 1900-01-01 to 2200-12-31; blank is null. Worded "<label> must be a date (YYYY-MM-DD)" and "<label> cannot be
+    before/after ..."."""
+
+    label: str
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+        label = self.label
+
+        def check(value: Any) -> date | None:
+            if value is not None and not isinstance(value, str | date):
+                raise ValueError("Must be text")
+            errors: dict[str, str] = {}
+            day = validation.day(value, "day", errors, label)
+            if errors:
+                raise problem(errors["day"])
+            return day
+
+        return core_schema.no_info_before_validator_function(check, handler(source))
+
+    def __get_pydantic_json_schema__(self, schema: CoreSchema, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
+        out = handler(schema)
+        out.setdefault("description", f"{self.label}: a date (YYYY-MM-DD) from 1900-01-01 to 2200-12-31.")
         return out
 
 

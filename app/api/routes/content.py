@@ -21,7 +21,6 @@ from app.api.schemas import (
     MilestonesIn,
     One,
     PaymentIn,
-    ProjectIn,
     Saved,
 )
 from app.services import (
@@ -39,6 +38,7 @@ from app.services.applications import ApplicationPublic, ApplicationUpdate
 from app.services.meetings import MeetingPublic
 from app.services.organizations import OrganizationCreate, OrganizationPublic, OrganizationUpdate
 from app.services.products import PriceActive, PriceCreate, ProductCreate, ProductPublic, ProductUpdate
+from app.services.projects import ProjectCreate
 from app.services.time_entries import TimeEntriesPage, TimeEntryCreate, TimeEntryPublic
 
 router = APIRouter(tags=["content"])
@@ -92,9 +92,9 @@ def delete_organization(organization_id: RowId, user: StaffUser, s: SessionDep) 
 
 
 @router.post("/protected/projects", status_code=201)
-def create_project(user: StaffUser, s: SessionDep, body: ProjectIn) -> dict[str, Any]:
+def create_project(user: StaffUser, s: SessionDep, body: ProjectCreate) -> dict[str, Any]:
     """Create a project for a client (content:write)."""
-    return {"data": projects.create_project(s, actor=user, data=body.sent()), "message": "Project created successfully"}
+    return {"data": projects.create_project(s, actor=user, data=body), "message": "Project created successfully"}
 
 
 @router.delete("/protected/projects/{project_id}")
