@@ -150,17 +150,6 @@ class ProjectIn(Partial):
     actual_hours: Number = None  # sent by the spec's form; the service ignores it (time tracking sets it)
 
 
-class MilestoneIn(Partial):
-    title: Text = None
-    description: Text = None
-    due_date: Text = None
-    status: Text = None
-
-
-class MilestonesIn(Partial):
-    milestones: Annotated[list[MilestoneIn] | None, AList] = None
-
-
 class PriceIn(Partial):
     amount: Number = None
     currency: Text = None

@@ -23,7 +23,7 @@ from app.models.user import User
 from app.services import access, audit, client_cancellations
 from app.services import validation as v
 from app.services.paging import PAGE_SIZE, Page, contains, paginate
-from app.services.schema import Body, Choice, Day, Money, RawText, Text, Whole, parse, problem, required
+from app.services.schema import AList, Body, Choice, Day, Money, RawText, Text, Whole, parse, problem, required
 from app.services.time_entries import hours_number
 
 FINAL_STATUSES = {ProjectStatus.completed, ProjectStatus.cancelled}
@@ -323,37 +323,51 @@ def delete_project(s: Session, *, actor: User, project_id: int) -> None:
     s.commit()
 
 
-def set_milestones(s: Session, *, actor: User, project_id: int, milestones: list[dict[str, Any]]) -> dict[str, object]:
-    """Replace a project's milestones with the given list, in the given order (content:write)."""
+class MilestoneSave(Body):
+    """One milestone of the list that replaces a project's milestones; its place in the list is its order."""
+
+    title: Annotated[str | None, Text("Milestone title", 200, required=True)] = Field(None, validate_default=True)
+    description: Annotated[str | None, Text("Description", 2000)] = None
+    due_date: Annotated[date | None, Day("Due date")] = None
+    status: Annotated[MilestoneStatus | None, Choice("Status")] = Field(
+        None, description="pending (also when empty), in_progress or completed."
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _blank_status(cls, value: Any) -> Any:
+        if isinstance(value, dict) and value.get("status") == "":
+            return {**value, "status": None}  # an empty status is a new milestone's: pending
+        return value
+
+
+class MilestonesSave(Body):
+    milestones: Annotated[list[MilestoneSave], AList] = Field(
+        default_factory=list, description="In order; replaces all of them."
+    )
+
+
+def set_milestones(
+    s: Session, *, actor: User, project_id: int, milestones: list[MilestoneSave] | list[Mapping[str, Any]]
+) -> dict[str, object]:
+    """Replace a project's milestones with the given list, in the given order (content:write); a refused item
+    refuses the whole list."""
     access.require(actor, Perm.content_write, "update projects")
     project = get_by_id(s, Project, project_id)
     if project is None:
         raise NotFound("Project not found")
-    errors: dict[str, str] = {}
-    rows = []
-    for index, item in enumerate(milestones):
-        title = v.text(
-            item.get("title"), f"milestones.{index}.title", errors, "Milestone title", limit=200, required=True
+    items = parse(MilestonesSave, {"milestones": milestones}).milestones
+    rows = [
+        ProjectMilestone(
+            project_id=project_id,
+            title=item.title or "",
+            description=item.description,
+            due_date=item.due_date,
+            status=item.status or MilestoneStatus.pending,
+            order_index=index,
         )
-        rows.append(
-            ProjectMilestone(
-                project_id=project_id,
-                title=title or "",
-                description=v.text(
-                    item.get("description"), f"milestones.{index}.description", errors, "Description", limit=2000
-                ),
-                due_date=v.day(item.get("due_date"), f"milestones.{index}.due_date", errors, "Due date"),
-                status=MilestoneStatus(
-                    v.choice(
-                        item.get("status") or "pending", MilestoneStatus, f"milestones.{index}.status", errors, "Status"
-                    )
-                    or MilestoneStatus.pending  # a bad status is in `errors`, which refuses the whole save
-                ),
-                order_index=index,
-            )
-        )
-    if errors:
-        raise Invalid(next(iter(errors.values())), errors=errors)
+        for index, item in enumerate(items)
+    ]
     for old in _milestones(s, project_id):
         s.delete(old)
     s.add_all(rows)

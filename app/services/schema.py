@@ -211,6 +211,16 @@ def _shape_text(value: Any) -> Any:
     raise ValueError("Must be text")
 
 
+def _a_list(value: Any) -> Any:
+    if value is None or isinstance(value, list):
+        return value if value is not None else []
+    raise ValueError("Must be a list")
+
+
+# A list of objects, each checked by its own model; null is an empty list.
+AList = BeforeValidator(_a_list)
+
+
 # Text handed to the service as sent (an id the service looks up, a value it words itself); only the shape is checked.
 RawText = Annotated[str | None, BeforeValidator(_shape_text)]
 

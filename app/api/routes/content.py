@@ -18,7 +18,6 @@ from app.api.schemas import (
     Done,
     InvoiceIn,
     Listed,
-    MilestonesIn,
     One,
     PaymentIn,
     Saved,
@@ -38,7 +37,7 @@ from app.services.applications import ApplicationPublic, ApplicationUpdate
 from app.services.meetings import MeetingPublic
 from app.services.organizations import OrganizationCreate, OrganizationPublic, OrganizationUpdate
 from app.services.products import PriceActive, PriceCreate, ProductCreate, ProductPublic, ProductUpdate
-from app.services.projects import ProjectCreate
+from app.services.projects import MilestonesSave, ProjectCreate
 from app.services.time_entries import TimeEntriesPage, TimeEntryCreate, TimeEntryPublic
 
 router = APIRouter(tags=["content"])
@@ -105,9 +104,9 @@ def delete_project(project_id: RowId, user: StaffUser, s: SessionDep) -> dict[st
 
 
 @router.put("/protected/projects/{project_id}/milestones")
-def set_milestones(project_id: RowId, user: StaffUser, s: SessionDep, body: MilestonesIn) -> dict[str, Any]:
+def set_milestones(project_id: RowId, user: StaffUser, s: SessionDep, body: MilestonesSave) -> dict[str, Any]:
     """Replace a project's milestones, in order (content:write)."""
-    data = projects.set_milestones(s, actor=user, project_id=project_id, milestones=body.sent().get("milestones") or [])
+    data = projects.set_milestones(s, actor=user, project_id=project_id, milestones=body.milestones)
     return {"data": data, "message": "Project updated successfully"}
 
 
