@@ -36,6 +36,8 @@ NGINX = ROOT / "deploy" / "nginx"
 WEB_DIR = ".web-cluster"
 DEFAULT_DATABASE = "postgresql+psycopg://postgres@127.0.0.1:5432/app_cluster"
 DEFAULT_REDIS = "redis://127.0.0.1:6379/5"
+# nginx leaves a process that failed out for this long: one that comes back is used again only after it.
+FAIL_TIMEOUT_S = 5
 
 
 def say(text: str) -> None:
@@ -157,7 +159,8 @@ class Cluster:
         """nginx in front of the given processes (default: all)."""
         chosen = range(len(self.backend_ports)) if processes is None else processes
         servers = "\n".join(
-            f"        server 127.0.0.1:{self.backend_ports[i]} max_fails=1 fail_timeout=5s;" for i in chosen
+            f"        server 127.0.0.1:{self.backend_ports[i]} max_fails=1 fail_timeout={FAIL_TIMEOUT_S}s;"
+            for i in chosen
         )
         snippets = self.run_dir / "snippets"
         snippets.mkdir(exist_ok=True)
