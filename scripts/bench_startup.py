@@ -20,7 +20,8 @@ What it does:
 `make run` gets the environment a newcomer's shell has: no activated virtualenv, none of this project's variables
 (the Makefile sets Reflex's switches itself), the project's tool folders off PATH. Each run's output goes to
 bench/server-startup-<which>.log with the seconds since the start before every line; the report names the moments
-the Makefile's steps ended (the virtualenv installed, Node and bun ready, the demo seed done, `reflex run` started).
+the steps ended (the virtualenv installed, Node and bun ready, the demo seed done and `reflex run` started, Reflex's
+compile, its production build, the app running).
 
 Writes the section "Start-up (issue 14)" of bench/report.md (the other sections are kept) and prints it.
 """
@@ -57,6 +58,10 @@ MILESTONES = [
     ("virtualenv installed", "touch .venv/.installed"),
     ("Node and bun ready", "touch .tools/.ready"),
     ("demo seed done, `reflex run` started", "reflex run --env prod"),
+    # Reflex's own progress lines, printed when each step ends.
+    ("pages compiled", "Compiling:"),
+    ("production build done", "Creating Production Build:"),
+    ("app running", "App running at:"),
 ]
 # Variables of an activated project shell that a newcomer's shell does not have: `make run` must set what it needs.
 # MAKEFLAGS and its kin: under `make bench-startup`, the inner `make run` must not inherit the outer make's options.

@@ -23,8 +23,9 @@ What it does, per run:
 
 Reported (bench/report.md, section "Websocket tabs (issue 14)", and stdout): tabs connected, events sent, answered
 and lost (never answered), round-trip p50/p95/p99 (all tabs; the browsers' on their own), the server's RSS before
-and with the tabs, memory per tab = (RSS with the tabs - RSS before) / tabs, and the CPU the server and this
-script's own process used during the window (a client short of CPU would slow the figures it measures).
+and with the tabs, memory per tab = (RSS with the tabs - RSS before) / tabs, the CPU the server and this
+script's own process used during the window (a client short of CPU would slow the figures it measures) and how busy
+the whole machine was (on a shared machine, other work competes with the server for the cores).
 Targets of the issue: p95 < 50 ms at 200 tabs, < 200 KB of server memory per public tab (1 KB = 1,000 bytes).
 With --runs > 1 every figure is the median of the runs. Exit status 0 even when a target is missed (the report
 says so); 1 when tabs could not be connected or events were lost.
@@ -215,6 +216,13 @@ def _cpu_seconds(pgid: int) -> float:
     return ticks / os.sysconf("SC_CLK_TCK")
 
 
+def _machine_ticks() -> tuple[int, int]:
+    """All cores' (busy, total) clock ticks since boot, from /proc/stat (busy: all but idle and iowait)."""
+    values = [int(x) for x in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
+    total = sum(values[:8])  # user nice system idle iowait irq softirq steal (guest time is inside user)
+    return total - values[3] - values[4], total
+
+
 def _rss_bytes(pgid: int) -> int:
     return int(served._rss_mb(pgid) * 1024 * 1024)
 
@@ -251,6 +259,7 @@ class Run:
     rss_with_tabs: int = 0
     rss_peak: int = 0
     server_cpu_pct: float = 0.0
+    machine_busy_pct: float = 0.0  # all cores, everything on the machine (other people's work included)
     client_cpu_pct: float = 0.0
     window_s: float = 0.0
 
@@ -370,7 +379,7 @@ def one_run(args: argparse.Namespace, env: dict[str, str], run_no: int, event: s
             say(f"  {run.connected} tabs connected in {run.ramp_s:.0f} s; sending one event a second each…")
             stop = threading.Event()
             driver = threading.Thread(target=_drive, args=(tabs, args.seconds, stop), daemon=True)
-            cpu0, own0, t0 = _cpu_seconds(proc.pid), _own_cpu(), time.monotonic()
+            cpu0, own0, t0, ticks0 = _cpu_seconds(proc.pid), _own_cpu(), time.monotonic(), _machine_ticks()
             window_start = time.perf_counter()
             for page in pages:
                 page.evaluate("([e, s]) => window.__wsBench.start(e, s)", [event, state])
@@ -384,6 +393,8 @@ def one_run(args: argparse.Namespace, env: dict[str, str], run_no: int, event: s
             run.window_s = time.monotonic() - t0
             run.server_cpu_pct = 100 * (_cpu_seconds(proc.pid) - cpu0) / run.window_s
             run.client_cpu_pct = 100 * (_own_cpu() - own0) / run.window_s
+            ticks1 = _machine_ticks()
+            run.machine_busy_pct = 100 * (ticks1[0] - ticks0[0]) / max(1, ticks1[1] - ticks0[1])
             run.rss_with_tabs = _rss_bytes(proc.pid)
             run.rss_peak = max(run.rss_peak, run.rss_with_tabs)
             time.sleep(args.grace)  # answers still on their way are answered, not lost
@@ -464,6 +475,7 @@ def summarize(runs: list[Run]) -> dict[str, Any]:
         "per_tab": _median([r.per_tab for r in runs]),
         "server_cpu": _median([r.server_cpu_pct for r in runs]),
         "client_cpu": _median([r.client_cpu_pct for r in runs]),
+        "machine_busy": _median([r.machine_busy_pct for r in runs]),
         "ramp": _median([r.ramp_s for r in runs]),
         "failed": sum(r.failed_to_connect for r in runs),
         "dropped": sum(r.dropped_tabs for r in runs),
@@ -518,6 +530,8 @@ def render(runs: list[Run], meta: dict[str, str], args: argparse.Namespace) -> l
         + f" | < {TARGET_BYTES_PER_TAB / 1000:.0f} KB | {_verdict(per_tab, TARGET_BYTES_PER_TAB)} |",
         f"| server CPU during the window | {s['server_cpu']:.0f} % of one core | | |",
         f"| this script's CPU (the protocol clients) | {s['client_cpu']:.0f} % of one core | | |",
+        f"| the machine's CPU busy during the window (all {os.cpu_count()} cores, everything running) | "
+        f"{s['machine_busy']:.0f} % | | |",
         "",
         f"Per run: {per_run}. Opening the tabs took {s['ramp']:.0f} s; "
         f"{s['failed']} failed to connect, {s['dropped']} dropped during the window. RSS: the resident memory of "
@@ -564,7 +578,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--batch", type=int, default=20, help="tabs opened at once while ramping up")
     parser.add_argument("--grace", type=float, default=5, help="seconds after the window for late answers")
     parser.add_argument("--report", type=Path, default=OUT / "report.md")
-    parser.add_argument("--json", type=Path, help="also write every run's figures here")
+    parser.add_argument("--json", type=Path, help="also write every run's figures and per-second timeline here")
     args = parser.parse_args(argv)
     if args.browsers and not Path(CHROMIUM).exists():
         sys.exit(f"Chromium is needed at {CHROMIUM} for --browsers (or pass --browsers 0)")
@@ -598,6 +612,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"{run.rss_with_tabs / 1e6:.1f} MB"
                 + ("" if run.per_tab is None else f" ({run.per_tab / 1000:.0f} KB/tab)")
                 + f", server CPU {run.server_cpu_pct:.0f} %, client CPU {run.client_cpu_pct:.0f} %"
+                + f", machine busy {run.machine_busy_pct:.0f} %"
             )
     finally:
         _drop_database()
