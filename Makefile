@@ -25,7 +25,7 @@ PIP := .venv/bin/python -m pip --disable-pip-version-check
 # Both lock files are compiled for Python 3.11 on any platform, every distribution of every package hashed.
 LOCK := uv pip compile --quiet --universal --python-version 3.11 --generate-hashes --custom-compile-command "make lock"
 
-.PHONY: run run-cluster dev preview test test-fast lint format lock setup migrate seed clean screenshots bench bench-admin torture faults
+.PHONY: run run-cluster dev preview test test-fast lint format lock setup migrate seed clean screenshots bench bench-admin bench-ws bench-startup torture faults
 
 # Installed from the hashed lock files only: pip refuses any package, or any file, whose hash is not in the lock.
 .venv/.installed: requirements.lock
@@ -133,11 +133,24 @@ faults: setup .venv/.installed-dev
 ## Benchmark of every staff section and portal tab over a large data set (100k inquiries, 20k invoices, ...), against
 ## the targets first rows < 1 s, websocket frame < 100 KB, state < 1 MB: bench/report.md (git-ignored). Needs
 ## PostgreSQL and Redis on 127.0.0.1; creates and drops its own database. SCALE=0.05 for a quick run, ARGS for more.
-bench: bench-admin
+## Then the websocket and start-up benchmarks below add their sections to the same report.
+bench: bench-admin bench-ws bench-startup
 
 bench-admin: setup .venv/.installed-dev
 	scripts/ensure-test-services.sh
 	python scripts/bench_admin.py $(if $(SCALE),--scale $(SCALE)) $(ARGS)
+
+## 200 tabs on one worker (3 headless Chromium, the rest socket.io clients), an event a second each: round trip
+## p50/p95 and server memory per tab against p95 < 50 ms and < 200 KB per tab (scripts/bench_ws.py; about 4 minutes
+## a run; its own database). WS_ARGS for more, e.g. WS_ARGS="--runs 3".
+bench-ws: setup .venv/.installed-dev
+	scripts/ensure-test-services.sh
+	python scripts/bench_ws.py $(WS_ARGS)
+
+## Time from `make run` to the first 200 on `/`: 3 runs on this checkout and one on a fresh clone (virtualenv,
+## Node and bun, first build; needs PyPI and the npm registry) (scripts/bench_startup.py). STARTUP_ARGS for more.
+bench-startup: setup
+	python scripts/bench_startup.py $(STARTUP_ARGS)
 
 clean:
 	rm -rf .web .web-cluster .states .tools .venv
