@@ -5,6 +5,7 @@ from reflex_base.registry import RegistrationContext
 
 from app.api import create_api
 from app.api.middleware import BodySizeLimit, SecurityHeaders
+from app.core.memory import freeze_after_startup
 from app.core.migrations import check_schema_at_startup
 from app.services.jobs import background_loop
 from app.ui import pages  # noqa: F401  (registers every page)
@@ -43,3 +44,5 @@ app.add_page(
 app.register_lifespan_task(check_schema_at_startup)
 # Delivers the mail outbox (and other housekeeping) while the server runs.
 app.register_lifespan_task(background_loop)
+# Keeps the collector's full passes off the start-up objects, which stalled every tab's events (app/core/memory.py).
+app.register_lifespan_task(freeze_after_startup)
