@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import date
 from decimal import Decimal
 from typing import Annotated, Any
@@ -348,7 +348,7 @@ class MilestonesSave(Body):
 
 
 def set_milestones(
-    s: Session, *, actor: User, project_id: int, milestones: list[MilestoneSave] | list[Mapping[str, Any]]
+    s: Session, *, actor: User, project_id: int, milestones: Sequence[MilestoneSave | Mapping[str, Any]]
 ) -> dict[str, object]:
     """Replace a project's milestones with the given list, in the given order (content:write); a refused item
     refuses the whole list."""
@@ -356,7 +356,7 @@ def set_milestones(
     project = get_by_id(s, Project, project_id)
     if project is None:
         raise NotFound("Project not found")
-    items = parse(MilestonesSave, {"milestones": milestones}).milestones
+    items = parse(MilestonesSave, {"milestones": list(milestones)}).milestones
     rows = [
         ProjectMilestone(
             project_id=project_id,
