@@ -58,16 +58,8 @@ import bench_seed  # a sibling module of this script
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "bench"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-dev-shm-usage",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-]
+from load import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+
 ADMIN = ("admin", "Admin-demo-2026")
 CLIENT = ("democlient", "Client-demo-2026")
 

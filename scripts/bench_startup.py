@@ -278,13 +278,6 @@ def render(meta: dict[str, str], built: list[Timing] | None, built_note: str, fr
     return lines
 
 
-def write_section(report: Path, lines: list[str]) -> None:
-    report.parent.mkdir(parents=True, exist_ok=True)
-    if not report.exists():
-        report.write_text("# Benchmarks\n")
-    replace_section(report, SECTION, lines)
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--only", choices=["built", "fresh"], help="measure only one of the two")
@@ -314,7 +307,7 @@ def main(argv: list[str] | None = None) -> int:
     meta["duration"] = f"{minutes} min {seconds} s"
     meta["load_end"] = _load()
     lines = render(meta, built, built_note, fresh)
-    write_section(args.report, lines)
+    replace_section(args.report, SECTION, lines, title="# Benchmarks")
     say("\n".join(lines))
     say(f"written to {args.report}")
     failed = (built is not None and any(t.seconds is None for t in built)) or (fresh is not None and not fresh.seconds)

@@ -67,16 +67,7 @@ import load as served  # noqa: E402  (scripts/load.py: the database, starting th
 from torture import replace_section  # noqa: E402  (one "## ..." section of a markdown report replaced)
 
 OUT = ROOT / "bench"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [  # as tests/e2e/conftest.py launches it
-    "--no-sandbox",
-    "--disable-dev-shm-usage",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-]
+CHROMIUM, CHROMIUM_ARGS = served.CHROMIUM, served.CHROMIUM_ARGS
 # Reflex's event protocol, as tests/e2e/test_websocket_fuzz.py speaks it (copied: importing that module imports
 # tests/e2e/conftest.py, which points the settings at a test database).
 NAMESPACE = "/_event"  # the socket.io namespace is the endpoint's path, as the browser's client derives it
@@ -561,14 +552,6 @@ def _drop_database() -> None:
     admin.dispose()
 
 
-def write_section(report: Path, lines: list[str]) -> None:
-    """Put this section into the report (the other benchmarks' sections are kept)."""
-    report.parent.mkdir(parents=True, exist_ok=True)
-    if not report.exists():
-        report.write_text("# Benchmarks\n")
-    replace_section(report, SECTION, lines)
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tabs", type=int, default=200, help="tabs connected at once (browsers included)")
@@ -621,7 +604,7 @@ def main(argv: list[str] | None = None) -> int:
     meta["duration"] = f"{minutes} min {seconds} s"
     meta["load_end"] = _load()
     lines = render(runs, meta, args)
-    write_section(args.report, lines)
+    replace_section(args.report, SECTION, lines, title="# Benchmarks")
     if args.json:
         raw = [{k: v for k, v in vars(r).items() if k not in ("rtts_ms", "browser_rtts_ms")} for r in runs]
         for r, out in zip(runs, raw, strict=True):

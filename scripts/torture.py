@@ -252,9 +252,11 @@ def write(results: list[Result], loaded: list[str], out: Path, *, quick: bool) -
     out.write_text("\n".join(lines))
 
 
-def replace_section(out: Path, name: str, lines: list[str]) -> None:
-    """Put `lines` (a "## name" section) into the report in place of the old one, or before "## Figures"."""
-    text = out.read_text() if out.exists() else "# Reliability\n"
+def replace_section(out: Path, name: str, lines: list[str], *, title: str = "# Reliability") -> None:
+    """Put `lines` (a "## name" section) into the report in place of the old one, or before "## Figures"; a new
+    report starts with `title`."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    text = out.read_text() if out.exists() else title + "\n"
     start = text.find(f"\n## {name}\n")
     if start != -1:
         end = text.find("\n## ", start + 1)

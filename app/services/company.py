@@ -201,7 +201,8 @@ class CompanyUpdate(Body):
     email: Annotated[str | None, Email(INVALID_EMAIL)] = Field(None, description="The main e-mail address.")
     sales_email: Annotated[str | None, Email(INVALID_EMAIL)] = Field(None, description="The sales e-mail address.")
     phone: Annotated[str | None, Text("Phone", 40, required=True), AfterValidator(_phone)] = None
-    address: Annotated[str | None, Text("Address", 300, required=True)] = None
+    # One line: the footer shows it in a line and the invoice PDF prints it in one cell.
+    address: Annotated[str | None, Text("Address", 300, required=True, one_line=True)] = None
     linkedin_url: Annotated[Link, _https("LinkedIn link")] = None
     twitter_url: Annotated[Link, _https("Twitter link")] = None
     github_url: Annotated[Link, _https("GitHub link")] = None

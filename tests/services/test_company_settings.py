@@ -183,3 +183,12 @@ def test_two_first_saves_at_once_refuse_the_second_and_keep_the_first(
                 cleanup.delete(entry)
             cleanup.delete(cleanup.get(User, admin_id))
             cleanup.commit()
+
+
+def test_line_breaks_in_one_line_details_become_spaces(session: Session) -> None:
+    """The address is one line in the footer and one cell of the invoice PDF; the name is a mail subject's part."""
+    saved = company.update(
+        session, actor=_admin(session), data={"address": "200 Ocean Blvd\r\nStuart, FL 34994", "name": "Harbor\nLight"}
+    )
+    assert saved.address == "200 Ocean Blvd Stuart, FL 34994"
+    assert saved.name == "Harbor Light"
