@@ -125,14 +125,6 @@ class UserUpdateIn(Partial):
     is_verified: Flag = None
 
 
-class InquiryUpdateIn(Partial):
-    status: Text = None
-    priority: Text = None
-    assigned_to: Text = None
-    is_spam: Flag = None
-    notes: Text = None
-
-
 class ProjectIn(Partial):
     name: Text = None
     description: Text = None
@@ -148,45 +140,3 @@ class ProjectIn(Partial):
     estimated_hours: Number = None
     progress_percentage: Number = None
     actual_hours: Number = None  # sent by the spec's form; the service ignores it (time tracking sets it)
-
-
-class PriceIn(Partial):
-    amount: Number = None
-    currency: Text = None
-    billing_period: Text = None
-    is_active: Flag = None
-
-
-class PriceActiveIn(Partial):
-    is_active: Flag = None
-
-
-class ProductIn(Partial):
-    name: Text = None
-    description: Text = None
-    category: Text = None
-    is_active: Flag = None
-    metadata: Any = None  # any JSON object; the service says "Metadata must be an object" itself
-    prices: Annotated[list[PriceIn] | None, AList] = None
-
-
-class InvoiceItemIn(Partial):
-    description: Text = None
-    quantity: Number = None
-    unit_price: Number = None
-
-
-class InvoiceIn(Partial):
-    client_id: Text = None
-    project_id: Number = None
-    description: Text = None
-    notes: Text = None
-    due_date: Text = None
-    tax_rate: Number = None
-    items: Annotated[list[InvoiceItemIn] | None, AList] = None
-
-
-class PaymentIn(Partial):
-    amount: Number = None
-    method: Text = None
-    paid_on: Text = None

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Iterator, Mapping
+from typing import Annotated, Any
 
+from pydantic import Field
 from sqlalchemy import func
 from sqlmodel import Session, col, select
 from sqlmodel.sql.expression import SelectOfScalar
@@ -21,6 +22,7 @@ from app.services import audit, contact
 from app.services.access import require
 from app.services.csv_export import columns, csv_text
 from app.services.paging import Page, paginate, stream
+from app.services.schema import Body, Choice, Flag, RawText, Text, parse
 
 
 def inquiry_dto(i: ContactInquiry) -> dict[str, Any]:
@@ -104,34 +106,31 @@ def export_inquiries(
     return csv_text(INQUIRY_COLUMNS, columns(rows, INQUIRY_COLUMNS))
 
 
+class InquiryUpdate(Body):
+    """Staff triage: any field to any value. An empty assignee or notes clears them."""
+
+    status: Annotated[InquiryStatus | None, Choice("Status", not_null=True, refusal="Unknown status")] = None
+    priority: Annotated[InquiryPriority | None, Choice("Priority", not_null=True, refusal="Unknown priority")] = None
+    assigned_to: RawText = Field(None, description="A staff member's user id; empty or null: nobody.")
+    is_spam: Flag = Field(False, description="Flag as spam, or rescue a message the honeypot caught (false).")
+    notes: Annotated[str | None, Text("Notes", 10_000)] = None
+
+
 def update_inquiry(
-    s: Session, *, actor: User, inquiry_id: int, data: dict[str, Any], ip: str | None = None
+    s: Session, *, actor: User, inquiry_id: int, data: InquiryUpdate | Mapping[str, Any], ip: str | None = None
 ) -> dict[str, Any]:
     """Change status, priority, assignee or notes (any value to any value: staff triage freely)."""
     require(actor, Perm.inquiries_write, "update inquiries")
     inquiry = get_by_id(s, ContactInquiry, inquiry_id)
     if inquiry is None:
         raise NotFound("Inquiry not found")
+    changes = parse(InquiryUpdate, data).sent()
     errors: dict[str, str] = {}
-    changes: dict[str, Any] = {}
-    if "status" in data:
-        if data["status"] not in InquiryStatus.__members__:
-            errors["status"] = "Unknown status"
-        else:
-            changes["status"] = InquiryStatus(data["status"])
-    if "priority" in data:
-        if data["priority"] not in InquiryPriority.__members__:
-            errors["priority"] = "Unknown priority"
-        else:
-            changes["priority"] = InquiryPriority(data["priority"])
-    if "assigned_to" in data:
-        changes["assigned_to"] = _assignee(s, data["assigned_to"], errors)
-    if "is_spam" in data:  # staff rescue a real message caught by the honeypot, or flag one by hand
-        changes["is_spam"] = bool(data["is_spam"])
-        if inquiry.is_spam and not changes["is_spam"] and "status" not in data:
-            changes["status"] = InquiryStatus.new  # back in the inbox as a new message
-    if "notes" in data:
-        changes["notes"] = (str(data["notes"] or "").strip() or None) if data["notes"] is not None else None
+    if "assigned_to" in changes:
+        changes["assigned_to"] = _assignee(s, changes["assigned_to"], errors)
+    # Staff rescue a real message caught by the honeypot (back in the inbox as new), or flag one by hand.
+    if inquiry.is_spam and changes.get("is_spam") is False and "status" not in changes:
+        changes["status"] = InquiryStatus.new
     if errors:
         raise Invalid(next(iter(errors.values())), errors=errors)
     if not changes:

@@ -17,14 +17,15 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Iterator, Mapping
+from typing import Annotated, Any
 
+from pydantic import AfterValidator, ConfigDict, Field, ValidationInfo
 from sqlalchemy import func
 from sqlmodel import Session, col, select
 
 from app.core.errors import Conflict, Forbidden, Invalid, NotFound
-from app.core.permissions import Perm, Role, effective_permissions, ungrantable, unknown_permissions
+from app.core.permissions import Perm, Role, effective_permissions, ungrantable
 from app.core.security import hash_password, password_problem
 from app.models.billing import Invoice
 from app.models.enums import InvoiceStatus, ProjectStatus
@@ -32,9 +33,20 @@ from app.models.project import Project
 from app.models.user import User, UserPublic
 from app.services import audit, password_reset, ratelimit, sessions
 from app.services.access import perms
+from app.services.account_fields import (
+    AccountEmail,
+    ChosenPassword,
+    Company,
+    FirstName,
+    LastName,
+    PermissionNames,
+    Phone,
+    Username,
+)
 from app.services.csv_export import columns, csv_text
 from app.services.paging import Page, contains, paginate, stream
-from app.services.users import clean_text, create_user, normalize_email, role_problems, username_problem
+from app.services.schema import Flag, Form, Input, RawText, parse, problem, required
+from app.services.users import GENERIC_INVALID, clean_text, create_user, role_problems
 
 NO_CREATE = "You don't have permission to create this type of user"
 NO_RESET = "You don't have permission to reset this user's password"
@@ -42,6 +54,7 @@ LINKS_PER_ACCOUNT = 5  # reset links staff may send one account an hour (a mailb
 TOO_MANY_LINKS = "Too many reset links were sent to this account. Please try again in an hour."
 NO_SELF = "You cannot change your own role or permissions"
 PERM_LISTS = ("extra_permissions", "revoked_permissions")
+PROFILE_FIELDS = ("first_name", "last_name", "phone", "company")
 
 
 def _can(actor: User, perm: str) -> bool:
@@ -138,17 +151,6 @@ def list_users(
     )
 
 
-def _perm_list(value: Any, key: str, errors: dict[str, str]) -> list[str]:
-    """A permission list as stored (sorted, no duplicates); a problem goes to `errors` under `key`."""
-    if not isinstance(value, list | tuple) or not all(isinstance(p, str) for p in value):
-        errors[key] = "Must be a list of permission names"
-        return []
-    if unknown := unknown_permissions(value):
-        errors[key] = f"Unknown permissions: {', '.join(sorted(unknown))}"
-        return []
-    return sorted(set(value))
-
-
 def _raise_invalid(errors: dict[str, str]) -> None:
     if errors:
         message = next(iter(errors.values())) if len(errors) == 1 else "Please check the information and try again"
@@ -201,35 +203,85 @@ def _check_sign_in_change(actor: User, target: User) -> None:
         )
 
 
-def create_staff_or_client(s: Session, *, actor: User, data: dict[str, Any], ip: str | None = None) -> User:
+def _a_role(value: str | None) -> str | None:
+    if not value:
+        raise problem("Role is required", summary=GENERIC_INVALID)
+    if why := role_problems(value, None).get("role"):
+        raise problem(why, several=GENERIC_INVALID)
+    return value
+
+
+def _type_for_role(value: str | None, info: ValidationInfo) -> str | None:
+    # Judged beside the role (validated before it), so a form with other mistakes hears of this one too.
+    employee_type = clean_text(value)
+    role = info.data.get("role")
+    if role and (why := role_problems(role, employee_type).get("employee_type")):
+        raise problem(why, several=GENERIC_INVALID)
+    return employee_type
+
+
+class ClientCreate(Input):
+    """A client account made by staff. Without a password the client is e-mailed a link to choose one."""
+
+    model_config = ConfigDict(json_schema_extra=required("username", "email"))
+
+    username: Username = Field("", validate_default=True)
+    email: AccountEmail = Field(None, validate_default=True)
+    password: ChosenPassword = None
+    # The spec's staff form sends the new password under this name; it is a password, hashed here.
+    password_hash: ChosenPassword = None
+    first_name: FirstName = None
+    last_name: LastName = None
+    phone: Phone = None
+    company: Company = None
+
+    def chosen_password(self) -> str | None:
+        return self.password or self.password_hash
+
+
+class UserCreate(ClientCreate):
+    """Any account made by staff: a role (and an employee's type), and extra permissions beyond the type's."""
+
+    model_config = ConfigDict(json_schema_extra=required("username", "email", "role"))
+
+    role: Annotated[RawText, AfterValidator(_a_role)] = Field(
+        None, validate_default=True, description="admin, employee or client."
+    )
+    employee_type: Annotated[RawText, AfterValidator(_type_for_role)] = Field(
+        None, validate_default=True, description="An employee's type (required for employees, refused for others)."
+    )
+    extra_permissions: PermissionNames = None
+
+
+class UserUpdate(Form):
+    """The fields sent change; empty strings and nulls are "not sent"."""
+
+    username: Username = ""
+    email: AccountEmail = None
+    role: RawText = Field(None, description="admin, employee or client.")
+    employee_type: RawText = Field(None, description="An employee's type (required for employees).")
+    first_name: FirstName = None
+    last_name: LastName = None
+    phone: Phone = None
+    company: Company = None
+    extra_permissions: PermissionNames = None
+    revoked_permissions: PermissionNames = None
+    is_verified: Flag = False
+
+
+def create_staff_or_client(
+    s: Session, *, actor: User, data: UserCreate | Mapping[str, Any], ip: str | None = None
+) -> User:
     """POST /api/admin/users: admins create anyone; `users:manage` creates employees and clients."""
-    role = str(data.get("role") or "")
     if not _can(actor, Perm.users_manage):
         raise Forbidden(NO_CREATE)
-    if not role:
-        raise Invalid("Please check the information and try again", errors={"role": "Role is required"})
-    errors: dict[str, str] = {}
-    extra = _perm_list(data["extra_permissions"], "extra_permissions", errors) if data.get("extra_permissions") else []
-    _raise_invalid(errors)
-    # Cleaned here as create_user cleans it, so the type checked is the type stored.
-    raw_type = data.get("employee_type")
-    employee_type = clean_text(raw_type) if isinstance(raw_type, str) else raw_type
+    body = parse(UserCreate, data)
+    role, employee_type, extra = body.role or "", body.employee_type, body.extra_permissions or []
     after = effective_permissions(role, employee_type, extra)
     _check_grants(actor, role=role, before=frozenset(), after=after, listed=set(extra))
-    user = create_user(
-        s,
-        username=str(data.get("username") or ""),
-        email=str(data.get("email") or ""),
-        password=_password_of(data),
-        role=role,
-        employee_type=employee_type,
-        first_name=data.get("first_name"),
-        last_name=data.get("last_name"),
-        phone=data.get("phone"),
-        company=data.get("company"),
-    )
+    user = create_user(s, **_account(body), role=role, employee_type=employee_type)
     if extra:
-        user.extra_permissions = sorted(set(extra))
+        user.extra_permissions = extra
     invite = user.password_hash is None
     audit.record(s, actor=actor, action="user.create", entity=user, details={"role": role, "invited": invite}, ip=ip)
     s.add(user)
@@ -239,21 +291,11 @@ def create_staff_or_client(s: Session, *, actor: User, data: dict[str, Any], ip:
     return user
 
 
-def create_client(s: Session, *, actor: User, data: dict[str, Any], ip: str | None = None) -> User:
+def create_client(s: Session, *, actor: User, data: ClientCreate | Mapping[str, Any], ip: str | None = None) -> User:
     """POST /api/protected/create-client: anyone who may create clients; the role is always client."""
     if not (_can(actor, Perm.clients_create) or _can(actor, Perm.users_manage)):
         raise Forbidden(NO_CREATE)
-    user = create_user(
-        s,
-        username=str(data.get("username") or ""),
-        email=str(data.get("email") or ""),
-        password=_password_of(data),
-        role=Role.client,
-        first_name=data.get("first_name"),
-        last_name=data.get("last_name"),
-        phone=data.get("phone"),
-        company=data.get("company"),
-    )
+    user = create_user(s, **_account(parse(ClientCreate, data)), role=Role.client)
     invite = user.password_hash is None
     audit.record(s, actor=actor, action="client.create", entity=user, details={"invited": invite}, ip=ip)
     s.commit()
@@ -262,17 +304,29 @@ def create_client(s: Session, *, actor: User, data: dict[str, Any], ip: str | No
     return user
 
 
-def _password_of(data: dict[str, Any]) -> str | None:
-    """The password an API client chose for the new account, or None: the user is e-mailed a link to set it."""
-    # The spec's staff form sends the new password as "password_hash"; it is a password, hashed here.
-    password = data.get("password") or data.get("password_hash")
-    return str(password) if password else None
+def _account(body: ClientCreate) -> dict[str, Any]:
+    """create_user's arguments for the account fields of a staff form."""
+    return {
+        "username": body.username,
+        "email": body.email or "",
+        "password": body.chosen_password(),
+        "first_name": body.first_name,
+        "last_name": body.last_name,
+        "phone": body.phone,
+        "company": body.company,
+    }
 
 
 def _may_manage(actor: User, target: User) -> bool:
     if actor.role == Role.admin:
         return True
     return _can(actor, Perm.users_manage) and target.role != Role.admin
+
+
+def _may_manage_some(actor: User, doing: str) -> None:
+    """Refuse, before any lookup, an actor who may manage nobody: ids are not probed by the 404s of a lookup."""
+    if actor.role != Role.admin and not _can(actor, Perm.users_manage):
+        raise Forbidden(f"You don't have permission to {doing}")
 
 
 def _manage_refusal(actor: User, target: User) -> str | None:
@@ -296,49 +350,32 @@ def access_change_problem(s: Session, *, actor: User, target: User, extra: list[
 
 
 def update_user(
-    s: Session, *, actor: User, user_id: uuid.UUID | str, data: dict[str, Any], ip: str | None = None
+    s: Session, *, actor: User, user_id: uuid.UUID | str, data: UserUpdate | Mapping[str, Any], ip: str | None = None
 ) -> User:
     """PUT /api/admin/users/{id}: change the fields sent; empty strings are "not sent"."""
+    _may_manage_some(actor, "update this user")
     target = _get(s, user_id)
     if refusal := _manage_refusal(actor, target):
         raise Forbidden(refusal)
-    data = {k: v for k, v in data.items() if v not in ("", None)}
-    errors: dict[str, str] = {}
-    changes: dict[str, Any] = {}
-    if "username" in data:
-        name = str(data["username"]).strip()
-        if problem := username_problem(name):
-            errors["username"] = problem
-        elif s.exec(select(User.id).where(func.lower(User.username) == name.lower(), User.id != target.id)).first():
-            raise Conflict("This username is already taken", errors={"username": "username already taken"})
-        changes["username"] = name
-    if "email" in data:
-        try:
-            email = normalize_email(str(data["email"]))
-        except ValueError as exc:
-            errors["email"] = str(exc)
-        else:
-            if s.exec(select(User.id).where(User.email == email, User.id != target.id)).first():
-                raise Conflict("This email is already in use", errors={"email": "email already registered"})
-            changes["email"] = email
-    for field in ("first_name", "last_name", "phone", "company"):
-        if field in data:
-            changes[field] = clean_text(str(data[field]))
+    data = parse(UserUpdate, data).sent()
+    taken = select(User.id).where(User.id != target.id)
+    if "username" in data and s.exec(taken.where(func.lower(User.username) == data["username"].lower())).first():
+        raise Conflict("This username is already taken", errors={"username": "username already taken"})
+    if "email" in data and s.exec(taken.where(User.email == data["email"])).first():
+        raise Conflict("This email is already in use", errors={"email": "email already registered"})
+    changes = {k: v for k, v in data.items() if k in ("username", "email", *PROFILE_FIELDS, "is_verified")}
     role = str(data.get("role", target.role))
     employee_type = data.get("employee_type", target.employee_type if role == Role.employee else None)
     if role != Role.employee:
         employee_type = None
-    errors |= role_problems(role, employee_type)
-    lists = {key: _perm_list(data[key], key, errors) for key in PERM_LISTS if key in data}
-    _raise_invalid(errors)
+    _raise_invalid(role_problems(role, employee_type))
+    lists = {key: data[key] for key in PERM_LISTS if key in data}
     extra = lists.get("extra_permissions", list(target.extra_permissions))
     revoked = lists.get("revoked_permissions", list(target.revoked_permissions))
     _check_access_change(s, actor, target, role=role, employee_type=employee_type, extra=extra, revoked=revoked)
     if changes.get("email", target.email) != target.email:
         _check_sign_in_change(actor, target)
     changes |= lists
-    if "is_verified" in data:
-        changes["is_verified"] = bool(data["is_verified"])
     changes["role"], changes["employee_type"] = Role(role), employee_type
     for key, value in changes.items():
         setattr(target, key, value)
@@ -352,6 +389,9 @@ def update_user(
 def _reset_target(s: Session, actor: User, user_id: uuid.UUID | str) -> User:
     """Admins reset anyone's password; users:reset_password non-admins'; clients:reset_password clients' only; and
     nobody an account holding permissions they lack."""
+    resetters = (Perm.users_reset_password, Perm.clients_reset_password)
+    if actor.role != Role.admin and not any(_can(actor, perm) for perm in resetters):
+        raise Forbidden(NO_RESET)  # before the lookup: no probing of ids
     target = _get(s, user_id)
     allowed = (
         actor.role == Role.admin
@@ -385,8 +425,8 @@ def reset_password(
 ) -> None:
     """Set a password chosen by the actor (the spec's API, for API clients); the staff panel sends a link instead."""
     target = _reset_target(s, actor, user_id)
-    if problem := password_problem(new_password or ""):
-        raise Invalid(problem, errors={"newPassword": problem})
+    if why := password_problem(new_password or ""):
+        raise Invalid(why, errors={"newPassword": why})
     target.password_hash = hash_password(new_password)
     s.add(target)
     audit.record(s, actor=actor, action="user.reset_password", entity=target, ip=ip)
@@ -396,6 +436,7 @@ def reset_password(
 
 def delete_user(s: Session, *, actor: User, user_id: uuid.UUID | str, ip: str | None = None) -> None:
     """Delete an account; never one's own, never the last admin, never a client whose records must be kept."""
+    _may_manage_some(actor, "delete this user")
     target = _get(s, user_id)
     if target.id == actor.id:
         raise Forbidden("You cannot delete your own account")

@@ -20,18 +20,15 @@ from sqlmodel import Session, col, select
 from app.core.config import settings
 from app.core.errors import Conflict, Forbidden, Invalid, NotFound, Unauthorized
 from app.core.permissions import STAFF_ROLES, Role
-from app.core.security import PASSWORD_MAX_BYTES, PASSWORD_MIN_LENGTH, password_problem, token_digest, verify_password
+from app.core.security import token_digest, verify_password
 from app.models.base import utcnow
 from app.models.user import KnownSignInAddress, User, VerificationCode
 from app.services import audit, company, mail, ratelimit, sessions
-from app.services.schema import Body, Email, Text, Verbatim, parse, problem, required, verbatim
+from app.services.account_fields import AccountEmail, Company, FirstName, LastName, Password, Phone, Username
+from app.services.schema import Body, Verbatim, parse, problem, required
 from app.services.users import (
-    GENERIC_INVALID,
-    USERNAME_MAX,
-    USERNAME_MIN,
     create_user,
     get_user_by_identifier,
-    username_problem,
 )
 
 CODE_TTL = timedelta(minutes=15)
@@ -55,22 +52,6 @@ INVALID_CODE = "Invalid verification code"
 CODE_FORMAT = "Enter the 6-digit code from the e-mail"
 
 
-def _username(value: Any) -> str:
-    if value is not None and not isinstance(value, str):
-        raise ValueError("Must be text")
-    username = (value or "").strip()
-    if why := username_problem(username):
-        raise problem(why, several=GENERIC_INVALID)
-    return username
-
-
-def _password(value: Any) -> str:
-    password = verbatim(value)
-    if why := password_problem(password):
-        raise problem(why, several=GENERIC_INVALID)
-    return password
-
-
 def _code(value: Any) -> str:
     if value is not None and not isinstance(value, str):
         raise ValueError("Must be text")
@@ -88,12 +69,6 @@ def _user_ref(value: Any) -> Any:
     raise ValueError("Must be text")
 
 
-FirstName = Annotated[str | None, Text("First name", 100, several=GENERIC_INVALID)]
-LastName = Annotated[str | None, Text("Last name", 100, several=GENERIC_INVALID)]
-Company = Annotated[str | None, Text("Company", 200, several=GENERIC_INVALID)]
-Phone = Annotated[str | None, Text("Phone", 30, several=GENERIC_INVALID)]
-
-
 # The account an e-mailed code was sent to (the spec's `userId`).
 UserRef = Annotated[str, BeforeValidator(_user_ref), Field(alias="userId", description="The account's id (a UUID).")]
 
@@ -104,25 +79,9 @@ class RegisterCreate(Body):
 
     model_config = ConfigDict(json_schema_extra=required("username", "email", "password"))
 
-    username: Annotated[
-        str,
-        BeforeValidator(_username),
-        Field(
-            description=f"{USERNAME_MIN} to {USERNAME_MAX} letters, digits or underscores.",
-            json_schema_extra={"minLength": USERNAME_MIN, "maxLength": USERNAME_MAX, "pattern": "^[A-Za-z0-9_]+$"},
-        ),
-    ] = Field("", validate_default=True)
-    email: Annotated[str | None, Email("Invalid email address", several=GENERIC_INVALID)] = Field(
-        None, validate_default=True
-    )
-    password: Annotated[
-        str,
-        BeforeValidator(_password),
-        Field(
-            description=f"At least {PASSWORD_MIN_LENGTH} characters, at most {PASSWORD_MAX_BYTES} bytes.",
-            json_schema_extra={"minLength": PASSWORD_MIN_LENGTH},
-        ),
-    ] = Field("", validate_default=True)
+    username: Username = Field("", validate_default=True)
+    email: AccountEmail = Field(None, validate_default=True)
+    password: Password = Field("", validate_default=True)
     first_name: FirstName = None
     last_name: LastName = None
     company: Company = None

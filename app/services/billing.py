@@ -11,8 +11,9 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Any
+from typing import Annotated, Any
 
+from pydantic import AfterValidator, ConfigDict, Field
 from sqlalchemy import func, text
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
@@ -32,6 +33,7 @@ from app.services.admin_users import CLIENT_SEARCH
 from app.services.csv_export import columns, csv_text
 from app.services.invoices import invoice_dto
 from app.services.paging import PAGE_SIZE, Page, paginate, stream
+from app.services.schema import AList, Day, Input, Money, RawText, Text, Whole, parse, problem, required
 
 CENT = Decimal("0.01")
 NUMBER_ATTEMPTS = 5
@@ -60,63 +62,101 @@ def _next_number(s: Session, year: int) -> str:
     return f"{prefix}{sequence:04d}"
 
 
-def _items(
-    data: Sequence[Mapping[str, Any]], errors: dict[str, str], *, descriptions: bool = True
-) -> list[tuple[str, int, Decimal]]:
-    if not data:
-        errors["items"] = "Add at least one line item"
-    lines = []
-    for i, item in enumerate(data):
-        if descriptions:
-            desc = v.text(
-                item.get("description"), f"items.{i}.description", errors, "Description", limit=500, required=True
-            )
-        else:
-            desc = str(item.get("description") or "").strip()[:500]
-        qty = v.whole(item.get("quantity"), f"items.{i}.quantity", errors, "Quantity", low=1, high=100000)
-        price = v.money(item.get("unit_price"), f"items.{i}.unit_price", errors, "Unit price")
-        if qty is None and f"items.{i}.quantity" not in errors:
-            errors[f"items.{i}.quantity"] = "Quantity is required"
-        if price is None and f"items.{i}.unit_price" not in errors:
-            errors[f"items.{i}.unit_price"] = "Unit price is required"
-        if (desc or not descriptions) and qty and price is not None:
-            lines.append((desc or "", qty, price))
+# --- what a form may send ---------------------------------------------------------------------------------------
+
+
+def _some_lines(lines: list[Any]) -> list[Any]:
+    if not lines:
+        raise problem("Add at least one line item")
     return lines
 
 
-def _header(s: Session, data: dict[str, Any], errors: dict[str, str]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    client = v.client(s, data.get("client_id"), errors)
-    if client is not None:
-        out["client_id"] = client.id
-    if data.get("project_id") not in (None, ""):
-        project = get_by_id(
-            s, Project, v.whole(data["project_id"], "project_id", errors, "Project", low=1, high=MAX_ID)
-        )
+def _rate(rate: Decimal | None) -> Decimal:
+    if rate is not None and rate > 100:
+        raise problem("Tax rate cannot exceed 100%")
+    return rate or Decimal("0")
+
+
+TaxRate = Annotated[Decimal, Money("Tax rate"), AfterValidator(_rate)]
+
+
+class InvoiceLine(Input):
+    """A line as the staff form's live preview prices it: its description may still be empty."""
+
+    description: Annotated[str | None, Text("Description", 500)] = None
+    quantity: Annotated[int | None, Whole("Quantity", 1, 100_000, required=True)] = Field(None, validate_default=True)
+    unit_price: Annotated[Decimal | None, Money("Unit price", required=True)] = Field(None, validate_default=True)
+
+
+class InvoiceLineCreate(InvoiceLine):
+    """A line of a saved invoice: a description, a quantity and a unit price; its amount is computed."""
+
+    model_config = ConfigDict(json_schema_extra=required("description", "quantity", "unit_price"))
+
+    description: Annotated[str | None, Text("Description", 500, required=True)] = Field(None, validate_default=True)
+
+
+class InvoiceDraftLines(Input):
+    """What the preview prices: lines (at least one) and a tax rate in percent (0 when not sent)."""
+
+    # A Sequence here, so the saved invoice's model may narrow it to lines with descriptions.
+    items: Annotated[Sequence[InvoiceLine], AList, AfterValidator(_some_lines)] = Field(None, validate_default=True)
+    tax_rate: TaxRate = Field(Decimal("0"), description="Tax rate in percent, 0 to 100, in hundredths at most.")
+
+
+class InvoiceLines(InvoiceDraftLines):
+    items: Annotated[list[InvoiceLineCreate], AList, AfterValidator(_some_lines)] = Field(
+        None, validate_default=True, description="At least one line, in order."
+    )
+
+
+class InvoiceCreate(InvoiceLines):
+    """A draft invoice: whose it is (a client, and optionally one of their projects), what for, and its lines."""
+
+    model_config = ConfigDict(json_schema_extra=required("client_id", "items"))
+
+    client_id: RawText = Field(None, validate_default=True, description="The client's user id (a UUID).")
+    project_id: Annotated[
+        int | None, Whole("Project", 1, MAX_ID, refusal="The project must belong to the same client")
+    ] = Field(None, description="One of the client's projects, or none.")
+    description: Annotated[str | None, Text("Description", 500)] = None
+    notes: Annotated[str | None, Text("Notes", 5000)] = None
+    due_date: Annotated[date | None, Day("Due date")] = None
+
+
+class PaymentCreate(Input):
+    """A payment received: the outstanding amount when none is given, paid today when no date is given."""
+
+    amount: Annotated[Decimal | None, Money("Amount")] = Field(None, description="Defaults to what is outstanding.")
+    method: Annotated[str | None, Text("Payment method", 50, one_line=True)] = None
+    paid_on: Annotated[date | None, Day("Payment date")] = None
+
+
+def _header(s: Session, body: InvoiceCreate) -> dict[str, Any]:
+    """The invoice's columns besides its lines, with what the schema cannot say: that the client is a client and the
+    project is theirs."""
+    errors: dict[str, str] = {}
+    client = v.client(s, body.client_id, errors)
+    out: dict[str, Any] = {"client_id": client.id if client else None}
+    if body.project_id is not None:
+        project = get_by_id(s, Project, body.project_id)
         if project is None or (client is not None and project.client_id != client.id):
             errors["project_id"] = "The project must belong to the same client"
         else:
             out["project_id"] = project.id
-    out["description"] = v.text(data.get("description"), "description", errors, "Description", limit=500)
-    out["notes"] = v.text(data.get("notes"), "notes", errors, "Notes", limit=5000)
-    out["due_date"] = v.day(data.get("due_date"), "due_date", errors, "Due date")
-    return out
+    if errors:
+        raise Invalid(next(iter(errors.values())), errors=errors)
+    return {**out, "description": body.description, "notes": body.notes, "due_date": body.due_date}
 
 
-def _tax_rate(value: Any, errors: dict[str, str]) -> Decimal:
-    rate = v.money(value, "tax_rate", errors, "Tax rate")
-    if rate is not None and rate > 100:
-        errors["tax_rate"] = "Tax rate cannot exceed 100%"
-    return rate or Decimal("0")
-
-
-def _overflow(lines: list[tuple[str, int, Decimal]], rate: Decimal) -> dict[str, str]:
+def _overflow(lines: Sequence[InvoiceLine], rate: Decimal) -> dict[str, str]:
     """Each amount is stored as Numeric(10, 2): a line, the subtotal or the total past its maximum is refused."""
     limit = f"${v.MAX_MONEY:,.2f}"
-    for i, (_, quantity, price) in enumerate(lines):
-        if line_amount(quantity, price) > v.MAX_MONEY:
+    amounts = [line_amount(line.quantity or 0, line.unit_price or Decimal(0)) for line in lines]
+    for i, amount in enumerate(amounts):
+        if amount > v.MAX_MONEY:
             return {f"items.{i}.quantity": f"Quantity times unit price cannot exceed {limit}"}
-    subtotal, _, total = totals([line_amount(q, p) for _, q, p in lines], rate)
+    subtotal, _, total = totals(amounts, rate)
     if subtotal > v.MAX_MONEY:
         return {"items": f"The invoice's lines cannot add up to more than {limit}"}
     if total > v.MAX_MONEY:
@@ -143,7 +183,7 @@ class InvoiceTotals:
 
 
 def price_invoice(
-    items: Sequence[Mapping[str, Any]], tax_rate: Any = "0", *, descriptions: bool = True
+    items: Sequence[InvoiceLine | Mapping[str, Any]], tax_rate: Any = "0", *, descriptions: bool = True
 ) -> InvoiceTotals:
     """Each line's amount, the subtotal, the tax and the total, exactly as create_invoice stores them (no database).
 
@@ -151,13 +191,23 @@ def price_invoice(
     what Numeric(10, 2) holds included. `descriptions=False` prices lines whose descriptions are not written yet
     (the staff form's live preview); create_invoice requires them.
     """
-    errors: dict[str, str] = {}
-    lines = _items(items, errors, descriptions=descriptions)
-    rate = _tax_rate(tax_rate, errors)
-    errors = errors or _overflow(lines, rate)
-    if errors:
+    model = InvoiceLines if descriptions else InvoiceDraftLines
+    body = parse(model, {"items": [_plain(line) for line in items], "tax_rate": tax_rate})
+    return _priced(body.items, body.tax_rate)
+
+
+def _plain(line: InvoiceLine | Mapping[str, Any]) -> Mapping[str, Any]:
+    return line.sent() if isinstance(line, InvoiceLine) else line
+
+
+def _priced(lines: Sequence[InvoiceLine], rate: Decimal) -> InvoiceTotals:
+    if errors := _overflow(lines, rate):
         raise Invalid(next(iter(errors.values())), errors=errors)
-    priced = tuple(PricedLine(d, q, p, line_amount(q, p)) for d, q, p in lines)
+    priced = tuple(
+        PricedLine(line.description or "", q, p, line_amount(q, p))
+        for line in lines
+        if (q := line.quantity) is not None and (p := line.unit_price) is not None
+    )
     subtotal, tax, total = totals([line.amount for line in priced], rate)
     return InvoiceTotals(lines=priced, subtotal=subtotal, tax=tax, total=total)
 
@@ -253,17 +303,12 @@ def project_choices(s: Session, *, actor: User, client_id: str) -> list[dict[str
     return [{"id": str(pid), "name": name} for pid, name in rows]
 
 
-def create_invoice(s: Session, *, actor: User, data: dict[str, Any]) -> dict[str, Any]:
+def create_invoice(s: Session, *, actor: User, data: InvoiceCreate | Mapping[str, Any]) -> dict[str, Any]:
     """A draft invoice with its lines; the number is the next of the year, unique even under concurrent creation."""
     access.require(actor, Perm.billing_write, "create invoices")
-    errors: dict[str, str] = {}
-    header = _header(s, data, errors)
-    try:
-        priced = price_invoice(list(data.get("items") or []), data.get("tax_rate", "0"))
-    except Invalid as exc:
-        errors.update(exc.errors)
-    if errors:
-        raise Invalid(next(iter(errors.values())), errors=errors)
+    body = parse(InvoiceCreate, data)
+    header = _header(s, body)
+    priced = _priced(body.items, body.tax_rate)
     year = utcnow().year
     for _attempt in range(NUMBER_ATTEMPTS):
         invoice = Invoice(
@@ -336,31 +381,30 @@ def issue_invoice(s: Session, *, actor: User, invoice_id: int) -> dict[str, Any]
 
 
 def record_payment(
-    s: Session, *, actor: User, invoice_id: int, amount: Any = None, method: str | None = None, paid_on: Any = None
+    s: Session, *, actor: User, invoice_id: int, data: PaymentCreate | Mapping[str, Any] | None = None
 ) -> dict[str, Any]:
     """Record a payment on an issued invoice; once payments cover the total, it is paid (paid date set)."""
     access.require(actor, Perm.billing_write, "record payments on invoices")
     invoice = _get(s, invoice_id)
     if invoice.status != InvoiceStatus.pending:
         raise Invalid("Payments can be recorded on issued, unpaid invoices only.")
-    errors: dict[str, str] = {}
+    body = parse(PaymentCreate, data or {})
     paid_so_far = s.exec(
         select(func.coalesce(func.sum(Payment.amount), 0)).where(
             Payment.invoice_id == invoice.id, Payment.status == PaymentStatus.succeeded
         )
     ).one()
     outstanding = invoice.total_amount - Decimal(paid_so_far)
-    value = v.money(amount, "amount", errors, "Amount") if amount not in (None, "") else outstanding
-    day = v.day(paid_on, "paid_on", errors, "Payment date") or date.today()
-    if value is not None and (value <= 0 or value > outstanding):
-        errors["amount"] = f"Amount must be between $0.01 and the outstanding ${outstanding:,.2f}"
-    if errors:
-        raise Invalid(next(iter(errors.values())), errors=errors)
+    value = body.amount if body.amount is not None else outstanding
+    day = body.paid_on or date.today()
+    if value <= 0 or value > outstanding:
+        message = f"Amount must be between $0.01 and the outstanding ${outstanding:,.2f}"
+        raise Invalid(message, errors={"amount": message})
     s.add(
         Payment(
             invoice_id=invoice.id,
-            amount=value,  # type: ignore[arg-type]
-            payment_method=(method or "").strip()[:50] or None,
+            amount=value,
+            payment_method=body.method,
             status=PaymentStatus.succeeded,
             processed_at=utcnow(),
         )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pydantic import BaseModel
 from sqlmodel import Session, col, select
 
 from app.models.billing import Invoice, InvoiceItem
@@ -11,6 +12,45 @@ from app.models.enums import InvoiceStatus
 from app.models.user import User
 from app.services import access, company
 from app.services.paging import PAGE_SIZE, Page, paginate
+
+
+class InvoiceItemPublic(BaseModel):
+    description: str
+    quantity: int
+    unit_price: str
+    amount: str
+
+
+class InvoiceSummary(BaseModel):
+    """An invoice without its lines. Amounts are text with two decimals ("1234.50"); dates are ISO (YYYY-MM-DD)."""
+
+    id: int
+    invoice_number: str
+    client_id: str
+    project_id: int | None
+    status: str
+    description: str | None
+    subtotal: str
+    tax_amount: str
+    total_amount: str
+    issue_date: str | None
+    due_date: str | None
+    paid_date: str | None
+    notes: str | None
+    created_at: str
+
+
+class InvoicePublic(InvoiceSummary):
+    """An invoice with its lines, in order."""
+
+    items: list[InvoiceItemPublic]
+
+
+class InvoiceRow(InvoiceSummary):
+    """A row of the staff list: the invoice and its client's name."""
+
+    client_name: str
+    client_username: str
 
 
 def _iso(value: object) -> str | None:

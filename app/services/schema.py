@@ -176,22 +176,23 @@ class Choice:
 
     label: str
     not_null: bool = False  # a NOT NULL column: an explicit null is "<label> is required"
+    refusal: str | None = None  # one sentence for any refusal ("Unknown status"), not the two above
 
     def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
         enum = next(a for a in get_args(source) if isinstance(a, type) and issubclass(a, StrEnum))
-        label, not_null = self.label, self.not_null
+        label, not_null, refusal = self.label, self.not_null, self.refusal
 
         def check(value: Any) -> Any:
             if value is None:
                 if not_null:
-                    raise problem(f"{label} is required")
+                    raise problem(refusal or f"{label} is required")
                 return None
             if not isinstance(value, str):
                 raise ValueError("Must be text")
             try:
                 return enum(value)
             except ValueError:
-                raise problem(f"{label} must be one of: {', '.join(m.value for m in enum)}") from None
+                raise problem(refusal or f"{label} must be one of: {', '.join(m.value for m in enum)}") from None
 
         return core_schema.no_info_before_validator_function(check, handler(source))
 
@@ -343,12 +344,13 @@ Verbatim = Annotated[str, BeforeValidator(verbatim)]
 class Whole:
     """`Annotated[int | None, Whole("Duration", 5, 600)]`: a whole number from `low` to `high`, sent as a JSON
     number or as the text of a form field; blank is null. Worded "<label> must be a whole number" and "<label> must
-    be between <low> and <high>"."""
+    be between <low> and <high>"; `required`: null or blank is "<label> is required"."""
 
     label: str
     low: int = 0
     high: int = 10**6
     refusal: str | None = None  # one sentence for any refusal (an id: "Project not found"), not the two above
+    required: bool = False  # null or blank is "<label> is required" (give the field validate_default=True)
 
     def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
         spec = self
@@ -360,6 +362,8 @@ class Whole:
             number = validation.whole(value, "n", errors, spec.label, low=spec.low, high=spec.high)
             if errors:
                 raise problem(spec.refusal or errors["n"])
+            if number is None and spec.required:
+                raise problem(f"{spec.label} is required")
             return number
 
         inner = handler.generate_schema(Annotated[int, Field(ge=self.low, le=self.high)] | None)

@@ -33,9 +33,10 @@ def test_list_users_filters_and_paginates_in_sql(client: TestClient, session: Se
 def test_create_user_rules(client: TestClient, session: Session) -> None:
     hr = f.user(session, "hr1", role=Role.employee, employee_type=EmployeeType.hr)
     as_user(client, session, hr)
+    # Valid usernames throughout: the body is read before the role is judged, so each call fails on its rule alone.
     no_type = client.post(
         "/api/admin/users",
-        json={"username": "e1", "email": "e1@example.com", "password": "Password-1", "role": "employee"},
+        json={"username": "emp_one", "email": "e1@example.com", "password": "Password-1", "role": "employee"},
     )
     assert (
         no_type.status_code == 422
@@ -43,7 +44,7 @@ def test_create_user_rules(client: TestClient, session: Session) -> None:
     )
     admin_try = client.post(
         "/api/admin/users",
-        json={"username": "a1", "email": "a1@example.com", "password": "Password-1", "role": "admin"},
+        json={"username": "admin_one", "email": "a1@example.com", "password": "Password-1", "role": "admin"},
     )
     assert (
         admin_try.status_code == 403
@@ -51,7 +52,7 @@ def test_create_user_rules(client: TestClient, session: Session) -> None:
     )
     grant = client.post(
         "/api/admin/users",
-        json={"username": "e2", "email": "e2@example.com", "password": "Password-1", "role": "employee",
+        json={"username": "emp_two", "email": "e2@example.com", "password": "Password-1", "role": "employee",
               "employee_type": "developer", "extra_permissions": ["billing:write"]},
     )  # fmt: skip
     assert grant.status_code == 403 and "billing:write" in grant.json()["message"]

@@ -103,8 +103,8 @@ def test_issue_notifies_the_client_and_payment_marks_paid(session: Session, cfo:
     mail = session.exec(select(EmailOutbox).where(EmailOutbox.to_address == client.email)).one()
     assert inv["invoice_number"] in mail.subject and "$100.00" in mail.body_text
     with pytest.raises(Invalid, match="outstanding"):
-        billing.record_payment(session, actor=cfo, invoice_id=inv["id"], amount="100.01")
-    partly = billing.record_payment(session, actor=cfo, invoice_id=inv["id"], amount="40", method="check")
+        billing.record_payment(session, actor=cfo, invoice_id=inv["id"], data={"amount": "100.01"})
+    partly = billing.record_payment(session, actor=cfo, invoice_id=inv["id"], data={"amount": "40", "method": "check"})
     assert partly["status"] == "pending"
     paid = billing.record_payment(session, actor=cfo, invoice_id=inv["id"])
     assert paid["status"] == "paid" and paid["paid_date"]

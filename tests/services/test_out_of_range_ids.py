@@ -45,7 +45,7 @@ def test_every_look_up_is_not_found(session: Session, bad: int) -> None:
     calls = [
         lambda: invoices.invoice_pdf(session, actor=admin, invoice_id=bad),
         lambda: billing.issue_invoice(session, actor=admin, invoice_id=bad),
-        lambda: billing.record_payment(session, actor=admin, invoice_id=bad, amount="1"),
+        lambda: billing.record_payment(session, actor=admin, invoice_id=bad, data={"amount": "1"}),
         lambda: billing.delete_draft(session, actor=admin, invoice_id=bad),
         lambda: projects.update_project(session, actor=admin, project_id=bad, data={"name": "X"}),
         lambda: projects.delete_project(session, actor=admin, project_id=bad),

@@ -12,12 +12,25 @@ from fastapi.responses import StreamingResponse
 from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
 
-from app.api.deps import ClientIP, DownloadUser, RowId, Search, SessionDep, StaffUser, require, require_staff
+from app.api.deps import (
+    ClientIP,
+    DownloadUser,
+    RowId,
+    Search,
+    SessionDep,
+    StaffUser,
+    permitted,
+    require,
+    require_staff,
+)
 from app.api.downloads import csv_file
-from app.api.schemas import ClientCreateIn, InquiryUpdateIn, One, Saved, UserCreateIn, UserUpdateIn
+from app.api.schemas import One, Saved
+from app.core.permissions import Perm
 from app.models.user import User, UserPublic
 from app.services import admin_inquiries, admin_users, audit, company, dashboard, health
 from app.services import user_permissions as perm_service
+from app.services.admin_inquiries import InquiryUpdate
+from app.services.admin_users import ClientCreate, UserCreate, UserUpdate
 from app.services.company import Company, CompanyUpdate
 from app.services.user_permissions import PermissionChange, UserPermissions
 
@@ -68,17 +81,19 @@ def list_users(
     ).as_json()
 
 
-@router.post("/admin/users", status_code=201)
-def create_user(user: StaffUser, s: SessionDep, ip: ClientIP, body: UserCreateIn) -> dict[str, Any]:
+@router.post(
+    "/admin/users", status_code=201, dependencies=[permitted(Perm.users_manage, doing="create this type of user")]
+)
+def create_user(user: StaffUser, s: SessionDep, ip: ClientIP, body: UserCreate) -> dict[str, Any]:
     """Create an employee or client (admins: any role)."""
-    created = admin_users.create_staff_or_client(s, actor=user, data=body.sent(), ip=ip)
+    created = admin_users.create_staff_or_client(s, actor=user, data=body, ip=ip)
     return {"data": _public(created), "message": "User created successfully", **_invited(created)}
 
 
 @router.put("/admin/users/{user_id}")
-def update_user(user_id: str, user: StaffUser, s: SessionDep, ip: ClientIP, body: UserUpdateIn) -> dict[str, Any]:
+def update_user(user_id: str, user: StaffUser, s: SessionDep, ip: ClientIP, body: UserUpdate) -> dict[str, Any]:
     """Change a user's fields, role or permissions (partial)."""
-    updated = admin_users.update_user(s, actor=user, user_id=user_id, data=body.sent(), ip=ip)
+    updated = admin_users.update_user(s, actor=user, user_id=user_id, data=body, ip=ip)
     return {"data": _public(updated), "message": "User updated successfully"}
 
 
@@ -88,7 +103,11 @@ def user_permissions(user_id: str, user: StaffUser, s: SessionDep) -> dict[str, 
     return {"data": perm_service.user_permissions(s, actor=user, user_id=user_id)}
 
 
-@router.put("/admin/users/{user_id}/permissions", response_model=Saved[UserPermissions])
+@router.put(
+    "/admin/users/{user_id}/permissions",
+    response_model=Saved[UserPermissions],
+    dependencies=[permitted(Perm.users_manage, doing="update this user")],
+)
 def set_user_permission(
     user_id: str, user: StaffUser, s: SessionDep, ip: ClientIP, body: PermissionChange
 ) -> dict[str, Any]:
@@ -104,14 +123,23 @@ def delete_user(user_id: str, user: StaffUser, s: SessionDep, ip: ClientIP) -> d
     return {"message": "User deleted successfully"}
 
 
-@router.post("/protected/create-client", status_code=201)
-def create_client(user: StaffUser, s: SessionDep, ip: ClientIP, body: ClientCreateIn) -> dict[str, Any]:
+@router.post(
+    "/protected/create-client",
+    status_code=201,
+    dependencies=[permitted(Perm.clients_create, Perm.users_manage, doing="create this type of user")],
+)
+def create_client(user: StaffUser, s: SessionDep, ip: ClientIP, body: ClientCreate) -> dict[str, Any]:
     """Create a client account (sales, support, HR, admins); the role is always client."""
-    created = admin_users.create_client(s, actor=user, data=body.sent(), ip=ip)
+    created = admin_users.create_client(s, actor=user, data=body, ip=ip)
     return {"data": _public(created), "message": "Client created successfully", **_invited(created)}
 
 
-@router.put("/protected/reset-password/{user_id}")
+@router.put(
+    "/protected/reset-password/{user_id}",
+    dependencies=[
+        permitted(Perm.users_reset_password, Perm.clients_reset_password, doing="reset this user's password")
+    ],
+)
 def reset_password(user_id: str, body: ResetPasswordIn, user: StaffUser, s: SessionDep, ip: ClientIP) -> dict[str, str]:
     """Set a new password for a user the actor may manage; their sessions end."""
     admin_users.reset_password(s, actor=user, user_id=user_id, new_password=body.newPassword, ip=ip)
@@ -153,11 +181,11 @@ def list_inquiries(
 
 @router.put("/admin/inquiries/{inquiry_id}")
 def update_inquiry(
-    inquiry_id: RowId, user: StaffUser, s: SessionDep, ip: ClientIP, body: InquiryUpdateIn
+    inquiry_id: RowId, user: StaffUser, s: SessionDep, ip: ClientIP, body: InquiryUpdate
 ) -> dict[str, Any]:
     """Change an inquiry's status, priority, assignee or notes."""
     return {
-        "data": admin_inquiries.update_inquiry(s, actor=user, inquiry_id=inquiry_id, data=body.sent(), ip=ip),
+        "data": admin_inquiries.update_inquiry(s, actor=user, inquiry_id=inquiry_id, data=body, ip=ip),
         "message": "Inquiry updated successfully",
     }
 

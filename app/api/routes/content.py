@@ -12,16 +12,20 @@ from urllib.parse import quote
 from fastapi import APIRouter, Query
 from fastapi.responses import StreamingResponse
 
-from app.api.deps import CurrentUser, DownloadUser, PageNo, PageSize, RowId, Search, SessionDep, StaffUser
-from app.api.downloads import csv_file
-from app.api.schemas import (
-    Done,
-    InvoiceIn,
-    Listed,
-    One,
-    PaymentIn,
-    Saved,
+from app.api.deps import (
+    CurrentUser,
+    DownloadUser,
+    PageNo,
+    PageSize,
+    RowId,
+    Search,
+    SessionDep,
+    StaffUser,
+    permitted,
 )
+from app.api.downloads import csv_file
+from app.api.schemas import Done, Listed, One, Saved
+from app.core.permissions import Perm
 from app.services import (
     analytics,
     applications,
@@ -34,6 +38,8 @@ from app.services import (
     time_entries,
 )
 from app.services.applications import ApplicationPublic, ApplicationUpdate
+from app.services.billing import InvoiceCreate, PaymentCreate
+from app.services.invoices import InvoicePublic, InvoiceRow
 from app.services.meetings import MeetingPublic
 from app.services.organizations import OrganizationCreate, OrganizationPublic, OrganizationUpdate
 from app.services.products import PriceActive, PriceCreate, ProductCreate, ProductPublic, ProductUpdate
@@ -65,7 +71,12 @@ def list_organizations(
     ).as_json()
 
 
-@router.post("/protected/organizations", status_code=201, response_model=Saved[OrganizationPublic])
+@router.post(
+    "/protected/organizations",
+    status_code=201,
+    response_model=Saved[OrganizationPublic],
+    dependencies=[permitted(Perm.content_write, doing="create organizations")],
+)
 def create_organization(user: StaffUser, s: SessionDep, body: OrganizationCreate) -> dict[str, Any]:
     """Create an organization (content:write)."""
     return {
@@ -90,7 +101,9 @@ def delete_organization(organization_id: RowId, user: StaffUser, s: SessionDep) 
     return {"message": "Organization deleted successfully"}
 
 
-@router.post("/protected/projects", status_code=201)
+@router.post(
+    "/protected/projects", status_code=201, dependencies=[permitted(Perm.content_write, doing="create projects")]
+)
 def create_project(user: StaffUser, s: SessionDep, body: ProjectCreate) -> dict[str, Any]:
     """Create a project for a client (content:write)."""
     return {"data": projects.create_project(s, actor=user, data=body), "message": "Project created successfully"}
@@ -118,7 +131,12 @@ def list_time_entries(
     return time_entries.list_time_entries(s, actor=user, project_id=project_id, page=page, page_size=page_size)
 
 
-@router.post("/protected/projects/{project_id}/time-entries", status_code=201, response_model=Saved[TimeEntryPublic])
+@router.post(
+    "/protected/projects/{project_id}/time-entries",
+    status_code=201,
+    response_model=Saved[TimeEntryPublic],
+    dependencies=[permitted(Perm.content_write, doing="log time on projects")],
+)
 def log_time(project_id: RowId, user: StaffUser, s: SessionDep, body: TimeEntryCreate) -> dict[str, Any]:
     """Log hours worked on a project; its actual hours grow by them (content:write)."""
     return {"data": time_entries.log_time(s, actor=user, project_id=project_id, data=body), "message": "Time logged"}
@@ -154,8 +172,14 @@ def _site_writes(key: str) -> None:
     create.__doc__ = f"Add a {site_admin.KINDS[key].noun} to the public site (content:write)."
     update.__doc__ = f"Change a {site_admin.KINDS[key].noun} (partial; content:write)."
     answer: Any = Saved.__class_getitem__(site_admin.PUBLIC[key])
-    router.post(f"/admin/site/{key}", status_code=201, response_model=answer, name=f"create_{key}")(create)
-    router.put(f"/admin/site/{key}/{{item_id}}", response_model=answer, name=f"update_{key}")(update)
+    creating = permitted(Perm.content_write, doing="create site content")
+    updating = permitted(Perm.content_write, doing="update site content")
+    router.post(
+        f"/admin/site/{key}", status_code=201, response_model=answer, name=f"create_{key}", dependencies=[creating]
+    )(create)
+    router.put(f"/admin/site/{key}/{{item_id}}", response_model=answer, name=f"update_{key}", dependencies=[updating])(
+        update
+    )
 
 
 for _kind in site_admin.KINDS:
@@ -190,7 +214,12 @@ def list_all_products(
     return products.list_products(s, actor=user, search=search, sort=sort, page=page, page_size=page_size).as_json()
 
 
-@router.post("/admin/products", status_code=201, response_model=Saved[ProductPublic])
+@router.post(
+    "/admin/products",
+    status_code=201,
+    response_model=Saved[ProductPublic],
+    dependencies=[permitted(Perm.products_write, doing="create products")],
+)
 def create_product(user: StaffUser, s: SessionDep, body: ProductCreate) -> dict[str, Any]:
     """Create a product, optionally with prices (products:write)."""
     return {"data": products.create_product(s, actor=user, data=body), "message": "Product created successfully"}
@@ -210,7 +239,12 @@ def delete_product(product_id: RowId, user: StaffUser, s: SessionDep) -> dict[st
     return {"message": "Product deleted successfully"}
 
 
-@router.post("/admin/products/{product_id}/prices", status_code=201, response_model=One[ProductPublic])
+@router.post(
+    "/admin/products/{product_id}/prices",
+    status_code=201,
+    response_model=One[ProductPublic],
+    dependencies=[permitted(Perm.products_write, doing="update products")],
+)
 def add_price(product_id: RowId, user: StaffUser, s: SessionDep, body: PriceCreate) -> dict[str, Any]:
     """Offer a product at another price (products:write)."""
     return {"data": products.add_price(s, actor=user, product_id=product_id, data=body)}
@@ -224,21 +258,29 @@ def set_price_active(price_id: RowId, user: StaffUser, s: SessionDep, body: Pric
 
 @router.get("/admin/invoices/export", response_class=StreamingResponse)
 def export_invoices(
-    user: DownloadUser, s: SessionDep, search: Search = "", status: str = "", sort: str = "newest"
+    user: DownloadUser,
+    s: SessionDep,
+    search: Search = "",
+    status: InvoiceStatusFilter = "",
+    sort: InvoiceSort = "newest",
 ) -> StreamingResponse:
     """Every invoice the staff list shows with these filters, as a CSV file streamed row by row (billing:read)."""
     return csv_file("invoices", billing.export_invoices(s, actor=user, search=search, status=status, sort=sort))
 
 
-@router.get("/admin/invoices")
+InvoiceStatusFilter = Annotated[str, Query(description="draft, pending or paid; empty for all.")]
+InvoiceSort = Annotated[str, Query(description="newest (default), oldest, number, total or due.")]
+
+
+@router.get("/admin/invoices", response_model=Listed[InvoiceRow])
 def list_invoices(
     user: StaffUser,
     s: SessionDep,
-    search: str = "",
-    status: str = "",
-    sort: str = "newest",
-    page: int = 1,
-    page_size: int = 25,
+    search: Search = "",
+    status: InvoiceStatusFilter = "",
+    sort: InvoiceSort = "newest",
+    page: PageNo = 1,
+    page_size: PageSize = 25,
 ) -> dict[str, Any]:
     """Every client's invoices, drafts included, searched, filtered and paged in SQL (billing:read)."""
     return billing.list_invoices(
@@ -246,33 +288,35 @@ def list_invoices(
     ).as_json()
 
 
-@router.post("/admin/invoices", status_code=201)
-def create_invoice(user: StaffUser, s: SessionDep, body: InvoiceIn) -> dict[str, Any]:
+@router.post(
+    "/admin/invoices",
+    status_code=201,
+    response_model=Saved[InvoicePublic],
+    dependencies=[permitted(Perm.billing_write, doing="create invoices")],
+)
+def create_invoice(user: StaffUser, s: SessionDep, body: InvoiceCreate) -> dict[str, Any]:
     """Create a draft invoice with line items (billing:write)."""
-    return {"data": billing.create_invoice(s, actor=user, data=body.sent()), "message": "Invoice created successfully"}
+    return {"data": billing.create_invoice(s, actor=user, data=body), "message": "Invoice created successfully"}
 
 
-@router.post("/admin/invoices/{invoice_id}/issue")
+@router.post("/admin/invoices/{invoice_id}/issue", response_model=Saved[InvoicePublic])
 def issue_invoice(invoice_id: RowId, user: StaffUser, s: SessionDep) -> dict[str, Any]:
     """Issue a draft: the client sees it and is e-mailed (billing:write)."""
     return {"data": billing.issue_invoice(s, actor=user, invoice_id=invoice_id), "message": "Invoice issued"}
 
 
-@router.post("/admin/invoices/{invoice_id}/payments")
-def record_payment(invoice_id: RowId, user: StaffUser, s: SessionDep, body: PaymentIn) -> dict[str, Any]:
+@router.post(
+    "/admin/invoices/{invoice_id}/payments",
+    response_model=Saved[InvoicePublic],
+    dependencies=[permitted(Perm.billing_write, doing="record payments on invoices")],
+)
+def record_payment(invoice_id: RowId, user: StaffUser, s: SessionDep, body: PaymentCreate) -> dict[str, Any]:
     """Record a payment; the invoice is paid once payments cover it (billing:write)."""
-    data = billing.record_payment(
-        s,
-        actor=user,
-        invoice_id=invoice_id,
-        amount=body.amount,
-        method=body.method,
-        paid_on=body.paid_on,
-    )
+    data = billing.record_payment(s, actor=user, invoice_id=invoice_id, data=body)
     return {"data": data, "message": "Payment recorded"}
 
 
-@router.delete("/admin/invoices/{invoice_id}")
+@router.delete("/admin/invoices/{invoice_id}", response_model=Done)
 def delete_invoice(invoice_id: RowId, user: StaffUser, s: SessionDep) -> dict[str, str]:
     """Delete a draft invoice (billing:write)."""
     billing.delete_draft(s, actor=user, invoice_id=invoice_id)
@@ -306,7 +350,12 @@ def list_meetings(
     ).as_json()
 
 
-@router.post("/admin/meetings", status_code=201, response_model=Saved[MeetingPublic])
+@router.post(
+    "/admin/meetings",
+    status_code=201,
+    response_model=Saved[MeetingPublic],
+    dependencies=[permitted(Perm.meetings_write, doing="schedule meetings")],
+)
 def create_meeting(user: StaffUser, s: SessionDep, body: meetings_admin.MeetingCreate) -> dict[str, Any]:
     """Schedule a meeting for a client, who is e-mailed (meetings:write)."""
     return {"data": meetings_admin.create_meeting(s, actor=user, data=body), "message": "Meeting scheduled"}

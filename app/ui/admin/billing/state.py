@@ -340,7 +340,7 @@ class BillingState(DeleteConfirm, ClientPicker, PagedList, AdminState):
         if await self._act(
             "Failed to record payment",
             lambda s, a: billing.record_payment(
-                s, actor=a, invoice_id=iid, amount=amount or None, method=method, paid_on=paid_on or None
+                s, actor=a, invoice_id=iid, data={"amount": amount, "method": method, "paid_on": paid_on}
             ),
             "Payment recorded",
         ):

@@ -1,0 +1,51 @@
+"""A staff member without a route's permission is refused (403) before the body is read or the record looked up:
+never a 422 that tells them which fields a body they may not send would need, nor a 404 that tells them which ids
+exist."""
+
+from __future__ import annotations
+
+import re
+
+from fastapi.testclient import TestClient
+from sqlmodel import Session
+
+from app.api import create_api
+from app.core.permissions import ALL_PERMS
+from app.models.enums import EmployeeType, Role
+from app.services import sessions
+from tests import factories as f
+
+# Routes any signed-in user may write: their own account, the portal's own records, forms.
+OWN = re.compile(
+    r"^/api/(auth|account|protected/(profile|settings|meetings|projects/\{[^}]+\}$)|contact|careers|applications/submit|protected/change-password|newsletter|booking|forms|webhooks|calendly)"
+)
+
+
+def _staff_writes() -> list[tuple[str, str]]:
+    """Every write that is not the caller's own, from the OpenAPI schema."""
+    paths = create_api().openapi()["paths"]
+    return [
+        (method.upper(), path)
+        for path, operations in paths.items()
+        for method, operation in operations.items()
+        if method != "get" and not OWN.match(path)
+    ]
+
+
+def test_a_staff_member_without_the_permission_gets_403_whatever_the_body(client: TestClient, session: Session) -> None:
+    nobody = f.user(
+        session,
+        "no_perms",
+        role=Role.employee,
+        employee_type=EmployeeType.developer,
+        revoked_permissions=sorted(p.value for p in ALL_PERMS),
+    )
+    client.cookies.set("access_token", sessions.start(session, nobody).access_token)
+    routes = _staff_writes()
+    assert len(routes) > 20
+    answers = {}
+    for method, path in routes:
+        url = re.sub(r"\{[^}]+\}", "1", path)
+        answers[f"{method} {path}"] = client.request(method, url, json={}).status_code
+    wrong = {k: v for k, v in answers.items() if v != 403}
+    assert wrong == {}, "\n".join(f"{k}: {v}" for k, v in sorted(wrong.items()))
