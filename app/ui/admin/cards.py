@@ -89,7 +89,7 @@ class CardList(FormDialog, DeleteConfirm, PagedTab, AdminState, mixin=True):
         if not ok:
             return
         self.form_open = False
-        self._notify("success", f"{self._noun().title()} {verb}d successfully")
+        await self._notify("success", f"{self._noun().title()} {verb}d successfully")
         await self._reload()
 
     @rx.var
@@ -108,7 +108,7 @@ class CardList(FormDialog, DeleteConfirm, PagedTab, AdminState, mixin=True):
         self.delete_open = False
         if not ok:
             return
-        self._notify("success", f"{noun.title()} deleted successfully")
+        await self._notify("success", f"{noun.title()} deleted successfully")
         await self._reload()
 
 

@@ -255,7 +255,7 @@ class AccountsMixin(PagedList, AdminState, mixin=True):
         finally:
             self.saving = False
         self.create_open = False
-        self._notify(
+        await self._notify(
             "success",
             "Client created successfully" if client_only else "User created successfully",
             f"We e-mailed {data['username']} a link to set their password.",
@@ -310,7 +310,7 @@ class AccountsMixin(PagedList, AdminState, mixin=True):
         finally:
             self.saving = False
         self.edit_open = False
-        self._notify("success", texts["update_ok"])
+        await self._notify("success", texts["update_ok"])
         await self._reload()
 
     # --- reset password ----------------------------------------------------------------------------------------
@@ -342,7 +342,9 @@ class AccountsMixin(PagedList, AdminState, mixin=True):
         finally:
             self.saving = False
         self.reset_open = False
-        self._notify("success", "Reset link sent", f"We e-mailed {user.username} a link to choose a new password.")
+        await self._notify(
+            "success", "Reset link sent", f"We e-mailed {user.username} a link to choose a new password."
+        )
 
     # --- delete ------------------------------------------------------------------------------------------------
 
@@ -372,5 +374,5 @@ class AccountsMixin(PagedList, AdminState, mixin=True):
         finally:
             self.saving = False
         self.delete_open = False
-        self._notify("success", texts["delete_ok"])
+        await self._notify("success", texts["delete_ok"])
         await self._reload()

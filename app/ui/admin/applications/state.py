@@ -170,12 +170,12 @@ class ApplicationListState(PagedList, AdminState):
                 ),
             )
         except Exception as exc:
-            self._notify("error", "Update Failed", error_text(exc, "Failed to update application"))
+            await self._notify("error", "Update Failed", error_text(exc, "Failed to update application"))
             return
         finally:
             self.saving = False
         self.detail = application_row(dto)
-        self._notify("success", "Application updated successfully")
+        await self._notify("success", "Application updated successfully")
         await self._reload()
 
     @rx.event

@@ -295,7 +295,9 @@ class BillingState(DeleteConfirm, ClientPicker, PagedList, AdminState):
         if not ok or dto is None:
             return
         self.create_open = False
-        self._notify("success", "Invoice created successfully", f"{dto['invoice_number']} is a draft until issued.")
+        await self._notify(
+            "success", "Invoice created successfully", f"{dto['invoice_number']} is a draft until issued."
+        )
         self.page = 1  # the new draft heads the default order
         await self._reload()
 
@@ -308,7 +310,7 @@ class BillingState(DeleteConfirm, ClientPicker, PagedList, AdminState):
         done, _ = await self._save(actor, fn, title)
         if not done:
             return False
-        self._notify("success", ok)
+        await self._notify("success", ok)
         await self._reload()
         return True
 

@@ -179,10 +179,10 @@ class InquiriesState(PagedList, AdminState):
                 lambda s, a: admin_inquiries.update_inquiry(s, actor=a, inquiry_id=inquiry_id, data=data, ip=ip),
             )
         except Exception as exc:
-            self._notify("error", "Update Failed", error_text(exc, "Failed to update inquiry"))
+            await self._notify("error", "Update Failed", error_text(exc, "Failed to update inquiry"))
             return
         self.detail = inquiry_row(dto, str(actor.id))
-        self._notify("success", *done)
+        await self._notify("success", *done)
         await self._reload()
 
     @rx.event

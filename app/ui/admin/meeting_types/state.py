@@ -161,7 +161,7 @@ class MeetingTypesState(FormDialog, PagedList, AdminState):
         )
         if not ok:
             return False
-        self._notify("success", "Meeting type saved")
+        await self._notify("success", "Meeting type saved")
         await self._reload()
         return True
 

@@ -263,7 +263,7 @@ class MeetingsState(FormDialog, ClientPicker, PagedList, AdminState):
         if not ok:
             return
         self.form_open = False
-        self._notify(
+        await self._notify(
             "success",
             "Meeting updated successfully" if edit_id else "Meeting scheduled",
             "The client has been e-mailed.",
@@ -297,7 +297,7 @@ class MeetingsState(FormDialog, ClientPicker, PagedList, AdminState):
             self.cancel_error = error_text(exc, "Failed to cancel meeting")
             return
         self.cancel_open = False
-        self._notify("success", "Meeting cancelled")
+        await self._notify("success", "Meeting cancelled")
         await self._reload()
 
     @rx.event
@@ -309,7 +309,7 @@ class MeetingsState(FormDialog, ClientPicker, PagedList, AdminState):
         try:
             await as_actor(actor, lambda s, a: meetings_admin.complete_meeting(s, actor=a, meeting_id=mid))
         except Exception as exc:
-            self._notify("error", "Failed to update meeting", error_text(exc, "Failed to update meeting"))
+            await self._notify("error", "Failed to update meeting", error_text(exc, "Failed to update meeting"))
             return
-        self._notify("success", "Meeting marked completed")
+        await self._notify("success", "Meeting marked completed")
         await self._reload()

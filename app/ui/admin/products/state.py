@@ -211,7 +211,7 @@ class ProductCatalogueState(PagedList, AdminState):
         if not ok:
             return
         self.price_open = False
-        self._notify("success", "Price added successfully")
+        await self._notify("success", "Price added successfully")
         await self._reload()
 
     @rx.event
@@ -223,7 +223,7 @@ class ProductCatalogueState(PagedList, AdminState):
         try:
             await as_actor(actor, lambda s, a: products.set_price_active(s, actor=a, price_id=pid, active=bool(active)))
         except Exception as exc:
-            self._notify("error", "Failed to update price", error_text(exc, "Failed to update price"))
+            await self._notify("error", "Failed to update price", error_text(exc, "Failed to update price"))
             return
-        self._notify("success", "Price updated successfully")
+        await self._notify("success", "Price updated successfully")
         await self._reload()

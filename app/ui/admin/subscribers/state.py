@@ -142,10 +142,12 @@ class SubscriberListState(SectionWriter, PagedTab, AdminState):
                 actor, lambda s, a: newsletter_admin.unsubscribe_subscriber(s, actor=a, subscriber_id=target)
             )
         except Exception as exc:
-            self._notify("error", "Failed to unsubscribe", error_text(exc, "Failed to unsubscribe the subscriber"))
+            await self._notify(
+                "error", "Failed to unsubscribe", error_text(exc, "Failed to unsubscribe the subscriber")
+            )
             return
         finally:
             self.saving = False
             self.confirm_open = False
-        self._notify("success", "Subscriber unsubscribed", self.confirm_email)
+        await self._notify("success", "Subscriber unsubscribed", self.confirm_email)
         await self._reload()
