@@ -117,7 +117,8 @@ class ApplyState(rx.State):
         self.errors = {}
         code = (self.router.url.query_parameters.get("jobId") or "").strip()[:20]
         self.job_id = code
-        self.job = (await call(careers.get_job, code) or {}) if code else {}
+        job: dict[str, Any] | None = await call(careers.get_job, code) if code else None
+        self.job = job or {}
         self.job_loaded = True
 
     @rx.event
