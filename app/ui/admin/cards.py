@@ -2,9 +2,9 @@
 confirmation, and the spec's loading, empty and error states.
 
 `CardList` is mixed into each entity's state (organizations, projects, products). The entity state names its
-permissions and noun, fetches a page from its service (`_page`), turns the DTOs into its typed rows (`_take`) and
-deletes through its service (`_delete`); every handler here re-checks the session and the permission first, because
-any browser can call any handler with any payload.
+permissions and noun, its service's list function (`_lister`, see app.ui.admin.paged), turns the DTOs into its typed
+rows (`_take`) and deletes through its service (`_delete`); every handler here re-checks the session and the permission
+first, because any browser can call any handler with any payload.
 """
 
 from __future__ import annotations
@@ -16,11 +16,10 @@ from sqlmodel import Session
 
 from app.core.permissions import Perm
 from app.models.user import User, UserPublic
-from app.services.paging import Page
 from app.ui.admin.common import confirm_dialog, empty_panel, error_panel, form_alert, loading_text, search_input
 from app.ui.admin.dialogs import DeleteConfirm, FormDialog
 from app.ui.admin.paged import PagedTab
-from app.ui.admin.state import AdminState, error_text
+from app.ui.admin.state import AdminState
 from app.ui.admin.widgets import CARD, ICON_BTN, allowed_button, dialog, pagination, submit_actions
 
 FEATURE = "Content Management"
@@ -33,7 +32,6 @@ class CardList(FormDialog, DeleteConfirm, PagedTab, AdminState, mixin=True):
     """The paging, dialog and delete state of one entity's card list; the entity state fills in the hooks."""
 
     page_size: int = PAGE_SIZE
-    loaded: bool = False  # a first page has been fetched (until then the list says "Loading …")
 
     # --- what the entity state defines ---------------------------------------------------------------------------
 
@@ -47,37 +45,11 @@ class CardList(FormDialog, DeleteConfirm, PagedTab, AdminState, mixin=True):
     def _write_guard(self) -> tuple[str, str]:
         return self._write_perm(), FEATURE
 
-    async def _page(self, actor: UserPublic, page: int) -> Page[Any]:
-        """The service's page `page` for the current search."""
-        raise NotImplementedError
-
-    def _take(self, data: list[Any]) -> None:
-        """Keep the page's DTOs as the typed rows."""
-        raise NotImplementedError
+    def _read_guard(self) -> tuple[str, str, str]:
+        return Perm.content_read, FEATURE, f"There was an error loading the {self._noun()}s."
 
     def _delete(self, s: Session, actor: User, row_id: int) -> None:
         raise NotImplementedError
-
-    # --- list ----------------------------------------------------------------------------------------------------
-
-    async def _reload(self, *, quiet: bool = False) -> None:
-        actor = await self._actor(Perm.content_read, FEATURE, quiet=quiet)
-        if actor is None:
-            self._take([])
-            self._clear()
-            self.loaded = True
-            return
-        self.loading = True
-        try:
-            result = await self._fetch(lambda page: self._page(actor, page))
-        except Exception as exc:
-            self._take([])
-            self._clear(error_text(exc, f"There was an error loading the {self._noun()}s."))
-        else:
-            self._take(result.data)
-        finally:
-            self.loading = False
-            self.loaded = True
 
     def close_dialogs(self) -> None:
         self.form_open = self.delete_open = False
