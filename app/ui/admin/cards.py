@@ -16,9 +16,10 @@ from sqlmodel import Session
 
 from app.core.permissions import Perm
 from app.models.user import User, UserPublic
-from app.ui.admin.common import confirm_dialog, empty_panel, error_panel, form_alert, loading_text, search_input
+from app.ui.admin.common import confirm_dialog, empty_panel, form_alert
 from app.ui.admin.dialogs import DeleteConfirm, FormDialog
 from app.ui.admin.paged import PagedTab
+from app.ui.admin.section import section_page
 from app.ui.admin.state import AdminState
 from app.ui.admin.widgets import CARD, ICON_BTN, allowed_button, dialog, pagination, submit_actions
 
@@ -130,15 +131,6 @@ def card_title(name: rx.Var, actions: rx.Component) -> rx.Component:
     )
 
 
-def toolbar(state: Any, placeholder: str, kind: str, allowed: rx.Var, label: str, on_create: Any) -> rx.Component:
-    """The search box and, for writers, the Create button."""
-    return rx.el.div(
-        search_input(state.search, state.set_search, placeholder, f"search-{kind}"),
-        allowed_button(allowed, "plus", label, on_create, test_id=f"create-{kind}"),
-        class_name="mb-4 flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between",
-    )
-
-
 def pager(state: Any) -> rx.Component:
     """The shared pagination in a card of its own, for lists of cards (a table has it as its footer)."""
     s = state
@@ -148,22 +140,26 @@ def pager(state: Any) -> rx.Component:
     )
 
 
-def card_list(state: Any, render: Any, plural: str, error_title: str | None = None) -> rx.Component:
-    """The current page as a grid of cards with the pager under it; loading, empty and (with `error_title`) error
-    states as the spec words them."""
+def card_page(
+    state: Any, render: Any, *, plural: str, kind: str, create_label: str, dialogs: list[rx.Component]
+) -> rx.Component:
+    """An entity's tab: the section page (search, Create for writers) around the current page as a grid of cards with
+    the pager under it, or the spec's empty text."""
     s = state
     grid = rx.el.div(rx.el.div(rx.foreach(s.rows, render), class_name=GRID), pager(s), class_name="flex flex-col gap-4")
     empty = empty_panel(
         rx.cond(s.search != "", f"No {plural} found matching your search.", f"No {plural} found."),
     )
-    content = rx.cond(s.rows.length() > 0, grid, empty)
-    if error_title is not None:
-        content = rx.cond(
-            s.load_error != "",
-            error_panel(error_title, f"There was an error loading the {plural}.", s.retry),
-            content,
-        )
-    return rx.cond(s.loaded, content, loading_text(f"Loading {plural}…"))
+    create = allowed_button(s.can_write, "plus", create_label, s.open_create, test_id=f"create-{kind}")
+    return section_page(
+        s,
+        rx.cond(s.rows.length() > 0, grid, empty),
+        plural=plural,
+        search=f"Search {plural}…",
+        search_id=f"search-{kind}",
+        create=[create],
+        dialogs=dialogs,
+    )
 
 
 def form_dialog(state: Any, fields: rx.Component) -> rx.Component:

@@ -14,12 +14,10 @@ from typing import Any, TypeVar
 from urllib.parse import urlencode
 
 import reflex as rx
-from reflex.vars.object import ObjectVar
 
 from app.models.user import UserPublic
 from app.services.paging import PAGE_SIZE, SEARCH_MAX, Page
 from app.ui.admin.state import AdminState, as_actor, error_text
-from app.ui.admin.widgets import CARD, TH, empty_row, pagination
 
 T = TypeVar("T")
 
@@ -157,39 +155,6 @@ class PagedTab(PagedList, mixin=True):
     async def show(self) -> None:
         """The tab was opened again: the current page, fresh."""
         await self._reload(quiet=True)
-
-
-def paged_table(
-    state: type[PagedList],
-    rows: rx.Var,
-    headers: list[tuple[str, str]],
-    row: Callable[[ObjectVar[Any]], rx.Component],  # a row's typed var, as rx.foreach hands it over
-    *,
-    empty: Any,
-    test_id: str = "",
-) -> rx.Component:
-    """A card with the table of the current page and the pager under it.
-
-    `headers` are (label, extra classes) pairs, e.g. ("Client", "hidden md:table-cell"); `row` renders one row.
-    """
-    return rx.el.div(
-        rx.el.div(
-            rx.el.table(
-                rx.el.thead(
-                    rx.el.tr(*[rx.el.th(label, class_name=f"{TH} {extra}".strip()) for label, extra in headers]),
-                    class_name="bg-slate-50",
-                ),
-                rx.el.tbody(rx.cond(rows.length() > 0, rx.foreach(rows, row), empty_row(len(headers), empty))),  # type: ignore[attr-defined]
-                class_name="min-w-full",
-                data_testid=test_id or None,
-            ),
-            class_name="overflow-x-auto",
-        ),
-        pagination(
-            state.page, state.pages, state.total, state.first_shown, state.last_shown, state.prev_page, state.next_page
-        ),
-        class_name=CARD,
-    )
 
 
 def export_url(path: str, filters: dict[str, Any]) -> str:
