@@ -121,7 +121,7 @@ def test_admin_creates_a_sales_lead_who_sees_their_sections_and_creates_a_client
         dialog.get_by_role("button", name="Create User").click()
         _toast(page, "User created successfully")
         expect(dialog).to_be_hidden()
-        page.get_by_role("searchbox", name="Search users…").fill(lead_name)
+        page.get_by_role("searchbox", name="Search users").fill(lead_name)
         row = page.get_by_test_id("user-row").filter(has_text=lead_name)
         expect(row).to_contain_text("Sales Lead / Business Development")
         expect(page.get_by_test_id("user-row")).to_have_count(1)
@@ -166,7 +166,7 @@ def test_admin_creates_a_sales_lead_who_sees_their_sections_and_creates_a_client
         dialog.get_by_role("button", name="Cancel").click()
 
         # Delete shows for everyone who sees the list; the server refuses.
-        page.get_by_role("searchbox", name="Search users…").fill("staff_developer")
+        page.get_by_role("searchbox", name="Search users").fill("staff_developer")
         expect(page.get_by_test_id("user-row")).to_have_count(1)
         page.get_by_role("button", name="Delete staff_developer").click()
         dialog = page.get_by_role("dialog")

@@ -36,6 +36,7 @@ from app.ui.admin.site_editor import SiteEditorState
 from app.ui.admin.state import AdminState
 from app.ui.admin.users.state import UsersState
 from tests import factories as f
+from tests.ui.notices import notice
 
 
 @pytest.fixture
@@ -102,7 +103,7 @@ def test_admin_creates_a_user_through_the_handler(db: Session) -> None:
     _call(state, "submit_create", {**NEW_EMPLOYEE, "username": username, "email": f"{username}@example.com"})
     created = _user_named(db, username)
     assert created is not None and created.role == Role.employee and created.employee_type == EmployeeType.founder
-    assert state.notice_title == "User created successfully"
+    assert notice(state)["title"] == "User created successfully"
     assert state.create_open is False
 
 
@@ -112,8 +113,8 @@ def test_developer_cannot_create_users_or_list_them(db: Session) -> None:
     username = _name("evil")
     _call(state, "submit_create", {**NEW_EMPLOYEE, "username": username, "email": f"{username}@example.com"})
     assert _user_named(db, username) is None
-    assert state.notice_title == "Access Restricted"
-    assert "User Management" in state.notice_text
+    assert notice(state)["title"] == "Access Restricted"
+    assert "User Management" in notice(state)["description"]
 
     _call(state, "load")
     assert state.rows == [] and state.total == 0
@@ -149,15 +150,15 @@ def test_staff_create_and_reset_send_links_never_passwords(db: Session) -> None:
     created = _user_named(db, username)
     assert created is not None and created.password_hash is None  # staff never choose it
     assert _mails_to(db, created.email) == 1
-    assert state.notice_title == "Client created successfully"
-    assert "a link to set their password" in state.notice_text
+    assert notice(state)["title"] == "Client created successfully"
+    assert "a link to set their password" in notice(state)["description"]
 
     victim = f.user(db, _name("locked"))
     _call(state, "open_reset", str(victim.id), victim.username, victim.email)
     assert state.reset_open and state.reset_email == victim.email
     _call(state, "send_reset")
     assert _mails_to(db, victim.email) == 1 and not state.reset_open
-    assert state.notice_title == "Reset link sent"
+    assert notice(state)["title"] == "Reset link sent"
     kept = _user_named(db, victim.username)
     assert kept is not None and verify_password(f.PASSWORD, kept.password_hash or "")  # unchanged until used
 
@@ -212,7 +213,7 @@ def test_hr_cannot_promote_itself_or_an_account_it_controls_through_crafted_even
     _call(state, "submit_edit", {**me, "phone": "555-0102"})
     saved = _user_named(db, hr.username)
     assert saved is not None and saved.phone == "555-0102" and saved.employee_type == EmployeeType.hr
-    assert state.notice_title == "User updated successfully"
+    assert notice(state)["title"] == "User updated successfully"
 
 
 def test_client_and_anonymous_callers_change_nothing(db: Session) -> None:
@@ -246,7 +247,7 @@ def test_a_revoked_session_is_refused_even_with_its_cookie(db: Session) -> None:
     username = _name("late")
     _call(state, "submit_create", {**NEW_EMPLOYEE, "username": username, "email": f"{username}@example.com"})
     assert _user_named(db, username) is None
-    assert state.leave_reason == "expired" and state.notice_title == "Session Expired"
+    assert state.leave_reason == "expired" and notice(state)["title"] == "Session Expired"
 
 
 @pytest.mark.parametrize(
@@ -319,7 +320,7 @@ def test_site_content_handlers_write_only_for_content_writers(db: Session) -> No
     name = _name("Member")
     _call(state, "open_create")
     _call(state, "submit_form", {"name": name, "role": "Designer", "bio": "Designs things", "is_published": "on"})
-    assert state.notice_title == "Team member created successfully"
+    assert notice(state)["title"] == "Team member created successfully"
     member = db.exec(select(TeamMember).where(TeamMember.name == name)).one()
     assert member.is_published is True
     member_id = member.id
@@ -330,7 +331,7 @@ def test_site_content_handlers_write_only_for_content_writers(db: Session) -> No
     _call(crafted, "set_kind", "team")
     assert any(r["name"] == name for r in crafted.rows)  # content:read
     _call(crafted, "submit_form", {"name": _name("Evil"), "role": "x", "bio": "x"})
-    assert crafted.notice_title == "Access Restricted"
+    assert notice(crafted)["title"] == "Access Restricted"
     crafted._delete_id = member_id  # a browser can send any id; the handler still asks the server
     _call(crafted, "confirm_delete")
     db.expire_all()
@@ -352,8 +353,8 @@ def test_text_no_database_can_store_is_a_message_not_a_crash(db: Session) -> Non
     state = _state(InquiriesState, _token(db, admin))
     state._detail_id = inquiry.id
     _call(state, "save_notes", {"notes": "Call\x00back"})
-    assert state.notice_title == "Update Failed"
-    assert state.notice_text == INVALID_TEXT
+    assert notice(state)["title"] == "Update Failed"
+    assert notice(state)["description"] == INVALID_TEXT
     db.refresh(inquiry)
     assert inquiry.notes == "Kept"
 
@@ -388,13 +389,17 @@ def test_the_dashboard_greets_after_a_form_sign_in_and_drops_the_marker(
     state = _dashboard(token, "/admin/dashboard?login=1")
     assert state.router.url.query_parameters.get("login") == "1"
     result = asyncio.run(type(state).event_handlers["load"].fn(state))
-    assert (state.notice_level, state.notice_title, state.notice_text) == ("success", "Login Successful", text)
+    assert (notice(state)["level"], notice(state)["title"], notice(state)["description"]) == (
+        "success",
+        "Login Successful",
+        text,
+    )
     assert "/admin/dashboard" in str(result) and "login=1" not in str(result)  # the replace that drops ?login=1
     assert not state.loaded  # the figures load on the on_load the replace triggers
 
     again = _dashboard(token, "/admin/dashboard")
     _call(again, "load")
-    assert again.notice_title != "Login Successful" and again.loaded
+    assert notice(again)["title"] != "Login Successful" and again.loaded
 
 
 def test_the_spam_filter_lists_caught_messages_and_not_spam_rescues_once(db: Session) -> None:
@@ -425,5 +430,5 @@ def test_the_spam_filter_lists_caught_messages_and_not_spam_rescues_once(db: Ses
     db.refresh(inquiry)
     assert not inquiry.is_spam and inquiry.status == InquiryStatus.new
     assert _mails_to(db, email) == 1
-    assert state.notice_title == "Moved to New" and not state.detail_open
+    assert notice(state)["title"] == "Moved to New" and not state.detail_open
     assert state.rows == []  # no longer in Spam

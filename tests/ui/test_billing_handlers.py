@@ -25,6 +25,7 @@ from app.services import billing
 from app.ui.admin.billing.state import PAGE_SIZE, BillingState, InvoicePreview, invoice_preview
 from app.ui.admin.common import dollars
 from tests import factories as f
+from tests.ui.notices import notice
 from tests.ui.test_admin_handlers import _call, _state, _token
 
 SEEDED = 60
@@ -187,7 +188,7 @@ def test_the_preview_is_the_services_arithmetic(db: Session, world: World) -> No
 
     _call(state, "set_line", 0, "description", "Hours")
     _call(state, "submit_create", {"client_id": str(world.client.id), "description": "Preview check"})
-    assert state.create_open is False and state.notice_title == "Invoice created successfully"
+    assert state.create_open is False and notice(state)["title"] == "Invoice created successfully"
     saved = db.exec(select(Invoice).where(Invoice.description == "Preview check")).one()
     assert saved.total_amount == expected.total and state.rows[0].id == saved.id  # first page, newest first
 

@@ -9,6 +9,7 @@ from sqlmodel import Session, select
 from app.models.enums import EmployeeType
 from app.models.meeting import MeetingType
 from app.ui.admin.meeting_types.state import MeetingTypesState
+from tests.ui.notices import notice
 from tests.ui.test_admin_handlers import _call, _state, _token
 from tests.ui.test_meetings_handlers import _staff, db  # noqa: F401 (the fixture)
 
@@ -34,7 +35,7 @@ def test_the_dialog_saves_and_shows_the_booking_rules(db: Session) -> None:  # n
         "dates_off": "2031-01-02",
     }
     _call(state, "submit_type", form)
-    assert state.notice_title == "Meeting type saved", state.form_errors
+    assert notice(state)["title"] == "Meeting type saved", state.form_errors
     made = db.exec(select(MeetingType).where(MeetingType.name == name)).one()
     db.refresh(made)
     assert made.availability == {"1": [["10:00", "14:30"]], "3": [["10:00", "14:30"]]}

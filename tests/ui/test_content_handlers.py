@@ -29,6 +29,7 @@ from app.ui.admin.pickers import CLIENT_LIMIT
 from app.ui.admin.products.state import ProductCatalogueState, ProductListState
 from app.ui.admin.projects.state import ProjectListState
 from tests import factories as f
+from tests.ui.notices import notice
 from tests.ui.test_admin_handlers import _call, _state, _token
 
 ROWS = 60
@@ -163,7 +164,7 @@ def test_content_writes_through_the_handlers(db: Session) -> None:
     _call(orgs, "open_create")
     assert orgs.form_open and orgs.form_title == "Create Organization"
     _call(orgs, "submit_form", {"name": f"{tag} Dental", "industry": "Healthcare", "size": "small"})
-    assert orgs.notice_title == "Organization created successfully" and not orgs.form_open
+    assert notice(orgs)["title"] == "Organization created successfully" and not orgs.form_open
     org = db.exec(select(Organization).where(Organization.name == f"{tag} Dental")).one()
 
     projects = _state(ProjectListState, writer)
@@ -177,7 +178,7 @@ def test_content_writes_through_the_handlers(db: Session) -> None:
     _call(projects, "remove_milestone", "not-a-number")  # ignored, not the first row
     form = {"name": f"{tag} Portal", "client_id": str(client.id), "status": "planning"}
     _call(projects, "submit_form", {**form, "project_type": "consulting", "organization_id": str(org.id)})
-    assert projects.notice_title == "Project created successfully"
+    assert notice(projects)["title"] == "Project created successfully"
     _call(projects, "set_search", tag)
     assert [(r.name, r.milestone_count) for r in projects.rows] == [(f"{tag} Portal", 1)]
     _call(projects, "open_edit", projects.rows[0].id)
@@ -189,7 +190,7 @@ def test_content_writes_through_the_handlers(db: Session) -> None:
     _call(products, "open_create")
     assert products.edit.active is True
     _call(products, "submit_form", {"name": f"{tag} Audit", "category": "consultation", "is_active": "on"})
-    assert products.notice_title == "Product created successfully"
+    assert notice(products)["title"] == "Product created successfully"
     product = db.exec(select(Product).where(Product.name == f"{tag} Audit")).one()
 
     reader = _token(db, _staff(db, EmployeeType.developer))  # content:read only
@@ -201,7 +202,7 @@ def test_content_writes_through_the_handlers(db: Session) -> None:
         crafted = _state(cls, reader)
         crafted._edit_id = target
         _call(crafted, "submit_form", form)
-        assert crafted.notice_title == "Access Restricted"
+        assert notice(crafted)["title"] == "Access Restricted"
         _call(crafted, "ask_delete", target, "x")
         _call(crafted, "confirm_delete")
     db.expire_all()
@@ -212,7 +213,7 @@ def test_content_writes_through_the_handlers(db: Session) -> None:
     _call(orgs, "set_search", tag)
     _call(orgs, "ask_delete", org.id, org.name)
     _call(orgs, "confirm_delete")
-    assert orgs.notice_title == "Organization deleted successfully" and orgs.rows == []
+    assert notice(orgs)["title"] == "Organization deleted successfully" and orgs.rows == []
 
 
 def test_applications_move_only_for_writers(db: Session) -> None:
@@ -233,7 +234,7 @@ def test_applications_move_only_for_writers(db: Session) -> None:
     _call(hr, "set_search", tag)
     _call(hr, "open_detail", hr.rows[0].id)
     _call(hr, "move_to", "reviewing")
-    assert hr.notice_title == "Application updated successfully" and hr.detail.status == "reviewing"
+    assert notice(hr)["title"] == "Application updated successfully" and hr.detail.status == "reviewing"
     assert hr.rows[0].status_label == "Reviewing"
 
 

@@ -121,7 +121,7 @@ def _forge(state: Any, forged: dict[str, Any]) -> None:
     """What `setvar` lets any browser do: point every id-like field of the state at someone else's records (the
     field's own entry in `forged`, else the other client's user id)."""
     for name in type(state).get_fields():
-        if name.startswith(("_", "rx_")) or name == "notice_id" or "id" not in name.split("_"):
+        if name.startswith(("_", "rx_")) or "id" not in name.split("_"):
             continue
         current = getattr(state, name)
         value = forged.get(name, forged["client_id"])

@@ -22,6 +22,7 @@ from app.services.paging import PAGE_SIZE
 from app.ui.admin.meeting_types.state import MeetingTypesState, TypeRow
 from app.ui.admin.meetings.state import MeetingRow, MeetingsState
 from tests import factories as f
+from tests.ui.notices import notice
 from tests.ui.test_admin_handlers import _call, _state, _token
 
 
@@ -135,7 +136,7 @@ def test_a_reader_lists_but_only_a_writer_schedules(db: Session, client: User) -
         "duration_minutes": "45",
     }
     _call(dev, "submit_form", form)
-    assert dev.notice_title == "Access Restricted" and dev.total == 0
+    assert notice(dev)["title"] == "Access Restricted" and dev.total == 0
 
     support = _state(MeetingsState, _token(db, _staff(db, EmployeeType.customer_support)))
     _call(support, "load")
@@ -143,7 +144,7 @@ def test_a_reader_lists_but_only_a_writer_schedules(db: Session, client: User) -
     _call(support, "open_create")
     assert support.form_open and support.edit.id == 0
     _call(support, "submit_form", form)
-    assert support.notice_title == "Meeting scheduled" and support.form_open is False
+    assert notice(support)["title"] == "Meeting scheduled" and support.form_open is False
     assert [(r.title, r.when, r.duration) for r in support.rows] == [
         ("Scoping call", "Tue Mar 4, 2031 · 09:30 UTC", 45)
     ]
@@ -162,7 +163,7 @@ def test_meeting_types_are_a_page_and_writers_edit_them(db: Session) -> None:
     _call(state, "open_type", 0)
     assert state.edit == TypeRow() and state.form_open
     _call(state, "submit_type", {"name": name, "duration_minutes": "90", "is_active": "on"})
-    assert state.notice_title == "Meeting type saved" and state.form_open is False
+    assert notice(state)["title"] == "Meeting type saved" and state.form_open is False
     made = db.exec(select(MeetingType).where(MeetingType.name == name)).one()
     assert made.duration_minutes == 90 and made.is_active
     _call(state, "set_search", name)

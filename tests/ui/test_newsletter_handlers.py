@@ -21,6 +21,7 @@ from app.ui.admin.content import ContentState
 from app.ui.admin.state import AdminState
 from app.ui.admin.subscribers.state import SubscriberListState
 from tests import factories as f
+from tests.ui.notices import notice
 from tests.ui.test_admin_handlers import _call, _state, _token
 from tests.ui.test_content_handlers import _call_returning, _staff, _tag
 
@@ -86,7 +87,7 @@ def test_only_a_writer_unsubscribes_and_only_after_the_confirmation(db: Session)
     _call(reader, "set_search", tag)
     target = reader.rows[0].id
     _call(reader, "ask_unsubscribe", target)
-    assert not reader.confirm_open and reader.notice_title == "Access Restricted"
+    assert not reader.confirm_open and notice(reader)["title"] == "Access Restricted"
     reader.confirm_open, reader._confirm_id = True, target  # as if the dialog had been opened anyway
     _call(reader, "confirm_unsubscribe")
     assert db.get(NewsletterSubscriber, target).status == SubscriberStatus.confirmed  # type: ignore[union-attr]
@@ -105,7 +106,7 @@ def test_only_a_writer_unsubscribes_and_only_after_the_confirmation(db: Session)
     _call(writer, "ask_unsubscribe", target)
     assert writer.confirm_open and writer.confirm_email == f"r00.{tag}@example.com"
     _call(writer, "confirm_unsubscribe")
-    assert not writer.confirm_open and writer.notice_title == "Subscriber unsubscribed"
+    assert not writer.confirm_open and notice(writer)["title"] == "Subscriber unsubscribed"
     assert writer.rows[0].status == "unsubscribed" and not writer.rows[0].active
     db.expire_all()
     assert db.get(NewsletterSubscriber, target).status == SubscriberStatus.unsubscribed  # type: ignore[union-attr]

@@ -16,6 +16,7 @@ from app.services.access import perms
 from app.services.admin_users import NO_SELF
 from app.ui.admin.users.state import UsersState
 from tests import factories as f
+from tests.ui.notices import notice
 from tests.ui.test_admin_handlers import _call, _state, _token
 
 
@@ -49,7 +50,7 @@ def test_an_admin_grants_and_revokes_through_the_switches(db: Session) -> None:
     assert (_row(state, "content:read").source_label, _row(state, "billing:write").source_label) == ("Role default", "")
 
     _call(state, "set_permission", "billing:write", True)
-    assert state.notice_title == "Permissions updated" and state.perm_error == ""
+    assert notice(state)["title"] == "Permissions updated" and state.perm_error == ""
     assert (_row(state, "billing:write").held, _row(state, "billing:write").source_label) == (True, "Granted")
     _call(state, "set_permission", "content:read", False)
     assert (_row(state, "content:read").held, _row(state, "content:read").source_label) == (False, "Revoked")
@@ -71,7 +72,7 @@ def test_hr_sees_why_and_the_server_refuses_what_hr_lacks(db: Session) -> None:
 
     _call(state, "set_permission", "billing:write", True)  # a crafted event: the switch is disabled
     assert state.perm_error == "You cannot grant permissions you do not hold: billing:write"
-    assert state.notice_title == "Permission not changed"
+    assert notice(state)["title"] == "Permission not changed"
     assert "billing:write" not in perms(_fresh(db, dev))
     _call(state, "set_permission", "applications:read", True)
     assert "applications:read" in perms(_fresh(db, dev))

@@ -18,6 +18,7 @@ from app.models.user import User
 from app.services.time_entries import business_today
 from app.ui.admin.projects.state import ProjectListState
 from tests import factories as f
+from tests.ui.notices import notice
 from tests.ui.test_admin_handlers import _call, _state, _token
 
 
@@ -61,7 +62,7 @@ def test_a_writer_logs_and_deletes_time_and_the_card_follows(db: Session) -> Non
     assert (tab.time_actual, tab.time_estimated, tab.time_today) == ("0", "40", _today())
 
     _call(tab, "log_time", {"work_date": _today(), "hours": "1.5", "note": "Kick-off"})
-    assert tab.notice_title == "Time logged" and tab.time_form_error == ""
+    assert notice(tab)["title"] == "Time logged" and tab.time_form_error == ""
     assert [(r.hours, r.note, r.author, r.can_delete) for r in tab.time_rows] == [("1.5", "Kick-off", "Pat", True)]
     assert tab.time_actual == "1.5" and tab.rows[0].actual_hours == "1.5"  # the card shows the new total
     assert _actual(db, project) == Decimal("1.5")
@@ -79,7 +80,7 @@ def test_a_writer_logs_and_deletes_time_and_the_card_follows(db: Session) -> Non
     assert tab.time_confirm == 0 and len(tab.time_rows) == 1
     _call(tab, "ask_delete_time", tab.time_rows[0].id)
     _call(tab, "confirm_delete_time")
-    assert tab.notice_title == "Time entry deleted" and tab.time_rows == [] and tab.rows[0].actual_hours == "0"
+    assert notice(tab)["title"] == "Time entry deleted" and tab.time_rows == [] and tab.rows[0].actual_hours == "0"
     assert _actual(db, project) == 0
 
 
@@ -110,16 +111,16 @@ def test_readers_see_but_cannot_log_or_delete(db: Session) -> None:
     _call(dev, "open_time", project.id)
     assert dev.time_actual == "3" and not dev.time_rows[0].can_delete and not dev.can_write
     _call(dev, "log_time", {"work_date": _today(), "hours": "5"})  # a crafted event: the button is not shown
-    assert dev.notice_title == "Access Restricted"
+    assert notice(dev)["title"] == "Access Restricted"
     _call(dev, "ask_delete_time", entry_id)
     _call(dev, "confirm_delete_time")
-    assert dev.notice_title == "Access Restricted"
+    assert notice(dev)["title"] == "Access Restricted"
 
     cto = _tab(db, _staff(db, EmployeeType.cto), project)  # writes projects, but the entry is the pm's
     _call(cto, "open_time", project.id)
     _call(cto, "ask_delete_time", entry_id)
     _call(cto, "confirm_delete_time")
-    assert cto.notice_text == "You can only delete your own time entries"
+    assert notice(cto)["description"] == "You can only delete your own time entries"
     assert _actual(db, project) == 3 and db.exec(select(ProjectTimeEntry).where(ProjectTimeEntry.id == entry_id)).one()
 
     admin = _tab(db, _staff(db, None), project)
@@ -127,7 +128,7 @@ def test_readers_see_but_cannot_log_or_delete(db: Session) -> None:
     assert admin.time_rows[0].can_delete
     _call(admin, "ask_delete_time", entry_id)
     _call(admin, "confirm_delete_time")
-    assert admin.notice_title == "Time entry deleted" and _actual(db, project) == 0
+    assert notice(admin)["title"] == "Time entry deleted" and _actual(db, project) == 0
 
 
 def test_outsiders_get_nothing(db: Session) -> None:

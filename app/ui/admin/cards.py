@@ -2,9 +2,9 @@
 confirmation, and the spec's loading, empty and error states.
 
 `CardList` is mixed into each entity's state (organizations, projects, products). The entity state names its
-permissions and noun, fetches a page from its service (`_page`), turns the DTOs into its typed rows (`_take`) and
-deletes through its service (`_delete`); every handler here re-checks the session and the permission first, because
-any browser can call any handler with any payload.
+permissions and noun, its service's list function (`_lister`, see app.ui.admin.paged), turns the DTOs into its typed
+rows (`_take`) and deletes through its service (`_delete`); every handler here re-checks the session and the permission
+first, because any browser can call any handler with any payload.
 """
 
 from __future__ import annotations
@@ -16,11 +16,11 @@ from sqlmodel import Session
 
 from app.core.permissions import Perm
 from app.models.user import User, UserPublic
-from app.services.paging import Page
-from app.ui.admin.common import confirm_dialog, empty_panel, error_panel, form_alert, loading_text, search_input
+from app.ui.admin.common import confirm_dialog, empty_panel, form_alert
 from app.ui.admin.dialogs import DeleteConfirm, FormDialog
 from app.ui.admin.paged import PagedTab
-from app.ui.admin.state import AdminState, error_text
+from app.ui.admin.section import section_page
+from app.ui.admin.state import AdminState
 from app.ui.admin.widgets import CARD, ICON_BTN, allowed_button, dialog, pagination, submit_actions
 
 FEATURE = "Content Management"
@@ -33,7 +33,6 @@ class CardList(FormDialog, DeleteConfirm, PagedTab, AdminState, mixin=True):
     """The paging, dialog and delete state of one entity's card list; the entity state fills in the hooks."""
 
     page_size: int = PAGE_SIZE
-    loaded: bool = False  # a first page has been fetched (until then the list says "Loading …")
 
     # --- what the entity state defines ---------------------------------------------------------------------------
 
@@ -47,37 +46,11 @@ class CardList(FormDialog, DeleteConfirm, PagedTab, AdminState, mixin=True):
     def _write_guard(self) -> tuple[str, str]:
         return self._write_perm(), FEATURE
 
-    async def _page(self, actor: UserPublic, page: int) -> Page[Any]:
-        """The service's page `page` for the current search."""
-        raise NotImplementedError
-
-    def _take(self, data: list[Any]) -> None:
-        """Keep the page's DTOs as the typed rows."""
-        raise NotImplementedError
+    def _read_guard(self) -> tuple[str, str, str]:
+        return Perm.content_read, FEATURE, f"There was an error loading the {self._noun()}s."
 
     def _delete(self, s: Session, actor: User, row_id: int) -> None:
         raise NotImplementedError
-
-    # --- list ----------------------------------------------------------------------------------------------------
-
-    async def _reload(self, *, quiet: bool = False) -> None:
-        actor = await self._actor(Perm.content_read, FEATURE, quiet=quiet)
-        if actor is None:
-            self._take([])
-            self._clear()
-            self.loaded = True
-            return
-        self.loading = True
-        try:
-            result = await self._fetch(lambda page: self._page(actor, page))
-        except Exception as exc:
-            self._take([])
-            self._clear(error_text(exc, f"There was an error loading the {self._noun()}s."))
-        else:
-            self._take(result.data)
-        finally:
-            self.loading = False
-            self.loaded = True
 
     def close_dialogs(self) -> None:
         self.form_open = self.delete_open = False
@@ -89,7 +62,7 @@ class CardList(FormDialog, DeleteConfirm, PagedTab, AdminState, mixin=True):
         if not ok:
             return
         self.form_open = False
-        self._notify("success", f"{self._noun().title()} {verb}d successfully")
+        await self._notify("success", f"{self._noun().title()} {verb}d successfully")
         await self._reload()
 
     @rx.var
@@ -108,7 +81,7 @@ class CardList(FormDialog, DeleteConfirm, PagedTab, AdminState, mixin=True):
         self.delete_open = False
         if not ok:
             return
-        self._notify("success", f"{noun.title()} deleted successfully")
+        await self._notify("success", f"{noun.title()} deleted successfully")
         await self._reload()
 
 
@@ -158,15 +131,6 @@ def card_title(name: rx.Var, actions: rx.Component) -> rx.Component:
     )
 
 
-def toolbar(state: Any, placeholder: str, kind: str, allowed: rx.Var, label: str, on_create: Any) -> rx.Component:
-    """The search box and, for writers, the Create button."""
-    return rx.el.div(
-        search_input(state.search, state.set_search, placeholder, f"search-{kind}"),
-        allowed_button(allowed, "plus", label, on_create, test_id=f"create-{kind}"),
-        class_name="mb-4 flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between",
-    )
-
-
 def pager(state: Any) -> rx.Component:
     """The shared pagination in a card of its own, for lists of cards (a table has it as its footer)."""
     s = state
@@ -176,22 +140,26 @@ def pager(state: Any) -> rx.Component:
     )
 
 
-def card_list(state: Any, render: Any, plural: str, error_title: str | None = None) -> rx.Component:
-    """The current page as a grid of cards with the pager under it; loading, empty and (with `error_title`) error
-    states as the spec words them."""
+def card_page(
+    state: Any, render: Any, *, plural: str, kind: str, create_label: str, dialogs: list[rx.Component]
+) -> rx.Component:
+    """An entity's tab: the section page (search, Create for writers) around the current page as a grid of cards with
+    the pager under it, or the spec's empty text."""
     s = state
     grid = rx.el.div(rx.el.div(rx.foreach(s.rows, render), class_name=GRID), pager(s), class_name="flex flex-col gap-4")
     empty = empty_panel(
         rx.cond(s.search != "", f"No {plural} found matching your search.", f"No {plural} found."),
     )
-    content = rx.cond(s.rows.length() > 0, grid, empty)
-    if error_title is not None:
-        content = rx.cond(
-            s.load_error != "",
-            error_panel(error_title, f"There was an error loading the {plural}.", s.retry),
-            content,
-        )
-    return rx.cond(s.loaded, content, loading_text(f"Loading {plural}…"))
+    create = allowed_button(s.can_write, "plus", create_label, s.open_create, test_id=f"create-{kind}")
+    return section_page(
+        s,
+        rx.cond(s.rows.length() > 0, grid, empty),
+        plural=plural,
+        search=f"Search {plural}…",
+        search_id=f"search-{kind}",
+        create=[create],
+        dialogs=dialogs,
+    )
 
 
 def form_dialog(state: Any, fields: rx.Component) -> rx.Component:

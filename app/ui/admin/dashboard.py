@@ -62,12 +62,12 @@ class DashboardState(AdminState):
             # Just signed in through the form (its 303 adds ?login=1): greet as the portal greets clients, and drop
             # the marker from the address so a reload does not greet again. The replace re-runs this page's on_load,
             # which then loads the figures.
-            self._notify("success", "Login Successful", login_greeting(actor.role))
+            await self._notify("success", "Login Successful", login_greeting(actor.role))
             return rx.redirect("/admin/dashboard", replace=True)
         try:
             figures = await as_actor(actor, lambda s, a: dashboard.summary(s, actor=a))
         except Exception as exc:
-            self._notify("error", "Dashboard", error_text(exc, "Failed to load the dashboard figures."))
+            await self._notify("error", "Dashboard", error_text(exc, "Failed to load the dashboard figures."))
             figures = {}
         self.total_users = str(figures["total_users"]) if "total_users" in figures else ""
         self.active_sessions = str(figures["active_sessions"]) if "active_sessions" in figures else ""

@@ -1,8 +1,10 @@
 """The staff panel's one way to show a list: a page of rows at a time, searched, filtered and sorted in SQL.
 
-A section's state mixes in `PagedList`, keeps its own filter vars, and implements `_reload` as: check the actor,
-call its service's list function (which pages through `app.services.paging.paginate`), then `self._show(page, rows)`.
-No state ever holds more than one page, so a table of 20,000 invoices costs the browser what 25 rows cost.
+A section's state mixes in `PagedList`, keeps its own filter vars and names: the permission that reads the list
+(`_read_guard`), its service's list function (`_lister`, which pages through `app.services.paging.paginate`) with the
+section's own filters (`_filters`), and how a page of DTOs becomes its typed rows (`_take`). `_reload` does the rest
+the same way everywhere: check the actor, fetch the page, show it or the error. No state ever holds more than one
+page, so a table of 20,000 invoices costs the browser what 25 rows cost.
 """
 
 from __future__ import annotations
@@ -12,16 +14,16 @@ from typing import Any, TypeVar
 from urllib.parse import urlencode
 
 import reflex as rx
-from reflex.vars.object import ObjectVar
 
+from app.models.user import UserPublic
 from app.services.paging import PAGE_SIZE, SEARCH_MAX, Page
-from app.ui.admin.widgets import CARD, TH, empty_row, pagination
+from app.ui.admin.state import AdminState, as_actor, error_text
 
 T = TypeVar("T")
 
 
-class PagedList(rx.State, mixin=True):
-    """Paging, search and sort vars and their events; the section supplies `rows` and `_reload`."""
+class PagedList(AdminState, mixin=True):
+    """Paging, search and sort vars and their events; the section supplies `rows` and the hooks below."""
 
     page: int = 1
     pages: int = 1
@@ -30,10 +32,55 @@ class PagedList(rx.State, mixin=True):
     search: str = ""
     sort: str = ""
     loading: bool = False
+    loaded: bool = False  # a first page has been fetched (until then a list may say "Loading …")
     load_error: str = ""
 
-    async def _reload(self, *, quiet: bool = False) -> None:
+    # --- what the section defines --------------------------------------------------------------------------------
+
+    def _read_guard(self) -> tuple[str, str, str]:
+        """The permission that reads the list, the section's name for the refusal toast, and the load error's text."""
         raise NotImplementedError
+
+    def _lister(self) -> Callable[..., Page[Any]]:
+        """The service's list function: `fn(session, *, actor, page, page_size, search, sort, **filters)`."""
+        raise NotImplementedError
+
+    def _filters(self) -> dict[str, Any]:
+        """The section's own filters, as the list function's keyword arguments."""
+        return {}
+
+    def _take(self, data: list[Any]) -> None:
+        """Keep a page's DTOs as the typed rows (an empty list when there is nothing to show)."""
+        raise NotImplementedError
+
+    async def _page(self, actor: UserPublic, page: int) -> Page[Any]:
+        """Page `page` of the list as the section's filters stand now (read here, on the event loop)."""
+        lister, size = self._lister(), self.page_size
+        query = {"search": self.search, "sort": self.sort, **self._filters()}
+        return await as_actor(actor, lambda s, a: lister(s, actor=a, page=page, page_size=size, **query))
+
+    # --- the one reload ------------------------------------------------------------------------------------------
+
+    async def _reload(self, *, quiet: bool = False) -> None:
+        """Fetch the current page for the signed-in user (`quiet` on page loads: the guard already said why not)."""
+        perm, feature, failed = self._read_guard()
+        actor = await self._actor(perm, feature, quiet=quiet)
+        if actor is None:
+            self._take([])
+            self._clear()
+            self.loaded = True
+            return
+        self.loading = True
+        try:
+            result = await self._fetch(lambda page: self._page(actor, page))
+        except Exception as exc:
+            self._take([])
+            self._clear(error_text(exc, failed))
+        else:
+            self._take(result.data)
+        finally:
+            self.loading = False
+            self.loaded = True
 
     def _show(self, result: Page[Any]) -> None:
         """Take a service's page: where it sits (the service may have clamped the page number) and how many."""
@@ -108,39 +155,6 @@ class PagedTab(PagedList, mixin=True):
     async def show(self) -> None:
         """The tab was opened again: the current page, fresh."""
         await self._reload(quiet=True)
-
-
-def paged_table(
-    state: type[PagedList],
-    rows: rx.Var,
-    headers: list[tuple[str, str]],
-    row: Callable[[ObjectVar[Any]], rx.Component],  # a row's typed var, as rx.foreach hands it over
-    *,
-    empty: Any,
-    test_id: str = "",
-) -> rx.Component:
-    """A card with the table of the current page and the pager under it.
-
-    `headers` are (label, extra classes) pairs, e.g. ("Client", "hidden md:table-cell"); `row` renders one row.
-    """
-    return rx.el.div(
-        rx.el.div(
-            rx.el.table(
-                rx.el.thead(
-                    rx.el.tr(*[rx.el.th(label, class_name=f"{TH} {extra}".strip()) for label, extra in headers]),
-                    class_name="bg-slate-50",
-                ),
-                rx.el.tbody(rx.cond(rows.length() > 0, rx.foreach(rows, row), empty_row(len(headers), empty))),  # type: ignore[attr-defined]
-                class_name="min-w-full",
-                data_testid=test_id or None,
-            ),
-            class_name="overflow-x-auto",
-        ),
-        pagination(
-            state.page, state.pages, state.total, state.first_shown, state.last_shown, state.prev_page, state.next_page
-        ),
-        class_name=CARD,
-    )
 
 
 def export_url(path: str, filters: dict[str, Any]) -> str:

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import reflex as rx
 
-from app.ui.admin.state import AUTH_REQUIRED, SECTIONS, STAFF_ONLY, AdminState
+from app.ui.admin.state import SECTIONS, AdminState
 from app.ui.admin.widgets import BTN_SECONDARY, spinner
 from app.ui.components.native_form import native_form
 from app.ui.components.session_watch import session_watch
+from app.ui.components.toast_bridge import toast_bridge
 
 LOGOUT_ACTION = "/api/auth/form/logout"
 
@@ -210,36 +211,11 @@ def restricted_panel(feature: str) -> rx.Component:
 
 
 def _leave_outlet() -> rx.Component:
-    """Signed out or not staff: a toast, then /client-portal (compiled events, so no eval)."""
-
-    def leave(title: str, text: str | None) -> rx.Component:
-        events = [rx.toast.error(title, description=text)] if text else []
-        return rx.el.span(
-            hidden=True,
-            on_mount=[*events, AdminState.acknowledge_leave, rx.redirect("/client-portal", replace=True)],
-        )
-
-    return rx.match(
-        AdminState.leave_reason,
-        ("auth", leave(*AUTH_REQUIRED)),
-        ("staff", leave(*STAFF_ONLY)),
-        ("expired", leave("", None)),
-        rx.fragment(),
+    """Signed out or not staff: off to /client-portal (a compiled event, so no eval; the state raised the toast)."""
+    leave = rx.el.span(
+        hidden=True, on_mount=[AdminState.acknowledge_leave, rx.redirect("/client-portal", replace=True)]
     )
-
-
-def _notice_outlet() -> rx.Component:
-    """Shows the notice a handler left in the state as a toast, once (keyed by the notice id), then clears it."""
-
-    def fire(kind: str) -> rx.Component:
-        toast = getattr(rx.toast, kind)(AdminState.notice_title, description=AdminState.notice_text)
-        return rx.el.span(key=AdminState.notice_id, hidden=True, on_mount=[toast, AdminState.clear_notice])
-
-    return rx.cond(
-        AdminState.notice_id != "",
-        rx.match(AdminState.notice_level, ("success", fire("success")), ("error", fire("error")), fire("info")),
-        rx.fragment(),
-    )
+    return rx.cond(AdminState.leave_reason != "", leave, rx.fragment())
 
 
 def admin_shell(section: str, feature: str, content: rx.Component) -> rx.Component:
@@ -262,7 +238,7 @@ def admin_shell(section: str, feature: str, content: rx.Component) -> rx.Compone
             class_name="flex min-w-0 flex-1 flex-col",
         ),
         _leave_outlet(),
-        _notice_outlet(),
+        toast_bridge(),
         session_watch(),  # staff sessions idle out after 10 minutes: the banner warns 5 minutes before
         class_name="flex min-h-screen bg-slate-50 text-slate-900",
     )

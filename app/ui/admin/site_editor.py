@@ -218,7 +218,7 @@ class SiteEditorState(AdminState):
         if not ok:
             return
         self.form_open = False
-        self._notify("success", f"{kind.noun.capitalize()} {verb}d successfully")
+        await self._notify("success", f"{kind.noun.capitalize()} {verb}d successfully")
         await self._load()
 
     # --- delete ----------------------------------------------------------------------------------------------
@@ -246,7 +246,7 @@ class SiteEditorState(AdminState):
         self.delete_open = False
         if not ok:
             return
-        self._notify("success", f"{kind.noun.capitalize()} deleted successfully")
+        await self._notify("success", f"{kind.noun.capitalize()} deleted successfully")
         await self._load()
 
 

@@ -6,15 +6,14 @@ signed out or not staff → a toast and a redirect to /client-portal; staff with
 'Access Restricted' panel in the page. Section loaders and actions check again themselves (`_actor`), because any
 browser can call any handler with any payload.
 
-Toasts: a toast returned from a backend handler travels as a JavaScript string the browser would `eval`, which our
-CSP forbids. So handlers only set `notice_*` vars; the shell renders a keyed element whose compiled `on_mount` shows
-the toast (see shell.notice_outlet), then clears the notice.
+Toasts: `await self._notify(...)` hands the toast to the one notice mechanism (`app.ui.state.notice`, shown by
+the `toast_bridge` in the shell, as on the public pages): a toast returned from a handler would travel as JavaScript
+the browser must `eval`, which our CSP forbids.
 """
 
 from __future__ import annotations
 
 import logging
-import uuid
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -25,6 +24,7 @@ from app.core.errors import DomainError, Forbidden, Unauthorized
 from app.core.permissions import EMPLOYEE_TYPE_LABELS, PERMISSION_FEATURES, STAFF_ROLES, EmployeeType, has_perm
 from app.models.user import User, UserPublic
 from app.ui.state.calls import as_actor
+from app.ui.state.notice import Level, notify
 from app.ui.state.session import SessionState
 
 log = logging.getLogger(__name__)
@@ -50,6 +50,7 @@ SECTION_LABELS = {key: label for key, label, _route, _icon in SECTIONS}
 AUTH_REQUIRED = ("Authentication Required", "Please log in to access the dashboard.")
 STAFF_ONLY = ("Access Denied", "Staff privileges required to access this panel.")
 SESSION_EXPIRED = ("Session Expired", "You have been automatically logged out due to inactivity.")
+LEAVE_NOTICES = {"auth": AUTH_REQUIRED, "staff": STAFF_ONLY}
 SIDEBAR_COOKIE_MAX_AGE = 7 * 24 * 3600
 
 
@@ -87,23 +88,19 @@ class AdminState(SessionState):
     # The desktop sidebar's state, a UI preference (not a credential): "true" expanded, "false" collapsed.
     sidebar_state: str = rx.Cookie("true", name="sidebar_state", max_age=SIDEBAR_COOKIE_MAX_AGE)
     nav_open: bool = False
-    notice_id: str = ""
-    notice_level: str = "info"
-    notice_title: str = ""
-    notice_text: str = ""
     _owner: str = ""  # whose data the section states hold
 
     # --- notices -------------------------------------------------------------------------------------------------
 
-    def _notify(self, level: str, title: str, text: str = "") -> None:
-        self.notice_level = level if level in ("success", "error", "info") else "info"
-        self.notice_title = title
-        self.notice_text = text
-        self.notice_id = uuid.uuid4().hex
+    async def _notify(self, level: Level, title: str, text: str = "") -> None:
+        await notify(self, level, title, text)
 
-    @rx.event
-    def clear_notice(self) -> None:
-        self.notice_id = ""
+    async def _leave(self, reason: str) -> None:
+        """Send the browser to /client-portal (the shell's outlet does it), saying why unless the reason is "expired",
+        whose toast `_actor` has already raised."""
+        self.leave_reason = reason
+        if reason in LEAVE_NOTICES:
+            await self._notify("error", *LEAVE_NOTICES[reason])
 
     # --- the guard -----------------------------------------------------------------------------------------------
 
@@ -122,9 +119,9 @@ class AdminState(SessionState):
             await self._forget_below()
             self._owner = owner
         if user is None:
-            self.leave_reason = "auth"
+            await self._leave("auth")
         elif user.role not in STAFF_ROLES:
-            self.leave_reason = "staff"
+            await self._leave("staff")
         elif section not in SECTION_LABELS or not may_see(user, section):
             self.restricted_section = section
         else:
@@ -148,16 +145,16 @@ class AdminState(SessionState):
                 return None
             expired = bool(self.user) and not quiet
             if expired:
-                self._notify("error", *SESSION_EXPIRED)
+                await self._notify("error", *SESSION_EXPIRED)
             self.user = {}
             self.allowed_section = ""
-            self.leave_reason = "expired" if expired else "auth"
+            await self._leave("expired" if expired else "auth")
             return None
         except Forbidden as exc:
             if quiet or self.leave_reason:
                 return None
             title, _, text = exc.message.partition(": ")
-            self._notify("error", title if text else "Access Restricted", text or exc.message)
+            await self._notify("error", title if text else "Access Restricted", text or exc.message)
             return None
         return user
 
@@ -177,7 +174,7 @@ class AdminState(SessionState):
             section.form_error = error_text(exc, failed)
             section.form_errors = field_errors(exc)
             if toast:
-                self._notify("error", failed, section.form_error)
+                await self._notify("error", failed, section.form_error)
             return False, None
         finally:
             section.saving = False

@@ -1,18 +1,49 @@
-"""Pieces the staff tables share."""
+"""The staff panel's one table: the current page of a paged list (app.ui.admin.paged), with its pager as the footer."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import reflex as rx
+from reflex.vars.object import ObjectVar
 
-from app.ui.admin.widgets import TH
+from app.ui.admin.paged import PagedList
+from app.ui.admin.widgets import CARD, TH, TH_TIGHT, empty_row, pagination
 
 
-def table_head(headers: list[tuple[str, str]]) -> rx.Component:
-    """The header row: (title, extra classes) per column, then the screen-reader-only Actions column."""
-    return rx.el.thead(
-        rx.el.tr(
-            *[rx.el.th(t, class_name=f"{TH} {extra}") for t, extra in headers],
-            rx.el.th(rx.el.span("Actions", class_name="sr-only"), class_name=TH),
+def data_table(
+    state: type[PagedList],
+    headers: list[tuple[str, str]],
+    row: Callable[[ObjectVar[Any]], rx.Component],  # a row's typed var, as rx.foreach hands it over
+    *,
+    empty: Any,
+    actions: bool = True,
+    tight: bool = False,
+    test_id: str = "",
+) -> rx.Component:
+    """A card with the table of `state.rows` (the current page) and the pager under it.
+
+    `headers` are (label, extra classes) pairs, e.g. ("Client", "hidden md:table-cell"); `row` renders one row; with
+    `actions` a last, screen-reader-only "Actions" column holds each row's buttons. `tight` narrows the cell padding
+    for wide tables (inquiries), so every column stays in view at 1280 px.
+    """
+    th = TH_TIGHT if tight else TH
+    cells = [rx.el.th(label, class_name=f"{th} {extra}".strip()) for label, extra in headers]
+    if actions:
+        cells.append(rx.el.th(rx.el.span("Actions", class_name="sr-only"), class_name=th))
+    s: Any = state  # its vars, read on the class, are Vars at run time (mypy sees the plain types)
+    rows = s.rows  # every section's state declares its typed rows
+    return rx.el.div(
+        rx.el.div(
+            rx.el.table(
+                rx.el.thead(rx.el.tr(*cells), class_name="bg-slate-50"),
+                rx.el.tbody(rx.cond(rows.length() > 0, rx.foreach(rows, row), empty_row(len(cells), empty))),
+                class_name="min-w-full",
+                data_testid=test_id or None,
+            ),
+            class_name="overflow-x-auto",
         ),
-        class_name="bg-slate-50",
+        pagination(s.page, s.pages, s.total, s.first_shown, s.last_shown, s.prev_page, s.next_page),
+        class_name=f"{CARD} overflow-hidden",
     )

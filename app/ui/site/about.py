@@ -12,7 +12,8 @@ from app.ui import routes
 from app.ui.components.blocks import initials_avatar, page_hero, section_heading, skeleton_grid
 from app.ui.layouts.site import site_layout
 from app.ui.seo import page_meta
-from app.ui.site.content import SNAPSHOT, read
+from app.ui.site.content import SNAPSHOT
+from app.ui.state.calls import call
 from app.ui.state.company import AT_BUILD
 from app.ui.styles import BUTTON_ACCENT, BUTTON_LG, CONTAINER, EYEBROW, HEADING_2, LEAD
 
@@ -55,7 +56,7 @@ class AboutState(rx.State):
 
     @rx.event
     async def load(self) -> None:
-        self.team = await read(site_content.team_members)
+        self.team = await call(site_content.team_members)
         self.loaded = True
 
 

@@ -24,7 +24,7 @@ from app.services import careers, files
 from app.ui import routes
 from app.ui.layouts.site import site_layout
 from app.ui.seo import page_meta
-from app.ui.site.content import read
+from app.ui.state.calls import call
 from app.ui.state.company import AT_BUILD
 from app.ui.state.notice import notify
 from app.ui.styles import BUTTON_OUTLINE, BUTTON_PRIMARY, CONTAINER, TEXT_LINK
@@ -117,7 +117,8 @@ class ApplyState(rx.State):
         self.errors = {}
         code = (self.router.url.query_parameters.get("jobId") or "").strip()[:20]
         self.job_id = code
-        self.job = (await read(careers.get_job, code) or {}) if code else {}
+        job: dict[str, Any] | None = await call(careers.get_job, code) if code else None
+        self.job = job or {}
         self.job_loaded = True
 
     @rx.event

@@ -17,7 +17,7 @@ from app.ui.layouts.site import site_layout
 from app.ui.seo import page_meta
 from app.ui.site.booking_state import BookingFlowState
 from app.ui.site.booking_views import confirmation, details_form, time_picker
-from app.ui.site.content import read
+from app.ui.state.calls import call
 from app.ui.state.company import AT_BUILD, CompanyState
 from app.ui.styles import BUTTON_PRIMARY, CONTAINER, TEXT_LINK
 
@@ -64,7 +64,7 @@ class BookMeetingState(rx.State):
     async def load(self) -> None:
         self.status, self.error = "loading", ""
         try:
-            found = await read(meeting_types.list_active)
+            found = await call(meeting_types.list_active)
         except DomainError as exc:  # the scheduling service is down: its message says what to do instead
             self.types, self.status, self.error = [], "error", exc.message
             return

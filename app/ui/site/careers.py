@@ -12,7 +12,8 @@ from app.ui import routes
 from app.ui.components.blocks import page_hero, section_heading, skeleton_grid
 from app.ui.layouts.site import site_layout
 from app.ui.seo import page_meta
-from app.ui.site.content import SNAPSHOT, read
+from app.ui.site.content import SNAPSHOT
+from app.ui.state.calls import call
 from app.ui.state.company import AT_BUILD
 from app.ui.styles import BUTTON_ACCENT, BUTTON_LG, BUTTON_PRIMARY, CONTAINER, FOCUS_RING
 
@@ -49,7 +50,7 @@ class CareersState(rx.State):
 
     @rx.event
     async def load(self) -> None:
-        self.jobs = await read(site_content.open_jobs)
+        self.jobs = await call(site_content.open_jobs)
         self.loaded = True
 
 

@@ -1,37 +1,20 @@
 """Database content for the public pages: the build-time snapshot that prerenders it, and the per-visit loaders.
 
 The content vars start from a snapshot read when the app is imported (app.ui.prerender), which puts services,
-portfolio, featured testimonials, team and jobs into the static HTML; each visit's `on_load` then reloads them, so
-staff edits show without a rebuild. Without a database at build time (a clean CI checkout) the snapshot is empty and
-the sections show skeletons until their loader answers.
+portfolio, featured testimonials, team and jobs into the static HTML; each visit's `on_load` then reloads them
+(through `app.ui.state.calls.call`, off the event loop), so staff edits show without a rebuild. Without a database at
+build time (a clean CI checkout) the snapshot is empty and the sections show skeletons until their loader answers.
 """
 
 from __future__ import annotations
 
-import asyncio
 import datetime as dt
-import logging
-from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
 from sqlmodel import Session
 
-from app.core.db import session_scope
 from app.services import site_content
 from app.ui.prerender import read_at_build
-
-log = logging.getLogger(__name__)
-T = TypeVar("T")
-
-
-def _read(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-    with session_scope() as s:
-        return fn(s, *args, **kwargs)
-
-
-async def read(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-    """Run a read-only service function `fn(session, ...)` in a worker thread (never on the event loop)."""
-    return await asyncio.to_thread(_read, fn, *args, **kwargs)
 
 
 def _snapshot(s: Session) -> dict[str, list[dict[str, Any]]]:

@@ -9,6 +9,7 @@ the spec's fallback when something unexpected failed.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from typing import Any
 
 import reflex as rx
@@ -158,27 +159,17 @@ class AccountsMixin(PagedList, AdminState, mixin=True):
 
     # --- list --------------------------------------------------------------------------------------------------
 
-    async def _reload(self, *, quiet: bool = False) -> None:
-        actor = await self._actor(Perm.users_read, self._feature(), quiet=quiet)
-        if actor is None:
-            self.rows = []
-            self._clear()
-            return
-        query = {**self._query(), "search": self.search, "sort": self.sort, "page_size": PAGE_SIZE}
+    def _read_guard(self) -> tuple[str, str, str]:
+        return Perm.users_read, self._feature(), "Failed to load users. Please try again."
 
-        async def fetch(page: int) -> Page[dict[str, Any]]:
-            return await as_actor(actor, lambda s, a: admin_users.list_users(s, actor=a, page=page, **query))
+    def _lister(self) -> Callable[..., Page[Any]]:
+        return admin_users.list_users
 
-        self.loading = True
-        try:
-            result = await self._fetch(fetch)
-        except Exception as exc:
-            self.rows = []
-            self._clear(error_text(exc, "Failed to load users. Please try again."))
-        else:
-            self.rows = [account_row(u) for u in result.data]
-        finally:
-            self.loading = False
+    def _filters(self) -> dict[str, Any]:
+        return self._query()
+
+    def _take(self, data: list[Any]) -> None:
+        self.rows = [account_row(u) for u in data]
 
     @rx.event
     async def load(self) -> None:
@@ -255,7 +246,7 @@ class AccountsMixin(PagedList, AdminState, mixin=True):
         finally:
             self.saving = False
         self.create_open = False
-        self._notify(
+        await self._notify(
             "success",
             "Client created successfully" if client_only else "User created successfully",
             f"We e-mailed {data['username']} a link to set their password.",
@@ -310,7 +301,7 @@ class AccountsMixin(PagedList, AdminState, mixin=True):
         finally:
             self.saving = False
         self.edit_open = False
-        self._notify("success", texts["update_ok"])
+        await self._notify("success", texts["update_ok"])
         await self._reload()
 
     # --- reset password ----------------------------------------------------------------------------------------
@@ -342,7 +333,9 @@ class AccountsMixin(PagedList, AdminState, mixin=True):
         finally:
             self.saving = False
         self.reset_open = False
-        self._notify("success", "Reset link sent", f"We e-mailed {user.username} a link to choose a new password.")
+        await self._notify(
+            "success", "Reset link sent", f"We e-mailed {user.username} a link to choose a new password."
+        )
 
     # --- delete ------------------------------------------------------------------------------------------------
 
@@ -372,5 +365,5 @@ class AccountsMixin(PagedList, AdminState, mixin=True):
         finally:
             self.saving = False
         self.delete_open = False
-        self._notify("success", texts["delete_ok"])
+        await self._notify("success", texts["delete_ok"])
         await self._reload()

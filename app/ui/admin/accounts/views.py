@@ -23,24 +23,6 @@ from app.ui.admin.widgets import (
 )
 
 
-def search_box(state: type[AccountsMixin], placeholder: str) -> rx.Component:
-    return rx.el.div(
-        rx.icon(
-            "search", size=16, class_name="pointer-events-none absolute left-3 top-1/2 -translate-y-1/2 text-slate-400"
-        ),
-        rx.el.input(
-            type="search",
-            placeholder=placeholder,
-            default_value=state.search,
-            on_change=state.set_search,
-            aria_label=placeholder,
-            class_name="block w-full rounded-lg border border-slate-300 bg-white py-2 pl-9 pr-3 text-sm "
-            "placeholder:text-slate-400 focus:border-blue-500 focus:outline-none focus:ring-2 focus:ring-blue-500/30",
-        ),
-        class_name="relative w-full sm:max-w-xs",
-    )
-
-
 def _form_alert(state: type[AccountsMixin], title: str) -> rx.Component:
     return rx.cond(state.form_error != "", alert(title, state.form_error), rx.fragment())
 

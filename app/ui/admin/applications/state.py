@@ -4,11 +4,13 @@ that moves an application to one of its allowed next statuses and keeps notes.""
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from typing import Any
 
 import reflex as rx
 
 from app.core.permissions import Perm
+from app.models.user import UserPublic
 from app.services import applications
 from app.services.paging import Page
 from app.ui.admin.cards import row_id
@@ -91,33 +93,28 @@ class ApplicationListState(PagedList, AdminState):
         filters = {"job_code": self.job_filter, "status": self.status_filter, "search": self.search, "sort": self.sort}
         return export_url("/api/admin/applications/export", filters)
 
-    async def _reload(self, *, quiet: bool = False) -> None:
-        actor = await self._actor(Perm.applications_read, FEATURE, quiet=quiet)
-        if actor is None:
-            self.rows, self.openings = [], []
-            self._clear()
-            return
-        query = {
-            "job_code": self.job_filter,
-            "status": self.status_filter,
-            "search": self.search,
-            "sort": self.sort,
-            "page_size": self.page_size,
-        }
+    def _read_guard(self) -> tuple[str, str, str]:
+        return Perm.applications_read, FEATURE, "There was an error loading the applications."
 
-        async def fetch(page: int) -> Page[dict[str, Any]]:
-            return await as_actor(actor, lambda s, a: applications.list_applications(s, actor=a, page=page, **query))
+    def _lister(self) -> Callable[..., Page[Any]]:
+        return applications.list_applications
 
-        try:
-            result = await self._fetch(fetch)
-            if not self.openings:
-                openings = await as_actor(actor, lambda s, a: applications.opening_choices(s, actor=a))
-                self.openings = [Opening(code=o["code"], label=o["label"]) for o in openings]
-        except Exception as exc:
-            self.rows = []
-            self._clear(error_text(exc, "There was an error loading the applications."))
-            return
-        self.rows = [application_row(a) for a in result.data]
+    def _filters(self) -> dict[str, Any]:
+        return {"job_code": self.job_filter, "status": self.status_filter}
+
+    async def _page(self, actor: UserPublic, page: int) -> Page[Any]:
+        result = await super()._page(actor, page)
+        if not self.openings:  # the opening filter's choices, once per visit
+            openings = await as_actor(actor, lambda s, a: applications.opening_choices(s, actor=a))
+            self.openings = [Opening(code=o["code"], label=o["label"]) for o in openings]
+        return result
+
+    def _take(self, data: list[Any]) -> None:
+        self.rows = [application_row(a) for a in data]
+
+    def _clear(self, error: str = "") -> None:
+        super()._clear(error)
+        self.openings = []  # fetched again with the next page shown
 
     @rx.event
     async def load(self) -> None:
@@ -170,12 +167,12 @@ class ApplicationListState(PagedList, AdminState):
                 ),
             )
         except Exception as exc:
-            self._notify("error", "Update Failed", error_text(exc, "Failed to update application"))
+            await self._notify("error", "Update Failed", error_text(exc, "Failed to update application"))
             return
         finally:
             self.saving = False
         self.detail = application_row(dto)
-        self._notify("success", "Application updated successfully")
+        await self._notify("success", "Application updated successfully")
         await self._reload()
 
     @rx.event

@@ -6,22 +6,17 @@ from __future__ import annotations
 import reflex as rx
 
 from app.ui.admin.applications.state import STATUSES, ApplicationListState
-from app.ui.admin.common import TEXTAREA, error_panel, info, label_of, search_input
+from app.ui.admin.common import TEXTAREA, info, label_of
+from app.ui.admin.section import filter_select, section_page
+from app.ui.admin.tables import data_table
 from app.ui.admin.widgets import (
     BTN_PRIMARY,
     BTN_SECONDARY,
-    CARD,
     ICON_BTN,
     INPUT,
     TD,
-    TH,
     badge_by,
     dialog,
-    empty_row,
-    export_link,
-    page_header,
-    pagination,
-    select,
 )
 
 STATUS_COLORS = {"new": "blue", "reviewing": "yellow", "interview": "purple", "offer": "green", "rejected": "red"}
@@ -166,63 +161,31 @@ def _detail_dialog() -> rx.Component:
     )
 
 
-def _table() -> rx.Component:
-    empty = rx.cond(S.filtered, "No applications found matching your search.", "No applications found.")
-    return rx.el.div(
-        rx.el.div(
-            rx.el.table(
-                rx.el.thead(
-                    rx.el.tr(
-                        rx.el.th("Applicant", class_name=TH),
-                        rx.el.th("Opening", class_name=f"{TH} hidden md:table-cell"),
-                        rx.el.th("Status", class_name=TH),
-                        rx.el.th("Applied", class_name=f"{TH} hidden lg:table-cell"),
-                        rx.el.th(rx.el.span("Actions", class_name="sr-only"), class_name=TH),
-                    ),
-                    class_name="bg-slate-50",
-                ),
-                rx.el.tbody(rx.cond(S.rows.length() > 0, rx.foreach(S.rows, _row), empty_row(5, empty))),
-                class_name="min-w-full",
-            ),
-            class_name="overflow-x-auto",
-        ),
-        pagination(S.page, S.pages, S.total, S.first_shown, S.last_shown, S.prev_page, S.next_page),
-        class_name=f"{CARD} overflow-hidden",
-    )
+HEADERS = [("Applicant", ""), ("Opening", "hidden md:table-cell"), ("Status", ""), ("Applied", "hidden lg:table-cell")]
 
 
 def applications_content() -> rx.Component:
-    return rx.el.div(
-        page_header(rx.el.span("Job Applications (", S.total, ")"), "Applications per opening."),
-        rx.el.div(
-            search_input(S.search, S.set_search, "Search applicants…"),
-            rx.el.div(
-                rx.el.select(
-                    rx.el.option("All Openings", value=""),
-                    rx.foreach(S.openings, lambda o: rx.el.option(o.label, value=o.code)),
-                    value=S.job_filter,
-                    on_change=S.set_job_filter,
-                    aria_label="Opening",
-                    class_name=f"{INPUT} pr-8",
-                ),
-                class_name="w-full sm:w-64",
-            ),
-            rx.el.div(
-                select(
-                    [("", "All Statuses"), *[(s, label_of(s)) for s in STATUSES]],
-                    value=S.status_filter,
-                    on_change=S.set_status_filter,
-                    aria_label="Status",
-                ),
-                class_name="w-full sm:w-44",
-            ),
-            export_link(S.export_url),
-            class_name="mb-4 flex flex-col gap-3 sm:flex-row sm:items-center",
+    empty = rx.cond(S.filtered, "No applications found matching your search.", "No applications found.")
+    openings = rx.el.div(
+        rx.el.select(
+            rx.el.option("All Openings", value=""),
+            rx.foreach(S.openings, lambda o: rx.el.option(o.label, value=o.code)),
+            value=S.job_filter,
+            on_change=S.set_job_filter,
+            aria_label="Opening",
+            class_name=f"{INPUT} pr-8",
         ),
-        rx.cond(
-            S.load_error != "",
-            error_panel("Failed to load applications", "There was an error loading the applications.", S.retry),
-            _table(),
-        ),
-        _detail_dialog(),
+        class_name="w-full sm:w-64",
+    )
+    statuses = [("", "All Statuses"), *[(s, label_of(s)) for s in STATUSES]]
+    return section_page(
+        S,
+        data_table(S, HEADERS, _row, empty=empty),
+        plural="applications",
+        search="Search applicants…",
+        title=rx.el.span("Job Applications (", S.total, ")"),
+        subtitle="Applications per opening.",
+        filters=[openings, filter_select(statuses, S.status_filter, S.set_status_filter, "Status")],
+        export=S.export_url,
+        dialogs=[_detail_dialog()],
     )

@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 import reflex as rx
@@ -25,7 +26,7 @@ from app.ui.admin.common import day_text, dollars, form_text, label_of
 from app.ui.admin.dialogs import DeleteConfirm
 from app.ui.admin.paged import PagedList, export_url
 from app.ui.admin.pickers import ClientPicker
-from app.ui.admin.state import AdminState, as_actor, error_text
+from app.ui.admin.state import AdminState, as_actor
 
 log = logging.getLogger(__name__)
 
@@ -165,27 +166,17 @@ class BillingState(DeleteConfirm, ClientPicker, PagedList, AdminState):
         filters = {"search": self.search, "status": self.status_filter, "sort": self.sort}
         return export_url("/api/admin/invoices/export", filters)
 
-    async def _reload(self, *, quiet: bool = False) -> None:
-        actor = await self._actor(Perm.billing_read, FEATURE, quiet=quiet)
-        if actor is None:
-            self.rows = []
-            self._clear()
-            return
-        query = {"search": self.search, "status": self.status_filter, "sort": self.sort, "page_size": PAGE_SIZE}
+    def _read_guard(self) -> tuple[str, str, str]:
+        return Perm.billing_read, FEATURE, "There was an error loading the invoices."
 
-        async def fetch(page: int) -> Page[dict[str, Any]]:
-            return await as_actor(actor, lambda s, a: billing.list_invoices(s, actor=a, page=page, **query))
+    def _lister(self) -> Callable[..., Page[Any]]:
+        return billing.list_invoices
 
-        self.loading = True
-        try:
-            result = await self._fetch(fetch)
-        except Exception as exc:
-            self.rows = []
-            self._clear(error_text(exc, "There was an error loading the invoices."))
-        else:
-            self.rows = [invoice_row(i) for i in result.data]
-        finally:
-            self.loading = False
+    def _filters(self) -> dict[str, Any]:
+        return {"status": self.status_filter}
+
+    def _take(self, data: list[Any]) -> None:
+        self.rows = [invoice_row(i) for i in data]
 
     @rx.event
     async def load(self) -> None:
@@ -295,7 +286,9 @@ class BillingState(DeleteConfirm, ClientPicker, PagedList, AdminState):
         if not ok or dto is None:
             return
         self.create_open = False
-        self._notify("success", "Invoice created successfully", f"{dto['invoice_number']} is a draft until issued.")
+        await self._notify(
+            "success", "Invoice created successfully", f"{dto['invoice_number']} is a draft until issued."
+        )
         self.page = 1  # the new draft heads the default order
         await self._reload()
 
@@ -308,7 +301,7 @@ class BillingState(DeleteConfirm, ClientPicker, PagedList, AdminState):
         done, _ = await self._save(actor, fn, title)
         if not done:
             return False
-        self._notify("success", ok)
+        await self._notify("success", ok)
         await self._reload()
         return True
 

@@ -10,28 +10,20 @@ from app.ui.admin.common import (
     INPUT_INLINE,
     TEXTAREA,
     confirm_dialog,
-    error_panel,
     form_alert,
-    loading_text,
-    search_input,
 )
 from app.ui.admin.pickers import client_picker
-from app.ui.admin.tables import table_head
+from app.ui.admin.section import filter_select, section_page
+from app.ui.admin.tables import data_table
 from app.ui.admin.widgets import (
     BTN_SECONDARY,
-    CARD,
     ICON_BTN,
     INPUT,
     TD,
     allowed_button,
     badge_by,
     dialog,
-    empty_row,
-    export_link,
     field,
-    page_header,
-    pagination,
-    select,
     submit_actions,
     text_input,
 )
@@ -116,41 +108,15 @@ def _row(r: rx.Var[InvoiceRow]) -> rx.Component:
     )
 
 
-def _table() -> rx.Component:
-    headers = [
-        ("Invoice", ""),
-        ("Client", "hidden md:table-cell"),
-        ("Status", ""),
-        ("Total", "text-right"),
-        ("Issued", "hidden lg:table-cell"),
-        ("Due", "hidden lg:table-cell"),
-        ("Paid", "hidden xl:table-cell"),
-    ]
-    return rx.el.div(
-        rx.el.div(
-            rx.el.table(
-                table_head(headers),
-                rx.el.tbody(
-                    rx.cond(
-                        S.rows.length() > 0,
-                        rx.foreach(S.rows, _row),
-                        empty_row(
-                            8,
-                            rx.cond(
-                                (S.search != "") | (S.status_filter != ""),
-                                "No invoices found matching your search.",
-                                "No invoices found.",
-                            ),
-                        ),
-                    )
-                ),
-                class_name="min-w-full",
-            ),
-            class_name="overflow-x-auto",
-        ),
-        pagination(S.page, S.pages, S.total, S.first_shown, S.last_shown, S.prev_page, S.next_page),
-        class_name=f"{CARD} overflow-hidden",
-    )
+HEADERS = [
+    ("Invoice", ""),
+    ("Client", "hidden md:table-cell"),
+    ("Status", ""),
+    ("Total", "text-right"),
+    ("Issued", "hidden lg:table-cell"),
+    ("Due", "hidden lg:table-cell"),
+    ("Paid", "hidden xl:table-cell"),
+]
 
 
 def _line_row(x: rx.Var, i: rx.Var) -> rx.Component:
@@ -333,38 +299,31 @@ def _pay_dialog() -> rx.Component:
 
 
 def billing_content() -> rx.Component:
-    return rx.el.div(
-        page_header(
-            "Billing",
-            "Invoices for clients: drafts, issued and paid.",
-            allowed_button(S.can_write, "plus", "Create Invoice", S.open_create, test_id="create-invoice"),
-        ),
-        rx.el.div(
-            search_input(S.search, S.set_search, "Search invoices…"),
-            rx.el.div(
-                select(STATUS_FILTERS, value=S.status_filter, on_change=S.set_status_filter, aria_label="Status"),
-                class_name="w-full sm:w-48",
+    filtered = (S.search != "") | (S.status_filter != "")
+    empty = rx.cond(filtered, "No invoices found matching your search.", "No invoices found.")
+    return section_page(
+        S,
+        data_table(S, HEADERS, _row, empty=empty),
+        plural="invoices",
+        search="Search invoices…",
+        title="Billing",
+        subtitle="Invoices for clients: drafts, issued and paid.",
+        create=[allowed_button(S.can_write, "plus", "Create Invoice", S.open_create, test_id="create-invoice")],
+        filters=[
+            filter_select(STATUS_FILTERS, S.status_filter, S.set_status_filter, "Status", "sm:w-48"),
+            filter_select(SORTS, S.sort, S.set_sort, "Sort invoices"),
+        ],
+        export=S.export_url,
+        dialogs=[
+            _create_dialog(),
+            _pay_dialog(),
+            confirm_dialog(
+                "Delete Draft Invoice",
+                rx.el.span('Are you sure you want to delete "', S.delete_name, '"? This action cannot be undone.'),
+                open=S.delete_open,
+                on_open_change=S.set_delete_open,
+                on_confirm=S.confirm_delete,
+                busy=S.saving,
             ),
-            rx.el.div(
-                select(SORTS, value=S.sort, on_change=S.set_sort, aria_label="Sort invoices"),
-                class_name="w-full sm:w-44",
-            ),
-            export_link(S.export_url),
-            class_name="mb-4 flex flex-col gap-3 sm:flex-row sm:items-center",
-        ),
-        rx.cond(
-            S.load_error != "",
-            error_panel("Failed to load invoices", "There was an error loading the invoices.", S.retry),
-            rx.cond(S.loading & (S.rows.length() == 0), loading_text("Loading invoices…"), _table()),
-        ),
-        _create_dialog(),
-        _pay_dialog(),
-        confirm_dialog(
-            "Delete Draft Invoice",
-            rx.el.span('Are you sure you want to delete "', S.delete_name, '"? This action cannot be undone.'),
-            open=S.delete_open,
-            on_open_change=S.set_delete_open,
-            on_confirm=S.confirm_delete,
-            busy=S.saving,
-        ),
+        ],
     )

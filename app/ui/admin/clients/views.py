@@ -5,20 +5,14 @@ from __future__ import annotations
 import reflex as rx
 
 from app.ui.admin.accounts.state import AccountRow
-from app.ui.admin.accounts.views import create_dialog, delete_dialog, edit_dialog, reset_dialog, row_actions, search_box
+from app.ui.admin.accounts.views import create_dialog, delete_dialog, edit_dialog, reset_dialog, row_actions
 from app.ui.admin.clients.state import VERIFIED_FILTERS, ClientsState
+from app.ui.admin.section import filter_select, section_page
+from app.ui.admin.tables import data_table
 from app.ui.admin.widgets import (
-    CARD,
     TD,
-    TH,
-    alert,
     allowed_button,
     badge,
-    empty_row,
-    export_link,
-    page_header,
-    pagination,
-    select,
 )
 
 
@@ -44,64 +38,31 @@ def _row(row: rx.Var[AccountRow]) -> rx.Component:
     )
 
 
-def _table() -> rx.Component:
-    s = ClientsState
-    return rx.el.div(
-        rx.el.div(
-            rx.el.table(
-                rx.el.thead(
-                    rx.el.tr(
-                        rx.el.th("Client", class_name=TH),
-                        rx.el.th("Company", class_name=f"{TH} hidden sm:table-cell"),
-                        rx.el.th("Phone", class_name=f"{TH} hidden lg:table-cell"),
-                        rx.el.th("Status", class_name=f"{TH} hidden md:table-cell"),
-                        rx.el.th("Joined", class_name=f"{TH} hidden lg:table-cell"),
-                        rx.el.th(rx.el.span("Actions", class_name="sr-only"), class_name=TH),
-                    ),
-                    class_name="bg-slate-50",
-                ),
-                rx.el.tbody(
-                    rx.cond(s.rows.length() > 0, rx.foreach(s.rows, _row), empty_row(6, "No clients found")),
-                ),
-                class_name="min-w-full",
-            ),
-            class_name="overflow-x-auto",
-        ),
-        pagination(s.page, s.pages, s.total, s.first_shown, s.last_shown, s.prev_page, s.next_page),
-        class_name=f"{CARD} overflow-hidden",
-    )
+HEADERS = [
+    ("Client", ""),
+    ("Company", "hidden sm:table-cell"),
+    ("Phone", "hidden lg:table-cell"),
+    ("Status", "hidden md:table-cell"),
+    ("Joined", "hidden lg:table-cell"),
+]
 
 
 def clients_content() -> rx.Component:
     s = ClientsState
-    return rx.el.div(
-        page_header(
-            "Clients",
-            rx.el.span(s.total, " client accounts"),
-            allowed_button(s.can_create_clients, "user-plus", "Create Client", s.open_create("client")),
-        ),
-        rx.el.div(
-            search_box(s, "Search clients…"),
-            rx.el.div(
-                select(
-                    VERIFIED_FILTERS,
-                    value=s.verified_filter,
-                    on_change=s.set_verified_filter,
-                    aria_label="Filter by verification",
-                ),
-                class_name="w-full sm:w-44",
-            ),
-            export_link(s.export_url),
-            class_name="mb-4 flex flex-col gap-3 sm:flex-row sm:items-center",
-        ),
-        rx.cond(
-            s.load_error != "",
-            rx.el.div(alert("Failed to load clients", s.load_error), class_name="mb-4"),
-            rx.fragment(),
-        ),
-        _table(),
-        create_dialog(s),
-        edit_dialog(ClientsState, "Client", "client"),
-        reset_dialog(s),
-        delete_dialog(s, "client", "Deletion Failed"),
+    return section_page(
+        s,
+        data_table(s, HEADERS, _row, empty="No clients found"),
+        plural="clients",
+        search="Search clients…",
+        title="Clients",
+        subtitle=rx.el.span(s.total, " client accounts"),
+        create=[allowed_button(s.can_create_clients, "user-plus", "Create Client", s.open_create("client"))],
+        filters=[filter_select(VERIFIED_FILTERS, s.verified_filter, s.set_verified_filter, "Filter by verification")],
+        export=s.export_url,
+        dialogs=[
+            create_dialog(s),
+            edit_dialog(ClientsState, "Client", "client"),
+            reset_dialog(s),
+            delete_dialog(s, "client", "Deletion Failed"),
+        ],
     )

@@ -88,4 +88,4 @@ class CompanySettingsState(AdminState):
         if ok and saved is not None:
             self.details = company_form(saved)
             self.version += 1
-            self._notify("success", "Company settings saved", "The website, e-mails and invoices use them now.")
+            await self._notify("success", "Company settings saved", "The website, e-mails and invoices use them now.")

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
 import reflex as rx
 
 from app.core.permissions import Perm
+from app.models.user import UserPublic
 from app.services import admin_inquiries
 from app.services.paging import Page
 from app.ui.admin.paged import PagedList, export_url
@@ -108,27 +110,24 @@ class InquiriesState(PagedList, AdminState):
     detail: InquiryRow = InquiryRow()
     saving: bool = False
     _detail_id: int = 0
+    _viewer_id: str = ""  # who the rows were read for (a row says whether it is assigned to them)
 
-    async def _reload(self, *, quiet: bool = False) -> None:
-        actor = await self._actor(Perm.inquiries_read, FEATURE, quiet=quiet)
-        if actor is None:
-            self.rows = []
-            self._clear()
-            return
+    def _read_guard(self) -> tuple[str, str, str]:
+        return Perm.inquiries_read, FEATURE, "Failed to load inquiries. Please try again."
+
+    def _lister(self) -> Callable[..., Page[Any]]:
+        return admin_inquiries.list_inquiries
+
+    def _filters(self) -> dict[str, Any]:
         spam = self.status_filter == SPAM
-        status = "" if spam else self.status_filter
-        query = {"search": self.search, "status": status, "spam": spam, "sort": self.sort, "page_size": PAGE_SIZE}
+        return {"status": "" if spam else self.status_filter, "spam": spam}
 
-        async def fetch(page: int) -> Page[dict[str, Any]]:
-            return await as_actor(actor, lambda s, a: admin_inquiries.list_inquiries(s, actor=a, page=page, **query))
+    async def _page(self, actor: UserPublic, page: int) -> Page[Any]:
+        self._viewer_id = str(actor.id)
+        return await super()._page(actor, page)
 
-        try:
-            result = await self._fetch(fetch)
-        except Exception as exc:
-            self.rows = []
-            self._clear(error_text(exc, "Failed to load inquiries. Please try again."))
-            return
-        self.rows = [inquiry_row(i, str(actor.id)) for i in result.data]
+    def _take(self, data: list[Any]) -> None:
+        self.rows = [inquiry_row(i, self._viewer_id) for i in data]
 
     @rx.var
     def export_url(self) -> str:
@@ -179,10 +178,10 @@ class InquiriesState(PagedList, AdminState):
                 lambda s, a: admin_inquiries.update_inquiry(s, actor=a, inquiry_id=inquiry_id, data=data, ip=ip),
             )
         except Exception as exc:
-            self._notify("error", "Update Failed", error_text(exc, "Failed to update inquiry"))
+            await self._notify("error", "Update Failed", error_text(exc, "Failed to update inquiry"))
             return
         self.detail = inquiry_row(dto, str(actor.id))
-        self._notify("success", *done)
+        await self._notify("success", *done)
         await self._reload()
 
     @rx.event

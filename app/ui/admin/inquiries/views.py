@@ -15,21 +15,16 @@ from app.ui.admin.inquiries.state import (
     InquiriesState,
     InquiryRow,
 )
+from app.ui.admin.section import filter_select, section_page
+from app.ui.admin.tables import data_table
 from app.ui.admin.widgets import (
     BTN_PRIMARY,
     BTN_SECONDARY,
-    CARD,
     ICON_BTN,
     INPUT,
     TD_TIGHT,
-    TH_TIGHT,
-    alert,
     badge_by,
     dialog,
-    empty_row,
-    export_link,
-    page_header,
-    pagination,
     select,
 )
 
@@ -87,38 +82,16 @@ def _row(row: rx.Var[InquiryRow]) -> rx.Component:
     )
 
 
-def _table() -> rx.Component:
-    s = InquiriesState
-    headers = [
-        ("Name", ""),
-        ("Contact", "hidden md:table-cell"),
-        ("Company", "hidden 2xl:table-cell"),
-        ("Service", "hidden lg:table-cell"),
-        ("Budget", "hidden 2xl:table-cell"),
-        ("Status", ""),
-        ("Priority", "hidden sm:table-cell"),
-        ("Date", "hidden lg:table-cell"),
-    ]
-    return rx.el.div(
-        rx.el.div(
-            rx.el.table(
-                rx.el.thead(
-                    rx.el.tr(
-                        *[rx.el.th(title, class_name=f"{TH_TIGHT} {extra}") for title, extra in headers],
-                        rx.el.th(rx.el.span("Actions", class_name="sr-only"), class_name=TH_TIGHT),
-                    ),
-                    class_name="bg-slate-50",
-                ),
-                rx.el.tbody(
-                    rx.cond(s.rows.length() > 0, rx.foreach(s.rows, _row), empty_row(9, "No inquiries found")),
-                ),
-                class_name="min-w-full",
-            ),
-            class_name="overflow-x-auto",
-        ),
-        pagination(s.page, s.pages, s.total, s.first_shown, s.last_shown, s.prev_page, s.next_page),
-        class_name=f"{CARD} overflow-hidden",
-    )
+HEADERS = [
+    ("Name", ""),
+    ("Contact", "hidden md:table-cell"),
+    ("Company", "hidden 2xl:table-cell"),
+    ("Service", "hidden lg:table-cell"),
+    ("Budget", "hidden 2xl:table-cell"),
+    ("Status", ""),
+    ("Priority", "hidden sm:table-cell"),
+    ("Date", "hidden lg:table-cell"),
+]
 
 
 def _info(label: str, value: Any, test_id: str) -> rx.Component:
@@ -263,41 +236,14 @@ def _detail_dialog() -> rx.Component:
 
 def inquiries_content() -> rx.Component:
     s = InquiriesState
-    return rx.el.div(
-        page_header(rx.el.span("Contact Inquiries (", s.total, ")"), "Requests sent through the contact form."),
-        rx.el.div(
-            rx.el.div(
-                rx.icon(
-                    "search",
-                    size=16,
-                    class_name="pointer-events-none absolute left-3 top-1/2 -translate-y-1/2 text-slate-400",
-                ),
-                rx.el.input(
-                    type="search",
-                    placeholder="Search inquiries…",
-                    default_value=s.search,
-                    on_change=s.set_search,
-                    aria_label="Search inquiries",
-                    class_name="block w-full rounded-lg border border-slate-300 bg-white py-2 pl-9 pr-3 text-sm "
-                    "placeholder:text-slate-400 focus:border-blue-500 focus:outline-none focus:ring-2 "
-                    "focus:ring-blue-500/30",
-                ),
-                class_name="relative w-full sm:max-w-xs",
-            ),
-            rx.el.div(
-                select(
-                    STATUS_FILTERS, value=s.status_filter, on_change=s.set_status_filter, aria_label="Filter by status"
-                ),
-                class_name="w-full sm:w-44",
-            ),
-            export_link(s.export_url),
-            class_name="mb-4 flex flex-col gap-3 sm:flex-row sm:items-center",
-        ),
-        rx.cond(
-            s.load_error != "",
-            rx.el.div(alert("Failed to load inquiries", s.load_error), class_name="mb-4"),
-            rx.fragment(),
-        ),
-        _table(),
-        _detail_dialog(),
+    return section_page(
+        s,
+        data_table(s, HEADERS, _row, empty="No inquiries found", tight=True),
+        plural="inquiries",
+        search="Search inquiries…",
+        title=rx.el.span("Contact Inquiries (", s.total, ")"),
+        subtitle="Requests sent through the contact form.",
+        filters=[filter_select(STATUS_FILTERS, s.status_filter, s.set_status_filter, "Filter by status")],
+        export=s.export_url,
+        dialogs=[_detail_dialog()],
     )

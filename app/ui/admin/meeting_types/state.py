@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+from collections.abc import Callable
 from typing import Any
 
 import reflex as rx
@@ -17,7 +18,7 @@ from app.services.schema import parse
 from app.ui.admin.common import form_text
 from app.ui.admin.dialogs import FormDialog
 from app.ui.admin.paged import PagedList
-from app.ui.admin.state import AdminState, as_actor, error_text
+from app.ui.admin.state import AdminState
 from app.ui.state.calls import call
 
 FEATURE = "Meetings"
@@ -105,27 +106,14 @@ class MeetingTypesState(FormDialog, PagedList, AdminState):
     organizers: list[Choice] = []
     business_zone: str = ""  # the time zone the weekly hours are read in (Settings > Company)
 
-    async def _reload(self, *, quiet: bool = False) -> None:
-        actor = await self._actor(Perm.meetings_read, FEATURE, quiet=quiet)
-        if actor is None:
-            self.rows = []
-            self._clear()
-            return
-        query = {"search": self.search, "sort": self.sort, "page_size": PAGE_SIZE}
+    def _read_guard(self) -> tuple[str, str, str]:
+        return Perm.meetings_read, FEATURE, "There was an error loading the meeting types."
 
-        async def fetch(page: int) -> Page[dict[str, Any]]:
-            return await as_actor(actor, lambda s, a: meetings_admin.list_types(s, actor=a, page=page, **query))
+    def _lister(self) -> Callable[..., Page[Any]]:
+        return meetings_admin.list_types
 
-        self.loading = True
-        try:
-            result = await self._fetch(fetch)
-        except Exception as exc:
-            self.rows = []
-            self._clear(error_text(exc, "There was an error loading the meeting types."))
-        else:
-            self.rows = [type_row(t) for t in result.data]
-        finally:
-            self.loading = False
+    def _take(self, data: list[Any]) -> None:
+        self.rows = [type_row(t) for t in data]
 
     @rx.event
     async def load(self) -> None:
@@ -161,7 +149,7 @@ class MeetingTypesState(FormDialog, PagedList, AdminState):
         )
         if not ok:
             return False
-        self._notify("success", "Meeting type saved")
+        await self._notify("success", "Meeting type saved")
         await self._reload()
         return True
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -14,7 +15,7 @@ from app.core.permissions import Perm
 from app.models.user import UserPublic
 from app.services import meetings, meetings_admin
 from app.services.meetings_admin import MeetingCreate, MeetingUpdate
-from app.services.paging import PAGE_SIZE, PAGE_SIZE_MAX, Page
+from app.services.paging import PAGE_SIZE_MAX, Page
 from app.services.schema import parse
 from app.ui.admin.common import form_text, label_of
 from app.ui.admin.dialogs import FormDialog
@@ -114,36 +115,22 @@ class MeetingsState(FormDialog, ClientPicker, PagedList, AdminState):
 
     # --- list --------------------------------------------------------------------------------------------------
 
-    async def _reload(self, *, quiet: bool = False) -> None:
-        actor = await self._actor(Perm.meetings_read, FEATURE, quiet=quiet)
-        if actor is None:
-            self.rows = []
-            self._clear()
-            return
-        if not self.client_options:
+    def _read_guard(self) -> tuple[str, str, str]:
+        return Perm.meetings_read, FEATURE, "There was an error loading the meetings."
+
+    def _lister(self) -> Callable[..., Page[Any]]:
+        return meetings_admin.list_all
+
+    def _filters(self) -> dict[str, Any]:
+        return {"when": self.when, "status": self.status_filter, "client_id": self.client_filter}
+
+    async def _page(self, actor: UserPublic, page: int) -> Page[Any]:
+        if not self.client_options:  # the client filter's first choices, once per visit
             await self._find_clients(actor)
-        query = {
-            "when": self.when,
-            "status": self.status_filter,
-            "client_id": self.client_filter,
-            "search": self.search,
-            "sort": self.sort,
-            "page_size": PAGE_SIZE,
-        }
+        return await super()._page(actor, page)
 
-        async def fetch(page: int) -> Page[dict[str, Any]]:
-            return await as_actor(actor, lambda s, a: meetings_admin.list_all(s, actor=a, page=page, **query))
-
-        self.loading = True
-        try:
-            result = await self._fetch(fetch)
-        except Exception as exc:
-            self.rows = []
-            self._clear(error_text(exc, "There was an error loading the meetings."))
-        else:
-            self.rows = [meeting_row(m) for m in result.data]
-        finally:
-            self.loading = False
+    def _take(self, data: list[Any]) -> None:
+        self.rows = [meeting_row(m) for m in data]
 
     @rx.event
     async def load(self) -> None:
@@ -263,7 +250,7 @@ class MeetingsState(FormDialog, ClientPicker, PagedList, AdminState):
         if not ok:
             return
         self.form_open = False
-        self._notify(
+        await self._notify(
             "success",
             "Meeting updated successfully" if edit_id else "Meeting scheduled",
             "The client has been e-mailed.",
@@ -297,7 +284,7 @@ class MeetingsState(FormDialog, ClientPicker, PagedList, AdminState):
             self.cancel_error = error_text(exc, "Failed to cancel meeting")
             return
         self.cancel_open = False
-        self._notify("success", "Meeting cancelled")
+        await self._notify("success", "Meeting cancelled")
         await self._reload()
 
     @rx.event
@@ -309,7 +296,7 @@ class MeetingsState(FormDialog, ClientPicker, PagedList, AdminState):
         try:
             await as_actor(actor, lambda s, a: meetings_admin.complete_meeting(s, actor=a, meeting_id=mid))
         except Exception as exc:
-            self._notify("error", "Failed to update meeting", error_text(exc, "Failed to update meeting"))
+            await self._notify("error", "Failed to update meeting", error_text(exc, "Failed to update meeting"))
             return
-        self._notify("success", "Meeting marked completed")
+        await self._notify("success", "Meeting marked completed")
         await self._reload()

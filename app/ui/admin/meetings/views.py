@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import reflex as rx
 
-from app.ui.admin.common import TEXTAREA, error_panel, form_alert, loading_text, search_input
+from app.ui.admin.common import TEXTAREA, form_alert
 from app.ui.admin.meetings.state import SORT_OPTIONS, STATUS_FILTERS, WHEN_FILTERS, MeetingRow, MeetingsState
 from app.ui.admin.pickers import client_picker
-from app.ui.admin.tables import table_head
+from app.ui.admin.section import filter_select, section_page
+from app.ui.admin.tables import data_table
 from app.ui.admin.widgets import (
     BTN_DANGER,
     BTN_SECONDARY,
-    CARD,
     ICON_BTN,
     INPUT,
     TD,
@@ -20,11 +20,7 @@ from app.ui.admin.widgets import (
     badge_by,
     dialog,
     dialog_actions,
-    empty_row,
     field,
-    page_header,
-    pagination,
-    select,
     submit_actions,
     text_input,
 )
@@ -110,61 +106,26 @@ def meeting_row(m: rx.Var[MeetingRow]) -> rx.Component:
     )
 
 
-def meetings_table() -> rx.Component:
-    return rx.el.div(
-        rx.el.div(
-            rx.el.table(
-                table_head(HEADERS),
-                rx.el.tbody(
-                    rx.cond(
-                        S.rows.length() > 0,
-                        rx.foreach(S.rows, meeting_row),
-                        empty_row(len(HEADERS) + 1, "No meetings found."),
-                    )
-                ),
-                class_name="min-w-full",
-            ),
-            class_name="overflow-x-auto",
+def meeting_filters() -> list[rx.Component]:
+    client = rx.el.div(
+        client_picker(
+            S,
+            select_id="meeting-client-filter",
+            search_test_id="meeting-client-filter-search",
+            blank="All Clients",
+            name="",
+            value=S.client_filter,
+            on_change=S.set_client_filter,
+            label_hidden=True,
         ),
-        pagination(S.page, S.pages, S.total, S.first_shown, S.last_shown, S.prev_page, S.next_page),
-        class_name=f"{CARD} overflow-hidden",
+        class_name="w-full sm:w-56 sm:shrink-0",
     )
-
-
-def meeting_filters() -> rx.Component:
-    return rx.el.div(
-        # The search takes the room the filters leave (up to its own maximum); the filters keep their widths.
-        rx.el.div(
-            search_input(S.search, S.set_search, "Search meetings…", "meeting-search"),
-            class_name="w-full sm:w-auto sm:min-w-[12rem] sm:flex-1",
-        ),
-        rx.el.div(
-            select(WHEN_FILTERS, value=S.when, on_change=S.set_when, aria_label="When"),
-            class_name="w-full sm:w-36 sm:shrink-0",
-        ),
-        rx.el.div(
-            select(STATUS_FILTERS, value=S.status_filter, on_change=S.set_status_filter, aria_label="Status"),
-            class_name="w-full sm:w-40 sm:shrink-0",
-        ),
-        rx.el.div(
-            client_picker(
-                S,
-                select_id="meeting-client-filter",
-                search_test_id="meeting-client-filter-search",
-                blank="All Clients",
-                name="",
-                value=S.client_filter,
-                on_change=S.set_client_filter,
-                label_hidden=True,
-            ),
-            class_name="w-full sm:w-56 sm:shrink-0",
-        ),
-        rx.el.div(
-            select(SORT_OPTIONS, value=S.sort_shown, on_change=S.set_sort, aria_label="Sort"),
-            class_name="w-full sm:w-40 sm:shrink-0",
-        ),
-        class_name="mb-4 flex flex-col gap-3 sm:flex-row sm:flex-wrap sm:items-center",
-    )
+    return [
+        filter_select(WHEN_FILTERS, S.when, S.set_when, "When", "sm:w-36"),
+        filter_select(STATUS_FILTERS, S.status_filter, S.set_status_filter, "Status", "sm:w-40"),
+        client,
+        filter_select(SORT_OPTIONS, S.sort_shown, S.set_sort, "Sort", "sm:w-40"),
+    ]
 
 
 def _form_fields() -> rx.Component:
@@ -288,18 +249,17 @@ def cancel_dialog() -> rx.Component:
 
 def meetings_list() -> rx.Component:
     """The section's upper part: everything about meetings themselves."""
-    return rx.fragment(
-        page_header(
-            "Meetings",
-            "All client meetings. Times are shown in UTC.",
-            allowed_button(S.can_write, "calendar-plus", "Schedule Meeting", S.open_create, test_id="create-meeting"),
-        ),
-        meeting_filters(),
-        rx.cond(
-            S.load_error != "",
-            error_panel("Failed to load meetings", "There was an error loading the meetings.", S.retry),
-            rx.cond(S.loading & (S.rows.length() == 0), loading_text("Loading meetings…"), meetings_table()),
-        ),
-        meeting_form_dialog(),
-        cancel_dialog(),
+    return section_page(
+        S,
+        data_table(S, HEADERS, meeting_row, empty="No meetings found."),
+        plural="meetings",
+        search="Search meetings…",
+        search_id="meeting-search",
+        title="Meetings",
+        subtitle="All client meetings. Times are shown in UTC.",
+        create=[
+            allowed_button(S.can_write, "calendar-plus", "Schedule Meeting", S.open_create, test_id="create-meeting")
+        ],
+        filters=meeting_filters(),
+        dialogs=[meeting_form_dialog(), cancel_dialog()],
     )

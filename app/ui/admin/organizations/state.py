@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from typing import Any
 
 import reflex as rx
@@ -15,7 +16,7 @@ from app.services.paging import Page
 from app.ui.admin.cards import CardList, row_id
 from app.ui.admin.common import form_text
 from app.ui.admin.pickers import ClientPicker
-from app.ui.admin.state import AdminState, as_actor
+from app.ui.admin.state import AdminState
 
 SIZE_LABELS = {"small": "Small", "medium": "Medium", "large": "Large", "enterprise": "Enterprise"}
 
@@ -54,9 +55,8 @@ class OrganizationListState(ClientPicker, CardList, AdminState):
     def _noun(self) -> str:
         return "organization"
 
-    async def _page(self, actor: UserPublic, page: int) -> Page[Any]:
-        query = {"search": self.search, "sort": self.sort, "page_size": self.page_size}
-        return await as_actor(actor, lambda s, a: organizations.list_organizations(s, actor=a, page=page, **query))
+    def _lister(self) -> Callable[..., Page[Any]]:
+        return organizations.list_organizations
 
     def _take(self, data: list[Any]) -> None:
         self.rows = [organization_row(o) for o in data]

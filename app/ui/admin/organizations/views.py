@@ -6,7 +6,7 @@ from __future__ import annotations
 import reflex as rx
 
 from app.models.enums import OrganizationSize
-from app.ui.admin.cards import CARD_BOX, card_actions, card_list, card_title, delete_dialog, form_dialog, toolbar
+from app.ui.admin.cards import CARD_BOX, card_actions, card_page, card_title, delete_dialog, form_dialog
 from app.ui.admin.common import TEXTAREA
 from app.ui.admin.organizations.state import SIZE_LABELS, OrganizationListState
 from app.ui.admin.pickers import client_picker
@@ -95,9 +95,7 @@ def _fields() -> rx.Component:
 
 
 def organizations_panel() -> rx.Component:
-    return rx.el.div(
-        toolbar(S, "Search organizations…", "organizations", S.can_write, "Create Organization", S.open_create),
-        card_list(S, _card, "organizations"),
-        form_dialog(S, _fields()),
-        delete_dialog(S, "Delete Organization"),
+    dialogs = [form_dialog(S, _fields()), delete_dialog(S, "Delete Organization")]
+    return card_page(
+        S, _card, plural="organizations", kind="organizations", create_label="Create Organization", dialogs=dialogs
     )

@@ -4,6 +4,7 @@ Products & Services page (each product with its prices; adding prices and switch
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from typing import Any
 
 import reflex as rx
@@ -151,24 +152,14 @@ class ProductCatalogueState(PagedList, AdminState):
     saving: bool = False
     _price_product_id: int = 0
 
-    async def _reload(self, *, quiet: bool = False) -> None:
-        actor = await self._actor(Perm.products_read, CATALOGUE, quiet=quiet)
-        if actor is None:
-            self.rows = []
-            self._clear()
-            return
-        query = {"search": self.search, "sort": self.sort, "page_size": self.page_size}
+    def _read_guard(self) -> tuple[str, str, str]:
+        return Perm.products_read, CATALOGUE, "There was an error loading the products."
 
-        async def fetch(page: int) -> Page[dict[str, Any]]:
-            return await as_actor(actor, lambda s, a: products.list_products(s, actor=a, page=page, **query))
+    def _lister(self) -> Callable[..., Page[Any]]:
+        return products.list_products
 
-        try:
-            result = await self._fetch(fetch)
-        except Exception as exc:
-            self.rows = []
-            self._clear(error_text(exc, "There was an error loading the products."))
-            return
-        self.rows = [catalogue_row(p) for p in result.data]
+    def _take(self, data: list[Any]) -> None:
+        self.rows = [catalogue_row(p) for p in data]
 
     @rx.event
     async def load(self) -> None:
@@ -211,7 +202,7 @@ class ProductCatalogueState(PagedList, AdminState):
         if not ok:
             return
         self.price_open = False
-        self._notify("success", "Price added successfully")
+        await self._notify("success", "Price added successfully")
         await self._reload()
 
     @rx.event
@@ -223,7 +214,7 @@ class ProductCatalogueState(PagedList, AdminState):
         try:
             await as_actor(actor, lambda s, a: products.set_price_active(s, actor=a, price_id=pid, active=bool(active)))
         except Exception as exc:
-            self._notify("error", "Failed to update price", error_text(exc, "Failed to update price"))
+            await self._notify("error", "Failed to update price", error_text(exc, "Failed to update price"))
             return
-        self._notify("success", "Price updated successfully")
+        await self._notify("success", "Price updated successfully")
         await self._reload()

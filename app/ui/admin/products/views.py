@@ -6,9 +6,10 @@ from __future__ import annotations
 import reflex as rx
 
 from app.models.enums import BillingPeriod, ProductCategory
-from app.ui.admin.cards import CARD_BOX, card_actions, card_list, card_title, delete_dialog, form_dialog, pager, toolbar
-from app.ui.admin.common import TEXTAREA, error_panel, form_alert, label_of, search_input
+from app.ui.admin.cards import CARD_BOX, card_actions, card_page, card_title, delete_dialog, form_dialog, pager
+from app.ui.admin.common import TEXTAREA, empty_panel, form_alert, label_of
 from app.ui.admin.products.state import ProductCatalogueState, ProductListState
+from app.ui.admin.section import section_page
 from app.ui.admin.widgets import (
     CARD,
     TD,
@@ -17,7 +18,6 @@ from app.ui.admin.widgets import (
     badge,
     dialog,
     field,
-    page_header,
     select,
     submit_actions,
     text_input,
@@ -93,12 +93,8 @@ def _fields() -> rx.Component:
 
 
 def products_panel() -> rx.Component:
-    return rx.el.div(
-        toolbar(S, "Search products…", "products", S.can_write, "Create Product", S.open_create),
-        card_list(S, _card, "products", "Failed to load products"),
-        form_dialog(S, _fields()),
-        delete_dialog(S, "Delete Product"),
-    )
+    dialogs = [form_dialog(S, _fields()), delete_dialog(S, "Delete Product")]
+    return card_page(S, _card, plural="products", kind="products", create_label="Create Product", dialogs=dialogs)
 
 
 # --- Products & Services -----------------------------------------------------------------------------------------
@@ -200,20 +196,17 @@ def _price_dialog() -> rx.Component:
 
 
 def products_content() -> rx.Component:
-    return rx.el.div(
-        page_header("Products & Services", "The catalogue and its prices. Edit products under Content Management."),
-        rx.el.div(search_input(C.search, C.set_search, "Search products…"), class_name="mb-4"),
-        rx.cond(
-            C.load_error != "",
-            error_panel("Failed to load products", "There was an error loading the products.", C.retry),
-            rx.cond(
-                C.rows.length() > 0,
-                rx.el.div(rx.foreach(C.rows, _catalogue_product), pager(C), class_name="flex flex-col gap-4"),
-                rx.el.div(
-                    rx.cond(C.search != "", "No products found matching your search.", "No products found."),
-                    class_name=f"{CARD} px-4 py-12 text-center text-sm text-slate-500",
-                ),
-            ),
-        ),
-        _price_dialog(),
+    products = rx.cond(
+        C.rows.length() > 0,
+        rx.el.div(rx.foreach(C.rows, _catalogue_product), pager(C), class_name="flex flex-col gap-4"),
+        empty_panel(rx.cond(C.search != "", "No products found matching your search.", "No products found.")),
+    )
+    return section_page(
+        C,
+        products,
+        plural="products",
+        search="Search products…",
+        title="Products & Services",
+        subtitle="The catalogue and its prices. Edit products under Content Management.",
+        dialogs=[_price_dialog()],
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 import reflex as rx
@@ -123,9 +124,8 @@ class ProjectListState(ProjectTimeMixin, ClientPicker, CardList, AdminState):
     def _noun(self) -> str:
         return "project"
 
-    async def _page(self, actor: UserPublic, page: int) -> Page[Any]:
-        query = {"search": self.search, "sort": self.sort, "page_size": self.page_size}
-        return await as_actor(actor, lambda s, a: projects.list_projects_page(s, actor=a, page=page, **query))
+    def _lister(self) -> Callable[..., Page[Any]]:
+        return projects.list_projects_page
 
     def _take(self, data: list[Any]) -> None:
         self.rows = [project_row(p) for p in data]

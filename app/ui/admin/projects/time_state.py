@@ -166,7 +166,7 @@ class ProjectTimeMixin(AdminState, mixin=True):
             self.time_saving = False
         self._form_errors("", {})
         self.time_form_key += 1
-        self._notify("success", "Time logged", f"{data['hours']} h on {self.time_project}")
+        await self._notify("success", "Time logged", f"{data['hours']} h on {self.time_project}")
         await self._load_time(actor, 1)
 
     @rx.event
@@ -192,7 +192,7 @@ class ProjectTimeMixin(AdminState, mixin=True):
                 lambda s, a: time_entries.delete_time_entry(s, actor=a, project_id=project_id, entry_id=entry_id),
             )
         except Exception as exc:
-            self._notify("error", "Failed to delete the time entry", error_text(exc, "Please try again."))
+            await self._notify("error", "Failed to delete the time entry", error_text(exc, "Please try again."))
             return
-        self._notify("success", "Time entry deleted")
+        await self._notify("success", "Time entry deleted")
         await self._load_time(actor, self.time_page)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import reflex as rx
 
 from app.models.enums import MilestoneStatus, ProjectStatus, ProjectType
-from app.ui.admin.cards import CARD_BOX, card_actions, card_list, card_title, delete_dialog, form_dialog, toolbar
+from app.ui.admin.cards import CARD_BOX, card_actions, card_page, card_title, delete_dialog, form_dialog
 from app.ui.admin.common import INPUT_INLINE, TEXTAREA, label_of, search_input
 from app.ui.admin.pickers import client_picker
 from app.ui.admin.projects.state import ProjectListState
@@ -300,10 +300,5 @@ def _fields() -> rx.Component:
 
 
 def projects_panel() -> rx.Component:
-    return rx.el.div(
-        toolbar(S, "Search projects…", "projects", S.can_write, "Create Project", S.open_create),
-        card_list(S, _card, "projects", "Failed to load projects"),
-        form_dialog(S, _fields()),
-        delete_dialog(S, "Delete Project"),
-        time_dialog(),
-    )
+    dialogs = [form_dialog(S, _fields()), delete_dialog(S, "Delete Project"), time_dialog()]
+    return card_page(S, _card, plural="projects", kind="projects", create_label="Create Project", dialogs=dialogs)

@@ -9,6 +9,8 @@ dialog names the address from that row, never from what the browser sent.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
+from typing import Any
 
 import reflex as rx
 
@@ -59,7 +61,6 @@ class SubscriberListState(SectionWriter, PagedTab, AdminState):
     page_size: int = PAGE_SIZE
     sort: str = "newest"
     status_filter: rx.Field[str] = rx.field("")
-    loaded: rx.Field[bool] = rx.field(False)  # a first page has been fetched (until then the tab says "Loading …")
     confirm_open: rx.Field[bool] = rx.field(False)
     confirm_email: rx.Field[str] = rx.field("")
     saving: rx.Field[bool] = rx.field(False)
@@ -77,34 +78,17 @@ class SubscriberListState(SectionWriter, PagedTab, AdminState):
     def filtered(self) -> bool:
         return self.search != "" or self.status_filter != ""
 
-    async def _reload(self, *, quiet: bool = False) -> None:
-        actor = await self._actor(Perm.content_read, FEATURE, quiet=quiet)
-        if actor is None:
-            self.rows = []
-            self._clear()
-            self.loaded = True
-            return
-        status, search, sort, size = self.status_filter, self.search, self.sort, self.page_size
+    def _read_guard(self) -> tuple[str, str, str]:
+        return Perm.content_read, FEATURE, "There was an error loading the subscribers."
 
-        async def fetch(page: int) -> Page[SubscriberPublic]:
-            return await as_actor(
-                actor,
-                lambda s, a: newsletter_admin.list_subscribers(
-                    s, actor=a, status=status, search=search, sort=sort, page=page, page_size=size
-                ),
-            )
+    def _lister(self) -> Callable[..., Page[Any]]:
+        return newsletter_admin.list_subscribers
 
-        self.loading = True
-        try:
-            result = await self._fetch(fetch)
-        except Exception as exc:
-            self.rows = []
-            self._clear(error_text(exc, "There was an error loading the subscribers."))
-        else:
-            self.rows = [subscriber_row(sub) for sub in result.data]
-        finally:
-            self.loading = False
-            self.loaded = True
+    def _filters(self) -> dict[str, Any]:
+        return {"status": self.status_filter}
+
+    def _take(self, data: list[Any]) -> None:
+        self.rows = [subscriber_row(sub) for sub in data]
 
     def close_dialogs(self) -> None:
         self.confirm_open = False
@@ -142,10 +126,12 @@ class SubscriberListState(SectionWriter, PagedTab, AdminState):
                 actor, lambda s, a: newsletter_admin.unsubscribe_subscriber(s, actor=a, subscriber_id=target)
             )
         except Exception as exc:
-            self._notify("error", "Failed to unsubscribe", error_text(exc, "Failed to unsubscribe the subscriber"))
+            await self._notify(
+                "error", "Failed to unsubscribe", error_text(exc, "Failed to unsubscribe the subscriber")
+            )
             return
         finally:
             self.saving = False
             self.confirm_open = False
-        self._notify("success", "Subscriber unsubscribed", self.confirm_email)
+        await self._notify("success", "Subscriber unsubscribed", self.confirm_email)
         await self._reload()

@@ -13,10 +13,11 @@ from typing import Any
 import reflex as rx
 from reflex.vars.object import ObjectVar
 
-from app.ui.admin.common import confirm_dialog, error_panel, label_of, loading_text, search_input
-from app.ui.admin.paged import paged_table
+from app.ui.admin.common import confirm_dialog, label_of
+from app.ui.admin.section import filter_select, section_page
 from app.ui.admin.subscribers.state import SORTS, STATUSES, SubscriberListState, SubscriberRow
-from app.ui.admin.widgets import BTN_SECONDARY, TD, badge_by, export_link, select
+from app.ui.admin.tables import data_table
+from app.ui.admin.widgets import BTN_SECONDARY, TD, badge_by
 
 STATUS_COLORS = {"pending": "yellow", "confirmed": "green", "unsubscribed": "grey"}
 HEADERS = [
@@ -80,28 +81,6 @@ def _row(sub: ObjectVar[SubscriberRow]) -> rx.Component:
     )
 
 
-def _toolbar() -> rx.Component:
-    return rx.el.div(
-        search_input(ev.search, S.set_search, "Search e-mail addresses…", "search-subscribers"),
-        rx.el.div(
-            select(
-                [("", "All statuses"), *[(s, label_of(s)) for s in STATUSES]],
-                value=S.status_filter,
-                on_change=S.set_status_filter,
-                aria_label="Filter by status",
-                data_testid="subscriber-status-filter",
-            ),
-            class_name="w-full sm:w-44 sm:shrink-0",
-        ),
-        rx.el.div(
-            select(SORTS, value=S.sort, on_change=S.set_sort, aria_label="Sort subscribers"),
-            class_name="w-full sm:w-40 sm:shrink-0",
-        ),
-        export_link(S.export_url),
-        class_name="mb-4 flex flex-col gap-3 sm:flex-row sm:flex-wrap sm:items-center",
-    )
-
-
 def _confirm() -> rx.Component:
     return confirm_dialog(
         "Unsubscribe",
@@ -120,13 +99,23 @@ def _confirm() -> rx.Component:
 
 def subscribers_panel() -> rx.Component:
     empty = rx.cond(S.filtered, "No subscribers found matching your search.", "No subscribers yet.")
-    table = paged_table(S, S.rows, HEADERS, _row, empty=empty, test_id="subscribers-table")
-    return rx.el.div(
-        _toolbar(),
-        rx.cond(
-            S.load_error != "",
-            error_panel("Failed to load subscribers", "There was an error loading the subscribers.", S.retry),
-            rx.cond(S.loaded, table, loading_text("Loading subscribers…")),
-        ),
-        _confirm(),
+    statuses = [("", "All statuses"), *[(s, label_of(s)) for s in STATUSES]]
+    return section_page(
+        S,
+        data_table(S, HEADERS, _row, empty=empty, actions=False, test_id="subscribers-table"),
+        plural="subscribers",
+        search="Search e-mail addresses…",
+        search_id="search-subscribers",
+        filters=[
+            filter_select(
+                statuses,
+                S.status_filter,
+                S.set_status_filter,
+                "Filter by status",
+                data_testid="subscriber-status-filter",
+            ),
+            filter_select(SORTS, S.sort, S.set_sort, "Sort subscribers", "sm:w-40"),
+        ],
+        export=S.export_url,
+        dialogs=[_confirm()],
     )

@@ -83,7 +83,7 @@ class PermissionsMixin(AdminState, mixin=True):
         try:
             view = await as_actor(actor, lambda s, a: user_permissions.user_permissions(s, actor=a, user_id=target))
         except Exception as exc:
-            self._notify("error", "Failed to load permissions", error_text(exc, "Please try again."))
+            await self._notify("error", "Failed to load permissions", error_text(exc, "Please try again."))
             return
         self._perm_user_id = target
         self.perm_error, self.perm_busy = "", ""
@@ -111,10 +111,10 @@ class PermissionsMixin(AdminState, mixin=True):
             )
         except Exception as exc:
             self.perm_error = error_text(exc, "Unable to update permissions. Please try again.")
-            self._notify("error", "Permission not changed", self.perm_error)
+            await self._notify("error", "Permission not changed", self.perm_error)
             return
         finally:
             self.perm_busy = ""
         self._show_permissions(view)
         verb = "granted to" if change.held else "revoked from"
-        self._notify("success", "Permissions updated", f"{change.permission} {verb} {view.username}.")
+        await self._notify("success", "Permissions updated", f"{change.permission} {verb} {view.username}.")

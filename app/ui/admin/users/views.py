@@ -5,23 +5,18 @@ from __future__ import annotations
 import reflex as rx
 
 from app.ui.admin.accounts.state import EMPLOYEE_TYPE_OPTIONS, ROLE_OPTIONS, AccountRow
-from app.ui.admin.accounts.views import create_dialog, delete_dialog, edit_dialog, reset_dialog, row_actions, search_box
+from app.ui.admin.accounts.views import create_dialog, delete_dialog, edit_dialog, reset_dialog, row_actions
+from app.ui.admin.section import filter_select, section_page
+from app.ui.admin.tables import data_table
 from app.ui.admin.users.permissions_views import permissions_button, permissions_dialog
 from app.ui.admin.users.state import ROLE_COLORS, ROLE_FILTERS, UsersState
 from app.ui.admin.widgets import (
     BTN_PRIMARY,
-    CARD,
     TD,
-    TH,
-    alert,
     allowed_button,
     badge,
     badge_by,
-    empty_row,
-    export_link,
     field,
-    page_header,
-    pagination,
     select,
     text_input,
 )
@@ -71,43 +66,13 @@ def _row(row: rx.Var[AccountRow]) -> rx.Component:
     )
 
 
-def _table() -> rx.Component:
-    return rx.el.div(
-        rx.el.div(
-            rx.el.table(
-                rx.el.thead(
-                    rx.el.tr(
-                        rx.el.th("User", class_name=TH),
-                        rx.el.th("Email", class_name=f"{TH} hidden md:table-cell"),
-                        rx.el.th("Role", class_name=f"{TH} hidden sm:table-cell"),
-                        rx.el.th("Status", class_name=f"{TH} hidden lg:table-cell"),
-                        rx.el.th("Created", class_name=f"{TH} hidden xl:table-cell"),
-                        rx.el.th(rx.el.span("Actions", class_name="sr-only"), class_name=TH),
-                    ),
-                    class_name="bg-slate-50",
-                ),
-                rx.el.tbody(
-                    rx.cond(
-                        UsersState.rows.length() > 0,
-                        rx.foreach(UsersState.rows, _row),
-                        empty_row(6, "No users found"),
-                    ),
-                ),
-                class_name="min-w-full",
-            ),
-            class_name="overflow-x-auto",
-        ),
-        pagination(
-            UsersState.page,
-            UsersState.pages,
-            UsersState.total,
-            UsersState.first_shown,
-            UsersState.last_shown,
-            UsersState.prev_page,
-            UsersState.next_page,
-        ),
-        class_name=f"{CARD} overflow-hidden",
-    )
+HEADERS = [
+    ("User", ""),
+    ("Email", "hidden md:table-cell"),
+    ("Role", "hidden sm:table-cell"),
+    ("Status", "hidden lg:table-cell"),
+    ("Created", "hidden xl:table-cell"),
+]
 
 
 def _edit_dialog() -> rx.Component:
@@ -144,10 +109,14 @@ def _edit_dialog() -> rx.Component:
 
 def users_content() -> rx.Component:
     s = UsersState
-    return rx.el.div(
-        page_header(
-            "User Management",
-            rx.el.span(s.total, " accounts"),
+    return section_page(
+        s,
+        data_table(s, HEADERS, _row, empty="No users found"),
+        plural="users",
+        search="Search users…",
+        title="User Management",
+        subtitle=rx.el.span(s.total, " accounts"),
+        create=[
             allowed_button(
                 s.can_create_clients & ~s.can_manage,
                 "user-plus",
@@ -158,23 +127,14 @@ def users_content() -> rx.Component:
             rx.el.button(
                 rx.icon("plus", size=16), "Create User", on_click=s.open_create("user"), class_name=BTN_PRIMARY
             ),
-        ),
-        rx.el.div(
-            search_box(s, "Search users…"),
-            rx.el.div(
-                select(ROLE_FILTERS, value=s.role_filter, on_change=s.set_role_filter, aria_label="Filter by role"),
-                class_name="w-full sm:w-44",
-            ),
-            export_link(s.export_url),
-            class_name="mb-4 flex flex-col gap-3 sm:flex-row sm:items-center",
-        ),
-        rx.cond(
-            s.load_error != "", rx.el.div(alert("Failed to load users", s.load_error), class_name="mb-4"), rx.fragment()
-        ),
-        _table(),
-        create_dialog(s),
-        _edit_dialog(),
-        reset_dialog(s),
-        delete_dialog(s, "user", "Deletion Failed"),
-        permissions_dialog(),
+        ],
+        filters=[filter_select(ROLE_FILTERS, s.role_filter, s.set_role_filter, "Filter by role")],
+        export=s.export_url,
+        dialogs=[
+            create_dialog(s),
+            _edit_dialog(),
+            reset_dialog(s),
+            delete_dialog(s, "user", "Deletion Failed"),
+            permissions_dialog(),
+        ],
     )

@@ -10,7 +10,8 @@ from reflex_components_core.react_router import ReactRouterLink
 from app.services import site_content
 from app.ui import routes
 from app.ui.components.blocks import badge, section_heading, skeleton_grid
-from app.ui.site.content import SNAPSHOT, read
+from app.ui.site.content import SNAPSHOT
+from app.ui.state.calls import call
 from app.ui.styles import BUTTON_OUTLINE, BUTTON_PRIMARY, CONTAINER, FOCUS_RING
 
 CATEGORIES: list[str] = site_content.PORTFOLIO_CATEGORIES  # "All" first, then the spec's six
@@ -49,7 +50,7 @@ class PortfolioState(rx.State):
 
     @rx.event
     async def load(self) -> None:
-        self.projects = await read(site_content.portfolio_projects)
+        self.projects = await call(site_content.portfolio_projects)
         self.loaded = True
 
     @rx.event

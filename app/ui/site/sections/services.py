@@ -10,7 +10,8 @@ from reflex_components_core.react_router import ReactRouterLink
 from app.services import site_content
 from app.ui import routes
 from app.ui.components.blocks import section_heading, skeleton_grid
-from app.ui.site.content import SNAPSHOT, read
+from app.ui.site.content import SNAPSHOT
+from app.ui.state.calls import call
 from app.ui.styles import BUTTON_OUTLINE, BUTTON_PRIMARY, CONTAINER, TEXT_LINK
 
 
@@ -22,7 +23,7 @@ class ServicesState(rx.State):
 
     @rx.event
     async def load(self) -> None:
-        self.services = await read(site_content.services)
+        self.services = await call(site_content.services)
         self.loaded = True
 
 

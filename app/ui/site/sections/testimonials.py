@@ -12,7 +12,8 @@ from app.services import site_content
 from app.ui import routes
 from app.ui.components.blocks import badge, initials_avatar, section_heading, skeleton_grid, stars
 from app.ui.format import long_date
-from app.ui.site.content import SNAPSHOT, read, relative_date
+from app.ui.site.content import SNAPSHOT, relative_date
+from app.ui.state.calls import call
 from app.ui.state.company import AT_BUILD
 from app.ui.styles import BUTTON_PRIMARY, CONTAINER, TEXT_LINK
 
@@ -38,7 +39,7 @@ class TestimonialsState(rx.State):
     @rx.event
     async def load(self) -> None:
         reviews, featured = await asyncio.gather(
-            read(site_content.random_testimonials, RANDOM_COUNT), read(site_content.featured_testimonials)
+            call(site_content.random_testimonials, RANDOM_COUNT), call(site_content.featured_testimonials)
         )
         self.reviews = _dated(reviews)
         self.featured = _with_initials(featured)
