@@ -106,6 +106,7 @@ BufferBefore = Annotated[int | None, Whole(*NUMBERS["buffer_before_minutes"])]
 BufferAfter = Annotated[int | None, Whole(*NUMBERS["buffer_after_minutes"])]
 MinNotice = Annotated[int | None, Whole(*NUMBERS["min_notice_minutes"])]
 Horizon = Annotated[int | None, Whole(*NUMBERS["horizon_days"])]
+# A video-call link, on a meeting type and on a meeting alike.
 JoinLink = Annotated[str | None, Text("Join link", 500), AfterValidator(_https)]
 
 

@@ -152,12 +152,6 @@ def _start(value: Any) -> datetime:
     return parsed
 
 
-def _https(value: str | None) -> str | None:
-    if value and not value.startswith("https://"):
-        raise problem("The join link must start with https://")
-    return value
-
-
 class MeetingUpdate(Form):
     """The fields sent change; blank text and null mean "not sent". A new start keeps the meeting's length unless a
     duration is sent; the client and the project are looked up by the service."""
@@ -166,7 +160,7 @@ class MeetingUpdate(Form):
     title: Annotated[str | None, Text("Title", 200, required=True)] = None
     description: Annotated[str | None, Text("Description", 5000)] = None
     meeting_type: Annotated[str | None, Text("Meeting type", 100)] = None
-    meeting_url: Annotated[str | None, Text("Join link", 500), AfterValidator(_https)] = None
+    meeting_url: booking_settings.JoinLink = None
     start_time: Annotated[
         datetime | None,
         BeforeValidator(_when),

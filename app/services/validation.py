@@ -1,14 +1,12 @@
-"""Parsing of form values that no typed input says yet: money to the cent, dates, enums, payload cleaning.
-
-Used by the services still taking partial dicts (projects, billing, the booking form) and by the field types of
-`app.services.schema` (Money, Whole), which word their refusals with the same sentences."""
+"""What a typed input cannot say alone: the parsing of money, days and whole numbers behind the field types of
+`app.services.schema` (Money, Day, Whole), the calendar and amount limits, and the look-ups of a chosen client or staff
+member. The booking form and the site content's field table use the parsers directly, with the same sentences."""
 
 from __future__ import annotations
 
 import uuid
 from datetime import date
 from decimal import Decimal, InvalidOperation
-from enum import StrEnum
 from typing import Any
 
 from sqlmodel import Session
@@ -30,11 +28,6 @@ def page_window(page: int, page_size: int, *, max_size: int) -> tuple[int, int, 
     page_size = max(1, min(page_size, max_size))
     page = max(1, min(page, MAX_PAGE))
     return page, page_size, (page - 1) * page_size
-
-
-def drop_empty(data: dict[str, Any], *, drop_none: bool = True) -> dict[str, Any]:
-    """The spec's payload cleaning: empty strings (and, for projects, nulls) mean "not sent"."""
-    return {k: v for k, v in data.items() if v != "" and not (drop_none and v is None)}
 
 
 def money(value: Any, field: str, errors: dict[str, str], label: str = "Amount") -> Decimal | None:
@@ -77,16 +70,6 @@ def date_problem(value: date, label: str) -> str | None:
     if value > LATEST_DATE:
         return f"{label} cannot be after December 31, 2200"
     return None
-
-
-def choice(value: Any, enum: type[StrEnum], field: str, errors: dict[str, str], label: str) -> StrEnum | None:
-    if value in (None, ""):
-        return None
-    try:
-        return enum(str(value))
-    except ValueError:
-        errors[field] = f"{label} must be one of: {', '.join(m.value for m in enum)}"
-        return None
 
 
 def whole(value: Any, field: str, errors: dict[str, str], label: str, *, low: int = 0, high: int = 10**6) -> int | None:
