@@ -80,6 +80,14 @@ class Listed(BaseModel, Generic[T]):
     pages: int
 
 
+class Created(BaseModel, Generic[T]):
+    """The answer to a new account made by staff: without a password, its owner was e-mailed a link to choose one."""
+
+    data: T
+    message: str
+    passwordLinkSent: bool  # noqa: N815 (the spec's answer names)
+
+
 class Done(BaseModel):
     """The answer to a call that returns no record (a delete)."""
 

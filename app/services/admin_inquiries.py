@@ -6,7 +6,7 @@ import uuid
 from collections.abc import Iterator, Mapping
 from typing import Annotated, Any
 
-from pydantic import Field
+from pydantic import BaseModel, Field
 from sqlalchemy import func
 from sqlmodel import Session, col, select
 from sqlmodel.sql.expression import SelectOfScalar
@@ -23,6 +23,27 @@ from app.services.access import require
 from app.services.csv_export import columns, csv_text
 from app.services.paging import Page, paginate, stream
 from app.services.schema import Body, Choice, Flag, RawText, Text, parse
+
+
+class InquiryPublic(BaseModel):
+    """A contact inquiry as staff see it; `assigned_to` is a staff member's user id."""
+
+    id: int
+    name: str
+    email: str
+    company: str | None
+    phone: str | None
+    service_type: str | None
+    budget: str | None
+    message: str
+    newsletter: bool
+    is_spam: bool
+    status: str
+    priority: str
+    assigned_to: str | None
+    notes: str | None
+    created_at: str
+    updated_at: str
 
 
 def inquiry_dto(i: ContactInquiry) -> dict[str, Any]:

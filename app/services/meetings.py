@@ -40,6 +40,21 @@ class MeetingPublic(BaseModel):
     client_id: str | None
 
 
+class MeetingRow(MeetingPublic):
+    """A row of the staff list: the meeting and the names of its client and organizer."""
+
+    client_name: str | None
+    organizer_name: str | None
+
+
+class MeetingLists(BaseModel):
+    """The portal's meetings: upcoming (soonest first) and past, and both in `data` (the spec's shape)."""
+
+    data: list[MeetingPublic]
+    upcoming: list[MeetingPublic]
+    past: list[MeetingPublic]
+
+
 class MeetingCancel(Body):
     """Why the meeting is cancelled (optional: "Cancelled by client" when none is given)."""
 

@@ -9,7 +9,7 @@ from decimal import Decimal
 from typing import Annotated, Any
 
 import sqlalchemy as sa
-from pydantic import AfterValidator, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 from sqlalchemy import func
 from sqlalchemy.orm import aliased
 from sqlmodel import Session, col, select
@@ -33,6 +33,46 @@ PROJECT_SORTS = {
     "name": (func.lower(Project.name), col(Project.id)),
 }
 CHOICES_MAX = 100  # projects offered at once by a picker; a search narrows the rest
+
+
+class MilestonePublic(BaseModel):
+    id: int
+    title: str
+    description: str | None
+    due_date: str | None
+    status: str
+    order_index: int
+
+
+class ProjectPublic(BaseModel):
+    """A project with its milestones in order. Money is text with two decimals; dates are ISO (YYYY-MM-DD); the
+    `deadline` falls back to the planned end date; `actual_hours` is the sum of the time entries."""
+
+    id: int
+    name: str
+    description: str | None
+    status: str
+    project_type: str
+    client_id: str
+    organization_id: int | None
+    manager_id: str | None
+    budget: str | None
+    progress_percentage: int
+    deadline: str | None
+    start_date: str | None
+    end_date: str | None
+    estimated_hours: int | None
+    actual_hours: int | float
+    created_at: str
+    milestones: list[MilestonePublic]
+
+
+class ProjectRow(ProjectPublic):
+    """A row of the project list: the project and the names of its client, organization and manager."""
+
+    client_name: str | None
+    organization_name: str | None
+    manager_name: str | None
 
 
 def _money(value: object) -> str | None:

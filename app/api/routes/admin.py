@@ -24,12 +24,12 @@ from app.api.deps import (
     require_staff,
 )
 from app.api.downloads import csv_file
-from app.api.schemas import One, Saved
+from app.api.schemas import Created, Done, Listed, One, Saved
 from app.core.permissions import Perm
 from app.models.user import User, UserPublic
 from app.services import admin_inquiries, admin_users, audit, company, dashboard, health
 from app.services import user_permissions as perm_service
-from app.services.admin_inquiries import InquiryUpdate
+from app.services.admin_inquiries import InquiryPublic, InquiryUpdate
 from app.services.admin_users import ClientCreate, UserCreate, UserUpdate
 from app.services.company import Company, CompanyUpdate
 from app.services.user_permissions import PermissionChange, UserPermissions
@@ -64,7 +64,7 @@ def export_users(
     return csv_file("clients" if role == "client" else "users", pieces)
 
 
-@router.get("/admin/users")
+@router.get("/admin/users", response_model=Listed[UserPublic])
 def list_users(
     user: StaffUser,
     s: SessionDep,
@@ -82,7 +82,10 @@ def list_users(
 
 
 @router.post(
-    "/admin/users", status_code=201, dependencies=[permitted(Perm.users_manage, doing="create this type of user")]
+    "/admin/users",
+    status_code=201,
+    response_model=Created[UserPublic],
+    dependencies=[permitted(Perm.users_manage, doing="create this type of user")],
 )
 def create_user(user: StaffUser, s: SessionDep, ip: ClientIP, body: UserCreate) -> dict[str, Any]:
     """Create an employee or client (admins: any role)."""
@@ -90,7 +93,7 @@ def create_user(user: StaffUser, s: SessionDep, ip: ClientIP, body: UserCreate) 
     return {"data": _public(created), "message": "User created successfully", **_invited(created)}
 
 
-@router.put("/admin/users/{user_id}")
+@router.put("/admin/users/{user_id}", response_model=Saved[UserPublic])
 def update_user(user_id: str, user: StaffUser, s: SessionDep, ip: ClientIP, body: UserUpdate) -> dict[str, Any]:
     """Change a user's fields, role or permissions (partial)."""
     updated = admin_users.update_user(s, actor=user, user_id=user_id, data=body, ip=ip)
@@ -116,7 +119,7 @@ def set_user_permission(
     return {"data": data, "message": "Permissions updated"}
 
 
-@router.delete("/admin/users/{user_id}")
+@router.delete("/admin/users/{user_id}", response_model=Done)
 def delete_user(user_id: str, user: StaffUser, s: SessionDep, ip: ClientIP) -> dict[str, str]:
     """Delete a user (never yourself, the last admin, or a client whose records must be kept)."""
     admin_users.delete_user(s, actor=user, user_id=user_id, ip=ip)
@@ -126,6 +129,7 @@ def delete_user(user_id: str, user: StaffUser, s: SessionDep, ip: ClientIP) -> d
 @router.post(
     "/protected/create-client",
     status_code=201,
+    response_model=Created[UserPublic],
     dependencies=[permitted(Perm.clients_create, Perm.users_manage, doing="create this type of user")],
 )
 def create_client(user: StaffUser, s: SessionDep, ip: ClientIP, body: ClientCreate) -> dict[str, Any]:
@@ -136,6 +140,7 @@ def create_client(user: StaffUser, s: SessionDep, ip: ClientIP, body: ClientCrea
 
 @router.put(
     "/protected/reset-password/{user_id}",
+    response_model=Done,
     dependencies=[
         permitted(Perm.users_reset_password, Perm.clients_reset_password, doing="reset this user's password")
     ],
@@ -146,7 +151,7 @@ def reset_password(user_id: str, body: ResetPasswordIn, user: StaffUser, s: Sess
     return {"message": "Password reset successfully"}
 
 
-@router.post("/protected/reset-password/{user_id}/send-link")
+@router.post("/protected/reset-password/{user_id}/send-link", response_model=Done)
 def send_reset_link(user_id: str, user: StaffUser, s: SessionDep, ip: ClientIP) -> dict[str, str]:
     """E-mail the user a link to choose a new password (same rules as setting one; nobody chooses it for them)."""
     target = admin_users.send_reset_link(s, actor=user, user_id=user_id, ip=ip)
@@ -162,7 +167,7 @@ def export_inquiries(
     return csv_file("inquiries", pieces)
 
 
-@router.get("/admin/inquiries")
+@router.get("/admin/inquiries", response_model=Listed[InquiryPublic])
 def list_inquiries(
     user: StaffUser,
     s: SessionDep,
@@ -179,7 +184,7 @@ def list_inquiries(
     ).as_json()
 
 
-@router.put("/admin/inquiries/{inquiry_id}")
+@router.put("/admin/inquiries/{inquiry_id}", response_model=Saved[InquiryPublic])
 def update_inquiry(
     inquiry_id: RowId, user: StaffUser, s: SessionDep, ip: ClientIP, body: InquiryUpdate
 ) -> dict[str, Any]:

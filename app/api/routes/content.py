@@ -40,10 +40,10 @@ from app.services import (
 from app.services.applications import ApplicationPublic, ApplicationUpdate
 from app.services.billing import InvoiceCreate, PaymentCreate
 from app.services.invoices import InvoicePublic, InvoiceRow
-from app.services.meetings import MeetingPublic
+from app.services.meetings import MeetingPublic, MeetingRow
 from app.services.organizations import OrganizationCreate, OrganizationPublic, OrganizationUpdate
 from app.services.products import PriceActive, PriceCreate, ProductCreate, ProductPublic, ProductUpdate
-from app.services.projects import MilestonesSave, ProjectCreate
+from app.services.projects import MilestonesSave, ProjectCreate, ProjectPublic
 from app.services.time_entries import TimeEntriesPage, TimeEntryCreate, TimeEntryPublic
 
 router = APIRouter(tags=["content"])
@@ -102,21 +102,24 @@ def delete_organization(organization_id: RowId, user: StaffUser, s: SessionDep) 
 
 
 @router.post(
-    "/protected/projects", status_code=201, dependencies=[permitted(Perm.content_write, doing="create projects")]
+    "/protected/projects",
+    status_code=201,
+    response_model=Saved[ProjectPublic],
+    dependencies=[permitted(Perm.content_write, doing="create projects")],
 )
 def create_project(user: StaffUser, s: SessionDep, body: ProjectCreate) -> dict[str, Any]:
     """Create a project for a client (content:write)."""
     return {"data": projects.create_project(s, actor=user, data=body), "message": "Project created successfully"}
 
 
-@router.delete("/protected/projects/{project_id}")
+@router.delete("/protected/projects/{project_id}", response_model=Done)
 def delete_project(project_id: RowId, user: StaffUser, s: SessionDep) -> dict[str, str]:
     """Delete a project (content:write)."""
     projects.delete_project(s, actor=user, project_id=project_id)
     return {"message": "Project deleted successfully"}
 
 
-@router.put("/protected/projects/{project_id}/milestones")
+@router.put("/protected/projects/{project_id}/milestones", response_model=Saved[ProjectPublic])
 def set_milestones(project_id: RowId, user: StaffUser, s: SessionDep, body: MilestonesSave) -> dict[str, Any]:
     """Replace a project's milestones, in order (content:write)."""
     data = projects.set_milestones(s, actor=user, project_id=project_id, milestones=body.milestones)
@@ -323,7 +326,7 @@ def delete_invoice(invoice_id: RowId, user: StaffUser, s: SessionDep) -> dict[st
     return {"message": "Invoice deleted"}
 
 
-@router.get("/admin/meetings")
+@router.get("/admin/meetings", response_model=Listed[MeetingRow])
 def list_meetings(
     user: StaffUser,
     s: SessionDep,

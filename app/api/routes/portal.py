@@ -8,17 +8,19 @@ from fastapi import APIRouter
 from fastapi.responses import Response
 
 from app.api.deps import CurrentUser, DownloadUser, PageNo, PageSize, RowId, SessionDep
-from app.api.schemas import ProjectIn, Saved
+from app.api.schemas import Listed, ProjectIn, Saved
 from app.core.errors import Invalid
 from app.core.permissions import Perm
 from app.services import export, invoices, meetings, projects
 from app.services.access import staff_can
-from app.services.meetings import MeetingCancel, MeetingPublic
+from app.services.invoices import InvoicePublic
+from app.services.meetings import MeetingCancel, MeetingLists, MeetingPublic
+from app.services.projects import ProjectPublic, ProjectRow
 
 router = APIRouter(prefix="/protected", tags=["portal"])
 
 
-@router.get("/projects")
+@router.get("/projects", response_model=Listed[ProjectRow])
 def list_projects(
     user: CurrentUser,
     s: SessionDep,
@@ -47,7 +49,7 @@ def list_projects(
     ).as_json()
 
 
-@router.put("/projects/{project_id}")
+@router.put("/projects/{project_id}", response_model=Saved[ProjectPublic])
 def update_project(project_id: RowId, body: ProjectIn, user: CurrentUser, s: SessionDep) -> dict[str, object]:
     """Staff with content:write change any field (partial); a client may only cancel their own project."""
     data = body.sent()
@@ -61,7 +63,7 @@ def update_project(project_id: RowId, body: ProjectIn, user: CurrentUser, s: Ses
     return {"data": projects.cancel_project(s, actor=user, project_id=project_id), "message": "Project cancelled"}
 
 
-@router.get("/invoices")
+@router.get("/invoices", response_model=Listed[InvoicePublic])
 def list_invoices(user: CurrentUser, s: SessionDep, page: PageNo = 1, page_size: PageSize = 25) -> dict[str, object]:
     """The signed-in client's issued invoices (staff: all, with billing:read), newest first; one page, with the
     paging fields beside the spec's `data`."""
@@ -79,7 +81,7 @@ def download_invoice(invoice_id: RowId, user: DownloadUser, s: SessionDep) -> Re
     )
 
 
-@router.get("/meetings")
+@router.get("/meetings", response_model=MeetingLists)
 def list_meetings(user: CurrentUser, s: SessionDep) -> dict[str, object]:
     """Upcoming and past meetings of the signed-in client (staff: all, with meetings:read)."""
     lists = meetings.list_meetings(s, actor=user)

@@ -1,0 +1,47 @@
+"""Each REST answer's model (`response_model`) names exactly the keys its service returns: FastAPI filters an answer
+through the model, so a key the model lacked would vanish from the API without an error anywhere."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel
+from sqlmodel import Session, select
+
+from app.models.billing import InvoiceItem
+from app.models.inquiry import ContactInquiry
+from app.services.admin_inquiries import InquiryPublic, inquiry_dto
+from app.services.invoices import InvoiceItemPublic, InvoicePublic, invoice_dto
+from app.services.meetings import MeetingPublic, meeting_dto
+from app.services.projects import MilestonePublic, ProjectPublic, project_dto
+from tests import factories as f
+
+
+def _keys(model: type[BaseModel]) -> set[str]:
+    return set(model.model_fields)
+
+
+def test_the_answer_models_carry_every_key_of_the_services_records(session: Session) -> None:
+    client = f.user(session, "public_models")
+    project = f.project(session, client)
+    milestone = f.milestone(session, project, "Design", 0)
+    shown = project_dto(project, [milestone])
+    assert set(shown) == _keys(ProjectPublic)
+    assert set(shown["milestones"][0]) == _keys(MilestonePublic)  # type: ignore[index]
+    ProjectPublic.model_validate(shown)
+
+    invoice = f.invoice(session, client)
+    items = list(session.exec(select(InvoiceItem).where(InvoiceItem.invoice_id == invoice.id)))
+    assert items, "the factory's invoice has lines"
+    shown = invoice_dto(invoice, items)
+    assert set(shown) == _keys(InvoicePublic)
+    assert set(shown["items"][0]) == _keys(InvoiceItemPublic)  # type: ignore[index]
+    InvoicePublic.model_validate(shown)
+
+    meeting = f.meeting(session, client)
+    assert set(meeting_dto(meeting)) == _keys(MeetingPublic)
+    MeetingPublic.model_validate(meeting_dto(meeting))
+
+    inquiry = ContactInquiry(name="Pat", email="pat@example.com", message="Hello")
+    session.add(inquiry)
+    session.commit()
+    assert set(inquiry_dto(inquiry)) == _keys(InquiryPublic)
+    InquiryPublic.model_validate(inquiry_dto(inquiry))
