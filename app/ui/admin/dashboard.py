@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import reflex as rx
@@ -24,7 +25,33 @@ BUSINESS_ACTIONS = [
 CHECK_NAMES = {"database": "Database", "mail": "Mail queue"}
 
 
-def _check_rows(report: dict[str, Any]) -> list[dict[str, str]]:
+@dataclasses.dataclass
+class Check:
+    """A line of the system card: a dependency's health and what it says."""
+
+    name: str = ""
+    status: str = ""
+    ok: bool = False
+    detail: str = ""
+
+
+@dataclasses.dataclass
+class Cancellation:
+    """A client's cancellation of a meeting or project (the dashboard's last two weeks)."""
+
+    kind: str = ""
+    name: str = ""
+    client: str = ""
+    reason: str = ""
+    when: str = ""
+
+    @classmethod
+    def of(cls, row: dict[str, str]) -> Cancellation:
+        """From client_cancellations.recent's row; the time as a long date."""
+        return cls(row["kind"], row["name"], row["client"], row["reason"], long_date(row["when"]))
+
+
+def _check_rows(report: dict[str, Any]) -> list[Check]:
     rows = []
     for key, name in CHECK_NAMES.items():
         check = report.get(key) or {}
@@ -35,7 +62,7 @@ def _check_rows(report: dict[str, Any]) -> list[dict[str, str]]:
             detail = f"{check.get('pending', 0)} pending, {check.get('failed', 0)} failed"
         else:
             detail = str(check.get("error") or "not checked")
-        rows.append({"name": name, "status": status, "ok": "yes" if status == "ok" else "", "detail": detail})
+        rows.append(Check(name=name, status=status, ok=status == "ok", detail=detail))
     return rows
 
 
@@ -49,8 +76,8 @@ class DashboardState(AdminState):
     active_sessions: str = ""
     system_status: str = ""
     system_problem: str = ""
-    checks: list[dict[str, str]] = []
-    cancellations: list[dict[str, str]] = []  # clients' cancellations of the last two weeks
+    checks: rx.Field[list[Check]] = rx.field(default_factory=list)
+    cancellations: rx.Field[list[Cancellation]] = rx.field(default_factory=list)  # of the last two weeks
     loaded: bool = False
 
     @rx.event
@@ -71,12 +98,12 @@ class DashboardState(AdminState):
             figures = {}
         self.total_users = str(figures["total_users"]) if "total_users" in figures else ""
         self.active_sessions = str(figures["active_sessions"]) if "active_sessions" in figures else ""
-        self.cancellations = [{**c, "when": long_date(c["when"])} for c in figures.get("client_cancellations", [])]
+        self.cancellations = [Cancellation.of(c) for c in figures.get("client_cancellations", [])]
         report = await health.check()
         self.checks = _check_rows(report)
         healthy = report.get("status") == "ok"
         self.system_status = "Healthy" if healthy else "Degraded"
-        failing = [f"{c['name']} {c['status']}" for c in self.checks if not c["ok"]]
+        failing = [f"{c.name} {c.status}" for c in self.checks if not c.ok]
         self.system_problem = "" if healthy else ", ".join(failing)
         self.loaded = True
         return None
@@ -122,14 +149,14 @@ def _system_card() -> rx.Component:
             lambda c: rx.el.li(
                 rx.el.span(
                     rx.cond(
-                        c["ok"] != "",
+                        c.ok,
                         rx.icon("circle-check", size=14, class_name="text-emerald-500"),
                         rx.icon("triangle-alert", size=14, class_name="text-amber-500"),
                     ),
-                    c["name"],
+                    c.name,
                     class_name="flex items-center gap-1.5 font-medium text-slate-700",
                 ),
-                rx.el.span(c["status"], " · ", c["detail"], class_name="pl-5 text-slate-500"),
+                rx.el.span(c.status, " · ", c.detail, class_name="pl-5 text-slate-500"),
                 class_name="flex flex-col",
             ),
         ),
@@ -172,19 +199,19 @@ def _quick_action(label: str, text: str, href: str, icon: str) -> rx.Component:
     )
 
 
-def _cancellation(row: rx.Var[dict[str, str]]) -> rx.Component:
+def _cancellation(row: Any) -> rx.Component:  # a Var of Cancellation
     return rx.el.li(
         rx.el.div(
-            rx.el.p(row["kind"], " · ", rx.el.span(row["name"], class_name="font-medium"), class_name="text-slate-900"),
+            rx.el.p(row.kind, " · ", rx.el.span(row.name, class_name="font-medium"), class_name="text-slate-900"),
             rx.el.p(
                 "Cancelled by ",
-                row["client"],
-                rx.cond(row["reason"] != "", rx.el.span(": ", row["reason"]), rx.fragment()),
+                row.client,
+                rx.cond(row.reason != "", rx.el.span(": ", row.reason), rx.fragment()),
                 class_name="text-sm text-slate-600 break-words",
             ),
             class_name="min-w-0",
         ),
-        rx.el.span(row["when"], class_name="shrink-0 text-xs text-slate-500"),
+        rx.el.span(row.when, class_name="shrink-0 text-xs text-slate-500"),
         class_name="flex items-start justify-between gap-3 border-t border-slate-100 py-3 first:border-t-0",
     )
 
