@@ -1,9 +1,8 @@
-"""Request bodies of the staff forms: every field the services read, with the JSON shape it may have.
+"""The REST answers' envelopes (`Saved`, `One`, `Listed`, `Created`, `Done`) and the one loose request body left.
 
-The services take partial objects (a key not sent is "not changed", an empty string "not sent") and parse the values
-themselves (money, dates, ids, choices) with their own messages. What they cannot meet is a list or an object where
-text belongs, so these types check the shape only and hand the value over unchanged; a wrong shape is a 422 naming
-the field. Keys not declared here pass through untouched, as before (the services ignore them).
+Request bodies are the services' typed inputs (`app.services.*`, `XCreate / XUpdate`). `ProjectIn` stays here: the
+portal's `PUT /protected/projects/{id}` serves staff (parsed by `ProjectUpdate`) and clients, whose request must be
+refused as a whole when it carries anything but `status: cancelled`, so its body checks the JSON shape only.
 """
 
 from __future__ import annotations
@@ -23,19 +22,9 @@ def _shape(kinds: tuple[type, ...], message: str) -> BeforeValidator:
     return BeforeValidator(check)
 
 
-def _text_list(value: Any) -> Any:
-    if value is None or (isinstance(value, list) and all(isinstance(item, str) for item in value)):
-        return value
-    raise ValueError("Must be a list of text")
-
-
 Text = Annotated[str | None, _shape((str,), "Must be text")]
 # Amounts, quantities and ids arrive as JSON numbers or as the text of a form field; the service parses both.
 Number = Annotated[int | float | str | None, _shape((int, float, str), "Must be a number")]
-# A checkbox arrives as true/false or as the text a form sends ("on"); the service reads both.
-Flag = Annotated[bool | str | None, _shape((bool, str), "Must be true or false")]
-TextList = Annotated[list[str] | None, BeforeValidator(_text_list)]
-AList = _shape((list,), "Must be a list")  # of objects, each checked by its own model
 
 
 class Partial(BaseModel):
@@ -92,45 +81,6 @@ class Done(BaseModel):
     """The answer to a call that returns no record (a delete)."""
 
     message: str
-
-
-class UserCreateIn(Partial):
-    username: Text = None
-    email: Text = None
-    password: Text = None
-    password_hash: Text = None  # the spec's staff form sends the new password under this name
-    role: Text = None
-    employee_type: Text = None
-    first_name: Text = None
-    last_name: Text = None
-    phone: Text = None
-    company: Text = None
-    extra_permissions: TextList = None
-
-
-class ClientCreateIn(Partial):
-    username: Text = None
-    email: Text = None
-    password: Text = None
-    password_hash: Text = None
-    first_name: Text = None
-    last_name: Text = None
-    phone: Text = None
-    company: Text = None
-
-
-class UserUpdateIn(Partial):
-    username: Text = None
-    email: Text = None
-    role: Text = None
-    employee_type: Text = None
-    first_name: Text = None
-    last_name: Text = None
-    phone: Text = None
-    company: Text = None
-    extra_permissions: TextList = None
-    revoked_permissions: TextList = None
-    is_verified: Flag = None
 
 
 class ProjectIn(Partial):
