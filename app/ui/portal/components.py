@@ -148,3 +148,46 @@ def section_title(text: str, *extra: rx.Component) -> rx.Component:
         *extra,
         class_name="flex flex-wrap items-center justify-between gap-3",
     )
+
+
+def confirm_dialog(
+    *,
+    title: str,
+    description: Any,
+    error: Any,
+    busy: Any,
+    keep: str,
+    confirm: str,
+    on_confirm: Any,
+    is_open: Any,
+    on_open_change: Any,
+) -> rx.Component:
+    """The portal's "are you sure" for an action that cannot be undone (cancelling a meeting or a project): the
+    service's refusal shows inside it, and the confirm button says it is working while the call runs."""
+    return rx.alert_dialog.root(
+        rx.alert_dialog.content(
+            rx.alert_dialog.title(title),
+            rx.alert_dialog.description(description),
+            rx.el.div(error_text(error), class_name="mt-3"),
+            rx.el.div(
+                rx.alert_dialog.cancel(rx.el.button(keep, type="button", class_name=BUTTON_SECONDARY)),
+                rx.el.button(
+                    rx.cond(busy, "Cancelling...", confirm),
+                    type="button",
+                    disabled=busy,
+                    on_click=on_confirm,
+                    class_name=BUTTON_DANGER_SOLID,
+                ),
+                class_name="mt-4 flex flex-wrap justify-end gap-3",
+            ),
+        ),
+        open=is_open,
+        on_open_change=on_open_change,
+    )
+
+
+def link_button(icon: str, label: str, href: Any, class_name: str) -> rx.Component:
+    """A link styled as a button that opens another site (a video call, the scheduler) in a new tab."""
+    return rx.el.a(
+        rx.icon(icon, size=16), label, href=href, target="_blank", rel="noopener noreferrer", class_name=class_name
+    )

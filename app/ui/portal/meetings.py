@@ -226,27 +226,10 @@ def _meeting_row(m: rx.Var, *, actions: bool) -> rx.Component:
         rx.cond(
             (m.join_url != "") | (m.reschedule_url != "") | m.can_cancel,
             rx.el.div(
-                rx.cond(
-                    m.join_url != "",
-                    rx.el.a(
-                        rx.icon("video", size=16),
-                        "Join Meeting",
-                        href=m.join_url,
-                        target="_blank",
-                        rel="noopener noreferrer",
-                        class_name=ui.BUTTON_PRIMARY,
-                    ),
-                ),
+                rx.cond(m.join_url != "", ui.link_button("video", "Join Meeting", m.join_url, ui.BUTTON_PRIMARY)),
                 rx.cond(
                     m.reschedule_url != "",
-                    rx.el.a(
-                        rx.icon("calendar-clock", size=16),
-                        "Reschedule",
-                        href=m.reschedule_url,
-                        target="_blank",
-                        rel="noopener noreferrer",
-                        class_name=ui.BUTTON_SECONDARY,
-                    ),
+                    ui.link_button("calendar-clock", "Reschedule", m.reschedule_url, ui.BUTTON_SECONDARY),
                 ),
                 rx.cond(
                     m.can_cancel,
@@ -270,26 +253,15 @@ def _meeting_row(m: rx.Var, *, actions: bool) -> rx.Component:
 
 
 def _cancel_dialog() -> rx.Component:
-    return rx.alert_dialog.root(
-        rx.alert_dialog.content(
-            rx.alert_dialog.title("Cancel Meeting"),
-            rx.alert_dialog.description("Are you sure you want to cancel this meeting? This action cannot be undone."),
-            rx.el.div(ui.error_text(MeetingsState.cancel_error), class_name="mt-3"),
-            rx.el.div(
-                rx.alert_dialog.cancel(
-                    rx.el.button("No, Keep Meeting", type="button", class_name=ui.BUTTON_SECONDARY),
-                ),
-                rx.el.button(
-                    rx.cond(MeetingsState.cancelling, "Cancelling...", "Yes, Cancel Meeting"),
-                    type="button",
-                    disabled=MeetingsState.cancelling,
-                    on_click=MeetingsState.confirm_cancel,
-                    class_name=ui.BUTTON_DANGER_SOLID,
-                ),
-                class_name="mt-4 flex flex-wrap justify-end gap-3",
-            ),
-        ),
-        open=MeetingsState.cancel_id != 0,
+    return ui.confirm_dialog(
+        title="Cancel Meeting",
+        description="Are you sure you want to cancel this meeting? This action cannot be undone.",
+        error=MeetingsState.cancel_error,
+        busy=MeetingsState.cancelling,
+        keep="No, Keep Meeting",
+        confirm="Yes, Cancel Meeting",
+        on_confirm=MeetingsState.confirm_cancel,
+        is_open=MeetingsState.cancel_id != 0,
         on_open_change=MeetingsState.set_cancel_open,
     )
 

@@ -234,30 +234,19 @@ def _project_card(p: ObjectVar[ProjectView]) -> rx.Component:
 
 
 def _confirm_dialog() -> rx.Component:
-    return rx.alert_dialog.root(
-        rx.alert_dialog.content(
-            rx.alert_dialog.title("Cancel Project"),
-            rx.alert_dialog.description(
-                "Are you sure you want to cancel ",
-                rx.el.strong(ProjectsState.confirm_name),
-                "? Work on it will stop. This action cannot be undone.",
-            ),
-            rx.el.div(ui.error_text(ProjectsState.cancel_error), class_name="mt-3"),
-            rx.el.div(
-                rx.alert_dialog.cancel(
-                    rx.el.button("No, Keep Project", type="button", class_name=ui.BUTTON_SECONDARY),
-                ),
-                rx.el.button(
-                    rx.cond(ProjectsState.cancelling, "Cancelling...", "Yes, Cancel Project"),
-                    type="button",
-                    disabled=ProjectsState.cancelling,
-                    on_click=ProjectsState.confirm_cancel,
-                    class_name=ui.BUTTON_DANGER_SOLID,
-                ),
-                class_name="mt-4 flex flex-wrap justify-end gap-3",
-            ),
+    return ui.confirm_dialog(
+        title="Cancel Project",
+        description=rx.fragment(
+            "Are you sure you want to cancel ",
+            rx.el.strong(ProjectsState.confirm_name),
+            "? Work on it will stop. This action cannot be undone.",
         ),
-        open=ProjectsState.confirm_id != 0,
+        error=ProjectsState.cancel_error,
+        busy=ProjectsState.cancelling,
+        keep="No, Keep Project",
+        confirm="Yes, Cancel Project",
+        on_confirm=ProjectsState.confirm_cancel,
+        is_open=ProjectsState.confirm_id != 0,
         on_open_change=ProjectsState.set_confirm_open,
     )
 
