@@ -15,7 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import timedelta
 
-from sqlalchemy import delete, func, text
+from sqlalchemy import and_, delete, func, text
+from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
 from app.core.errors import TooManyRequests
@@ -51,12 +52,29 @@ def _lock(s: Session, keys: list[str]) -> None:
     """Serialise takers of the same keys until the transaction ends, so each counts every earlier committed attempt.
 
     PostgreSQL only: on SQLite the caller's insert already holds the database's single write lock. Keys are locked in
-    one order, so two takers of overlapping keys cannot deadlock.
+    one order, so two takers of overlapping keys cannot deadlock; one statement takes them all (one round trip).
     """
     if s.get_bind().dialect.name != "postgresql":
         return
-    for lock_id in sorted({int(k[:15], 16) for k in keys}):  # 60 bits of the digest: fits a bigint
-        s.connection().execute(text("SELECT pg_advisory_xact_lock(:id)"), {"id": lock_id})
+    lock_ids = sorted({int(k[:15], 16) for k in keys})  # 60 bits of the digest: fits a bigint
+    s.connection().execute(
+        text("SELECT pg_advisory_xact_lock(id) FROM (SELECT unnest(CAST(:ids AS bigint[])) AS id ORDER BY id) AS k"),
+        {"ids": lock_ids},
+    )
+
+
+def _over(s: Session, limits: tuple[Limit, ...]) -> Limit | None:
+    """The first limit whose window holds more than its limit, every window counted in one query."""
+    now = utcnow()
+    counts = [
+        func.count().filter(
+            and_(col(RateLimitEvent.key) == stored_key(lim.key), col(RateLimitEvent.created_at) >= now - lim.window)
+        )
+        for lim in limits
+    ]
+    keys = {stored_key(lim.key) for lim in limits}
+    totals = s.execute(sa_select(*counts).where(col(RateLimitEvent.key).in_(keys))).one()
+    return next((lim for lim, n in zip(limits, totals, strict=True) if int(n) > lim.limit), None)
 
 
 def _take(s: Session, limits: tuple[Limit, ...]) -> tuple[list[RateLimitEvent], Limit | None]:
@@ -66,12 +84,11 @@ def _take(s: Session, limits: tuple[Limit, ...]) -> tuple[list[RateLimitEvent], 
     rows = [RateLimitEvent(key=k) for k in keys]
     s.add_all(rows)
     s.flush()
-    for lim in limits:
-        if count(s, lim.key, lim.window) > lim.limit:
-            for row in rows:
-                s.delete(row)
-            s.flush()
-            return [], lim
+    if (refused := _over(s, limits)) is not None:
+        for row in rows:
+            s.delete(row)
+        s.flush()
+        return [], refused
     return rows, None
 
 
