@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import reflex as rx
@@ -25,7 +26,20 @@ def _shown(value: Any) -> str:
     return "(empty)" if value in (None, "") else str(value)
 
 
-def audit_row(entry: dict[str, Any]) -> dict[str, str]:
+@dataclasses.dataclass
+class AuditRow:
+    """An audit-log entry as the table shows it."""
+
+    id: str = ""
+    when: str = ""
+    who: str = ""
+    action: str = ""
+    record: str = "—"
+    summary: str = ""
+    where: str = "—"
+
+
+def audit_row(entry: dict[str, Any]) -> AuditRow:
     record = entry["entity_type"]
     if record and entry["entity_id"]:
         record = f"{record} #{entry['entity_id'][:8]}"
@@ -39,19 +53,19 @@ def audit_row(entry: dict[str, Any]) -> dict[str, str]:
         summary = str(details["username"])
     elif "role" in details:
         summary = f"role {details['role']}"
-    return {
-        "id": str(entry["id"]),
-        "when": _timestamp(entry["created_at"]),
-        "who": entry["actor"],
-        "action": entry["action"],
-        "record": record or "—",
-        "summary": summary,
-        "where": entry["ip_address"] or "—",
-    }
+    return AuditRow(
+        id=str(entry["id"]),
+        when=_timestamp(entry["created_at"]),
+        who=entry["actor"],
+        action=entry["action"],
+        record=record or "—",
+        summary=summary,
+        where=entry["ip_address"] or "—",
+    )
 
 
 class SettingsState(AdminState):
-    audit_rows: list[dict[str, str]] = []
+    audit_rows: rx.Field[list[AuditRow]] = rx.field(default_factory=list)
     audit_error: str = ""
     audit_loaded: bool = False
 
@@ -126,22 +140,22 @@ def _account_card() -> rx.Component:
     )
 
 
-def _audit_row(row: rx.Var) -> rx.Component:
+def _audit_row(row: Any) -> rx.Component:  # a Var of AuditRow
     return rx.el.tr(
-        rx.el.td(row["when"], class_name=f"{TD} min-w-[8rem] text-xs sm:text-sm md:whitespace-nowrap"),
-        rx.el.td(row["who"], class_name=f"{TD} hidden sm:table-cell"),
+        rx.el.td(row.when, class_name=f"{TD} min-w-[8rem] text-xs sm:text-sm md:whitespace-nowrap"),
+        rx.el.td(row.who, class_name=f"{TD} hidden sm:table-cell"),
         rx.el.td(
-            rx.el.p(row["who"], class_name="mb-1 text-xs font-medium text-slate-700 sm:hidden"),
-            rx.el.code(row["action"], class_name="rounded bg-slate-100 px-1.5 py-0.5 text-xs"),
+            rx.el.p(row.who, class_name="mb-1 text-xs font-medium text-slate-700 sm:hidden"),
+            rx.el.code(row.action, class_name="rounded bg-slate-100 px-1.5 py-0.5 text-xs"),
             rx.cond(
-                row["summary"] != "",
-                rx.el.p(row["summary"], class_name="mt-1 break-words text-xs text-slate-500"),
+                row.summary != "",
+                rx.el.p(row.summary, class_name="mt-1 break-words text-xs text-slate-500"),
                 rx.fragment(),
             ),
             class_name=TD,
         ),
-        rx.el.td(row["record"], class_name=f"{TD} hidden md:table-cell whitespace-nowrap"),
-        rx.el.td(row["where"], class_name=f"{TD} hidden md:table-cell whitespace-nowrap"),
+        rx.el.td(row.record, class_name=f"{TD} hidden md:table-cell whitespace-nowrap"),
+        rx.el.td(row.where, class_name=f"{TD} hidden md:table-cell whitespace-nowrap"),
         class_name="border-t border-slate-100",
         data_testid="audit-row",
     )
