@@ -77,7 +77,8 @@ def _rate(rate: Decimal | None) -> Decimal:
     return rate or Decimal("0")
 
 
-TaxRate = Annotated[Decimal, Money("Tax rate"), AfterValidator(_rate)]
+# Null is no tax (the form's "0"), so the field accepts it; the value is never null once checked.
+TaxRate = Annotated[Decimal | None, Money("Tax rate"), AfterValidator(_rate)]
 
 
 class InvoiceLine(Input):
@@ -193,7 +194,7 @@ def price_invoice(
     """
     model = InvoiceLines if descriptions else InvoiceDraftLines
     body = parse(model, {"items": [_plain(line) for line in items], "tax_rate": tax_rate})
-    return _priced(body.items, body.tax_rate)
+    return _priced(body.items, body.tax_rate or Decimal(0))
 
 
 def _plain(line: InvoiceLine | Mapping[str, Any]) -> Mapping[str, Any]:
@@ -308,7 +309,7 @@ def create_invoice(s: Session, *, actor: User, data: InvoiceCreate | Mapping[str
     access.require(actor, Perm.billing_write, "create invoices")
     body = parse(InvoiceCreate, data)
     header = _header(s, body)
-    priced = _priced(body.items, body.tax_rate)
+    priced = _priced(body.items, body.tax_rate or Decimal(0))
     year = utcnow().year
     for _attempt in range(NUMBER_ATTEMPTS):
         invoice = Invoice(

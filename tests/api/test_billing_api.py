@@ -52,3 +52,33 @@ def test_clients_and_staff_without_billing_read_are_refused(client: TestClient, 
     as_user(client, session, f.user(session, "dev_api", role=Role.employee, employee_type=EmployeeType.developer))
     r = client.get("/api/admin/invoices")
     assert r.status_code == 403 and "permission" in r.json()["message"]
+
+
+def test_null_means_not_given_in_an_invoice_and_a_payment(client: TestClient, session: Session) -> None:
+    # A JSON client may send null for what it leaves out: no tax, no project, no date, the outstanding amount.
+    payer = f.user(session, "null_payer")
+    as_user(client, session, f.user(session, "null_cfo", role=Role.employee, employee_type=EmployeeType.cfo))
+    r = client.post(
+        "/api/admin/invoices",
+        json={"client_id": str(payer.id), "tax_rate": None, "project_id": None, "due_date": None, "notes": None,
+              "items": [{"description": "Audit", "quantity": 2, "unit_price": "50"}]},
+    )  # fmt: skip
+    assert r.status_code == 201, r.text
+    invoice = r.json()["data"]
+    assert (invoice["subtotal"], invoice["tax_amount"], invoice["total_amount"]) == ("100.00", "0.00", "100.00")
+    assert client.post(f"/api/admin/invoices/{invoice['id']}/issue").status_code == 200
+    paid = client.post(
+        f"/api/admin/invoices/{invoice['id']}/payments", json={"amount": None, "method": None, "paid_on": None}
+    )
+    assert paid.status_code == 200, paid.text
+    assert paid.json()["data"]["status"] == "paid"
+    bad = client.post(
+        "/api/admin/invoices", json={"client_id": str(payer.id), "tax_rate": "101", "items": [{"quantity": None}]}
+    )
+    assert bad.status_code == 422
+    assert bad.json()["errors"] == {
+        "items.0.description": "Description is required",
+        "items.0.quantity": "Quantity is required",
+        "items.0.unit_price": "Unit price is required",
+        "tax_rate": "Tax rate cannot exceed 100%",
+    }
