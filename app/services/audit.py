@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pydantic import BaseModel
 from sqlmodel import Session, SQLModel, col, select
 
 from app.core.permissions import Perm
@@ -32,6 +33,21 @@ def record(
             ip_address=ip,
         )
     )
+
+
+class AuditEntry(BaseModel):
+    """A recorded staff action: who (`actor`: a username, "system" or "(deleted user)"), what, on which record, the
+    action's details (what changed) and the address it came from."""
+
+    id: int
+    created_at: str
+    actor_id: str | None
+    actor: str
+    action: str
+    entity_type: str
+    entity_id: str
+    details: dict[str, Any]
+    ip_address: str
 
 
 def recent(s: Session, *, actor: User, limit: int = 100) -> list[dict[str, Any]]:

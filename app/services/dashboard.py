@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pydantic import BaseModel
 from sqlalchemy import func
 from sqlmodel import Session, select
 
@@ -11,6 +12,25 @@ from app.core.permissions import Perm
 from app.models.user import User
 from app.services import client_cancellations, sessions
 from app.services.access import perms
+
+
+class CancellationPublic(BaseModel):
+    kind: str
+    name: str
+    client: str
+    reason: str
+    when: str
+
+
+class DashboardSummary(BaseModel):
+    """The dashboard's figures; `total_users` and `active_sessions` only for staff allowed to see them (absent
+    otherwise), `system` the health check's report."""
+
+    permission_count: int
+    total_users: int | None = None
+    active_sessions: int | None = None
+    client_cancellations: list[CancellationPublic]
+    system: dict[str, Any]
 
 
 def summary(s: Session, *, actor: User) -> dict[str, Any]:

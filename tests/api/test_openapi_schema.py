@@ -79,6 +79,8 @@ TYPED = {
     ("put", "/api/protected/projects/{project_id}/milestones"),
     ("get", "/api/protected/invoices"),
     ("get", "/api/protected/meetings"),
+    ("get", "/api/admin/dashboard"),
+    ("get", "/api/admin/audit"),
     ("post", "/api/admin/meetings/{meeting_id}/complete"),
     ("post", "/api/protected/meetings/{meeting_id}/cancel"),
     *(

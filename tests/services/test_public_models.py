@@ -7,8 +7,12 @@ from pydantic import BaseModel
 from sqlmodel import Session, select
 
 from app.models.billing import InvoiceItem
+from app.models.enums import Role
 from app.models.inquiry import ContactInquiry
+from app.services import audit, dashboard
 from app.services.admin_inquiries import InquiryPublic, inquiry_dto
+from app.services.audit import AuditEntry
+from app.services.dashboard import DashboardSummary
 from app.services.invoices import InvoiceItemPublic, InvoicePublic, invoice_dto
 from app.services.meetings import MeetingPublic, meeting_dto
 from app.services.projects import MilestonePublic, ProjectPublic, project_dto
@@ -45,3 +49,12 @@ def test_the_answer_models_carry_every_key_of_the_services_records(session: Sess
     session.commit()
     assert set(inquiry_dto(inquiry)) == _keys(InquiryPublic)
     InquiryPublic.model_validate(inquiry_dto(inquiry))
+
+    admin = f.user(session, "public_models_admin", role=Role.admin)
+    audit.record(session, actor=admin, action="user.update", entity=client, details={"fields": ["phone"]})
+    session.commit()
+    entry = audit.recent(session, actor=admin, limit=1)[0]
+    assert set(entry) == _keys(AuditEntry)
+    figures = dashboard.summary(session, actor=admin)
+    assert set(figures) | {"system"} == _keys(DashboardSummary)
+    DashboardSummary.model_validate({**figures, "system": {}})

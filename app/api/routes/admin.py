@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Query
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
@@ -31,7 +31,9 @@ from app.services import admin_inquiries, admin_users, audit, company, dashboard
 from app.services import user_permissions as perm_service
 from app.services.admin_inquiries import InquiryPublic, InquiryUpdate
 from app.services.admin_users import ClientCreate, UserCreate, UserUpdate
+from app.services.audit import AuditEntry
 from app.services.company import Company, CompanyUpdate
+from app.services.dashboard import DashboardSummary
 from app.services.user_permissions import PermissionChange, UserPermissions
 
 router = APIRouter(tags=["admin"], dependencies=[Depends(require_staff)])
@@ -195,16 +197,20 @@ def update_inquiry(
     }
 
 
-@router.get("/admin/dashboard")
+# Figures the caller may not see are left out, not null.
+@router.get("/admin/dashboard", response_model=DashboardSummary, response_model_exclude_none=True)
 async def dashboard_summary(user: StaffUser, s: SessionDep) -> dict[str, Any]:
     """The dashboard cards: users, live sessions and system status from real checks."""
     figures = await run_in_threadpool(dashboard.summary, s, actor=user)
     return {**figures, "system": await health.check()}
 
 
-@router.get("/admin/audit")
+AuditLimit = Annotated[int, Query(description="How many entries, newest first: 1 to 500 (clamped into range).")]
+
+
+@router.get("/admin/audit", response_model=One[list[AuditEntry]])
 def audit_log(
-    user: Annotated[User, Depends(require("audit:read", "the audit log"))], s: SessionDep, limit: int = 100
+    user: Annotated[User, Depends(require("audit:read", "the audit log"))], s: SessionDep, limit: AuditLimit = 100
 ) -> dict[str, Any]:
     """The most recent staff actions, newest first, with the acting user's name (needs audit:read)."""
     return {"data": audit.recent(s, actor=user, limit=limit)}
