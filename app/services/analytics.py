@@ -6,6 +6,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from decimal import Decimal
 from typing import Any
 
+from pydantic import BaseModel
 from sqlalchemy import and_, func, literal_column
 from sqlalchemy.sql.elements import ColumnElement
 from sqlmodel import Session, col, select
@@ -45,6 +46,51 @@ def _window(start: date, end: date) -> tuple[datetime, datetime]:
     if (end - start).days > MAX_DAYS:
         raise Invalid("Choose a period of at most about two years", errors={"start": "Period too long"})
     return datetime.combine(start, time.min, UTC), datetime.combine(end + timedelta(days=1), time.min, UTC)
+
+
+class Period(BaseModel):
+    start: str
+    end: str
+
+
+class WeekStatusCount(BaseModel):
+    week: str  # the Monday the week starts on (ISO date)
+    status: str
+    count: int
+
+
+class WeekServiceCount(BaseModel):
+    week: str
+    service: str  # "unspecified" when the form named none
+    count: int
+
+
+class Conversion(BaseModel):
+    """Of the distinct addresses that sent an inquiry in the period, how many belong to a client account."""
+
+    senders: int
+    became_clients: int
+    rate: float
+
+
+class MonthMoney(BaseModel):
+    month: str  # the first day of the month (ISO date)
+    invoiced: str
+    paid: str
+
+
+class AnalyticsReport(BaseModel):
+    """The analytics page's figures for a period (inclusive days). Money is text with two decimals."""
+
+    period: Period
+    inquiries_total: int
+    inquiries_by_week_status: list[WeekStatusCount]
+    inquiries_by_week_service: list[WeekServiceCount]
+    conversion: Conversion
+    projects_by_status: dict[str, int]
+    billing_by_month: list[MonthMoney]
+    upcoming_meetings_30_days: int
+    applications_by_opening: dict[str, int]
 
 
 def report(s: Session, *, actor: User, start: date | None = None, end: date | None = None) -> dict[str, Any]:

@@ -81,6 +81,7 @@ TYPED = {
     ("get", "/api/protected/meetings"),
     ("get", "/api/admin/dashboard"),
     ("get", "/api/admin/audit"),
+    ("get", "/api/admin/analytics"),
     ("post", "/api/admin/meetings/{meeting_id}/complete"),
     ("post", "/api/protected/meetings/{meeting_id}/cancel"),
     *(

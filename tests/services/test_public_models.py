@@ -9,8 +9,9 @@ from sqlmodel import Session, select
 from app.models.billing import InvoiceItem
 from app.models.enums import Role
 from app.models.inquiry import ContactInquiry
-from app.services import audit, dashboard
+from app.services import analytics, audit, dashboard
 from app.services.admin_inquiries import InquiryPublic, inquiry_dto
+from app.services.analytics import AnalyticsReport
 from app.services.audit import AuditEntry
 from app.services.dashboard import DashboardSummary
 from app.services.invoices import InvoiceItemPublic, InvoicePublic, invoice_dto
@@ -58,3 +59,7 @@ def test_the_answer_models_carry_every_key_of_the_services_records(session: Sess
     figures = dashboard.summary(session, actor=admin)
     assert set(figures) | {"system"} == _keys(DashboardSummary)
     DashboardSummary.model_validate({**figures, "system": {}})
+    figures = analytics.report(session, actor=admin)
+    assert set(figures) == _keys(AnalyticsReport)
+    shown = AnalyticsReport.model_validate(figures)
+    assert shown.inquiries_total >= 1 and shown.inquiries_by_week_service and shown.billing_by_month

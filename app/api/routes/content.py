@@ -37,6 +37,7 @@ from app.services import (
     site_admin,
     time_entries,
 )
+from app.services.analytics import AnalyticsReport
 from app.services.applications import ApplicationPublic, ApplicationUpdate
 from app.services.billing import InvoiceCreate, PaymentCreate
 from app.services.invoices import InvoicePublic, InvoiceRow
@@ -429,7 +430,7 @@ def download_document(application_id: RowId, document: str, user: DownloadUser, 
     )
 
 
-@router.get("/admin/analytics")
+@router.get("/admin/analytics", response_model=AnalyticsReport)
 def analytics_report(
     user: CurrentUser, s: SessionDep, start: date | None = None, end: date | None = None
 ) -> dict[str, Any]:
