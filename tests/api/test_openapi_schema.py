@@ -82,6 +82,7 @@ TYPED = {
     ("get", "/api/admin/dashboard"),
     ("get", "/api/admin/audit"),
     ("get", "/api/admin/analytics"),
+    *(("get", f"/api/admin/site/{k}") for k in site_admin.KINDS),
     ("post", "/api/admin/meetings/{meeting_id}/complete"),
     ("post", "/api/protected/meetings/{meeting_id}/cancel"),
     *(

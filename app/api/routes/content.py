@@ -153,15 +153,12 @@ def delete_time_entry(project_id: RowId, entry_id: RowId, user: StaffUser, s: Se
     return {"message": "Time entry deleted"}
 
 
-@router.get("/admin/site/{kind}")
-def list_site_content(kind: str, user: StaffUser, s: SessionDep) -> dict[str, Any]:
-    """Every row of a public content kind: services, portfolio, testimonials, team, jobs (content:read)."""
-    return {"data": site_admin.list_items(s, actor=user, kind=kind)}
-
-
-def _site_writes(key: str) -> None:
-    """POST and PUT of one content kind, each declaring that kind's body and answer (the kinds' fields differ)."""
+def _site_routes(key: str) -> None:
+    """GET, POST and PUT of one content kind, each declaring that kind's body and answer (the kinds' fields differ)."""
     noun = site_admin.KINDS[key].noun.capitalize()
+
+    def listing(user: StaffUser, s: SessionDep) -> dict[str, Any]:
+        return {"data": site_admin.list_items(s, actor=user, kind=key)}
 
     def create(user: StaffUser, s: SessionDep, body: Any) -> dict[str, Any]:
         data = site_admin.create_item(s, actor=user, kind=key, data=body)
@@ -173,9 +170,13 @@ def _site_writes(key: str) -> None:
 
     # The body's model is a value chosen per kind, so it is set as an object (annotations here are strings).
     create.__annotations__["body"], update.__annotations__["body"] = site_admin.CREATE[key], site_admin.UPDATE[key]
+    listing.__doc__ = f"Every {site_admin.KINDS[key].noun} of the public site, in its order (content:read)."
     create.__doc__ = f"Add a {site_admin.KINDS[key].noun} to the public site (content:write)."
     update.__doc__ = f"Change a {site_admin.KINDS[key].noun} (partial; content:write)."
     answer: Any = Saved.__class_getitem__(site_admin.PUBLIC[key])
+    item: Any = site_admin.PUBLIC[key]
+    rows: Any = One[list[item]]  # the kind's model, chosen at import time
+    router.get(f"/admin/site/{key}", response_model=rows, name=f"list_{key}")(listing)
     creating = permitted(Perm.content_write, doing="create site content")
     updating = permitted(Perm.content_write, doing="update site content")
     router.post(
@@ -187,13 +188,14 @@ def _site_writes(key: str) -> None:
 
 
 for _kind in site_admin.KINDS:
-    _site_writes(_kind)
+    _site_routes(_kind)
 
 
+@router.get("/admin/site/{kind}", include_in_schema=False)
 @router.post("/admin/site/{kind}", status_code=201, include_in_schema=False)
 @router.put("/admin/site/{kind}/{item_id}", include_in_schema=False)
 def unknown_site_content(kind: str) -> None:
-    """Any other kind: the same 404 as listing it."""
+    """Any other kind: 404, whatever the method."""
     site_admin.kind_of(kind)
     raise AssertionError("every known kind has its own routes")
 
