@@ -169,11 +169,17 @@ def dialog_actions(*children: rx.Component) -> rx.Component:
 
 
 def submit_actions(
-    on_cancel: Any, busy: rx.Var, label: str = "Save", *, danger: bool = False, test_id: str | None = None
+    on_cancel: Any,
+    busy: rx.Var,
+    label: Any = "Save",
+    *,
+    danger: bool = False,
+    test_id: str | None = None,
+    cancel: str = "Cancel",
 ) -> rx.Component:
     """A form dialog's Cancel and submit buttons; while `busy` the submit button spins and cannot be pressed twice."""
     return dialog_actions(
-        rx.el.button("Cancel", type="button", on_click=on_cancel, class_name=BTN_SECONDARY),
+        rx.el.button(cancel, type="button", on_click=on_cancel, class_name=BTN_SECONDARY),
         rx.el.button(
             rx.cond(busy, rx.icon("loader-circle", size=16, class_name="animate-spin"), rx.fragment()),
             label,

@@ -14,7 +14,8 @@ from app.models.user import UserPublic
 from app.services import applications
 from app.services.paging import Page
 from app.ui.admin.cards import row_id
-from app.ui.admin.common import day_text, form_text, holds, label_of
+from app.ui.admin.common import day_text, form_text, label_of
+from app.ui.admin.dialogs import SectionWriter
 from app.ui.admin.paged import PagedList, export_url
 from app.ui.admin.state import AdminState, as_actor, error_text
 
@@ -76,17 +77,14 @@ def application_row(a: dict[str, Any]) -> ApplicationRow:
     )
 
 
-class ApplicationListState(PagedList, AdminState):
+class ApplicationListState(SectionWriter, PagedList, AdminState):
     rows: list[ApplicationRow] = []
     page_size: int = PAGE_SIZE
     sort: str = "newest"
     openings: list[Opening] = []
     job_filter: str = ""
     status_filter: str = ""
-    detail_open: bool = False
     detail: ApplicationRow = ApplicationRow()
-    saving: bool = False
-    _detail_id: int = 0
 
     @rx.var
     def export_url(self) -> str:
@@ -118,7 +116,7 @@ class ApplicationListState(PagedList, AdminState):
 
     @rx.event
     async def load(self) -> None:
-        self.detail_open = False
+        self.close_dialogs()
         self.job_filter = self.status_filter = self.search = ""
         self.page, self.openings = 1, []
         await self._reload(quiet=True)
@@ -133,9 +131,8 @@ class ApplicationListState(PagedList, AdminState):
         self.status_filter = value if value in STATUSES else ""
         await self._first_page()
 
-    @rx.var
-    def can_write(self) -> bool:
-        return holds(self.user, Perm.applications_write)
+    def _write_guard(self) -> tuple[str, str]:
+        return Perm.applications_write, FEATURE
 
     @rx.var
     def filtered(self) -> bool:
@@ -146,18 +143,14 @@ class ApplicationListState(PagedList, AdminState):
         row = next((r for r in self.rows if r.id == row_id(application_id)), None)
         if row is None:
             return
-        self._detail_id, self.detail = row.id, row
-        self.detail_open = True
-
-    @rx.event
-    def set_detail_open(self, value: bool) -> None:
-        self.detail_open = bool(value) and self.detail_open
+        self.detail = row
+        self._open_dialog("detail", row.id)
 
     async def _update(self, status: str | None, notes: str | None) -> None:
-        actor = await self._actor(Perm.applications_write, FEATURE)
+        actor = await self._writer()
         if actor is None:
             return
-        aid = self._detail_id
+        aid = self._dialog_row()
         self.saving = True
         try:
             dto = await as_actor(

@@ -7,6 +7,7 @@ import reflex as rx
 
 from app.ui.admin.applications.state import STATUSES, ApplicationListState
 from app.ui.admin.common import TEXTAREA, info, label_of
+from app.ui.admin.dialogs import shown
 from app.ui.admin.section import filter_select, section_page
 from app.ui.admin.tables import data_table
 from app.ui.admin.widgets import (
@@ -138,7 +139,7 @@ def _detail_dialog() -> rx.Component:
                 class_name="block",
             ),
             rx.el.div(
-                rx.el.button("Close", type="button", on_click=S.set_detail_open(False), class_name=BTN_SECONDARY),
+                rx.el.button("Close", type="button", on_click=S.close_dialog(False), class_name=BTN_SECONDARY),
                 rx.cond(
                     S.can_write,
                     rx.el.button("Save Notes", type="submit", disabled=S.saving, class_name=BTN_PRIMARY),
@@ -155,8 +156,7 @@ def _detail_dialog() -> rx.Component:
         rx.el.span("Application: ", d.name),
         "Documents open through an authenticated, audited link.",
         body,
-        open=S.detail_open,
-        on_open_change=S.set_detail_open,
+        **shown(S, "detail"),
         max_width="40rem",
     )
 

@@ -9,9 +9,8 @@ from app.ui.admin.billing.state import SORTS, STATUS_COLORS, STATUS_FILTERS, Bil
 from app.ui.admin.common import (
     INPUT_INLINE,
     TEXTAREA,
-    confirm_dialog,
-    form_alert,
 )
+from app.ui.admin.dialog_views import delete_dialog, form_dialog
 from app.ui.admin.pickers import client_picker
 from app.ui.admin.section import filter_select, section_page
 from app.ui.admin.tables import data_table
@@ -22,9 +21,7 @@ from app.ui.admin.widgets import (
     TD,
     allowed_button,
     badge_by,
-    dialog,
     field,
-    submit_actions,
     text_input,
 )
 
@@ -185,8 +182,7 @@ def _client_picker(err: rx.Var) -> rx.Component:
 def _create_dialog() -> rx.Component:
     err = S.form_errors
     p = S.preview
-    form = rx.el.form(
-        form_alert("Failed to create invoice", S.form_error),
+    fields = rx.fragment(
         rx.el.div(
             _client_picker(err),
             field(
@@ -256,45 +252,43 @@ def _create_dialog() -> rx.Component:
             field("Notes", rx.el.textarea(name="notes", id="invoice-notes", rows=2, class_name=TEXTAREA), err["notes"]),
             class_name="mt-4",
         ),
-        submit_actions(S.set_create_open(False), S.saving, "Create draft", test_id="invoice-save"),
-        on_submit=S.submit_create,
-        reset_on_submit=False,
     )
-    return dialog(
+    return form_dialog(
+        S,
+        "create",
         "Create Invoice",
         "A draft gets the next invoice number; the client sees it once it is issued.",
-        form,
-        open=S.create_open,
-        on_open_change=S.set_create_open,
+        fields,
+        on_submit=S.submit_create,
+        failed="Failed to create invoice",
+        submit="Create draft",
+        test_id="invoice-save",
         max_width="46rem",
     )
 
 
 def _pay_dialog() -> rx.Component:
     err = S.form_errors
-    form = rx.el.form(
-        form_alert("Failed to record payment", S.form_error),
-        rx.el.div(
-            field(
-                "Amount (USD)",
-                text_input("amount", id="pay-amount", type="number", step="0.01", min="0.01"),
-                err["amount"],
-                hint="Leave empty for the whole outstanding amount.",
-            ),
-            field("Method", text_input("method", id="pay-method", placeholder="Bank transfer")),
-            field("Payment date", text_input("paid_on", id="pay-date", type="date", min="1900-01-01"), err["paid_on"]),
-            class_name="grid gap-4 sm:grid-cols-2",
+    fields = rx.el.div(
+        field(
+            "Amount (USD)",
+            text_input("amount", id="pay-amount", type="number", step="0.01", min="0.01"),
+            err["amount"],
+            hint="Leave empty for the whole outstanding amount.",
         ),
-        submit_actions(S.set_pay_open(False), S.saving, "Record payment"),
-        on_submit=S.submit_pay,
-        reset_on_submit=False,
+        field("Method", text_input("method", id="pay-method", placeholder="Bank transfer")),
+        field("Payment date", text_input("paid_on", id="pay-date", type="date", min="1900-01-01"), err["paid_on"]),
+        class_name="grid gap-4 sm:grid-cols-2",
     )
-    return dialog(
+    return form_dialog(
+        S,
+        "pay",
         "Record Payment",
-        rx.el.span("A payment on ", rx.el.strong(S.pay_number), "."),
-        form,
-        open=S.pay_open,
-        on_open_change=S.set_pay_open,
+        rx.el.span("A payment on ", rx.el.strong(S.dialog_name), "."),
+        fields,
+        on_submit=S.submit_pay,
+        failed="Failed to record payment",
+        submit="Record payment",
     )
 
 
@@ -317,13 +311,6 @@ def billing_content() -> rx.Component:
         dialogs=[
             _create_dialog(),
             _pay_dialog(),
-            confirm_dialog(
-                "Delete Draft Invoice",
-                rx.el.span('Are you sure you want to delete "', S.delete_name, '"? This action cannot be undone.'),
-                open=S.delete_open,
-                on_open_change=S.set_delete_open,
-                on_confirm=S.confirm_delete,
-                busy=S.saving,
-            ),
+            delete_dialog(S, "Delete Draft Invoice"),
         ],
     )

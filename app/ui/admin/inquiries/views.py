@@ -6,6 +6,7 @@ from typing import Any
 
 import reflex as rx
 
+from app.ui.admin.dialogs import shown
 from app.ui.admin.inquiries.state import (
     PRIORITY_COLORS,
     PRIORITY_OPTIONS,
@@ -215,7 +216,7 @@ def _detail_dialog() -> rx.Component:
                 class_name="block",
             ),
             rx.el.div(
-                rx.el.button("Close", type="button", on_click=s.set_detail_open(False), class_name=BTN_SECONDARY),
+                rx.el.button("Close", type="button", on_click=s.close_dialog(False), class_name=BTN_SECONDARY),
                 rx.el.button("Save Notes", type="submit", disabled=s.saving, class_name=BTN_PRIMARY),
                 class_name="mt-3 flex justify-end gap-2",
             ),
@@ -228,8 +229,7 @@ def _detail_dialog() -> rx.Component:
         "Inquiry Details",
         rx.el.span("From ", d.name, ". Changing status or priority saves at once."),
         body,
-        open=s.detail_open,
-        on_open_change=s.set_detail_open,
+        **shown(s, "detail"),
         max_width="42rem",
     )
 

@@ -118,7 +118,7 @@ class MeetingTypesState(FormDialog, PagedList, AdminState):
     @rx.event
     async def load(self) -> None:
         self.page = 1
-        self.form_open = False
+        self.close_dialogs()
         await self._reload(quiet=True)
 
     def _write_guard(self) -> tuple[str, str]:
@@ -164,8 +164,8 @@ class MeetingTypesState(FormDialog, PagedList, AdminState):
             "is_active": str(form.get("is_active") or "") in ("on", "true"),
             **booking_data(form),
         }
-        if await self._save_type(data, self._edit_id or None):
-            self.form_open = False
+        if await self._save_type(data, self._dialog_row() or None):
+            self.close_dialogs()
 
     @rx.event
     async def toggle_type(self, type_id: int, active: bool) -> None:

@@ -7,7 +7,8 @@ from typing import Any
 
 import reflex as rx
 
-from app.ui.admin.common import TEXTAREA, form_alert
+from app.ui.admin.common import TEXTAREA
+from app.ui.admin.dialog_views import form_dialog
 from app.ui.admin.meeting_types.state import WEEKDAYS, MeetingTypesState, TypeRow
 from app.ui.admin.widgets import (
     BTN_SECONDARY,
@@ -16,10 +17,8 @@ from app.ui.admin.widgets import (
     INPUT,
     alert,
     badge,
-    dialog,
     field,
     pagination,
-    submit_actions,
     text_input,
 )
 
@@ -66,8 +65,7 @@ def type_card(t: rx.Var[TypeRow]) -> rx.Component:
 
 def type_dialog() -> rx.Component:
     e, err = S.edit, S.form_errors
-    form = rx.el.form(
-        form_alert("Failed to save meeting type", S.form_error),
+    fields = rx.fragment(
         rx.el.div(
             field(
                 "Name",
@@ -111,16 +109,15 @@ def type_dialog() -> rx.Component:
             class_name="grid gap-4 sm:grid-cols-2",
         ),
         _booking_fields(),
-        submit_actions(S.set_form_open(False), S.saving),
-        on_submit=S.submit_type,
-        reset_on_submit=False,
     )
-    return dialog(
+    return form_dialog(
+        S,
+        "form",
         "Meeting Type",
         "Shown to clients when they book a meeting.",
-        form,
-        open=S.form_open,
-        on_open_change=S.set_form_open,
+        fields,
+        on_submit=S.submit_type,
+        failed="Failed to save meeting type",
     )
 
 

@@ -5,23 +5,19 @@ from __future__ import annotations
 
 import reflex as rx
 
-from app.ui.admin.common import TEXTAREA, form_alert
+from app.ui.admin.common import TEXTAREA
+from app.ui.admin.dialog_views import form_dialog
 from app.ui.admin.meetings.state import SORT_OPTIONS, STATUS_FILTERS, WHEN_FILTERS, MeetingRow, MeetingsState
 from app.ui.admin.pickers import client_picker
 from app.ui.admin.section import filter_select, section_page
 from app.ui.admin.tables import data_table
 from app.ui.admin.widgets import (
-    BTN_DANGER,
-    BTN_SECONDARY,
     ICON_BTN,
     INPUT,
     TD,
     allowed_button,
     badge_by,
-    dialog,
-    dialog_actions,
     field,
-    submit_actions,
     text_input,
 )
 
@@ -210,40 +206,30 @@ def _form_fields() -> rx.Component:
 
 
 def meeting_form_dialog() -> rx.Component:
-    form = rx.el.form(
-        form_alert("Please check the form", S.form_error),
-        _form_fields(),
-        submit_actions(S.set_form_open(False), S.saving, test_id="meeting-save"),
-        on_submit=S.submit_form,
-        reset_on_submit=False,
-    )
-    return dialog(
+    return form_dialog(
+        S,
+        "form",
         rx.cond(S.edit.id != 0, "Edit Meeting", "Schedule Meeting"),
         "The client sees the meeting in the portal and gets an e-mail. Times are UTC.",
-        form,
-        open=S.form_open,
-        on_open_change=S.set_form_open,
+        _form_fields(),
+        on_submit=S.submit_form,
+        test_id="meeting-save",
         max_width="40rem",
     )
 
 
 def cancel_dialog() -> rx.Component:
-    form = rx.el.form(
-        form_alert("Failed to cancel meeting", S.cancel_error),
-        field("Reason", text_input("reason", id="cancel-reason", placeholder="Cancelled by staff")),
-        dialog_actions(
-            rx.el.button("Keep meeting", type="button", on_click=S.set_cancel_open(False), class_name=BTN_SECONDARY),
-            rx.el.button("Cancel meeting", type="submit", class_name=BTN_DANGER),
-        ),
-        on_submit=S.submit_cancel,
-        reset_on_submit=False,
-    )
-    return dialog(
+    return form_dialog(
+        S,
+        "cancel",
         "Cancel Meeting",
-        rx.el.span('Cancel "', S.cancel_title, '"? The client sees the reason.'),
-        form,
-        open=S.cancel_open,
-        on_open_change=S.set_cancel_open,
+        rx.el.span('Cancel "', S.dialog_name, '"? The client sees the reason.'),
+        field("Reason", text_input("reason", id="cancel-reason", placeholder="Cancelled by staff")),
+        on_submit=S.submit_cancel,
+        failed="Failed to cancel meeting",
+        submit="Cancel meeting",
+        danger=True,
+        cancel="Keep meeting",
     )
 
 

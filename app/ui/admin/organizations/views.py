@@ -6,8 +6,9 @@ from __future__ import annotations
 import reflex as rx
 
 from app.models.enums import OrganizationSize
-from app.ui.admin.cards import CARD_BOX, card_actions, card_page, card_title, delete_dialog, form_dialog
+from app.ui.admin.cards import CARD_BOX, card_actions, card_form, card_page, card_title
 from app.ui.admin.common import TEXTAREA
+from app.ui.admin.dialog_views import delete_dialog
 from app.ui.admin.organizations.state import SIZE_LABELS, OrganizationListState
 from app.ui.admin.pickers import client_picker
 from app.ui.admin.widgets import badge, field, select, text_input
@@ -95,7 +96,7 @@ def _fields() -> rx.Component:
 
 
 def organizations_panel() -> rx.Component:
-    dialogs = [form_dialog(S, _fields()), delete_dialog(S, "Delete Organization")]
+    dialogs = [card_form(S, _fields()), delete_dialog(S, "Delete Organization")]
     return card_page(
         S, _card, plural="organizations", kind="organizations", create_label="Create Organization", dialogs=dialogs
     )

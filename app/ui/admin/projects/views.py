@@ -6,8 +6,9 @@ from __future__ import annotations
 import reflex as rx
 
 from app.models.enums import MilestoneStatus, ProjectStatus, ProjectType
-from app.ui.admin.cards import CARD_BOX, card_actions, card_page, card_title, delete_dialog, form_dialog
+from app.ui.admin.cards import CARD_BOX, card_actions, card_form, card_page, card_title
 from app.ui.admin.common import INPUT_INLINE, TEXTAREA, label_of, search_input
+from app.ui.admin.dialog_views import delete_dialog
 from app.ui.admin.pickers import client_picker
 from app.ui.admin.projects.state import ProjectListState
 from app.ui.admin.projects.time_views import time_button, time_dialog
@@ -300,5 +301,5 @@ def _fields() -> rx.Component:
 
 
 def projects_panel() -> rx.Component:
-    dialogs = [form_dialog(S, _fields()), delete_dialog(S, "Delete Project"), time_dialog()]
+    dialogs = [card_form(S, _fields()), delete_dialog(S, "Delete Project"), time_dialog()]
     return card_page(S, _card, plural="projects", kind="projects", create_label="Create Project", dialogs=dialogs)

@@ -14,6 +14,7 @@ import reflex as rx
 from reflex.vars.object import ObjectVar
 
 from app.ui.admin.common import confirm_dialog, label_of
+from app.ui.admin.dialogs import shown
 from app.ui.admin.section import filter_select, section_page
 from app.ui.admin.subscribers.state import SORTS, STATUSES, SubscriberListState, SubscriberRow
 from app.ui.admin.tables import data_table
@@ -86,11 +87,10 @@ def _confirm() -> rx.Component:
         "Unsubscribe",
         rx.el.span(
             "Stop sending the newsletter to ",
-            rx.el.strong(S.confirm_email, class_name="break-all"),
+            rx.el.strong(S.dialog_name, class_name="break-all"),
             "? Only they can subscribe again, by confirming a new sign-up from their inbox.",
         ),
-        open=S.confirm_open,
-        on_open_change=S.set_confirm_open,
+        **shown(S, "unsubscribe"),
         on_confirm=S.confirm_unsubscribe,
         busy=S.saving,
         label="Unsubscribe",
