@@ -114,7 +114,7 @@ def test_applications_state_holds_one_page(db: Session) -> None:
     state = _state(ApplicationListState, _token(db, _staff(db, EmployeeType.hr)))
     _call(state, "load")
     assert state.total >= ROWS and len(state.rows) <= state.page_size
-    assert any(o.code == "JOB-001" for o in state.openings)
+    assert any(o.id == "JOB-001" for o in state.openings)
     _call(state, "set_search", tag)
     _one_page(state)
     _call(state, "set_status_filter", "reviewing")

@@ -22,7 +22,7 @@ from app.ui.admin.dialogs import DeleteConfirm, FormDialog
 from app.ui.admin.paged import PagedTab
 from app.ui.admin.section import section_page
 from app.ui.admin.state import AdminState
-from app.ui.admin.widgets import CARD, ICON_BTN, allowed_button, pagination
+from app.ui.admin.widgets import CARD, allowed_button, icon_button, pagination
 
 FEATURE = "Content Management"
 PAGE_SIZE = 12  # cards per page: whole rows of the 1-, 2- and 3-column grids
@@ -138,20 +138,13 @@ def card_actions(allowed: rx.Var, name: rx.Var, on_edit: Any, on_delete: Any) ->
     return rx.cond(
         allowed,
         rx.el.div(
-            rx.el.button(
-                rx.icon("pencil", size=16),
-                on_click=on_edit,
-                title="Edit",
-                aria_label=f"Edit {name}",
-                class_name=ICON_BTN,
-                data_testid="edit-button",
-            ),
-            rx.el.button(
-                rx.icon("trash-2", size=16),
-                on_click=on_delete,
-                title="Delete",
-                aria_label=f"Delete {name}",
-                class_name=f"{ICON_BTN} hover:!text-red-600",
+            icon_button("pencil", "Edit", f"Edit {name}", on_edit, data_testid="edit-button"),
+            icon_button(
+                "trash-2",
+                "Delete",
+                f"Delete {name}",
+                on_delete,
+                extra="hover:!text-red-600",
                 data_testid="delete-button",
             ),
             class_name="flex shrink-0 gap-1",

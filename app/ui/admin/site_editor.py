@@ -28,10 +28,10 @@ from app.ui.admin.dialogs import DeleteConfirm, FormDialog, shown
 from app.ui.admin.state import AdminState, as_actor, error_text
 from app.ui.admin.widgets import (
     CARD,
-    ICON_BTN,
     allowed_button,
     badge,
     field,
+    icon_button,
     select,
     text_input,
 )
@@ -299,20 +299,13 @@ def _item(r: rx.Var) -> rx.Component:
             rx.cond(
                 S.can_write,
                 rx.el.div(
-                    rx.el.button(
-                        rx.icon("pencil", size=16),
-                        on_click=S.open_edit(r["id"]),
-                        title="Edit",
-                        aria_label=f"Edit {r['name']}",
-                        class_name=ICON_BTN,
-                        data_testid="site-edit",
-                    ),
-                    rx.el.button(
-                        rx.icon("trash-2", size=16),
-                        on_click=S.ask_delete(r["id"], r["name"]),
-                        title="Delete",
-                        aria_label=f"Delete {r['name']}",
-                        class_name=f"{ICON_BTN} hover:!text-red-600",
+                    icon_button("pencil", "Edit", f"Edit {r['name']}", S.open_edit(r["id"]), data_testid="site-edit"),
+                    icon_button(
+                        "trash-2",
+                        "Delete",
+                        f"Delete {r['name']}",
+                        S.ask_delete(r["id"], r["name"]),
+                        extra="hover:!text-red-600",
                         data_testid="site-delete",
                     ),
                     class_name="flex gap-1",

@@ -14,11 +14,11 @@ from app.ui.admin.widgets import (
     BTN_DANGER,
     BTN_PRIMARY,
     BTN_SECONDARY,
-    ICON_BTN,
     alert,
     dialog,
     dialog_actions,
     field,
+    icon_button,
     select,
     text_input,
 )
@@ -215,30 +215,23 @@ def delete_dialog(state: type[AccountsMixin], noun: str, error_title: str) -> rx
 def row_actions(state: type[AccountsMixin], row: rx.Var[AccountRow], *, reset_allowed: rx.Var) -> rx.Component:
     """Edit and delete for everyone who sees the list (the server decides); reset for those who may reset."""
     return rx.el.div(
-        rx.el.button(
-            rx.icon("pencil", size=16),
-            on_click=state.open_edit(row),
-            title="Edit",
-            aria_label=f"Edit {row.username}",
-            class_name=ICON_BTN,
-        ),
+        icon_button("pencil", "Edit", f"Edit {row.username}", state.open_edit(row)),
         rx.cond(
             reset_allowed,
-            rx.el.button(
-                rx.icon("key-round", size=16),
-                on_click=state.open_reset(row.id, row.username, row.email),
-                title="Reset password",
-                aria_label=f"Reset password of {row.username}",
-                class_name=ICON_BTN,
+            icon_button(
+                "key-round",
+                "Reset password",
+                f"Reset password of {row.username}",
+                state.open_reset(row.id, row.username, row.email),
             ),
             rx.fragment(),
         ),
-        rx.el.button(
-            rx.icon("trash-2", size=16),
-            on_click=state.open_delete(row.id, row.username),
-            title="Delete",
-            aria_label=f"Delete {row.username}",
-            class_name=f"{ICON_BTN} hover:!bg-red-50 hover:!text-red-600",
+        icon_button(
+            "trash-2",
+            "Delete",
+            f"Delete {row.username}",
+            state.open_delete(row.id, row.username),
+            extra="hover:!bg-red-50 hover:!text-red-600",
         ),
         class_name="flex items-center justify-end gap-1",
     )

@@ -14,7 +14,7 @@ from app.models.user import UserPublic
 from app.services import applications
 from app.services.paging import Page
 from app.ui.admin.cards import row_id
-from app.ui.admin.common import day_text, form_text, label_of
+from app.ui.admin.common import Option, day_text, form_text, label_of
 from app.ui.admin.dialogs import SectionWriter
 from app.ui.admin.paged import PagedList, export_url
 from app.ui.admin.state import AdminState, as_actor, error_text
@@ -22,18 +22,6 @@ from app.ui.admin.state import AdminState, as_actor, error_text
 FEATURE = "Applications"
 PAGE_SIZE = 20
 STATUSES = ["new", "reviewing", "interview", "offer", "rejected"]
-
-
-@dataclasses.dataclass
-class StatusChoice:
-    value: str = ""
-    label: str = ""
-
-
-@dataclasses.dataclass
-class Opening:
-    code: str = ""
-    label: str = ""
 
 
 @dataclasses.dataclass
@@ -47,7 +35,7 @@ class ApplicationRow:
     opening: str = ""
     status: str = ""
     status_label: str = ""
-    next_statuses: list[StatusChoice] = dataclasses.field(default_factory=list)
+    next_statuses: list[Option] = dataclasses.field(default_factory=list)
     notes: str = ""
     resume_name: str = ""
     cover_name: str = ""
@@ -67,7 +55,7 @@ def application_row(a: dict[str, Any]) -> ApplicationRow:
         opening=a.get("job_title") or a.get("job_code") or "General application",
         status=a["status"],
         status_label=label_of(a["status"]),
-        next_statuses=[StatusChoice(value=s, label=label_of(s)) for s in a.get("next_statuses") or []],
+        next_statuses=[Option(id=s, label=label_of(s)) for s in a.get("next_statuses") or []],
         notes=a.get("notes") or "",
         resume_name=a.get("resume_filename") or "CV",
         cover_name=a.get("cover_letter_filename") or "",
@@ -81,7 +69,7 @@ class ApplicationListState(SectionWriter, PagedList, AdminState):
     rows: list[ApplicationRow] = []
     page_size: int = PAGE_SIZE
     sort: str = "newest"
-    openings: list[Opening] = []
+    openings: list[Option] = []
     job_filter: str = ""
     status_filter: str = ""
     detail: ApplicationRow = ApplicationRow()
@@ -104,7 +92,7 @@ class ApplicationListState(SectionWriter, PagedList, AdminState):
         result = await super()._page(actor, page)
         if not self.openings:  # the opening filter's choices, once per visit
             openings = await as_actor(actor, lambda s, a: applications.opening_choices(s, actor=a))
-            self.openings = [Opening(code=o["code"], label=o["label"]) for o in openings]
+            self.openings = [Option(id=o["code"], label=o["label"]) for o in openings]
         return result
 
     def _take(self, data: list[Any]) -> None:

@@ -6,18 +6,17 @@ from __future__ import annotations
 import reflex as rx
 
 from app.ui.admin.applications.state import STATUSES, ApplicationListState
-from app.ui.admin.common import TEXTAREA, info, label_of
+from app.ui.admin.common import TEXTAREA, info, label_of, option_select
 from app.ui.admin.dialogs import shown
 from app.ui.admin.section import filter_select, section_page
 from app.ui.admin.tables import data_table
 from app.ui.admin.widgets import (
     BTN_PRIMARY,
     BTN_SECONDARY,
-    ICON_BTN,
-    INPUT,
     TD,
     badge_by,
     dialog,
+    icon_button,
 )
 
 STATUS_COLORS = {"new": "blue", "reviewing": "yellow", "interview": "purple", "offer": "green", "rejected": "red"}
@@ -37,13 +36,7 @@ def _row(a: rx.Var) -> rx.Component:
         rx.el.td(badge_by(a.status, STATUS_COLORS, a.status_label, data_testid="application-status"), class_name=TD),
         rx.el.td(a.date, class_name=f"{TD} hidden lg:table-cell whitespace-nowrap"),
         rx.el.td(
-            rx.el.button(
-                rx.icon("eye", size=16),
-                on_click=S.open_detail(a.id),
-                title="View application",
-                aria_label=f"View application of {a.name}",
-                class_name=ICON_BTN,
-            ),
+            icon_button("eye", "View application", f"View application of {a.name}", S.open_detail(a.id)),
             class_name=f"{TD} text-right",
         ),
         class_name="border-t border-slate-100 hover:bg-slate-50/60",
@@ -108,10 +101,10 @@ def _detail_dialog() -> rx.Component:
                         d.next_statuses,
                         lambda n: rx.el.button(
                             n.label,
-                            on_click=S.move_to(n.value),
+                            on_click=S.move_to(n.id),
                             disabled=S.saving,
                             class_name=BTN_SECONDARY,
-                            data_testid=f"move-{n['value']}",
+                            data_testid=f"move-{n['id']}",
                         ),
                     ),
                     rx.cond(
@@ -167,14 +160,7 @@ HEADERS = [("Applicant", ""), ("Opening", "hidden md:table-cell"), ("Status", ""
 def applications_content() -> rx.Component:
     empty = rx.cond(S.filtered, "No applications found matching your search.", "No applications found.")
     openings = rx.el.div(
-        rx.el.select(
-            rx.el.option("All Openings", value=""),
-            rx.foreach(S.openings, lambda o: rx.el.option(o.label, value=o.code)),
-            value=S.job_filter,
-            on_change=S.set_job_filter,
-            aria_label="Opening",
-            class_name=f"{INPUT} pr-8",
-        ),
+        option_select(S.openings, "All Openings", value=S.job_filter, on_change=S.set_job_filter, aria_label="Opening"),
         class_name="w-full sm:w-64",
     )
     statuses = [("", "All Statuses"), *[(s, label_of(s)) for s in STATUSES]]

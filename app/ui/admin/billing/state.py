@@ -22,7 +22,7 @@ from app.core.permissions import Perm
 from app.models.user import UserPublic
 from app.services import billing
 from app.services.paging import Page
-from app.ui.admin.common import day_text, dollars, form_text, label_of
+from app.ui.admin.common import Option, day_text, dollars, form_text, label_of
 from app.ui.admin.dialogs import DeleteConfirm
 from app.ui.admin.paged import PagedList, export_url
 from app.ui.admin.pickers import ClientPicker
@@ -61,14 +61,6 @@ class InvoiceRow:
     due_date: str = ""
     paid_date: str = ""
     pdf: str = ""
-
-
-@dataclasses.dataclass
-class Choice:
-    """An option of the invoice form's project picker."""
-
-    id: str = ""
-    label: str = ""
 
 
 @dataclasses.dataclass
@@ -147,7 +139,7 @@ class BillingState(DeleteConfirm, ClientPicker, PagedList, AdminState):
     sort: str = "newest"
     page_size: int = PAGE_SIZE
 
-    project_options: list[Choice] = []
+    project_options: list[Option] = []
     lines: list[dict[str, str]] = []
     tax_rate: str = "0"
 
@@ -209,7 +201,7 @@ class BillingState(DeleteConfirm, ClientPicker, PagedList, AdminState):
             if not isinstance(exc, DomainError):
                 log.exception("loading the client's projects failed")
             rows = []
-        self.project_options = [Choice(id=p["id"], label=p["name"]) for p in rows]
+        self.project_options = [Option(id=p["id"], label=p["name"]) for p in rows]
 
     @rx.var
     def inv_client(self) -> str:

@@ -5,11 +5,8 @@ from __future__ import annotations
 
 import reflex as rx
 
-from app.ui.admin.billing.state import SORTS, STATUS_COLORS, STATUS_FILTERS, BillingState, Choice, InvoiceRow
-from app.ui.admin.common import (
-    INPUT_INLINE,
-    TEXTAREA,
-)
+from app.ui.admin.billing.state import SORTS, STATUS_COLORS, STATUS_FILTERS, BillingState, InvoiceRow
+from app.ui.admin.common import INPUT_INLINE, TEXTAREA, option_select
 from app.ui.admin.dialog_views import delete_dialog, form_dialog
 from app.ui.admin.pickers import client_picker
 from app.ui.admin.section import filter_select, section_page
@@ -22,6 +19,7 @@ from app.ui.admin.widgets import (
     allowed_button,
     badge_by,
     field,
+    icon_button,
     text_input,
 )
 
@@ -55,13 +53,7 @@ def _actions(r: rx.Var[InvoiceRow]) -> rx.Component:
                             class_name=f"{BTN_SECONDARY} !px-2.5 !py-1",
                             data_testid="invoice-issue",
                         ),
-                        rx.el.button(
-                            rx.icon("trash-2", size=16),
-                            on_click=S.ask_delete(r.id, r.number),
-                            title="Delete draft",
-                            aria_label=f"Delete {r['number']}",
-                            class_name=ICON_BTN,
-                        ),
+                        icon_button("trash-2", "Delete draft", f"Delete {r['number']}", S.ask_delete(r.id, r.number)),
                     ),
                     rx.fragment(),
                 ),
@@ -163,10 +155,6 @@ def _line_row(x: rx.Var, i: rx.Var) -> rx.Component:
     )
 
 
-def _option(c: rx.Var[Choice]) -> rx.Component:
-    return rx.el.option(c.label, value=c.id)
-
-
 def _client_picker(err: rx.Var) -> rx.Component:
     """Type to search every client on the server; the list below offers the first matches."""
     return client_picker(
@@ -187,13 +175,8 @@ def _create_dialog() -> rx.Component:
             _client_picker(err),
             field(
                 "Project (optional)",
-                rx.el.select(
-                    rx.el.option("No project", value=""),
-                    rx.foreach(S.project_options, _option),
-                    name="project_id",
-                    id="invoice-project",
-                    key=S.client_id,
-                    class_name=f"{INPUT} pr-8",
+                option_select(
+                    S.project_options, "No project", name="project_id", id="invoice-project", key=S.client_id
                 ),
                 err["project_id"],
             ),

@@ -21,11 +21,11 @@ from app.ui.admin.tables import data_table
 from app.ui.admin.widgets import (
     BTN_PRIMARY,
     BTN_SECONDARY,
-    ICON_BTN,
     INPUT,
     TD_TIGHT,
     badge_by,
     dialog,
+    icon_button,
     select,
 )
 
@@ -69,13 +69,7 @@ def _row(row: rx.Var[InquiryRow]) -> rx.Component:
         ),
         rx.el.td(row.date, class_name=f"{TD_TIGHT} hidden lg:table-cell whitespace-nowrap"),
         rx.el.td(
-            rx.el.button(
-                rx.icon("eye", size=16),
-                on_click=InquiriesState.open_detail(row.id),
-                title="View details",
-                aria_label=f"View inquiry from {row.name}",
-                class_name=ICON_BTN,
-            ),
+            icon_button("eye", "View details", f"View inquiry from {row.name}", InquiriesState.open_detail(row.id)),
             class_name=f"{TD_TIGHT} text-right",
         ),
         class_name="border-t border-slate-100 hover:bg-slate-50/60",

@@ -7,14 +7,13 @@ from typing import Any
 
 import reflex as rx
 
-from app.ui.admin.common import TEXTAREA
+from app.ui.admin.common import TEXTAREA, option_select
 from app.ui.admin.dialog_views import form_dialog
 from app.ui.admin.meeting_types.state import WEEKDAYS, MeetingTypesState, TypeRow
 from app.ui.admin.widgets import (
     BTN_SECONDARY,
     CARD,
     ICON_BTN,
-    INPUT,
     alert,
     badge,
     field,
@@ -136,12 +135,8 @@ def _booking_fields() -> rx.Component:
         rx.el.div(
             field(
                 "Organizer",
-                rx.el.select(
-                    rx.foreach(S.organizers, lambda c: rx.el.option(c.label, value=c.value)),
-                    name="organizer_id",
-                    id="type-organizer",
-                    default_value=e.organizer_id,
-                    class_name=f"{INPUT} pr-8",
+                option_select(
+                    S.organizers, None, name="organizer_id", id="type-organizer", default_value=e.organizer_id
                 ),
                 err["organizer_id"],
             ),

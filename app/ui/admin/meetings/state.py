@@ -17,10 +17,10 @@ from app.services import meetings, meetings_admin
 from app.services.meetings_admin import MeetingCreate, MeetingUpdate
 from app.services.paging import PAGE_SIZE_MAX, Page
 from app.services.schema import parse
-from app.ui.admin.common import form_text, label_of
+from app.ui.admin.common import Option, form_text, label_of
 from app.ui.admin.dialogs import FormDialog
 from app.ui.admin.paged import PagedList
-from app.ui.admin.pickers import ClientOption, ClientPicker
+from app.ui.admin.pickers import ClientPicker
 from app.ui.admin.state import AdminState, as_actor, error_text
 
 log = logging.getLogger(__name__)
@@ -149,10 +149,10 @@ class MeetingsState(FormDialog, ClientPicker, PagedList, AdminState):
     async def _picker_actor(self) -> UserPublic | None:
         return await self._actor(Perm.meetings_read, FEATURE)
 
-    def _kept_clients(self) -> list[ClientOption]:
+    def _kept_clients(self) -> list[Option]:
         kept = super()._kept_clients()
         if self.client_filter and self.client_filter != self.client_id:
-            kept.append(ClientOption(id=self.client_filter, label=self._client_filter_label))
+            kept.append(Option(id=self.client_filter, label=self._client_filter_label))
         return kept
 
     @rx.event

@@ -12,12 +12,12 @@ from app.ui.admin.pickers import client_picker
 from app.ui.admin.section import filter_select, section_page
 from app.ui.admin.tables import data_table
 from app.ui.admin.widgets import (
-    ICON_BTN,
     INPUT,
     TD,
     allowed_button,
     badge_by,
     field,
+    icon_button,
     text_input,
 )
 
@@ -37,29 +37,11 @@ def _actions(m: rx.Var[MeetingRow]) -> rx.Component:
     return rx.cond(
         S.can_write & (m.status == "scheduled"),
         rx.el.div(
-            rx.el.button(
-                rx.icon("pencil", size=16),
-                on_click=S.open_edit(m.id),
-                title="Edit",
-                aria_label=f"Edit {m.title}",
-                class_name=ICON_BTN,
-            ),
+            icon_button("pencil", "Edit", f"Edit {m.title}", S.open_edit(m.id)),
             rx.cond(
                 m.started,
-                rx.el.button(
-                    rx.icon("circle-check", size=16),
-                    on_click=S.complete(m.id),
-                    title="Mark completed",
-                    aria_label=f"Mark {m.title} completed",
-                    class_name=ICON_BTN,
-                ),
-                rx.el.button(
-                    rx.icon("calendar-x", size=16),
-                    on_click=S.ask_cancel(m.id),
-                    title="Cancel meeting",
-                    aria_label=f"Cancel {m.title}",
-                    class_name=ICON_BTN,
-                ),
+                icon_button("circle-check", "Mark completed", f"Mark {m.title} completed", S.complete(m.id)),
+                icon_button("calendar-x", "Cancel meeting", f"Cancel {m.title}", S.ask_cancel(m.id)),
             ),
             class_name="flex justify-end gap-1",
         ),

@@ -15,7 +15,7 @@ from app.models.user import User, UserPublic
 from app.services import booking_settings, organizations, projects
 from app.services.paging import SEARCH_MAX, Page
 from app.ui.admin.cards import CardList, row_id
-from app.ui.admin.common import day_text, dollars, form_text, label_of
+from app.ui.admin.common import Option, day_text, dollars, form_text, label_of
 from app.ui.admin.pickers import ClientPicker
 from app.ui.admin.projects.time_state import ProjectTimeMixin
 from app.ui.admin.state import AdminState, as_actor
@@ -58,12 +58,6 @@ class ProjectRow:
     actual_hours: str = "0"
     milestone_count: int = 0
     milestones: list[MilestoneRow] = dataclasses.field(default_factory=list)
-
-
-@dataclasses.dataclass
-class Choice:
-    id: str = ""
-    name: str = ""
 
 
 def _index(value: Any) -> int:
@@ -115,11 +109,11 @@ class ProjectListState(ProjectTimeMixin, ClientPicker, CardList, AdminState):
     edit: ProjectRow = ProjectRow()
     milestones: list[MilestoneRow] = []  # the dialog's editor; saved with the project through set_milestones
     # The organization picker: at most organizations.CHOICES_MAX by name; with more, a search box narrows them.
-    org_choices: list[Choice] = []
+    org_choices: list[Option] = []
     org_total: int = 0
     org_search: str = ""
     form_org: str = ""
-    managers: list[Choice] = []  # staff who may manage a project, for the dialog's select
+    managers: list[Option] = []  # staff who may manage a project, for the dialog's select
 
     def _noun(self) -> str:
         return "project"
@@ -149,7 +143,7 @@ class ProjectListState(ProjectTimeMixin, ClientPicker, CardList, AdminState):
         except Exception:
             self.org_choices, self.org_total = [], 0  # without content:read the project simply has no organization
             return
-        self.org_choices = [Choice(id=c["id"], name=c["name"]) for c in result.data]
+        self.org_choices = [Option(id=c["id"], label=c["name"]) for c in result.data]
         self.org_total = result.total
 
     def _new_row(self) -> ProjectRow:
@@ -159,7 +153,7 @@ class ProjectListState(ProjectTimeMixin, ClientPicker, CardList, AdminState):
         await self._reset_clients(actor, row.client_id)  # the client picker: searched, capped
         self.org_search, self.form_org = "", row.organization_id
         await self._load_orgs(actor)
-        self.managers = [Choice(id=i, name=name) for i, name in await call(booking_settings.staff_choices)]
+        self.managers = [Option(id=i, label=name) for i, name in await call(booking_settings.staff_choices)]
         self.edit = row
         self.milestones = [dataclasses.replace(m) for m in row.milestones]
 

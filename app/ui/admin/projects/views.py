@@ -7,7 +7,7 @@ import reflex as rx
 
 from app.models.enums import MilestoneStatus, ProjectStatus, ProjectType
 from app.ui.admin.cards import CARD_BOX, card_actions, card_form, card_page, card_title
-from app.ui.admin.common import INPUT_INLINE, TEXTAREA, label_of, search_input
+from app.ui.admin.common import INPUT_INLINE, TEXTAREA, label_of, option_select, search_input
 from app.ui.admin.dialog_views import delete_dialog
 from app.ui.admin.pickers import client_picker
 from app.ui.admin.projects.state import ProjectListState
@@ -150,14 +150,13 @@ def _milestones() -> rx.Component:
 
 def _organization_picker() -> rx.Component:
     # Organizations are offered by name, at most organizations.CHOICES_MAX at once: with more, a search narrows them.
-    select_org = rx.el.select(
-        rx.el.option("None", value=""),
-        rx.foreach(S.org_choices, lambda o: rx.el.option(o.name, value=o.id)),
+    select_org = option_select(
+        S.org_choices,
+        "None",
         name="organization_id",
         id="project-organization",
         value=S.form_org,
         on_change=S.set_form_org,
-        class_name=f"{INPUT} pr-8",
     )
     return rx.el.div(
         field("Organization", select_org, S.form_errors["organization_id"]),
@@ -204,13 +203,12 @@ def _fields() -> rx.Component:
         _organization_picker(),
         field(
             "Project manager",
-            rx.el.select(
-                rx.el.option("Nobody (the team address hears of cancellations)", value=""),
-                rx.foreach(S.managers, lambda m: rx.el.option(m.name, value=m.id)),
+            option_select(
+                S.managers,
+                "Nobody (the team address hears of cancellations)",
                 name="manager_id",
                 id="project-manager",
                 default_value=e.manager_id,
-                class_name=f"{INPUT} pr-8",
             ),
             err["manager_id"],
         ),
