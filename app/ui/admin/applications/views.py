@@ -9,7 +9,7 @@ from app.ui.admin.applications.state import STATUSES, ApplicationListState
 from app.ui.admin.common import TEXTAREA, info, label_of, option_select
 from app.ui.admin.dialogs import shown
 from app.ui.admin.section import filter_select, section_page
-from app.ui.admin.tables import data_table
+from app.ui.admin.tables import data_table, table_row
 from app.ui.admin.widgets import (
     BTN_PRIMARY,
     BTN_SECONDARY,
@@ -25,7 +25,7 @@ S = ApplicationListState
 
 
 def _row(a: rx.Var) -> rx.Component:
-    return rx.el.tr(
+    return table_row(
         rx.el.td(
             rx.el.p(a.name, class_name="font-medium text-slate-900"),
             rx.el.p(a.email, class_name="text-xs text-slate-500 break-all"),
@@ -39,8 +39,7 @@ def _row(a: rx.Var) -> rx.Component:
             icon_button("eye", "View application", f"View application of {a.name}", S.open_detail(a.id)),
             class_name=f"{TD} text-right",
         ),
-        class_name="border-t border-slate-100 hover:bg-slate-50/60",
-        data_testid="application-row",
+        test_id="application-row",
     )
 
 

@@ -10,7 +10,7 @@ from app.ui.admin.common import INPUT_INLINE, TEXTAREA, option_select
 from app.ui.admin.dialog_views import delete_dialog, form_dialog
 from app.ui.admin.pickers import client_picker
 from app.ui.admin.section import filter_select, section_page
-from app.ui.admin.tables import data_table
+from app.ui.admin.tables import data_table, table_row
 from app.ui.admin.widgets import (
     BTN_SECONDARY,
     ICON_BTN,
@@ -75,7 +75,7 @@ def _actions(r: rx.Var[InvoiceRow]) -> rx.Component:
 
 
 def _row(r: rx.Var[InvoiceRow]) -> rx.Component:
-    return rx.el.tr(
+    return table_row(
         rx.el.td(
             rx.el.p(r.number, class_name="font-medium text-slate-900 whitespace-nowrap"),
             rx.el.p(r.client, class_name="text-xs text-slate-500 md:hidden"),
@@ -92,8 +92,7 @@ def _row(r: rx.Var[InvoiceRow]) -> rx.Component:
             class_name=f"{TD} hidden xl:table-cell whitespace-nowrap",
         ),
         rx.el.td(_actions(r), class_name=TD),
-        class_name="border-t border-slate-100 hover:bg-slate-50/60",
-        data_testid="invoice-row",
+        test_id="invoice-row",
     )
 
 

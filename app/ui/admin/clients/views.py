@@ -8,7 +8,7 @@ from app.ui.admin.accounts.state import AccountRow
 from app.ui.admin.accounts.views import create_dialog, delete_dialog, edit_dialog, reset_dialog, row_actions
 from app.ui.admin.clients.state import VERIFIED_FILTERS, ClientsState
 from app.ui.admin.section import filter_select, section_page
-from app.ui.admin.tables import data_table
+from app.ui.admin.tables import data_table, table_row
 from app.ui.admin.widgets import (
     TD,
     allowed_button,
@@ -18,7 +18,7 @@ from app.ui.admin.widgets import (
 
 def _row(row: rx.Var[AccountRow]) -> rx.Component:
     s = ClientsState
-    return rx.el.tr(
+    return table_row(
         rx.el.td(
             rx.el.p(row.full_name, class_name="font-medium text-slate-900"),
             rx.el.p(row.email, class_name="text-xs text-slate-500 break-all"),
@@ -33,8 +33,7 @@ def _row(row: rx.Var[AccountRow]) -> rx.Component:
         ),
         rx.el.td(row.created, class_name=f"{TD} hidden lg:table-cell whitespace-nowrap"),
         rx.el.td(row_actions(s, row, reset_allowed=s.can_reset_clients), class_name=f"{TD} text-right"),
-        class_name="border-t border-slate-100 hover:bg-slate-50/60",
-        data_testid="client-row",
+        test_id="client-row",
     )
 
 

@@ -17,7 +17,7 @@ from app.ui.admin.inquiries.state import (
     InquiryRow,
 )
 from app.ui.admin.section import filter_select, section_page
-from app.ui.admin.tables import data_table
+from app.ui.admin.tables import data_table, table_row
 from app.ui.admin.widgets import (
     BTN_PRIMARY,
     BTN_SECONDARY,
@@ -32,7 +32,7 @@ from app.ui.admin.widgets import (
 
 def _row(row: rx.Var[InquiryRow]) -> rx.Component:
     # Below 1536 px the Company and Budget columns fold into the Name and Service cells (the table stays in view).
-    return rx.el.tr(
+    return table_row(
         rx.el.td(
             rx.el.p(row.name, class_name="font-medium text-slate-900"),
             rx.cond(
@@ -72,8 +72,7 @@ def _row(row: rx.Var[InquiryRow]) -> rx.Component:
             icon_button("eye", "View details", f"View inquiry from {row.name}", InquiriesState.open_detail(row.id)),
             class_name=f"{TD_TIGHT} text-right",
         ),
-        class_name="border-t border-slate-100 hover:bg-slate-50/60",
-        data_testid="inquiry-row",
+        test_id="inquiry-row",
     )
 
 

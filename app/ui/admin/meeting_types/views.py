@@ -13,10 +13,10 @@ from app.ui.admin.meeting_types.state import WEEKDAYS, MeetingTypesState, TypeRo
 from app.ui.admin.widgets import (
     BTN_SECONDARY,
     CARD,
-    ICON_BTN,
     alert,
     badge,
     field,
+    icon_button,
     pagination,
     text_input,
 )
@@ -46,12 +46,7 @@ def type_card(t: rx.Var[TypeRow]) -> rx.Component:
                         on_click=S.toggle_type(t.id, ~t.active),
                         class_name=f"{BTN_SECONDARY} !px-2.5 !py-1",
                     ),
-                    rx.el.button(
-                        rx.icon("pencil", size=16),
-                        on_click=S.open_type(t.id),
-                        aria_label=f"Edit {t.name}",
-                        class_name=ICON_BTN,
-                    ),
+                    icon_button("pencil", "Edit", f"Edit {t.name}", S.open_type(t.id)),
                 ),
                 rx.fragment(),
             ),

@@ -10,7 +10,7 @@ from app.ui.admin.dialog_views import form_dialog
 from app.ui.admin.meetings.state import SORT_OPTIONS, STATUS_FILTERS, WHEN_FILTERS, MeetingRow, MeetingsState
 from app.ui.admin.pickers import client_picker
 from app.ui.admin.section import filter_select, section_page
-from app.ui.admin.tables import data_table
+from app.ui.admin.tables import data_table, table_row
 from app.ui.admin.widgets import (
     INPUT,
     TD,
@@ -50,7 +50,7 @@ def _actions(m: rx.Var[MeetingRow]) -> rx.Component:
 
 
 def meeting_row(m: rx.Var[MeetingRow]) -> rx.Component:
-    return rx.el.tr(
+    return table_row(
         rx.el.td(
             rx.el.p(m.title, class_name="font-medium text-slate-900"),
             rx.el.p(m.client, class_name="text-xs text-slate-500 md:hidden"),
@@ -79,8 +79,7 @@ def meeting_row(m: rx.Var[MeetingRow]) -> rx.Component:
         rx.el.td(rx.cond(m.meeting_type != "", m.meeting_type, "—"), class_name=f"{TD} hidden xl:table-cell"),
         rx.el.td(badge_by(m.status, STATUS_COLORS, m.status_label), class_name=TD),
         rx.el.td(_actions(m), class_name=TD),
-        class_name="border-t border-slate-100 hover:bg-slate-50/60",
-        data_testid="meeting-row",
+        test_id="meeting-row",
     )
 
 

@@ -17,7 +17,7 @@ from app.ui.admin.common import confirm_dialog, label_of
 from app.ui.admin.dialogs import shown
 from app.ui.admin.section import filter_select, section_page
 from app.ui.admin.subscribers.state import SORTS, STATUSES, SubscriberListState, SubscriberRow
-from app.ui.admin.tables import data_table
+from app.ui.admin.tables import data_table, table_row
 from app.ui.admin.widgets import BTN_SECONDARY, TD, badge_by
 
 STATUS_COLORS = {"pending": "yellow", "confirmed": "green", "unsubscribed": "grey"}
@@ -49,7 +49,7 @@ def _unsubscribe_button(sub: ObjectVar[SubscriberRow]) -> rx.Component:
 
 
 def _row(sub: ObjectVar[SubscriberRow]) -> rx.Component:
-    return rx.el.tr(
+    return table_row(
         rx.el.td(
             rx.el.p(sub.email, class_name="break-all font-medium text-slate-900"),
             rx.el.div(
@@ -77,8 +77,7 @@ def _row(sub: ObjectVar[SubscriberRow]) -> rx.Component:
             rx.cond(S.can_write & sub.active, _unsubscribe_button(sub), rx.fragment()),
             class_name=f"{TD} text-right",
         ),
-        class_name="border-t border-slate-100 hover:bg-slate-50/60",
-        data_testid="subscriber-row",
+        test_id="subscriber-row",
     )
 
 

@@ -7,7 +7,7 @@ import reflex as rx
 from app.ui.admin.accounts.state import EMPLOYEE_TYPE_OPTIONS, ROLE_OPTIONS, AccountRow
 from app.ui.admin.accounts.views import create_dialog, delete_dialog, edit_dialog, reset_dialog, row_actions
 from app.ui.admin.section import filter_select, section_page
-from app.ui.admin.tables import data_table
+from app.ui.admin.tables import data_table, table_row
 from app.ui.admin.users.permissions_views import permissions_button, permissions_dialog
 from app.ui.admin.users.state import ROLE_COLORS, ROLE_FILTERS, UsersState
 from app.ui.admin.widgets import (
@@ -44,7 +44,7 @@ def _role_cell(row: rx.Var[AccountRow]) -> rx.Component:
 
 def _row(row: rx.Var[AccountRow]) -> rx.Component:
     reset_allowed = UsersState.can_reset_any | ((row.role == "client") & UsersState.can_reset_clients)
-    return rx.el.tr(
+    return table_row(
         rx.el.td(_user_cell(row), class_name=TD),
         rx.el.td(row.email, class_name=f"{TD} hidden md:table-cell whitespace-nowrap"),
         rx.el.td(_role_cell(row), class_name=f"{TD} hidden sm:table-cell"),
@@ -61,8 +61,7 @@ def _row(row: rx.Var[AccountRow]) -> rx.Component:
             ),
             class_name=f"{TD} text-right",
         ),
-        class_name="border-t border-slate-100 hover:bg-slate-50/60",
-        data_testid="user-row",
+        test_id="user-row",
     )
 
 
