@@ -6,12 +6,12 @@ from __future__ import annotations
 import reflex as rx
 
 from app.ui.admin.applications.state import STATUSES, ApplicationListState
-from app.ui.admin.common import TEXTAREA, info, label_of, option_select
+from app.ui.admin.common import info, label_of, option_select
+from app.ui.admin.dialog_views import notes_form
 from app.ui.admin.dialogs import shown
 from app.ui.admin.section import filter_select, section_page
 from app.ui.admin.tables import data_table, table_row
 from app.ui.admin.widgets import (
-    BTN_PRIMARY,
     BTN_SECONDARY,
     TD,
     badge_by,
@@ -117,32 +117,7 @@ def _detail_dialog() -> rx.Component:
             ),
             rx.fragment(),
         ),
-        rx.el.form(
-            rx.el.label(
-                rx.el.span("Notes", class_name="mb-1 block text-sm font-medium text-slate-700"),
-                rx.el.textarea(
-                    name="notes",
-                    id="application-notes",
-                    default_value=d.notes,
-                    rows=3,
-                    read_only=~S.can_write,
-                    class_name=TEXTAREA,
-                ),
-                class_name="block",
-            ),
-            rx.el.div(
-                rx.el.button("Close", type="button", on_click=S.close_dialog(False), class_name=BTN_SECONDARY),
-                rx.cond(
-                    S.can_write,
-                    rx.el.button("Save Notes", type="submit", disabled=S.saving, class_name=BTN_PRIMARY),
-                    rx.fragment(),
-                ),
-                class_name="mt-3 flex justify-end gap-2",
-            ),
-            on_submit=S.save_notes,
-            reset_on_submit=False,
-            class_name="mt-4",
-        ),
+        notes_form(S, "Notes", d.notes, "application-notes", editable=S.can_write),
     )
     return dialog(
         rx.el.span("Application: ", d.name),

@@ -6,6 +6,7 @@ from typing import Any
 
 import reflex as rx
 
+from app.ui.admin.dialog_views import notes_form
 from app.ui.admin.dialogs import shown
 from app.ui.admin.inquiries.state import (
     PRIORITY_COLORS,
@@ -21,7 +22,6 @@ from app.ui.admin.tables import data_table, table_row
 from app.ui.admin.widgets import (
     BTN_PRIMARY,
     BTN_SECONDARY,
-    INPUT,
     TD_TIGHT,
     badge_by,
     dialog,
@@ -195,28 +195,7 @@ def _detail_dialog() -> rx.Component:
             ),
             rx.fragment(),
         ),
-        rx.el.form(
-            rx.el.label(
-                rx.el.span("Internal notes", class_name="mb-1 block text-sm font-medium text-slate-700"),
-                rx.el.textarea(
-                    name="notes",
-                    default_value=d.notes,
-                    rows=3,
-                    id="detail-notes",
-                    placeholder="Only staff see these notes.",
-                    class_name=f"{INPUT} resize-y",
-                ),
-                class_name="block",
-            ),
-            rx.el.div(
-                rx.el.button("Close", type="button", on_click=s.close_dialog(False), class_name=BTN_SECONDARY),
-                rx.el.button("Save Notes", type="submit", disabled=s.saving, class_name=BTN_PRIMARY),
-                class_name="mt-3 flex justify-end gap-2",
-            ),
-            on_submit=s.save_notes,
-            reset_on_submit=False,
-            class_name="mt-4",
-        ),
+        notes_form(s, "Internal notes", d.notes, "detail-notes", placeholder="Only staff see these notes."),
     )
     return dialog(
         "Inquiry Details",
