@@ -41,6 +41,16 @@ def option_select(options: Any, blank: str | None, **props: Any) -> rx.Component
     return rx.el.select(*first, rx.foreach(options, option), class_name=f"{INPUT} pr-8", **props)
 
 
+def text_area(name: str, **props: Any) -> rx.Component:
+    """A form's multi-line text box (the textarea twin of widgets.text_input)."""
+    return rx.el.textarea(name=name, class_name=TEXTAREA, **props)
+
+
+def wide(child: rx.Component) -> rx.Component:
+    """A field that spans both columns of a form's two-column grid."""
+    return rx.el.div(child, class_name="sm:col-span-2")
+
+
 def holds(user: dict[str, Any], perm: str) -> bool:
     return bool(user) and has_perm(user.get("effective_permissions", []), perm)
 

@@ -16,12 +16,12 @@ from app.services import site_admin
 from app.services.schema import parse
 from app.services.site_admin import KINDS, Field, Kind
 from app.ui.admin.common import (
-    TEXTAREA,
     confirm_dialog,
     empty_panel,
     error_panel,
     loading_text,
     search_input,
+    text_area,
 )
 from app.ui.admin.dialog_views import form_dialog
 from app.ui.admin.dialogs import DeleteConfirm, FormDialog, shown
@@ -229,7 +229,7 @@ def _control(f: Field) -> rx.Component:
     value, control_id = S.edit[f.name], f"site-{f.name}"
     if f.type in ("long", "lines"):
         rows = 5 if f.type == "long" else 4
-        return rx.el.textarea(name=f.name, id=control_id, default_value=value, rows=rows, class_name=TEXTAREA)
+        return text_area(f.name, id=control_id, default_value=value, rows=rows)
     if f.type == "choice":
         options = [(c, c) for c in f.choices] if f.required else [("", "—"), *[(c, c) for c in f.choices]]
         return select(options, name=f.name, id=control_id, default_value=value)

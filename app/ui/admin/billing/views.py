@@ -6,7 +6,7 @@ from __future__ import annotations
 import reflex as rx
 
 from app.ui.admin.billing.state import SORTS, STATUS_COLORS, STATUS_FILTERS, BillingState, InvoiceRow
-from app.ui.admin.common import INPUT_INLINE, TEXTAREA, option_select
+from app.ui.admin.common import INPUT_INLINE, option_select, text_area, wide
 from app.ui.admin.dialog_views import delete_dialog, form_dialog
 from app.ui.admin.pickers import client_picker
 from app.ui.admin.section import filter_select, section_page
@@ -179,10 +179,7 @@ def _create_dialog() -> rx.Component:
                 ),
                 err["project_id"],
             ),
-            rx.el.div(
-                field("Description", text_input("description", id="invoice-description"), err["description"]),
-                class_name="sm:col-span-2",
-            ),
+            wide(field("Description", text_input("description", id="invoice-description"), err["description"])),
             field("Due date", text_input("due_date", id="invoice-due", type="date", min="1900-01-01"), err["due_date"]),
             field(
                 "Tax rate (%)",
@@ -231,7 +228,7 @@ def _create_dialog() -> rx.Component:
             class_name="mt-4 space-y-1 rounded-lg bg-slate-50 p-3 text-sm text-slate-700",
         ),
         rx.el.div(
-            field("Notes", rx.el.textarea(name="notes", id="invoice-notes", rows=2, class_name=TEXTAREA), err["notes"]),
+            field("Notes", text_area("notes", id="invoice-notes", rows=2), err["notes"]),
             class_name="mt-4",
         ),
     )

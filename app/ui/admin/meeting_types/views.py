@@ -7,7 +7,7 @@ from typing import Any
 
 import reflex as rx
 
-from app.ui.admin.common import TEXTAREA, option_select
+from app.ui.admin.common import option_select, text_area, wide
 from app.ui.admin.dialog_views import form_dialog
 from app.ui.admin.meeting_types.state import WEEKDAYS, MeetingTypesState, TypeRow
 from app.ui.admin.widgets import (
@@ -80,18 +80,11 @@ def type_dialog() -> rx.Component:
                 text_input("scheduling_url", id="type-url", default_value=e.scheduling_url),
                 err["scheduling_url"],
             ),
-            rx.el.div(
+            wide(
                 field(
                     "Description",
-                    rx.el.textarea(
-                        name="description",
-                        id="type-description",
-                        rows=2,
-                        default_value=e.description,
-                        class_name=TEXTAREA,
-                    ),
-                ),
-                class_name="sm:col-span-2",
+                    text_area("description", id="type-description", rows=2, default_value=e.description),
+                )
             ),
             rx.el.label(
                 rx.el.input(
@@ -167,14 +160,7 @@ def _booking_fields() -> rx.Component:
         rx.cond(err["availability"], rx.el.p(err["availability"], class_name="text-xs text-red-600", role="alert")),
         field(
             "Dates off",
-            rx.el.textarea(
-                name="dates_off",
-                id="type-dates-off",
-                rows=2,
-                default_value=e.dates_off,
-                placeholder="2026-12-24",
-                class_name=TEXTAREA,
-            ),
+            text_area("dates_off", id="type-dates-off", rows=2, default_value=e.dates_off, placeholder="2026-12-24"),
             err["dates_off"],
             hint="One date per line (YYYY-MM-DD).",
         ),

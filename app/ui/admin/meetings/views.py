@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from app.ui.admin.common import TEXTAREA
+from app.ui.admin.common import text_area, wide
 from app.ui.admin.dialog_views import form_dialog
 from app.ui.admin.meetings.state import SORT_OPTIONS, STATUS_FILTERS, WHEN_FILTERS, MeetingRow, MeetingsState
 from app.ui.admin.pickers import client_picker
@@ -158,29 +158,21 @@ def _form_fields() -> rx.Component:
             err["meeting_type"],
         ),
         rx.el.datalist(rx.foreach(S.type_names, lambda n: rx.el.option(value=n)), id="meeting-type-options"),
-        rx.el.div(
+        wide(
             field(
                 "Join link",
                 text_input(
                     "meeting_url", id="meeting-url", type="url", placeholder="https://", default_value=e.join_url
                 ),
                 err["meeting_url"],
-            ),
-            class_name="sm:col-span-2",
+            )
         ),
-        rx.el.div(
+        wide(
             field(
                 "Description",
-                rx.el.textarea(
-                    name="description",
-                    id="meeting-description",
-                    rows=2,
-                    default_value=e.description,
-                    class_name=TEXTAREA,
-                ),
+                text_area("description", id="meeting-description", rows=2, default_value=e.description),
                 err["description"],
-            ),
-            class_name="sm:col-span-2",
+            )
         ),
         class_name="grid gap-4 sm:grid-cols-2",
     )

@@ -7,7 +7,7 @@ import reflex as rx
 
 from app.models.enums import BillingPeriod, ProductCategory
 from app.ui.admin.cards import CARD_BOX, card_actions, card_form, card_page, card_title, pager
-from app.ui.admin.common import TEXTAREA, empty_panel, label_of
+from app.ui.admin.common import empty_panel, label_of, text_area, wide
 from app.ui.admin.dialog_views import delete_dialog, form_dialog
 from app.ui.admin.products.state import ProductCatalogueState, ProductListState
 from app.ui.admin.section import section_page
@@ -62,19 +62,12 @@ def _fields() -> rx.Component:
             ),
             err["category"],
         ),
-        rx.el.div(
+        wide(
             field(
                 "Description",
-                rx.el.textarea(
-                    name="description",
-                    id="product-description",
-                    default_value=e.description,
-                    rows=3,
-                    class_name=TEXTAREA,
-                ),
+                text_area("description", id="product-description", default_value=e.description, rows=3),
                 err["description"],
-            ),
-            class_name="sm:col-span-2",
+            )
         ),
         rx.el.label(
             rx.el.input(

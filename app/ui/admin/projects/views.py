@@ -7,7 +7,7 @@ import reflex as rx
 
 from app.models.enums import MilestoneStatus, ProjectStatus, ProjectType
 from app.ui.admin.cards import CARD_BOX, card_actions, card_form, card_page, card_title
-from app.ui.admin.common import INPUT_INLINE, TEXTAREA, label_of, option_select, search_input
+from app.ui.admin.common import INPUT_INLINE, label_of, option_select, search_input, text_area, wide
 from app.ui.admin.dialog_views import delete_dialog
 from app.ui.admin.pickers import client_picker
 from app.ui.admin.projects.state import ProjectListState
@@ -184,14 +184,13 @@ def _fields() -> rx.Component:
     status_opts = [(x.value, label_of(x.value)) for x in ProjectStatus]
     type_opts = [(x.value, label_of(x.value)) for x in ProjectType]
     return rx.el.div(
-        rx.el.div(
+        wide(
             field(
                 "Project name",
                 text_input("name", id="project-name", default_value=e.name, required=True),
                 err["name"],
                 required=True,
-            ),
-            class_name="sm:col-span-2",
+            )
         ),
         client_picker(
             S,
@@ -279,19 +278,12 @@ def _fields() -> rx.Component:
             ),
             hint="From time tracking; read-only.",
         ),
-        rx.el.div(
+        wide(
             field(
                 "Description",
-                rx.el.textarea(
-                    name="description",
-                    id="project-description",
-                    default_value=e.description,
-                    rows=3,
-                    class_name=TEXTAREA,
-                ),
+                text_area("description", id="project-description", default_value=e.description, rows=3),
                 err["description"],
-            ),
-            class_name="sm:col-span-2",
+            )
         ),
         _milestones(),
         class_name="grid gap-4 sm:grid-cols-2",
