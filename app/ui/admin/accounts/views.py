@@ -15,6 +15,7 @@ from app.ui.admin.widgets import (
     BTN_PRIMARY,
     BTN_SECONDARY,
     alert,
+    badge,
     dialog,
     dialog_actions,
     field,
@@ -210,6 +211,11 @@ def delete_dialog(state: type[AccountsMixin], noun: str, error_title: str) -> rx
         body,
         **shown(state, "delete"),
     )
+
+
+def verified_badge(row: Any) -> rx.Component:
+    """Whether the account's e-mail address is confirmed."""
+    return rx.cond(row.verified, badge("Verified", "green"), badge("Unverified", "yellow"))
 
 
 def row_actions(state: type[AccountsMixin], row: rx.Var[AccountRow], *, reset_allowed: rx.Var) -> rx.Component:

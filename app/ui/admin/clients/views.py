@@ -5,14 +5,20 @@ from __future__ import annotations
 import reflex as rx
 
 from app.ui.admin.accounts.state import AccountRow
-from app.ui.admin.accounts.views import create_dialog, delete_dialog, edit_dialog, reset_dialog, row_actions
+from app.ui.admin.accounts.views import (
+    create_dialog,
+    delete_dialog,
+    edit_dialog,
+    reset_dialog,
+    row_actions,
+    verified_badge,
+)
 from app.ui.admin.clients.state import VERIFIED_FILTERS, ClientsState
 from app.ui.admin.section import filter_select, section_page
 from app.ui.admin.tables import data_table, table_row
 from app.ui.admin.widgets import (
     TD,
     allowed_button,
-    badge,
 )
 
 
@@ -28,7 +34,7 @@ def _row(row: rx.Var[AccountRow]) -> rx.Component:
         rx.el.td(rx.cond(row.company != "", row.company, "Individual"), class_name=f"{TD} hidden sm:table-cell"),
         rx.el.td(rx.cond(row.phone != "", row.phone, "—"), class_name=f"{TD} hidden lg:table-cell"),
         rx.el.td(
-            rx.cond(row.verified, badge("Verified", "green"), badge("Unverified", "yellow")),
+            verified_badge(row),
             class_name=f"{TD} hidden md:table-cell",
         ),
         rx.el.td(row.created, class_name=f"{TD} hidden lg:table-cell whitespace-nowrap"),

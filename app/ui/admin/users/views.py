@@ -5,7 +5,14 @@ from __future__ import annotations
 import reflex as rx
 
 from app.ui.admin.accounts.state import EMPLOYEE_TYPE_OPTIONS, ROLE_OPTIONS, AccountRow
-from app.ui.admin.accounts.views import create_dialog, delete_dialog, edit_dialog, reset_dialog, row_actions
+from app.ui.admin.accounts.views import (
+    create_dialog,
+    delete_dialog,
+    edit_dialog,
+    reset_dialog,
+    row_actions,
+    verified_badge,
+)
 from app.ui.admin.section import filter_select, section_page
 from app.ui.admin.tables import data_table, table_row
 from app.ui.admin.users.permissions_views import permissions_button, permissions_dialog
@@ -14,7 +21,6 @@ from app.ui.admin.widgets import (
     BTN_PRIMARY,
     TD,
     allowed_button,
-    badge,
     badge_by,
     field,
     select,
@@ -49,7 +55,7 @@ def _row(row: rx.Var[AccountRow]) -> rx.Component:
         rx.el.td(row.email, class_name=f"{TD} hidden md:table-cell whitespace-nowrap"),
         rx.el.td(_role_cell(row), class_name=f"{TD} hidden sm:table-cell"),
         rx.el.td(
-            rx.cond(row.verified, badge("Verified", "green"), badge("Unverified", "yellow")),
+            verified_badge(row),
             class_name=f"{TD} hidden lg:table-cell",
         ),
         rx.el.td(row.created, class_name=f"{TD} hidden xl:table-cell whitespace-nowrap"),
