@@ -213,6 +213,11 @@ def delete_dialog(state: type[AccountsMixin], noun: str, error_title: str) -> rx
     )
 
 
+def account_dialogs(state: type[AccountsMixin], noun: str, edit: rx.Component) -> list[rx.Component]:
+    """The dialogs every account list has: create, `edit` (with the section's own fields), reset password, delete."""
+    return [create_dialog(state), edit, reset_dialog(state), delete_dialog(state, noun, "Deletion Failed")]
+
+
 def verified_badge(row: Any) -> rx.Component:
     """Whether the account's e-mail address is confirmed."""
     return rx.cond(row.verified, badge("Verified", "green"), badge("Unverified", "yellow"))

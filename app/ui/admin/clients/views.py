@@ -5,14 +5,7 @@ from __future__ import annotations
 import reflex as rx
 
 from app.ui.admin.accounts.state import AccountRow
-from app.ui.admin.accounts.views import (
-    create_dialog,
-    delete_dialog,
-    edit_dialog,
-    reset_dialog,
-    row_actions,
-    verified_badge,
-)
+from app.ui.admin.accounts.views import account_dialogs, edit_dialog, row_actions, verified_badge
 from app.ui.admin.clients.state import VERIFIED_FILTERS, ClientsState
 from app.ui.admin.section import filter_select, section_page
 from app.ui.admin.tables import data_table, table_row
@@ -64,10 +57,5 @@ def clients_content() -> rx.Component:
         create=[allowed_button(s.can_create_clients, "user-plus", "Create Client", s.open_create("client"))],
         filters=[filter_select(VERIFIED_FILTERS, s.verified_filter, s.set_verified_filter, "Filter by verification")],
         export=s.export_url,
-        dialogs=[
-            create_dialog(s),
-            edit_dialog(ClientsState, "Client", "client"),
-            reset_dialog(s),
-            delete_dialog(s, "client", "Deletion Failed"),
-        ],
+        dialogs=account_dialogs(s, "client", edit_dialog(s, "Client", "client")),
     )

@@ -5,14 +5,7 @@ from __future__ import annotations
 import reflex as rx
 
 from app.ui.admin.accounts.state import EMPLOYEE_TYPE_OPTIONS, ROLE_OPTIONS, AccountRow
-from app.ui.admin.accounts.views import (
-    create_dialog,
-    delete_dialog,
-    edit_dialog,
-    reset_dialog,
-    row_actions,
-    verified_badge,
-)
+from app.ui.admin.accounts.views import account_dialogs, edit_dialog, row_actions, verified_badge
 from app.ui.admin.section import filter_select, section_page
 from app.ui.admin.tables import data_table, table_row
 from app.ui.admin.users.permissions_views import permissions_button, permissions_dialog
@@ -135,11 +128,5 @@ def users_content() -> rx.Component:
         ],
         filters=[filter_select(ROLE_FILTERS, s.role_filter, s.set_role_filter, "Filter by role")],
         export=s.export_url,
-        dialogs=[
-            create_dialog(s),
-            _edit_dialog(),
-            reset_dialog(s),
-            delete_dialog(s, "user", "Deletion Failed"),
-            permissions_dialog(),
-        ],
+        dialogs=[*account_dialogs(s, "user", _edit_dialog()), permissions_dialog()],
     )
