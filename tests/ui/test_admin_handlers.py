@@ -104,7 +104,7 @@ def test_admin_creates_a_user_through_the_handler(db: Session) -> None:
     created = _user_named(db, username)
     assert created is not None and created.role == Role.employee and created.employee_type == EmployeeType.founder
     assert notice(state)["title"] == "User created successfully"
-    assert state.create_open is False
+    assert state.dialog == ""
 
 
 def test_developer_cannot_create_users_or_list_them(db: Session) -> None:
@@ -155,9 +155,9 @@ def test_staff_create_and_reset_send_links_never_passwords(db: Session) -> None:
 
     victim = f.user(db, _name("locked"))
     _call(state, "open_reset", str(victim.id), victim.username, victim.email)
-    assert state.reset_open and state.reset_email == victim.email
+    assert state.dialog == "reset" and state.reset_email == victim.email
     _call(state, "send_reset")
-    assert _mails_to(db, victim.email) == 1 and not state.reset_open
+    assert _mails_to(db, victim.email) == 1 and state.dialog == ""
     assert notice(state)["title"] == "Reset link sent"
     kept = _user_named(db, victim.username)
     assert kept is not None and verify_password(f.PASSWORD, kept.password_hash or "")  # unchanged until used
@@ -194,7 +194,7 @@ def test_hr_cannot_promote_itself_or_an_account_it_controls_through_crafted_even
     # The edit dialog of one's own row, submitted with another type (the form's select lists every type).
     _call(state, "open_edit", me)
     _call(state, "submit_edit", {**me, "employee_type": "founder"})
-    assert state.form_error == "You cannot change your own role or permissions" and state.edit_open
+    assert state.form_error == "You cannot change your own role or permissions" and state.dialog == "edit"
     assert _user_named(db, hr.username).employee_type == EmployeeType.hr  # type: ignore[union-attr]
 
     # A client HR just created (so knows the password of), edited into a founder.
@@ -224,13 +224,13 @@ def test_client_and_anonymous_callers_change_nothing(db: Session) -> None:
     db.refresh(inquiry)
 
     state = _state(InquiriesState, _token(db, client))
-    state._detail_id = inquiry.id
+    state._dialog_key = str(inquiry.id)
     _call(state, "set_status", "closed")
     _call(state, "load")
     assert state.rows == []
 
     anonymous = _state(InquiriesState, None)
-    anonymous._detail_id = inquiry.id
+    anonymous._dialog_key = str(inquiry.id)
     _call(anonymous, "set_priority", "urgent")
     assert anonymous.leave_reason == "auth"
 
@@ -306,7 +306,7 @@ def test_handler_permission_matrix(db: Session, role: Role, etype: EmployeeType 
     db.commit()
     db.refresh(inquiry)
     inquiries = _state(InquiriesState, token)
-    inquiries._detail_id = inquiry.id
+    inquiries._dialog_key = str(inquiry.id)
     _call(inquiries, "set_status", "resolved")
     db.refresh(inquiry)
     assert (inquiry.status == InquiryStatus.resolved) == (is_staff and "inquiries:write" in perms)
@@ -332,7 +332,7 @@ def test_site_content_handlers_write_only_for_content_writers(db: Session) -> No
     assert any(r["name"] == name for r in crafted.rows)  # content:read
     _call(crafted, "submit_form", {"name": _name("Evil"), "role": "x", "bio": "x"})
     assert notice(crafted)["title"] == "Access Restricted"
-    crafted._delete_id = member_id  # a browser can send any id; the handler still asks the server
+    crafted._dialog_key = str(member_id)  # a browser can send any id; the handler still asks the server
     _call(crafted, "confirm_delete")
     db.expire_all()
     assert db.get(TeamMember, member_id) is not None
@@ -351,7 +351,7 @@ def test_text_no_database_can_store_is_a_message_not_a_crash(db: Session) -> Non
     db.commit()
     db.refresh(inquiry)
     state = _state(InquiriesState, _token(db, admin))
-    state._detail_id = inquiry.id
+    state._dialog_key = str(inquiry.id)
     _call(state, "save_notes", {"notes": "Call\x00back"})
     assert notice(state)["title"] == "Update Failed"
     assert notice(state)["description"] == INVALID_TEXT
@@ -414,7 +414,7 @@ def test_the_spam_filter_lists_caught_messages_and_not_spam_rescues_once(db: Ses
         revoked_permissions=["inquiries:write"],
     )  # fmt: skip
     crafted = _state(InquiriesState, _token(db, outsider))
-    crafted._detail_id = inquiry.id
+    crafted._dialog_key = str(inquiry.id)
     _call(crafted, "not_spam")
     db.refresh(inquiry)
     assert inquiry.is_spam and _mails_to(db, email) == 0
@@ -430,5 +430,5 @@ def test_the_spam_filter_lists_caught_messages_and_not_spam_rescues_once(db: Ses
     db.refresh(inquiry)
     assert not inquiry.is_spam and inquiry.status == InquiryStatus.new
     assert _mails_to(db, email) == 1
-    assert notice(state)["title"] == "Moved to New" and not state.detail_open
+    assert notice(state)["title"] == "Moved to New" and state.dialog == ""
     assert state.rows == []  # no longer in Spam

@@ -113,7 +113,7 @@ def test_callers_without_billing_read_get_nothing(db: Session, world: World) -> 
             assert state.rows == [] and state.total == 0, (caller.username, handler)
         _call(state, "open_create")
         _call(state, "search_clients", world.client.username)
-        assert state.create_open is False and state.client_options == []
+        assert state.dialog == "" and state.client_options == []
     anonymous = _state(BillingState, None)
     _call(anonymous, "load")
     assert anonymous.rows == [] and anonymous.total == 0
@@ -128,7 +128,7 @@ def test_readers_cannot_write_through_crafted_events(db: Session, world: World) 
     _call(state, "ask_delete", world.draft.id, world.draft.invoice_number)
     _call(state, "confirm_delete")
     _call(state, "open_create")
-    assert state.create_open is False
+    assert state.dialog == ""
     _call(state, "set_inv_client", str(world.client.id))
     assert state.project_options == []
     _call(
@@ -148,7 +148,7 @@ def test_readers_cannot_write_through_crafted_events(db: Session, world: World) 
 def test_the_pickers_ask_the_server(db: Session, world: World) -> None:
     state = _state(BillingState, _token(db, world.cfo))
     _call(state, "open_create")
-    assert state.create_open is True and len(state.client_options) <= 50
+    assert state.dialog == "create" and len(state.client_options) <= 50
     _call(state, "search_clients", "quinn ledger")  # every client of this module is a Quinn Ledger
     assert str(world.client.id) in [c.id for c in state.client_options]
     _call(state, "search_clients", world.client.username.upper())
@@ -188,7 +188,7 @@ def test_the_preview_is_the_services_arithmetic(db: Session, world: World) -> No
 
     _call(state, "set_line", 0, "description", "Hours")
     _call(state, "submit_create", {"client_id": str(world.client.id), "description": "Preview check"})
-    assert state.create_open is False and notice(state)["title"] == "Invoice created successfully"
+    assert state.dialog == "" and notice(state)["title"] == "Invoice created successfully"
     saved = db.exec(select(Invoice).where(Invoice.description == "Preview check")).one()
     assert saved.total_amount == expected.total and state.rows[0].id == saved.id  # first page, newest first
 

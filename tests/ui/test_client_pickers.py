@@ -81,7 +81,7 @@ def test_projects_pick_clients_on_the_server(db: Session, crowd: tuple[str, list
     writer = _token(db, _staff(db, EmployeeType.product_manager))
     state = _state(ProjectListState, writer)
     _call(state, "open_create")
-    assert state.form_open and state.client_id == ""
+    assert state.dialog == "form" and state.client_id == ""
     _searches_on_the_server(state, tag, last)
 
     f.project(db, last, f"{tag} portal")

@@ -114,7 +114,7 @@ def test_applications_state_holds_one_page(db: Session) -> None:
     state = _state(ApplicationListState, _token(db, _staff(db, EmployeeType.hr)))
     _call(state, "load")
     assert state.total >= ROWS and len(state.rows) <= state.page_size
-    assert any(o.code == "JOB-001" for o in state.openings)
+    assert any(o.id == "JOB-001" for o in state.openings)
     _call(state, "set_search", tag)
     _one_page(state)
     _call(state, "set_status_filter", "reviewing")
@@ -162,9 +162,9 @@ def test_content_writes_through_the_handlers(db: Session) -> None:
 
     orgs = _state(OrganizationListState, writer)
     _call(orgs, "open_create")
-    assert orgs.form_open and orgs.form_title == "Create Organization"
+    assert orgs.dialog == "form" and orgs.form_title == "Create Organization"
     _call(orgs, "submit_form", {"name": f"{tag} Dental", "industry": "Healthcare", "size": "small"})
-    assert notice(orgs)["title"] == "Organization created successfully" and not orgs.form_open
+    assert notice(orgs)["title"] == "Organization created successfully" and orgs.dialog == ""
     org = db.exec(select(Organization).where(Organization.name == f"{tag} Dental")).one()
 
     projects = _state(ProjectListState, writer)
@@ -200,7 +200,7 @@ def test_content_writes_through_the_handlers(db: Session) -> None:
         (ProductListState, product.id, {"name": "Hijacked"}),
     ):
         crafted = _state(cls, reader)
-        crafted._edit_id = target
+        crafted._dialog_key = str(target)
         _call(crafted, "submit_form", form)
         assert notice(crafted)["title"] == "Access Restricted"
         _call(crafted, "ask_delete", target, "x")
@@ -225,7 +225,7 @@ def test_applications_move_only_for_writers(db: Session) -> None:
     _seed(db, [application])
     for etype in (EmployeeType.developer, EmployeeType.coo):  # coo reads applications but may not process them
         crafted = _state(ApplicationListState, _token(db, _staff(db, etype)))
-        crafted._detail_id = application.id
+        crafted._dialog_key = str(application.id)
         _call(crafted, "move_to", "reviewing")
     db.expire_all()
     assert db.get(JobApplication, application.id).status == ApplicationStatus.new  # type: ignore[union-attr]
@@ -252,17 +252,17 @@ def test_a_dialog_opened_before_the_tabs_loader_runs_stays_open(db: Session) -> 
     state = _state(ContentState, _token(db, _staff(db, None)))
     orgs = asyncio.run(state.get_state(OrganizationListState))
     _call(orgs, "open_create")
-    assert orgs.form_open
+    assert orgs.dialog == "form"
     loader = _call_returning(state, "set_tab", "organizations")  # a dialog left open: the switch closes it
-    assert loader == OrganizationListState.show and not orgs.form_open
+    assert loader == OrganizationListState.show and orgs.dialog == ""
     _call(orgs, "open_create")  # the user's click, queued before the chained loader
     _call(orgs, "show")
-    assert orgs.form_open
+    assert orgs.dialog == "form"
     _call_returning(state, "load")
-    assert not orgs.form_open
+    assert orgs.dialog == ""
     _call(orgs, "open_create")
     _call(orgs, "load")
-    assert orgs.form_open
+    assert orgs.dialog == "form"
 
 
 def _call_returning(state: object, handler: str, *args: object) -> object:

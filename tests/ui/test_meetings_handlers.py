@@ -101,10 +101,10 @@ def test_a_caller_without_meetings_read_gets_nothing_and_changes_nothing(db: Ses
             _call(state, event, *args)
             assert state.rows == [] and state.total == 0, event
         # Writes with crafted ids and payloads, without ever opening a dialog.
-        state._edit_id = meeting.id
+        state._dialog_key = str(meeting.id)
         _call(state, "submit_form", {"title": "Hijacked", "date": "2031-01-01", "time": "10:00"})
         _call(state, "complete", started.id)
-        state._cancel_id = meeting.id
+        state._dialog_key = str(meeting.id)
         _call(state, "submit_cancel", {"reason": "crafted"})
         _call(state, "open_create")
         assert state.type_names == []
@@ -142,9 +142,9 @@ def test_a_reader_lists_but_only_a_writer_schedules(db: Session, client: User) -
     _call(support, "load")
     _call(support, "set_client_filter", str(client.id))
     _call(support, "open_create")
-    assert support.form_open and support.edit.id == 0
+    assert support.dialog == "form" and support.edit.id == 0
     _call(support, "submit_form", form)
-    assert notice(support)["title"] == "Meeting scheduled" and support.form_open is False
+    assert notice(support)["title"] == "Meeting scheduled" and support.dialog == ""
     assert [(r.title, r.when, r.duration) for r in support.rows] == [
         ("Scoping call", "Tue Mar 4, 2031 · 09:30 UTC", 45)
     ]
@@ -161,9 +161,9 @@ def test_meeting_types_are_a_page_and_writers_edit_them(db: Session) -> None:
     _call(state, "load")
     assert len(state.rows) <= state.page_size and state.total >= len(state.rows)
     _call(state, "open_type", 0)
-    assert state.edit == TypeRow() and state.form_open
+    assert state.edit == TypeRow() and state.dialog == "form"
     _call(state, "submit_type", {"name": name, "duration_minutes": "90", "is_active": "on"})
-    assert notice(state)["title"] == "Meeting type saved" and state.form_open is False
+    assert notice(state)["title"] == "Meeting type saved" and state.dialog == ""
     made = db.exec(select(MeetingType).where(MeetingType.name == name)).one()
     assert made.duration_minutes == 90 and made.is_active
     _call(state, "set_search", name)

@@ -87,8 +87,8 @@ def test_only_a_writer_unsubscribes_and_only_after_the_confirmation(db: Session)
     _call(reader, "set_search", tag)
     target = reader.rows[0].id
     _call(reader, "ask_unsubscribe", target)
-    assert not reader.confirm_open and notice(reader)["title"] == "Access Restricted"
-    reader.confirm_open, reader._confirm_id = True, target  # as if the dialog had been opened anyway
+    assert reader.dialog == "" and notice(reader)["title"] == "Access Restricted"
+    reader.dialog, reader._dialog_key = "unsubscribe", str(target)  # as if the dialog had been opened anyway
     _call(reader, "confirm_unsubscribe")
     assert db.get(NewsletterSubscriber, target).status == SubscriberStatus.confirmed  # type: ignore[union-attr]
 
@@ -99,19 +99,19 @@ def test_only_a_writer_unsubscribes_and_only_after_the_confirmation(db: Session)
     _call(writer, "confirm_unsubscribe")  # no confirmation asked: nothing happens
     _call(writer, "ask_unsubscribe", 987_654_321)  # not a row of the page shown
     _call(writer, "ask_unsubscribe", "not-a-number")
-    assert not writer.confirm_open
+    assert writer.dialog == ""
     db.expire_all()
     assert db.get(NewsletterSubscriber, target).status == SubscriberStatus.confirmed  # type: ignore[union-attr]
 
     _call(writer, "ask_unsubscribe", target)
-    assert writer.confirm_open and writer.confirm_email == f"r00.{tag}@example.com"
+    assert writer.dialog == "unsubscribe" and writer.dialog_name == f"r00.{tag}@example.com"
     _call(writer, "confirm_unsubscribe")
-    assert not writer.confirm_open and notice(writer)["title"] == "Subscriber unsubscribed"
+    assert writer.dialog == "" and notice(writer)["title"] == "Subscriber unsubscribed"
     assert writer.rows[0].status == "unsubscribed" and not writer.rows[0].active
     db.expire_all()
     assert db.get(NewsletterSubscriber, target).status == SubscriberStatus.unsubscribed  # type: ignore[union-attr]
     _call(writer, "ask_unsubscribe", target)  # already unsubscribed: nothing to confirm
-    assert not writer.confirm_open
+    assert writer.dialog == ""
 
 
 def test_the_content_page_loads_the_newsletter_tab_and_closes_its_dialog(db: Session) -> None:
@@ -124,6 +124,6 @@ def test_the_content_page_loads_the_newsletter_tab_and_closes_its_dialog(db: Ses
     tab = asyncio.run(state.get_state(SubscriberListState))
     _call(tab, "set_search", tag)
     _call(tab, "ask_unsubscribe", tab.rows[0].id)
-    assert tab.confirm_open
+    assert tab.dialog == "unsubscribe"
     _call_returning(state, "set_tab", "newsletter")  # switching (back) to the tab closes what was left open
-    assert not tab.confirm_open
+    assert tab.dialog == ""

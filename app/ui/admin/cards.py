@@ -16,12 +16,13 @@ from sqlmodel import Session
 
 from app.core.permissions import Perm
 from app.models.user import User, UserPublic
-from app.ui.admin.common import confirm_dialog, empty_panel, form_alert
+from app.ui.admin.common import empty_panel
+from app.ui.admin.dialog_views import form_dialog
 from app.ui.admin.dialogs import DeleteConfirm, FormDialog
 from app.ui.admin.paged import PagedTab
 from app.ui.admin.section import section_page
 from app.ui.admin.state import AdminState
-from app.ui.admin.widgets import CARD, ICON_BTN, allowed_button, dialog, pagination, submit_actions
+from app.ui.admin.widgets import CARD, allowed_button, icon_button, pagination
 
 FEATURE = "Content Management"
 PAGE_SIZE = 12  # cards per page: whole rows of the 1-, 2- and 3-column grids
@@ -52,22 +53,58 @@ class CardList(FormDialog, DeleteConfirm, PagedTab, AdminState, mixin=True):
     def _delete(self, s: Session, actor: User, row_id: int) -> None:
         raise NotImplementedError
 
-    def close_dialogs(self) -> None:
-        self.form_open = self.delete_open = False
+    def _new_row(self) -> Any:
+        """A new entity's row: the create form's starting values."""
+        raise NotImplementedError
 
-    async def _save_form(self, actor: UserPublic, call: Any) -> None:
-        """Run the create or update `call`; on success close the dialog, say so and show the list again."""
-        verb = "update" if self._edit_id else "create"
-        ok, _ = await self._save(actor, call, f"Failed to {verb} {self._noun()}")
+    async def _open(self, actor: UserPublic, row: Any) -> None:
+        """Fill the form from `row` (its `edit` values and whatever its pickers need)."""
+        raise NotImplementedError
+
+    def _form_data(self, form: dict[str, Any]) -> dict[str, Any]:
+        """The submitted form as the service's data (the service validates it)."""
+        raise NotImplementedError
+
+    def _write(self, s: Session, actor: User, edit_id: int, data: dict[str, Any]) -> Any:
+        """Create the entity (`edit_id` 0) or update that one with `data`."""
+        raise NotImplementedError
+
+    @rx.event
+    async def open_create(self) -> None:
+        actor = await self._writer()
+        if actor is not None:
+            await self._open(actor, self._new_row())
+            self._open_form(0)
+
+    @rx.event
+    async def open_edit(self, value: int) -> None:
+        """Edit the row `value` of the page shown (only a row on it: the form starts from what the card shows)."""
+        key = row_id(value)
+        row = next((r for r in self.get_value("rows") if r.id == key), None)
+        actor = None if row is None else await self._writer()
+        if actor is not None:
+            await self._open(actor, row)
+            self._open_form(key)
+
+    @rx.event
+    async def submit_form(self, form: dict[str, Any]) -> None:
+        """Create or update, then close the dialog, say so and show the list again (the form's error otherwise)."""
+        actor = await self._writer()
+        if actor is None:
+            return
+        data, edit_id, verb = self._form_data(form), self._dialog_row(), "update" if self._dialog_key else "create"
+        ok, _ = await self._save(
+            actor, lambda s, a: self._write(s, a, edit_id, data), f"Failed to {verb} {self._noun()}"
+        )
         if not ok:
             return
-        self.form_open = False
+        self.close_dialogs()
         await self._notify("success", f"{self._noun().title()} {verb}d successfully")
         await self._reload()
 
     @rx.var
     def form_title(self) -> str:
-        return f"{'Edit' if self._edit_id else 'Create'} {self._noun().title()}"
+        return f"{'Edit' if self._dialog_key else 'Create'} {self._noun().title()}"
 
     # --- delete --------------------------------------------------------------------------------------------------
 
@@ -76,9 +113,9 @@ class CardList(FormDialog, DeleteConfirm, PagedTab, AdminState, mixin=True):
         actor = await self._writer()
         if actor is None:
             return
-        noun, target = self._noun(), self._delete_id
+        noun, target = self._noun(), self._dialog_row()
         ok, _ = await self._save(actor, lambda s, a: self._delete(s, a, target), f"Failed to delete {noun}")
-        self.delete_open = False
+        self.close_dialogs()
         if not ok:
             return
         await self._notify("success", f"{noun.title()} deleted successfully")
@@ -101,20 +138,13 @@ def card_actions(allowed: rx.Var, name: rx.Var, on_edit: Any, on_delete: Any) ->
     return rx.cond(
         allowed,
         rx.el.div(
-            rx.el.button(
-                rx.icon("pencil", size=16),
-                on_click=on_edit,
-                title="Edit",
-                aria_label=f"Edit {name}",
-                class_name=ICON_BTN,
-                data_testid="edit-button",
-            ),
-            rx.el.button(
-                rx.icon("trash-2", size=16),
-                on_click=on_delete,
-                title="Delete",
-                aria_label=f"Delete {name}",
-                class_name=f"{ICON_BTN} hover:!text-red-600",
+            icon_button("pencil", "Edit", f"Edit {name}", on_edit, data_testid="edit-button"),
+            icon_button(
+                "trash-2",
+                "Delete",
+                f"Delete {name}",
+                on_delete,
+                extra="hover:!text-red-600",
                 data_testid="delete-button",
             ),
             class_name="flex shrink-0 gap-1",
@@ -162,32 +192,15 @@ def card_page(
     )
 
 
-def form_dialog(state: Any, fields: rx.Component) -> rx.Component:
+def card_form(state: Any, fields: rx.Component) -> rx.Component:
     """The create/edit dialog around an entity's fields."""
-    form = rx.el.form(
-        form_alert("Please check the form", state.form_error),
-        fields,
-        submit_actions(state.set_form_open(False), state.saving, test_id="save-form"),
-        on_submit=state.submit_form,
-        reset_on_submit=False,
-    )
-    return dialog(
+    return form_dialog(
+        state,
+        "form",
         state.form_title,
         "Fields marked * are required.",
-        form,
-        open=state.form_open,
-        on_open_change=state.set_form_open,
+        fields,
+        on_submit=state.submit_form,
+        test_id="save-form",
         max_width="44rem",
-    )
-
-
-def delete_dialog(state: Any, title: str) -> rx.Component:
-    """The spec's confirmation: 'Are you sure you want to delete "{name}"? This action cannot be undone.'"""
-    return confirm_dialog(
-        title,
-        rx.el.span('Are you sure you want to delete "', state.delete_name, '"? This action cannot be undone.'),
-        open=state.delete_open,
-        on_open_change=state.set_delete_open,
-        on_confirm=state.confirm_delete,
-        busy=state.saving,
     )

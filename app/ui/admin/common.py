@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import reflex as rx
@@ -20,6 +21,34 @@ SEARCH_INPUT = (
 TEXTAREA = f"{INPUT} resize-y"
 # For inputs sized by their row (milestones, invoice lines): the shared INPUT is full width.
 INPUT_INLINE = INPUT.replace("block w-full ", "block ")
+
+
+@dataclasses.dataclass
+class Option:
+    """One option of a select built from state: the value it sends and the text it shows."""
+
+    id: str = ""
+    label: str = ""
+
+
+def option(o: Any) -> rx.Component:
+    return rx.el.option(o.label, value=o.id)
+
+
+def option_select(options: Any, blank: str | None, **props: Any) -> rx.Component:
+    """A select of state `Option`s, after a `blank` first choice (the empty value) unless it is None."""
+    first = [rx.el.option(blank, value="")] if blank is not None else []
+    return rx.el.select(*first, rx.foreach(options, option), class_name=f"{INPUT} pr-8", **props)
+
+
+def text_area(name: str, **props: Any) -> rx.Component:
+    """A form's multi-line text box (the textarea twin of widgets.text_input)."""
+    return rx.el.textarea(name=name, class_name=TEXTAREA, **props)
+
+
+def wide(child: rx.Component) -> rx.Component:
+    """A field that spans both columns of a form's two-column grid."""
+    return rx.el.div(child, class_name="sm:col-span-2")
 
 
 def holds(user: dict[str, Any], perm: str) -> bool:

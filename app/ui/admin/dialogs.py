@@ -1,9 +1,12 @@
-"""The dialog state every staff section repeats: one create/edit form (`FormDialog`) and a delete confirmation
-(`DeleteConfirm`).
+"""The dialog state every staff section repeats, declared once: `Dialogs` (which dialog is open, the row it is
+about, the form's errors and the saving flag), with `FormDialog` (the create/edit form) and `DeleteConfirm` (the delete
+confirmation) on top of it.
 
-A section mixes them in and names its write permission with `_write_guard()` (permission, feature). The open events
-re-check that permission first, because any browser can call any handler with any payload; the submit and confirm
-handlers stay in the section, which re-checks it again before writing.
+A section's dialogs are modal and opened from its rows or header, so at most one is open at a time: one `dialog` var
+names it ("form", "delete", "pay", ...) instead of an `X_open` flag, an `_X_id` and a `set_X_open` per dialog. A
+section that writes names its permission with `_write_guard()` (permission, feature); the open events re-check it,
+because any browser can call any handler with any payload, and the submit and confirm handlers, which stay in the
+section, check it again before writing.
 """
 
 from __future__ import annotations
@@ -27,7 +30,43 @@ def dialog_id(value: Any) -> int:
     return number if 0 < number <= MAX_ID else 0
 
 
-class SectionWriter(AdminState, mixin=True):
+class Dialogs(AdminState, mixin=True):
+    """The section's open dialog (if any), the row it is about and the state of its form."""
+
+    dialog: rx.Field[str] = rx.field("")  # "" when none is open, else the dialog's name
+    dialog_name: rx.Field[str] = rx.field("")  # the row's name as the dialog shows it
+    form_error: rx.Field[str] = rx.field("")
+    form_errors: dict[str, str] = {}  # plain: to mypy a dict (as a Field it reads as a list Var)
+    saving: rx.Field[bool] = rx.field(False)
+    _dialog_key: str = ""  # the row, as its service names it (a number or an account's UUID); "" for a new one
+
+    def _open_dialog(self, dialog: str, key: Any = "", name: Any = "") -> None:
+        """Open `dialog` about the row `key` called `name`, with a clean form."""
+        self._dialog_key, self.dialog_name = str(key or ""), str(name)
+        self.form_error, self.form_errors = "", {}
+        self.dialog = dialog
+
+    def _dialog_row(self) -> int:
+        """The open dialog's row as a numeric id (0: a new one, or not a number)."""
+        return dialog_id(self._dialog_key)
+
+    @rx.event
+    def close_dialog(self, value: bool = False) -> None:
+        """The dialog's own close (Escape, the overlay, Cancel): the browser can close a dialog, never open one."""
+        if not value:
+            self.dialog = ""
+
+    def close_dialogs(self) -> None:
+        """Close whatever is open (a page load or a tab switch)."""
+        self.dialog = ""
+
+
+def shown(state: Any, dialog: str) -> dict[str, Any]:
+    """The `open` and `on_open_change` props of the dialog called `dialog` in `state`'s section."""
+    return {"open": state.dialog == dialog, "on_open_change": state.close_dialog}
+
+
+class SectionWriter(Dialogs, mixin=True):
     """The hook the dialogs share: the section's write permission."""
 
     def _write_guard(self) -> tuple[str, str]:
@@ -46,31 +85,14 @@ class SectionWriter(AdminState, mixin=True):
 
 
 class FormDialog(SectionWriter, mixin=True):
-    """One create/edit form: whether it is open, its errors, the saving flag and which row it edits (0: a new one)."""
-
-    form_open: bool = False
-    form_error: str = ""
-    form_errors: dict[str, str] = {}
-    saving: bool = False
-    _edit_id: int = 0
+    """One create/edit form, the dialog called "form"; the row it edits is `_dialog_row()` (0: a new one)."""
 
     def _open_form(self, edit_id: int) -> None:
-        self._edit_id = edit_id
-        self.form_error, self.form_errors = "", {}
-        self.form_open = True
-
-    @rx.event
-    def set_form_open(self, value: bool) -> None:
-        """The dialog's own close (Escape, the overlay, Cancel); the browser can close it, never open it."""
-        self.form_open = bool(value) and self.form_open
+        self._open_dialog("form", edit_id or "")
 
 
 class DeleteConfirm(SectionWriter, mixin=True):
-    """A delete confirmation: the row's id (backend-only) and the name the dialog shows."""
-
-    delete_open: bool = False
-    delete_name: str = ""
-    _delete_id: int = 0
+    """A delete confirmation, the dialog called "delete": the row is `_dialog_row()`, its name `dialog_name`."""
 
     def _delete_label(self, name: Any) -> str:
         """The name as the confirmation shows it."""
@@ -81,9 +103,4 @@ class DeleteConfirm(SectionWriter, mixin=True):
         """Ask to confirm deleting the row `value` called `name` (for staff who may write here)."""
         if await self._writer() is None:
             return
-        self._delete_id, self.delete_name = dialog_id(value), self._delete_label(name)
-        self.delete_open = True
-
-    @rx.event
-    def set_delete_open(self, value: bool) -> None:
-        self.delete_open = bool(value) and self.delete_open
+        self._open_dialog("delete", dialog_id(value) or "", self._delete_label(name))

@@ -9,7 +9,6 @@ client. `ClientPicker` is mixed into a section's state, which says who may use i
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 import reflex as rx
@@ -17,7 +16,7 @@ import reflex as rx
 from app.models.user import UserPublic
 from app.services import admin_users
 from app.services.paging import SEARCH_MAX
-from app.ui.admin.common import SEARCH_INPUT, load_clients
+from app.ui.admin.common import SEARCH_INPUT, Option, load_clients, option
 from app.ui.admin.state import as_actor
 from app.ui.admin.widgets import INPUT
 
@@ -25,19 +24,11 @@ CLIENT_LIMIT = 50  # clients the picker offers at once; typing narrows them
 CAPPED_TEXT = "Showing the first matches: type a name, username, e-mail or company to find others."
 
 
-@dataclasses.dataclass
-class ClientOption:
-    """An option of the client picker."""
-
-    id: str = ""
-    label: str = ""
-
-
 class ClientPicker(rx.State, mixin=True):
     """The picker's state: the search text, the capped options and the chosen client."""
 
     client_search: str = ""
-    client_options: list[ClientOption] = []
+    client_options: list[Option] = []
     clients_capped: bool = False  # more clients match than the picker shows
     client_id: str = ""  # the chosen client
     _client_label: str = ""
@@ -51,9 +42,9 @@ class ClientPicker(rx.State, mixin=True):
     async def _client_chosen(self, actor: UserPublic) -> None:
         """Called after a choice (billing loads the client's projects)."""
 
-    def _kept_clients(self) -> list[ClientOption]:
+    def _kept_clients(self) -> list[Option]:
         """Options offered whatever the search: the chosen client."""
-        return [ClientOption(id=self.client_id, label=self._client_label)] if self.client_id else []
+        return [Option(id=self.client_id, label=self._client_label)] if self.client_id else []
 
     # --- helpers ----------------------------------------------------------------------------------------------
 
@@ -61,13 +52,13 @@ class ClientPicker(rx.State, mixin=True):
         """The clients matching the search box, capped; the kept clients stay options whatever is typed."""
         rows = await load_clients(actor, search=self.client_search, limit=CLIENT_LIMIT + 1)
         self.clients_capped = len(rows) > CLIENT_LIMIT
-        options = [ClientOption(id=c["id"], label=c["label"]) for c in rows[:CLIENT_LIMIT]]
+        options = [Option(id=c["id"], label=c["label"]) for c in rows[:CLIENT_LIMIT]]
         for kept in reversed(self._kept_clients()):
             if all(o.id != kept.id for o in options):
                 options.insert(0, kept)
         self.client_options = options
 
-    async def _client_option(self, actor: UserPublic, client_id: str) -> ClientOption | None:
+    async def _client_option(self, actor: UserPublic, client_id: str) -> Option | None:
         """An existing record's client as the picker shows it, or None (no such client, or not allowed)."""
         if not client_id:
             return None
@@ -75,7 +66,7 @@ class ClientPicker(rx.State, mixin=True):
             dto = await as_actor(actor, lambda s, a: admin_users.client_choice(s, actor=a, client_id=client_id))
         except Exception:
             return None
-        return ClientOption(id=dto["id"], label=dto["label"]) if dto else None
+        return Option(id=dto["id"], label=dto["label"]) if dto else None
 
     async def _reset_clients(self, actor: UserPublic, client_id: str = "") -> None:
         """Open the picker afresh: no search, `client_id` (an edited record's client) chosen and kept as an option."""
@@ -84,7 +75,7 @@ class ClientPicker(rx.State, mixin=True):
         self.client_id, self._client_label = (chosen.id, chosen.label) if chosen else ("", "")
         await self._find_clients(actor)
 
-    def _offered(self, value: Any) -> ClientOption | None:
+    def _offered(self, value: Any) -> Option | None:
         return next((o for o in self.client_options if o.id == str(value)), None)
 
     async def _choose(self, actor: UserPublic, value: Any) -> None:
@@ -108,10 +99,6 @@ class ClientPicker(rx.State, mixin=True):
         actor = await self._picker_actor()
         if actor is not None:
             await self._choose(actor, value)
-
-
-def _option(c: rx.Var[ClientOption]) -> rx.Component:
-    return rx.el.option(c.label, value=c.id)
 
 
 def client_picker(
@@ -170,7 +157,7 @@ def client_picker(
         ),
         rx.el.select(
             empty,
-            rx.foreach(state.client_options, _option),
+            rx.foreach(state.client_options, option),
             name=name or None,
             id=select_id,
             value=state.client_id if value is None else value,

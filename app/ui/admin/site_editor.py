@@ -16,25 +16,23 @@ from app.services import site_admin
 from app.services.schema import parse
 from app.services.site_admin import KINDS, Field, Kind
 from app.ui.admin.common import (
-    TEXTAREA,
     confirm_dialog,
     empty_panel,
     error_panel,
-    form_alert,
-    holds,
     loading_text,
     search_input,
+    text_area,
 )
+from app.ui.admin.dialog_views import form_dialog
+from app.ui.admin.dialogs import DeleteConfirm, FormDialog, shown
 from app.ui.admin.state import AdminState, as_actor, error_text
 from app.ui.admin.widgets import (
     CARD,
-    ICON_BTN,
     allowed_button,
     badge,
-    dialog,
     field,
+    icon_button,
     select,
-    submit_actions,
     text_input,
 )
 
@@ -91,7 +89,7 @@ def _form_value(f: Field, value: Any) -> str:
     return "" if value is None else str(value)
 
 
-class SiteEditorState(AdminState):
+class SiteEditorState(FormDialog, DeleteConfirm, AdminState):
     kind: str = "services"
     rows: list[dict[str, str]] = []
     search: str = ""
@@ -99,16 +97,7 @@ class SiteEditorState(AdminState):
     error: str = ""
     _items: list[dict[str, Any]] = []
 
-    form_open: bool = False
     edit: dict[str, str] = {}
-    form_error: str = ""
-    form_errors: dict[str, str] = {}
-    saving: bool = False
-    _edit_id: int = 0
-
-    delete_open: bool = False
-    delete_name: str = ""
-    _delete_id: int = 0
 
     async def _load(self, *, quiet: bool = False) -> None:
         actor = await self._actor(Perm.content_read, FEATURE, quiet=quiet)
@@ -127,9 +116,8 @@ class SiteEditorState(AdminState):
             self.loading = False
         self.rows = [_row(kind, i) for i in self._items]
 
-    def close_dialogs(self) -> None:
-        """See CardList.close_dialogs: the tab switch closes them, never the chained loader."""
-        self.form_open = self.delete_open = False
+    def _write_guard(self) -> tuple[str, str]:
+        return Perm.content_write, FEATURE
 
     @rx.event
     async def load(self) -> None:
@@ -155,10 +143,6 @@ class SiteEditorState(AdminState):
         return [r for r in self.rows if not needle or needle in f"{r['name']} {r['detail']}".lower()]
 
     @rx.var
-    def can_write(self) -> bool:
-        return holds(self.user, Perm.content_write)
-
-    @rx.var
     def noun(self) -> str:
         return KINDS[self.kind].noun if self.kind in KINDS else ""
 
@@ -168,42 +152,37 @@ class SiteEditorState(AdminState):
 
     @rx.var
     def form_title(self) -> str:
-        return f"{'Edit' if self._edit_id else 'Add'} {self.noun_title}"
+        return f"{'Edit' if self._dialog_key else 'Add'} {self.noun_title}"
 
     # --- create / edit ---------------------------------------------------------------------------------------
 
     @rx.event
-    def open_create(self) -> None:
+    async def open_create(self) -> None:
+        if await self._writer() is None:
+            return
         kind = KINDS[self.kind]
         defaults = {f.name: _form_value(f, f.default) for f in kind.fields}
         defaults["sort_order"] = str(max((int(r["order"]) for r in self.rows), default=0) + 1)
         if kind.key == "testimonials":
             defaults["rating"] = "5"  # a suggestion in the form only: the API still requires a rating
-        self.edit, self._edit_id = defaults, 0
-        self.form_error, self.form_errors = "", {}
-        self.form_open = True
+        self.edit = defaults
+        self._open_form(0)
 
     @rx.event
-    def open_edit(self, row_id: str) -> None:
+    async def open_edit(self, row_id: str) -> None:
         kind = KINDS[self.kind]
         item = next((i for i in self._items if str(i["id"]) == str(row_id)), None)
-        if item is None:
+        if item is None or await self._writer() is None:
             return
         self.edit = {f.name: _form_value(f, item[f.name]) for f in kind.fields}
-        self._edit_id = int(item["id"])
-        self.form_error, self.form_errors = "", {}
-        self.form_open = True
-
-    @rx.event
-    def set_form_open(self, value: bool) -> None:
-        self.form_open = bool(value) and self.form_open
+        self._open_form(int(item["id"]))
 
     @rx.event
     async def submit_form(self, form: dict[str, Any]) -> None:
-        actor = await self._actor(Perm.content_write, FEATURE)
+        actor = await self._writer()
         if actor is None:
             return
-        kind, edit_id = KINDS[self.kind], self._edit_id
+        kind, edit_id = KINDS[self.kind], self._dialog_row()
         # Every field is sent, so clearing an optional one clears it; an unticked checkbox is absent from the form.
         data = {f.name: (f.name in form) if f.type == "bool" else str(form.get(f.name) or "") for f in kind.fields}
         verb = "update" if edit_id else "create"
@@ -217,33 +196,24 @@ class SiteEditorState(AdminState):
         ok, _ = await self._save(actor, call, f"Failed to {verb} {kind.noun}")
         if not ok:
             return
-        self.form_open = False
+        self.close_dialogs()
         await self._notify("success", f"{kind.noun.capitalize()} {verb}d successfully")
         await self._load()
 
     # --- delete ----------------------------------------------------------------------------------------------
 
     @rx.event
-    def ask_delete(self, row_id: str, name: str) -> None:
-        self._delete_id, self.delete_name = int(row_id), str(name)
-        self.delete_open = True
-
-    @rx.event
-    def set_delete_open(self, value: bool) -> None:
-        self.delete_open = bool(value) and self.delete_open
-
-    @rx.event
     async def confirm_delete(self) -> None:
-        actor = await self._actor(Perm.content_write, FEATURE)
+        actor = await self._writer()
         if actor is None:
             return
-        kind, row_id = KINDS[self.kind], self._delete_id
+        kind, row_id = KINDS[self.kind], self._dialog_row()
         ok, _ = await self._save(
             actor,
             lambda s, a: site_admin.delete_item(s, actor=a, kind=kind.key, item_id=row_id),
             f"Failed to delete {kind.noun}",
         )
-        self.delete_open = False
+        self.close_dialogs()
         if not ok:
             return
         await self._notify("success", f"{kind.noun.capitalize()} deleted successfully")
@@ -259,7 +229,7 @@ def _control(f: Field) -> rx.Component:
     value, control_id = S.edit[f.name], f"site-{f.name}"
     if f.type in ("long", "lines"):
         rows = 5 if f.type == "long" else 4
-        return rx.el.textarea(name=f.name, id=control_id, default_value=value, rows=rows, class_name=TEXTAREA)
+        return text_area(f.name, id=control_id, default_value=value, rows=rows)
     if f.type == "choice":
         options = [(c, c) for c in f.choices] if f.required else [("", "—"), *[(c, c) for c in f.choices]]
         return select(options, name=f.name, id=control_id, default_value=value)
@@ -304,19 +274,14 @@ def _fields(kind: Kind) -> rx.Component:
 
 
 def _form_dialog() -> rx.Component:
-    form = rx.el.form(
-        form_alert("Please check the form", S.form_error),
-        rx.match(S.kind, *[(key, _fields(kind)) for key, kind in KINDS.items()], rx.fragment()),
-        submit_actions(S.set_form_open(False), S.saving, test_id="site-save"),
-        on_submit=S.submit_form,
-        reset_on_submit=False,
-    )
-    return dialog(
+    return form_dialog(
+        S,
+        "form",
         S.form_title,
         "Changes show on the public site at the next page visit. Fields marked * are required.",
-        form,
-        open=S.form_open,
-        on_open_change=S.set_form_open,
+        rx.match(S.kind, *[(key, _fields(kind)) for key, kind in KINDS.items()], rx.fragment()),
+        on_submit=S.submit_form,
+        test_id="site-save",
         max_width="44rem",
     )
 
@@ -334,20 +299,13 @@ def _item(r: rx.Var) -> rx.Component:
             rx.cond(
                 S.can_write,
                 rx.el.div(
-                    rx.el.button(
-                        rx.icon("pencil", size=16),
-                        on_click=S.open_edit(r["id"]),
-                        title="Edit",
-                        aria_label=f"Edit {r['name']}",
-                        class_name=ICON_BTN,
-                        data_testid="site-edit",
-                    ),
-                    rx.el.button(
-                        rx.icon("trash-2", size=16),
-                        on_click=S.ask_delete(r["id"], r["name"]),
-                        title="Delete",
-                        aria_label=f"Delete {r['name']}",
-                        class_name=f"{ICON_BTN} hover:!text-red-600",
+                    icon_button("pencil", "Edit", f"Edit {r['name']}", S.open_edit(r["id"]), data_testid="site-edit"),
+                    icon_button(
+                        "trash-2",
+                        "Delete",
+                        f"Delete {r['name']}",
+                        S.ask_delete(r["id"], r["name"]),
+                        extra="hover:!text-red-600",
                         data_testid="site-delete",
                     ),
                     class_name="flex gap-1",
@@ -402,11 +360,10 @@ def site_editor_panel() -> rx.Component:
             "Delete Item",
             rx.el.span(
                 'Are you sure you want to delete "',
-                S.delete_name,
+                S.dialog_name,
                 '"? It disappears from the public site. This action cannot be undone.',
             ),
-            open=S.delete_open,
-            on_open_change=S.set_delete_open,
+            **shown(S, "delete"),
             on_confirm=S.confirm_delete,
             busy=S.saving,
         ),

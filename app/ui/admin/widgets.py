@@ -81,6 +81,18 @@ def allowed_button(
     return rx.cond(allowed, button, rx.fragment())
 
 
+def icon_button(icon: str, title: Any, label: Any, on_click: Any, *, extra: str = "", **props: Any) -> rx.Component:
+    """A row's icon-only action: `title` is its tooltip, `label` its accessible name; `extra` adds classes."""
+    return rx.el.button(
+        rx.icon(icon, size=16),
+        on_click=on_click,
+        title=title,
+        aria_label=label,
+        class_name=f"{ICON_BTN} {extra}" if extra else ICON_BTN,
+        **props,
+    )
+
+
 def export_link(href: Any) -> rx.Component:
     """ "Export CSV": the whole list with its current filters, as a file download (the browser sends the session
     cookie; the export route checks the list's permission again)."""
@@ -169,11 +181,17 @@ def dialog_actions(*children: rx.Component) -> rx.Component:
 
 
 def submit_actions(
-    on_cancel: Any, busy: rx.Var, label: str = "Save", *, danger: bool = False, test_id: str | None = None
+    on_cancel: Any,
+    busy: rx.Var,
+    label: Any = "Save",
+    *,
+    danger: bool = False,
+    test_id: str | None = None,
+    cancel: str = "Cancel",
 ) -> rx.Component:
     """A form dialog's Cancel and submit buttons; while `busy` the submit button spins and cannot be pressed twice."""
     return dialog_actions(
-        rx.el.button("Cancel", type="button", on_click=on_cancel, class_name=BTN_SECONDARY),
+        rx.el.button(cancel, type="button", on_click=on_cancel, class_name=BTN_SECONDARY),
         rx.el.button(
             rx.cond(busy, rx.icon("loader-circle", size=16, class_name="animate-spin"), rx.fragment()),
             label,

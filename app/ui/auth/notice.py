@@ -3,6 +3,11 @@
 `rx.toast` sent from a handler reaches the browser as a JavaScript *string* that Reflex runs with `eval`, which the
 site's CSP forbids. So handlers set this state instead and the layout renders it: same-looking toasts, no eval. A notice
 stays 5 s (the spec's banner time) or until dismissed, and survives client-side redirects (it lives per tab).
+
+The staff panel and the public site use the other mechanism, `app.ui.state.notice` (Sonner toasts through the compiled
+`toast_bridge`). The account pages and the portal keep this one because it looks different on purpose: the spec's
+5-second banner with its own dismiss button, below the header on desktop and along the bottom on phones. Moving them
+to Sonner would change what their users see; the distinct class name keeps the two from being mistaken for each other.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ NOTICE_SECONDS = 5.0
 Kind = Literal["success", "error", "info"]
 
 
-class NoticeState(rx.State):
+class AccountNoticeState(rx.State):
     title: str = ""
     text: str = ""
     kind: str = "info"
@@ -27,7 +32,7 @@ class NoticeState(rx.State):
         """Show a notice now; return the event the handler must hand back so it hides itself later."""
         self._seq += 1
         self.kind, self.title, self.text = kind, title, text
-        return NoticeState.expire(self._seq)
+        return AccountNoticeState.expire(self._seq)
 
     @rx.event
     def dismiss(self) -> None:
@@ -43,7 +48,7 @@ class NoticeState(rx.State):
 
 async def notify(state: rx.State, kind: Kind, title: str, text: str = "") -> EventSpec:
     """From any handler: `yield await notify(self, "error", "Login Failed", message)`."""
-    notice = await state.get_state(NoticeState)
+    notice = await state.get_state(AccountNoticeState)
     return notice._show(kind, title, text)
 
 
@@ -70,24 +75,26 @@ def notice_region() -> rx.Component:
     box = "pointer-events-auto flex items-start gap-3 rounded-xl border p-4 shadow-lg"
     return rx.el.div(
         rx.cond(
-            NoticeState.title != "",
+            AccountNoticeState.title != "",
             rx.el.div(
-                _icon(NoticeState.kind),
+                _icon(AccountNoticeState.kind),
                 rx.el.div(
-                    rx.el.p(NoticeState.title, class_name="text-sm font-semibold"),
-                    rx.cond(NoticeState.text != "", rx.el.p(NoticeState.text, class_name="mt-0.5 text-sm")),
+                    rx.el.p(AccountNoticeState.title, class_name="text-sm font-semibold"),
+                    rx.cond(
+                        AccountNoticeState.text != "", rx.el.p(AccountNoticeState.text, class_name="mt-0.5 text-sm")
+                    ),
                     class_name="min-w-0 flex-1",
                 ),
                 rx.el.button(
                     rx.icon("x", size=16),
                     type="button",
-                    on_click=NoticeState.dismiss,
+                    on_click=AccountNoticeState.dismiss,
                     aria_label="Dismiss notification",
                     class_name="shrink-0 rounded p-1 opacity-70 hover:opacity-100 focus:outline-none "
                     "focus-visible:ring-2 focus-visible:ring-current",
                 ),
                 class_name=rx.match(
-                    NoticeState.kind,
+                    AccountNoticeState.kind,
                     *[(k, f"{box} {style}") for k, (_, style, _) in _KIND_STYLE.items()],
                     f"{box} {_KIND_STYLE['info'][1]}",
                 ),

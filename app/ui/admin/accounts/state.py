@@ -17,6 +17,7 @@ import reflex as rx
 from app.core.permissions import EMPLOYEE_TYPE_LABELS, Perm, has_perm
 from app.services import admin_users
 from app.services.paging import Page
+from app.ui.admin.dialogs import Dialogs
 from app.ui.admin.paged import PagedList, export_url
 from app.ui.admin.state import AdminState, as_actor, error_text, field_errors
 from app.ui.format import long_date
@@ -102,35 +103,22 @@ def clean_form(form: dict[str, Any], keys: tuple[str, ...]) -> dict[str, str]:
     return data
 
 
-class AccountsMixin(PagedList, AdminState, mixin=True):
+class AccountsMixin(Dialogs, PagedList, AdminState, mixin=True):
     """List, filters and dialogs over admin_users; the section states fill in `_query` and the texts."""
 
     rows: list[AccountRow] = []
     page_size: int = PAGE_SIZE
 
+    # The dialogs (`Dialogs`): "create", "edit", "reset" and "delete"; the account is `_dialog_key` (its UUID).
     # Create (mode "user": any role through create_staff_or_client; "client": create_client, role forced to client).
-    create_open: bool = False
     create_mode: str = "user"
     form_role: str = "client"
-    form_error: str = ""
-    form_errors: dict[str, str] = {}
-    saving: bool = False
 
     # Edit: the values the form starts from.
-    edit_open: bool = False
     edit: AccountEdit = AccountEdit()
     edit_role: str = ""
-    _edit_id: str = ""
 
-    reset_open: bool = False
-    reset_name: str = ""
     reset_email: str = ""  # shown in the confirmation only; the service mails the stored address
-    _reset_id: str = ""
-
-    delete_open: bool = False
-    delete_name: str = ""
-    delete_error: str = ""
-    _delete_id: str = ""
 
     # --- what the concrete sections define ---------------------------------------------------------------------
 
@@ -202,14 +190,7 @@ class AccountsMixin(PagedList, AdminState, mixin=True):
     def open_create(self, mode: str) -> None:
         self.create_mode = "client" if mode == "client" else "user"
         self.form_role = "client"
-        self.form_error, self.form_errors = "", {}
-        self.create_open = True
-
-    @rx.event
-    def set_create_open(self, value: bool) -> None:
-        self.create_open = bool(value) and self.create_open
-        if not value:
-            self.form_error, self.form_errors = "", {}
+        self._open_dialog("create")
 
     @rx.event
     def set_form_role(self, value: str) -> None:
@@ -245,7 +226,7 @@ class AccountsMixin(PagedList, AdminState, mixin=True):
             return
         finally:
             self.saving = False
-        self.create_open = False
+        self.close_dialogs()
         await self._notify(
             "success",
             "Client created successfully" if client_only else "User created successfully",
@@ -257,17 +238,9 @@ class AccountsMixin(PagedList, AdminState, mixin=True):
 
     @rx.event
     def open_edit(self, row: dict[str, Any]) -> None:
-        self._edit_id = str(row.get("id", ""))
         self.edit = AccountEdit(**{k: str(row.get(k) or "") for k in EDIT_FIELDS})
         self.edit_role = self.edit.role
-        self.form_error, self.form_errors = "", {}
-        self.edit_open = True
-
-    @rx.event
-    def set_edit_open(self, value: bool) -> None:
-        self.edit_open = bool(value) and self.edit_open
-        if not value:
-            self.form_error, self.form_errors = "", {}
+        self._open_dialog("edit", row.get("id", ""))
 
     @rx.event
     def set_edit_role(self, value: str) -> None:
@@ -289,7 +262,7 @@ class AccountsMixin(PagedList, AdminState, mixin=True):
             self.form_error = "Please check the information and try again"
             self.form_errors = {"employee_type": "Employee type is required for employees"}
             return
-        texts, target, ip = self._texts(), self._edit_id, self.router.session.client_ip
+        texts, target, ip = self._texts(), self._dialog_key, self.router.session.client_ip
         self.saving = True
         yield
         try:
@@ -300,7 +273,7 @@ class AccountsMixin(PagedList, AdminState, mixin=True):
             return
         finally:
             self.saving = False
-        self.edit_open = False
+        self.close_dialogs()
         await self._notify("success", texts["update_ok"])
         await self._reload()
 
@@ -308,13 +281,8 @@ class AccountsMixin(PagedList, AdminState, mixin=True):
 
     @rx.event
     def open_reset(self, user_id: str, name: str, email: str = "") -> None:
-        self._reset_id, self.reset_name, self.reset_email = str(user_id), str(name), str(email)
-        self.form_error, self.form_errors = "", {}
-        self.reset_open = True
-
-    @rx.event
-    def set_reset_open(self, value: bool) -> None:
-        self.reset_open = bool(value) and self.reset_open
+        self.reset_email = str(email)
+        self._open_dialog("reset", user_id, name)
 
     @rx.event
     async def send_reset(self) -> None:
@@ -322,7 +290,7 @@ class AccountsMixin(PagedList, AdminState, mixin=True):
         actor = await self._actor(Perm.users_read, self._feature())
         if actor is None:
             return
-        target, ip = self._reset_id, self.router.session.client_ip
+        target, ip = self._dialog_key, self.router.session.client_ip
         self.saving = True
         yield
         try:
@@ -332,7 +300,7 @@ class AccountsMixin(PagedList, AdminState, mixin=True):
             return
         finally:
             self.saving = False
-        self.reset_open = False
+        self.close_dialogs()
         await self._notify(
             "success", "Reset link sent", f"We e-mailed {user.username} a link to choose a new password."
         )
@@ -341,29 +309,23 @@ class AccountsMixin(PagedList, AdminState, mixin=True):
 
     @rx.event
     def open_delete(self, user_id: str, name: str) -> None:
-        self._delete_id, self.delete_name = str(user_id), str(name)
-        self.delete_error = ""
-        self.delete_open = True
-
-    @rx.event
-    def set_delete_open(self, value: bool) -> None:
-        self.delete_open = bool(value) and self.delete_open
+        self._open_dialog("delete", user_id, name)
 
     @rx.event
     async def confirm_delete(self) -> None:
         actor = await self._actor(Perm.users_read, self._feature())
         if actor is None:
             return
-        texts, target, ip = self._texts(), self._delete_id, self.router.session.client_ip
+        texts, target, ip = self._texts(), self._dialog_key, self.router.session.client_ip
         self.saving = True
         yield
         try:
             await as_actor(actor, lambda s, a: admin_users.delete_user(s, actor=a, user_id=target, ip=ip))
         except Exception as exc:
-            self.delete_error = error_text(exc, texts["delete_fallback"])
+            self.form_error = error_text(exc, texts["delete_fallback"])
             return
         finally:
             self.saving = False
-        self.delete_open = False
+        self.close_dialogs()
         await self._notify("success", texts["delete_ok"])
         await self._reload()

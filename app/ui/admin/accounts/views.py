@@ -8,27 +8,25 @@ from typing import Any
 import reflex as rx
 
 from app.ui.admin.accounts.state import EMPLOYEE_TYPE_OPTIONS, ROLE_OPTIONS, AccountRow, AccountsMixin
+from app.ui.admin.dialog_views import form_dialog
+from app.ui.admin.dialogs import shown
 from app.ui.admin.widgets import (
     BTN_DANGER,
     BTN_PRIMARY,
     BTN_SECONDARY,
-    ICON_BTN,
     alert,
+    badge,
     dialog,
     dialog_actions,
     field,
+    icon_button,
     select,
-    submit_actions,
     text_input,
 )
 
 
 def _form_alert(state: type[AccountsMixin], title: str) -> rx.Component:
     return rx.cond(state.form_error != "", alert(title, state.form_error), rx.fragment())
-
-
-def _submit_row(state: type[AccountsMixin], label: str, on_cancel: Any, *, danger: bool = False) -> rx.Component:
-    return submit_actions(on_cancel, state.saving, label, danger=danger)
 
 
 def _err(state: type[AccountsMixin], key: str) -> rx.Var:
@@ -62,57 +60,54 @@ def create_dialog(state: type[AccountsMixin]) -> rx.Component:
             class_name="grid gap-4 sm:grid-cols-2",
         ),
     )
-    form = rx.el.form(
+    fields = rx.el.div(
         rx.el.div(
-            _form_alert(state, "Creation Failed"),
-            rx.el.div(
-                field(
-                    "Username",
-                    text_input("username", id="create-username", required=True, auto_complete="off"),
-                    _err(state, "username"),
-                    required=True,
-                ),
-                field(
-                    "Email",
-                    text_input("email", id="create-email", type="email", required=True),
-                    _err(state, "email"),
-                    required=True,
-                ),
-                class_name="grid gap-4 sm:grid-cols-2",
+            field(
+                "Username",
+                text_input("username", id="create-username", required=True, auto_complete="off"),
+                _err(state, "username"),
+                required=True,
             ),
-            rx.el.p(
-                rx.icon("mail", size=16, class_name="mt-0.5 shrink-0 text-blue-700"),
-                rx.el.span(
-                    "No password to choose: we e-mail a link to set one to this address. The link works once and "
-                    "for 72 hours."
-                ),
-                class_name="flex gap-2 rounded-lg bg-blue-50 px-3 py-2 text-sm text-blue-900",
-                data_testid="invite-note",
+            field(
+                "Email",
+                text_input("email", id="create-email", type="email", required=True),
+                _err(state, "email"),
+                required=True,
             ),
-            role_fields,
-            rx.el.div(
-                field("First name", text_input("first_name", id="create-first-name"), _err(state, "first_name")),
-                field("Last name", text_input("last_name", id="create-last-name"), _err(state, "last_name")),
-                field("Phone", text_input("phone", id="create-phone", type="tel"), _err(state, "phone")),
-                field("Company", text_input("company", id="create-company"), _err(state, "company")),
-                class_name="grid gap-4 sm:grid-cols-2",
-            ),
-            class_name="flex flex-col gap-4",
+            class_name="grid gap-4 sm:grid-cols-2",
         ),
-        _submit_row(state, rx.cond(client_only, "Create Client", "Create User"), state.set_create_open(False)),
-        on_submit=state.submit_create,
-        reset_on_submit=False,
+        rx.el.p(
+            rx.icon("mail", size=16, class_name="mt-0.5 shrink-0 text-blue-700"),
+            rx.el.span(
+                "No password to choose: we e-mail a link to set one to this address. The link works once and "
+                "for 72 hours."
+            ),
+            class_name="flex gap-2 rounded-lg bg-blue-50 px-3 py-2 text-sm text-blue-900",
+            data_testid="invite-note",
+        ),
+        role_fields,
+        rx.el.div(
+            field("First name", text_input("first_name", id="create-first-name"), _err(state, "first_name")),
+            field("Last name", text_input("last_name", id="create-last-name"), _err(state, "last_name")),
+            field("Phone", text_input("phone", id="create-phone", type="tel"), _err(state, "phone")),
+            field("Company", text_input("company", id="create-company"), _err(state, "company")),
+            class_name="grid gap-4 sm:grid-cols-2",
+        ),
+        class_name="flex flex-col gap-4",
     )
-    return dialog(
+    return form_dialog(
+        state,
+        "create",
         rx.cond(client_only, "Create Client", "Create User"),
         rx.cond(
             client_only,
             "Add a client account. They set their password from the e-mail and sign in to the client portal.",
             "Add a staff member or client account. Empty optional fields are left out.",
         ),
-        form,
-        open=state.create_open,
-        on_open_change=state.set_create_open,
+        fields,
+        on_submit=state.submit_create,
+        failed="Creation Failed",
+        submit=rx.cond(client_only, "Create Client", "Create User"),
         max_width="40rem",
     )
 
@@ -139,22 +134,15 @@ def edit_dialog(state: type[AccountsMixin], noun: str, prefix: str, *extra: rx.C
         )
         for label, name, kind in CONTACT_FIELDS
     ]
-    form = rx.el.form(
-        rx.el.div(
-            rx.cond(s.form_error != "", alert("Update Failed", s.form_error), rx.fragment()),
-            rx.el.div(*extra, *contact, class_name="grid gap-4 sm:grid-cols-2"),
-            class_name="flex flex-col gap-4",
-        ),
-        submit_actions(s.set_edit_open(False), s.saving, "Save Changes"),
-        on_submit=s.submit_edit,
-        reset_on_submit=False,
-    )
-    return dialog(
+    return form_dialog(
+        s,
+        "edit",
         f"Edit {noun}",
         rx.el.span("Change the details of ", rx.el.strong(s.edit.username), ". Empty fields are left unchanged."),
-        form,
-        open=s.edit_open,
-        on_open_change=s.set_edit_open,
+        rx.el.div(*extra, *contact, class_name="grid gap-4 sm:grid-cols-2"),
+        on_submit=s.submit_edit,
+        failed="Update Failed",
+        submit="Save Changes",
         max_width="40rem",
     )
 
@@ -169,7 +157,7 @@ def reset_dialog(state: type[AccountsMixin]) -> rx.Component:
             class_name="list-disc space-y-1 pl-5 text-sm text-slate-600",
         ),
         dialog_actions(
-            rx.el.button("Cancel", type="button", on_click=state.set_reset_open(False), class_name=BTN_SECONDARY),
+            rx.el.button("Cancel", type="button", on_click=state.close_dialog(False), class_name=BTN_SECONDARY),
             rx.el.button(
                 rx.cond(
                     state.saving,
@@ -189,21 +177,20 @@ def reset_dialog(state: type[AccountsMixin]) -> rx.Component:
         "Reset Password",
         rx.el.span(
             "E-mail ",
-            rx.el.strong(state.reset_name),
+            rx.el.strong(state.dialog_name),
             rx.cond(state.reset_email != "", rx.el.span(" (", state.reset_email, ")"), rx.fragment()),
             " a link to choose a new password?",
         ),
         body,
-        open=state.reset_open,
-        on_open_change=state.set_reset_open,
+        **shown(state, "reset"),
     )
 
 
 def delete_dialog(state: type[AccountsMixin], noun: str, error_title: str) -> rx.Component:
     body = rx.el.div(
-        rx.cond(state.delete_error != "", alert(error_title, state.delete_error), rx.fragment()),
+        _form_alert(state, error_title),
         dialog_actions(
-            rx.el.button("Cancel", type="button", on_click=state.set_delete_open(False), class_name=BTN_SECONDARY),
+            rx.el.button("Cancel", type="button", on_click=state.close_dialog(False), class_name=BTN_SECONDARY),
             rx.el.button(
                 rx.cond(state.saving, rx.icon("loader-circle", size=16, class_name="animate-spin"), rx.fragment()),
                 "Delete",
@@ -218,42 +205,44 @@ def delete_dialog(state: type[AccountsMixin], noun: str, error_title: str) -> rx
         f"Delete {noun.title()}",
         rx.el.span(
             f"Are you sure you want to delete {noun} ",
-            state.delete_name,
+            state.dialog_name,
             "? This action cannot be undone.",
         ),
         body,
-        open=state.delete_open,
-        on_open_change=state.set_delete_open,
+        **shown(state, "delete"),
     )
+
+
+def account_dialogs(state: type[AccountsMixin], noun: str, edit: rx.Component) -> list[rx.Component]:
+    """The dialogs every account list has: create, `edit` (with the section's own fields), reset password, delete."""
+    return [create_dialog(state), edit, reset_dialog(state), delete_dialog(state, noun, "Deletion Failed")]
+
+
+def verified_badge(row: Any) -> rx.Component:
+    """Whether the account's e-mail address is confirmed."""
+    return rx.cond(row.verified, badge("Verified", "green"), badge("Unverified", "yellow"))
 
 
 def row_actions(state: type[AccountsMixin], row: rx.Var[AccountRow], *, reset_allowed: rx.Var) -> rx.Component:
     """Edit and delete for everyone who sees the list (the server decides); reset for those who may reset."""
     return rx.el.div(
-        rx.el.button(
-            rx.icon("pencil", size=16),
-            on_click=state.open_edit(row),
-            title="Edit",
-            aria_label=f"Edit {row.username}",
-            class_name=ICON_BTN,
-        ),
+        icon_button("pencil", "Edit", f"Edit {row.username}", state.open_edit(row)),
         rx.cond(
             reset_allowed,
-            rx.el.button(
-                rx.icon("key-round", size=16),
-                on_click=state.open_reset(row.id, row.username, row.email),
-                title="Reset password",
-                aria_label=f"Reset password of {row.username}",
-                class_name=ICON_BTN,
+            icon_button(
+                "key-round",
+                "Reset password",
+                f"Reset password of {row.username}",
+                state.open_reset(row.id, row.username, row.email),
             ),
             rx.fragment(),
         ),
-        rx.el.button(
-            rx.icon("trash-2", size=16),
-            on_click=state.open_delete(row.id, row.username),
-            title="Delete",
-            aria_label=f"Delete {row.username}",
-            class_name=f"{ICON_BTN} hover:!bg-red-50 hover:!text-red-600",
+        icon_button(
+            "trash-2",
+            "Delete",
+            f"Delete {row.username}",
+            state.open_delete(row.id, row.username),
+            extra="hover:!bg-red-50 hover:!text-red-600",
         ),
         class_name="flex items-center justify-end gap-1",
     )

@@ -14,25 +14,14 @@ from app.models.user import UserPublic
 from app.services import applications
 from app.services.paging import Page
 from app.ui.admin.cards import row_id
-from app.ui.admin.common import day_text, form_text, holds, label_of
+from app.ui.admin.common import Option, day_text, form_text, label_of
+from app.ui.admin.dialogs import SectionWriter
 from app.ui.admin.paged import PagedList, export_url
 from app.ui.admin.state import AdminState, as_actor, error_text
 
 FEATURE = "Applications"
 PAGE_SIZE = 20
 STATUSES = ["new", "reviewing", "interview", "offer", "rejected"]
-
-
-@dataclasses.dataclass
-class StatusChoice:
-    value: str = ""
-    label: str = ""
-
-
-@dataclasses.dataclass
-class Opening:
-    code: str = ""
-    label: str = ""
 
 
 @dataclasses.dataclass
@@ -46,7 +35,7 @@ class ApplicationRow:
     opening: str = ""
     status: str = ""
     status_label: str = ""
-    next_statuses: list[StatusChoice] = dataclasses.field(default_factory=list)
+    next_statuses: list[Option] = dataclasses.field(default_factory=list)
     notes: str = ""
     resume_name: str = ""
     cover_name: str = ""
@@ -66,7 +55,7 @@ def application_row(a: dict[str, Any]) -> ApplicationRow:
         opening=a.get("job_title") or a.get("job_code") or "General application",
         status=a["status"],
         status_label=label_of(a["status"]),
-        next_statuses=[StatusChoice(value=s, label=label_of(s)) for s in a.get("next_statuses") or []],
+        next_statuses=[Option(id=s, label=label_of(s)) for s in a.get("next_statuses") or []],
         notes=a.get("notes") or "",
         resume_name=a.get("resume_filename") or "CV",
         cover_name=a.get("cover_letter_filename") or "",
@@ -76,17 +65,14 @@ def application_row(a: dict[str, Any]) -> ApplicationRow:
     )
 
 
-class ApplicationListState(PagedList, AdminState):
+class ApplicationListState(SectionWriter, PagedList, AdminState):
     rows: list[ApplicationRow] = []
     page_size: int = PAGE_SIZE
     sort: str = "newest"
-    openings: list[Opening] = []
+    openings: list[Option] = []
     job_filter: str = ""
     status_filter: str = ""
-    detail_open: bool = False
     detail: ApplicationRow = ApplicationRow()
-    saving: bool = False
-    _detail_id: int = 0
 
     @rx.var
     def export_url(self) -> str:
@@ -106,7 +92,7 @@ class ApplicationListState(PagedList, AdminState):
         result = await super()._page(actor, page)
         if not self.openings:  # the opening filter's choices, once per visit
             openings = await as_actor(actor, lambda s, a: applications.opening_choices(s, actor=a))
-            self.openings = [Opening(code=o["code"], label=o["label"]) for o in openings]
+            self.openings = [Option(id=o["code"], label=o["label"]) for o in openings]
         return result
 
     def _take(self, data: list[Any]) -> None:
@@ -118,7 +104,7 @@ class ApplicationListState(PagedList, AdminState):
 
     @rx.event
     async def load(self) -> None:
-        self.detail_open = False
+        self.close_dialogs()
         self.job_filter = self.status_filter = self.search = ""
         self.page, self.openings = 1, []
         await self._reload(quiet=True)
@@ -133,9 +119,8 @@ class ApplicationListState(PagedList, AdminState):
         self.status_filter = value if value in STATUSES else ""
         await self._first_page()
 
-    @rx.var
-    def can_write(self) -> bool:
-        return holds(self.user, Perm.applications_write)
+    def _write_guard(self) -> tuple[str, str]:
+        return Perm.applications_write, FEATURE
 
     @rx.var
     def filtered(self) -> bool:
@@ -146,18 +131,14 @@ class ApplicationListState(PagedList, AdminState):
         row = next((r for r in self.rows if r.id == row_id(application_id)), None)
         if row is None:
             return
-        self._detail_id, self.detail = row.id, row
-        self.detail_open = True
-
-    @rx.event
-    def set_detail_open(self, value: bool) -> None:
-        self.detail_open = bool(value) and self.detail_open
+        self.detail = row
+        self._open_dialog("detail", row.id)
 
     async def _update(self, status: str | None, notes: str | None) -> None:
-        actor = await self._actor(Perm.applications_write, FEATURE)
+        actor = await self._writer()
         if actor is None:
             return
-        aid = self._detail_id
+        aid = self._dialog_row()
         self.saving = True
         try:
             dto = await as_actor(

@@ -6,17 +6,17 @@ from __future__ import annotations
 import reflex as rx
 
 from app.ui.admin.applications.state import STATUSES, ApplicationListState
-from app.ui.admin.common import TEXTAREA, info, label_of
+from app.ui.admin.common import info, label_of, option_select
+from app.ui.admin.dialog_views import notes_form
+from app.ui.admin.dialogs import shown
 from app.ui.admin.section import filter_select, section_page
-from app.ui.admin.tables import data_table
+from app.ui.admin.tables import data_table, table_row
 from app.ui.admin.widgets import (
-    BTN_PRIMARY,
     BTN_SECONDARY,
-    ICON_BTN,
-    INPUT,
     TD,
     badge_by,
     dialog,
+    icon_button,
 )
 
 STATUS_COLORS = {"new": "blue", "reviewing": "yellow", "interview": "purple", "offer": "green", "rejected": "red"}
@@ -25,7 +25,7 @@ S = ApplicationListState
 
 
 def _row(a: rx.Var) -> rx.Component:
-    return rx.el.tr(
+    return table_row(
         rx.el.td(
             rx.el.p(a.name, class_name="font-medium text-slate-900"),
             rx.el.p(a.email, class_name="text-xs text-slate-500 break-all"),
@@ -36,17 +36,10 @@ def _row(a: rx.Var) -> rx.Component:
         rx.el.td(badge_by(a.status, STATUS_COLORS, a.status_label, data_testid="application-status"), class_name=TD),
         rx.el.td(a.date, class_name=f"{TD} hidden lg:table-cell whitespace-nowrap"),
         rx.el.td(
-            rx.el.button(
-                rx.icon("eye", size=16),
-                on_click=S.open_detail(a.id),
-                title="View application",
-                aria_label=f"View application of {a.name}",
-                class_name=ICON_BTN,
-            ),
+            icon_button("eye", "View application", f"View application of {a.name}", S.open_detail(a.id)),
             class_name=f"{TD} text-right",
         ),
-        class_name="border-t border-slate-100 hover:bg-slate-50/60",
-        data_testid="application-row",
+        test_id="application-row",
     )
 
 
@@ -107,10 +100,10 @@ def _detail_dialog() -> rx.Component:
                         d.next_statuses,
                         lambda n: rx.el.button(
                             n.label,
-                            on_click=S.move_to(n.value),
+                            on_click=S.move_to(n.id),
                             disabled=S.saving,
                             class_name=BTN_SECONDARY,
-                            data_testid=f"move-{n['value']}",
+                            data_testid=f"move-{n['id']}",
                         ),
                     ),
                     rx.cond(
@@ -124,39 +117,13 @@ def _detail_dialog() -> rx.Component:
             ),
             rx.fragment(),
         ),
-        rx.el.form(
-            rx.el.label(
-                rx.el.span("Notes", class_name="mb-1 block text-sm font-medium text-slate-700"),
-                rx.el.textarea(
-                    name="notes",
-                    id="application-notes",
-                    default_value=d.notes,
-                    rows=3,
-                    read_only=~S.can_write,
-                    class_name=TEXTAREA,
-                ),
-                class_name="block",
-            ),
-            rx.el.div(
-                rx.el.button("Close", type="button", on_click=S.set_detail_open(False), class_name=BTN_SECONDARY),
-                rx.cond(
-                    S.can_write,
-                    rx.el.button("Save Notes", type="submit", disabled=S.saving, class_name=BTN_PRIMARY),
-                    rx.fragment(),
-                ),
-                class_name="mt-3 flex justify-end gap-2",
-            ),
-            on_submit=S.save_notes,
-            reset_on_submit=False,
-            class_name="mt-4",
-        ),
+        notes_form(S, "Notes", d.notes, "application-notes", editable=S.can_write),
     )
     return dialog(
         rx.el.span("Application: ", d.name),
         "Documents open through an authenticated, audited link.",
         body,
-        open=S.detail_open,
-        on_open_change=S.set_detail_open,
+        **shown(S, "detail"),
         max_width="40rem",
     )
 
@@ -167,14 +134,7 @@ HEADERS = [("Applicant", ""), ("Opening", "hidden md:table-cell"), ("Status", ""
 def applications_content() -> rx.Component:
     empty = rx.cond(S.filtered, "No applications found matching your search.", "No applications found.")
     openings = rx.el.div(
-        rx.el.select(
-            rx.el.option("All Openings", value=""),
-            rx.foreach(S.openings, lambda o: rx.el.option(o.label, value=o.code)),
-            value=S.job_filter,
-            on_change=S.set_job_filter,
-            aria_label="Opening",
-            class_name=f"{INPUT} pr-8",
-        ),
+        option_select(S.openings, "All Openings", value=S.job_filter, on_change=S.set_job_filter, aria_label="Opening"),
         class_name="w-full sm:w-64",
     )
     statuses = [("", "All Statuses"), *[(s, label_of(s)) for s in STATUSES]]

@@ -22,7 +22,7 @@ from app.core.permissions import Perm
 from app.models.user import UserPublic
 from app.services import billing
 from app.services.paging import Page
-from app.ui.admin.common import day_text, dollars, form_text, label_of
+from app.ui.admin.common import Option, day_text, dollars, form_text, label_of
 from app.ui.admin.dialogs import DeleteConfirm
 from app.ui.admin.paged import PagedList, export_url
 from app.ui.admin.pickers import ClientPicker
@@ -61,14 +61,6 @@ class InvoiceRow:
     due_date: str = ""
     paid_date: str = ""
     pdf: str = ""
-
-
-@dataclasses.dataclass
-class Choice:
-    """An option of the invoice form's project picker."""
-
-    id: str = ""
-    label: str = ""
 
 
 @dataclasses.dataclass
@@ -147,17 +139,9 @@ class BillingState(DeleteConfirm, ClientPicker, PagedList, AdminState):
     sort: str = "newest"
     page_size: int = PAGE_SIZE
 
-    create_open: bool = False
-    project_options: list[Choice] = []
+    project_options: list[Option] = []
     lines: list[dict[str, str]] = []
     tax_rate: str = "0"
-    form_error: str = ""
-    form_errors: dict[str, str] = {}
-    saving: bool = False
-
-    pay_open: bool = False
-    pay_number: str = ""
-    _pay_id: int = 0
 
     # --- the list ------------------------------------------------------------------------------------------------
 
@@ -180,7 +164,7 @@ class BillingState(DeleteConfirm, ClientPicker, PagedList, AdminState):
 
     @rx.event
     async def load(self) -> None:
-        self.create_open = self.pay_open = self.delete_open = False
+        self.close_dialogs()
         await self._reload(quiet=True)
 
     @rx.event
@@ -198,9 +182,8 @@ class BillingState(DeleteConfirm, ClientPicker, PagedList, AdminState):
         self.project_options = []
         self.lines = [_new_line(), _new_line()]
         self.tax_rate = "0"
-        self.form_error, self.form_errors = "", {}
         await self._reset_clients(actor)
-        self.create_open = True
+        self._open_dialog("create")
 
     # the client picker (pickers.ClientPicker): billing writers only; a choice loads that client's projects
 
@@ -218,7 +201,7 @@ class BillingState(DeleteConfirm, ClientPicker, PagedList, AdminState):
             if not isinstance(exc, DomainError):
                 log.exception("loading the client's projects failed")
             rows = []
-        self.project_options = [Choice(id=p["id"], label=p["name"]) for p in rows]
+        self.project_options = [Option(id=p["id"], label=p["name"]) for p in rows]
 
     @rx.var
     def inv_client(self) -> str:
@@ -231,10 +214,6 @@ class BillingState(DeleteConfirm, ClientPicker, PagedList, AdminState):
         actor = await self._picker_actor()
         if actor is not None:
             await self._choose(actor, value)
-
-    @rx.event
-    def set_create_open(self, value: bool) -> None:
-        self.create_open = bool(value) and self.create_open
 
     @rx.event
     def set_tax_rate(self, value: str) -> None:
@@ -285,7 +264,7 @@ class BillingState(DeleteConfirm, ClientPicker, PagedList, AdminState):
         )
         if not ok or dto is None:
             return
-        self.create_open = False
+        self.close_dialogs()
         await self._notify(
             "success", "Invoice created successfully", f"{dto['invoice_number']} is a draft until issued."
         )
@@ -317,18 +296,13 @@ class BillingState(DeleteConfirm, ClientPicker, PagedList, AdminState):
         )
 
     @rx.event
-    def open_pay(self, invoice_id: int, number: str) -> None:
-        self._pay_id, self.pay_number = _row_id(invoice_id) or 0, str(number)[:40]
-        self.form_error, self.form_errors = "", {}
-        self.pay_open = True
-
-    @rx.event
-    def set_pay_open(self, value: bool) -> None:
-        self.pay_open = bool(value) and self.pay_open
+    async def open_pay(self, invoice_id: int, number: str) -> None:
+        if await self._writer() is not None:
+            self._open_dialog("pay", _row_id(invoice_id) or "", str(number)[:40])
 
     @rx.event
     async def submit_pay(self, form: dict[str, Any]) -> None:
-        iid = self._pay_id
+        iid = self._dialog_row()
         amount, method, paid_on = form_text(form, "amount"), form_text(form, "method", 50), form_text(form, "paid_on")
         if await self._act(
             "Failed to record payment",
@@ -337,7 +311,7 @@ class BillingState(DeleteConfirm, ClientPicker, PagedList, AdminState):
             ),
             "Payment recorded",
         ):
-            self.pay_open = False
+            self.close_dialogs()
 
     def _write_guard(self) -> tuple[str, str]:
         return Perm.billing_write, FEATURE
@@ -347,10 +321,10 @@ class BillingState(DeleteConfirm, ClientPicker, PagedList, AdminState):
 
     @rx.event
     async def confirm_delete(self) -> None:
-        iid = self._delete_id
+        iid = self._dialog_row()
         await self._act(
             "Failed to delete invoice",
             lambda s, a: billing.delete_draft(s, actor=a, invoice_id=iid),
             "Invoice deleted successfully",
         )
-        self.delete_open = False
+        self.close_dialogs()

@@ -5,16 +5,12 @@ from __future__ import annotations
 
 import reflex as rx
 
-from app.ui.admin.billing.state import SORTS, STATUS_COLORS, STATUS_FILTERS, BillingState, Choice, InvoiceRow
-from app.ui.admin.common import (
-    INPUT_INLINE,
-    TEXTAREA,
-    confirm_dialog,
-    form_alert,
-)
+from app.ui.admin.billing.state import SORTS, STATUS_COLORS, STATUS_FILTERS, BillingState, InvoiceRow
+from app.ui.admin.common import INPUT_INLINE, option_select, text_area, wide
+from app.ui.admin.dialog_views import delete_dialog, form_dialog
 from app.ui.admin.pickers import client_picker
 from app.ui.admin.section import filter_select, section_page
-from app.ui.admin.tables import data_table
+from app.ui.admin.tables import data_table, table_row
 from app.ui.admin.widgets import (
     BTN_SECONDARY,
     ICON_BTN,
@@ -22,9 +18,8 @@ from app.ui.admin.widgets import (
     TD,
     allowed_button,
     badge_by,
-    dialog,
     field,
-    submit_actions,
+    icon_button,
     text_input,
 )
 
@@ -58,13 +53,7 @@ def _actions(r: rx.Var[InvoiceRow]) -> rx.Component:
                             class_name=f"{BTN_SECONDARY} !px-2.5 !py-1",
                             data_testid="invoice-issue",
                         ),
-                        rx.el.button(
-                            rx.icon("trash-2", size=16),
-                            on_click=S.ask_delete(r.id, r.number),
-                            title="Delete draft",
-                            aria_label=f"Delete {r['number']}",
-                            class_name=ICON_BTN,
-                        ),
+                        icon_button("trash-2", "Delete draft", f"Delete {r['number']}", S.ask_delete(r.id, r.number)),
                     ),
                     rx.fragment(),
                 ),
@@ -86,7 +75,7 @@ def _actions(r: rx.Var[InvoiceRow]) -> rx.Component:
 
 
 def _row(r: rx.Var[InvoiceRow]) -> rx.Component:
-    return rx.el.tr(
+    return table_row(
         rx.el.td(
             rx.el.p(r.number, class_name="font-medium text-slate-900 whitespace-nowrap"),
             rx.el.p(r.client, class_name="text-xs text-slate-500 md:hidden"),
@@ -103,8 +92,7 @@ def _row(r: rx.Var[InvoiceRow]) -> rx.Component:
             class_name=f"{TD} hidden xl:table-cell whitespace-nowrap",
         ),
         rx.el.td(_actions(r), class_name=TD),
-        class_name="border-t border-slate-100 hover:bg-slate-50/60",
-        data_testid="invoice-row",
+        test_id="invoice-row",
     )
 
 
@@ -166,10 +154,6 @@ def _line_row(x: rx.Var, i: rx.Var) -> rx.Component:
     )
 
 
-def _option(c: rx.Var[Choice]) -> rx.Component:
-    return rx.el.option(c.label, value=c.id)
-
-
 def _client_picker(err: rx.Var) -> rx.Component:
     """Type to search every client on the server; the list below offers the first matches."""
     return client_picker(
@@ -185,26 +169,17 @@ def _client_picker(err: rx.Var) -> rx.Component:
 def _create_dialog() -> rx.Component:
     err = S.form_errors
     p = S.preview
-    form = rx.el.form(
-        form_alert("Failed to create invoice", S.form_error),
+    fields = rx.fragment(
         rx.el.div(
             _client_picker(err),
             field(
                 "Project (optional)",
-                rx.el.select(
-                    rx.el.option("No project", value=""),
-                    rx.foreach(S.project_options, _option),
-                    name="project_id",
-                    id="invoice-project",
-                    key=S.client_id,
-                    class_name=f"{INPUT} pr-8",
+                option_select(
+                    S.project_options, "No project", name="project_id", id="invoice-project", key=S.client_id
                 ),
                 err["project_id"],
             ),
-            rx.el.div(
-                field("Description", text_input("description", id="invoice-description"), err["description"]),
-                class_name="sm:col-span-2",
-            ),
+            wide(field("Description", text_input("description", id="invoice-description"), err["description"])),
             field("Due date", text_input("due_date", id="invoice-due", type="date", min="1900-01-01"), err["due_date"]),
             field(
                 "Tax rate (%)",
@@ -253,48 +228,46 @@ def _create_dialog() -> rx.Component:
             class_name="mt-4 space-y-1 rounded-lg bg-slate-50 p-3 text-sm text-slate-700",
         ),
         rx.el.div(
-            field("Notes", rx.el.textarea(name="notes", id="invoice-notes", rows=2, class_name=TEXTAREA), err["notes"]),
+            field("Notes", text_area("notes", id="invoice-notes", rows=2), err["notes"]),
             class_name="mt-4",
         ),
-        submit_actions(S.set_create_open(False), S.saving, "Create draft", test_id="invoice-save"),
-        on_submit=S.submit_create,
-        reset_on_submit=False,
     )
-    return dialog(
+    return form_dialog(
+        S,
+        "create",
         "Create Invoice",
         "A draft gets the next invoice number; the client sees it once it is issued.",
-        form,
-        open=S.create_open,
-        on_open_change=S.set_create_open,
+        fields,
+        on_submit=S.submit_create,
+        failed="Failed to create invoice",
+        submit="Create draft",
+        test_id="invoice-save",
         max_width="46rem",
     )
 
 
 def _pay_dialog() -> rx.Component:
     err = S.form_errors
-    form = rx.el.form(
-        form_alert("Failed to record payment", S.form_error),
-        rx.el.div(
-            field(
-                "Amount (USD)",
-                text_input("amount", id="pay-amount", type="number", step="0.01", min="0.01"),
-                err["amount"],
-                hint="Leave empty for the whole outstanding amount.",
-            ),
-            field("Method", text_input("method", id="pay-method", placeholder="Bank transfer")),
-            field("Payment date", text_input("paid_on", id="pay-date", type="date", min="1900-01-01"), err["paid_on"]),
-            class_name="grid gap-4 sm:grid-cols-2",
+    fields = rx.el.div(
+        field(
+            "Amount (USD)",
+            text_input("amount", id="pay-amount", type="number", step="0.01", min="0.01"),
+            err["amount"],
+            hint="Leave empty for the whole outstanding amount.",
         ),
-        submit_actions(S.set_pay_open(False), S.saving, "Record payment"),
-        on_submit=S.submit_pay,
-        reset_on_submit=False,
+        field("Method", text_input("method", id="pay-method", placeholder="Bank transfer")),
+        field("Payment date", text_input("paid_on", id="pay-date", type="date", min="1900-01-01"), err["paid_on"]),
+        class_name="grid gap-4 sm:grid-cols-2",
     )
-    return dialog(
+    return form_dialog(
+        S,
+        "pay",
         "Record Payment",
-        rx.el.span("A payment on ", rx.el.strong(S.pay_number), "."),
-        form,
-        open=S.pay_open,
-        on_open_change=S.set_pay_open,
+        rx.el.span("A payment on ", rx.el.strong(S.dialog_name), "."),
+        fields,
+        on_submit=S.submit_pay,
+        failed="Failed to record payment",
+        submit="Record payment",
     )
 
 
@@ -317,13 +290,6 @@ def billing_content() -> rx.Component:
         dialogs=[
             _create_dialog(),
             _pay_dialog(),
-            confirm_dialog(
-                "Delete Draft Invoice",
-                rx.el.span('Are you sure you want to delete "', S.delete_name, '"? This action cannot be undone.'),
-                open=S.delete_open,
-                on_open_change=S.set_delete_open,
-                on_confirm=S.confirm_delete,
-                busy=S.saving,
-            ),
+            delete_dialog(S, "Delete Draft Invoice"),
         ],
     )

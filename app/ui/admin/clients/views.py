@@ -5,20 +5,19 @@ from __future__ import annotations
 import reflex as rx
 
 from app.ui.admin.accounts.state import AccountRow
-from app.ui.admin.accounts.views import create_dialog, delete_dialog, edit_dialog, reset_dialog, row_actions
+from app.ui.admin.accounts.views import account_dialogs, edit_dialog, row_actions, verified_badge
 from app.ui.admin.clients.state import VERIFIED_FILTERS, ClientsState
 from app.ui.admin.section import filter_select, section_page
-from app.ui.admin.tables import data_table
+from app.ui.admin.tables import data_table, table_row
 from app.ui.admin.widgets import (
     TD,
     allowed_button,
-    badge,
 )
 
 
 def _row(row: rx.Var[AccountRow]) -> rx.Component:
     s = ClientsState
-    return rx.el.tr(
+    return table_row(
         rx.el.td(
             rx.el.p(row.full_name, class_name="font-medium text-slate-900"),
             rx.el.p(row.email, class_name="text-xs text-slate-500 break-all"),
@@ -28,13 +27,12 @@ def _row(row: rx.Var[AccountRow]) -> rx.Component:
         rx.el.td(rx.cond(row.company != "", row.company, "Individual"), class_name=f"{TD} hidden sm:table-cell"),
         rx.el.td(rx.cond(row.phone != "", row.phone, "—"), class_name=f"{TD} hidden lg:table-cell"),
         rx.el.td(
-            rx.cond(row.verified, badge("Verified", "green"), badge("Unverified", "yellow")),
+            verified_badge(row),
             class_name=f"{TD} hidden md:table-cell",
         ),
         rx.el.td(row.created, class_name=f"{TD} hidden lg:table-cell whitespace-nowrap"),
         rx.el.td(row_actions(s, row, reset_allowed=s.can_reset_clients), class_name=f"{TD} text-right"),
-        class_name="border-t border-slate-100 hover:bg-slate-50/60",
-        data_testid="client-row",
+        test_id="client-row",
     )
 
 
@@ -59,10 +57,5 @@ def clients_content() -> rx.Component:
         create=[allowed_button(s.can_create_clients, "user-plus", "Create Client", s.open_create("client"))],
         filters=[filter_select(VERIFIED_FILTERS, s.verified_filter, s.set_verified_filter, "Filter by verification")],
         export=s.export_url,
-        dialogs=[
-            create_dialog(s),
-            edit_dialog(ClientsState, "Client", "client"),
-            reset_dialog(s),
-            delete_dialog(s, "client", "Deletion Failed"),
-        ],
+        dialogs=account_dialogs(s, "client", edit_dialog(s, "Client", "client")),
     )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from app.ui.admin.common import TEXTAREA
+from app.ui.admin.common import text_area
 from app.ui.admin.company.state import ZONES, CompanySettingsState
 from app.ui.admin.widgets import BTN_PRIMARY, CARD, INPUT, field, text_input
 
@@ -65,12 +65,8 @@ def _form() -> rx.Component:
             rx.el.div(
                 field(
                     "Client badges",
-                    rx.el.textarea(
-                        name="client_badges",
-                        id="company-client_badges",
-                        default_value=S.details.client_badges,
-                        rows=4,
-                        class_name=TEXTAREA,
+                    text_area(
+                        "client_badges", id="company-client_badges", default_value=S.details.client_badges, rows=4
                     ),
                     S.form_errors["client_badges"],
                     hint='The home page\'s "Trusted by" names, one per line (at most 8).',

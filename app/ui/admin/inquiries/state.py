@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from datetime import datetime
 from typing import Any
 
@@ -13,6 +13,7 @@ from app.core.permissions import Perm
 from app.models.user import UserPublic
 from app.services import admin_inquiries
 from app.services.paging import Page
+from app.ui.admin.dialogs import SectionWriter
 from app.ui.admin.paged import PagedList, export_url
 from app.ui.admin.state import AdminState, as_actor, error_text
 from app.ui.format import long_date
@@ -101,15 +102,12 @@ def inquiry_row(i: dict[str, Any], me: str) -> InquiryRow:
     )
 
 
-class InquiriesState(PagedList, AdminState):
+class InquiriesState(SectionWriter, PagedList, AdminState):
     rows: list[InquiryRow] = []
     status_filter: str = ""
     page_size: int = PAGE_SIZE
 
-    detail_open: bool = False
     detail: InquiryRow = InquiryRow()
-    saving: bool = False
-    _detail_id: int = 0
     _viewer_id: str = ""  # who the rows were read for (a row says whether it is assigned to them)
 
     def _read_guard(self) -> tuple[str, str, str]:
@@ -139,7 +137,7 @@ class InquiriesState(PagedList, AdminState):
     @rx.event
     async def load(self) -> None:
         self.page = 1
-        self.detail_open = False
+        self.close_dialogs()
         await self._reload(quiet=True)
 
     @rx.event
@@ -154,24 +152,22 @@ class InquiriesState(PagedList, AdminState):
         row = next((r for r in self.rows if r.id == str(inquiry_id)), None)
         if row is None:
             return
-        self._detail_id = int(row.id)
         self.detail = dataclasses.replace(row)
-        self.detail_open = True
+        self._open_dialog("detail", row.id)
 
-    @rx.event
-    def set_detail_open(self, value: bool) -> None:
-        self.detail_open = bool(value) and self.detail_open
+    def _write_guard(self) -> tuple[str, str]:
+        return Perm.inquiries_write, FEATURE
 
     async def _update(
         self, data: dict[str, Any], *, done: tuple[str, str] = ("Inquiry updated successfully", "")
     ) -> None:
         """Apply `data` to the open inquiry and say `done` (a title and a text) once it is saved."""
-        actor = await self._actor(Perm.inquiries_write, FEATURE)
+        actor = await self._writer()
         if actor is None:
             return
         if data.get("assigned_to") == ME:
             data = {"assigned_to": str(actor.id)}
-        inquiry_id, ip = self._detail_id, self.router.session.client_ip
+        inquiry_id, ip = self._dialog_row(), self.router.session.client_ip
         try:
             dto = await as_actor(
                 actor,
@@ -184,51 +180,40 @@ class InquiriesState(PagedList, AdminState):
         await self._notify("success", *done)
         await self._reload()
 
-    @rx.event
-    async def set_status(self, value: str) -> None:
+    async def _saving(self, data: dict[str, Any], **done: Any) -> AsyncIterator[None]:
+        """`_update` with the dialog's controls disabled meanwhile (the first yield sends that to the browser)."""
         self.saving = True
         yield
         try:
-            await self._update({"status": str(value)})
+            await self._update(data, **done)
         finally:
             self.saving = False
+
+    @rx.event
+    async def set_status(self, value: str):
+        async for _ in self._saving({"status": str(value)}):
+            yield
 
     @rx.event
     async def not_spam(self):
         """Back to New in the inbox; the visitor gets the acknowledgement the honeypot withheld (once)."""
-        self.saving = True
-        yield
-        try:
-            sent = f"{self.detail.name} has been sent the acknowledgement."
-            await self._update({"is_spam": False}, done=("Moved to New", sent))  # one toast, not two
-        finally:
-            self.saving = False
+        sent = f"{self.detail.name} has been sent the acknowledgement."
+        async for _ in self._saving({"is_spam": False}, done=("Moved to New", sent)):  # one toast, not two
+            yield
         if not self.detail.spam:
-            self.detail_open = False
+            self.close_dialogs()
 
     @rx.event
-    async def set_priority(self, value: str) -> None:
-        self.saving = True
-        yield
-        try:
-            await self._update({"priority": str(value)})
-        finally:
-            self.saving = False
+    async def set_priority(self, value: str):
+        async for _ in self._saving({"priority": str(value)}):
+            yield
 
     @rx.event
-    async def assign_to_me(self, mine: bool) -> None:
-        self.saving = True
-        yield
-        try:
-            await self._update({"assigned_to": ME if mine else None})
-        finally:
-            self.saving = False
+    async def assign_to_me(self, mine: bool):
+        async for _ in self._saving({"assigned_to": ME if mine else None}):
+            yield
 
     @rx.event
-    async def save_notes(self, form: dict[str, Any]) -> None:
-        self.saving = True
-        yield
-        try:
-            await self._update({"notes": str(form.get("notes") or "")[:5000]})
-        finally:
-            self.saving = False
+    async def save_notes(self, form: dict[str, Any]):
+        async for _ in self._saving({"notes": str(form.get("notes") or "")[:5000]}):
+            yield

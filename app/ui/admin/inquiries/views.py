@@ -6,6 +6,8 @@ from typing import Any
 
 import reflex as rx
 
+from app.ui.admin.dialog_views import notes_form
+from app.ui.admin.dialogs import shown
 from app.ui.admin.inquiries.state import (
     PRIORITY_COLORS,
     PRIORITY_OPTIONS,
@@ -16,22 +18,21 @@ from app.ui.admin.inquiries.state import (
     InquiryRow,
 )
 from app.ui.admin.section import filter_select, section_page
-from app.ui.admin.tables import data_table
+from app.ui.admin.tables import data_table, table_row
 from app.ui.admin.widgets import (
     BTN_PRIMARY,
     BTN_SECONDARY,
-    ICON_BTN,
-    INPUT,
     TD_TIGHT,
     badge_by,
     dialog,
+    icon_button,
     select,
 )
 
 
 def _row(row: rx.Var[InquiryRow]) -> rx.Component:
     # Below 1536 px the Company and Budget columns fold into the Name and Service cells (the table stays in view).
-    return rx.el.tr(
+    return table_row(
         rx.el.td(
             rx.el.p(row.name, class_name="font-medium text-slate-900"),
             rx.cond(
@@ -68,17 +69,10 @@ def _row(row: rx.Var[InquiryRow]) -> rx.Component:
         ),
         rx.el.td(row.date, class_name=f"{TD_TIGHT} hidden lg:table-cell whitespace-nowrap"),
         rx.el.td(
-            rx.el.button(
-                rx.icon("eye", size=16),
-                on_click=InquiriesState.open_detail(row.id),
-                title="View details",
-                aria_label=f"View inquiry from {row.name}",
-                class_name=ICON_BTN,
-            ),
+            icon_button("eye", "View details", f"View inquiry from {row.name}", InquiriesState.open_detail(row.id)),
             class_name=f"{TD_TIGHT} text-right",
         ),
-        class_name="border-t border-slate-100 hover:bg-slate-50/60",
-        data_testid="inquiry-row",
+        test_id="inquiry-row",
     )
 
 
@@ -201,35 +195,13 @@ def _detail_dialog() -> rx.Component:
             ),
             rx.fragment(),
         ),
-        rx.el.form(
-            rx.el.label(
-                rx.el.span("Internal notes", class_name="mb-1 block text-sm font-medium text-slate-700"),
-                rx.el.textarea(
-                    name="notes",
-                    default_value=d.notes,
-                    rows=3,
-                    id="detail-notes",
-                    placeholder="Only staff see these notes.",
-                    class_name=f"{INPUT} resize-y",
-                ),
-                class_name="block",
-            ),
-            rx.el.div(
-                rx.el.button("Close", type="button", on_click=s.set_detail_open(False), class_name=BTN_SECONDARY),
-                rx.el.button("Save Notes", type="submit", disabled=s.saving, class_name=BTN_PRIMARY),
-                class_name="mt-3 flex justify-end gap-2",
-            ),
-            on_submit=s.save_notes,
-            reset_on_submit=False,
-            class_name="mt-4",
-        ),
+        notes_form(s, "Internal notes", d.notes, "detail-notes", placeholder="Only staff see these notes."),
     )
     return dialog(
         "Inquiry Details",
         rx.el.span("From ", d.name, ". Changing status or priority saves at once."),
         body,
-        open=s.detail_open,
-        on_open_change=s.set_detail_open,
+        **shown(s, "detail"),
         max_width="42rem",
     )
 

@@ -15,7 +15,7 @@ from app.services import booking_settings, company, meetings_admin
 from app.services.meetings_admin import MeetingTypeCreate, MeetingTypeSave
 from app.services.paging import Page
 from app.services.schema import parse
-from app.ui.admin.common import form_text
+from app.ui.admin.common import Option, form_text
 from app.ui.admin.dialogs import FormDialog
 from app.ui.admin.paged import PagedList
 from app.ui.admin.state import AdminState
@@ -47,12 +47,6 @@ class TypeRow:
     horizon_days: int = 30
     dates_off: str = ""
     join_url: str = ""
-
-
-@dataclasses.dataclass
-class Choice:
-    value: str = ""
-    label: str = ""
 
 
 WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
@@ -103,7 +97,7 @@ class MeetingTypesState(FormDialog, PagedList, AdminState):
     page_size: int = PAGE_SIZE
 
     edit: TypeRow = TypeRow()
-    organizers: list[Choice] = []
+    organizers: list[Option] = []
     business_zone: str = ""  # the time zone the weekly hours are read in (Settings > Company)
 
     def _read_guard(self) -> tuple[str, str, str]:
@@ -118,7 +112,7 @@ class MeetingTypesState(FormDialog, PagedList, AdminState):
     @rx.event
     async def load(self) -> None:
         self.page = 1
-        self.form_open = False
+        self.close_dialogs()
         await self._reload(quiet=True)
 
     def _write_guard(self) -> tuple[str, str]:
@@ -133,7 +127,7 @@ class MeetingTypesState(FormDialog, PagedList, AdminState):
         self.edit = dataclasses.replace(row) if row else TypeRow()
         staff = await call(booking_settings.staff_choices)
         self.business_zone = (await asyncio.to_thread(company.cached)).business_timezone
-        self.organizers = [Choice("", "Nobody (the company calendar)")] + [Choice(v, label) for v, label in staff]
+        self.organizers = [Option("", "Nobody (the company calendar)")] + [Option(v, label) for v, label in staff]
         self._open_form(row.id if row else 0)
 
     async def _save_type(self, data: dict[str, Any], type_id: int | None) -> bool:
@@ -164,8 +158,8 @@ class MeetingTypesState(FormDialog, PagedList, AdminState):
             "is_active": str(form.get("is_active") or "") in ("on", "true"),
             **booking_data(form),
         }
-        if await self._save_type(data, self._edit_id or None):
-            self.form_open = False
+        if await self._save_type(data, self._dialog_row() or None):
+            self.close_dialogs()
 
     @rx.event
     async def toggle_type(self, type_id: int, active: bool) -> None:

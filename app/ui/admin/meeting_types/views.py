@@ -7,19 +7,17 @@ from typing import Any
 
 import reflex as rx
 
-from app.ui.admin.common import TEXTAREA, form_alert
+from app.ui.admin.common import option_select, text_area, wide
+from app.ui.admin.dialog_views import form_dialog
 from app.ui.admin.meeting_types.state import WEEKDAYS, MeetingTypesState, TypeRow
 from app.ui.admin.widgets import (
     BTN_SECONDARY,
     CARD,
-    ICON_BTN,
-    INPUT,
     alert,
     badge,
-    dialog,
     field,
+    icon_button,
     pagination,
-    submit_actions,
     text_input,
 )
 
@@ -48,12 +46,7 @@ def type_card(t: rx.Var[TypeRow]) -> rx.Component:
                         on_click=S.toggle_type(t.id, ~t.active),
                         class_name=f"{BTN_SECONDARY} !px-2.5 !py-1",
                     ),
-                    rx.el.button(
-                        rx.icon("pencil", size=16),
-                        on_click=S.open_type(t.id),
-                        aria_label=f"Edit {t.name}",
-                        class_name=ICON_BTN,
-                    ),
+                    icon_button("pencil", "Edit", f"Edit {t.name}", S.open_type(t.id)),
                 ),
                 rx.fragment(),
             ),
@@ -66,8 +59,7 @@ def type_card(t: rx.Var[TypeRow]) -> rx.Component:
 
 def type_dialog() -> rx.Component:
     e, err = S.edit, S.form_errors
-    form = rx.el.form(
-        form_alert("Failed to save meeting type", S.form_error),
+    fields = rx.fragment(
         rx.el.div(
             field(
                 "Name",
@@ -88,18 +80,11 @@ def type_dialog() -> rx.Component:
                 text_input("scheduling_url", id="type-url", default_value=e.scheduling_url),
                 err["scheduling_url"],
             ),
-            rx.el.div(
+            wide(
                 field(
                     "Description",
-                    rx.el.textarea(
-                        name="description",
-                        id="type-description",
-                        rows=2,
-                        default_value=e.description,
-                        class_name=TEXTAREA,
-                    ),
-                ),
-                class_name="sm:col-span-2",
+                    text_area("description", id="type-description", rows=2, default_value=e.description),
+                )
             ),
             rx.el.label(
                 rx.el.input(
@@ -111,16 +96,15 @@ def type_dialog() -> rx.Component:
             class_name="grid gap-4 sm:grid-cols-2",
         ),
         _booking_fields(),
-        submit_actions(S.set_form_open(False), S.saving),
-        on_submit=S.submit_type,
-        reset_on_submit=False,
     )
-    return dialog(
+    return form_dialog(
+        S,
+        "form",
         "Meeting Type",
         "Shown to clients when they book a meeting.",
-        form,
-        open=S.form_open,
-        on_open_change=S.set_form_open,
+        fields,
+        on_submit=S.submit_type,
+        failed="Failed to save meeting type",
     )
 
 
@@ -139,12 +123,8 @@ def _booking_fields() -> rx.Component:
         rx.el.div(
             field(
                 "Organizer",
-                rx.el.select(
-                    rx.foreach(S.organizers, lambda c: rx.el.option(c.label, value=c.value)),
-                    name="organizer_id",
-                    id="type-organizer",
-                    default_value=e.organizer_id,
-                    class_name=f"{INPUT} pr-8",
+                option_select(
+                    S.organizers, None, name="organizer_id", id="type-organizer", default_value=e.organizer_id
                 ),
                 err["organizer_id"],
             ),
@@ -180,14 +160,7 @@ def _booking_fields() -> rx.Component:
         rx.cond(err["availability"], rx.el.p(err["availability"], class_name="text-xs text-red-600", role="alert")),
         field(
             "Dates off",
-            rx.el.textarea(
-                name="dates_off",
-                id="type-dates-off",
-                rows=2,
-                default_value=e.dates_off,
-                placeholder="2026-12-24",
-                class_name=TEXTAREA,
-            ),
+            text_area("dates_off", id="type-dates-off", rows=2, default_value=e.dates_off, placeholder="2026-12-24"),
             err["dates_off"],
             hint="One date per line (YYYY-MM-DD).",
         ),

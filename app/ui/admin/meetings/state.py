@@ -17,10 +17,10 @@ from app.services import meetings, meetings_admin
 from app.services.meetings_admin import MeetingCreate, MeetingUpdate
 from app.services.paging import PAGE_SIZE_MAX, Page
 from app.services.schema import parse
-from app.ui.admin.common import form_text, label_of
+from app.ui.admin.common import Option, form_text, label_of
 from app.ui.admin.dialogs import FormDialog
 from app.ui.admin.paged import PagedList
-from app.ui.admin.pickers import ClientOption, ClientPicker
+from app.ui.admin.pickers import ClientPicker
 from app.ui.admin.state import AdminState, as_actor, error_text
 
 log = logging.getLogger(__name__)
@@ -108,11 +108,6 @@ class MeetingsState(FormDialog, ClientPicker, PagedList, AdminState):
     edit: MeetingRow = MeetingRow()
     type_names: list[str] = []  # the form's suggestions: the active meeting types
 
-    cancel_open: bool = False
-    cancel_title: str = ""
-    cancel_error: str = ""
-    _cancel_id: int = 0
-
     # --- list --------------------------------------------------------------------------------------------------
 
     def _read_guard(self) -> tuple[str, str, str]:
@@ -135,7 +130,7 @@ class MeetingsState(FormDialog, ClientPicker, PagedList, AdminState):
     @rx.event
     async def load(self) -> None:
         self.page = 1
-        self.form_open = self.cancel_open = False
+        self.close_dialogs()
         self.client_options, self.client_search = [], ""
         await self._reload(quiet=True)
 
@@ -154,10 +149,10 @@ class MeetingsState(FormDialog, ClientPicker, PagedList, AdminState):
     async def _picker_actor(self) -> UserPublic | None:
         return await self._actor(Perm.meetings_read, FEATURE)
 
-    def _kept_clients(self) -> list[ClientOption]:
+    def _kept_clients(self) -> list[Option]:
         kept = super()._kept_clients()
         if self.client_filter and self.client_filter != self.client_id:
-            kept.append(ClientOption(id=self.client_filter, label=self._client_filter_label))
+            kept.append(Option(id=self.client_filter, label=self._client_filter_label))
         return kept
 
     @rx.event
@@ -238,7 +233,7 @@ class MeetingsState(FormDialog, ClientPicker, PagedList, AdminState):
             "duration_minutes": form_text(form, "duration_minutes") or "30",
             "start_time": f"{day}T{clock}:00+00:00" if day and clock else "",
         }
-        edit_id = self._edit_id
+        edit_id = self._dialog_row()
 
         def call(s: Any, a: Any) -> Any:
             if edit_id:
@@ -249,7 +244,7 @@ class MeetingsState(FormDialog, ClientPicker, PagedList, AdminState):
         ok, _ = await self._save(actor, call, f"Failed to {verb} meeting", toast=False)
         if not ok:
             return
-        self.form_open = False
+        self.close_dialogs()
         await self._notify(
             "success",
             "Meeting updated successfully" if edit_id else "Meeting scheduled",
@@ -260,30 +255,23 @@ class MeetingsState(FormDialog, ClientPicker, PagedList, AdminState):
     # --- cancel / complete -------------------------------------------------------------------------------------
 
     @rx.event
-    def ask_cancel(self, meeting_id: int) -> None:
+    async def ask_cancel(self, meeting_id: int) -> None:
         row = next((r for r in self.rows if r.id == _row_id(meeting_id)), None)
-        if row is None:
-            return
-        self._cancel_id, self.cancel_title = row.id, row.title
-        self.cancel_error = ""
-        self.cancel_open = True
-
-    @rx.event
-    def set_cancel_open(self, value: bool) -> None:
-        self.cancel_open = bool(value) and self.cancel_open
+        if row is not None and await self._writer() is not None:
+            self._open_dialog("cancel", row.id, row.title)
 
     @rx.event
     async def submit_cancel(self, form: dict[str, Any]) -> None:
         actor = await self._writer()
         if actor is None:
             return
-        mid, reason = self._cancel_id, form_text(form, "reason", 500)
+        mid, reason = self._dialog_row(), form_text(form, "reason", 500)
         try:
             await as_actor(actor, lambda s, a: meetings.cancel_meeting(s, actor=a, meeting_id=mid, reason=reason))
         except Exception as exc:
-            self.cancel_error = error_text(exc, "Failed to cancel meeting")
+            self.form_error = error_text(exc, "Failed to cancel meeting")
             return
-        self.cancel_open = False
+        self.close_dialogs()
         await self._notify("success", "Meeting cancelled")
         await self._reload()
 

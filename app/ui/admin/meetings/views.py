@@ -5,23 +5,19 @@ from __future__ import annotations
 
 import reflex as rx
 
-from app.ui.admin.common import TEXTAREA, form_alert
+from app.ui.admin.common import text_area, wide
+from app.ui.admin.dialog_views import form_dialog
 from app.ui.admin.meetings.state import SORT_OPTIONS, STATUS_FILTERS, WHEN_FILTERS, MeetingRow, MeetingsState
 from app.ui.admin.pickers import client_picker
 from app.ui.admin.section import filter_select, section_page
-from app.ui.admin.tables import data_table
+from app.ui.admin.tables import data_table, table_row
 from app.ui.admin.widgets import (
-    BTN_DANGER,
-    BTN_SECONDARY,
-    ICON_BTN,
     INPUT,
     TD,
     allowed_button,
     badge_by,
-    dialog,
-    dialog_actions,
     field,
-    submit_actions,
+    icon_button,
     text_input,
 )
 
@@ -41,29 +37,11 @@ def _actions(m: rx.Var[MeetingRow]) -> rx.Component:
     return rx.cond(
         S.can_write & (m.status == "scheduled"),
         rx.el.div(
-            rx.el.button(
-                rx.icon("pencil", size=16),
-                on_click=S.open_edit(m.id),
-                title="Edit",
-                aria_label=f"Edit {m.title}",
-                class_name=ICON_BTN,
-            ),
+            icon_button("pencil", "Edit", f"Edit {m.title}", S.open_edit(m.id)),
             rx.cond(
                 m.started,
-                rx.el.button(
-                    rx.icon("circle-check", size=16),
-                    on_click=S.complete(m.id),
-                    title="Mark completed",
-                    aria_label=f"Mark {m.title} completed",
-                    class_name=ICON_BTN,
-                ),
-                rx.el.button(
-                    rx.icon("calendar-x", size=16),
-                    on_click=S.ask_cancel(m.id),
-                    title="Cancel meeting",
-                    aria_label=f"Cancel {m.title}",
-                    class_name=ICON_BTN,
-                ),
+                icon_button("circle-check", "Mark completed", f"Mark {m.title} completed", S.complete(m.id)),
+                icon_button("calendar-x", "Cancel meeting", f"Cancel {m.title}", S.ask_cancel(m.id)),
             ),
             class_name="flex justify-end gap-1",
         ),
@@ -72,7 +50,7 @@ def _actions(m: rx.Var[MeetingRow]) -> rx.Component:
 
 
 def meeting_row(m: rx.Var[MeetingRow]) -> rx.Component:
-    return rx.el.tr(
+    return table_row(
         rx.el.td(
             rx.el.p(m.title, class_name="font-medium text-slate-900"),
             rx.el.p(m.client, class_name="text-xs text-slate-500 md:hidden"),
@@ -101,8 +79,7 @@ def meeting_row(m: rx.Var[MeetingRow]) -> rx.Component:
         rx.el.td(rx.cond(m.meeting_type != "", m.meeting_type, "—"), class_name=f"{TD} hidden xl:table-cell"),
         rx.el.td(badge_by(m.status, STATUS_COLORS, m.status_label), class_name=TD),
         rx.el.td(_actions(m), class_name=TD),
-        class_name="border-t border-slate-100 hover:bg-slate-50/60",
-        data_testid="meeting-row",
+        test_id="meeting-row",
     )
 
 
@@ -181,69 +158,51 @@ def _form_fields() -> rx.Component:
             err["meeting_type"],
         ),
         rx.el.datalist(rx.foreach(S.type_names, lambda n: rx.el.option(value=n)), id="meeting-type-options"),
-        rx.el.div(
+        wide(
             field(
                 "Join link",
                 text_input(
                     "meeting_url", id="meeting-url", type="url", placeholder="https://", default_value=e.join_url
                 ),
                 err["meeting_url"],
-            ),
-            class_name="sm:col-span-2",
+            )
         ),
-        rx.el.div(
+        wide(
             field(
                 "Description",
-                rx.el.textarea(
-                    name="description",
-                    id="meeting-description",
-                    rows=2,
-                    default_value=e.description,
-                    class_name=TEXTAREA,
-                ),
+                text_area("description", id="meeting-description", rows=2, default_value=e.description),
                 err["description"],
-            ),
-            class_name="sm:col-span-2",
+            )
         ),
         class_name="grid gap-4 sm:grid-cols-2",
     )
 
 
 def meeting_form_dialog() -> rx.Component:
-    form = rx.el.form(
-        form_alert("Please check the form", S.form_error),
-        _form_fields(),
-        submit_actions(S.set_form_open(False), S.saving, test_id="meeting-save"),
-        on_submit=S.submit_form,
-        reset_on_submit=False,
-    )
-    return dialog(
+    return form_dialog(
+        S,
+        "form",
         rx.cond(S.edit.id != 0, "Edit Meeting", "Schedule Meeting"),
         "The client sees the meeting in the portal and gets an e-mail. Times are UTC.",
-        form,
-        open=S.form_open,
-        on_open_change=S.set_form_open,
+        _form_fields(),
+        on_submit=S.submit_form,
+        test_id="meeting-save",
         max_width="40rem",
     )
 
 
 def cancel_dialog() -> rx.Component:
-    form = rx.el.form(
-        form_alert("Failed to cancel meeting", S.cancel_error),
-        field("Reason", text_input("reason", id="cancel-reason", placeholder="Cancelled by staff")),
-        dialog_actions(
-            rx.el.button("Keep meeting", type="button", on_click=S.set_cancel_open(False), class_name=BTN_SECONDARY),
-            rx.el.button("Cancel meeting", type="submit", class_name=BTN_DANGER),
-        ),
-        on_submit=S.submit_cancel,
-        reset_on_submit=False,
-    )
-    return dialog(
+    return form_dialog(
+        S,
+        "cancel",
         "Cancel Meeting",
-        rx.el.span('Cancel "', S.cancel_title, '"? The client sees the reason.'),
-        form,
-        open=S.cancel_open,
-        on_open_change=S.set_cancel_open,
+        rx.el.span('Cancel "', S.dialog_name, '"? The client sees the reason.'),
+        field("Reason", text_input("reason", id="cancel-reason", placeholder="Cancelled by staff")),
+        on_submit=S.submit_cancel,
+        failed="Failed to cancel meeting",
+        submit="Cancel meeting",
+        danger=True,
+        cancel="Keep meeting",
     )
 
 

@@ -6,14 +6,13 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
-import reflex as rx
 from sqlmodel import Session
 
 from app.models.user import User, UserPublic
 from app.services import organizations
 from app.services.organizations import OrganizationPublic
 from app.services.paging import Page
-from app.ui.admin.cards import CardList, row_id
+from app.ui.admin.cards import CardList
 from app.ui.admin.common import form_text
 from app.ui.admin.pickers import ClientPicker
 from app.ui.admin.state import AdminState
@@ -64,40 +63,23 @@ class OrganizationListState(ClientPicker, CardList, AdminState):
     def _delete(self, s: Session, actor: User, target: int) -> None:
         organizations.delete_organization(s, actor=actor, organization_id=target)
 
-    async def _open(self, row: OrganizationRow) -> None:
-        actor = await self._writer()
-        if actor is None:
-            return
+    def _new_row(self) -> OrganizationRow:
+        return OrganizationRow()
+
+    async def _open(self, actor: UserPublic, row: OrganizationRow) -> None:
         await self._reset_clients(actor, row.primary_contact_id)  # the primary contact: searched, capped
         self.edit = row
-        self._open_form(row.id)
 
     async def _picker_actor(self) -> UserPublic | None:
         return await self._writer()
 
-    @rx.event
-    async def open_create(self) -> None:
-        await self._open(OrganizationRow())
-
-    @rx.event
-    async def open_edit(self, value: int) -> None:
-        row = next((r for r in self.rows if r.id == row_id(value)), None)
-        if row is not None:
-            await self._open(row)
-
-    @rx.event
-    async def submit_form(self, form: dict[str, Any]) -> None:
-        actor = await self._writer()
-        if actor is None:
-            return
+    def _form_data(self, form: dict[str, Any]) -> dict[str, Any]:
         data: dict[str, Any] = {k: form_text(form, k, 5000) for k in ("name", "description", "website", "industry")}
         data["size"] = form_text(form, "size") or None
         data["primary_contact_id"] = form_text(form, "primary_contact_id") or None
-        edit_id = self._edit_id
+        return data
 
-        def call(s: Session, a: User) -> Any:
-            if edit_id:
-                return organizations.update_organization(s, actor=a, organization_id=edit_id, data=data)
-            return organizations.create_organization(s, actor=a, data=data)
-
-        await self._save_form(actor, call)
+    def _write(self, s: Session, actor: User, edit_id: int, data: dict[str, Any]) -> Any:
+        if edit_id:
+            return organizations.update_organization(s, actor=actor, organization_id=edit_id, data=data)
+        return organizations.create_organization(s, actor=actor, data=data)

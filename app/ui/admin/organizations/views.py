@@ -6,8 +6,9 @@ from __future__ import annotations
 import reflex as rx
 
 from app.models.enums import OrganizationSize
-from app.ui.admin.cards import CARD_BOX, card_actions, card_page, card_title, delete_dialog, form_dialog
-from app.ui.admin.common import TEXTAREA
+from app.ui.admin.cards import CARD_BOX, card_actions, card_form, card_page, card_title
+from app.ui.admin.common import text_area, wide
+from app.ui.admin.dialog_views import delete_dialog
 from app.ui.admin.organizations.state import SIZE_LABELS, OrganizationListState
 from app.ui.admin.pickers import client_picker
 from app.ui.admin.widgets import badge, field, select, text_input
@@ -76,26 +77,19 @@ def _fields() -> rx.Component:
             name="primary_contact_id",
             error=err["primary_contact_id"],
         ),
-        rx.el.div(
+        wide(
             field(
                 "Description",
-                rx.el.textarea(
-                    name="description",
-                    id="org-description",
-                    default_value=e.description,
-                    rows=3,
-                    class_name=TEXTAREA,
-                ),
+                text_area("description", id="org-description", default_value=e.description, rows=3),
                 err["description"],
-            ),
-            class_name="sm:col-span-2",
+            )
         ),
         class_name="grid gap-4 sm:grid-cols-2",
     )
 
 
 def organizations_panel() -> rx.Component:
-    dialogs = [form_dialog(S, _fields()), delete_dialog(S, "Delete Organization")]
+    dialogs = [card_form(S, _fields()), delete_dialog(S, "Delete Organization")]
     return card_page(
         S, _card, plural="organizations", kind="organizations", create_label="Create Organization", dialogs=dialogs
     )

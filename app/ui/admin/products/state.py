@@ -15,7 +15,8 @@ from app.models.user import User, UserPublic
 from app.services import products
 from app.services.paging import Page
 from app.ui.admin.cards import CardList, row_id
-from app.ui.admin.common import dollars, form_text, holds, label_of
+from app.ui.admin.common import dollars, form_text, label_of
+from app.ui.admin.dialogs import SectionWriter
 from app.ui.admin.paged import PagedList
 from app.ui.admin.state import AdminState, as_actor, error_text
 
@@ -69,34 +70,21 @@ class ProductListState(CardList, AdminState):
     def _delete(self, s: Session, actor: User, target: int) -> None:
         products.delete_product(s, actor=actor, product_id=target)
 
-    @rx.event
-    async def open_create(self) -> None:
-        if await self._writer() is not None:
-            self.edit = ProductRow(active=True)
-            self._open_form(0)
+    def _new_row(self) -> ProductRow:
+        return ProductRow(active=True)
 
-    @rx.event
-    async def open_edit(self, value: int) -> None:
-        row = next((r for r in self.rows if r.id == row_id(value)), None)
-        if row is not None and await self._writer() is not None:
-            self.edit = row
-            self._open_form(row.id)
+    async def _open(self, actor: UserPublic, row: ProductRow) -> None:
+        self.edit = row
 
-    @rx.event
-    async def submit_form(self, form: dict[str, Any]) -> None:
-        actor = await self._writer()
-        if actor is None:
-            return
+    def _form_data(self, form: dict[str, Any]) -> dict[str, Any]:
         data: dict[str, Any] = {k: form_text(form, k, 5000) for k in ("name", "description", "category")}
         data["is_active"] = str(form.get("is_active") or "") in ("on", "true", "1")
-        edit_id = self._edit_id
+        return data
 
-        def call(s: Session, a: User) -> Any:
-            if edit_id:
-                return products.update_product(s, actor=a, product_id=edit_id, data=data)
-            return products.create_product(s, actor=a, data=data)
-
-        await self._save_form(actor, call)
+    def _write(self, s: Session, actor: User, edit_id: int, data: dict[str, Any]) -> Any:
+        if edit_id:
+            return products.update_product(s, actor=actor, product_id=edit_id, data=data)
+        return products.create_product(s, actor=actor, data=data)
 
 
 # --- Products & Services -----------------------------------------------------------------------------------------
@@ -141,16 +129,10 @@ def catalogue_row(p: dict[str, Any]) -> CatalogueRow:
     )
 
 
-class ProductCatalogueState(PagedList, AdminState):
+class ProductCatalogueState(SectionWriter, PagedList, AdminState):
     rows: list[CatalogueRow] = []
     page_size: int = CATALOGUE_PAGE_SIZE
     sort: str = "name"
-    price_open: bool = False
-    price_product: str = ""
-    form_error: str = ""
-    form_errors: dict[str, str] = {}
-    saving: bool = False
-    _price_product_id: int = 0
 
     def _read_guard(self) -> tuple[str, str, str]:
         return Perm.products_read, CATALOGUE, "There was an error loading the products."
@@ -163,30 +145,24 @@ class ProductCatalogueState(PagedList, AdminState):
 
     @rx.event
     async def load(self) -> None:
-        self.price_open = False
+        self.close_dialogs()
         self.page = 1
         await self._reload(quiet=True)
 
-    @rx.var
-    def can_write(self) -> bool:
-        return holds(self.user, Perm.products_write)
+    def _write_guard(self) -> tuple[str, str]:
+        return Perm.products_write, CATALOGUE
 
     @rx.event
-    def open_price(self, product_id: int, name: str) -> None:
-        self._price_product_id, self.price_product = row_id(product_id), str(name)[:200]
-        self.form_error, self.form_errors = "", {}
-        self.price_open = True
-
-    @rx.event
-    def set_price_open(self, value: bool) -> None:
-        self.price_open = bool(value) and self.price_open
+    async def open_price(self, product_id: int, name: str) -> None:
+        if await self._writer() is not None:
+            self._open_dialog("price", row_id(product_id) or "", str(name)[:200])
 
     @rx.event
     async def submit_price(self, form: dict[str, Any]) -> None:
-        actor = await self._actor(Perm.products_write, CATALOGUE)
+        actor = await self._writer()
         if actor is None:
             return
-        pid = self._price_product_id
+        pid = self._dialog_row()
         data = {
             "amount": form_text(form, "amount", 20),
             "currency": "usd",
@@ -201,13 +177,13 @@ class ProductCatalogueState(PagedList, AdminState):
         )
         if not ok:
             return
-        self.price_open = False
+        self.close_dialogs()
         await self._notify("success", "Price added successfully")
         await self._reload()
 
     @rx.event
     async def toggle_price(self, price_id: int, active: bool) -> None:
-        actor = await self._actor(Perm.products_write, CATALOGUE)
+        actor = await self._writer()
         if actor is None:
             return
         pid = row_id(price_id)

@@ -6,8 +6,9 @@ from __future__ import annotations
 import reflex as rx
 
 from app.models.enums import BillingPeriod, ProductCategory
-from app.ui.admin.cards import CARD_BOX, card_actions, card_page, card_title, delete_dialog, form_dialog, pager
-from app.ui.admin.common import TEXTAREA, empty_panel, form_alert, label_of
+from app.ui.admin.cards import CARD_BOX, card_actions, card_form, card_page, card_title, pager
+from app.ui.admin.common import empty_panel, label_of, text_area, wide
+from app.ui.admin.dialog_views import delete_dialog, form_dialog
 from app.ui.admin.products.state import ProductCatalogueState, ProductListState
 from app.ui.admin.section import section_page
 from app.ui.admin.widgets import (
@@ -16,10 +17,8 @@ from app.ui.admin.widgets import (
     TH,
     allowed_button,
     badge,
-    dialog,
     field,
     select,
-    submit_actions,
     text_input,
 )
 
@@ -63,19 +62,12 @@ def _fields() -> rx.Component:
             ),
             err["category"],
         ),
-        rx.el.div(
+        wide(
             field(
                 "Description",
-                rx.el.textarea(
-                    name="description",
-                    id="product-description",
-                    default_value=e.description,
-                    rows=3,
-                    class_name=TEXTAREA,
-                ),
+                text_area("description", id="product-description", default_value=e.description, rows=3),
                 err["description"],
-            ),
-            class_name="sm:col-span-2",
+            )
         ),
         rx.el.label(
             rx.el.input(
@@ -93,7 +85,7 @@ def _fields() -> rx.Component:
 
 
 def products_panel() -> rx.Component:
-    dialogs = [form_dialog(S, _fields()), delete_dialog(S, "Delete Product")]
+    dialogs = [card_form(S, _fields()), delete_dialog(S, "Delete Product")]
     return card_page(S, _card, plural="products", kind="products", create_label="Create Product", dialogs=dialogs)
 
 
@@ -166,32 +158,29 @@ def _catalogue_product(p: rx.Var) -> rx.Component:
 
 def _price_dialog() -> rx.Component:
     err = C.form_errors
-    form = rx.el.form(
-        form_alert("Failed to add price", C.form_error),
-        rx.el.div(
-            field(
-                "Amount (USD)",
-                text_input("amount", id="price-amount", type="number", step="0.01", min="0", required=True),
-                err["amount"],
-                required=True,
-            ),
-            field(
-                "Billing period",
-                select([(x.value, label_of(x.value)) for x in BillingPeriod], name="billing_period", id="price-period"),
-                err["billing_period"],
-            ),
-            class_name="grid gap-4 sm:grid-cols-2",
+    fields = rx.el.div(
+        field(
+            "Amount (USD)",
+            text_input("amount", id="price-amount", type="number", step="0.01", min="0", required=True),
+            err["amount"],
+            required=True,
         ),
-        submit_actions(C.set_price_open(False), C.saving, "Add price"),
-        on_submit=C.submit_price,
-        reset_on_submit=False,
+        field(
+            "Billing period",
+            select([(x.value, label_of(x.value)) for x in BillingPeriod], name="billing_period", id="price-period"),
+            err["billing_period"],
+        ),
+        class_name="grid gap-4 sm:grid-cols-2",
     )
-    return dialog(
+    return form_dialog(
+        C,
+        "price",
         "Add Price",
-        rx.el.span("A new price for ", rx.el.strong(C.price_product), ". Old prices stay as they were."),
-        form,
-        open=C.price_open,
-        on_open_change=C.set_price_open,
+        rx.el.span("A new price for ", rx.el.strong(C.dialog_name), ". Old prices stay as they were."),
+        fields,
+        on_submit=C.submit_price,
+        failed="Failed to add price",
+        submit="Add price",
     )
 
 

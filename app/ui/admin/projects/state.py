@@ -15,7 +15,7 @@ from app.models.user import User, UserPublic
 from app.services import booking_settings, organizations, projects
 from app.services.paging import SEARCH_MAX, Page
 from app.ui.admin.cards import CardList, row_id
-from app.ui.admin.common import day_text, dollars, form_text, label_of
+from app.ui.admin.common import Option, day_text, dollars, form_text, label_of
 from app.ui.admin.pickers import ClientPicker
 from app.ui.admin.projects.time_state import ProjectTimeMixin
 from app.ui.admin.state import AdminState, as_actor
@@ -58,12 +58,6 @@ class ProjectRow:
     actual_hours: str = "0"
     milestone_count: int = 0
     milestones: list[MilestoneRow] = dataclasses.field(default_factory=list)
-
-
-@dataclasses.dataclass
-class Choice:
-    id: str = ""
-    name: str = ""
 
 
 def _index(value: Any) -> int:
@@ -115,11 +109,11 @@ class ProjectListState(ProjectTimeMixin, ClientPicker, CardList, AdminState):
     edit: ProjectRow = ProjectRow()
     milestones: list[MilestoneRow] = []  # the dialog's editor; saved with the project through set_milestones
     # The organization picker: at most organizations.CHOICES_MAX by name; with more, a search box narrows them.
-    org_choices: list[Choice] = []
+    org_choices: list[Option] = []
     org_total: int = 0
     org_search: str = ""
     form_org: str = ""
-    managers: list[Choice] = []  # staff who may manage a project, for the dialog's select
+    managers: list[Option] = []  # staff who may manage a project, for the dialog's select
 
     def _noun(self) -> str:
         return "project"
@@ -149,33 +143,22 @@ class ProjectListState(ProjectTimeMixin, ClientPicker, CardList, AdminState):
         except Exception:
             self.org_choices, self.org_total = [], 0  # without content:read the project simply has no organization
             return
-        self.org_choices = [Choice(id=c["id"], name=c["name"]) for c in result.data]
+        self.org_choices = [Option(id=c["id"], label=c["name"]) for c in result.data]
         self.org_total = result.total
 
-    async def _open(self, row: ProjectRow) -> None:
-        actor = await self._writer()
-        if actor is None:
-            return
+    def _new_row(self) -> ProjectRow:
+        return ProjectRow()
+
+    async def _open(self, actor: UserPublic, row: ProjectRow) -> None:
         await self._reset_clients(actor, row.client_id)  # the client picker: searched, capped
         self.org_search, self.form_org = "", row.organization_id
         await self._load_orgs(actor)
-        self.managers = [Choice(id=i, name=name) for i, name in await call(booking_settings.staff_choices)]
+        self.managers = [Option(id=i, label=name) for i, name in await call(booking_settings.staff_choices)]
         self.edit = row
         self.milestones = [dataclasses.replace(m) for m in row.milestones]
-        self._open_form(row.id)
 
     async def _picker_actor(self) -> UserPublic | None:
         return await self._writer()
-
-    @rx.event
-    async def open_create(self) -> None:
-        await self._open(ProjectRow())
-
-    @rx.event
-    async def open_edit(self, value: int) -> None:
-        row = next((r for r in self.rows if r.id == row_id(value)), None)
-        if row is not None:
-            await self._open(row)
 
     @rx.event
     async def search_orgs(self, value: str) -> None:
@@ -216,25 +199,24 @@ class ProjectListState(ProjectTimeMixin, ClientPicker, CardList, AdminState):
             items[i] = dataclasses.replace(items[i], **{key: str(value)[:200]})
             self.milestones = items
 
-    @rx.event
-    async def submit_form(self, form: dict[str, Any]) -> None:
-        actor = await self._writer()
-        if actor is None:
-            return
+    def _form_data(self, form: dict[str, Any]) -> dict[str, Any]:
         keys = ("name", "description", "client_id", "status", "project_type", "organization_id", "manager_id", "budget")
         data: dict[str, Any] = {k: form_text(form, k) for k in keys}
         for k in ("start_date", "end_date", "deadline", "estimated_hours", "progress_percentage"):
             data[k] = form_text(form, k)
-        milestones = [{"title": m.title, "due_date": m.due_date or None, "status": m.status} for m in self.milestones]
-        edit_id = self._edit_id
+        # The milestones are saved with the project, after it (a new project needs its id first).
+        data["milestones"] = [
+            {"title": m.title, "due_date": m.due_date or None, "status": m.status} for m in self.milestones
+        ]
+        return data
 
-        def call(s: Session, a: User) -> Any:
-            if edit_id:
-                dto = projects.update_project(s, actor=a, project_id=edit_id, data=data)
-            else:
-                dto = projects.create_project(s, actor=a, data=data)
-            if edit_id or milestones:
-                dto = projects.set_milestones(s, actor=a, project_id=int(dto["id"]), milestones=milestones)
-            return dto
-
-        await self._save_form(actor, call)
+    def _write(self, s: Session, actor: User, edit_id: int, data: dict[str, Any]) -> Any:
+        data = dict(data)
+        milestones = data.pop("milestones")
+        if edit_id:
+            dto = projects.update_project(s, actor=actor, project_id=edit_id, data=data)
+        else:
+            dto = projects.create_project(s, actor=actor, data=data)
+        if edit_id or milestones:
+            dto = projects.set_milestones(s, actor=actor, project_id=int(dto["id"]), milestones=milestones)
+        return dto

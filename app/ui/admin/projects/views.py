@@ -6,8 +6,9 @@ from __future__ import annotations
 import reflex as rx
 
 from app.models.enums import MilestoneStatus, ProjectStatus, ProjectType
-from app.ui.admin.cards import CARD_BOX, card_actions, card_page, card_title, delete_dialog, form_dialog
-from app.ui.admin.common import INPUT_INLINE, TEXTAREA, label_of, search_input
+from app.ui.admin.cards import CARD_BOX, card_actions, card_form, card_page, card_title
+from app.ui.admin.common import INPUT_INLINE, label_of, option_select, search_input, text_area, wide
+from app.ui.admin.dialog_views import delete_dialog
 from app.ui.admin.pickers import client_picker
 from app.ui.admin.projects.state import ProjectListState
 from app.ui.admin.projects.time_views import time_button, time_dialog
@@ -149,14 +150,13 @@ def _milestones() -> rx.Component:
 
 def _organization_picker() -> rx.Component:
     # Organizations are offered by name, at most organizations.CHOICES_MAX at once: with more, a search narrows them.
-    select_org = rx.el.select(
-        rx.el.option("None", value=""),
-        rx.foreach(S.org_choices, lambda o: rx.el.option(o.name, value=o.id)),
+    select_org = option_select(
+        S.org_choices,
+        "None",
         name="organization_id",
         id="project-organization",
         value=S.form_org,
         on_change=S.set_form_org,
-        class_name=f"{INPUT} pr-8",
     )
     return rx.el.div(
         field("Organization", select_org, S.form_errors["organization_id"]),
@@ -184,14 +184,13 @@ def _fields() -> rx.Component:
     status_opts = [(x.value, label_of(x.value)) for x in ProjectStatus]
     type_opts = [(x.value, label_of(x.value)) for x in ProjectType]
     return rx.el.div(
-        rx.el.div(
+        wide(
             field(
                 "Project name",
                 text_input("name", id="project-name", default_value=e.name, required=True),
                 err["name"],
                 required=True,
-            ),
-            class_name="sm:col-span-2",
+            )
         ),
         client_picker(
             S,
@@ -203,13 +202,12 @@ def _fields() -> rx.Component:
         _organization_picker(),
         field(
             "Project manager",
-            rx.el.select(
-                rx.el.option("Nobody (the team address hears of cancellations)", value=""),
-                rx.foreach(S.managers, lambda m: rx.el.option(m.name, value=m.id)),
+            option_select(
+                S.managers,
+                "Nobody (the team address hears of cancellations)",
                 name="manager_id",
                 id="project-manager",
                 default_value=e.manager_id,
-                class_name=f"{INPUT} pr-8",
             ),
             err["manager_id"],
         ),
@@ -280,19 +278,12 @@ def _fields() -> rx.Component:
             ),
             hint="From time tracking; read-only.",
         ),
-        rx.el.div(
+        wide(
             field(
                 "Description",
-                rx.el.textarea(
-                    name="description",
-                    id="project-description",
-                    default_value=e.description,
-                    rows=3,
-                    class_name=TEXTAREA,
-                ),
+                text_area("description", id="project-description", default_value=e.description, rows=3),
                 err["description"],
-            ),
-            class_name="sm:col-span-2",
+            )
         ),
         _milestones(),
         class_name="grid gap-4 sm:grid-cols-2",
@@ -300,5 +291,5 @@ def _fields() -> rx.Component:
 
 
 def projects_panel() -> rx.Component:
-    dialogs = [form_dialog(S, _fields()), delete_dialog(S, "Delete Project"), time_dialog()]
+    dialogs = [card_form(S, _fields()), delete_dialog(S, "Delete Project"), time_dialog()]
     return card_page(S, _card, plural="projects", kind="projects", create_label="Create Project", dialogs=dialogs)

@@ -61,10 +61,6 @@ class SubscriberListState(SectionWriter, PagedTab, AdminState):
     page_size: int = PAGE_SIZE
     sort: str = "newest"
     status_filter: rx.Field[str] = rx.field("")
-    confirm_open: rx.Field[bool] = rx.field(False)
-    confirm_email: rx.Field[str] = rx.field("")
-    saving: rx.Field[bool] = rx.field(False)
-    _confirm_id: int = 0
 
     def _write_guard(self) -> tuple[str, str]:
         return Perm.content_write, FEATURE
@@ -90,9 +86,6 @@ class SubscriberListState(SectionWriter, PagedTab, AdminState):
     def _take(self, data: list[Any]) -> None:
         self.rows = [subscriber_row(sub) for sub in data]
 
-    def close_dialogs(self) -> None:
-        self.confirm_open = False
-
     @rx.event
     async def set_status_filter(self, value: str) -> None:
         self.status_filter = value if value in STATUSES else ""
@@ -106,20 +99,14 @@ class SubscriberListState(SectionWriter, PagedTab, AdminState):
         row = next((r for r in self.rows if r.id == dialog_id(value)), None)
         if row is None or not row.active or await self._writer() is None:
             return
-        self._confirm_id, self.confirm_email = row.id, row.email
-        self.confirm_open = True
-
-    @rx.event
-    def set_confirm_open(self, value: bool) -> None:
-        """The dialog's own close (Escape, the overlay, Cancel); the browser can close it, never open it."""
-        self.confirm_open = bool(value) and self.confirm_open
+        self._open_dialog("unsubscribe", row.id, row.email)
 
     @rx.event
     async def confirm_unsubscribe(self) -> None:
         actor = await self._writer()
-        if actor is None or not self.confirm_open:
+        if actor is None or self.dialog != "unsubscribe":
             return
-        target = self._confirm_id
+        target = self._dialog_row()
         self.saving = True
         try:
             await as_actor(
@@ -132,6 +119,6 @@ class SubscriberListState(SectionWriter, PagedTab, AdminState):
             return
         finally:
             self.saving = False
-            self.confirm_open = False
-        await self._notify("success", "Subscriber unsubscribed", self.confirm_email)
+            self.close_dialogs()
+        await self._notify("success", "Subscriber unsubscribed", self.dialog_name)
         await self._reload()

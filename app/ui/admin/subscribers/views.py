@@ -14,9 +14,10 @@ import reflex as rx
 from reflex.vars.object import ObjectVar
 
 from app.ui.admin.common import confirm_dialog, label_of
+from app.ui.admin.dialogs import shown
 from app.ui.admin.section import filter_select, section_page
 from app.ui.admin.subscribers.state import SORTS, STATUSES, SubscriberListState, SubscriberRow
-from app.ui.admin.tables import data_table
+from app.ui.admin.tables import data_table, table_row
 from app.ui.admin.widgets import BTN_SECONDARY, TD, badge_by
 
 STATUS_COLORS = {"pending": "yellow", "confirmed": "green", "unsubscribed": "grey"}
@@ -48,7 +49,7 @@ def _unsubscribe_button(sub: ObjectVar[SubscriberRow]) -> rx.Component:
 
 
 def _row(sub: ObjectVar[SubscriberRow]) -> rx.Component:
-    return rx.el.tr(
+    return table_row(
         rx.el.td(
             rx.el.p(sub.email, class_name="break-all font-medium text-slate-900"),
             rx.el.div(
@@ -76,8 +77,7 @@ def _row(sub: ObjectVar[SubscriberRow]) -> rx.Component:
             rx.cond(S.can_write & sub.active, _unsubscribe_button(sub), rx.fragment()),
             class_name=f"{TD} text-right",
         ),
-        class_name="border-t border-slate-100 hover:bg-slate-50/60",
-        data_testid="subscriber-row",
+        test_id="subscriber-row",
     )
 
 
@@ -86,11 +86,10 @@ def _confirm() -> rx.Component:
         "Unsubscribe",
         rx.el.span(
             "Stop sending the newsletter to ",
-            rx.el.strong(S.confirm_email, class_name="break-all"),
+            rx.el.strong(S.dialog_name, class_name="break-all"),
             "? Only they can subscribe again, by confirming a new sign-up from their inbox.",
         ),
-        open=S.confirm_open,
-        on_open_change=S.set_confirm_open,
+        **shown(S, "unsubscribe"),
         on_confirm=S.confirm_unsubscribe,
         busy=S.saving,
         label="Unsubscribe",

@@ -10,7 +10,7 @@ from reflex.vars.object import ObjectVar
 
 from app.ui.admin.users.permissions_state import PermissionView
 from app.ui.admin.users.state import UsersState
-from app.ui.admin.widgets import BTN_SECONDARY, ICON_BTN, alert, badge_by, dialog
+from app.ui.admin.widgets import BTN_SECONDARY, alert, badge_by, dialog, icon_button
 
 S = UsersState
 ev: Any = UsersState  # its handlers called with arguments: event specs to Reflex, namespaces to mypy
@@ -27,12 +27,11 @@ def permissions_button(row: Any) -> rx.Component:  # the table's AccountRow var
     """A row's way into the account's permissions (not for clients: they hold none)."""
     return rx.cond(
         row.role != "client",
-        rx.el.button(
-            rx.icon("shield-check", size=16),
-            on_click=ev.open_permissions(row.id),
-            title="Permissions",
-            aria_label=f"Permissions of {row.username}",
-            class_name=ICON_BTN,
+        icon_button(
+            "shield-check",
+            "Permissions",
+            f"Permissions of {row.username}",
+            ev.open_permissions(row.id),
             data_testid="permissions-button",
         ),
         rx.fragment(),

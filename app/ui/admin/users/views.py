@@ -5,16 +5,15 @@ from __future__ import annotations
 import reflex as rx
 
 from app.ui.admin.accounts.state import EMPLOYEE_TYPE_OPTIONS, ROLE_OPTIONS, AccountRow
-from app.ui.admin.accounts.views import create_dialog, delete_dialog, edit_dialog, reset_dialog, row_actions
+from app.ui.admin.accounts.views import account_dialogs, edit_dialog, row_actions, verified_badge
 from app.ui.admin.section import filter_select, section_page
-from app.ui.admin.tables import data_table
+from app.ui.admin.tables import data_table, table_row
 from app.ui.admin.users.permissions_views import permissions_button, permissions_dialog
 from app.ui.admin.users.state import ROLE_COLORS, ROLE_FILTERS, UsersState
 from app.ui.admin.widgets import (
     BTN_PRIMARY,
     TD,
     allowed_button,
-    badge,
     badge_by,
     field,
     select,
@@ -44,12 +43,12 @@ def _role_cell(row: rx.Var[AccountRow]) -> rx.Component:
 
 def _row(row: rx.Var[AccountRow]) -> rx.Component:
     reset_allowed = UsersState.can_reset_any | ((row.role == "client") & UsersState.can_reset_clients)
-    return rx.el.tr(
+    return table_row(
         rx.el.td(_user_cell(row), class_name=TD),
         rx.el.td(row.email, class_name=f"{TD} hidden md:table-cell whitespace-nowrap"),
         rx.el.td(_role_cell(row), class_name=f"{TD} hidden sm:table-cell"),
         rx.el.td(
-            rx.cond(row.verified, badge("Verified", "green"), badge("Unverified", "yellow")),
+            verified_badge(row),
             class_name=f"{TD} hidden lg:table-cell",
         ),
         rx.el.td(row.created, class_name=f"{TD} hidden xl:table-cell whitespace-nowrap"),
@@ -61,8 +60,7 @@ def _row(row: rx.Var[AccountRow]) -> rx.Component:
             ),
             class_name=f"{TD} text-right",
         ),
-        class_name="border-t border-slate-100 hover:bg-slate-50/60",
-        data_testid="user-row",
+        test_id="user-row",
     )
 
 
@@ -130,11 +128,5 @@ def users_content() -> rx.Component:
         ],
         filters=[filter_select(ROLE_FILTERS, s.role_filter, s.set_role_filter, "Filter by role")],
         export=s.export_url,
-        dialogs=[
-            create_dialog(s),
-            _edit_dialog(),
-            reset_dialog(s),
-            delete_dialog(s, "user", "Deletion Failed"),
-            permissions_dialog(),
-        ],
+        dialogs=[*account_dialogs(s, "user", _edit_dialog()), permissions_dialog()],
     )
