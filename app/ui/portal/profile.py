@@ -5,13 +5,8 @@ from __future__ import annotations
 import reflex as rx
 
 from app.core.errors import DomainError, Unauthorized
-from app.models.user import UserPublic
-from app.services import profile
-from app.services.profile import ProfileUpdate
-from app.services.schema import parse
 from app.ui.portal import components as ui
 from app.ui.portal.state import PortalState
-from app.ui.state.calls import as_actor
 
 SAVED = "Your profile has been updated successfully."
 FAILED = "Failed to update profile. Please try again."
@@ -90,17 +85,7 @@ class ProfileState(PortalState):
             "company": self.form_company,
         }
         try:
-            user = await self._require_user()
-            # The service trims the values, validates them and stores an empty phone or company as "not set".
-            data = parse(ProfileUpdate, values)
-            updated = await as_actor(
-                user,
-                lambda s, actor: UserPublic.of(profile.update_profile(s, actor, data=data)).model_dump(mode="json"),
-            )
-        except Unauthorized:
-            self.saving = False
-            await self._signed_out()
-            return
+            updated = await self._update_profile(values)
         except DomainError as exc:
             self.saving = False
             self.first_name_error = exc.errors.get("first_name", "")
@@ -109,10 +94,10 @@ class ProfileState(PortalState):
             self.company_error = exc.errors.get("company", "")
             self.error = exc.message or FAILED
             return
-        self.user = updated
         self.saving = False
-        self.editing = False
-        self.message = SAVED
+        if updated is not None:
+            self.editing = False
+            self.message = SAVED
 
 
 def _value(key: str) -> rx.Var:

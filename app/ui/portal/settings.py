@@ -5,9 +5,8 @@ from __future__ import annotations
 import reflex as rx
 
 from app.core.errors import Conflict, DomainError, Unauthorized
-from app.models.user import UserPublic
 from app.services import profile
-from app.services.profile import PasswordChange, ProfileUpdate
+from app.services.profile import PasswordChange
 from app.services.schema import parse
 from app.ui.portal import components as ui
 from app.ui.portal.state import PortalState
@@ -65,26 +64,19 @@ class SettingsState(PortalState):
         self.profile_saving = True
         self.username_error = self.phone_error = self.profile_error = self.profile_message = ""
         yield
-        username, phone = self.form_username, self.form_phone
         try:
-            user = await self._require_user()
-            data = parse(ProfileUpdate, {"username": username, "phone": phone})
-            updated = await as_actor(user, lambda s, actor: UserPublic.of(profile.update_profile(s, actor, data=data)))
-        except Unauthorized:
-            self.profile_saving = False
-            await self._signed_out()
-            return
+            updated = await self._update_profile({"username": self.form_username, "phone": self.form_phone})
         except DomainError as exc:
             self.profile_saving = False
             self.username_error = exc.message if isinstance(exc, Conflict) else exc.errors.get("username", "")
             self.phone_error = exc.errors.get("phone", "")
             self.profile_error = exc.message or PROFILE_FAILED
             return
-        self.user = updated.model_dump(mode="json")
-        self.form_username = updated.username
-        self.form_phone = updated.phone or ""
         self.profile_saving = False
-        self.profile_message = PROFILE_SAVED
+        if updated is not None:
+            self.form_username = updated.username
+            self.form_phone = updated.phone or ""
+            self.profile_message = PROFILE_SAVED
 
     @rx.event
     async def change_password(self, form_data: dict):

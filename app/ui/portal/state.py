@@ -13,7 +13,12 @@ import reflex as rx
 
 from app.core.errors import DomainError, Unauthorized
 from app.core.permissions import STAFF_ROLES
+from app.models.user import UserPublic
+from app.services import profile
+from app.services.profile import ProfileUpdate
+from app.services.schema import parse
 from app.ui.format import long_date
+from app.ui.state.calls import as_actor
 from app.ui.state.session import SessionState
 
 PORTAL_PATH = "/client-portal"
@@ -111,6 +116,20 @@ class PortalState(SessionState):
         """The session ended while the page was open: show the signed-out view and drop the data."""
         self.user = {}
         await self._forget_client_data()
+
+    async def _update_profile(self, values: dict[str, str]) -> UserPublic | None:
+        """Save profile fields as the signed-in client (the service trims and checks them; an empty phone or company
+        is "not set"), keeping the shell's copy of the account current. None when the session has ended (the
+        signed-out view is shown then); a refusal raises DomainError with the fields' errors."""
+        try:
+            user = await self._require_user()
+            data = parse(ProfileUpdate, values)
+            updated = await as_actor(user, lambda s, actor: UserPublic.of(profile.update_profile(s, actor, data=data)))
+        except Unauthorized:
+            await self._signed_out()
+            return None
+        self.user = updated.model_dump(mode="json")
+        return updated
 
     @rx.event
     def set_tab(self, tab: str):
