@@ -191,3 +191,8 @@ def link_button(icon: str, label: str, href: Any, class_name: str) -> rx.Compone
     return rx.el.a(
         rx.icon(icon, size=16), label, href=href, target="_blank", rel="noopener noreferrer", class_name=class_name
     )
+
+
+def action_button(icon: str, label: str, on_click: Any, class_name: str = BUTTON_PRIMARY, **props: Any) -> rx.Component:
+    """A button with an icon and a label that runs an event (not a form's submit)."""
+    return rx.el.button(rx.icon(icon, size=16), label, type="button", on_click=on_click, class_name=class_name, **props)

@@ -121,13 +121,12 @@ def _invoice_card(inv: rx.Var) -> rx.Component:
                 rx.el.span("Total", class_name="block text-xs uppercase tracking-wide text-slate-500"),
                 rx.el.span(inv.total, class_name="text-lg font-semibold text-slate-900"),
             ),
-            rx.el.button(
-                rx.icon("download", size=16),
+            ui.action_button(
+                "download",
                 "Download",
-                type="button",
-                on_click=InvoicesState.download(inv.id),
+                InvoicesState.download(inv.id),
+                ui.BUTTON_SECONDARY + " sm:ml-auto",
                 aria_label="Download invoice " + inv.number,
-                class_name=ui.BUTTON_SECONDARY + " sm:ml-auto",
             ),
             class_name="flex flex-wrap items-end gap-x-8 gap-y-3",
         ),

@@ -233,13 +233,12 @@ def _meeting_row(m: rx.Var, *, actions: bool) -> rx.Component:
                 ),
                 rx.cond(
                     m.can_cancel,
-                    rx.el.button(
-                        rx.icon("x", size=16),
+                    ui.action_button(
+                        "x",
                         "Cancel",
-                        type="button",
-                        on_click=MeetingsState.ask_cancel(m.id),
+                        MeetingsState.ask_cancel(m.id),
+                        ui.BUTTON_DANGER,
                         aria_label="Cancel meeting " + m.title,
-                        class_name=ui.BUTTON_DANGER,
                     ),
                 ),
                 class_name="flex flex-wrap gap-2",
@@ -270,13 +269,7 @@ def _list_view() -> rx.Component:
     return rx.el.div(
         ui.section_title(
             "Upcoming Meetings",
-            rx.el.button(
-                rx.icon("calendar-plus", size=16),
-                "Book New Meeting",
-                type="button",
-                on_click=MeetingsState.show_booking,
-                class_name=ui.BUTTON_PRIMARY,
-            ),
+            ui.action_button("calendar-plus", "Book New Meeting", MeetingsState.show_booking, ui.BUTTON_PRIMARY),
         ),
         ui.success_text(MeetingsState.notice),
         rx.cond(
@@ -358,13 +351,7 @@ def _meeting_type_card(t: rx.Var) -> rx.Component:
 def _booking_view() -> rx.Component:
     return rx.el.div(
         rx.el.div(
-            rx.el.button(
-                rx.icon("arrow-left", size=16),
-                "Back to Meetings",
-                type="button",
-                on_click=MeetingsState.show_list,
-                class_name=ui.BUTTON_SECONDARY,
-            ),
+            ui.action_button("arrow-left", "Back to Meetings", MeetingsState.show_list, ui.BUTTON_SECONDARY),
         ),
         rx.el.div(
             rx.el.h2("Book a Meeting", class_name="text-xl font-semibold text-slate-900"),

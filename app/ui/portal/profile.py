@@ -119,13 +119,7 @@ def _read_view() -> rx.Component:
             data_testid="profile-details",
         ),
         rx.el.div(
-            rx.el.button(
-                rx.icon("pencil", size=16),
-                "Edit Profile",
-                type="button",
-                on_click=ProfileState.start_edit,
-                class_name=ui.BUTTON_PRIMARY,
-            ),
+            ui.action_button("pencil", "Edit Profile", ProfileState.start_edit, ui.BUTTON_PRIMARY),
         ),
         class_name="flex flex-col gap-6",
     )

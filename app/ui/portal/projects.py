@@ -218,12 +218,8 @@ def _project_card(p: ObjectVar[ProjectView]) -> rx.Component:
         rx.cond(
             p.can_cancel,
             rx.el.div(
-                rx.el.button(
-                    rx.icon("circle-x", size=16),
-                    "Cancel Project",
-                    type="button",
-                    on_click=ProjectsState.ask_cancel(p.id, p.name),
-                    class_name=ui.BUTTON_DANGER,
+                ui.action_button(
+                    "circle-x", "Cancel Project", ProjectsState.ask_cancel(p.id, p.name), ui.BUTTON_DANGER
                 ),
                 class_name="flex justify-end",
             ),

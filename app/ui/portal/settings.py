@@ -228,13 +228,7 @@ def _data_export() -> rx.Component:
             ),
         ),
         rx.el.div(
-            rx.el.button(
-                rx.icon("download", size=16),
-                "Download my data",
-                type="button",
-                on_click=PortalState.download_my_data,
-                class_name=ui.BUTTON_SECONDARY,
-            ),
+            ui.action_button("download", "Download my data", PortalState.download_my_data, ui.BUTTON_SECONDARY),
         ),
         class_name="flex flex-col gap-4",
     )
