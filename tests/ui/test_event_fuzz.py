@@ -180,15 +180,19 @@ def test_a_client_changes_and_sees_nothing_of_anyone_else(db: Session, secrets: 
     other = secrets["other"]
     project = db.exec(select(Project).where(Project.client_id == other.id)).one()
     meeting = f.meeting(db, other, title=f"{MARKER} call")
-    # The portal keeps the meeting or project awaiting confirmation in cancel_id / confirm_id; staff forms a client_id.
-    forged = {"client_id": str(other.id), "cancel_id": meeting.id, "confirm_id": project.id}
+    # The portal keeps the meeting or project awaiting confirmation in cancel_id; staff forms a client_id. Forged
+    # once with the other client's meeting and once with their project.
+    forged = {"client_id": str(other.id), "cancel_id": meeting.id}
+    forged_project = {"client_id": str(other.id), "cancel_id": project.id}
     token = _token(db, secrets["me"])
     before = _counts(db)
     db.refresh(other)
     other_before = other.model_dump()
     raised, leaked = _sweep(token)
     forged_raised, forged_leaked = _sweep(token, forged)
-    assert leaked == [] and forged_leaked == []
+    project_raised, project_leaked = _sweep(token, forged_project)
+    forged_raised += project_raised
+    assert leaked == [] and forged_leaked == [] and project_leaked == []
     db.expire_all()
     db.refresh(other)
     assert other.model_dump() == other_before

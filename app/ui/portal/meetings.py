@@ -8,10 +8,12 @@ from typing import Any, ClassVar
 import reflex as rx
 
 from app.core.errors import DomainError, Unauthorized
+from app.models.user import UserPublic
 from app.services import meetings
 from app.services.meeting_types import list_active
 from app.ui import routes
 from app.ui.portal import components as ui
+from app.ui.portal.cancelling import CancelConfirm
 from app.ui.portal.state import PortalState, badge_color, error_message, status_label
 from app.ui.site.book_meeting import builtin
 from app.ui.state.calls import as_actor
@@ -91,17 +93,12 @@ def meeting_type_view(t: dict[str, Any]) -> MeetingTypeView:
     )
 
 
-class MeetingsState(PortalState):
+class MeetingsState(CancelConfirm, PortalState):
     loads_with_page: ClassVar[bool] = True
     upcoming: list[MeetingView] = []
     past: list[MeetingView] = []
     loading: bool = True
     error: str = ""
-    # The meeting awaiting confirmation of its cancellation (0: dialog closed).
-    cancel_id: int = 0
-    cancelling: bool = False
-    cancel_error: str = ""
-    notice: str = ""  # inline confirmation (a toast sent from a handler would need eval in the browser)
     # "list" or "book" (the Book a Meeting view).
     view: str = "list"
     meeting_types: list[MeetingTypeView] = []
@@ -126,46 +123,21 @@ class MeetingsState(PortalState):
         self.loading = False
         self.view = "list"  # back from booking on /book-meeting: show the list with the new meeting
 
+    _failed: ClassVar[str] = "Failed to cancel the meeting. Please try again."
+
     @rx.event
     def ask_cancel(self, meeting_id: int) -> None:
-        self.cancel_id = int(meeting_id)
-        self.cancel_error = ""
-        self.notice = ""
+        self._ask(meeting_id)
 
-    @rx.event
-    def set_cancel_open(self, is_open: bool) -> None:
-        if not is_open and not self.cancelling:
-            self.cancel_id = 0
-            self.cancel_error = ""
-
-    @rx.event
-    async def confirm_cancel(self):
-        meeting_id = self.cancel_id
-        if not meeting_id or self.cancelling:
-            return
-        self.cancelling = True
-        self.cancel_error = ""
-        yield
-        try:
-            user = await self._require_user()
-            await as_actor(
-                user,
-                lambda s, actor: meetings.cancel_meeting(s, actor=actor, meeting_id=meeting_id, reason=CANCEL_REASON),
-            )
-            lists = await as_actor(user, lambda s, actor: meetings.list_meetings(s, actor=actor))
-        except Unauthorized:
-            self.cancelling = False
-            await self._signed_out()
-            return
-        except DomainError as exc:
-            self.cancelling = False
-            self.cancel_error = error_message(exc, "Failed to cancel the meeting. Please try again.")
-            return
+    async def _cancel(self, user: UserPublic, record_id: int) -> str:
+        await as_actor(
+            user,
+            lambda s, actor: meetings.cancel_meeting(s, actor=actor, meeting_id=record_id, reason=CANCEL_REASON),
+        )
+        lists = await as_actor(user, lambda s, actor: meetings.list_meetings(s, actor=actor))
         self.upcoming = [meeting_view(m) for m in lists["upcoming"]]
         self.past = [meeting_view(m) for m in lists["past"]]
-        self.cancelling = False
-        self.cancel_id = 0
-        self.notice = "The meeting has been cancelled."
+        return "The meeting has been cancelled."
 
     @rx.event
     async def show_booking(self):

@@ -10,9 +10,11 @@ import reflex as rx
 from reflex.vars.object import ObjectVar
 
 from app.core.errors import DomainError, Unauthorized
+from app.models.user import UserPublic
 from app.services import projects
 from app.ui.format import long_date, usd
 from app.ui.portal import components as ui
+from app.ui.portal.cancelling import CancelConfirm
 from app.ui.portal.state import PortalState, badge_color, error_message, status_label
 from app.ui.state.calls import as_actor
 
@@ -83,18 +85,11 @@ def project_view(p: dict[str, Any]) -> ProjectView:
     )
 
 
-class ProjectsState(PortalState):
+class ProjectsState(CancelConfirm, PortalState):
     loads_with_page: ClassVar[bool] = True
     projects: list[ProjectView] = []
     loading: bool = True
     error: str = ""
-    # The project awaiting confirmation of its cancellation (0: dialog closed).
-    confirm_id: int = 0
-    confirm_name: str = ""
-    cancelling: bool = False
-    cancel_error: str = ""
-    # A confirmation shown above the list (inline: a toast sent from a handler would need eval in the browser).
-    notice: str = ""
 
     @rx.event
     async def load(self) -> None:
@@ -112,46 +107,17 @@ class ProjectsState(PortalState):
         self.error = ""
         self.loading = False
 
+    _failed: ClassVar[str] = "Failed to cancel the project. Please try again."
+
     @rx.event
     def ask_cancel(self, project_id: int, name: str) -> None:
-        """Open the confirmation dialog (nothing changes until it is confirmed)."""
-        self.confirm_id = int(project_id)
-        self.confirm_name = str(name)[:200]
-        self.cancel_error = ""
-        self.notice = ""
+        self._ask(project_id, name)
 
-    @rx.event
-    def set_confirm_open(self, is_open: bool) -> None:
-        if not is_open and not self.cancelling:
-            self.confirm_id = 0
-            self.cancel_error = ""
-
-    @rx.event
-    async def confirm_cancel(self):
-        project_id = self.confirm_id
-        if not project_id or self.cancelling:
-            return
-        self.cancelling = True
-        self.cancel_error = ""
-        yield
-        try:
-            user = await self._require_user()
-            updated = await as_actor(
-                user, lambda s, actor: projects.cancel_project(s, actor=actor, project_id=project_id)
-            )
-        except Unauthorized:
-            self.cancelling = False
-            await self._signed_out()
-            return
-        except DomainError as exc:
-            self.cancelling = False
-            self.cancel_error = error_message(exc, "Failed to cancel the project. Please try again.")
-            return
+    async def _cancel(self, user: UserPublic, record_id: int) -> str:
+        updated = await as_actor(user, lambda s, actor: projects.cancel_project(s, actor=actor, project_id=record_id))
         view = project_view(updated)
         self.projects = [view if p.id == view.id else p for p in self.projects]
-        self.cancelling = False
-        self.confirm_id = 0
-        self.notice = f"{view.name} has been cancelled."
+        return f"{view.name} has been cancelled."
 
 
 def _milestone(m: rx.Var) -> rx.Component:
@@ -234,7 +200,7 @@ def _confirm_dialog() -> rx.Component:
         title="Cancel Project",
         description=rx.fragment(
             "Are you sure you want to cancel ",
-            rx.el.strong(ProjectsState.confirm_name),
+            rx.el.strong(ProjectsState.cancel_name),
             "? Work on it will stop. This action cannot be undone.",
         ),
         error=ProjectsState.cancel_error,
@@ -242,8 +208,8 @@ def _confirm_dialog() -> rx.Component:
         keep="No, Keep Project",
         confirm="Yes, Cancel Project",
         on_confirm=ProjectsState.confirm_cancel,
-        is_open=ProjectsState.confirm_id != 0,
-        on_open_change=ProjectsState.set_confirm_open,
+        is_open=ProjectsState.cancel_id != 0,
+        on_open_change=ProjectsState.set_cancel_open,
     )
 
 
