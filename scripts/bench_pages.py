@@ -151,7 +151,7 @@ def main() -> int:
     if not url:
         proc, url = start_server()
     try:
-        pages = [(p, None) for p in [*PUBLIC, *NOINDEX, "/admin/login/"]] + [(p, SIGNED_IN[p]) for p in SIGNED_IN]
+        pages = [(p, None) for p in [*PUBLIC, *NOINDEX]] + [(p, SIGNED_IN[p]) for p in SIGNED_IN]
         if args.only:
             pages = [(p, who) for p, who in pages if p in args.only]
         rows = []
@@ -159,7 +159,7 @@ def main() -> int:
             runs = []
             for n in range(args.runs):
                 cookie = session_cookie(url, *who) if who else None
-                name = ("signed-in" if who else "") + (path.strip("/").replace("/", "_") or "home")
+                name = ("signed-in-" if who else "") + (path.strip("/").replace("/", "_") or "home")
                 runs.append(lighthouse(url + path, args.out / f"{name}-{n + 1}.json", cookie))
             median = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
             label = path + (" (signed in)" if who else "")
