@@ -75,6 +75,7 @@ def start_server() -> tuple[subprocess.Popen[bytes], str]:
         subprocess.run([sys.executable, "-m", "app.cli", step], cwd=ROOT, env=env, check=True, capture_output=True)
     cmd = ["reflex", "run", "--env", "prod", "--single-port", "--frontend-port", str(port), "--backend-port", str(port)]
     cmd += ["--backend-host", "127.0.0.1"]
+    (ROOT / "bench").mkdir(exist_ok=True)
     log = open(ROOT / "bench" / "pages-server.log", "wb")  # noqa: SIM115 (the server outlives this function)
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     url = f"http://127.0.0.1:{port}"
