@@ -42,6 +42,10 @@ _DATA_COLOUR_RE = re.compile(r'data-(?:accent|gray)-color="([a-z]+)"')
 # Starts the parked module after the first paint: a requestAnimationFrame callback runs just before a frame is
 # painted, so the second one runs after the first frame is on screen (and rendering waits for the stylesheet).
 # A tab opened in the background paints nothing and would wait forever, so the load event starts it as well.
+# Until React has hydrated a form (its element carries React's `__reactProps$` key), a submit of a form without an
+# `action` is dropped: Reflex's forms are handled by script, and submitted natively they would GET the current page
+# with every field, passwords included, in the address. (The forms that post natively, sign-in and sign-out, have an
+# action and are left alone.) Starting the scripts after the first paint widened that window, so it is closed here.
 _BOOT = "".join(
     line.strip()
     for line in """
@@ -58,7 +62,11 @@ _BOOT = "".join(
       parked[j].replaceWith(s)}
   }
   requestAnimationFrame(function(){requestAnimationFrame(go)});
-  if(document.visibilityState!=="visible")addEventListener("load",go)
+  if(document.visibilityState!=="visible")addEventListener("load",go);
+  document.addEventListener("submit",function(e){
+    var f=e.target;if(!f||f.hasAttribute("action"))return;
+    var k=Object.keys(f);for(var i=0;i<k.length;i++)if(k[i].indexOf("__reactProps$")===0)return;
+    e.preventDefault()},true)
 })()
 """.splitlines()
 )

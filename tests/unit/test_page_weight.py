@@ -110,6 +110,8 @@ def test_hydration_waits_for_the_first_paint() -> None:
     assert f'<script type="{PARKED_TYPE}">import "/assets/manifest-1.js";\nimport("/assets/entry.client-3.js");' in out
     assert '["/assets/manifest-1.js","/assets/root-2.js"]' in out
     assert "requestAnimationFrame(function(){requestAnimationFrame(go)})" in out
+    # Native submits of script-handled forms are dropped until React owns the form.
+    assert 'document.addEventListener("submit"' in out and "__reactProps$" in out
     assert "<p>Hero text</p>" in out and '<link href="/assets/s.css" rel="stylesheet"/>' in out
 
 
