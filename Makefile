@@ -25,7 +25,7 @@ PIP := .venv/bin/python -m pip --disable-pip-version-check
 # Both lock files are compiled for Python 3.11 on any platform, every distribution of every package hashed.
 LOCK := uv pip compile --quiet --universal --python-version 3.11 --generate-hashes --custom-compile-command "make lock"
 
-.PHONY: run run-cluster dev preview test test-fast lint format lock setup migrate seed clean screenshots bench bench-admin bench-ws bench-startup torture faults
+.PHONY: run run-cluster dev preview test test-fast lint format lock setup migrate seed clean screenshots bench bench-admin bench-ws bench-startup bench-pages torture faults
 
 # Installed from the hashed lock files only: pip refuses any package, or any file, whose hash is not in the lock.
 .venv/.installed: requirements.lock
@@ -151,6 +151,12 @@ bench-ws: setup .venv/.installed-dev
 ## Node and bun, first build; needs PyPI and the npm registry) (scripts/bench_startup.py). STARTUP_ARGS for more.
 bench-startup: setup
 	python scripts/bench_startup.py $(STARTUP_ARGS)
+
+## Lighthouse 12.8 (mobile, simulated throttling) on every public page, the sign-in page and, signed in, the portal and
+## the staff dashboard: medians of 3 runs against the targets of issue 14 (scripts/bench_pages.py; reports in
+## bench/pages/; about 6 minutes). Serves the site like `make run` on a free port; URL=http://... measures a running one.
+bench-pages: setup .venv/.installed-dev seed
+	python scripts/bench_pages.py $(if $(URL),--url $(URL)) $(PAGES_ARGS)
 
 clean:
 	rm -rf .web .web-cluster .states .tools .venv

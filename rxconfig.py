@@ -8,6 +8,8 @@ from reflex_components_radix.plugin import RadixThemesPlugin
 
 from app.core.config import settings
 from app.ui.dev_proxy import DevBackendProxyPlugin
+from app.ui.page_weight import PageWeightPlugin
+from app.ui.portal.colours import BADGE_COLOURS
 from app.ui.seo import PublicSitemapPlugin
 
 # A backend-only process (the app processes behind nginx, scripts/cluster.py) serves no pages, and Reflex refuses to
@@ -32,6 +34,9 @@ config = rx.Config(
     # takes it, else gzip), never compressed per request.
     frontend_compression_formats=["brotli", "gzip"],
     show_built_with_reflex=False,
+    # No page builds components at run time (rx.dynamic), so the optional libraries' namespaces (all of Radix Themes)
+    # need not ride in every page's root chunk for `window.__reflex` (issue 14).
+    frontend_lazy_bundled_libraries=True,
     plugins=[
         TailwindV4Plugin(),
         RadixThemesPlugin(theme=rx.theme(appearance="light", accent_color="blue")),
@@ -39,5 +44,7 @@ config = rx.Config(
         PublicSitemapPlugin(),
         # Dev mode only: Vite forwards /api and /robots.txt to the backend, so relative links work as in prod.
         DevBackendProxyPlugin(),
+        # Prod builds: the Radix CSS the pages use, and no script before the first paint (app/ui/page_weight.py).
+        PageWeightPlugin(state_colours=BADGE_COLOURS),
     ],
 )

@@ -94,6 +94,10 @@ def test_register_then_verify_with_the_emailed_code(server: Server, page: Page, 
     name = f"reg_{uuid.uuid4().hex[:10]}"
     email = f"{name}@example.com"
     page.goto(server.url + "/register")
+    # The page's scripts start after its first paint; a submit before React owns the form is dropped (page_weight).
+    page.wait_for_function(
+        "() => Object.keys(document.querySelector('form')).some(k => k.startsWith('__reactProps$'))", timeout=30_000
+    )
     field(page, "Username").fill(name)
     field(page, "Email").fill(email)
     field(page, "Password").fill(PASSWORD)
@@ -136,6 +140,17 @@ def test_register_then_verify_with_the_emailed_code(server: Server, page: Page, 
     page.get_by_role("button", name="Logout").click()
     expect(page.get_by_text("You have been successfully logged out.")).to_be_visible()
     expect(page.get_by_role("button", name="Sign In")).to_be_visible()  # the client sign-in, not the staff one
+
+
+def test_a_submit_before_the_page_is_ready_never_puts_the_password_in_the_address(server: Server, page: Page) -> None:
+    # The page's scripts never arrive: the prerendered form is all there is (a slow phone before hydration).
+    page.route("**/assets/*.js", lambda route: route.abort())
+    page.goto(server.url + "/register")
+    field(page, "Username").fill("early_bird")
+    field(page, "Password").fill(PASSWORD)
+    page.get_by_role("button", name="Create Account").click()
+    page.wait_for_load_state("load")
+    assert "?" not in page.url and PASSWORD not in page.url
 
 
 def test_portal_sign_in_is_http_only_and_logout_ends_the_session(server: Server, page: Page, db: Engine) -> None:

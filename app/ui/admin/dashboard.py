@@ -162,9 +162,23 @@ def _system_card() -> rx.Component:
         ),
         class_name="mt-2 space-y-1.5",
     )
+    # Until the checks arrive, one placeholder row per check with the same two lines: the cards below do not move
+    # when they load (the staff dashboard's only layout shift, CLS 0.026 on a phone).
+    pending = rx.el.ul(
+        *[
+            rx.el.li(
+                rx.el.span(name, class_name="pl-5 font-medium text-slate-400"),
+                rx.el.span("…", class_name="pl-5 text-slate-300"),
+                class_name="flex flex-col",
+            )
+            for name in CHECK_NAMES.values()
+        ],
+        class_name="mt-2 space-y-1.5",
+        aria_hidden="true",
+    )
     note = rx.el.div(
         rx.cond(DashboardState.system_problem != "", rx.el.p(DashboardState.system_problem), rx.fragment()),
-        checks,
+        rx.cond(DashboardState.loaded, checks, pending),
     )
     return _stat_card("System Status", "activity", _loading_value(status), note, "card-system-status")
 

@@ -214,6 +214,11 @@ def _staff_form() -> rx.Component:
     )
 
 
-@rx.page(route="/admin/login", title="Staff Sign In", on_load=LoginState.load_admin_login)
+@rx.page(
+    route="/admin/login",
+    title="Staff Sign In",
+    description="Sign in to the staff panel.",
+    on_load=LoginState.load_admin_login,
+)
 def admin_login_page() -> rx.Component:
     return auth_layout(rx.cond(LoginState.view == "client", _signed_in_client(), _staff_form()))

@@ -241,7 +241,12 @@ def _done() -> rx.Component:
     )
 
 
-@rx.page(route="/register", title="Create Account", on_load=RegisterState.load)
+@rx.page(
+    route="/register",
+    title="Create Account",
+    description="Create a client account to follow your projects, invoices and meetings with us.",
+    on_load=RegisterState.load,
+)
 def register_page() -> rx.Component:
     return auth_layout(
         rx.match(

@@ -66,5 +66,9 @@ def client_portal() -> rx.Component:
 
 # Both states load: the portal decides what shows; the sign-in side turns `?error=...` into the spec's notices.
 client_portal_page = rx.page(
-    route="/client-portal", title="Client Portal", on_load=[PortalState.on_load, LoginState.load_portal]
+    route="/client-portal",
+    title="Client Portal",
+    # Not indexed (robots.txt), but a description still names the page in links and previews.
+    description="Sign in to follow your projects, invoices, files and meetings with us.",
+    on_load=[PortalState.on_load, LoginState.load_portal],
 )(client_portal)

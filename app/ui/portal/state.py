@@ -18,6 +18,7 @@ from app.services import profile
 from app.services.profile import ProfileUpdate
 from app.services.schema import parse
 from app.ui.format import long_date
+from app.ui.portal.colours import BADGE_COLORS, DEFAULT_BADGE_COLOR
 from app.ui.state.calls import as_actor
 from app.ui.state.session import SessionState
 
@@ -25,21 +26,9 @@ PORTAL_PATH = "/client-portal"
 TABS = ("projects", "invoices", "meetings", "profile", "settings")
 GENERIC_ERROR = "Something went wrong. Please try again."
 
-# Badge colours (spec section 4): completed and paid green; in progress and scheduled blue; planning and pending
-# yellow; cancelled red; others grey. Keys are Radix colour names.
-_BADGE_COLORS = {
-    "completed": "green",
-    "paid": "green",
-    "in_progress": "blue",
-    "scheduled": "blue",
-    "planning": "yellow",
-    "pending": "yellow",
-    "cancelled": "red",
-}
-
 
 def badge_color(status: str) -> str:
-    return _BADGE_COLORS.get(status.strip().lower().replace(" ", "_"), "gray")
+    return BADGE_COLORS.get(status.strip().lower().replace(" ", "_"), DEFAULT_BADGE_COLOR)
 
 
 def status_label(status: str) -> str:

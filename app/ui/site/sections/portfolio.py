@@ -223,7 +223,8 @@ def portfolio_section(*, with_title: bool = True) -> rx.Component:
                 heading_id="portfolio-heading",
             )
             if with_title
-            else rx.fragment(),
+            # The projects' titles are h3: under the page's h1 they need an h2 between them (heading order).
+            else rx.el.h2("Projects", class_name="sr-only"),
             rx.el.div(portfolio_body(), class_name="mt-12" if with_title else ""),
             class_name=CONTAINER,
         ),

@@ -124,7 +124,8 @@ def services_section(*, with_title: bool = True) -> rx.Component:
                 heading_id="services-heading",
             )
             if with_title
-            else rx.fragment(),
+            # The cards' titles are h3: under the page's h1 they need an h2 between them (heading order).
+            else rx.el.h2("All services", class_name="sr-only"),
             rx.el.div(services_grid(), class_name="mt-14" if with_title else ""),
             class_name=CONTAINER,
         ),

@@ -1,0 +1,18 @@
+"""The portal's status badge colours, apart from the state so the build (rxconfig) can read them without Reflex state.
+
+Spec section 4: completed and paid green; in progress and scheduled blue; planning and pending yellow; cancelled red;
+others grey. Keys are Radix colour names. The badges take their colour from the state at run time, which the build's
+CSS trim cannot see in the compiled pages: rxconfig hands `BADGE_COLOURS` to it (app/ui/page_weight.py).
+"""
+
+BADGE_COLORS = {
+    "completed": "green",
+    "paid": "green",
+    "in_progress": "blue",
+    "scheduled": "blue",
+    "planning": "yellow",
+    "pending": "yellow",
+    "cancelled": "red",
+}
+DEFAULT_BADGE_COLOR = "gray"
+BADGE_COLOURS = frozenset([*BADGE_COLORS.values(), DEFAULT_BADGE_COLOR])
