@@ -193,7 +193,12 @@ def _audit_card() -> rx.Component:
                     ),
                     class_name="min-w-full",
                 ),
-                class_name="overflow-x-auto",
+                # A region that may scroll sideways holds no buttons, so it takes the keyboard focus itself (axe:
+                # scrollable-region-focusable): keyboard users can scroll it too.
+                class_name="overflow-x-auto focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-500",
+                tab_index=0,
+                role="region",
+                aria_label="Audit log entries",
             ),
         ),
         class_name=f"{CARD} mt-6 overflow-hidden",

@@ -45,7 +45,7 @@ def _row(row: rx.Var[AccountRow]) -> rx.Component:
     reset_allowed = UsersState.can_reset_any | ((row.role == "client") & UsersState.can_reset_clients)
     return table_row(
         rx.el.td(_user_cell(row), class_name=TD),
-        rx.el.td(row.email, class_name=f"{TD} hidden md:table-cell whitespace-nowrap"),
+        rx.el.td(row.email, class_name=f"{TD} hidden md:table-cell break-all"),
         rx.el.td(_role_cell(row), class_name=f"{TD} hidden sm:table-cell"),
         rx.el.td(
             verified_badge(row),
