@@ -19,6 +19,7 @@ COMPLETE_PROFILE = "/complete-profile"
 REGISTER = "/register"
 
 ADMIN_LOGIN = "/admin/login"
+ADMIN_FORGOT_PASSWORD = "/admin/forgot-password"  # the staff sign-in's "Forgot password?" page
 ADMIN_DASHBOARD = "/admin/dashboard"
 ADMIN_USERS = "/admin/users"
 ADMIN_CLIENTS = "/admin/clients"

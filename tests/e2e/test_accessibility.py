@@ -55,7 +55,7 @@ def test_client_pages_pass_axe(server: Server, browser: Browser, db_engine: Engi
     axe = axe_source()
     problems: list[str] = []
     with signed_in(browser, server, db_engine, None, viewport) as (page, errors):
-        for path in ("/client-portal", "/admin/login", "/register", "/forgot-password"):
+        for path in ("/client-portal", "/admin/login", "/register", "/forgot-password", "/admin/forgot-password"):
             page.goto(server.url + path)
             expect(page.get_by_role("textbox").first).to_be_visible()
             problems += page_problems(page, f"{path} (signed out)", axe)

@@ -92,6 +92,7 @@ PAGES = [
     "/client-portal",
     "/admin/login",
     "/forgot-password",
+    "/admin/forgot-password",
     "/reset-password",
     "/admin/dashboard",
     "/no-such-page",

@@ -14,6 +14,7 @@ import reflex as rx
 from reflex_base.event import EventSpec
 
 from app.core.permissions import STAFF_ROLES, Role
+from app.ui import routes
 from app.ui.auth.components import (
     LINK,
     banner,
@@ -116,7 +117,8 @@ class LoginState(SessionState):
 def login_form(page: str) -> rx.Component:
     """The sign-in form; `page` ("portal" or "admin") tells the server where to send failures back to."""
     form_id = f"{page}-login"
-    forgot = rx.el.a("Forgot password?", href=f"/forgot-password?from={page}", class_name=f"text-sm {LINK}")
+    forgot_page = routes.ADMIN_FORGOT_PASSWORD if page == "admin" else "/forgot-password"
+    forgot = rx.el.a("Forgot password?", href=forgot_page, class_name=f"text-sm {LINK}")
     return native_form(
         banner(LoginState.error),
         rx.el.input(type="hidden", name="page", value=page),

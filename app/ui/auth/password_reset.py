@@ -12,6 +12,7 @@ from app.core.permissions import STAFF_ROLES
 from app.services import password_reset
 from app.services.password_reset import PasswordReset, ResetRequest
 from app.services.schema import parse
+from app.ui import routes
 from app.ui.auth.components import LINK, banner, loading, password_field, submit_button, text_field
 from app.ui.auth.layout import auth_layout, card_header
 from app.ui.state.calls import call
@@ -126,8 +127,7 @@ def _request_form() -> rx.Component:
     )
 
 
-@rx.page(route="/forgot-password", title="Reset Your Password", on_load=ForgotPasswordState.load)
-def forgot_password_page() -> rx.Component:
+def _forgot_password(back: rx.Var | str) -> rx.Component:
     return auth_layout(
         card_header(
             "Reset your password", "Enter the e-mail address of your account and we'll send you a link to reset it."
@@ -143,8 +143,21 @@ def forgot_password_page() -> rx.Component:
             ),
             _request_form(),
         ),
-        _back(ForgotPasswordState.back_to),
+        _back(back),
     )
+
+
+@rx.page(route="/forgot-password", title="Reset Your Password", on_load=ForgotPasswordState.load)
+def forgot_password_page() -> rx.Component:
+    # `?from=admin` (older links) is honoured once the page has loaded; the staff sign-in links to the page below.
+    return _forgot_password(ForgotPasswordState.back_to)
+
+
+@rx.page(route=routes.ADMIN_FORGOT_PASSWORD, title="Reset Your Password", on_load=ForgotPasswordState.load)
+def staff_forgot_password_page() -> rx.Component:
+    # Its own page, so "Back to sign in" leads to the staff sign-in in the prerendered HTML already: a visitor who
+    # clicks before the page's scripts have run is not sent to the client portal.
+    return _forgot_password(SIGN_IN["admin"])
 
 
 def _new_password_form() -> rx.Component:
