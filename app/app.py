@@ -9,6 +9,7 @@ from app.core.memory import freeze_after_startup
 from app.core.migrations import check_schema_at_startup
 from app.services.jobs import background_loop
 from app.ui import pages  # noqa: F401  (registers every page)
+from app.ui.components.signed_in_hint import signed_in_hint
 from app.ui.site.not_found import not_found_page
 
 
@@ -28,7 +29,7 @@ def add_decorated_pages(app: rx.App) -> None:
 app = rx.App(
     api_transformer=[create_api(), BodySizeLimit, SecurityHeaders],
     # The browser side of the inactivity rules, as a static file.
-    head_components=[rx.el.script(src="/session-watch.js", defer=True)],
+    head_components=[rx.el.script(src="/session-watch.js", defer=True), *signed_in_hint()],
     # Toasts can be dismissed: one that sits over a row's buttons must not block them for its whole duration.
     toaster=rx.toast.provider(close_button=True),
 )

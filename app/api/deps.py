@@ -13,6 +13,7 @@ from sqlmodel import Session
 from starlette.datastructures import UploadFile
 
 from app.core.config import settings
+from app.core.cookies import ACCESS_COOKIE
 from app.core.db import MAX_ID, get_session
 from app.core.errors import Forbidden, Invalid
 from app.core.net import client_address
@@ -22,10 +23,6 @@ from app.models.enums import Role
 from app.models.user import User
 from app.services import access, sessions
 from app.services.schema import CHECK_FIELDS
-
-ACCESS_COOKIE = "access_token"
-REFRESH_COOKIE = "refresh_token"
-REFRESH_COOKIE_PATH = "/api/auth"
 
 SessionDep = Annotated[Session, Depends(get_session)]
 # Every integer id in a path or query: what an INTEGER primary key can hold, so a larger one is a 422, not a query

@@ -133,14 +133,38 @@ def test_session_cookies_are_http_only_same_site_and_secure_in_production(
         monkeypatch.setattr(settings, "app_env", "prod" if https else "dev")
         r = client.post("/api/auth/login", json={"identifier": "cookie_owner", "password": f.PASSWORD})
         assert r.status_code == 200, r.text
-        cookies = r.headers.get_list("set-cookie")
-        assert {c.split("=", 1)[0] for c in cookies} == {"access_token", "refresh_token"}
-        for cookie in cookies:
+        cookies = {c.split("=", 1)[0]: c for c in r.headers.get_list("set-cookie")}
+        assert set(cookies) == {"access_token", "refresh_token", "signed_in"}
+        for name, cookie in cookies.items():
             flags = {part.strip().split("=")[0].lower() for part in cookie.split(";")[1:]}
-            assert {"httponly", "samesite", "path", "max-age"} <= flags, cookie
+            assert {"samesite", "path", "max-age"} <= flags, cookie
+            # Only the hint is readable by scripts, and it holds nothing but "1".
+            assert ("httponly" in flags) is (name != "signed_in"), cookie
             assert "samesite=lax" in cookie.lower()
             assert ("secure" in flags) is https, cookie
+        assert cookies["signed_in"].startswith("signed_in=1;") and "Path=/;" in cookies["signed_in"]
         client.cookies.clear()
+
+
+def test_signing_out_clears_the_signed_in_hint_with_the_session(client: TestClient, session: Session) -> None:
+    f.user(session, "hint_owner")
+    assert client.post("/api/auth/login", json={"identifier": "hint_owner", "password": f.PASSWORD}).status_code == 200
+    assert client.cookies.get("signed_in") == "1"
+    assert client.post("/api/auth/refresh", json={}).status_code == 200
+    assert client.cookies.get("signed_in") == "1"  # a refreshed session keeps it
+    assert client.post("/api/auth/logout", json={}).status_code == 200
+    assert client.cookies.get("signed_in") is None
+    assert (
+        client.post(
+            "/api/auth/form/login",
+            data={"identifier": "hint_owner", "password": f.PASSWORD, "page": "portal"},
+            follow_redirects=False,
+        ).status_code
+        == 303
+    )
+    assert client.cookies.get("signed_in") == "1"  # the sign-in form's post sets it as well
+    assert client.post("/api/auth/form/logout", follow_redirects=False).status_code == 303
+    assert client.cookies.get("signed_in") is None
 
 
 def test_a_whole_account_journey_logs_no_password_code_or_token(

@@ -153,6 +153,41 @@ def test_a_submit_before_the_page_is_ready_never_puts_the_password_in_the_addres
     assert "?" not in page.url and PASSWORD not in page.url
 
 
+def test_the_portal_paints_its_sign_in_form_before_any_script_unless_the_browser_signed_in(
+    server: Server, page: Page, db: Engine
+) -> None:
+    """The sign-in form is in the prerendered page (no waiting for the websocket); a browser carrying the non-secret
+    `signed_in` hint sees placeholders instead, and a hint the server does not back is removed once checked."""
+    page.route("**/assets/*.js", lambda route: route.abort())  # what the browser paints before any script runs
+    page.goto(server.url + "/client-portal")
+    expect(page.get_by_role("button", name="Sign In")).to_be_visible()
+    expect(page.locator(".hint-signed-in")).to_be_hidden()
+    page.context.add_cookies([{"name": "signed_in", "value": "1", "url": server.url}])
+    page.goto(server.url + "/client-portal")
+    expect(page.locator(".hint-signed-in")).to_be_visible()
+    expect(page.get_by_role("button", name="Sign In")).to_be_hidden()
+
+    page.unroute("**/assets/*.js")  # the scripts arrive: the server knows no session here
+    page.goto(server.url + "/client-portal")
+    expect(page.get_by_role("button", name="Sign In")).to_be_visible()
+    expect(page.locator(".hint-signed-in")).to_have_count(0)
+    page.wait_for_function('!document.cookie.includes("signed_in=1")')
+
+    user = make_user(db, first_name="Hana")  # signing in sets the hint, signing out removes it
+    sign_in(page, server, user.username, PASSWORD)
+    expect(page.get_by_role("heading", name="Welcome back, Hana!")).to_be_visible()
+    assert "signed_in=1" in page.evaluate("document.cookie")
+    page.route("**/assets/*.js", lambda route: route.abort())
+    page.goto(server.url + "/client-portal")
+    expect(page.locator(".hint-signed-in")).to_be_visible()
+    expect(page.get_by_role("button", name="Sign In")).to_be_hidden()
+    page.unroute("**/assets/*.js")
+    page.goto(server.url + "/client-portal")
+    page.get_by_role("button", name="Logout").click()
+    expect(page.get_by_text("You have been successfully logged out.")).to_be_visible()
+    assert "signed_in" not in page.evaluate("document.cookie")
+
+
 def test_portal_sign_in_is_http_only_and_logout_ends_the_session(server: Server, page: Page, db: Engine) -> None:
     user = make_user(db, first_name="Pat", company="Harbor Labs")
     sign_in(page, server, user.username, "Not-the-password-1")

@@ -6,16 +6,10 @@ from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 
-from app.api.deps import (
-    ACCESS_COOKIE,
-    REFRESH_COOKIE,
-    REFRESH_COOKIE_PATH,
-    ClientIP,
-    CurrentUser,
-    SessionDep,
-)
+from app.api.deps import ClientIP, CurrentUser, SessionDep
 from app.api.schemas import Done
 from app.core.config import settings
+from app.core.cookies import ACCESS_COOKIE, REFRESH_COOKIE, REFRESH_COOKIE_PATH, SIGNED_IN_HINT
 from app.core.errors import Unauthorized
 from app.models.user import UserPublic
 from app.services import auth, password_reset, sessions
@@ -41,6 +35,8 @@ def set_session_cookies(response: Response, issued: sessions.IssuedSession) -> N
     common = {"httponly": True, "samesite": "lax", "secure": settings.secure_cookies, "max_age": max_age}
     response.set_cookie(ACCESS_COOKIE, issued.access_token, path="/", **common)  # type: ignore[arg-type]
     response.set_cookie(REFRESH_COOKIE, issued.refresh_token, path=REFRESH_COOKIE_PATH, **common)  # type: ignore[arg-type]
+    # Not a credential: lets the prerendered portal page show its sign-in form at once to browsers without it.
+    response.set_cookie(SIGNED_IN_HINT, "1", path="/", **(common | {"httponly": False}))  # type: ignore[arg-type]
 
 
 def clear_session_cookies(response: Response) -> None:
@@ -48,6 +44,7 @@ def clear_session_cookies(response: Response) -> None:
     response.delete_cookie(
         REFRESH_COOKIE, path=REFRESH_COOKIE_PATH, secure=settings.secure_cookies, httponly=True, samesite="lax"
     )
+    response.delete_cookie(SIGNED_IN_HINT, path="/", secure=settings.secure_cookies, samesite="lax")
 
 
 @router.post("/register", status_code=201, response_model=Registered)

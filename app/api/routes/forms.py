@@ -14,8 +14,9 @@ from urllib.parse import urlencode
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import RedirectResponse
 
-from app.api.deps import ACCESS_COOKIE, REFRESH_COOKIE, ClientIP, SessionDep
+from app.api.deps import ClientIP, SessionDep
 from app.api.routes.auth import clear_session_cookies, set_session_cookies
+from app.core.cookies import ACCESS_COOKIE, REFRESH_COOKIE
 from app.core.errors import Forbidden, Invalid, TooManyRequests, Unauthorized
 from app.core.permissions import STAFF_ROLES
 from app.services import auth, sessions

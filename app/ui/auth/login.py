@@ -19,7 +19,6 @@ from app.ui.auth.components import (
     LINK,
     banner,
     google_option,
-    loading,
     password_field,
     submit_button,
     text_field,
@@ -29,6 +28,7 @@ from app.ui.auth.layout import auth_layout, card_header
 from app.ui.auth.messages import LOGIN_FAILED, login_error, valid_user_id
 from app.ui.auth.notice import notify
 from app.ui.components.native_form import native_form
+from app.ui.components.signed_in_hint import forget_hint
 from app.ui.state.session import SessionState
 
 VERIFY_REDIRECT_SECONDS = 1.5
@@ -84,7 +84,7 @@ class LoginState(SessionState):
         user = await refresh_user(self)
         if user is None:
             self.view = "form"
-            return await self._feedback("/client-portal")
+            return [forget_hint(), *await self._feedback("/client-portal")]
         if user.role == Role.client and self.router.url.query_parameters.get("login") == "1":
             return [
                 await notify(self, "success", "Login Successful", "Welcome to your portal!"),
@@ -159,7 +159,8 @@ def _portal_sign_in() -> rx.Component:
 
 def portal_sign_in() -> rx.Component:
     """What a signed-out visitor of /client-portal sees (the page itself lives in app/ui/portal/page.py)."""
-    return auth_layout(rx.cond(rx.State.is_hydrated, _portal_sign_in(), loading()))
+    # Prerendered as it is: the form posts natively, so it works before the scripts have loaded.
+    return auth_layout(_portal_sign_in())
 
 
 PORTAL_BUTTON = (

@@ -2,7 +2,8 @@
 
 Signed-out visitors get the sign-in form, clients the dashboard, staff are
 redirected to the admin dashboard by `PortalState.on_load`, and any other role sees Access Denied. The prerendered HTML
-carries no private data: until the session has been checked the page shows skeletons.
+carries no private data: until the session has been checked it shows the sign-in form, or skeletons to a browser
+whose `signed_in` hint says it signed in (app/ui/components/signed_in_hint.py).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import reflex as rx
 from app.ui.auth.login import LoginState, portal_sign_in
 from app.ui.auth.notice import notice_region
 from app.ui.components.session_watch import session_watch
+from app.ui.components.signed_in_hint import WHEN_SIGNED_IN, WHEN_SIGNED_OUT
 from app.ui.portal import components as ui
 from app.ui.portal.dashboard import portal_dashboard
 from app.ui.portal.state import PortalState
@@ -40,26 +42,27 @@ def _other_role_view() -> rx.Component:
 
 
 def _checking_view() -> rx.Component:
+    """Placeholders while the session is checked, for a browser that signed in (the others see the form at once)."""
     return rx.el.main(
         rx.el.div(ui.skeleton_cards(), class_name="mx-auto w-full max-w-5xl px-4 py-10 sm:px-6"),
-        class_name="min-h-screen bg-slate-50",
+        class_name=f"min-h-screen bg-slate-50 {WHEN_SIGNED_IN}",
     )
 
 
 def client_portal() -> rx.Component:
-    return rx.cond(
-        ~PortalState.session_checked,
-        _checking_view(),
+    checked = PortalState.session_checked
+    signed_in = checked & PortalState.is_authenticated
+    return rx.fragment(
+        rx.cond(~checked, _checking_view()),
+        rx.cond(signed_in & ~PortalState.is_client, _other_role_view()),
+        # The sign-in layout has its own notice region; the dashboard shows the sign-in greeting here. The staff
+        # panel's inactivity watch: a warning before the client limit, sign-out when the server ends it.
+        rx.cond(checked & PortalState.is_client, rx.fragment(notice_region(), session_watch(), portal_dashboard())),
+        # Prerendered for every visitor and kept in place (not remounted, so nothing typed is lost) when the check
+        # finds no session; hidden meanwhile from a browser that says it signed in.
         rx.cond(
-            PortalState.is_authenticated & ~PortalState.is_client,
-            _other_role_view(),
-            rx.cond(
-                PortalState.is_client,
-                # The sign-in layout has its own notice region; the dashboard shows the sign-in greeting here. The
-                # staff panel's inactivity watch: a warning before the client limit, sign-out when the server ends it.
-                rx.fragment(notice_region(), session_watch(), portal_dashboard()),
-                signed_out_view(),
-            ),
+            ~signed_in,
+            rx.el.div(signed_out_view(), class_name=rx.cond(checked, "contents", f"contents {WHEN_SIGNED_OUT}")),
         ),
     )
 

@@ -15,14 +15,13 @@ from http.cookies import CookieError, SimpleCookie
 import reflex as rx
 
 from app.core.config import settings
+from app.core.cookies import ACCESS_COOKIE
 from app.core.db import session_scope
 from app.core.errors import Forbidden, Unauthorized
 from app.core.permissions import STAFF_ROLES, has_perm, role_label
 from app.core.security import decode_access_token
 from app.models.user import UserPublic
 from app.services import sessions
-
-ACCESS_COOKIE = "access_token"
 
 
 def _cookie(header: str, name: str) -> str | None:
