@@ -28,8 +28,8 @@ def add_decorated_pages(app: rx.App) -> None:
 
 app = rx.App(
     api_transformer=[create_api(), BodySizeLimit, SecurityHeaders],
-    # The browser side of the inactivity rules, as a static file.
-    head_components=[rx.el.script(src="/session-watch.js", defer=True), *signed_in_hint()],
+    # Read before the first paint on every page (the inactivity script comes with the signed-in layouts instead).
+    head_components=signed_in_hint(),
     # Toasts can be dismissed: one that sits over a row's buttons must not block them for its whole duration.
     toaster=rx.toast.provider(close_button=True),
 )

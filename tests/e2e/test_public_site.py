@@ -349,6 +349,10 @@ def test_pages_ship_no_script_before_the_first_paint_and_a_trimmed_stylesheet(se
         assert '<link rel="modulepreload"' not in html
         assert '<script type="module"' not in html
         assert 'type="text/x-deferred-module"' in html
+    # The inactivity script comes with sign-in and signed-in pages only; the marketing pages do without it.
+    for path, wanted in (("/", False), ("/about/", False), ("/client-portal/", True), ("/admin/login/", True)):
+        html = httpx.get(server.url + path).text
+        assert ('src="/session-watch.js"' in html) is wanted, path
     home = httpx.get(server.url + "/").text
     sheets = re.findall(r'href="(/assets/__reflex_global_styles-[0-9a-f]{10}\.css)"', home)
     assert len(set(sheets)) == 1  # renamed after its trimmed content

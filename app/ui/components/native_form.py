@@ -6,6 +6,8 @@ from typing import Any
 
 from reflex_components_core.el.elements.forms import Form
 
+from app.ui.components.session_watch import session_script
+
 
 class NativeForm(Form):
     """`Form.create` (behind both `rx.form` and `rx.el.form`) always adds an `on_submit` calling `preventDefault()`;
@@ -16,7 +18,8 @@ class NativeForm(Form):
     def create(cls, *children: Any, **props: Any) -> Form:
         if "on_submit" in props:
             raise ValueError("NativeForm posts natively; use rx.form for a handled submit")
-        return super(Form, cls).create(*children, **props)  # Form.create is what adds preventDefault
+        # Sign-in and sign-out change who the tab is: session-watch.js drops the tab's state token on their post.
+        return super(Form, cls).create(*children, session_script(), **props)  # Form.create adds preventDefault
 
 
 native_form = NativeForm.create
