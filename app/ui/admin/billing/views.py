@@ -7,7 +7,7 @@ import reflex as rx
 
 from app.ui.admin.billing.state import SORTS, STATUS_COLORS, STATUS_FILTERS, BillingState, InvoiceRow
 from app.ui.admin.common import INPUT_INLINE, option_select, text_area, wide
-from app.ui.admin.dialog_views import delete_dialog, form_dialog
+from app.ui.admin.dialog_views import delete_dialog, form_dialog, text_field
 from app.ui.admin.pickers import client_picker
 from app.ui.admin.section import filter_select, section_page
 from app.ui.admin.tables import data_table, table_row
@@ -20,7 +20,6 @@ from app.ui.admin.widgets import (
     badge_by,
     field,
     icon_button,
-    text_input,
 )
 
 S = BillingState
@@ -179,8 +178,8 @@ def _create_dialog() -> rx.Component:
                 ),
                 err["project_id"],
             ),
-            wide(field("Description", text_input("description", id="invoice-description"), err["description"])),
-            field("Due date", text_input("due_date", id="invoice-due", type="date", min="1900-01-01"), err["due_date"]),
+            wide(text_field(S, "Description", "description", id="invoice-description")),
+            text_field(S, "Due date", "due_date", id="invoice-due", type="date", min="1900-01-01"),
             field(
                 "Tax rate (%)",
                 rx.el.input(
@@ -247,16 +246,19 @@ def _create_dialog() -> rx.Component:
 
 
 def _pay_dialog() -> rx.Component:
-    err = S.form_errors
     fields = rx.el.div(
-        field(
+        text_field(
+            S,
             "Amount (USD)",
-            text_input("amount", id="pay-amount", type="number", step="0.01", min="0.01"),
-            err["amount"],
+            "amount",
+            id="pay-amount",
+            type="number",
+            step="0.01",
+            min="0.01",
             hint="Leave empty for the whole outstanding amount.",
         ),
-        field("Method", text_input("method", id="pay-method", placeholder="Bank transfer")),
-        field("Payment date", text_input("paid_on", id="pay-date", type="date", min="1900-01-01"), err["paid_on"]),
+        text_field(S, "Method", "method", id="pay-method", placeholder="Bank transfer"),
+        text_field(S, "Payment date", "paid_on", id="pay-date", type="date", min="1900-01-01"),
         class_name="grid gap-4 sm:grid-cols-2",
     )
     return form_dialog(

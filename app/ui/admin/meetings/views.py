@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import reflex as rx
 
-from app.ui.admin.common import text_area, wide
-from app.ui.admin.dialog_views import form_dialog
+from app.ui.admin.common import wide
+from app.ui.admin.dialog_views import area_field, form_dialog, text_field
 from app.ui.admin.meetings.state import SORT_OPTIONS, STATUS_FILTERS, WHEN_FILTERS, MeetingRow, MeetingsState
 from app.ui.admin.pickers import client_picker
 from app.ui.admin.section import filter_select, section_page
@@ -106,25 +106,25 @@ def meeting_filters() -> list[rx.Component]:
 
 
 def _form_fields() -> rx.Component:
-    e, err = S.edit, S.form_errors
+    e = S.edit
     return rx.el.div(
         client_picker(
             S,
             select_id="meeting-client",
             search_test_id="meeting-client-search",
             required=True,
-            error=err["client_id"],
+            error=S.form_errors["client_id"],
         ),
-        field(
-            "Title",
-            text_input("title", id="meeting-title", default_value=e.title, required=True),
-            err["title"],
-            required=True,
-        ),
-        field(
+        text_field(S, "Title", "title", e.title, id="meeting-title", required=True),
+        text_field(
+            S,
             "Date (UTC)",
-            text_input("date", id="meeting-date", type="date", min="1900-01-01", default_value=e.date, required=True),
-            err["start_time"],
+            "date",
+            e.date,
+            error="start_time",
+            id="meeting-date",
+            type="date",
+            min="1900-01-01",
             required=True,
         ),
         field(
@@ -133,18 +133,16 @@ def _form_fields() -> rx.Component:
             hint="Times are in UTC.",
             required=True,
         ),
-        field(
+        text_field(
+            S,
             "Duration (minutes)",
-            text_input(
-                "duration_minutes",
-                id="meeting-duration",
-                type="number",
-                min="5",
-                max="600",
-                step="5",
-                default_value=e.duration,
-            ),
-            err["duration_minutes"],
+            "duration_minutes",
+            e.duration,
+            id="meeting-duration",
+            type="number",
+            min="5",
+            max="600",
+            step="5",
         ),
         field(
             "Type",
@@ -155,25 +153,13 @@ def _form_fields() -> rx.Component:
                 default_value=e.meeting_type,
                 class_name=INPUT,
             ),
-            err["meeting_type"],
+            S.form_errors["meeting_type"],
         ),
         rx.el.datalist(rx.foreach(S.type_names, lambda n: rx.el.option(value=n)), id="meeting-type-options"),
         wide(
-            field(
-                "Join link",
-                text_input(
-                    "meeting_url", id="meeting-url", type="url", placeholder="https://", default_value=e.join_url
-                ),
-                err["meeting_url"],
-            )
+            text_field(S, "Join link", "meeting_url", e.join_url, id="meeting-url", type="url", placeholder="https://")
         ),
-        wide(
-            field(
-                "Description",
-                text_area("description", id="meeting-description", rows=2, default_value=e.description),
-                err["description"],
-            )
-        ),
+        area_field(S, "Description", "description", e.description, id="meeting-description", rows=2),
         class_name="grid gap-4 sm:grid-cols-2",
     )
 

@@ -7,12 +7,12 @@ import reflex as rx
 
 from app.models.enums import MilestoneStatus, ProjectStatus, ProjectType
 from app.ui.admin.cards import CARD_BOX, card_actions, card_form, card_page, card_title
-from app.ui.admin.common import INPUT_INLINE, label_of, option_select, search_input, text_area, wide
-from app.ui.admin.dialog_views import delete_dialog
+from app.ui.admin.common import INPUT_INLINE, label_of, option_select, search_input, wide
+from app.ui.admin.dialog_views import area_field, delete_dialog, select_field, text_field
 from app.ui.admin.pickers import client_picker
 from app.ui.admin.projects.state import ProjectListState
 from app.ui.admin.projects.time_views import time_button, time_dialog
-from app.ui.admin.widgets import BTN_SECONDARY, ICON_BTN, INPUT, badge, badge_by, field, select, text_input
+from app.ui.admin.widgets import BTN_SECONDARY, ICON_BTN, INPUT, badge, badge_by, field
 
 S = ProjectListState
 STATUS_COLORS = {
@@ -172,11 +172,7 @@ def _organization_picker() -> rx.Component:
 
 
 def _date(label: str, name: str, id_: str, value: rx.Var) -> rx.Component:
-    return field(
-        label,
-        text_input(name, id=id_, type="date", min=EARLIEST, default_value=value),
-        S.form_errors[name],
-    )
+    return text_field(S, label, name, value, id=id_, type="date", min=EARLIEST)
 
 
 def _fields() -> rx.Component:
@@ -184,14 +180,7 @@ def _fields() -> rx.Component:
     status_opts = [(x.value, label_of(x.value)) for x in ProjectStatus]
     type_opts = [(x.value, label_of(x.value)) for x in ProjectType]
     return rx.el.div(
-        wide(
-            field(
-                "Project name",
-                text_input("name", id="project-name", default_value=e.name, required=True),
-                err["name"],
-                required=True,
-            )
-        ),
+        wide(text_field(S, "Project name", "name", e.name, id="project-name", required=True)),
         client_picker(
             S,
             select_id="project-client",
@@ -211,62 +200,48 @@ def _fields() -> rx.Component:
             ),
             err["manager_id"],
         ),
-        field(
+        select_field(
+            S,
             "Status",
-            select(
-                status_opts,
-                name="status",
-                id="project-status",
-                default_value=rx.cond(e.status != "", e.status, "planning"),
-                required=True,
-            ),
-            err["status"],
+            "status",
+            status_opts,
+            rx.cond(e.status != "", e.status, "planning"),
+            id="project-status",
             required=True,
         ),
-        field(
+        select_field(
+            S,
             "Type",
-            select(
-                type_opts,
-                name="project_type",
-                id="project-type",
-                default_value=rx.cond(e.project_type != "", e.project_type, "web_development"),
-                required=True,
-            ),
-            err["project_type"],
+            "project_type",
+            type_opts,
+            rx.cond(e.project_type != "", e.project_type, "web_development"),
+            id="project-type",
             required=True,
         ),
-        field(
-            "Budget (USD)",
-            text_input("budget", id="project-budget", type="number", step="0.01", min="0", default_value=e.budget),
-            err["budget"],
-        ),
-        field(
+        text_field(S, "Budget (USD)", "budget", e.budget, id="project-budget", type="number", step="0.01", min="0"),
+        text_field(
+            S,
             "Progress (%)",
-            text_input(
-                "progress_percentage",
-                id="project-progress",
-                type="number",
-                min="0",
-                max="100",
-                step="1",
-                default_value=e.progress,
-            ),
-            err["progress_percentage"],
+            "progress_percentage",
+            e.progress,
+            id="project-progress",
+            type="number",
+            min="0",
+            max="100",
+            step="1",
         ),
         _date("Start date", "start_date", "project-start", e.start_date),
         _date("End date", "end_date", "project-end", e.end_date),
         _date("Deadline", "deadline", "project-deadline", e.deadline),
-        field(
+        text_field(
+            S,
             "Estimated hours",
-            text_input(
-                "estimated_hours",
-                id="project-estimated",
-                type="number",
-                min="0",
-                step="1",
-                default_value=e.estimated_hours,
-            ),
-            err["estimated_hours"],
+            "estimated_hours",
+            e.estimated_hours,
+            id="project-estimated",
+            type="number",
+            min="0",
+            step="1",
         ),
         field(
             "Actual hours",
@@ -278,13 +253,7 @@ def _fields() -> rx.Component:
             ),
             hint="From time tracking; read-only.",
         ),
-        wide(
-            field(
-                "Description",
-                text_area("description", id="project-description", default_value=e.description, rows=3),
-                err["description"],
-            )
-        ),
+        area_field(S, "Description", "description", e.description, id="project-description"),
         _milestones(),
         class_name="grid gap-4 sm:grid-cols-2",
     )

@@ -13,7 +13,7 @@ from app.ui.admin.common import (
     search_input,
     text_area,
 )
-from app.ui.admin.dialog_views import form_dialog
+from app.ui.admin.dialog_views import check_field, form_dialog
 from app.ui.admin.dialogs import shown
 from app.ui.admin.site_editor.state import LABELS, SiteEditorState
 from app.ui.admin.widgets import (
@@ -54,17 +54,7 @@ def _field(f: Field) -> rx.Component:
     error = S.form_errors[f.name]
     if f.type == "bool":
         return rx.el.div(
-            rx.el.label(
-                rx.el.input(
-                    type="checkbox",
-                    name=f.name,
-                    id=f"site-{f.name}",
-                    default_checked=S.edit[f.name] != "",
-                    class_name="h-4 w-4 rounded border-slate-300",
-                ),
-                rx.el.span(f.label, class_name="text-sm text-slate-700"),
-                class_name="flex items-center gap-2",
-            ),
+            check_field(f.name, f.label, S.edit[f.name] != "", id=f"site-{f.name}"),
             rx.cond(error, rx.el.span(error, class_name="block text-xs text-red-600", role="alert"), rx.fragment()),
         )
     wide = f.type in ("long", "lines")
