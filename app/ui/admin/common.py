@@ -10,7 +10,7 @@ import reflex as rx
 from app.core.permissions import has_perm
 from app.services import admin_users
 from app.ui.admin.state import as_actor
-from app.ui.admin.widgets import BTN_DANGER, BTN_SECONDARY, CARD, INPUT, alert, dialog, dialog_actions
+from app.ui.admin.widgets import BTN_DANGER, BTN_SECONDARY, CARD, ICON_BTN, INPUT, alert, dialog, dialog_actions
 from app.ui.format import long_date
 from app.ui.format import usd as dollars  # noqa: F401  (the sections' name for it)
 
@@ -49,6 +49,26 @@ def text_area(name: str, **props: Any) -> rx.Component:
 def wide(child: rx.Component) -> rx.Component:
     """A field that spans both columns of a form's two-column grid."""
     return rx.el.div(child, class_name="sm:col-span-2")
+
+
+def row_input(value: Any, label: str, on_change: Any, width: str, **props: Any) -> rx.Component:
+    """An input of a row editor (an invoice's lines, a project's milestones), sized by `width`, named by `label` for
+    screen readers: the row has no label of its own."""
+    return rx.el.input(
+        default_value=value, aria_label=label, on_change=on_change, class_name=f"{INPUT_INLINE} {width}", **props
+    )
+
+
+def row_button(icon: str, label: str, on_click: Any) -> rx.Component:
+    """A row editor's icon button (move a row, remove it)."""
+    return rx.el.button(rx.icon(icon, size=14), type="button", on_click=on_click, aria_label=label, class_name=ICON_BTN)
+
+
+def add_row_button(label: str, on_click: Any, **props: Any) -> rx.Component:
+    """The button under a row editor that adds a row."""
+    return rx.el.button(
+        rx.icon("plus", size=14), label, type="button", on_click=on_click, class_name=f"{BTN_SECONDARY} mt-2", **props
+    )
 
 
 def holds(user: dict[str, Any], perm: str) -> bool:

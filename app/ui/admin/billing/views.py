@@ -3,10 +3,12 @@ and the create, payment and delete dialogs."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import reflex as rx
 
 from app.ui.admin.billing.state import SORTS, STATUS_COLORS, STATUS_FILTERS, BillingState, InvoiceRow
-from app.ui.admin.common import INPUT_INLINE, option_select, text_area, wide
+from app.ui.admin.common import add_row_button, option_select, row_button, row_input, text_area, wide
 from app.ui.admin.dialog_views import delete_dialog, form_dialog, text_field
 from app.ui.admin.pickers import client_picker
 from app.ui.admin.section import filter_select, section_page
@@ -107,44 +109,41 @@ HEADERS = [
 
 
 def _line_row(x: rx.Var, i: rx.Var) -> rx.Component:
+    def edit(key: str) -> Any:
+        return lambda v: S.set_line(i, key, v)
+
     return rx.el.div(
-        rx.el.input(
-            default_value=x["description"],
+        row_input(
+            x["description"],
+            "Line description",
+            edit("description"),
+            "w-full sm:w-auto sm:flex-1",
             placeholder="Description",
-            aria_label="Line description",
-            on_change=lambda v: S.set_line(i, "description", v),
-            class_name=f"{INPUT_INLINE} w-full sm:w-auto sm:flex-1",
             data_testid="line-description",
         ),
         rx.el.div(
-            rx.el.input(
+            row_input(
+                x["quantity"],
+                "Quantity",
+                edit("quantity"),
+                "w-20",
                 type="number",
                 min="1",
                 step="1",
-                default_value=x["quantity"],
-                aria_label="Quantity",
-                on_change=lambda v: S.set_line(i, "quantity", v),
-                class_name=f"{INPUT_INLINE} w-20",
                 data_testid="line-quantity",
             ),
-            rx.el.input(
+            row_input(
+                x["unit_price"],
+                "Unit price",
+                edit("unit_price"),
+                "w-32",
                 type="number",
                 min="0",
                 step="0.01",
-                default_value=x["unit_price"],
                 placeholder="Unit price",
-                aria_label="Unit price",
-                on_change=lambda v: S.set_line(i, "unit_price", v),
-                class_name=f"{INPUT_INLINE} w-32",
                 data_testid="line-price",
             ),
-            rx.el.button(
-                rx.icon("x", size=14),
-                type="button",
-                on_click=S.remove_line(i),
-                aria_label="Remove line",
-                class_name=ICON_BTN,
-            ),
+            row_button("x", "Remove line", S.remove_line(i)),
             class_name="flex items-center gap-2",
         ),
         key=x["key"],
@@ -201,13 +200,7 @@ def _create_dialog() -> rx.Component:
             rx.el.legend("Line items", class_name="mb-2 text-sm font-medium text-slate-700"),
             rx.el.div(rx.foreach(S.lines, _line_row), class_name="flex flex-col gap-2"),
             rx.cond(err["items"], rx.el.p(err["items"], class_name="mt-1 text-xs text-red-600"), rx.fragment()),
-            rx.el.button(
-                rx.icon("plus", size=14),
-                "Add line",
-                type="button",
-                on_click=S.add_line,
-                class_name=f"{BTN_SECONDARY} mt-2",
-            ),
+            add_row_button("Add line", S.add_line),
             class_name="mt-4",
         ),
         rx.el.dl(
