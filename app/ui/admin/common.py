@@ -51,6 +51,21 @@ def wide(child: rx.Component) -> rx.Component:
     return rx.el.div(child, class_name="sm:col-span-2")
 
 
+def row_index(value: Any, rows: list[Any]) -> int:
+    """A row position sent by the browser (a row editor's event): its index in `rows`, or -1 when it names none."""
+    try:
+        index = int(str(value))
+    except ValueError:
+        return -1
+    return index if 0 <= index < len(rows) else -1
+
+
+def without_row(rows: list[Any], value: Any) -> list[Any]:
+    """`rows` less the one at the position the browser sent (all of them when it names none)."""
+    index = row_index(value, rows)
+    return [row for n, row in enumerate(rows) if n != index]
+
+
 def row_input(value: Any, label: str, on_change: Any, width: str, **props: Any) -> rx.Component:
     """An input of a row editor (an invoice's lines, a project's milestones), sized by `width`, named by `label` for
     screen readers: the row has no label of its own."""
