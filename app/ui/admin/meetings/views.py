@@ -16,6 +16,7 @@ from app.ui.admin.widgets import (
     TD,
     allowed_button,
     badge_by,
+    external_link,
     field,
     icon_button,
     text_input,
@@ -57,13 +58,7 @@ def meeting_row(m: rx.Var[MeetingRow]) -> rx.Component:
             rx.el.p(m.when, class_name="text-xs text-slate-500 lg:hidden"),
             rx.cond(
                 m.join_url != "",
-                rx.el.a(
-                    "Join link",
-                    href=m.join_url,
-                    target="_blank",
-                    rel="noopener noreferrer",
-                    class_name="text-xs text-blue-600 hover:underline",
-                ),
+                external_link("Join link", href=m.join_url, class_name="text-xs text-blue-600 hover:underline"),
                 rx.fragment(),
             ),
             rx.cond(

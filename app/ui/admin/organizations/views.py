@@ -10,7 +10,7 @@ from app.ui.admin.cards import CARD_BOX, card_actions, card_form, card_page, car
 from app.ui.admin.dialog_views import area_field, delete_dialog, select_field, text_field
 from app.ui.admin.organizations.state import SIZE_LABELS, OrganizationListState
 from app.ui.admin.pickers import client_picker
-from app.ui.admin.widgets import badge
+from app.ui.admin.widgets import badge, external_link
 
 S = OrganizationListState
 
@@ -22,12 +22,10 @@ def _card(o: rx.Var) -> rx.Component:
         rx.el.p(o.description, class_name="line-clamp-2 text-sm text-slate-600"),
         rx.cond(
             o.website != "",
-            rx.el.a(
+            external_link(
                 rx.icon("globe", size=14),
                 o.website,
                 href=o.website,
-                target="_blank",
-                rel="noopener noreferrer",
                 class_name="flex items-center gap-1 truncate text-sm text-blue-600 hover:underline",
             ),
             rx.fragment(),
