@@ -27,7 +27,7 @@ STATUS_COLORS = {"new": "blue", "reviewing": "yellow", "interview": "purple", "o
 S = ApplicationListState
 
 
-def _document(label: str, name: rx.Var, url: rx.Var, **props: Any) -> rx.Component:
+def _document(label: str, name: Any, url: Any, **props: Any) -> rx.Component:
     """A download link to an uploaded document (the CV, the cover letter)."""
     return rx.el.a(
         rx.icon("file-down", size=16),

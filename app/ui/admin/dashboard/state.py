@@ -9,7 +9,7 @@ import reflex as rx
 
 from app.core.permissions import Perm, Role, has_perm
 from app.services import dashboard, health
-from app.ui.admin.state import AdminState, as_actor, error_text
+from app.ui.admin.state import AdminState
 from app.ui.format import long_date
 
 CHECK_NAMES = {"database": "Database", "mail": "Mail queue"}
@@ -81,11 +81,10 @@ class DashboardState(AdminState):
             # which then loads the figures.
             await self._notify("success", "Login Successful", login_greeting(actor.role))
             return rx.redirect("/admin/dashboard", replace=True)
-        try:
-            figures = await as_actor(actor, lambda s, a: dashboard.summary(s, actor=a))
-        except Exception as exc:
-            await self._notify("error", "Dashboard", error_text(exc, "Failed to load the dashboard figures."))
-            figures = {}
+        _, summary = await self._attempt(
+            actor, lambda s, a: dashboard.summary(s, actor=a), "Dashboard", "Failed to load the dashboard figures."
+        )
+        figures = summary or {}
         self.total_users = str(figures["total_users"]) if "total_users" in figures else ""
         self.active_sessions = str(figures["active_sessions"]) if "active_sessions" in figures else ""
         self.cancellations = [Cancellation.of(c) for c in figures.get("client_cancellations", [])]

@@ -15,7 +15,7 @@ from app.services import admin_inquiries
 from app.services.paging import Page
 from app.ui.admin.dialogs import SectionWriter
 from app.ui.admin.paged import PagedList, export_url
-from app.ui.admin.state import AdminState, as_actor, error_text
+from app.ui.admin.state import AdminState
 from app.ui.format import long_date
 
 PAGE_SIZE = 20
@@ -168,13 +168,13 @@ class InquiriesState(SectionWriter, PagedList, AdminState):
         if data.get("assigned_to") == ME:
             data = {"assigned_to": str(actor.id)}
         inquiry_id, ip = self._dialog_row(), self.router.session.client_ip
-        try:
-            dto = await as_actor(
-                actor,
-                lambda s, a: admin_inquiries.update_inquiry(s, actor=a, inquiry_id=inquiry_id, data=data, ip=ip),
-            )
-        except Exception as exc:
-            await self._notify("error", "Update Failed", error_text(exc, "Failed to update inquiry"))
+        ok, dto = await self._attempt(
+            actor,
+            lambda s, a: admin_inquiries.update_inquiry(s, actor=a, inquiry_id=inquiry_id, data=data, ip=ip),
+            "Update Failed",
+            "Failed to update inquiry",
+        )
+        if not ok or dto is None:
             return
         self.detail = inquiry_row(dto, str(actor.id))
         await self._notify("success", *done)
