@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from datetime import datetime
 from typing import Any
 
 import reflex as rx
@@ -92,6 +93,16 @@ def holds(user: dict[str, Any], perm: str) -> bool:
 
 def day_text(value: Any) -> str:
     return long_date(value) if value else ""
+
+
+def timestamp_text(value: str) -> str:
+    """A stored moment (ISO text) as the inquiries and the audit log show it: "March 5, 2026 at 2:07 PM UTC"."""
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        return value
+    hour = moment.hour % 12 or 12
+    return f"{long_date(moment)} at {hour}:{moment:%M} {'AM' if moment.hour < 12 else 'PM'} UTC"
 
 
 def label_of(value: str) -> str:

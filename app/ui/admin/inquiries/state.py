@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import AsyncIterator, Callable
-from datetime import datetime
 from typing import Any
 
 import reflex as rx
@@ -13,6 +12,7 @@ from app.core.permissions import Perm
 from app.models.user import UserPublic
 from app.services import admin_inquiries
 from app.services.paging import Page
+from app.ui.admin.common import timestamp_text
 from app.ui.admin.dialogs import SectionWriter
 from app.ui.admin.paged import PagedList, export_url
 from app.ui.admin.state import AdminState
@@ -43,15 +43,6 @@ BUDGET_LABELS = {
     "10k-plus": "$10,000+",
     "discuss": "Let's Discuss",
 }
-
-
-def _timestamp(value: str) -> str:
-    try:
-        moment = datetime.fromisoformat(value)
-    except ValueError:
-        return value
-    hour = moment.hour % 12 or 12
-    return f"{long_date(moment)} at {hour}:{moment:%M} {'AM' if moment.hour < 12 else 'PM'} UTC"
 
 
 @dataclasses.dataclass
@@ -95,7 +86,7 @@ def inquiry_row(i: dict[str, Any], me: str) -> InquiryRow:
         priority=i["priority"],
         priority_label=dict(PRIORITY_OPTIONS).get(i["priority"], i["priority"]),
         date=long_date(i["created_at"]),
-        submitted=_timestamp(i["created_at"]),
+        submitted=timestamp_text(i["created_at"]),
         notes=i.get("notes") or "",
         assigned="you" if assignee and assignee == me else ("other" if assignee else ""),
         spam=bool(i.get("is_spam")),

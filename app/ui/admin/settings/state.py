@@ -9,7 +9,7 @@ import reflex as rx
 
 from app.core.permissions import Perm, has_perm
 from app.services import audit
-from app.ui.admin.inquiries.state import _timestamp
+from app.ui.admin.common import timestamp_text
 from app.ui.admin.state import AdminState, as_actor, error_text
 from app.ui.format import long_date
 
@@ -52,7 +52,7 @@ def audit_row(entry: dict[str, Any]) -> AuditRow:
         summary = f"role {details['role']}"
     return AuditRow(
         id=str(entry["id"]),
-        when=_timestamp(entry["created_at"]),
+        when=timestamp_text(entry["created_at"]),
         who=entry["actor"],
         action=entry["action"],
         record=record or "—",
