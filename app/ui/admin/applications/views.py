@@ -12,7 +12,7 @@ from app.ui.admin.common import info, label_of, option_select
 from app.ui.admin.dialog_views import notes_form
 from app.ui.admin.dialogs import shown
 from app.ui.admin.section import filter_select, section_page
-from app.ui.admin.tables import data_table, table_row
+from app.ui.admin.tables import data_table, lead_cell, note, table_row
 from app.ui.admin.widgets import (
     BTN_SECONDARY,
     TD,
@@ -41,12 +41,7 @@ def _document(label: str, name: Any, url: Any, **props: Any) -> rx.Component:
 
 def _row(a: rx.Var) -> rx.Component:
     return table_row(
-        rx.el.td(
-            rx.el.p(a.name, class_name="font-medium text-slate-900"),
-            rx.el.p(a.email, class_name="text-xs text-slate-500 break-all"),
-            rx.el.p(a.opening, class_name="text-xs text-slate-500 md:hidden"),
-            class_name=TD,
-        ),
+        lead_cell(a.name, note(a.email, "break-all"), note(a.opening, "md:hidden")),
         rx.el.td(a.opening, class_name=f"{TD} hidden md:table-cell"),
         rx.el.td(badge_by(a.status, STATUS_COLORS, a.status_label, data_testid="application-status"), class_name=TD),
         rx.el.td(a.date, class_name=f"{TD} hidden lg:table-cell whitespace-nowrap"),

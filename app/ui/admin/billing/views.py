@@ -12,7 +12,7 @@ from app.ui.admin.common import add_row_button, option_select, row_button, row_i
 from app.ui.admin.dialog_views import delete_dialog, form_dialog, text_field
 from app.ui.admin.pickers import client_picker
 from app.ui.admin.section import filter_select, section_page
-from app.ui.admin.tables import data_table, table_row
+from app.ui.admin.tables import data_table, lead_cell, note, table_row
 from app.ui.admin.widgets import (
     BTN_SECONDARY,
     ICON_BTN,
@@ -77,11 +77,11 @@ def _actions(r: rx.Var[InvoiceRow]) -> rx.Component:
 
 def _row(r: rx.Var[InvoiceRow]) -> rx.Component:
     return table_row(
-        rx.el.td(
-            rx.el.p(r.number, class_name="font-medium text-slate-900 whitespace-nowrap"),
-            rx.el.p(r.client, class_name="text-xs text-slate-500 md:hidden"),
-            rx.el.p(r.description, class_name="line-clamp-1 text-xs text-slate-500"),
-            class_name=TD,
+        lead_cell(
+            r.number,
+            note(r.client, "md:hidden"),
+            note(r.description, "line-clamp-1"),
+            title_classes="whitespace-nowrap",
         ),
         rx.el.td(r.client, class_name=f"{TD} hidden md:table-cell"),
         rx.el.td(badge_by(r.status, STATUS_COLORS, r.status_label, data_testid="invoice-status"), class_name=TD),

@@ -10,7 +10,7 @@ from app.ui.admin.dialog_views import area_field, form_dialog, text_field
 from app.ui.admin.meetings.state import SORT_OPTIONS, STATUS_FILTERS, WHEN_FILTERS, MeetingRow, MeetingsState
 from app.ui.admin.pickers import client_picker
 from app.ui.admin.section import filter_select, section_page
-from app.ui.admin.tables import data_table, table_row
+from app.ui.admin.tables import data_table, lead_cell, note, table_row
 from app.ui.admin.widgets import (
     INPUT,
     TD,
@@ -52,21 +52,16 @@ def _actions(m: rx.Var[MeetingRow]) -> rx.Component:
 
 def meeting_row(m: rx.Var[MeetingRow]) -> rx.Component:
     return table_row(
-        rx.el.td(
-            rx.el.p(m.title, class_name="font-medium text-slate-900"),
-            rx.el.p(m.client, class_name="text-xs text-slate-500 md:hidden"),
-            rx.el.p(m.when, class_name="text-xs text-slate-500 lg:hidden"),
+        lead_cell(
+            m.title,
+            note(m.client, "md:hidden"),
+            note(m.when, "lg:hidden"),
             rx.cond(
                 m.join_url != "",
                 external_link("Join link", href=m.join_url, class_name="text-xs text-blue-600 hover:underline"),
                 rx.fragment(),
             ),
-            rx.cond(
-                m.cancel_reason != "",
-                rx.el.p("Reason: ", m.cancel_reason, class_name="text-xs text-slate-500"),
-                rx.fragment(),
-            ),
-            class_name=TD,
+            rx.cond(m.cancel_reason != "", note(rx.el.span("Reason: ", m.cancel_reason)), rx.fragment()),
         ),
         rx.el.td(m.client, class_name=f"{TD} hidden md:table-cell"),
         rx.el.td(m.when, class_name=f"{TD} hidden lg:table-cell whitespace-nowrap"),
