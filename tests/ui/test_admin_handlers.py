@@ -30,9 +30,9 @@ from app.models.system import EmailOutbox
 from app.models.user import User
 from app.services import sessions
 from app.ui.admin.clients.state import ClientsState
-from app.ui.admin.dashboard import DashboardState
+from app.ui.admin.dashboard.state import DashboardState
 from app.ui.admin.inquiries.state import InquiriesState
-from app.ui.admin.site_editor import SiteEditorState
+from app.ui.admin.site_editor.state import SiteEditorState
 from app.ui.admin.state import AdminState
 from app.ui.admin.users.state import UsersState
 from tests import factories as f

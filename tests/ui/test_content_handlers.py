@@ -23,7 +23,7 @@ from app.models.enums import ApplicationStatus, EmployeeType, Role
 from app.models.project import Organization, Project
 from app.models.user import User
 from app.ui.admin.applications.state import ApplicationListState
-from app.ui.admin.content import ContentState
+from app.ui.admin.content.state import ContentState
 from app.ui.admin.organizations.state import OrganizationListState
 from app.ui.admin.pickers import CLIENT_LIMIT
 from app.ui.admin.products.state import ProductCatalogueState, ProductListState

@@ -17,7 +17,7 @@ from sqlmodel import Session
 
 from app.models.enums import EmployeeType, SubscriberStatus
 from app.models.inquiry import NewsletterSubscriber
-from app.ui.admin.content import ContentState
+from app.ui.admin.content.state import ContentState
 from app.ui.admin.state import AdminState
 from app.ui.admin.subscribers.state import SubscriberListState
 from tests import factories as f

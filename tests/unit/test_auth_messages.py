@@ -134,7 +134,7 @@ def test_member_since_is_the_en_us_long_date(iso: str | None, shown: str) -> Non
 
 
 def test_staff_sign_in_greetings_follow_the_spec() -> None:
-    from app.ui.admin.dashboard import login_greeting
+    from app.ui.admin.dashboard.state import login_greeting
 
     assert login_greeting("admin") == "Redirecting to Admin Dashboard..."
     assert login_greeting("employee") == "Redirecting to Employee Dashboard..."

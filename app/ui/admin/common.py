@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from datetime import datetime
 from typing import Any
 
 import reflex as rx
@@ -10,7 +11,7 @@ import reflex as rx
 from app.core.permissions import has_perm
 from app.services import admin_users
 from app.ui.admin.state import as_actor
-from app.ui.admin.widgets import BTN_DANGER, BTN_SECONDARY, CARD, INPUT, alert, dialog, dialog_actions
+from app.ui.admin.widgets import BTN_DANGER, BTN_SECONDARY, CARD, ICON_BTN, INPUT, alert, dialog, dialog_actions
 from app.ui.format import long_date
 from app.ui.format import usd as dollars  # noqa: F401  (the sections' name for it)
 
@@ -51,12 +52,57 @@ def wide(child: rx.Component) -> rx.Component:
     return rx.el.div(child, class_name="sm:col-span-2")
 
 
+def row_index(value: Any, rows: list[Any]) -> int:
+    """A row position sent by the browser (a row editor's event): its index in `rows`, or -1 when it names none."""
+    try:
+        index = int(str(value))
+    except ValueError:
+        return -1
+    return index if 0 <= index < len(rows) else -1
+
+
+def without_row(rows: list[Any], value: Any) -> list[Any]:
+    """`rows` less the one at the position the browser sent (all of them when it names none)."""
+    index = row_index(value, rows)
+    return [row for n, row in enumerate(rows) if n != index]
+
+
+def row_input(value: Any, label: str, on_change: Any, width: str, **props: Any) -> rx.Component:
+    """An input of a row editor (an invoice's lines, a project's milestones), sized by `width`, named by `label` for
+    screen readers: the row has no label of its own."""
+    return rx.el.input(
+        default_value=value, aria_label=label, on_change=on_change, class_name=f"{INPUT_INLINE} {width}", **props
+    )
+
+
+def row_button(icon: str, label: str, on_click: Any) -> rx.Component:
+    """A row editor's icon button (move a row, remove it)."""
+    return rx.el.button(rx.icon(icon, size=14), type="button", on_click=on_click, aria_label=label, class_name=ICON_BTN)
+
+
+def add_row_button(label: str, on_click: Any, **props: Any) -> rx.Component:
+    """The button under a row editor that adds a row."""
+    return rx.el.button(
+        rx.icon("plus", size=14), label, type="button", on_click=on_click, class_name=f"{BTN_SECONDARY} mt-2", **props
+    )
+
+
 def holds(user: dict[str, Any], perm: str) -> bool:
     return bool(user) and has_perm(user.get("effective_permissions", []), perm)
 
 
 def day_text(value: Any) -> str:
     return long_date(value) if value else ""
+
+
+def timestamp_text(value: str) -> str:
+    """A stored moment (ISO text) as the inquiries and the audit log show it: "March 5, 2026 at 2:07 PM UTC"."""
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        return value
+    hour = moment.hour % 12 or 12
+    return f"{long_date(moment)} at {hour}:{moment:%M} {'AM' if moment.hour < 12 else 'PM'} UTC"
 
 
 def label_of(value: str) -> str:

@@ -6,7 +6,8 @@ from collections.abc import Callable
 
 import reflex as rx
 
-from app.ui.admin.analytics import AnalyticsState, analytics_content
+from app.ui.admin.analytics.state import AnalyticsState
+from app.ui.admin.analytics.views import analytics_content
 from app.ui.admin.applications.state import ApplicationListState
 from app.ui.admin.applications.views import applications_content
 from app.ui.admin.billing.state import BillingState
@@ -14,15 +15,18 @@ from app.ui.admin.billing.views import billing_content
 from app.ui.admin.clients.state import ClientsState
 from app.ui.admin.clients.views import clients_content
 from app.ui.admin.company.state import CompanySettingsState
-from app.ui.admin.content import ContentState, content_content
-from app.ui.admin.dashboard import DashboardState, dashboard_content
+from app.ui.admin.content.state import ContentState
+from app.ui.admin.content.views import content_content
+from app.ui.admin.dashboard.state import DashboardState
+from app.ui.admin.dashboard.views import dashboard_content
 from app.ui.admin.inquiries.state import InquiriesState
 from app.ui.admin.inquiries.views import inquiries_content
 from app.ui.admin.meetings.page import LOADERS as MEETINGS_LOADERS
 from app.ui.admin.meetings.page import meetings_content
 from app.ui.admin.products.state import ProductCatalogueState
 from app.ui.admin.products.views import products_content
-from app.ui.admin.settings import SettingsState, settings_content
+from app.ui.admin.settings.state import SettingsState
+from app.ui.admin.settings.views import settings_content
 from app.ui.admin.shell import admin_shell
 from app.ui.admin.state import SECTIONS, AdminState
 from app.ui.admin.users.state import UsersState

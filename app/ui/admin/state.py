@@ -179,6 +179,18 @@ class AdminState(SessionState):
         finally:
             section.saving = False
 
+    async def _attempt(
+        self, actor: UserPublic, call: Callable[[Session, User], T], title: str, failed: str
+    ) -> tuple[bool, T | None]:
+        """Run a service call of a button that has no form to show an error in (a row's action, a detail dialog's
+        status): a refusal or a failure becomes an error toast titled `title`, in the service's own words (else
+        `failed`). Returns (succeeded, the result)."""
+        try:
+            return True, await as_actor(actor, call)
+        except Exception as exc:
+            await self._notify("error", title, error_text(exc, failed))
+            return False, None
+
     # --- sidebar -------------------------------------------------------------------------------------------------
 
     @rx.event

@@ -9,12 +9,25 @@ import reflex as rx
 from reflex.vars.object import ObjectVar
 
 from app.ui.admin.paged import PagedList
-from app.ui.admin.widgets import CARD, TH, TH_TIGHT, empty_row, pagination
+from app.ui.admin.widgets import CARD, TD, TH, TH_TIGHT, empty_row, pagination
 
 
 def table_row(*cells: rx.Component, test_id: str) -> rx.Component:
     """One row of a `data_table`, as every section's rows look (`test_id` names the kind for the tests)."""
     return rx.el.tr(*cells, class_name="border-t border-slate-100 hover:bg-slate-50/60", data_testid=test_id)
+
+
+def note(value: Any, classes: str = "") -> rx.Component:
+    """A small line under a row's name: often a value whose own column a narrow screen hides (`classes` then hides
+    the line where the column shows, e.g. "md:hidden")."""
+    return rx.el.p(value, class_name=f"text-xs text-slate-500 {classes}".strip())
+
+
+def lead_cell(title: Any, *notes: rx.Component, title_classes: str = "", cell: str = TD) -> rx.Component:
+    """A row's first cell: its name, with `notes` beneath it."""
+    return rx.el.td(
+        rx.el.p(title, class_name=f"font-medium text-slate-900 {title_classes}".strip()), *notes, class_name=cell
+    )
 
 
 def data_table(

@@ -106,6 +106,11 @@ def export_link(href: Any) -> rx.Component:
     )
 
 
+def external_link(*children: Any, href: Any, class_name: str) -> rx.Component:
+    """A link to another site (a client's website, a meeting's room): a new tab that gets no handle on this one."""
+    return rx.el.a(*children, href=href, target="_blank", rel="noopener noreferrer", class_name=class_name)
+
+
 def field(
     label: str,
     control: rx.Component,

@@ -8,7 +8,7 @@ from typing import Any
 import reflex as rx
 
 from app.ui.admin.accounts.state import EMPLOYEE_TYPE_OPTIONS, ROLE_OPTIONS, AccountRow, AccountsMixin
-from app.ui.admin.dialog_views import form_dialog
+from app.ui.admin.dialog_views import form_dialog, text_field
 from app.ui.admin.dialogs import shown
 from app.ui.admin.widgets import (
     BTN_DANGER,
@@ -127,11 +127,7 @@ def edit_dialog(state: type[AccountsMixin], noun: str, prefix: str, *extra: rx.C
     inputs' ids are `{prefix}-first-name` and so on."""
     s: Any = state
     contact = [
-        field(
-            label,
-            text_input(name, id=f"{prefix}-{name.replace('_', '-')}", type=kind, default_value=getattr(s.edit, name)),
-            s.form_errors[name],
-        )
+        text_field(s, label, name, getattr(s.edit, name), id=f"{prefix}-{name.replace('_', '-')}", type=kind)
         for label, name, kind in CONTACT_FIELDS
     ]
     return form_dialog(

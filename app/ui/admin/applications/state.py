@@ -17,7 +17,7 @@ from app.ui.admin.cards import row_id
 from app.ui.admin.common import Option, day_text, form_text, label_of
 from app.ui.admin.dialogs import SectionWriter
 from app.ui.admin.paged import PagedList, export_url
-from app.ui.admin.state import AdminState, as_actor, error_text
+from app.ui.admin.state import AdminState, as_actor
 
 FEATURE = "Applications"
 PAGE_SIZE = 20
@@ -141,17 +141,18 @@ class ApplicationListState(SectionWriter, PagedList, AdminState):
         aid = self._dialog_row()
         self.saving = True
         try:
-            dto = await as_actor(
+            ok, dto = await self._attempt(
                 actor,
                 lambda s, a: applications.update_application(
                     s, actor=a, application_id=aid, data={"status": status, "notes": notes}
                 ),
+                "Update Failed",
+                "Failed to update application",
             )
-        except Exception as exc:
-            await self._notify("error", "Update Failed", error_text(exc, "Failed to update application"))
-            return
         finally:
             self.saving = False
+        if not ok or dto is None:
+            return
         self.detail = application_row(dto)
         await self._notify("success", "Application updated successfully")
         await self._reload()

@@ -3,6 +3,8 @@ the details dialog (CV and cover letter through authenticated, audited links; th
 
 from __future__ import annotations
 
+from typing import Any
+
 import reflex as rx
 
 from app.ui.admin.applications.state import STATUSES, ApplicationListState
@@ -10,12 +12,13 @@ from app.ui.admin.common import info, label_of, option_select
 from app.ui.admin.dialog_views import notes_form
 from app.ui.admin.dialogs import shown
 from app.ui.admin.section import filter_select, section_page
-from app.ui.admin.tables import data_table, table_row
+from app.ui.admin.tables import data_table, lead_cell, note, table_row
 from app.ui.admin.widgets import (
     BTN_SECONDARY,
     TD,
     badge_by,
     dialog,
+    external_link,
     icon_button,
 )
 
@@ -24,14 +27,21 @@ STATUS_COLORS = {"new": "blue", "reviewing": "yellow", "interview": "purple", "o
 S = ApplicationListState
 
 
+def _document(label: str, name: Any, url: Any, **props: Any) -> rx.Component:
+    """A download link to an uploaded document (the CV, the cover letter)."""
+    return rx.el.a(
+        rx.icon("file-down", size=16),
+        label,
+        name,
+        href=url,
+        class_name="inline-flex items-center gap-1.5 text-sm font-medium text-blue-600 hover:underline",
+        **props,
+    )
+
+
 def _row(a: rx.Var) -> rx.Component:
     return table_row(
-        rx.el.td(
-            rx.el.p(a.name, class_name="font-medium text-slate-900"),
-            rx.el.p(a.email, class_name="text-xs text-slate-500 break-all"),
-            rx.el.p(a.opening, class_name="text-xs text-slate-500 md:hidden"),
-            class_name=TD,
-        ),
+        lead_cell(a.name, note(a.email, "break-all"), note(a.opening, "md:hidden")),
         rx.el.td(a.opening, class_name=f"{TD} hidden md:table-cell"),
         rx.el.td(badge_by(a.status, STATUS_COLORS, a.status_label, data_testid="application-status"), class_name=TD),
         rx.el.td(a.date, class_name=f"{TD} hidden lg:table-cell whitespace-nowrap"),
@@ -45,7 +55,6 @@ def _row(a: rx.Var) -> rx.Component:
 
 def _detail_dialog() -> rx.Component:
     d = S.detail
-    doc_link = "inline-flex items-center gap-1.5 text-sm font-medium text-blue-600 hover:underline"
     body = rx.el.div(
         rx.el.dl(
             info("Opening", d.opening),
@@ -56,13 +65,7 @@ def _detail_dialog() -> rx.Component:
                 "LinkedIn",
                 rx.cond(
                     d.linkedin != "",
-                    rx.el.a(
-                        d.linkedin,
-                        href=d.linkedin,
-                        target="_blank",
-                        rel="noopener noreferrer",
-                        class_name="text-blue-600 underline",
-                    ),
+                    external_link(d.linkedin, href=d.linkedin, class_name="text-blue-600 underline"),
                     "Not provided",
                 ),
             ),
@@ -70,25 +73,8 @@ def _detail_dialog() -> rx.Component:
             class_name="grid grid-cols-1 gap-3 sm:grid-cols-2",
         ),
         rx.el.div(
-            rx.el.a(
-                rx.icon("file-down", size=16),
-                "CV: ",
-                d.resume_name,
-                href=d.resume_url,
-                class_name=doc_link,
-                data_testid="cv-link",
-            ),
-            rx.cond(
-                d.cover_name != "",
-                rx.el.a(
-                    rx.icon("file-down", size=16),
-                    "Cover letter: ",
-                    d.cover_name,
-                    href=d.cover_url,
-                    class_name=doc_link,
-                ),
-                rx.fragment(),
-            ),
+            _document("CV: ", d.resume_name, d.resume_url, data_testid="cv-link"),
+            rx.cond(d.cover_name != "", _document("Cover letter: ", d.cover_name, d.cover_url), rx.fragment()),
             class_name="mt-4 flex flex-col gap-2 rounded-lg bg-slate-50 p-3",
         ),
         rx.cond(

@@ -22,7 +22,7 @@ from app.core.permissions import Perm
 from app.models.user import UserPublic
 from app.services import billing
 from app.services.paging import Page
-from app.ui.admin.common import Option, day_text, dollars, form_text, label_of
+from app.ui.admin.common import Option, day_text, dollars, form_text, label_of, row_index, without_row
 from app.ui.admin.dialogs import DeleteConfirm
 from app.ui.admin.paged import PagedList, export_url
 from app.ui.admin.pickers import ClientPicker
@@ -122,13 +122,6 @@ def _row_id(value: Any) -> int | None:
     return number if 1 <= number <= MAX_ID else None
 
 
-def _index(value: Any) -> int:
-    try:
-        return int(str(value))
-    except ValueError:
-        return -1
-
-
 def _new_line() -> dict[str, str]:
     return {"key": uuid.uuid4().hex, "description": "", "quantity": "1", "unit_price": ""}
 
@@ -226,13 +219,12 @@ class BillingState(DeleteConfirm, ClientPicker, PagedList, AdminState):
 
     @rx.event
     def remove_line(self, index: int) -> None:
-        i = _index(index)
-        self.lines = [x for n, x in enumerate(self.lines) if n != i]
+        self.lines = without_row(self.lines, index)
 
     @rx.event
     def set_line(self, index: int, key: str, value: str) -> None:
-        i = _index(index)
-        if key in ("description", "quantity", "unit_price") and 0 <= i < len(self.lines):
+        i = row_index(index, self.lines)
+        if key in ("description", "quantity", "unit_price") and i >= 0:
             items = [dict(x) for x in self.lines]
             items[i][key] = str(value)[:500]
             self.lines = items

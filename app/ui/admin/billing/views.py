@@ -3,14 +3,16 @@ and the create, payment and delete dialogs."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import reflex as rx
 
 from app.ui.admin.billing.state import SORTS, STATUS_COLORS, STATUS_FILTERS, BillingState, InvoiceRow
-from app.ui.admin.common import INPUT_INLINE, option_select, text_area, wide
-from app.ui.admin.dialog_views import delete_dialog, form_dialog
+from app.ui.admin.common import add_row_button, option_select, row_button, row_input, text_area, wide
+from app.ui.admin.dialog_views import delete_dialog, form_dialog, text_field
 from app.ui.admin.pickers import client_picker
 from app.ui.admin.section import filter_select, section_page
-from app.ui.admin.tables import data_table, table_row
+from app.ui.admin.tables import data_table, lead_cell, note, table_row
 from app.ui.admin.widgets import (
     BTN_SECONDARY,
     ICON_BTN,
@@ -20,7 +22,6 @@ from app.ui.admin.widgets import (
     badge_by,
     field,
     icon_button,
-    text_input,
 )
 
 S = BillingState
@@ -76,11 +77,11 @@ def _actions(r: rx.Var[InvoiceRow]) -> rx.Component:
 
 def _row(r: rx.Var[InvoiceRow]) -> rx.Component:
     return table_row(
-        rx.el.td(
-            rx.el.p(r.number, class_name="font-medium text-slate-900 whitespace-nowrap"),
-            rx.el.p(r.client, class_name="text-xs text-slate-500 md:hidden"),
-            rx.el.p(r.description, class_name="line-clamp-1 text-xs text-slate-500"),
-            class_name=TD,
+        lead_cell(
+            r.number,
+            note(r.client, "md:hidden"),
+            note(r.description, "line-clamp-1"),
+            title_classes="whitespace-nowrap",
         ),
         rx.el.td(r.client, class_name=f"{TD} hidden md:table-cell"),
         rx.el.td(badge_by(r.status, STATUS_COLORS, r.status_label, data_testid="invoice-status"), class_name=TD),
@@ -108,44 +109,41 @@ HEADERS = [
 
 
 def _line_row(x: rx.Var, i: rx.Var) -> rx.Component:
+    def edit(key: str) -> Any:
+        return lambda v: S.set_line(i, key, v)
+
     return rx.el.div(
-        rx.el.input(
-            default_value=x["description"],
+        row_input(
+            x["description"],
+            "Line description",
+            edit("description"),
+            "w-full sm:w-auto sm:flex-1",
             placeholder="Description",
-            aria_label="Line description",
-            on_change=lambda v: S.set_line(i, "description", v),
-            class_name=f"{INPUT_INLINE} w-full sm:w-auto sm:flex-1",
             data_testid="line-description",
         ),
         rx.el.div(
-            rx.el.input(
+            row_input(
+                x["quantity"],
+                "Quantity",
+                edit("quantity"),
+                "w-20",
                 type="number",
                 min="1",
                 step="1",
-                default_value=x["quantity"],
-                aria_label="Quantity",
-                on_change=lambda v: S.set_line(i, "quantity", v),
-                class_name=f"{INPUT_INLINE} w-20",
                 data_testid="line-quantity",
             ),
-            rx.el.input(
+            row_input(
+                x["unit_price"],
+                "Unit price",
+                edit("unit_price"),
+                "w-32",
                 type="number",
                 min="0",
                 step="0.01",
-                default_value=x["unit_price"],
                 placeholder="Unit price",
-                aria_label="Unit price",
-                on_change=lambda v: S.set_line(i, "unit_price", v),
-                class_name=f"{INPUT_INLINE} w-32",
                 data_testid="line-price",
             ),
-            rx.el.button(
-                rx.icon("x", size=14),
-                type="button",
-                on_click=S.remove_line(i),
-                aria_label="Remove line",
-                class_name=ICON_BTN,
-            ),
+            row_button("x", "Remove line", S.remove_line(i)),
             class_name="flex items-center gap-2",
         ),
         key=x["key"],
@@ -179,8 +177,8 @@ def _create_dialog() -> rx.Component:
                 ),
                 err["project_id"],
             ),
-            wide(field("Description", text_input("description", id="invoice-description"), err["description"])),
-            field("Due date", text_input("due_date", id="invoice-due", type="date", min="1900-01-01"), err["due_date"]),
+            wide(text_field(S, "Description", "description", id="invoice-description")),
+            text_field(S, "Due date", "due_date", id="invoice-due", type="date", min="1900-01-01"),
             field(
                 "Tax rate (%)",
                 rx.el.input(
@@ -202,13 +200,7 @@ def _create_dialog() -> rx.Component:
             rx.el.legend("Line items", class_name="mb-2 text-sm font-medium text-slate-700"),
             rx.el.div(rx.foreach(S.lines, _line_row), class_name="flex flex-col gap-2"),
             rx.cond(err["items"], rx.el.p(err["items"], class_name="mt-1 text-xs text-red-600"), rx.fragment()),
-            rx.el.button(
-                rx.icon("plus", size=14),
-                "Add line",
-                type="button",
-                on_click=S.add_line,
-                class_name=f"{BTN_SECONDARY} mt-2",
-            ),
+            add_row_button("Add line", S.add_line),
             class_name="mt-4",
         ),
         rx.el.dl(
@@ -247,16 +239,19 @@ def _create_dialog() -> rx.Component:
 
 
 def _pay_dialog() -> rx.Component:
-    err = S.form_errors
     fields = rx.el.div(
-        field(
+        text_field(
+            S,
             "Amount (USD)",
-            text_input("amount", id="pay-amount", type="number", step="0.01", min="0.01"),
-            err["amount"],
+            "amount",
+            id="pay-amount",
+            type="number",
+            step="0.01",
+            min="0.01",
             hint="Leave empty for the whole outstanding amount.",
         ),
-        field("Method", text_input("method", id="pay-method", placeholder="Bank transfer")),
-        field("Payment date", text_input("paid_on", id="pay-date", type="date", min="1900-01-01"), err["paid_on"]),
+        text_field(S, "Method", "method", id="pay-method", placeholder="Bank transfer"),
+        text_field(S, "Payment date", "paid_on", id="pay-date", type="date", min="1900-01-01"),
         class_name="grid gap-4 sm:grid-cols-2",
     )
     return form_dialog(

@@ -8,7 +8,7 @@ from app.ui.admin.accounts.state import AccountRow
 from app.ui.admin.accounts.views import account_dialogs, edit_dialog, row_actions, verified_badge
 from app.ui.admin.clients.state import VERIFIED_FILTERS, ClientsState
 from app.ui.admin.section import filter_select, section_page
-from app.ui.admin.tables import data_table, table_row
+from app.ui.admin.tables import data_table, lead_cell, note, table_row
 from app.ui.admin.widgets import (
     TD,
     allowed_button,
@@ -18,12 +18,7 @@ from app.ui.admin.widgets import (
 def _row(row: rx.Var[AccountRow]) -> rx.Component:
     s = ClientsState
     return table_row(
-        rx.el.td(
-            rx.el.p(row.full_name, class_name="font-medium text-slate-900"),
-            rx.el.p(row.email, class_name="text-xs text-slate-500 break-all"),
-            rx.el.p(row.company, class_name="text-xs text-slate-500 sm:hidden"),
-            class_name=TD,
-        ),
+        lead_cell(row.full_name, note(row.email, "break-all"), note(row.company, "sm:hidden")),
         rx.el.td(rx.cond(row.company != "", row.company, "Individual"), class_name=f"{TD} hidden sm:table-cell"),
         rx.el.td(rx.cond(row.phone != "", row.phone, "—"), class_name=f"{TD} hidden lg:table-cell"),
         rx.el.td(

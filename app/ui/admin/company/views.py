@@ -6,7 +6,8 @@ import reflex as rx
 
 from app.ui.admin.common import text_area
 from app.ui.admin.company.state import ZONES, CompanySettingsState
-from app.ui.admin.widgets import BTN_PRIMARY, CARD, INPUT, field, text_input
+from app.ui.admin.dialog_views import text_field
+from app.ui.admin.widgets import BTN_PRIMARY, CARD, INPUT, field
 
 S = CompanySettingsState
 TWO_COLUMNS = "grid grid-cols-1 gap-4 sm:grid-cols-2"
@@ -15,13 +16,8 @@ TWO_COLUMNS = "grid grid-cols-1 gap-4 sm:grid-cols-2"
 def _text(
     label: str, name: str, *, kind: str = "text", hint: str | None = None, required: bool = False
 ) -> rx.Component:
-    return field(
-        label,
-        text_input(name, id=f"company-{name}", type=kind, default_value=getattr(S.details, name), required=required),
-        S.form_errors[name],
-        hint=hint,
-        required=required,
-    )
+    value = getattr(S.details, name)
+    return text_field(S, label, name, value, id=f"company-{name}", type=kind, hint=hint, required=required)
 
 
 def _group(title: str, *children: rx.Component) -> rx.Component:

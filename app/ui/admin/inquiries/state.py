@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import AsyncIterator, Callable
-from datetime import datetime
 from typing import Any
 
 import reflex as rx
@@ -13,9 +12,10 @@ from app.core.permissions import Perm
 from app.models.user import UserPublic
 from app.services import admin_inquiries
 from app.services.paging import Page
+from app.ui.admin.common import timestamp_text
 from app.ui.admin.dialogs import SectionWriter
 from app.ui.admin.paged import PagedList, export_url
-from app.ui.admin.state import AdminState, as_actor, error_text
+from app.ui.admin.state import AdminState
 from app.ui.format import long_date
 
 PAGE_SIZE = 20
@@ -43,15 +43,6 @@ BUDGET_LABELS = {
     "10k-plus": "$10,000+",
     "discuss": "Let's Discuss",
 }
-
-
-def _timestamp(value: str) -> str:
-    try:
-        moment = datetime.fromisoformat(value)
-    except ValueError:
-        return value
-    hour = moment.hour % 12 or 12
-    return f"{long_date(moment)} at {hour}:{moment:%M} {'AM' if moment.hour < 12 else 'PM'} UTC"
 
 
 @dataclasses.dataclass
@@ -95,7 +86,7 @@ def inquiry_row(i: dict[str, Any], me: str) -> InquiryRow:
         priority=i["priority"],
         priority_label=dict(PRIORITY_OPTIONS).get(i["priority"], i["priority"]),
         date=long_date(i["created_at"]),
-        submitted=_timestamp(i["created_at"]),
+        submitted=timestamp_text(i["created_at"]),
         notes=i.get("notes") or "",
         assigned="you" if assignee and assignee == me else ("other" if assignee else ""),
         spam=bool(i.get("is_spam")),
@@ -168,13 +159,13 @@ class InquiriesState(SectionWriter, PagedList, AdminState):
         if data.get("assigned_to") == ME:
             data = {"assigned_to": str(actor.id)}
         inquiry_id, ip = self._dialog_row(), self.router.session.client_ip
-        try:
-            dto = await as_actor(
-                actor,
-                lambda s, a: admin_inquiries.update_inquiry(s, actor=a, inquiry_id=inquiry_id, data=data, ip=ip),
-            )
-        except Exception as exc:
-            await self._notify("error", "Update Failed", error_text(exc, "Failed to update inquiry"))
+        ok, dto = await self._attempt(
+            actor,
+            lambda s, a: admin_inquiries.update_inquiry(s, actor=a, inquiry_id=inquiry_id, data=data, ip=ip),
+            "Update Failed",
+            "Failed to update inquiry",
+        )
+        if not ok or dto is None:
             return
         self.detail = inquiry_row(dto, str(actor.id))
         await self._notify("success", *done)

@@ -18,7 +18,7 @@ from app.ui.admin.inquiries.state import (
     InquiryRow,
 )
 from app.ui.admin.section import filter_select, section_page
-from app.ui.admin.tables import data_table, table_row
+from app.ui.admin.tables import data_table, lead_cell, note, table_row
 from app.ui.admin.widgets import (
     BTN_PRIMARY,
     BTN_SECONDARY,
@@ -33,15 +33,11 @@ from app.ui.admin.widgets import (
 def _row(row: rx.Var[InquiryRow]) -> rx.Component:
     # Below 1536 px the Company and Budget columns fold into the Name and Service cells (the table stays in view).
     return table_row(
-        rx.el.td(
-            rx.el.p(row.name, class_name="font-medium text-slate-900"),
-            rx.cond(
-                row.company != "",
-                rx.el.p(row.company, class_name="text-xs text-slate-500 2xl:hidden"),
-                rx.fragment(),
-            ),
-            rx.el.p(row.date, class_name="text-xs text-slate-500 lg:hidden"),
-            class_name=TD_TIGHT,
+        lead_cell(
+            row.name,
+            rx.cond(row.company != "", note(row.company, "2xl:hidden"), rx.fragment()),
+            note(row.date, "lg:hidden"),
+            cell=TD_TIGHT,
         ),
         rx.el.td(
             rx.el.p(row.email, class_name="whitespace-nowrap"),

@@ -7,8 +7,8 @@ from typing import Any
 
 import reflex as rx
 
-from app.ui.admin.common import option_select, text_area, wide
-from app.ui.admin.dialog_views import form_dialog
+from app.ui.admin.common import option_select, text_area
+from app.ui.admin.dialog_views import area_field, check_field, form_dialog, text_field
 from app.ui.admin.meeting_types.state import WEEKDAYS, MeetingTypesState, TypeRow
 from app.ui.admin.widgets import (
     BTN_SECONDARY,
@@ -58,41 +58,24 @@ def type_card(t: rx.Var[TypeRow]) -> rx.Component:
 
 
 def type_dialog() -> rx.Component:
-    e, err = S.edit, S.form_errors
+    e = S.edit
     fields = rx.fragment(
         rx.el.div(
-            field(
-                "Name",
-                text_input("name", id="type-name", default_value=e.name, required=True),
-                err["name"],
-                required=True,
-            ),
-            field(
+            text_field(S, "Name", "name", e.name, id="type-name", required=True),
+            text_field(
+                S,
                 "Duration (minutes)",
-                text_input(
-                    "duration_minutes", id="type-duration", type="number", min="5", max="600", default_value=e.duration
-                ),
-                err["duration_minutes"],
+                "duration_minutes",
+                e.duration,
+                id="type-duration",
+                type="number",
+                min="5",
+                max="600",
             ),
-            field("Host", text_input("host_name", id="type-host", default_value=e.host_name), err["host_name"]),
-            field(
-                "External booking link",
-                text_input("scheduling_url", id="type-url", default_value=e.scheduling_url),
-                err["scheduling_url"],
-            ),
-            wide(
-                field(
-                    "Description",
-                    text_area("description", id="type-description", rows=2, default_value=e.description),
-                )
-            ),
-            rx.el.label(
-                rx.el.input(
-                    type="checkbox", name="is_active", id="type-active", default_checked=e.active, class_name="h-4 w-4"
-                ),
-                rx.el.span("Active", class_name="text-sm text-slate-700"),
-                class_name="flex items-center gap-2",
-            ),
+            text_field(S, "Host", "host_name", e.host_name, id="type-host"),
+            text_field(S, "External booking link", "scheduling_url", e.scheduling_url, id="type-url"),
+            area_field(S, "Description", "description", e.description, id="type-description", rows=2),
+            check_field("is_active", "Active", e.active, id="type-active"),
             class_name="grid gap-4 sm:grid-cols-2",
         ),
         _booking_fields(),
@@ -109,9 +92,7 @@ def type_dialog() -> rx.Component:
 
 
 def _number(label: str, name: str, value: Any, low: int, high: int, hint: str | None = None) -> rx.Component:
-    control = text_input(name, id=f"type-{name}", type="number", min=str(low), max=str(high), default_value=value)
-    errors: Any = S.form_errors  # a Var to Reflex, a dict to mypy
-    return field(label, control, errors[name], hint=hint)
+    return text_field(S, label, name, value, hint=hint, id=f"type-{name}", type="number", min=str(low), max=str(high))
 
 
 def _booking_fields() -> rx.Component:
@@ -128,10 +109,12 @@ def _booking_fields() -> rx.Component:
                 ),
                 err["organizer_id"],
             ),
-            field(
+            text_field(
+                S,
                 "Join link",
-                text_input("join_url", id="type-join", default_value=e.join_url),
-                err["join_url"],
+                "join_url",
+                e.join_url,
+                id="type-join",
                 hint="Empty: the organizer sends one. {room} becomes a random room.",
             ),
             class_name="grid gap-4 sm:grid-cols-2",

@@ -281,10 +281,11 @@ class MeetingsState(FormDialog, ClientPicker, PagedList, AdminState):
         if actor is None:
             return
         mid = _row_id(meeting_id)
-        try:
-            await as_actor(actor, lambda s, a: meetings_admin.complete_meeting(s, actor=a, meeting_id=mid))
-        except Exception as exc:
-            await self._notify("error", "Failed to update meeting", error_text(exc, "Failed to update meeting"))
+        failed = "Failed to update meeting"
+        ok, _ = await self._attempt(
+            actor, lambda s, a: meetings_admin.complete_meeting(s, actor=a, meeting_id=mid), failed, failed
+        )
+        if not ok:
             return
         await self._notify("success", "Meeting marked completed")
         await self._reload()

@@ -5,17 +5,18 @@ from __future__ import annotations
 
 import reflex as rx
 
-from app.ui.admin.common import text_area, wide
-from app.ui.admin.dialog_views import form_dialog
+from app.ui.admin.common import wide
+from app.ui.admin.dialog_views import area_field, form_dialog, text_field
 from app.ui.admin.meetings.state import SORT_OPTIONS, STATUS_FILTERS, WHEN_FILTERS, MeetingRow, MeetingsState
 from app.ui.admin.pickers import client_picker
 from app.ui.admin.section import filter_select, section_page
-from app.ui.admin.tables import data_table, table_row
+from app.ui.admin.tables import data_table, lead_cell, note, table_row
 from app.ui.admin.widgets import (
     INPUT,
     TD,
     allowed_button,
     badge_by,
+    external_link,
     field,
     icon_button,
     text_input,
@@ -51,27 +52,16 @@ def _actions(m: rx.Var[MeetingRow]) -> rx.Component:
 
 def meeting_row(m: rx.Var[MeetingRow]) -> rx.Component:
     return table_row(
-        rx.el.td(
-            rx.el.p(m.title, class_name="font-medium text-slate-900"),
-            rx.el.p(m.client, class_name="text-xs text-slate-500 md:hidden"),
-            rx.el.p(m.when, class_name="text-xs text-slate-500 lg:hidden"),
+        lead_cell(
+            m.title,
+            note(m.client, "md:hidden"),
+            note(m.when, "lg:hidden"),
             rx.cond(
                 m.join_url != "",
-                rx.el.a(
-                    "Join link",
-                    href=m.join_url,
-                    target="_blank",
-                    rel="noopener noreferrer",
-                    class_name="text-xs text-blue-600 hover:underline",
-                ),
+                external_link("Join link", href=m.join_url, class_name="text-xs text-blue-600 hover:underline"),
                 rx.fragment(),
             ),
-            rx.cond(
-                m.cancel_reason != "",
-                rx.el.p("Reason: ", m.cancel_reason, class_name="text-xs text-slate-500"),
-                rx.fragment(),
-            ),
-            class_name=TD,
+            rx.cond(m.cancel_reason != "", note(rx.el.span("Reason: ", m.cancel_reason)), rx.fragment()),
         ),
         rx.el.td(m.client, class_name=f"{TD} hidden md:table-cell"),
         rx.el.td(m.when, class_name=f"{TD} hidden lg:table-cell whitespace-nowrap"),
@@ -106,25 +96,25 @@ def meeting_filters() -> list[rx.Component]:
 
 
 def _form_fields() -> rx.Component:
-    e, err = S.edit, S.form_errors
+    e = S.edit
     return rx.el.div(
         client_picker(
             S,
             select_id="meeting-client",
             search_test_id="meeting-client-search",
             required=True,
-            error=err["client_id"],
+            error=S.form_errors["client_id"],
         ),
-        field(
-            "Title",
-            text_input("title", id="meeting-title", default_value=e.title, required=True),
-            err["title"],
-            required=True,
-        ),
-        field(
+        text_field(S, "Title", "title", e.title, id="meeting-title", required=True),
+        text_field(
+            S,
             "Date (UTC)",
-            text_input("date", id="meeting-date", type="date", min="1900-01-01", default_value=e.date, required=True),
-            err["start_time"],
+            "date",
+            e.date,
+            error="start_time",
+            id="meeting-date",
+            type="date",
+            min="1900-01-01",
             required=True,
         ),
         field(
@@ -133,18 +123,16 @@ def _form_fields() -> rx.Component:
             hint="Times are in UTC.",
             required=True,
         ),
-        field(
+        text_field(
+            S,
             "Duration (minutes)",
-            text_input(
-                "duration_minutes",
-                id="meeting-duration",
-                type="number",
-                min="5",
-                max="600",
-                step="5",
-                default_value=e.duration,
-            ),
-            err["duration_minutes"],
+            "duration_minutes",
+            e.duration,
+            id="meeting-duration",
+            type="number",
+            min="5",
+            max="600",
+            step="5",
         ),
         field(
             "Type",
@@ -155,25 +143,13 @@ def _form_fields() -> rx.Component:
                 default_value=e.meeting_type,
                 class_name=INPUT,
             ),
-            err["meeting_type"],
+            S.form_errors["meeting_type"],
         ),
         rx.el.datalist(rx.foreach(S.type_names, lambda n: rx.el.option(value=n)), id="meeting-type-options"),
         wide(
-            field(
-                "Join link",
-                text_input(
-                    "meeting_url", id="meeting-url", type="url", placeholder="https://", default_value=e.join_url
-                ),
-                err["meeting_url"],
-            )
+            text_field(S, "Join link", "meeting_url", e.join_url, id="meeting-url", type="url", placeholder="https://")
         ),
-        wide(
-            field(
-                "Description",
-                text_area("description", id="meeting-description", rows=2, default_value=e.description),
-                err["description"],
-            )
-        ),
+        area_field(S, "Description", "description", e.description, id="meeting-description", rows=2),
         class_name="grid gap-4 sm:grid-cols-2",
     )
 

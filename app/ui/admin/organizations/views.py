@@ -7,11 +7,10 @@ import reflex as rx
 
 from app.models.enums import OrganizationSize
 from app.ui.admin.cards import CARD_BOX, card_actions, card_form, card_page, card_title
-from app.ui.admin.common import text_area, wide
-from app.ui.admin.dialog_views import delete_dialog
+from app.ui.admin.dialog_views import area_field, delete_dialog, select_field, text_field
 from app.ui.admin.organizations.state import SIZE_LABELS, OrganizationListState
 from app.ui.admin.pickers import client_picker
-from app.ui.admin.widgets import badge, field, select, text_input
+from app.ui.admin.widgets import badge, external_link
 
 S = OrganizationListState
 
@@ -23,12 +22,10 @@ def _card(o: rx.Var) -> rx.Component:
         rx.el.p(o.description, class_name="line-clamp-2 text-sm text-slate-600"),
         rx.cond(
             o.website != "",
-            rx.el.a(
+            external_link(
                 rx.icon("globe", size=14),
                 o.website,
                 href=o.website,
-                target="_blank",
-                rel="noopener noreferrer",
                 class_name="flex items-center gap-1 truncate text-sm text-blue-600 hover:underline",
             ),
             rx.fragment(),
@@ -44,30 +41,13 @@ def _card(o: rx.Var) -> rx.Component:
 
 
 def _fields() -> rx.Component:
-    e, err = S.edit, S.form_errors
+    e = S.edit
+    sizes = [("", "Not specified"), *[(s.value, f"{SIZE_LABELS[s.value]}") for s in OrganizationSize]]
     return rx.el.div(
-        field(
-            "Name",
-            text_input("name", id="org-name", default_value=e.name, required=True),
-            err["name"],
-            required=True,
-        ),
-        field("Industry", text_input("industry", id="org-industry", default_value=e.industry), err["industry"]),
-        field(
-            "Website",
-            text_input("website", id="org-website", type="url", default_value=e.website, placeholder="https://"),
-            err["website"],
-        ),
-        field(
-            "Size",
-            select(
-                [("", "Not specified"), *[(s.value, f"{SIZE_LABELS[s.value]}") for s in OrganizationSize]],
-                name="size",
-                id="org-size",
-                default_value=e.size,
-            ),
-            err["size"],
-        ),
+        text_field(S, "Name", "name", e.name, id="org-name", required=True),
+        text_field(S, "Industry", "industry", e.industry, id="org-industry"),
+        text_field(S, "Website", "website", e.website, id="org-website", type="url", placeholder="https://"),
+        select_field(S, "Size", "size", sizes, e.size, id="org-size"),
         client_picker(
             S,
             select_id="org-contact",
@@ -75,15 +55,9 @@ def _fields() -> rx.Component:
             label="Primary contact",
             blank="None",
             name="primary_contact_id",
-            error=err["primary_contact_id"],
+            error=S.form_errors["primary_contact_id"],
         ),
-        wide(
-            field(
-                "Description",
-                text_area("description", id="org-description", default_value=e.description, rows=3),
-                err["description"],
-            )
-        ),
+        area_field(S, "Description", "description", e.description, id="org-description"),
         class_name="grid gap-4 sm:grid-cols-2",
     )
 

@@ -18,7 +18,7 @@ from app.ui.admin.cards import CardList, row_id
 from app.ui.admin.common import dollars, form_text, label_of
 from app.ui.admin.dialogs import SectionWriter
 from app.ui.admin.paged import PagedList
-from app.ui.admin.state import AdminState, as_actor, error_text
+from app.ui.admin.state import AdminState, as_actor
 
 CATALOGUE = "Products & Services"
 CATALOGUE_PAGE_SIZE = 10  # products per page; each shows its price table
@@ -187,10 +187,11 @@ class ProductCatalogueState(SectionWriter, PagedList, AdminState):
         if actor is None:
             return
         pid = row_id(price_id)
-        try:
-            await as_actor(actor, lambda s, a: products.set_price_active(s, actor=a, price_id=pid, active=bool(active)))
-        except Exception as exc:
-            await self._notify("error", "Failed to update price", error_text(exc, "Failed to update price"))
+        failed = "Failed to update price"
+        ok, _ = await self._attempt(
+            actor, lambda s, a: products.set_price_active(s, actor=a, price_id=pid, active=bool(active)), failed, failed
+        )
+        if not ok:
             return
         await self._notify("success", "Price updated successfully")
         await self._reload()

@@ -7,8 +7,8 @@ import reflex as rx
 
 from app.models.enums import BillingPeriod, ProductCategory
 from app.ui.admin.cards import CARD_BOX, card_actions, card_form, card_page, card_title, pager
-from app.ui.admin.common import empty_panel, label_of, text_area, wide
-from app.ui.admin.dialog_views import delete_dialog, form_dialog
+from app.ui.admin.common import empty_panel, label_of
+from app.ui.admin.dialog_views import area_field, check_field, delete_dialog, form_dialog, select_field, text_field
 from app.ui.admin.products.state import ProductCatalogueState, ProductListState
 from app.ui.admin.section import section_page
 from app.ui.admin.widgets import (
@@ -17,9 +17,6 @@ from app.ui.admin.widgets import (
     TH,
     allowed_button,
     badge,
-    field,
-    select,
-    text_input,
 )
 
 S = ProductListState
@@ -44,42 +41,13 @@ def _card(p: rx.Var) -> rx.Component:
 
 
 def _fields() -> rx.Component:
-    e, err = S.edit, S.form_errors
+    e = S.edit
+    categories = [("", "No category"), *[(x.value, label_of(x.value)) for x in ProductCategory]]
     return rx.el.div(
-        field(
-            "Name",
-            text_input("name", id="product-name", default_value=e.name, required=True),
-            err["name"],
-            required=True,
-        ),
-        field(
-            "Category",
-            select(
-                [("", "No category"), *[(x.value, label_of(x.value)) for x in ProductCategory]],
-                name="category",
-                id="product-category",
-                default_value=e.category,
-            ),
-            err["category"],
-        ),
-        wide(
-            field(
-                "Description",
-                text_area("description", id="product-description", default_value=e.description, rows=3),
-                err["description"],
-            )
-        ),
-        rx.el.label(
-            rx.el.input(
-                type="checkbox",
-                name="is_active",
-                id="product-active",
-                default_checked=e.active,
-                class_name="h-4 w-4 rounded border-slate-300",
-            ),
-            rx.el.span("Active (shown on the public site)", class_name="text-sm text-slate-700"),
-            class_name="flex items-center gap-2",
-        ),
+        text_field(S, "Name", "name", e.name, id="product-name", required=True),
+        select_field(S, "Category", "category", categories, e.category, id="product-category"),
+        area_field(S, "Description", "description", e.description, id="product-description"),
+        check_field("is_active", "Active (shown on the public site)", e.active, id="product-active"),
         class_name="grid gap-4 sm:grid-cols-2",
     )
 
@@ -157,18 +125,14 @@ def _catalogue_product(p: rx.Var) -> rx.Component:
 
 
 def _price_dialog() -> rx.Component:
-    err = C.form_errors
     fields = rx.el.div(
-        field(
-            "Amount (USD)",
-            text_input("amount", id="price-amount", type="number", step="0.01", min="0", required=True),
-            err["amount"],
-            required=True,
-        ),
-        field(
+        text_field(C, "Amount (USD)", "amount", id="price-amount", type="number", step="0.01", min="0", required=True),
+        select_field(
+            C,
             "Billing period",
-            select([(x.value, label_of(x.value)) for x in BillingPeriod], name="billing_period", id="price-period"),
-            err["billing_period"],
+            "billing_period",
+            [(x.value, label_of(x.value)) for x in BillingPeriod],
+            id="price-period",
         ),
         class_name="grid gap-4 sm:grid-cols-2",
     )

@@ -15,7 +15,7 @@ from app.models.user import User, UserPublic
 from app.services import booking_settings, organizations, projects
 from app.services.paging import SEARCH_MAX, Page
 from app.ui.admin.cards import CardList, row_id
-from app.ui.admin.common import Option, day_text, dollars, form_text, label_of
+from app.ui.admin.common import Option, day_text, dollars, form_text, label_of, row_index, without_row
 from app.ui.admin.pickers import ClientPicker
 from app.ui.admin.projects.time_state import ProjectTimeMixin
 from app.ui.admin.state import AdminState, as_actor
@@ -58,14 +58,6 @@ class ProjectRow:
     actual_hours: str = "0"
     milestone_count: int = 0
     milestones: list[MilestoneRow] = dataclasses.field(default_factory=list)
-
-
-def _index(value: Any) -> int:
-    """A list position sent by the browser, or -1 (no row) when it is not one."""
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        return -1
 
 
 def _milestone(m: dict[str, Any]) -> MilestoneRow:
@@ -180,21 +172,21 @@ class ProjectListState(ProjectTimeMixin, ClientPicker, CardList, AdminState):
 
     @rx.event
     def remove_milestone(self, index: int) -> None:
-        self.milestones = [m for i, m in enumerate(self.milestones) if i != _index(index)]
+        self.milestones = without_row(self.milestones, index)
 
     @rx.event
     def move_milestone(self, index: int, delta: int) -> None:
-        i = _index(index)
-        j = i + (1 if _index(delta) > 0 else -1)
-        if 0 <= i < len(self.milestones) and 0 <= j < len(self.milestones):
+        i = row_index(index, self.milestones)
+        j = i + (-1 if str(delta).startswith("-") else 1)  # the view sends -1 (up) or 1 (down)
+        if i >= 0 and 0 <= j < len(self.milestones):
             items = list(self.milestones)
             items[i], items[j] = items[j], items[i]
             self.milestones = items
 
     @rx.event
     def set_milestone(self, index: int, key: str, value: str) -> None:
-        i = _index(index)
-        if key in ("title", "due_date", "status") and 0 <= i < len(self.milestones):
+        i = row_index(index, self.milestones)
+        if key in ("title", "due_date", "status") and i >= 0:
             items = list(self.milestones)
             items[i] = dataclasses.replace(items[i], **{key: str(value)[:200]})
             self.milestones = items

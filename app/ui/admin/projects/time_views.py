@@ -10,6 +10,7 @@ from reflex.vars.object import ObjectVar
 
 from app.models.project import TIME_NOTE_MAX
 from app.ui.admin.common import form_alert
+from app.ui.admin.dialog_views import close_row
 from app.ui.admin.projects.state import ProjectListState
 from app.ui.admin.projects.time_state import TimeRow
 from app.ui.admin.widgets import BTN_DANGER, BTN_PRIMARY, BTN_SECONDARY, ICON_BTN, dialog, field, pagination, text_input
@@ -164,10 +165,7 @@ def time_dialog() -> rx.Component:
         _totals(),
         rx.cond(S.can_write, _form(), rx.fragment()),
         _entries(),
-        rx.el.div(
-            rx.el.button("Close", type="button", on_click=ev.set_time_open(False), class_name=BTN_SECONDARY),
-            class_name="mt-4 flex justify-end",
-        ),
+        close_row(ev.set_time_open(False)),
         data_testid="time-dialog",
     )
     return dialog(

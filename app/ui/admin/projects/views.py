@@ -3,16 +3,27 @@ dialog (with the milestones editor), the delete confirmation and the time log (`
 
 from __future__ import annotations
 
+from typing import Any
+
 import reflex as rx
 
 from app.models.enums import MilestoneStatus, ProjectStatus, ProjectType
 from app.ui.admin.cards import CARD_BOX, card_actions, card_form, card_page, card_title
-from app.ui.admin.common import INPUT_INLINE, label_of, option_select, search_input, text_area, wide
-from app.ui.admin.dialog_views import delete_dialog
+from app.ui.admin.common import (
+    INPUT_INLINE,
+    add_row_button,
+    label_of,
+    option_select,
+    row_button,
+    row_input,
+    search_input,
+    wide,
+)
+from app.ui.admin.dialog_views import area_field, delete_dialog, select_field, text_field
 from app.ui.admin.pickers import client_picker
 from app.ui.admin.projects.state import ProjectListState
 from app.ui.admin.projects.time_views import time_button, time_dialog
-from app.ui.admin.widgets import BTN_SECONDARY, ICON_BTN, INPUT, badge, badge_by, field, select, text_input
+from app.ui.admin.widgets import INPUT, badge, badge_by, field
 
 S = ProjectListState
 STATUS_COLORS = {
@@ -70,52 +81,37 @@ def _card(p: rx.Var) -> rx.Component:
 
 
 def _milestone_row(m: rx.Var, i: rx.Var) -> rx.Component:
+    def edit(key: str) -> Any:
+        return lambda v: S.set_milestone(i, key, v)
+
     return rx.el.div(
-        rx.el.input(
-            default_value=m.title,
+        row_input(
+            m.title,
+            "Milestone title",
+            edit("title"),
+            "w-full sm:w-auto sm:flex-1",
             placeholder="Milestone title",
-            aria_label="Milestone title",
-            on_change=lambda v: S.set_milestone(i, "title", v),
-            class_name=f"{INPUT_INLINE} w-full sm:w-auto sm:flex-1",
             data_testid="milestone-title",
         ),
         rx.el.div(
-            rx.el.input(
+            row_input(
+                m.due_date,
+                "Due date",
+                edit("due_date"),
+                "min-w-0 flex-1 sm:w-40 sm:flex-none",
                 type="date",
                 min=EARLIEST,
-                default_value=m.due_date,
-                aria_label="Due date",
-                on_change=lambda v: S.set_milestone(i, "due_date", v),
-                class_name=f"{INPUT_INLINE} min-w-0 flex-1 sm:w-40 sm:flex-none",
             ),
             rx.el.select(
                 *[rx.el.option(label_of(x.value), value=x.value) for x in MilestoneStatus],
                 default_value=m.status,
                 aria_label="Milestone status",
-                on_change=lambda v: S.set_milestone(i, "status", v),
+                on_change=edit("status"),
                 class_name=f"{INPUT_INLINE} w-32 shrink-0",
             ),
-            rx.el.button(
-                rx.icon("arrow-up", size=14),
-                type="button",
-                on_click=S.move_milestone(i, -1),
-                aria_label="Move up",
-                class_name=ICON_BTN,
-            ),
-            rx.el.button(
-                rx.icon("arrow-down", size=14),
-                type="button",
-                on_click=S.move_milestone(i, 1),
-                aria_label="Move down",
-                class_name=ICON_BTN,
-            ),
-            rx.el.button(
-                rx.icon("x", size=14),
-                type="button",
-                on_click=S.remove_milestone(i),
-                aria_label="Remove milestone",
-                class_name=ICON_BTN,
-            ),
+            row_button("arrow-up", "Move up", S.move_milestone(i, -1)),
+            row_button("arrow-down", "Move down", S.move_milestone(i, 1)),
+            row_button("x", "Remove milestone", S.remove_milestone(i)),
             class_name="flex items-center gap-1",
         ),
         key=m.key,
@@ -136,14 +132,7 @@ def _milestones() -> rx.Component:
             ),
             class_name="flex flex-col gap-2",
         ),
-        rx.el.button(
-            rx.icon("plus", size=14),
-            "Add milestone",
-            type="button",
-            on_click=S.add_milestone,
-            class_name=f"{BTN_SECONDARY} mt-2",
-            data_testid="add-milestone",
-        ),
+        add_row_button("Add milestone", S.add_milestone, data_testid="add-milestone"),
         class_name="sm:col-span-2",
     )
 
@@ -172,11 +161,7 @@ def _organization_picker() -> rx.Component:
 
 
 def _date(label: str, name: str, id_: str, value: rx.Var) -> rx.Component:
-    return field(
-        label,
-        text_input(name, id=id_, type="date", min=EARLIEST, default_value=value),
-        S.form_errors[name],
-    )
+    return text_field(S, label, name, value, id=id_, type="date", min=EARLIEST)
 
 
 def _fields() -> rx.Component:
@@ -184,14 +169,7 @@ def _fields() -> rx.Component:
     status_opts = [(x.value, label_of(x.value)) for x in ProjectStatus]
     type_opts = [(x.value, label_of(x.value)) for x in ProjectType]
     return rx.el.div(
-        wide(
-            field(
-                "Project name",
-                text_input("name", id="project-name", default_value=e.name, required=True),
-                err["name"],
-                required=True,
-            )
-        ),
+        wide(text_field(S, "Project name", "name", e.name, id="project-name", required=True)),
         client_picker(
             S,
             select_id="project-client",
@@ -211,62 +189,48 @@ def _fields() -> rx.Component:
             ),
             err["manager_id"],
         ),
-        field(
+        select_field(
+            S,
             "Status",
-            select(
-                status_opts,
-                name="status",
-                id="project-status",
-                default_value=rx.cond(e.status != "", e.status, "planning"),
-                required=True,
-            ),
-            err["status"],
+            "status",
+            status_opts,
+            rx.cond(e.status != "", e.status, "planning"),
+            id="project-status",
             required=True,
         ),
-        field(
+        select_field(
+            S,
             "Type",
-            select(
-                type_opts,
-                name="project_type",
-                id="project-type",
-                default_value=rx.cond(e.project_type != "", e.project_type, "web_development"),
-                required=True,
-            ),
-            err["project_type"],
+            "project_type",
+            type_opts,
+            rx.cond(e.project_type != "", e.project_type, "web_development"),
+            id="project-type",
             required=True,
         ),
-        field(
-            "Budget (USD)",
-            text_input("budget", id="project-budget", type="number", step="0.01", min="0", default_value=e.budget),
-            err["budget"],
-        ),
-        field(
+        text_field(S, "Budget (USD)", "budget", e.budget, id="project-budget", type="number", step="0.01", min="0"),
+        text_field(
+            S,
             "Progress (%)",
-            text_input(
-                "progress_percentage",
-                id="project-progress",
-                type="number",
-                min="0",
-                max="100",
-                step="1",
-                default_value=e.progress,
-            ),
-            err["progress_percentage"],
+            "progress_percentage",
+            e.progress,
+            id="project-progress",
+            type="number",
+            min="0",
+            max="100",
+            step="1",
         ),
         _date("Start date", "start_date", "project-start", e.start_date),
         _date("End date", "end_date", "project-end", e.end_date),
         _date("Deadline", "deadline", "project-deadline", e.deadline),
-        field(
+        text_field(
+            S,
             "Estimated hours",
-            text_input(
-                "estimated_hours",
-                id="project-estimated",
-                type="number",
-                min="0",
-                step="1",
-                default_value=e.estimated_hours,
-            ),
-            err["estimated_hours"],
+            "estimated_hours",
+            e.estimated_hours,
+            id="project-estimated",
+            type="number",
+            min="0",
+            step="1",
         ),
         field(
             "Actual hours",
@@ -278,13 +242,7 @@ def _fields() -> rx.Component:
             ),
             hint="From time tracking; read-only.",
         ),
-        wide(
-            field(
-                "Description",
-                text_area("description", id="project-description", default_value=e.description, rows=3),
-                err["description"],
-            )
-        ),
+        area_field(S, "Description", "description", e.description, id="project-description"),
         _milestones(),
         class_name="grid gap-4 sm:grid-cols-2",
     )

@@ -23,7 +23,7 @@ from app.ui.admin.cards import FEATURE
 from app.ui.admin.common import day_text, label_of
 from app.ui.admin.dialogs import SectionWriter, dialog_id
 from app.ui.admin.paged import PagedTab, export_url
-from app.ui.admin.state import AdminState, as_actor, error_text
+from app.ui.admin.state import AdminState
 
 PAGE_SIZE = 20
 STATUSES = [s.value for s in SubscriberStatus]
@@ -109,16 +109,16 @@ class SubscriberListState(SectionWriter, PagedTab, AdminState):
         target = self._dialog_row()
         self.saving = True
         try:
-            await as_actor(
-                actor, lambda s, a: newsletter_admin.unsubscribe_subscriber(s, actor=a, subscriber_id=target)
+            ok, _ = await self._attempt(
+                actor,
+                lambda s, a: newsletter_admin.unsubscribe_subscriber(s, actor=a, subscriber_id=target),
+                "Failed to unsubscribe",
+                "Failed to unsubscribe the subscriber",
             )
-        except Exception as exc:
-            await self._notify(
-                "error", "Failed to unsubscribe", error_text(exc, "Failed to unsubscribe the subscriber")
-            )
-            return
         finally:
             self.saving = False
             self.close_dialogs()
+        if not ok:
+            return
         await self._notify("success", "Subscriber unsubscribed", self.dialog_name)
         await self._reload()

@@ -8,9 +8,10 @@ from typing import Any
 import reflex as rx
 from reflex.vars.object import ObjectVar
 
+from app.ui.admin.dialog_views import close_row
 from app.ui.admin.users.permissions_state import PermissionView
 from app.ui.admin.users.state import UsersState
-from app.ui.admin.widgets import BTN_SECONDARY, alert, badge_by, dialog, icon_button
+from app.ui.admin.widgets import alert, badge_by, dialog, icon_button
 
 S = UsersState
 ev: Any = UsersState  # its handlers called with arguments: event specs to Reflex, namespaces to mypy
@@ -93,10 +94,7 @@ def permissions_dialog() -> rx.Component:
             rx.foreach(S.perm_rows, _row),
             class_name="max-h-[55vh] divide-y divide-slate-100 overflow-y-auto pr-1",
         ),
-        rx.el.div(
-            rx.el.button("Close", type="button", on_click=ev.set_perm_open(False), class_name=BTN_SECONDARY),
-            class_name="mt-4 flex justify-end",
-        ),
+        close_row(ev.set_perm_open(False)),
         data_testid="permissions-dialog",
     )
     return dialog(

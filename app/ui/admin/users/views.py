@@ -6,6 +6,7 @@ import reflex as rx
 
 from app.ui.admin.accounts.state import EMPLOYEE_TYPE_OPTIONS, ROLE_OPTIONS, AccountRow
 from app.ui.admin.accounts.views import account_dialogs, edit_dialog, row_actions, verified_badge
+from app.ui.admin.dialog_views import select_field, text_field
 from app.ui.admin.section import filter_select, section_page
 from app.ui.admin.tables import data_table, table_row
 from app.ui.admin.users.permissions_views import permissions_button, permissions_dialog
@@ -17,7 +18,6 @@ from app.ui.admin.widgets import (
     badge_by,
     field,
     select,
-    text_input,
 )
 
 
@@ -80,7 +80,7 @@ def _edit_dialog() -> rx.Component:
         s,
         "User",
         "edit",
-        field("Username", text_input("username", id="edit-username", default_value=s.edit.username), err["username"]),
+        text_field(s, "Username", "username", s.edit.username, id="edit-username"),
         field(
             "Role",
             select(ROLE_OPTIONS, name="role", id="edit-role", value=s.edit_role, on_change=s.set_edit_role),
@@ -88,16 +88,13 @@ def _edit_dialog() -> rx.Component:
         ),
         rx.cond(
             s.edit_role == "employee",
-            field(
+            select_field(
+                s,
                 "Employee type",
-                select(
-                    EMPLOYEE_TYPE_OPTIONS,
-                    name="employee_type",
-                    id="edit-employee-type",
-                    default_value=s.edit.employee_type,
-                    required=True,
-                ),
-                err["employee_type"],
+                "employee_type",
+                EMPLOYEE_TYPE_OPTIONS,
+                s.edit.employee_type,
+                id="edit-employee-type",
                 required=True,
             ),
             rx.fragment(),

@@ -1,17 +1,14 @@
-"""Dashboard home (/admin/dashboard): welcome, the figures the user may see, system status, role, quick actions."""
+"""Dashboard home: the page content (figures, system status, role, cancellations, quick actions)."""
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 import reflex as rx
 
-from app.core.permissions import Perm, Role, has_perm
-from app.services import dashboard, health
-from app.ui.admin.state import AdminState, as_actor, error_text
+from app.ui.admin.dashboard.state import CHECK_NAMES, DashboardState
+from app.ui.admin.state import AdminState
 from app.ui.admin.widgets import CARD, badge, page_header
-from app.ui.format import long_date
 
 # Quick actions of the business sections, each shown with its section's permission.
 BUSINESS_ACTIONS = [
@@ -22,99 +19,6 @@ BUSINESS_ACTIONS = [
     ("analytics", "Analytics", "Figures and charts", "/admin/analytics", "chart-column"),
     ("products", "Products & Services", "Catalogue and prices", "/admin/products", "package"),
 ]
-CHECK_NAMES = {"database": "Database", "mail": "Mail queue"}
-
-
-@dataclasses.dataclass
-class Check:
-    """A line of the system card: a dependency's health and what it says."""
-
-    name: str = ""
-    status: str = ""
-    ok: bool = False
-    detail: str = ""
-
-
-@dataclasses.dataclass
-class Cancellation:
-    """A client's cancellation of a meeting or project (the dashboard's last two weeks)."""
-
-    kind: str = ""
-    name: str = ""
-    client: str = ""
-    reason: str = ""
-    when: str = ""
-
-    @classmethod
-    def of(cls, row: dict[str, str]) -> Cancellation:
-        """From client_cancellations.recent's row; the time as a long date."""
-        return cls(row["kind"], row["name"], row["client"], row["reason"], long_date(row["when"]))
-
-
-def _check_rows(report: dict[str, Any]) -> list[Check]:
-    rows = []
-    for key, name in CHECK_NAMES.items():
-        check = report.get(key) or {}
-        status = str(check.get("status", "unknown"))
-        if key == "database":
-            detail = f"{check.get('latency_ms')} ms" if status == "ok" else str(check.get("error") or "unreachable")
-        elif status in ("ok", "degraded"):
-            detail = f"{check.get('pending', 0)} pending, {check.get('failed', 0)} failed"
-        else:
-            detail = str(check.get("error") or "not checked")
-        rows.append(Check(name=name, status=status, ok=status == "ok", detail=detail))
-    return rows
-
-
-def login_greeting(role: str) -> str:
-    """The spec's text under 'Login Successful' after a staff sign-in."""
-    return "Redirecting to Admin Dashboard..." if role == Role.admin else "Redirecting to Employee Dashboard..."
-
-
-class DashboardState(AdminState):
-    total_users: str = ""
-    active_sessions: str = ""
-    system_status: str = ""
-    system_problem: str = ""
-    checks: rx.Field[list[Check]] = rx.field(default_factory=list)
-    cancellations: rx.Field[list[Cancellation]] = rx.field(default_factory=list)  # of the last two weeks
-    loaded: bool = False
-
-    @rx.event
-    async def load(self):
-        actor = await self._actor(quiet=True)
-        if actor is None:
-            return None
-        if self.router.url.query_parameters.get("login") == "1":
-            # Just signed in through the form (its 303 adds ?login=1): greet as the portal greets clients, and drop
-            # the marker from the address so a reload does not greet again. The replace re-runs this page's on_load,
-            # which then loads the figures.
-            await self._notify("success", "Login Successful", login_greeting(actor.role))
-            return rx.redirect("/admin/dashboard", replace=True)
-        try:
-            figures = await as_actor(actor, lambda s, a: dashboard.summary(s, actor=a))
-        except Exception as exc:
-            await self._notify("error", "Dashboard", error_text(exc, "Failed to load the dashboard figures."))
-            figures = {}
-        self.total_users = str(figures["total_users"]) if "total_users" in figures else ""
-        self.active_sessions = str(figures["active_sessions"]) if "active_sessions" in figures else ""
-        self.cancellations = [Cancellation.of(c) for c in figures.get("client_cancellations", [])]
-        report = await health.check()
-        self.checks = _check_rows(report)
-        healthy = report.get("status") == "ok"
-        self.system_status = "Healthy" if healthy else "Degraded"
-        failing = [f"{c.name} {c.status}" for c in self.checks if not c.ok]
-        self.system_problem = "" if healthy else ", ".join(failing)
-        self.loaded = True
-        return None
-
-    @rx.var
-    def shows_users(self) -> bool:
-        return has_perm(self.user.get("effective_permissions", []), Perm.users_read)
-
-    @rx.var
-    def shows_sessions(self) -> bool:
-        return has_perm(self.user.get("effective_permissions", []), Perm.analytics_read)
 
 
 def _stat_card(

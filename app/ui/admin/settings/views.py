@@ -1,99 +1,15 @@
-"""Settings (/admin/settings): the signed-in staff member's account, and the audit log for holders of audit:read."""
+"""Settings: the page content: the account card, the company card (app.ui.admin.company) and the audit log."""
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 import reflex as rx
 
-from app.core.permissions import Perm, has_perm
-from app.services import audit
 from app.ui.admin.company.state import CompanySettingsState
 from app.ui.admin.company.views import company_card
-from app.ui.admin.inquiries.state import _timestamp
-from app.ui.admin.state import AdminState, as_actor, error_text
+from app.ui.admin.settings.state import AUDIT_LIMIT, SettingsState
 from app.ui.admin.widgets import CARD, TD, TH, badge, empty_row, page_header
-from app.ui.format import long_date
-
-AUDIT_LIMIT = 100
-
-
-def _shown(value: Any) -> str:
-    """A changed value as the log reads it: lists as their items, nothing as "(empty)"."""
-    if isinstance(value, list):
-        return "; ".join(map(str, value)) or "(empty)"
-    return "(empty)" if value in (None, "") else str(value)
-
-
-@dataclasses.dataclass
-class AuditRow:
-    """An audit-log entry as the table shows it."""
-
-    id: str = ""
-    when: str = ""
-    who: str = ""
-    action: str = ""
-    record: str = "—"
-    summary: str = ""
-    where: str = "—"
-
-
-def audit_row(entry: dict[str, Any]) -> AuditRow:
-    record = entry["entity_type"]
-    if record and entry["entity_id"]:
-        record = f"{record} #{entry['entity_id'][:8]}"
-    details = entry.get("details") or {}
-    summary = ""
-    if "to" in details and isinstance(details["to"], dict):
-        summary = ", ".join(f"{k} → {_shown(v)}" for k, v in details["to"].items())
-    elif "fields" in details:
-        summary = ", ".join(map(str, details["fields"]))
-    elif "username" in details:
-        summary = str(details["username"])
-    elif "role" in details:
-        summary = f"role {details['role']}"
-    return AuditRow(
-        id=str(entry["id"]),
-        when=_timestamp(entry["created_at"]),
-        who=entry["actor"],
-        action=entry["action"],
-        record=record or "—",
-        summary=summary,
-        where=entry["ip_address"] or "—",
-    )
-
-
-class SettingsState(AdminState):
-    audit_rows: rx.Field[list[AuditRow]] = rx.field(default_factory=list)
-    audit_error: str = ""
-    audit_loaded: bool = False
-
-    @rx.var
-    def can_audit(self) -> bool:
-        return has_perm(self.user.get("effective_permissions", []), Perm.audit_read)
-
-    @rx.var
-    def member_since(self) -> str:
-        return long_date(self.user.get("created_at") or "")
-
-    @rx.var
-    def permission_list(self) -> list[str]:
-        return sorted(self.user.get("effective_permissions", []))
-
-    @rx.event
-    async def load(self) -> None:
-        self.audit_rows, self.audit_error, self.audit_loaded = [], "", False
-        actor = await self._actor(quiet=True)
-        if actor is None or not has_perm(actor.effective_permissions, Perm.audit_read):
-            return
-        try:
-            entries = await as_actor(actor, lambda s, a: audit.recent(s, actor=a, limit=AUDIT_LIMIT))
-        except Exception as exc:
-            self.audit_error = error_text(exc, "Failed to load the audit log.")
-            return
-        self.audit_rows = [audit_row(e) for e in entries]
-        self.audit_loaded = True
 
 
 def _item(label: str, value: Any) -> rx.Component:
