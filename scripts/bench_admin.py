@@ -58,7 +58,8 @@ import bench_seed  # a sibling module of this script
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "bench"
-from load import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+sys.path.insert(0, str(ROOT))  # the tests package: how Chromium is launched
+from tests.chromium import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 
 ADMIN = ("admin", "Admin-demo-2026")
 CLIENT = ("democlient", "Client-demo-2026")

@@ -66,8 +66,9 @@ os.environ.setdefault("LOAD_DB_NAME", "ws_bench")
 import load as served  # noqa: E402  (scripts/load.py: the database, starting the served app, its memory)
 from torture import replace_section  # noqa: E402  (one "## ..." section of a markdown report replaced)
 
+from tests.chromium import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+
 OUT = ROOT / "bench"
-CHROMIUM, CHROMIUM_ARGS = served.CHROMIUM, served.CHROMIUM_ARGS
 # Reflex's event protocol, as tests/e2e/test_websocket_fuzz.py speaks it (copied: importing that module imports
 # tests/e2e/conftest.py, which points the settings at a test database).
 NAMESPACE = "/_event"  # the socket.io namespace is the endpoint's path, as the browser's client derives it

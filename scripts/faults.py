@@ -59,6 +59,8 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 import load as served  # noqa: E402  (scripts/load.py: starting the served app, its memory)
 
+from tests.chromium import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+
 DB = "app_faults"
 ADMIN = ("admin", "Admin-demo-2026")  # the demo content's administrator
 DEMO_CLIENT = "Client-demo-2026"  # democlient's password in the demo content
@@ -450,15 +452,6 @@ async def readers(url: str, ledger: Ledger, stop: asyncio.Event, n: int) -> None
             await asyncio.sleep(random.uniform(0.5, 1.0))
 
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-dev-shm-usage",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 BROWSER = "browser: portal tab (websocket event)"
 
 

@@ -34,22 +34,12 @@ import httpx
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # run as `python scripts/load.py`: the app package is beside this folder
+
 DB = os.environ.get("LOAD_DB_NAME", "app_load")
 PG = os.environ.get("TEST_PG_ADMIN_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres")
 PAGES = ["/", "/about", "/services", "/portfolio", "/careers", "/contact", "/book-meeting", "/terms", "/privacy"]
 CLIENT_ROUTES = ["/api/protected/projects", "/api/protected/invoices", "/api/protected/meetings", "/api/auth/me"]
 PASSWORD = "Load-test-pass-1"
-# Debian's Chromium, launched as tests/e2e/conftest.py launches it (the benchmarks that drive a real browser).
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-dev-shm-usage",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-]
 
 
 def say(text: str) -> None:

@@ -20,22 +20,13 @@ from sqlalchemy import text
 from sqlalchemy.engine import Engine
 
 from app.core.db import make_engine
+from tests.chromium import CHROMIUM, CHROMIUM_ARGS
 from tests.conftest import PG_ADMIN_URL
 from tests.migrations import migrate
 from tests.smtp_sink import SmtpSink
 
 ROOT = Path(__file__).resolve().parents[2]
 E2E_DB = os.environ.get("TEST_E2E_DB_NAME", "app_test_e2e")
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-dev-shm-usage",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-]
 STARTUP_TIMEOUT_S = 300  # a cold frontend build plus the first compile
 
 
