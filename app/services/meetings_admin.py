@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, BeforeValidator, Field
+from pydantic import AfterValidator, Field
 from sqlalchemy import String, cast, func
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import aliased
@@ -29,7 +29,7 @@ from app.services import validation as v
 from app.services.access import require
 from app.services.meetings import meeting_dto
 from app.services.paging import PAGE_SIZE, Page, paginate
-from app.services.schema import Flag, Form, Input, RawText, Text, Whole, parse, problem
+from app.services.schema import Flag, Form, Input, Moment, RawText, Text, Whole, parse, problem
 
 MEETING_SORTS_DEFAULT = {"upcoming": "soonest", "past": "latest", "all": "latest"}
 _client = aliased(User, name="client")
@@ -129,29 +129,6 @@ def _names(s: Session, ids: set[uuid.UUID]) -> dict[uuid.UUID | None, str]:
     return {u.id: " ".join(p for p in (u.first_name, u.last_name) if p) or u.username for u in users}
 
 
-def _when(value: Any) -> datetime | None:
-    if value is None:
-        return None
-    if not isinstance(value, str):
-        raise ValueError("Must be text")
-    try:
-        parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
-    except ValueError:
-        raise problem("Start time must be a date and time") from None
-    if parsed.tzinfo is None:
-        raise problem("Start time needs a time zone")
-    # Checked on the date as written, before any conversion: 0001-01-01 at +05:00 has no UTC equivalent.
-    if why := v.date_problem(parsed.date(), "Start time"):
-        raise problem(why)
-    return parsed
-
-
-def _start(value: Any) -> datetime:
-    if (parsed := _when(value)) is None:
-        raise problem("Start time is required")
-    return parsed
-
-
 class MeetingUpdate(Form):
     """The fields sent change; blank text and null mean "not sent". A new start keeps the meeting's length unless a
     duration is sent; the client and the project are looked up by the service."""
@@ -161,11 +138,7 @@ class MeetingUpdate(Form):
     description: Annotated[str | None, Text("Description", 5000)] = None
     meeting_type: Annotated[str | None, Text("Meeting type", 100)] = None
     meeting_url: booking_settings.JoinLink = None
-    start_time: Annotated[
-        datetime | None,
-        BeforeValidator(_when),
-        Field(description="ISO 8601 with a time zone, between 1900-01-01 and 2200-12-31."),
-    ] = None
+    start_time: Annotated[datetime | None, Moment("Start time")] = None
     duration_minutes: Annotated[int | None, Whole("Duration", 5, 600)] = None
     project_id: Annotated[int | None, Whole("Project", 1, MAX_ID, refusal="Project not found")] = None
 
@@ -175,11 +148,7 @@ class MeetingCreate(MeetingUpdate):
     refusals come first; the client and the project are looked up once the values themselves are right."""
 
     title: Annotated[str | None, Text("Title", 200, required=True)] = Field(None, validate_default=True)
-    start_time: Annotated[
-        datetime | None,
-        BeforeValidator(_start),
-        Field(description="ISO 8601 with a time zone, between 1900-01-01 and 2200-12-31."),
-    ] = Field(None, validate_default=True)
+    start_time: Annotated[datetime | None, Moment("Start time", required=True)] = Field(None, validate_default=True)
 
 
 def _values(s: Session, body: MeetingUpdate, meeting: Meeting | None) -> dict[str, Any]:

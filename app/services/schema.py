@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 from decimal import Decimal
 from enum import StrEnum
 from typing import Annotated, Any, TypeVar, get_args
@@ -292,6 +292,54 @@ class Day:
     def __get_pydantic_json_schema__(self, schema: CoreSchema, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
         out = handler(schema)
         out.setdefault("description", f"{self.label}: a date (YYYY-MM-DD) from 1900-01-01 to 2200-12-31.")
+        return out
+
+
+@dataclass(frozen=True)
+class Moment:
+    """`Annotated[datetime | None, Moment("Start time")]`: a date and time with its zone (ISO 8601, "Z" for UTC) on a
+    day from 1900-01-01 to 2200-12-31; null is null. Worded "<label> must be a date and time", "<label> needs a time
+    zone" and the calendar's limits; `required`: null is "<label> is required". The words can be the form's own."""
+
+    label: str
+    required: bool = False
+    unreadable: str | None = None  # for text that is no date and time
+    no_zone: str | None = None  # for a date and time without its zone
+    missing: str | None = None  # for a required one left out
+    summary: str | None = None  # see `problem`
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+        spec = self
+
+        def refuse(message: str) -> PydanticCustomError:
+            return problem(message, summary=spec.summary)
+
+        def check(value: Any) -> datetime | None:
+            if value is None or value == "":
+                if spec.required:
+                    raise refuse(spec.missing or f"{spec.label} is required")
+                return None
+            if isinstance(value, datetime):
+                parsed = value
+            elif isinstance(value, str):
+                try:
+                    parsed = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+                except ValueError:
+                    raise refuse(spec.unreadable or f"{spec.label} must be a date and time") from None
+            else:
+                raise ValueError("Must be text")
+            if parsed.tzinfo is None:
+                raise refuse(spec.no_zone or f"{spec.label} needs a time zone")
+            # Checked on the date as written, before any conversion: 0001-01-01 at +05:00 has no UTC equivalent.
+            if why := validation.date_problem(parsed.date(), spec.label):
+                raise refuse(why)
+            return parsed
+
+        return core_schema.no_info_before_validator_function(check, handler(source))
+
+    def __get_pydantic_json_schema__(self, schema: CoreSchema, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
+        out = handler(schema)
+        out.setdefault("description", f"{self.label}: ISO 8601 with a time zone, between 1900-01-01 and 2200-12-31.")
         return out
 
 
