@@ -15,6 +15,7 @@ from fastapi.responses import StreamingResponse
 from app.api.deps import (
     CurrentUser,
     DownloadUser,
+    Paged,
     PageNo,
     PageSize,
     RowId,
@@ -50,6 +51,8 @@ from app.services.time_entries import TimeEntriesPage, TimeEntryCreate, TimeEntr
 router = APIRouter(tags=["content"])
 public = APIRouter(tags=["content"])
 
+NameSort = Annotated[str, Query(description="name (default), newest or oldest.")]
+
 
 @public.get("/products", response_model=One[list[ProductPublic]])
 def list_active_products(s: SessionDep) -> dict[str, Any]:
@@ -58,18 +61,9 @@ def list_active_products(s: SessionDep) -> dict[str, Any]:
 
 
 @router.get("/protected/organizations", response_model=Listed[OrganizationPublic])
-def list_organizations(
-    user: StaffUser,
-    s: SessionDep,
-    search: Search = "",
-    sort: Annotated[str, Query(description="name (default), newest or oldest.")] = "name",
-    page: PageNo = 1,
-    page_size: PageSize = 25,
-) -> dict[str, Any]:
+def list_organizations(user: StaffUser, s: SessionDep, paged: Paged, sort: NameSort = "name") -> dict[str, Any]:
     """Organizations, searched (name, industry) and paginated in SQL (content:read); one page with paging fields."""
-    return organizations.list_organizations(
-        s, actor=user, search=search, sort=sort, page=page, page_size=page_size
-    ).as_json()
+    return organizations.list_organizations(s, actor=user, sort=sort, **paged.args()).as_json()
 
 
 @router.post(
@@ -208,16 +202,9 @@ def delete_site_content(kind: str, item_id: RowId, user: StaffUser, s: SessionDe
 
 
 @router.get("/admin/products", response_model=Listed[ProductPublic])
-def list_all_products(
-    user: StaffUser,
-    s: SessionDep,
-    search: Search = "",
-    sort: Annotated[str, Query(description="name (default), newest or oldest.")] = "name",
-    page: PageNo = 1,
-    page_size: PageSize = 25,
-) -> dict[str, Any]:
+def list_all_products(user: StaffUser, s: SessionDep, paged: Paged, sort: NameSort = "name") -> dict[str, Any]:
     """Every product with every price, searched (name, category) and paginated in SQL (products:read)."""
-    return products.list_products(s, actor=user, search=search, sort=sort, page=page, page_size=page_size).as_json()
+    return products.list_products(s, actor=user, sort=sort, **paged.args()).as_json()
 
 
 @router.post(
@@ -280,18 +267,10 @@ InvoiceSort = Annotated[str, Query(description="newest (default), oldest, number
 
 @router.get("/admin/invoices", response_model=Listed[InvoiceRow])
 def list_invoices(
-    user: StaffUser,
-    s: SessionDep,
-    search: Search = "",
-    status: InvoiceStatusFilter = "",
-    sort: InvoiceSort = "newest",
-    page: PageNo = 1,
-    page_size: PageSize = 25,
+    user: StaffUser, s: SessionDep, paged: Paged, status: InvoiceStatusFilter = "", sort: InvoiceSort = "newest"
 ) -> dict[str, Any]:
     """Every client's invoices, drafts included, searched, filtered and paged in SQL (billing:read)."""
-    return billing.list_invoices(
-        s, actor=user, search=search, status=status, sort=sort, page=page, page_size=page_size
-    ).as_json()
+    return billing.list_invoices(s, actor=user, status=status, sort=sort, **paged.args()).as_json()
 
 
 @router.post(
@@ -333,27 +312,18 @@ def delete_invoice(invoice_id: RowId, user: StaffUser, s: SessionDep) -> dict[st
 def list_meetings(
     user: StaffUser,
     s: SessionDep,
+    paged: Paged,
     when: str = "upcoming",
     status: str = "",
     client_id: str = "",
-    search: str = "",
     sort: str = "",
-    page: int = 1,
-    page_size: int = 25,
 ) -> dict[str, Any]:
     """Meetings searched, filtered by upcoming/past, status and client, and sorted (meetings:read); one page, with the
     paging fields."""
-    return meetings_admin.list_all(
-        s,
-        actor=user,
-        when=when,
-        status=status,
-        client_id=client_id,
-        search=search,
-        sort=sort,
-        page=page,
-        page_size=page_size,
-    ).as_json()
+    page = meetings_admin.list_all(
+        s, actor=user, when=when, status=status, client_id=client_id, sort=sort, **paged.args()
+    )
+    return page.as_json()
 
 
 @router.post(
@@ -394,17 +364,14 @@ def export_applications(
 def list_applications(
     user: StaffUser,
     s: SessionDep,
+    paged: Paged,
     job_code: Annotated[str, Query(description="Only this opening's applications.")] = "",
     status: Annotated[str, Query(description="Only applications in this status.")] = "",
-    search: Search = "",
     sort: Annotated[str, Query(description="newest (default), oldest or name.")] = "newest",
-    page: PageNo = 1,
-    page_size: PageSize = 25,
 ) -> dict[str, Any]:
     """Job applications by opening and status, searched (name, e-mail, job) and paginated in SQL (applications:read)."""
-    return applications.list_applications(
-        s, actor=user, job_code=job_code, status=status, search=search, sort=sort, page=page, page_size=page_size
-    ).as_json()
+    page = applications.list_applications(s, actor=user, job_code=job_code, status=status, sort=sort, **paged.args())
+    return page.as_json()
 
 
 @router.put("/admin/applications/{application_id}", response_model=Saved[ApplicationPublic])
