@@ -22,7 +22,7 @@ from app.models.user import User
 from app.services import audit, company, files, mail
 from app.services.access import require
 from app.services.csv_export import columns, csv_text
-from app.services.paging import PAGE_SIZE, Page, paginate, stream
+from app.services.paging import PAGE_SIZE, Listing, Page
 from app.services.schema import Body, RawText, parse, problem
 
 NEXT: dict[S, set[S]] = {
@@ -104,17 +104,8 @@ def list_applications(
 ) -> Page[dict[str, Any]]:
     """A page of applications (newest first unless sorted), by opening and status, searched in the applicant's name,
     e-mail and the job (code or title) (applications:read)."""
-    return paginate(
-        s,
-        _applications(actor, job_code=job_code, status=status),
-        to=_application_row,
-        search=search,
-        search_in=APPLICATION_SEARCH,
-        sort=sort,
-        sorts=APPLICATION_SORTS,
-        page=page,
-        page_size=page_size,
-    )
+    query = _applications(actor, job_code=job_code, status=status)
+    return APPLICATIONS.page(s, query, search=search, sort=sort, page=page, page_size=page_size)
 
 
 APPLICATION_SEARCH = (
@@ -131,6 +122,9 @@ APPLICATION_COLUMNS = (
 
 def _application_row(row: Any) -> dict[str, Any]:
     return application_dto(row[0], row[1])
+
+
+APPLICATIONS = Listing(_application_row, APPLICATION_SORTS, APPLICATION_SEARCH)
 
 
 def _applications(actor: User, *, job_code: str, status: str) -> Any:
@@ -152,9 +146,7 @@ def export_applications(
 ) -> Iterator[str]:
     """Every application the list shows with these filters, as CSV text in pieces (checked before the first)."""
     query = _applications(actor, job_code=job_code, status=status)
-    rows = stream(
-        s, query, to=_application_row, search=search, search_in=APPLICATION_SEARCH, sort=sort, sorts=APPLICATION_SORTS
-    )
+    rows = APPLICATIONS.stream(s, query, search=search, sort=sort)
     return csv_text(APPLICATION_COLUMNS, columns(rows, APPLICATION_COLUMNS))
 
 

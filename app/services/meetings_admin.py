@@ -28,7 +28,7 @@ from app.services import audit, booking_invite, booking_settings, mail
 from app.services import validation as v
 from app.services.access import require
 from app.services.meetings import meeting_dto
-from app.services.paging import PAGE_SIZE, Page, paginate
+from app.services.paging import PAGE_SIZE, Listing, Page
 from app.services.schema import Flag, Form, Input, Moment, RawText, Text, Whole, parse, problem
 
 MEETING_SORTS_DEFAULT = {"upcoming": "soonest", "past": "latest", "all": "latest"}
@@ -63,6 +63,9 @@ MEETING_SEARCH = (
     _full_name(_organizer),
     _organizer.username,
 )
+
+
+MEETINGS = Listing(lambda m: m, MEETING_SORTS, MEETING_SEARCH)
 
 
 def list_all(
@@ -102,17 +105,8 @@ def list_all(
             query = query.where(Meeting.client_id == uuid.UUID(client_id))
         except ValueError:
             raise Invalid("Unknown client", errors={"client_id": "Unknown client"}) from None
-    found = paginate(
-        s,
-        query,
-        to=lambda m: m,
-        search=search,
-        search_in=MEETING_SEARCH,
-        sort=sort if sort in MEETING_SORTS else MEETING_SORTS_DEFAULT[when],
-        sorts=MEETING_SORTS,
-        page=page,
-        page_size=page_size,
-    )
+    order = sort if sort in MEETING_SORTS else MEETING_SORTS_DEFAULT[when]
+    found = MEETINGS.page(s, query, search=search, sort=order, page=page, page_size=page_size)
     names = _names(s, {i for m in found.data for i in (m.client_id, m.organizer_id) if i})
     rows = [
         {**meeting_dto(m), "client_name": names.get(m.client_id), "organizer_name": names.get(m.organizer_id)}
@@ -273,6 +267,9 @@ TYPE_SORTS = {
 }
 
 
+TYPES = Listing(meeting_type_dto, TYPE_SORTS, (MeetingType.name, MeetingType.host_name))
+
+
 def list_types(
     s: Session,
     *,
@@ -288,17 +285,7 @@ def list_types(
     query = select(MeetingType)
     if active is not None:
         query = query.where(col(MeetingType.is_active).is_(active))
-    return paginate(
-        s,
-        query,
-        to=meeting_type_dto,
-        search=search,
-        search_in=(MeetingType.name, MeetingType.host_name),
-        sort=sort,
-        sorts=TYPE_SORTS,
-        page=page,
-        page_size=page_size,
-    )
+    return TYPES.page(s, query, search=search, sort=sort, page=page, page_size=page_size)
 
 
 def _booking_link(value: str | None) -> str | None:

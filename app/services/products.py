@@ -20,7 +20,7 @@ from app.models.enums import BillingPeriod, ProductCategory
 from app.models.user import User
 from app.services import audit
 from app.services.access import require
-from app.services.paging import PAGE_SIZE, Page, contains, paginate
+from app.services.paging import PAGE_SIZE, Listing, Page, contains
 from app.services.schema import Choice, Flag, Input, Money, RawText, Text, parse, problem, required
 
 PRODUCT_SORTS = {
@@ -191,7 +191,7 @@ def _page(
     ]
     if where := [p for p in parts if p is not None]:
         query = query.where(sa.or_(*where))
-    result = paginate(s, query, to=lambda p: p, sort=sort, sorts=PRODUCT_SORTS, page=page, page_size=page_size)
+    result = Listing(lambda p: p, PRODUCT_SORTS).page(s, query, sort=sort, page=page, page_size=page_size)
     data = _with_prices(s, result.data, active_prices_only=active_prices_only)
     return result.with_data(data)
 

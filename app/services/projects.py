@@ -22,7 +22,7 @@ from app.models.project import Organization, Project, ProjectMilestone
 from app.models.user import User
 from app.services import access, audit, client_cancellations
 from app.services import validation as v
-from app.services.paging import PAGE_SIZE, Page, contains, paginate
+from app.services.paging import PAGE_SIZE, Listing, Page, contains
 from app.services.schema import AList, Body, Choice, Day, Money, RawText, Text, Whole, parse, problem, required
 from app.services.time_entries import hours_number
 
@@ -201,7 +201,7 @@ def list_projects_page(
     ]
     if where := [p for p in parts if p is not None]:
         query = query.where(sa.or_(*where))
-    result = paginate(s, query, to=lambda row: row, sort=sort, sorts=PROJECT_SORTS, page=page, page_size=page_size)
+    result = Listing(lambda row: row, PROJECT_SORTS).page(s, query, sort=sort, page=page, page_size=page_size)
     milestones = _milestones_of(s, [p for p, *_names in result.data])
     data = [
         {
@@ -215,6 +215,14 @@ def list_projects_page(
     return result.with_data(data)
 
 
+# The pickers' {id, name, client_id} by name, searched in the name.
+CHOICES = Listing(
+    lambda p: {"id": str(p.id), "name": p.name, "client_id": str(p.client_id)},
+    {"name": PROJECT_SORTS["name"]},
+    (Project.name,),
+)
+
+
 def project_choices(
     s: Session, *, actor: User, search: str = "", client_id: str = "", limit: int = CHOICES_MAX
 ) -> Page[dict[str, str]]:
@@ -224,15 +232,7 @@ def project_choices(
     query = select(Project)
     if client_id:
         query = query.where(Project.client_id == _uuid(client_id, "client_id", "client"))
-    return paginate(
-        s,
-        query,
-        to=lambda p: {"id": str(p.id), "name": p.name, "client_id": str(p.client_id)},
-        search=search,
-        search_in=(Project.name,),
-        sorts={"name": PROJECT_SORTS["name"]},
-        page_size=limit,
-    )
+    return CHOICES.page(s, query, search=search, page_size=limit)
 
 
 def cancel_project(s: Session, *, actor: User, project_id: int) -> dict[str, object]:
