@@ -11,15 +11,14 @@ from sqlalchemy import func
 from sqlmodel import Session, col, select
 from sqlmodel.sql.expression import SelectOfScalar
 
-from app.core.db import get_by_id
-from app.core.errors import Invalid, NotFound
+from app.core.errors import Invalid
 from app.core.permissions import STAFF_ROLES, Perm
 from app.models.enums import InquiryPriority, InquiryStatus
 from app.models.inquiry import ContactInquiry
 from app.models.system import AuditLog
 from app.models.user import User
 from app.services import audit, contact
-from app.services.access import require
+from app.services.access import found, require
 from app.services.csv_export import columns, csv_text
 from app.services.paging import Listing, Page
 from app.services.schema import Body, Choice, Flag, RawText, Text, parse
@@ -133,9 +132,7 @@ def update_inquiry(
 ) -> dict[str, Any]:
     """Change status, priority, assignee or notes (any value to any value: staff triage freely)."""
     require(actor, Perm.inquiries_write, "update inquiries")
-    inquiry = get_by_id(s, ContactInquiry, inquiry_id)
-    if inquiry is None:
-        raise NotFound("Inquiry not found")
+    inquiry = found(s, ContactInquiry, inquiry_id, "Inquiry")
     changes = parse(InquiryUpdate, data).sent()
     errors: dict[str, str] = {}
     if "assigned_to" in changes:

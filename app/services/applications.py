@@ -13,14 +13,13 @@ from pydantic import AfterValidator, BaseModel, Field
 from sqlalchemy import func
 from sqlmodel import Session, col, select
 
-from app.core.db import get_by_id
 from app.core.errors import Invalid, NotFound
 from app.core.permissions import Perm
 from app.models.careers import JobApplication, JobOpening
 from app.models.enums import ApplicationStatus as S
 from app.models.user import User
 from app.services import audit, company, files, mail
-from app.services.access import require
+from app.services.access import found, require
 from app.services.csv_export import columns, csv_text
 from app.services.paging import PAGE_SIZE, Listing, Page
 from app.services.schema import Body, RawText, parse, problem
@@ -169,10 +168,7 @@ def opening_choices(s: Session, *, actor: User) -> list[dict[str, str]]:
 
 
 def _get(s: Session, application_id: int) -> JobApplication:
-    application = get_by_id(s, JobApplication, application_id)
-    if application is None:
-        raise NotFound("Application not found")
-    return application
+    return found(s, JobApplication, application_id, "Application")
 
 
 def open_document(s: Session, *, actor: User, application_id: int, which: str) -> tuple[str, str, BinaryIO]:

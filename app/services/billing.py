@@ -20,7 +20,7 @@ from sqlmodel import Session, col, select
 
 from app.core.config import settings
 from app.core.db import MAX_ID, get_by_id
-from app.core.errors import Conflict, Invalid, NotFound
+from app.core.errors import Conflict, Invalid
 from app.core.permissions import Perm
 from app.models.base import utcnow
 from app.models.billing import Invoice, InvoiceItem, Payment
@@ -340,10 +340,7 @@ def _dto(s: Session, invoice: Invoice) -> dict[str, Any]:
 
 
 def _get(s: Session, invoice_id: int) -> Invoice:
-    invoice = get_by_id(s, Invoice, invoice_id)
-    if invoice is None:
-        raise NotFound("Invoice not found")
-    return invoice
+    return access.found(s, Invoice, invoice_id, "Invoice")
 
 
 def issue_invoice(s: Session, *, actor: User, invoice_id: int) -> dict[str, Any]:

@@ -14,14 +14,13 @@ from typing import Any
 from pydantic import BaseModel
 from sqlmodel import Session, col, select
 
-from app.core.db import get_by_id
-from app.core.errors import Invalid, NotFound
+from app.core.errors import Invalid
 from app.core.permissions import Perm
 from app.models.enums import SubscriberStatus
 from app.models.inquiry import NewsletterSubscriber
 from app.models.user import User
 from app.services import audit
-from app.services.access import require
+from app.services.access import found, require
 from app.services.csv_export import columns, csv_text
 from app.services.paging import PAGE_SIZE, Listing, Page
 
@@ -100,9 +99,7 @@ def unsubscribe_subscriber(s: Session, *, actor: User, subscriber_id: int) -> Su
     unsubscribed changes nothing and records nothing: a second click, or a colleague who was quicker, is no error.
     """
     require(actor, Perm.content_write, CHANGING)
-    sub = get_by_id(s, NewsletterSubscriber, subscriber_id)
-    if sub is None:
-        raise NotFound("Subscriber not found")
+    sub = found(s, NewsletterSubscriber, subscriber_id, "Subscriber")
     if sub.status != SubscriberStatus.unsubscribed:
         previous = str(sub.status)
         sub.status = SubscriberStatus.unsubscribed

@@ -11,13 +11,13 @@ from sqlalchemy import func
 from sqlmodel import Session, col, select
 
 from app.core.db import get_by_id
-from app.core.errors import Invalid, NotFound
+from app.core.errors import Invalid
 from app.core.permissions import Perm
 from app.models.enums import OrganizationSize
 from app.models.project import Organization
 from app.models.user import User
 from app.services import audit
-from app.services.access import require
+from app.services.access import found, require
 from app.services.paging import PAGE_SIZE, Listing, Page
 from app.services.schema import Choice, Input, RawText, Text, parse, problem, required
 
@@ -155,9 +155,7 @@ def update_organization(
 ) -> OrganizationPublic:
     """Change the fields sent (content:write)."""
     require(actor, Perm.content_write, "update organizations")
-    org = get_by_id(s, Organization, organization_id)
-    if org is None:
-        raise NotFound("Organization not found")
+    org = found(s, Organization, organization_id, "Organization")
     for key, value in _values(s, parse(OrganizationUpdate, data)).items():
         setattr(org, key, value)
     s.add(org)
@@ -169,9 +167,7 @@ def update_organization(
 def delete_organization(s: Session, *, actor: User, organization_id: int) -> None:
     """Delete an organization; its projects stay, without the link."""
     require(actor, Perm.content_write, "delete organizations")
-    org = get_by_id(s, Organization, organization_id)
-    if org is None:
-        raise NotFound("Organization not found")
+    org = found(s, Organization, organization_id, "Organization")
     audit.record(s, actor=actor, action="organization.delete", details={"name": org.name, "id": org.id})
     s.delete(org)
     s.commit()

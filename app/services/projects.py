@@ -15,7 +15,7 @@ from sqlalchemy.orm import aliased
 from sqlmodel import Session, col, select
 
 from app.core.db import MAX_ID, get_by_id
-from app.core.errors import Forbidden, Invalid, NotFound
+from app.core.errors import Forbidden, Invalid
 from app.core.permissions import Perm
 from app.models.enums import MilestoneStatus, ProjectStatus, ProjectType
 from app.models.project import Organization, Project, ProjectMilestone
@@ -340,9 +340,7 @@ def update_project(
 ) -> dict[str, object]:
     """Change the fields sent (content:write), including progress."""
     access.require(actor, Perm.content_write, "update projects")
-    project = get_by_id(s, Project, project_id)
-    if project is None:
-        raise NotFound("Project not found")
+    project = access.found(s, Project, project_id, "Project")
     values = _project_values(s, parse(ProjectUpdate, data), creating=False)
     for key, value in values.items():
         setattr(project, key, value)
@@ -355,9 +353,7 @@ def update_project(
 def delete_project(s: Session, *, actor: User, project_id: int) -> None:
     """Delete a project and its milestones; its invoices stay, unlinked."""
     access.require(actor, Perm.content_write, "delete projects")
-    project = get_by_id(s, Project, project_id)
-    if project is None:
-        raise NotFound("Project not found")
+    project = access.found(s, Project, project_id, "Project")
     audit.record(s, actor=actor, action="project.delete", details={"name": project.name, "id": project.id})
     s.delete(project)
     s.commit()
@@ -393,9 +389,7 @@ def set_milestones(
     """Replace a project's milestones with the given list, in the given order (content:write); a refused item
     refuses the whole list."""
     access.require(actor, Perm.content_write, "update projects")
-    project = get_by_id(s, Project, project_id)
-    if project is None:
-        raise NotFound("Project not found")
+    project = access.found(s, Project, project_id, "Project")
     items = parse(MilestonesSave, {"milestones": list(milestones)}).milestones
     rows = [
         ProjectMilestone(
