@@ -365,8 +365,27 @@ def book(
     )
     s.add(meeting)
     _flush_or_taken(s)
-    booking_invite.send(s, meeting, t, method="REQUEST", manage_link=manage_url(token), time_zone=form.time_zone)
-    audit.record(s, actor=actor, action="meeting.book", entity=meeting, ip=ip)
+    return _tell(s, meeting, t, "REQUEST", "meeting.book", token=token, time_zone=form.time_zone, actor=actor, ip=ip)
+
+
+def _tell(
+    s: Session,
+    meeting: Meeting,
+    t: MeetingType | None,
+    method: booking_invite.Method,
+    action: str,
+    *,
+    token: str | None = None,
+    time_zone: str | None,
+    actor: User | None = None,
+    ip: str | None,
+    details: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Mail both sides the invitation (REQUEST, with the booker's new manage link) or its cancellation; audit the
+    change; commit. The booking as answered."""
+    link = manage_url(token) if token else None
+    booking_invite.send(s, meeting, t, method=method, manage_link=link, time_zone=time_zone)
+    audit.record(s, actor=actor, action=action, entity=meeting, ip=ip, details=details)
     s.commit()
     return booking_json(meeting, t, token)
 
@@ -416,10 +435,7 @@ def reschedule(
     meeting.manage_token_hash = _digest(new)
     s.add(meeting)
     _flush_or_taken(s)
-    booking_invite.send(s, meeting, t, method="REQUEST", manage_link=manage_url(new), time_zone=form.time_zone)
-    audit.record(s, actor=None, action="meeting.reschedule", entity=meeting, ip=ip)
-    s.commit()
-    return booking_json(meeting, t2, new)
+    return _tell(s, meeting, t2, "REQUEST", "meeting.reschedule", token=new, time_zone=form.time_zone, ip=ip)
 
 
 def cancel(s: Session, *, token: str, ip: str | None = None, time_zone: str | None = None) -> dict[str, Any]:
@@ -444,10 +460,7 @@ def cancel(s: Session, *, token: str, ip: str | None = None, time_zone: str | No
         s.rollback()
         raise NotFound(UNKNOWN_LINK)
     s.refresh(meeting)
-    booking_invite.send(s, meeting, t, method="CANCEL", time_zone=time_zone)
-    audit.record(s, actor=None, action="meeting.cancel", entity=meeting, ip=ip, details={"reason": "booker"})
-    s.commit()
-    return booking_json(meeting, t)
+    return _tell(s, meeting, t, "CANCEL", "meeting.cancel", time_zone=time_zone, ip=ip, details={"reason": "booker"})
 
 
 def calendar_file(s: Session, *, token: str) -> str:
