@@ -19,7 +19,7 @@ from app.models.system import AuditLog
 from app.models.user import User
 from app.services import audit, contact
 from app.services.access import found, require
-from app.services.csv_export import columns, csv_text
+from app.services.csv_export import table
 from app.services.paging import Listing, Page
 from app.services.schema import Body, Choice, Flag, RawText, Text, parse
 
@@ -114,7 +114,7 @@ def export_inquiries(
     """Every inquiry the list shows with these filters, as CSV text in pieces (checked before the first piece)."""
     query = _inquiries(actor, status=status, spam=spam)
     rows = INQUIRIES.stream(s, query, search=search, sort=sort)
-    return csv_text(INQUIRY_COLUMNS, columns(rows, INQUIRY_COLUMNS))
+    return table(INQUIRY_COLUMNS, rows)
 
 
 class InquiryUpdate(Body):

@@ -43,7 +43,7 @@ from app.services.account_fields import (
     Phone,
     Username,
 )
-from app.services.csv_export import columns, csv_text
+from app.services.csv_export import table
 from app.services.paging import Listing, Page, contains
 from app.services.schema import Flag, Form, Input, RawText, parse, problem, required
 from app.services.users import GENERIC_INVALID, clean_text, create_user, role_problems
@@ -126,7 +126,7 @@ def export_users(
     """Every user (or client, with role="client") the list shows with these filters, as CSV text in pieces."""
     query = _users(actor, role=role, verified=verified)
     rows = USERS.stream(s, query, search=search, sort=sort)
-    return csv_text(USER_COLUMNS, columns(rows, USER_COLUMNS))
+    return table(USER_COLUMNS, rows)
 
 
 def list_users(

@@ -20,7 +20,7 @@ from app.models.enums import ApplicationStatus as S
 from app.models.user import User
 from app.services import audit, company, files, mail
 from app.services.access import found, require
-from app.services.csv_export import columns, csv_text
+from app.services.csv_export import table
 from app.services.paging import PAGE_SIZE, Listing, Page
 from app.services.schema import Body, RawText, parse, problem
 
@@ -146,7 +146,7 @@ def export_applications(
     """Every application the list shows with these filters, as CSV text in pieces (checked before the first)."""
     query = _applications(actor, job_code=job_code, status=status)
     rows = APPLICATIONS.stream(s, query, search=search, sort=sort)
-    return csv_text(APPLICATION_COLUMNS, columns(rows, APPLICATION_COLUMNS))
+    return table(APPLICATION_COLUMNS, rows)
 
 
 def opening_choices(s: Session, *, actor: User) -> list[dict[str, str]]:

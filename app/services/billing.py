@@ -30,7 +30,7 @@ from app.models.user import User
 from app.services import access, audit, company, mail
 from app.services import validation as v
 from app.services.admin_users import CLIENT_SEARCH
-from app.services.csv_export import columns, csv_text
+from app.services.csv_export import table
 from app.services.invoices import invoice_dto
 from app.services.paging import PAGE_SIZE, Listing, Page
 from app.services.schema import AList, Day, Input, Money, RawText, Text, Whole, parse, problem, required
@@ -273,7 +273,7 @@ def export_invoices(s: Session, *, actor: User, search: str = "", status: str = 
     """Every invoice the staff list shows with these filters, as CSV text in pieces (checked before the first)."""
     query = _invoices(actor, status=status)
     rows = INVOICES.stream(s, query, search=search, sort=sort)
-    return csv_text(INVOICE_COLUMNS, columns(rows, INVOICE_COLUMNS))
+    return table(INVOICE_COLUMNS, rows)
 
 
 def project_choices(s: Session, *, actor: User, client_id: str) -> list[dict[str, str]]:

@@ -21,7 +21,7 @@ from app.models.inquiry import NewsletterSubscriber
 from app.models.user import User
 from app.services import audit
 from app.services.access import found, require
-from app.services.csv_export import columns, csv_text
+from app.services.csv_export import table
 from app.services.paging import PAGE_SIZE, Listing, Page
 
 SUBSCRIBER_SORTS = {
@@ -89,7 +89,7 @@ def export_subscribers(s: Session, *, actor: User, status: str = "", search: str
     """Every subscriber the list shows with these filters, as CSV text in pieces (checked before the first)."""
     query = _subscribers(actor, status=status)
     rows = (row.model_dump() for row in SUBSCRIBERS.stream(s, query, search=search, sort=sort))
-    return csv_text(SUBSCRIBER_COLUMNS, columns(rows, SUBSCRIBER_COLUMNS))
+    return table(SUBSCRIBER_COLUMNS, rows)
 
 
 def unsubscribe_subscriber(s: Session, *, actor: User, subscriber_id: int) -> SubscriberPublic:
