@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import uuid
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Annotated, Any
 
 from fastapi import Depends, Query, Request
@@ -33,6 +34,26 @@ RowId = Annotated[int, Field(ge=1, le=MAX_ID)]
 PageNo = Annotated[int, Query(description="The page, from 1 (clamped into range).")]
 PageSize = Annotated[int, Query(description="Rows per page, 1 to 100 (clamped into range).")]
 Search = Annotated[str, Query(description="Text to look for (case-insensitive; the first 100 characters are used).")]
+
+
+@dataclass(frozen=True)
+class Paging:
+    """A list's search box and pager, as every list route reads them beside its own filters."""
+
+    search: str
+    page: int
+    page_size: int
+
+    def args(self) -> dict[str, Any]:
+        """The list services' keyword arguments of the same names."""
+        return {"search": self.search, "page": self.page, "page_size": self.page_size}
+
+
+def paging(search: Search = "", page: PageNo = 1, page_size: PageSize = 25) -> Paging:
+    return Paging(search, page, page_size)
+
+
+Paged = Annotated[Paging, Depends(paging)]
 
 
 def client_ip(request: Request) -> str | None:

@@ -41,11 +41,17 @@ def sees_all(user: User, kind: str) -> bool:
     return staff_can(user, STAFF_READ[kind])
 
 
-def get_visible(s: Session, model: type[T], record_id: int, actor: User, kind: str, *, label: str) -> T:
-    """The record if the actor may see it; NotFound otherwise (also for clients' invisible drafts)."""
+def found(s: Session, model: type[T], record_id: object, label: str) -> T:
+    """The row with this id, or NotFound "<label> not found" (also for an id no row can have)."""
     record = get_by_id(s, model, record_id)
     if record is None:
         raise NotFound(f"{label} not found")
+    return record
+
+
+def get_visible(s: Session, model: type[T], record_id: int, actor: User, kind: str, *, label: str) -> T:
+    """The record if the actor may see it; NotFound otherwise (also for clients' invisible drafts)."""
+    record = found(s, model, record_id, label)
     if sees_all(actor, kind):
         return record
     owner = getattr(record, "client_id", None)

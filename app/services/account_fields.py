@@ -60,6 +60,9 @@ Password = Annotated[
     BeforeValidator(_password),
     Field(description=_PASSWORD_RULE, json_schema_extra={"minLength": PASSWORD_MIN_LENGTH}),
 ]
+# A new password as the reset and change forms send it (`newPassword`): judged by the service with the rest of its
+# form, so the one answer names every field to fix.
+NewPassword = Annotated[str, BeforeValidator(verbatim), Field(alias="newPassword", description=_PASSWORD_RULE)]
 ChosenPassword = Annotated[
     str | None,
     BeforeValidator(_chosen_password),

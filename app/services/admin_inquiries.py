@@ -11,17 +11,16 @@ from sqlalchemy import func
 from sqlmodel import Session, col, select
 from sqlmodel.sql.expression import SelectOfScalar
 
-from app.core.db import get_by_id
-from app.core.errors import Invalid, NotFound
+from app.core.errors import Invalid
 from app.core.permissions import STAFF_ROLES, Perm
 from app.models.enums import InquiryPriority, InquiryStatus
 from app.models.inquiry import ContactInquiry
 from app.models.system import AuditLog
 from app.models.user import User
 from app.services import audit, contact
-from app.services.access import require
-from app.services.csv_export import columns, csv_text
-from app.services.paging import Page, paginate, stream
+from app.services.access import found, require
+from app.services.csv_export import table
+from app.services.paging import Listing, Page
 from app.services.schema import Body, Choice, Flag, RawText, Text, parse
 
 
@@ -88,17 +87,7 @@ def list_inquiries(
     """A page of inquiries (newest first unless sorted), searched and filtered in SQL; spam-flagged ones only in their
     own list (`spam=True`)."""
     query = _inquiries(actor, status=status, spam=spam)
-    return paginate(
-        s,
-        query,
-        to=inquiry_dto,
-        search=search,
-        search_in=INQUIRY_SEARCH,
-        sort=sort,
-        sorts=INQUIRY_SORTS,
-        page=page,
-        page_size=page_size,
-    )
+    return INQUIRIES.page(s, query, search=search, sort=sort, page=page, page_size=page_size)
 
 
 INQUIRY_SEARCH = (ContactInquiry.name, ContactInquiry.email, ContactInquiry.company, ContactInquiry.message)
@@ -106,6 +95,7 @@ INQUIRY_COLUMNS = (
     "id", "created_at", "name", "email", "company", "phone", "service_type", "budget", "status", "priority",
     "assigned_to", "newsletter", "is_spam", "message", "notes",
 )  # fmt: skip
+INQUIRIES = Listing(inquiry_dto, INQUIRY_SORTS, INQUIRY_SEARCH)
 
 
 def _inquiries(actor: User, *, status: str, spam: bool) -> SelectOfScalar[ContactInquiry]:
@@ -123,8 +113,8 @@ def export_inquiries(
 ) -> Iterator[str]:
     """Every inquiry the list shows with these filters, as CSV text in pieces (checked before the first piece)."""
     query = _inquiries(actor, status=status, spam=spam)
-    rows = stream(s, query, to=inquiry_dto, search=search, search_in=INQUIRY_SEARCH, sort=sort, sorts=INQUIRY_SORTS)
-    return csv_text(INQUIRY_COLUMNS, columns(rows, INQUIRY_COLUMNS))
+    rows = INQUIRIES.stream(s, query, search=search, sort=sort)
+    return table(INQUIRY_COLUMNS, rows)
 
 
 class InquiryUpdate(Body):
@@ -142,9 +132,7 @@ def update_inquiry(
 ) -> dict[str, Any]:
     """Change status, priority, assignee or notes (any value to any value: staff triage freely)."""
     require(actor, Perm.inquiries_write, "update inquiries")
-    inquiry = get_by_id(s, ContactInquiry, inquiry_id)
-    if inquiry is None:
-        raise NotFound("Inquiry not found")
+    inquiry = found(s, ContactInquiry, inquiry_id, "Inquiry")
     changes = parse(InquiryUpdate, data).sent()
     errors: dict[str, str] = {}
     if "assigned_to" in changes:

@@ -43,8 +43,8 @@ from app.services.account_fields import (
     Phone,
     Username,
 )
-from app.services.csv_export import columns, csv_text
-from app.services.paging import Page, contains, paginate, stream
+from app.services.csv_export import table
+from app.services.paging import Listing, Page, contains
 from app.services.schema import Flag, Form, Input, RawText, parse, problem, required
 from app.services.users import GENERIC_INVALID, clean_text, create_user, role_problems
 
@@ -104,6 +104,9 @@ def _user_row(u: User) -> dict[str, Any]:
     return UserPublic.of(u).model_dump(mode="json")
 
 
+USERS = Listing(_user_row, USER_SORTS, USER_SEARCH)
+
+
 def _users(actor: User, *, role: str, verified: bool | None) -> Any:
     if not _can(actor, Perm.users_read):
         raise Forbidden("You don't have permission to view users")
@@ -122,8 +125,8 @@ def export_users(
 ) -> Iterator[str]:
     """Every user (or client, with role="client") the list shows with these filters, as CSV text in pieces."""
     query = _users(actor, role=role, verified=verified)
-    rows = stream(s, query, to=_user_row, search=search, search_in=USER_SEARCH, sort=sort, sorts=USER_SORTS)
-    return csv_text(USER_COLUMNS, columns(rows, USER_COLUMNS))
+    rows = USERS.stream(s, query, search=search, sort=sort)
+    return table(USER_COLUMNS, rows)
 
 
 def list_users(
@@ -138,17 +141,8 @@ def list_users(
     page_size: int = 25,
 ) -> Page[dict[str, Any]]:
     """A page of users filtered in SQL by text (username, e-mail, names, company), role and verification."""
-    return paginate(
-        s,
-        _users(actor, role=role, verified=verified),
-        to=_user_row,
-        search=search,
-        search_in=USER_SEARCH,
-        sort=sort,
-        sorts=USER_SORTS,
-        page=page,
-        page_size=page_size,
-    )
+    query = _users(actor, role=role, verified=verified)
+    return USERS.page(s, query, search=search, sort=sort, page=page, page_size=page_size)
 
 
 def _raise_invalid(errors: dict[str, str]) -> None:

@@ -13,16 +13,15 @@ from pydantic import AfterValidator, BaseModel, Field
 from sqlalchemy import func
 from sqlmodel import Session, col, select
 
-from app.core.db import get_by_id
 from app.core.errors import Invalid, NotFound
 from app.core.permissions import Perm
 from app.models.careers import JobApplication, JobOpening
 from app.models.enums import ApplicationStatus as S
 from app.models.user import User
 from app.services import audit, company, files, mail
-from app.services.access import require
-from app.services.csv_export import columns, csv_text
-from app.services.paging import PAGE_SIZE, Page, paginate, stream
+from app.services.access import found, require
+from app.services.csv_export import table
+from app.services.paging import PAGE_SIZE, Listing, Page
 from app.services.schema import Body, RawText, parse, problem
 
 NEXT: dict[S, set[S]] = {
@@ -104,17 +103,8 @@ def list_applications(
 ) -> Page[dict[str, Any]]:
     """A page of applications (newest first unless sorted), by opening and status, searched in the applicant's name,
     e-mail and the job (code or title) (applications:read)."""
-    return paginate(
-        s,
-        _applications(actor, job_code=job_code, status=status),
-        to=_application_row,
-        search=search,
-        search_in=APPLICATION_SEARCH,
-        sort=sort,
-        sorts=APPLICATION_SORTS,
-        page=page,
-        page_size=page_size,
-    )
+    query = _applications(actor, job_code=job_code, status=status)
+    return APPLICATIONS.page(s, query, search=search, sort=sort, page=page, page_size=page_size)
 
 
 APPLICATION_SEARCH = (
@@ -131,6 +121,9 @@ APPLICATION_COLUMNS = (
 
 def _application_row(row: Any) -> dict[str, Any]:
     return application_dto(row[0], row[1])
+
+
+APPLICATIONS = Listing(_application_row, APPLICATION_SORTS, APPLICATION_SEARCH)
 
 
 def _applications(actor: User, *, job_code: str, status: str) -> Any:
@@ -152,10 +145,8 @@ def export_applications(
 ) -> Iterator[str]:
     """Every application the list shows with these filters, as CSV text in pieces (checked before the first)."""
     query = _applications(actor, job_code=job_code, status=status)
-    rows = stream(
-        s, query, to=_application_row, search=search, search_in=APPLICATION_SEARCH, sort=sort, sorts=APPLICATION_SORTS
-    )
-    return csv_text(APPLICATION_COLUMNS, columns(rows, APPLICATION_COLUMNS))
+    rows = APPLICATIONS.stream(s, query, search=search, sort=sort)
+    return table(APPLICATION_COLUMNS, rows)
 
 
 def opening_choices(s: Session, *, actor: User) -> list[dict[str, str]]:
@@ -177,10 +168,7 @@ def opening_choices(s: Session, *, actor: User) -> list[dict[str, str]]:
 
 
 def _get(s: Session, application_id: int) -> JobApplication:
-    application = get_by_id(s, JobApplication, application_id)
-    if application is None:
-        raise NotFound("Application not found")
-    return application
+    return found(s, JobApplication, application_id, "Application")
 
 
 def open_document(s: Session, *, actor: User, application_id: int, which: str) -> tuple[str, str, BinaryIO]:

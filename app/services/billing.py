@@ -20,7 +20,7 @@ from sqlmodel import Session, col, select
 
 from app.core.config import settings
 from app.core.db import MAX_ID, get_by_id
-from app.core.errors import Conflict, Invalid, NotFound
+from app.core.errors import Conflict, Invalid
 from app.core.permissions import Perm
 from app.models.base import utcnow
 from app.models.billing import Invoice, InvoiceItem, Payment
@@ -30,9 +30,9 @@ from app.models.user import User
 from app.services import access, audit, company, mail
 from app.services import validation as v
 from app.services.admin_users import CLIENT_SEARCH
-from app.services.csv_export import columns, csv_text
+from app.services.csv_export import table
 from app.services.invoices import invoice_dto
-from app.services.paging import PAGE_SIZE, Page, paginate, stream
+from app.services.paging import PAGE_SIZE, Listing, Page
 from app.services.schema import AList, Day, Input, Money, RawText, Text, Whole, parse, problem, required
 
 CENT = Decimal("0.01")
@@ -232,6 +232,9 @@ def _list_row(row: tuple[Invoice, User]) -> dict[str, Any]:
     return {**data, "client_name": name or client.username, "client_username": client.username}
 
 
+INVOICES = Listing(_list_row, INVOICE_SORTS, INVOICE_SEARCH)
+
+
 def list_invoices(
     s: Session,
     *,
@@ -247,17 +250,7 @@ def list_invoices(
     Searched in SQL by invoice number and the client's username, e-mail, names or company; filtered by status;
     sorted by one of INVOICE_SORTS (newest first unless asked).
     """
-    return paginate(
-        s,
-        _invoices(actor, status=status),
-        to=_list_row,
-        search=search,
-        search_in=INVOICE_SEARCH,
-        sort=sort,
-        sorts=INVOICE_SORTS,
-        page=page,
-        page_size=page_size,
-    )
+    return INVOICES.page(s, _invoices(actor, status=status), search=search, sort=sort, page=page, page_size=page_size)
 
 
 INVOICE_COLUMNS = (
@@ -279,8 +272,8 @@ def _invoices(actor: User, *, status: str) -> Any:
 def export_invoices(s: Session, *, actor: User, search: str = "", status: str = "", sort: str = "") -> Iterator[str]:
     """Every invoice the staff list shows with these filters, as CSV text in pieces (checked before the first)."""
     query = _invoices(actor, status=status)
-    rows = stream(s, query, to=_list_row, search=search, search_in=INVOICE_SEARCH, sort=sort, sorts=INVOICE_SORTS)
-    return csv_text(INVOICE_COLUMNS, columns(rows, INVOICE_COLUMNS))
+    rows = INVOICES.stream(s, query, search=search, sort=sort)
+    return table(INVOICE_COLUMNS, rows)
 
 
 def project_choices(s: Session, *, actor: User, client_id: str) -> list[dict[str, str]]:
@@ -347,10 +340,7 @@ def _dto(s: Session, invoice: Invoice) -> dict[str, Any]:
 
 
 def _get(s: Session, invoice_id: int) -> Invoice:
-    invoice = get_by_id(s, Invoice, invoice_id)
-    if invoice is None:
-        raise NotFound("Invoice not found")
-    return invoice
+    return access.found(s, Invoice, invoice_id, "Invoice")
 
 
 def issue_invoice(s: Session, *, actor: User, invoice_id: int) -> dict[str, Any]:

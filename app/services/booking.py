@@ -12,11 +12,13 @@ The booker gets a manage link (a random token stored as a keyed hash); reschedul
 from __future__ import annotations
 
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
-from typing import Any
+from typing import Annotated, Any
 from zoneinfo import ZoneInfo
 
+from pydantic import BeforeValidator, ConfigDict, Field
 from sqlalchemy import text, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
@@ -29,10 +31,9 @@ from app.models.enums import MeetingStatus, Role
 from app.models.meeting import Meeting, MeetingType
 from app.models.user import User
 from app.services import audit, booking_invite, ratelimit
-from app.services import validation as v
 from app.services.booking_invite import zone
 from app.services.contact import one_line
-from app.services.users import normalize_email
+from app.services.schema import CHECK_FIELDS, Body, Day, Email, Moment, Text, Whole, parse, required, verbatim
 
 MAX_DAYS = 31
 STEP_MINUTES = 30  # slots start every half hour (or every `duration` for shorter meetings)
@@ -42,6 +43,8 @@ UNKNOWN_LINK = "This booking link is not valid any more."
 TOO_MANY = "Too many bookings from your address. Please try again later or contact us directly."
 BOOKINGS_PER_ADDRESS = 10  # per client IP address an hour, attempts included
 BOOKINGS_PER_EMAIL = 5  # stored bookings per e-mail address a day
+NAME_MAX = 100
+CHOOSE_TIME = "Please choose a time."
 
 
 def iso(value: datetime) -> str:
@@ -75,10 +78,10 @@ def list_types(s: Session) -> list[dict[str, Any]]:
     return [type_json(t) for t in active_types(s)]
 
 
-def get_type(s: Session, slug: str) -> MeetingType:
+def get_type(s: Session, slug: str, *, message: str = "Please choose a meeting type.") -> MeetingType:
     row = s.exec(select(MeetingType).where(MeetingType.slug == (slug or ""))).first()
     if row is None or not row.is_active:
-        raise Invalid("Please choose a meeting type.", errors={"type": "Unknown meeting type"})
+        raise Invalid(message, errors={"type": "Unknown meeting type"})
     return row
 
 
@@ -157,16 +160,80 @@ def zone_today() -> date:
     return datetime.now(zone()).date()
 
 
-def free_slots(s: Session, *, type_slug: str, start: str | date | None = None, days: Any = 7) -> list[dict[str, str]]:
-    """The free slots of an active type (public): `days` (1..31) business-zone days from `start` (default today)."""
-    errors: dict[str, str] = {}
-    count = v.whole(days, "days", errors, "Days", low=1, high=MAX_DAYS)
-    first = v.day(start, "from", errors, "From") if start not in (None, "") else zone_today()
-    if errors:
-        raise Invalid(next(iter(errors.values())), errors=errors)
-    t = get_type(s, type_slug)
-    assert first is not None and count is not None
-    return [slot.as_json() for slot in slots_for(s, t, first_day=first, days=count)]
+# --- what a booker sends ---------------------------------------------------------------------------------------
+
+
+def _field(label: str, limit: int, **rules: Any) -> Text:
+    # Every refusal of the booking form is headed "Please check the highlighted fields.", each field with its own words.
+    return Text(label, limit, summary=CHECK_FIELDS, **rules)
+
+
+# A meeting type, by the slug /booking/types lists; an unknown one is the service's to word ("Unknown meeting type").
+TypeSlug = Annotated[
+    str, BeforeValidator(verbatim), Field(max_length=100, description="A meeting type's slug, as /booking/types lists.")
+]
+
+
+class SlotsQuery(Body):
+    """Which free slots to list: a meeting type's, on `days` (1 to 31) business-zone days from `from` (today when not
+    sent)."""
+
+    model_config = ConfigDict(populate_by_name=True)
+
+    type: TypeSlug
+    from_: Annotated[date | None, Day("From")] = Field(None, alias="from")
+    days: Annotated[int | None, Whole("Days", 1, MAX_DAYS)] = 7
+
+
+class BookingTime(Body):
+    """A time to book or to move a booking to, and the booker's time zone (the times in their letter are in it)."""
+
+    model_config = ConfigDict(populate_by_name=True)
+
+    start: Annotated[
+        datetime,
+        Moment(
+            "Start",
+            required=True,
+            unreadable=CHOOSE_TIME,
+            missing=CHOOSE_TIME,
+            no_zone="The time needs a time zone (e.g. 2026-12-01T15:00:00Z).",
+            summary=CHECK_FIELDS,
+        ),
+    ]
+    time_zone: Annotated[str | None, _field("Time zone", 64)] = Field(
+        None, alias="timeZone", description="The booker's IANA time zone (e.g. Europe/Paris); else the business's."
+    )
+
+
+class BookingBase(BookingTime):
+    """What a signed-in client sends to book: a type and a free start. They book as themselves: the name and the
+    e-mail address are the account's, and so is the company unless another is sent."""
+
+    type: TypeSlug
+    company: Annotated[str | None, _field("Company", 200, one_line=True)] = None
+    notes: Annotated[str | None, _field("Notes", 2000)] = None
+
+
+class BookingCreate(BookingBase):
+    """A visitor's booking, which also says who books."""
+
+    model_config = ConfigDict(json_schema_extra=required("name", "email"))
+
+    name: Annotated[str | None, _field("Name", NAME_MAX, required=True, one_line=True)] = Field(
+        None, validate_default=True
+    )
+    email: Annotated[str | None, Email("Please enter a valid email address.", summary=CHECK_FIELDS)] = Field(
+        None, validate_default=True
+    )
+
+
+def free_slots(s: Session, *, data: SlotsQuery | Mapping[str, Any]) -> list[dict[str, str]]:
+    """The free slots of an active type (public), in UTC."""
+    query = parse(SlotsQuery, data)
+    t = get_type(s, query.type)
+    first, days = query.from_ or zone_today(), query.days or 7
+    return [slot.as_json() for slot in slots_for(s, t, first_day=first, days=days)]
 
 
 # --- booking, rescheduling, cancelling ------------------------------------------------------------------------------
@@ -178,24 +245,6 @@ def _digest(token: str) -> str:
 
 def manage_url(token: str) -> str:
     return f"{settings.public_url}/book-meeting/manage?token={token}"
-
-
-def _parse_start(value: Any, errors: dict[str, str]) -> datetime | None:
-    if isinstance(value, datetime):
-        parsed = value
-    else:
-        try:
-            parsed = datetime.fromisoformat(str(value or "").strip().replace("Z", "+00:00"))
-        except ValueError:
-            errors["start"] = "Please choose a time."
-            return None
-    if parsed.tzinfo is None:
-        errors["start"] = "The time needs a time zone (e.g. 2026-12-01T15:00:00Z)."
-        return None
-    if problem := v.date_problem(parsed.date(), "Start"):
-        errors["start"] = problem
-        return None
-    return parsed.astimezone(UTC)
 
 
 def _lock_calendar(s: Session, t: MeetingType) -> None:
@@ -241,85 +290,102 @@ def booking_json(m: Meeting, t: MeetingType | None, token: str | None = None) ->
     return data
 
 
-def _booker(
-    s: Session, actor: User | None, name: Any, email: Any, company: Any, notes: Any, errors: dict[str, str]
-) -> tuple[str, str, str | None, str | None, User | None]:
+@dataclass(frozen=True)
+class _Booker:
+    form: BookingBase
+    name: str
+    email: str
+    company: str | None
+    client: User | None
+
+
+def _booker(s: Session, actor: User | None, data: BookingBase | Mapping[str, Any]) -> _Booker:
     if actor is not None and actor.role == Role.client:  # a signed-in client books as themselves
-        full = " ".join(p for p in (actor.first_name, actor.last_name) if p) or actor.username
-        company = company if company not in (None, "") else actor.company
-        name, email = full, actor.email
-    clean_name = one_line(v.text(name, "name", errors, "Name", limit=100, required=True))
-    address = ""
-    try:
-        address = normalize_email(str(email or ""))
-    except ValueError:
-        errors["email"] = "Please enter a valid email address."
-    clean_company = one_line(v.text(company, "company", errors, "Company", limit=200)) or None
-    clean_notes = v.text(notes, "notes", errors, "Notes", limit=2000)
-    client = actor if actor is not None and actor.role == Role.client else None
-    if client is None and address:
-        client = s.exec(select(User).where(User.email == address, User.role == Role.client)).first()
-    return clean_name, address, clean_company, clean_notes, client
+        form = parse(BookingBase, data)
+        # Cut to the form's limit: a long account name is no reason to refuse a booking the client cannot correct.
+        full = one_line(" ".join(p for p in (actor.first_name, actor.last_name) if p) or actor.username)[:NAME_MAX]
+        return _Booker(form, full, actor.email, form.company or actor.company, actor)
+    # A client's form sent on its own is checked as a visitor's: it must then say who books.
+    guest = parse(BookingCreate, data if isinstance(data, BookingCreate | Mapping) else data.sent())
+    assert guest.name and guest.email  # required by the model
+    client = s.exec(select(User).where(User.email == guest.email, User.role == Role.client)).first()
+    return _Booker(guest, guest.name, guest.email, guest.company, client)
+
+
+def admit(s: Session, *, ip: str | None) -> None:
+    """Count a booking attempt from an address, well-formed or not, and refuse it past the hourly limit (429), so
+    nobody probes slots or floods the organizer's inbox from one address. Committed at once."""
+    if ip:
+        ratelimit.acquire(s, ratelimit.Limit(f"booking:ip:{ip}", BOOKINGS_PER_ADDRESS, timedelta(hours=1), TOO_MANY))
 
 
 def book(
     s: Session,
     *,
-    type_slug: str,
-    start: Any,
-    name: Any = None,
-    email: Any = None,
-    company: Any = None,
-    notes: Any = None,
+    data: BookingBase | Mapping[str, Any],
     ip: str | None = None,
     actor: User | None = None,
-    time_zone: str | None = None,
+    admitted: bool = False,
 ) -> dict[str, Any]:
-    """Book a free slot (public; a signed-in client books as themselves); mails the invitation; commits.
+    """Book a free slot (public); mails the invitation; commits. `data` is a `BookingCreate`; a signed-in client
+    books as themselves and needs only a `BookingBase`. `admitted`: the caller has counted the attempt with `admit`
+    (the API does, before it reads the body); otherwise it is counted here, before anything else.
 
     Returns the booking with its manage link. 409 when the slot is taken or not offered, 422 for bad input, 429 when
     the address books too often.
     """
-    if ip:  # every attempt counts, so nobody probes slots or floods the organizer's inbox from one address
-        ratelimit.acquire(s, ratelimit.Limit(f"booking:ip:{ip}", BOOKINGS_PER_ADDRESS, timedelta(hours=1), TOO_MANY))
-    errors: dict[str, str] = {}
-    try:
-        t = get_type(s, type_slug)
-    except Invalid as exc:
-        errors.update(exc.errors)
-    when = _parse_start(start, errors)
-    booker_name, address, booker_company, booker_notes, client = _booker(s, actor, name, email, company, notes, errors)
-    if errors:
-        raise Invalid("Please check the highlighted fields.", errors=errors)
-    assert when is not None
-    limit = ratelimit.Limit(f"booking:email:{address}", BOOKINGS_PER_EMAIL, timedelta(days=1), TOO_MANY)
+    if not admitted:
+        admit(s, ip=ip)
+    booker = _booker(s, actor, data)
+    form = booker.form
+    t = get_type(s, form.type, message=CHECK_FIELDS)
+    limit = ratelimit.Limit(f"booking:email:{booker.email}", BOOKINGS_PER_EMAIL, timedelta(days=1), TOO_MANY)
     if not ratelimit.claim(s, limit):
         s.rollback()
         raise TooManyRequests(TOO_MANY)
     _lock_calendar(s, t)
-    slot = _offered(s, t, when)
+    slot = _offered(s, t, form.start)
     token = new_token()
     meeting = Meeting(
-        title=f"{t.name} with {booker_name}"[:200],
-        description=booker_notes,
+        title=f"{t.name} with {booker.name}"[:200],
+        description=form.notes,
         meeting_type=t.name[:100],
         meeting_type_id=t.id,
         start_time=slot.start,
         end_time=slot.end,
         meeting_url=_join_url(t),
-        attendees=[address],
+        attendees=[booker.email],
         organizer_id=t.organizer_id,
-        client_id=client.id if client else None,
-        booker_name=booker_name,
-        booker_email=address,
-        booker_company=booker_company,
-        booker_notes=booker_notes,
+        client_id=booker.client.id if booker.client else None,
+        booker_name=booker.name,
+        booker_email=booker.email,
+        booker_company=booker.company,
+        booker_notes=form.notes,
         manage_token_hash=_digest(token),
     )
     s.add(meeting)
     _flush_or_taken(s)
-    booking_invite.send(s, meeting, t, method="REQUEST", manage_link=manage_url(token), time_zone=time_zone)
-    audit.record(s, actor=actor, action="meeting.book", entity=meeting, ip=ip)
+    return _tell(s, meeting, t, "REQUEST", "meeting.book", token=token, time_zone=form.time_zone, actor=actor, ip=ip)
+
+
+def _tell(
+    s: Session,
+    meeting: Meeting,
+    t: MeetingType | None,
+    method: booking_invite.Method,
+    action: str,
+    *,
+    token: str | None = None,
+    time_zone: str | None,
+    actor: User | None = None,
+    ip: str | None,
+    details: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Mail both sides the invitation (REQUEST, with the booker's new manage link) or its cancellation; audit the
+    change; commit. The booking as answered."""
+    link = manage_url(token) if token else None
+    booking_invite.send(s, meeting, t, method=method, manage_link=link, time_zone=time_zone)
+    audit.record(s, actor=actor, action=action, entity=meeting, ip=ip, details=details)
     s.commit()
     return booking_json(meeting, t, token)
 
@@ -350,32 +416,26 @@ def get_booking(s: Session, *, token: str) -> dict[str, Any]:
 
 
 def reschedule(
-    s: Session, *, token: str, start: Any, ip: str | None = None, time_zone: str | None = None
+    s: Session, *, token: str, data: BookingTime | Mapping[str, Any], ip: str | None = None
 ) -> dict[str, Any]:
-    """Move a booking to another free slot; the invitation is updated and the manage link replaced; commits."""
-    errors: dict[str, str] = {}
-    when = _parse_start(start, errors)
+    """Move a booking to another free slot; the invitation is updated and the manage link replaced; commits.
+    An unknown or used link is a 404 whatever else was sent."""
     meeting, t = _by_token(s, token)
-    if errors:
-        raise Invalid("Please check the highlighted fields.", errors=errors)
-    assert when is not None
+    form = parse(BookingTime, data)
     if t is None:
         raise Conflict("This meeting cannot be moved online. Please contact us.")
     _lock_calendar(s, t)
     meeting, t2 = _by_token(s, token, for_update=True)  # read again under the lock: a parallel change may have won
     if meeting.start_time <= utcnow():
         raise Conflict(STARTED)
-    slot = _offered(s, t, when, exclude_id=meeting.id)
+    slot = _offered(s, t, form.start, exclude_id=meeting.id)
     new = new_token()
     meeting.start_time, meeting.end_time = slot.start, slot.end
     meeting.sequence += 1
     meeting.manage_token_hash = _digest(new)
     s.add(meeting)
     _flush_or_taken(s)
-    booking_invite.send(s, meeting, t, method="REQUEST", manage_link=manage_url(new), time_zone=time_zone)
-    audit.record(s, actor=None, action="meeting.reschedule", entity=meeting, ip=ip)
-    s.commit()
-    return booking_json(meeting, t2, new)
+    return _tell(s, meeting, t2, "REQUEST", "meeting.reschedule", token=new, time_zone=form.time_zone, ip=ip)
 
 
 def cancel(s: Session, *, token: str, ip: str | None = None, time_zone: str | None = None) -> dict[str, Any]:
@@ -400,10 +460,7 @@ def cancel(s: Session, *, token: str, ip: str | None = None, time_zone: str | No
         s.rollback()
         raise NotFound(UNKNOWN_LINK)
     s.refresh(meeting)
-    booking_invite.send(s, meeting, t, method="CANCEL", time_zone=time_zone)
-    audit.record(s, actor=None, action="meeting.cancel", entity=meeting, ip=ip, details={"reason": "booker"})
-    s.commit()
-    return booking_json(meeting, t)
+    return _tell(s, meeting, t, "CANCEL", "meeting.cancel", time_zone=time_zone, ip=ip, details={"reason": "booker"})
 
 
 def calendar_file(s: Session, *, token: str) -> str:

@@ -80,18 +80,8 @@ def defaults() -> Company:
 def _of(row: CompanySettings | None) -> Company:
     if row is None:
         return defaults()
-    return Company(
-        name=row.name,
-        email=row.email,
-        sales_email=row.sales_email,
-        phone=row.phone,
-        address=row.address,
-        linkedin_url=row.linkedin_url,
-        twitter_url=row.twitter_url,
-        github_url=row.github_url,
-        client_badges=tuple(row.client_badges or ()),
-        business_timezone=row.business_timezone,
-    )
+    stored = {name: getattr(row, name) for name in Company.model_fields}  # the row's columns have the same names
+    return Company(**{**stored, "client_badges": tuple(row.client_badges or ())})
 
 
 _lock = threading.Lock()

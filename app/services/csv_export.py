@@ -37,7 +37,6 @@ def csv_text(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> Iterator[s
         yield line(row)
 
 
-def columns(rows: Iterable[dict[str, Any]], names: Sequence[str]) -> Iterator[list[Any]]:
-    """The named fields of each row, in that order."""
-    for row in rows:
-        yield [row.get(name) for name in names]
+def table(names: Sequence[str], rows: Iterable[dict[str, Any]]) -> Iterator[str]:
+    """The file of a list's rows, with the named fields as its columns, in that order."""
+    return csv_text(names, ([row.get(name) for name in names] for row in rows))

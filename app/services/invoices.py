@@ -11,7 +11,7 @@ from app.models.billing import Invoice, InvoiceItem
 from app.models.enums import InvoiceStatus
 from app.models.user import User
 from app.services import access, company
-from app.services.paging import PAGE_SIZE, Page, paginate
+from app.services.paging import PAGE_SIZE, Listing, Page
 
 
 class InvoiceItemPublic(BaseModel):
@@ -105,7 +105,7 @@ def list_invoices(s: Session, *, actor: User) -> list[dict[str, object]]:
 
 def list_invoices_page(s: Session, *, actor: User, page: int = 1, page_size: int = PAGE_SIZE) -> Page[dict[str, Any]]:
     """One page of the invoices the actor may see, newest first (GET /api/protected/invoices)."""
-    return paginate(s, _visible(actor), to=invoice_dto, sorts={"newest": NEWEST_FIRST}, page=page, page_size=page_size)
+    return Listing(invoice_dto, {"newest": NEWEST_FIRST}).page(s, _visible(actor), page=page, page_size=page_size)
 
 
 def get_invoice_with_items(s: Session, *, actor: User, invoice_id: int) -> tuple[Invoice, list[InvoiceItem], User]:

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, BeforeValidator, Field
+from pydantic import AfterValidator, Field
 from sqlalchemy import String, cast, func
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import aliased
@@ -28,8 +28,8 @@ from app.services import audit, booking_invite, booking_settings, mail
 from app.services import validation as v
 from app.services.access import require
 from app.services.meetings import meeting_dto
-from app.services.paging import PAGE_SIZE, Page, paginate
-from app.services.schema import Flag, Form, Input, RawText, Text, Whole, parse, problem
+from app.services.paging import PAGE_SIZE, Listing, Page
+from app.services.schema import Flag, Form, Input, Moment, RawText, Text, Whole, parse, problem
 
 MEETING_SORTS_DEFAULT = {"upcoming": "soonest", "past": "latest", "all": "latest"}
 _client = aliased(User, name="client")
@@ -63,6 +63,9 @@ MEETING_SEARCH = (
     _full_name(_organizer),
     _organizer.username,
 )
+
+
+MEETINGS = Listing(lambda m: m, MEETING_SORTS, MEETING_SEARCH)
 
 
 def list_all(
@@ -102,17 +105,8 @@ def list_all(
             query = query.where(Meeting.client_id == uuid.UUID(client_id))
         except ValueError:
             raise Invalid("Unknown client", errors={"client_id": "Unknown client"}) from None
-    found = paginate(
-        s,
-        query,
-        to=lambda m: m,
-        search=search,
-        search_in=MEETING_SEARCH,
-        sort=sort if sort in MEETING_SORTS else MEETING_SORTS_DEFAULT[when],
-        sorts=MEETING_SORTS,
-        page=page,
-        page_size=page_size,
-    )
+    order = sort if sort in MEETING_SORTS else MEETING_SORTS_DEFAULT[when]
+    found = MEETINGS.page(s, query, search=search, sort=order, page=page, page_size=page_size)
     names = _names(s, {i for m in found.data for i in (m.client_id, m.organizer_id) if i})
     rows = [
         {**meeting_dto(m), "client_name": names.get(m.client_id), "organizer_name": names.get(m.organizer_id)}
@@ -129,29 +123,6 @@ def _names(s: Session, ids: set[uuid.UUID]) -> dict[uuid.UUID | None, str]:
     return {u.id: " ".join(p for p in (u.first_name, u.last_name) if p) or u.username for u in users}
 
 
-def _when(value: Any) -> datetime | None:
-    if value is None:
-        return None
-    if not isinstance(value, str):
-        raise ValueError("Must be text")
-    try:
-        parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
-    except ValueError:
-        raise problem("Start time must be a date and time") from None
-    if parsed.tzinfo is None:
-        raise problem("Start time needs a time zone")
-    # Checked on the date as written, before any conversion: 0001-01-01 at +05:00 has no UTC equivalent.
-    if why := v.date_problem(parsed.date(), "Start time"):
-        raise problem(why)
-    return parsed
-
-
-def _start(value: Any) -> datetime:
-    if (parsed := _when(value)) is None:
-        raise problem("Start time is required")
-    return parsed
-
-
 class MeetingUpdate(Form):
     """The fields sent change; blank text and null mean "not sent". A new start keeps the meeting's length unless a
     duration is sent; the client and the project are looked up by the service."""
@@ -161,11 +132,7 @@ class MeetingUpdate(Form):
     description: Annotated[str | None, Text("Description", 5000)] = None
     meeting_type: Annotated[str | None, Text("Meeting type", 100)] = None
     meeting_url: booking_settings.JoinLink = None
-    start_time: Annotated[
-        datetime | None,
-        BeforeValidator(_when),
-        Field(description="ISO 8601 with a time zone, between 1900-01-01 and 2200-12-31."),
-    ] = None
+    start_time: Annotated[datetime | None, Moment("Start time")] = None
     duration_minutes: Annotated[int | None, Whole("Duration", 5, 600)] = None
     project_id: Annotated[int | None, Whole("Project", 1, MAX_ID, refusal="Project not found")] = None
 
@@ -175,11 +142,7 @@ class MeetingCreate(MeetingUpdate):
     refusals come first; the client and the project are looked up once the values themselves are right."""
 
     title: Annotated[str | None, Text("Title", 200, required=True)] = Field(None, validate_default=True)
-    start_time: Annotated[
-        datetime | None,
-        BeforeValidator(_start),
-        Field(description="ISO 8601 with a time zone, between 1900-01-01 and 2200-12-31."),
-    ] = Field(None, validate_default=True)
+    start_time: Annotated[datetime | None, Moment("Start time", required=True)] = Field(None, validate_default=True)
 
 
 def _values(s: Session, body: MeetingUpdate, meeting: Meeting | None) -> dict[str, Any]:
@@ -304,6 +267,9 @@ TYPE_SORTS = {
 }
 
 
+TYPES = Listing(meeting_type_dto, TYPE_SORTS, (MeetingType.name, MeetingType.host_name))
+
+
 def list_types(
     s: Session,
     *,
@@ -319,17 +285,7 @@ def list_types(
     query = select(MeetingType)
     if active is not None:
         query = query.where(col(MeetingType.is_active).is_(active))
-    return paginate(
-        s,
-        query,
-        to=meeting_type_dto,
-        search=search,
-        search_in=(MeetingType.name, MeetingType.host_name),
-        sort=sort,
-        sorts=TYPE_SORTS,
-        page=page,
-        page_size=page_size,
-    )
+    return TYPES.page(s, query, search=search, sort=sort, page=page, page_size=page_size)
 
 
 def _booking_link(value: str | None) -> str | None:

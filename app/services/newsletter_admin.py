@@ -14,16 +14,15 @@ from typing import Any
 from pydantic import BaseModel
 from sqlmodel import Session, col, select
 
-from app.core.db import get_by_id
-from app.core.errors import Invalid, NotFound
+from app.core.errors import Invalid
 from app.core.permissions import Perm
 from app.models.enums import SubscriberStatus
 from app.models.inquiry import NewsletterSubscriber
 from app.models.user import User
 from app.services import audit
-from app.services.access import require
-from app.services.csv_export import columns, csv_text
-from app.services.paging import PAGE_SIZE, Page, paginate, stream
+from app.services.access import found, require
+from app.services.csv_export import table
+from app.services.paging import PAGE_SIZE, Listing, Page
 
 SUBSCRIBER_SORTS = {
     "newest": (col(NewsletterSubscriber.created_at).desc(), col(NewsletterSubscriber.id).desc()),
@@ -56,6 +55,9 @@ def subscriber_dto(sub: NewsletterSubscriber) -> SubscriberPublic:
     )
 
 
+SUBSCRIBERS = Listing(subscriber_dto, SUBSCRIBER_SORTS, SUBSCRIBER_SEARCH)
+
+
 def _subscribers(actor: User, *, status: str) -> Any:
     """The query the list and the export share (so they cannot drift), after the permission check."""
     require(actor, Perm.content_read, READING)
@@ -79,30 +81,15 @@ def list_subscribers(
 ) -> Page[SubscriberPublic]:
     """A page of subscribers (newest first unless sorted: oldest, email), by status, searched in the e-mail address
     (content:read)."""
-    return paginate(
-        s,
-        _subscribers(actor, status=status),
-        to=subscriber_dto,
-        search=search,
-        search_in=SUBSCRIBER_SEARCH,
-        sort=sort,
-        sorts=SUBSCRIBER_SORTS,
-        page=page,
-        page_size=page_size,
-    )
-
-
-def _export_row(sub: NewsletterSubscriber) -> dict[str, Any]:
-    return subscriber_dto(sub).model_dump()
+    query = _subscribers(actor, status=status)
+    return SUBSCRIBERS.page(s, query, search=search, sort=sort, page=page, page_size=page_size)
 
 
 def export_subscribers(s: Session, *, actor: User, status: str = "", search: str = "", sort: str = "") -> Iterator[str]:
     """Every subscriber the list shows with these filters, as CSV text in pieces (checked before the first)."""
     query = _subscribers(actor, status=status)
-    rows = stream(
-        s, query, to=_export_row, search=search, search_in=SUBSCRIBER_SEARCH, sort=sort, sorts=SUBSCRIBER_SORTS
-    )
-    return csv_text(SUBSCRIBER_COLUMNS, columns(rows, SUBSCRIBER_COLUMNS))
+    rows = (row.model_dump() for row in SUBSCRIBERS.stream(s, query, search=search, sort=sort))
+    return table(SUBSCRIBER_COLUMNS, rows)
 
 
 def unsubscribe_subscriber(s: Session, *, actor: User, subscriber_id: int) -> SubscriberPublic:
@@ -112,9 +99,7 @@ def unsubscribe_subscriber(s: Session, *, actor: User, subscriber_id: int) -> Su
     unsubscribed changes nothing and records nothing: a second click, or a colleague who was quicker, is no error.
     """
     require(actor, Perm.content_write, CHANGING)
-    sub = get_by_id(s, NewsletterSubscriber, subscriber_id)
-    if sub is None:
-        raise NotFound("Subscriber not found")
+    sub = found(s, NewsletterSubscriber, subscriber_id, "Subscriber")
     if sub.status != SubscriberStatus.unsubscribed:
         previous = str(sub.status)
         sub.status = SubscriberStatus.unsubscribed

@@ -11,14 +11,14 @@ from sqlalchemy import func
 from sqlmodel import Session, col, select
 
 from app.core.db import get_by_id
-from app.core.errors import Invalid, NotFound
+from app.core.errors import Invalid
 from app.core.permissions import Perm
 from app.models.enums import OrganizationSize
 from app.models.project import Organization
 from app.models.user import User
 from app.services import audit
-from app.services.access import require
-from app.services.paging import PAGE_SIZE, Page, paginate
+from app.services.access import found, require
+from app.services.paging import PAGE_SIZE, Listing, Page
 from app.services.schema import Choice, Input, RawText, Text, parse, problem, required
 
 ORGANIZATION_SORTS = {
@@ -79,6 +79,13 @@ def organization_dto(o: Organization) -> OrganizationPublic:
     )
 
 
+ORGANIZATIONS = Listing(organization_dto, ORGANIZATION_SORTS, (Organization.name, Organization.industry))
+# The form's picker: {id, name} by name, searched in the name.
+CHOICES = Listing(
+    lambda o: {"id": str(o.id), "name": o.name}, {"name": ORGANIZATION_SORTS["name"]}, (Organization.name,)
+)
+
+
 def list_organizations(
     s: Session,
     *,
@@ -90,17 +97,7 @@ def list_organizations(
 ) -> Page[OrganizationPublic]:
     """A page of organizations matching the search in name or industry, by name unless sorted (content:read)."""
     require(actor, Perm.content_read, "view organizations")
-    return paginate(
-        s,
-        select(Organization),
-        to=organization_dto,
-        search=search,
-        search_in=(Organization.name, Organization.industry),
-        sort=sort,
-        sorts=ORGANIZATION_SORTS,
-        page=page,
-        page_size=page_size,
-    )
+    return ORGANIZATIONS.page(s, select(Organization), search=search, sort=sort, page=page, page_size=page_size)
 
 
 def organization_choices(
@@ -109,15 +106,7 @@ def organization_choices(
     """The organizations a picker offers ({id, name}, by name, at most `limit`, searched by name), plus `include_id`
     (the one already chosen) wherever it sorts; `total` says how many match, so a picker knows to offer its search."""
     require(actor, Perm.content_read, "view organizations")
-    result = paginate(
-        s,
-        select(Organization),
-        to=lambda o: {"id": str(o.id), "name": o.name},
-        search=search,
-        search_in=(Organization.name,),
-        sorts={"name": ORGANIZATION_SORTS["name"]},
-        page_size=limit,
-    )
+    result = CHOICES.page(s, select(Organization), search=search, page_size=limit)
     if include_id and all(c["id"] != str(include_id) for c in result.data):
         chosen = get_by_id(s, Organization, include_id)
         if chosen is not None:
@@ -166,9 +155,7 @@ def update_organization(
 ) -> OrganizationPublic:
     """Change the fields sent (content:write)."""
     require(actor, Perm.content_write, "update organizations")
-    org = get_by_id(s, Organization, organization_id)
-    if org is None:
-        raise NotFound("Organization not found")
+    org = found(s, Organization, organization_id, "Organization")
     for key, value in _values(s, parse(OrganizationUpdate, data)).items():
         setattr(org, key, value)
     s.add(org)
@@ -180,9 +167,7 @@ def update_organization(
 def delete_organization(s: Session, *, actor: User, organization_id: int) -> None:
     """Delete an organization; its projects stay, without the link."""
     require(actor, Perm.content_write, "delete organizations")
-    org = get_by_id(s, Organization, organization_id)
-    if org is None:
-        raise NotFound("Organization not found")
+    org = found(s, Organization, organization_id, "Organization")
     audit.record(s, actor=actor, action="organization.delete", details={"name": org.name, "id": org.id})
     s.delete(org)
     s.commit()

@@ -72,46 +72,46 @@ def _sorted(query: Any, sort: str, sorts: Mapping[str, Sequence[Any]]) -> Any:
     return query.order_by(None).order_by(*(sorts.get(sort) or next(iter(sorts.values()))))
 
 
-def paginate(
-    s: Session,
-    query: SelectOfScalar[Any] | Select[*tuple[Any, ...]],
-    *,
-    to: Callable[[Any], T],
-    search: str = "",
-    search_in: Sequence[Any] = (),
-    sort: str = "",
-    sorts: Mapping[str, Sequence[Any]],
-    page: int = 1,
-    page_size: int = PAGE_SIZE,
-) -> Page[T]:
-    """The page `page` of `query` after the search and the named sort (the first of `sorts` when unknown).
-
-    Page and size are clamped (`validation.page_window`), so no offset can overflow; a page past the end is empty,
-    which tells an API client iterating pages that it is done.
-    """
-    query = _searched(query, search, search_in)
-    total = int(s.exec(select(func.count()).select_from(query.order_by(None).subquery())).one())
-    number, size, offset = page_window(page, page_size, max_size=PAGE_SIZE_MAX)
-    rows = s.exec(_sorted(query, sort, sorts).offset(offset).limit(size)).all()
-    return Page(data=[to(row) for row in rows], total=total, page=number, page_size=size)
-
-
 EXPORT_BATCH = 500  # rows fetched from the database at a time while a whole list streams out
 
 
-def stream(
-    s: Session,
-    query: SelectOfScalar[Any] | Select[*tuple[Any, ...]],
-    *,
-    to: Callable[[Any], T],
-    search: str = "",
-    search_in: Sequence[Any] = (),
-    sort: str = "",
-    sorts: Mapping[str, Sequence[Any]],
-) -> Iterator[T]:
-    """Every row `paginate` would page through with the same search and sort, in order, fetched in batches from a
-    server-side cursor: a list of any length goes out without ever being held in memory whole (CSV exports)."""
-    query = _sorted(_searched(query, search, search_in), sort, sorts)
-    result = s.exec(query.execution_options(yield_per=EXPORT_BATCH))
-    for row in result:
-        yield to(row)
+@dataclass(frozen=True)
+class Listing(Generic[T]):
+    """How one list is shown, searched and sorted: its row (`to`), its named orders (the first when none or an
+    unknown one is asked for) and the columns its search looks in. A list's page and its CSV export share one, so
+    they cannot drift apart."""
+
+    to: Callable[[Any], T]
+    sorts: Mapping[str, Sequence[Any]]
+    search_in: Sequence[Any] = ()
+
+    def page(
+        self,
+        s: Session,
+        query: SelectOfScalar[Any] | Select[*tuple[Any, ...]],
+        *,
+        search: str = "",
+        sort: str = "",
+        page: int = 1,
+        page_size: int = PAGE_SIZE,
+    ) -> Page[T]:
+        """The page `page` of `query` after the search and the named sort.
+
+        Page and size are clamped (`validation.page_window`), so no offset can overflow; a page past the end is
+        empty, which tells an API client iterating pages that it is done.
+        """
+        query = _searched(query, search, self.search_in)
+        total = int(s.exec(select(func.count()).select_from(query.order_by(None).subquery())).one())
+        number, size, offset = page_window(page, page_size, max_size=PAGE_SIZE_MAX)
+        rows = s.exec(_sorted(query, sort, self.sorts).offset(offset).limit(size)).all()
+        return Page(data=[self.to(row) for row in rows], total=total, page=number, page_size=size)
+
+    def stream(
+        self, s: Session, query: SelectOfScalar[Any] | Select[*tuple[Any, ...]], *, search: str = "", sort: str = ""
+    ) -> Iterator[T]:
+        """Every row `page` would page through with the same search and sort, in order, fetched in batches from a
+        server-side cursor: a list of any length goes out without ever being held in memory whole (CSV exports)."""
+        query = _sorted(_searched(query, search, self.search_in), sort, self.sorts)
+        result = s.exec(query.execution_options(yield_per=EXPORT_BATCH))
+        for row in result:
+            yield self.to(row)

@@ -22,8 +22,6 @@ from sqlmodel import Session, col, select
 from app.core.config import settings
 from app.core.errors import BadRequest, Invalid
 from app.core.security import (
-    PASSWORD_MAX_BYTES,
-    PASSWORD_MIN_LENGTH,
     hash_password,
     new_token,
     password_problem,
@@ -32,6 +30,7 @@ from app.core.security import (
 from app.models.base import utcnow
 from app.models.user import PasswordResetToken, User, VerificationCode
 from app.services import audit, company, mail, ratelimit, sessions
+from app.services.account_fields import NewPassword
 from app.services.schema import Body, Email, Verbatim, parse, required
 
 LINK_TTL = timedelta(minutes=30)  # a link the owner asked for
@@ -73,11 +72,7 @@ class PasswordReset(Body):
     model_config = ConfigDict(populate_by_name=True)
 
     token: Verbatim = Field("", description="The token from the e-mailed link.")
-    new_password: Verbatim = Field(
-        "",
-        alias="newPassword",
-        description=f"At least {PASSWORD_MIN_LENGTH} characters, at most {PASSWORD_MAX_BYTES} bytes.",
-    )
+    new_password: NewPassword = ""
 
 
 Reason = Literal["forgot", "staff_reset", "account_created"]

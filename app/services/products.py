@@ -12,15 +12,14 @@ from sqlalchemy import func
 from sqlmodel import Session, col, select
 from sqlmodel.sql.expression import SelectOfScalar
 
-from app.core.db import get_by_id
-from app.core.errors import Invalid, NotFound
+from app.core.errors import Invalid
 from app.core.permissions import Perm
 from app.models.commerce import OrderItem, Price, Product
 from app.models.enums import BillingPeriod, ProductCategory
 from app.models.user import User
 from app.services import audit
-from app.services.access import require
-from app.services.paging import PAGE_SIZE, Page, contains, paginate
+from app.services.access import found, require
+from app.services.paging import PAGE_SIZE, Listing, Page, contains
 from app.services.schema import Choice, Flag, Input, Money, RawText, Text, parse, problem, required
 
 PRODUCT_SORTS = {
@@ -191,7 +190,7 @@ def _page(
     ]
     if where := [p for p in parts if p is not None]:
         query = query.where(sa.or_(*where))
-    result = paginate(s, query, to=lambda p: p, sort=sort, sorts=PRODUCT_SORTS, page=page, page_size=page_size)
+    result = Listing(lambda p: p, PRODUCT_SORTS).page(s, query, sort=sort, page=page, page_size=page_size)
     data = _with_prices(s, result.data, active_prices_only=active_prices_only)
     return result.with_data(data)
 
@@ -204,10 +203,7 @@ def _values(body: ProductUpdate) -> dict[str, Any]:
 
 
 def _get(s: Session, product_id: int) -> Product:
-    product = get_by_id(s, Product, product_id)
-    if product is None:
-        raise NotFound("Product not found")
-    return product
+    return found(s, Product, product_id, "Product")
 
 
 def create_product(s: Session, *, actor: User, data: ProductCreate | Mapping[str, Any]) -> dict[str, Any]:
@@ -264,9 +260,7 @@ def add_price(s: Session, *, actor: User, product_id: int, data: PriceCreate | M
 def set_price_active(s: Session, *, actor: User, price_id: int, active: bool) -> dict[str, Any]:
     """Switch a price on or off; prices are never edited in place, so past orders keep what they paid."""
     require(actor, Perm.products_write, "update products")
-    price = get_by_id(s, Price, price_id)
-    if price is None:
-        raise NotFound("Price not found")
+    price = found(s, Price, price_id, "Price")
     price.is_active = active
     s.add(price)
     audit.record(s, actor=actor, action="price.update", entity=price, details={"is_active": active})

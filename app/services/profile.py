@@ -15,6 +15,7 @@ from app.core.errors import Conflict, Invalid
 from app.core.security import PASSWORD_MAX_BYTES, PASSWORD_MIN_LENGTH, hash_password, password_problem, verify_password
 from app.models.user import User
 from app.services import sessions
+from app.services.account_fields import NewPassword
 from app.services.schema import Body, Text, Verbatim, parse, problem, required
 from app.services.users import USERNAME_MAX, USERNAME_MIN, username_problem
 
@@ -118,11 +119,7 @@ class PasswordChange(Body):
     model_config = ConfigDict(populate_by_name=True)
 
     current_password: Verbatim = Field("", alias="currentPassword")
-    new_password: Verbatim = Field(
-        "",
-        alias="newPassword",
-        description=f"At least {PASSWORD_MIN_LENGTH} characters, at most {PASSWORD_MAX_BYTES} bytes.",
-    )
+    new_password: NewPassword = ""
     confirm_password: Verbatim = Field("", alias="confirmPassword")
 
 

@@ -15,14 +15,14 @@ from sqlalchemy.orm import aliased
 from sqlmodel import Session, col, select
 
 from app.core.db import MAX_ID, get_by_id
-from app.core.errors import Forbidden, Invalid, NotFound
+from app.core.errors import Forbidden, Invalid
 from app.core.permissions import Perm
 from app.models.enums import MilestoneStatus, ProjectStatus, ProjectType
 from app.models.project import Organization, Project, ProjectMilestone
 from app.models.user import User
 from app.services import access, audit, client_cancellations
 from app.services import validation as v
-from app.services.paging import PAGE_SIZE, Page, contains, paginate
+from app.services.paging import PAGE_SIZE, Listing, Page, contains
 from app.services.schema import AList, Body, Choice, Day, Money, RawText, Text, Whole, parse, problem, required
 from app.services.time_entries import hours_number
 
@@ -201,7 +201,7 @@ def list_projects_page(
     ]
     if where := [p for p in parts if p is not None]:
         query = query.where(sa.or_(*where))
-    result = paginate(s, query, to=lambda row: row, sort=sort, sorts=PROJECT_SORTS, page=page, page_size=page_size)
+    result = Listing(lambda row: row, PROJECT_SORTS).page(s, query, sort=sort, page=page, page_size=page_size)
     milestones = _milestones_of(s, [p for p, *_names in result.data])
     data = [
         {
@@ -215,6 +215,14 @@ def list_projects_page(
     return result.with_data(data)
 
 
+# The pickers' {id, name, client_id} by name, searched in the name.
+CHOICES = Listing(
+    lambda p: {"id": str(p.id), "name": p.name, "client_id": str(p.client_id)},
+    {"name": PROJECT_SORTS["name"]},
+    (Project.name,),
+)
+
+
 def project_choices(
     s: Session, *, actor: User, search: str = "", client_id: str = "", limit: int = CHOICES_MAX
 ) -> Page[dict[str, str]]:
@@ -224,15 +232,7 @@ def project_choices(
     query = select(Project)
     if client_id:
         query = query.where(Project.client_id == _uuid(client_id, "client_id", "client"))
-    return paginate(
-        s,
-        query,
-        to=lambda p: {"id": str(p.id), "name": p.name, "client_id": str(p.client_id)},
-        search=search,
-        search_in=(Project.name,),
-        sorts={"name": PROJECT_SORTS["name"]},
-        page_size=limit,
-    )
+    return CHOICES.page(s, query, search=search, page_size=limit)
 
 
 def cancel_project(s: Session, *, actor: User, project_id: int) -> dict[str, object]:
@@ -340,9 +340,7 @@ def update_project(
 ) -> dict[str, object]:
     """Change the fields sent (content:write), including progress."""
     access.require(actor, Perm.content_write, "update projects")
-    project = get_by_id(s, Project, project_id)
-    if project is None:
-        raise NotFound("Project not found")
+    project = access.found(s, Project, project_id, "Project")
     values = _project_values(s, parse(ProjectUpdate, data), creating=False)
     for key, value in values.items():
         setattr(project, key, value)
@@ -355,9 +353,7 @@ def update_project(
 def delete_project(s: Session, *, actor: User, project_id: int) -> None:
     """Delete a project and its milestones; its invoices stay, unlinked."""
     access.require(actor, Perm.content_write, "delete projects")
-    project = get_by_id(s, Project, project_id)
-    if project is None:
-        raise NotFound("Project not found")
+    project = access.found(s, Project, project_id, "Project")
     audit.record(s, actor=actor, action="project.delete", details={"name": project.name, "id": project.id})
     s.delete(project)
     s.commit()
@@ -393,9 +389,7 @@ def set_milestones(
     """Replace a project's milestones with the given list, in the given order (content:write); a refused item
     refuses the whole list."""
     access.require(actor, Perm.content_write, "update projects")
-    project = get_by_id(s, Project, project_id)
-    if project is None:
-        raise NotFound("Project not found")
+    project = access.found(s, Project, project_id, "Project")
     items = parse(MilestonesSave, {"milestones": list(milestones)}).milestones
     rows = [
         ProjectMilestone(

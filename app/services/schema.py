@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 from decimal import Decimal
 from enum import StrEnum
 from typing import Annotated, Any, TypeVar, get_args
@@ -124,6 +124,27 @@ class Input(Body):
         return {k: v for k, v in value.items() if v != ""} if isinstance(value, dict) else value
 
 
+class _Described:
+    """A field type that states its rule in the schema's description (unless the field gives its own)."""
+
+    def described(self) -> str:
+        raise NotImplementedError
+
+    def __get_pydantic_json_schema__(self, schema: CoreSchema, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
+        out = handler(schema)
+        out.setdefault("description", self.described())
+        return out
+
+
+def _judged(parser: Callable[..., Any], value: Any, label: str, refusal: str | None = None, **limits: Any) -> Any:
+    """What one of `validation`'s parsers makes of a value, or its sentence (or `refusal`) as the rule's refusal."""
+    errors: dict[str, str] = {}
+    parsed = parser(value, "value", errors, label, **limits)
+    if errors:
+        raise problem(refusal or errors["value"])
+    return parsed
+
+
 def _text_check(spec: Text) -> Callable[[Any], str | None]:
     def refuse(message: str) -> PydanticCustomError:
         return problem(message, summary=spec.summary, several=spec.several)
@@ -144,7 +165,7 @@ def _text_check(spec: Text) -> Callable[[Any], str | None]:
 
 
 @dataclass(frozen=True)
-class Text:
+class Text(_Described):
     """`Annotated[str | None, Text("Name", 200)]`: text trimmed of surrounding spaces, at most `limit` characters,
     never NUL or a lone surrogate; blank is null. `required`: null or blank is refused ("<label> is required"); give
     such a field `Field(None, validate_default=True)` where it may be absent."""
@@ -161,12 +182,8 @@ class Text:
         inner = handler.generate_schema(Annotated[str, StringConstraints(max_length=self.limit)] | None)
         return core_schema.no_info_before_validator_function(_text_check(self), inner)
 
-    def __get_pydantic_json_schema__(self, schema: CoreSchema, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
-        out = handler(schema)
-        out.setdefault(
-            "description", f"{self.label}: at most {self.limit} characters, trimmed; no NUL or lone surrogates."
-        )
-        return out
+    def described(self) -> str:
+        return f"{self.label}: at most {self.limit} characters, trimmed; no NUL or lone surrogates."
 
 
 @dataclass(frozen=True)
@@ -238,7 +255,7 @@ Flag = Annotated[bool, BeforeValidator(_flag)]
 
 
 @dataclass(frozen=True)
-class Money:
+class Money(_Described):
     """`Annotated[Decimal | None, Money("Price")]`: an amount in whole cents from 0 to 99,999,999.99, sent as a JSON
     number or as the text of a form field ("$1,200.50"); `required`: null is "<label> is required"."""
 
@@ -251,24 +268,19 @@ class Money:
         def check(value: Any) -> Decimal | None:
             if value is not None and (isinstance(value, bool) or not isinstance(value, int | float | str | Decimal)):
                 raise ValueError("Must be a number")
-            errors: dict[str, str] = {}
-            amount = validation.money(value, "amount", errors, label)
-            if errors:
-                raise problem(errors["amount"])
+            amount: Decimal | None = _judged(validation.money, value, label)
             if amount is None and required:
                 raise problem(f"{label} is required")
             return amount
 
         return core_schema.no_info_before_validator_function(check, handler(source))
 
-    def __get_pydantic_json_schema__(self, schema: CoreSchema, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
-        out = handler(schema)
-        out.setdefault("description", f"{self.label}: 0 to 99999999.99, in whole cents (a number or its text).")
-        return out
+    def described(self) -> str:
+        return f"{self.label}: 0 to 99999999.99, in whole cents (a number or its text)."
 
 
 @dataclass(frozen=True)
-class Day:
+class Day(_Described):
     """`Annotated[date | None, Day("Start date")]`: a calendar date (YYYY-MM-DD, or the start of an ISO date-time)
     from 1900-01-01 to 2200-12-31; blank is null. Worded "<label> must be a date (YYYY-MM-DD)" and "<label> cannot be
     before/after ..."."""
@@ -281,22 +293,63 @@ class Day:
         def check(value: Any) -> date | None:
             if value is not None and not isinstance(value, str | date):
                 raise ValueError("Must be text")
-            errors: dict[str, str] = {}
-            day = validation.day(value, "day", errors, label)
-            if errors:
-                raise problem(errors["day"])
+            day: date | None = _judged(validation.day, value, label)
             return day
 
         return core_schema.no_info_before_validator_function(check, handler(source))
 
-    def __get_pydantic_json_schema__(self, schema: CoreSchema, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
-        out = handler(schema)
-        out.setdefault("description", f"{self.label}: a date (YYYY-MM-DD) from 1900-01-01 to 2200-12-31.")
-        return out
+    def described(self) -> str:
+        return f"{self.label}: a date (YYYY-MM-DD) from 1900-01-01 to 2200-12-31."
 
 
 @dataclass(frozen=True)
-class Email:
+class Moment(_Described):
+    """`Annotated[datetime | None, Moment("Start time")]`: a date and time with its zone (ISO 8601, "Z" for UTC) on a
+    day from 1900-01-01 to 2200-12-31; null is null. Worded "<label> must be a date and time", "<label> needs a time
+    zone" and the calendar's limits; `required`: null is "<label> is required". The words can be the form's own."""
+
+    label: str
+    required: bool = False
+    unreadable: str | None = None  # for text that is no date and time
+    no_zone: str | None = None  # for a date and time without its zone
+    missing: str | None = None  # for a required one left out
+    summary: str | None = None  # see `problem`
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+        spec = self
+
+        def refuse(message: str) -> PydanticCustomError:
+            return problem(message, summary=spec.summary)
+
+        def check(value: Any) -> datetime | None:
+            if value is None or value == "":
+                if spec.required:
+                    raise refuse(spec.missing or f"{spec.label} is required")
+                return None
+            if isinstance(value, datetime):
+                parsed = value
+            elif isinstance(value, str):
+                try:
+                    parsed = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+                except ValueError:
+                    raise refuse(spec.unreadable or f"{spec.label} must be a date and time") from None
+            else:
+                raise ValueError("Must be text")
+            if parsed.tzinfo is None:
+                raise refuse(spec.no_zone or f"{spec.label} needs a time zone")
+            # Checked on the date as written, before any conversion: 0001-01-01 at +05:00 has no UTC equivalent.
+            if why := validation.date_problem(parsed.date(), spec.label):
+                raise refuse(why)
+            return parsed
+
+        return core_schema.no_info_before_validator_function(check, handler(source))
+
+    def described(self) -> str:
+        return f"{self.label}: ISO 8601 with a time zone, between 1900-01-01 and 2200-12-31."
+
+
+@dataclass(frozen=True)
+class Email(_Described):
     """`Annotated[str | None, Email("Please enter a valid email address")]`: an e-mail address, required, stored in
     its one normalised form (trimmed, lower-case); anything else (blank included) is refused with `invalid`."""
 
@@ -320,10 +373,8 @@ class Email:
         inner = handler.generate_schema(Annotated[str, StringConstraints(max_length=EMAIL_MAX)] | None)
         return core_schema.no_info_before_validator_function(check, inner)
 
-    def __get_pydantic_json_schema__(self, schema: CoreSchema, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
-        out = handler(schema)
-        out.setdefault("description", f"An e-mail address (at most {EMAIL_MAX} characters), stored lower-case.")
-        return out
+    def described(self) -> str:
+        return f"An e-mail address (at most {EMAIL_MAX} characters), stored lower-case."
 
 
 def verbatim(value: Any) -> str:
@@ -341,7 +392,7 @@ Verbatim = Annotated[str, BeforeValidator(verbatim)]
 
 
 @dataclass(frozen=True)
-class Whole:
+class Whole(_Described):
     """`Annotated[int | None, Whole("Duration", 5, 600)]`: a whole number from `low` to `high`, sent as a JSON
     number or as the text of a form field; blank is null. Worded "<label> must be a whole number" and "<label> must
     be between <low> and <high>"; `required`: null or blank is "<label> is required"."""
@@ -358,10 +409,9 @@ class Whole:
         def check(value: Any) -> int | None:
             if value is not None and (isinstance(value, bool) or not isinstance(value, int | float | str)):
                 raise ValueError("Must be a number")
-            errors: dict[str, str] = {}
-            number = validation.whole(value, "n", errors, spec.label, low=spec.low, high=spec.high)
-            if errors:
-                raise problem(spec.refusal or errors["n"])
+            number: int | None = _judged(
+                validation.whole, value, spec.label, spec.refusal, low=spec.low, high=spec.high
+            )
             if number is None and spec.required:
                 raise problem(f"{spec.label} is required")
             return number
@@ -369,10 +419,8 @@ class Whole:
         inner = handler.generate_schema(Annotated[int, Field(ge=self.low, le=self.high)] | None)
         return core_schema.no_info_before_validator_function(check, inner)
 
-    def __get_pydantic_json_schema__(self, schema: CoreSchema, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
-        out = handler(schema)
-        out.setdefault("description", f"{self.label}: a whole number from {self.low} to {self.high} (or its text).")
-        return out
+    def described(self) -> str:
+        return f"{self.label}: a whole number from {self.low} to {self.high} (or its text)."
 
 
 class Form(Input):

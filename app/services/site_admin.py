@@ -18,7 +18,6 @@ from pydantic import Field as Spec
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, SQLModel, col, select
 
-from app.core.db import get_by_id
 from app.core.errors import Invalid, NotFound
 from app.core.permissions import Perm
 from app.core.text import INVALID_CHARACTER, storable
@@ -27,7 +26,7 @@ from app.models.content import PortfolioProject, Service, TeamMember, Testimonia
 from app.models.user import User
 from app.services import audit
 from app.services import validation as v
-from app.services.access import require
+from app.services.access import found, require
 from app.services.schema import Body, parse, problem, required
 from app.services.site_content import PORTFOLIO_CATEGORIES, SERVICE_ICONS
 
@@ -323,10 +322,7 @@ PUBLIC: dict[str, type[BaseModel]] = {key: _public(k) for key, k in KINDS.items(
 
 
 def _get(s: Session, k: Kind, item_id: int) -> Any:
-    row = get_by_id(s, k.model, item_id)
-    if row is None:
-        raise NotFound(f"{k.noun.capitalize()} not found")
-    return row
+    return found(s, k.model, item_id, k.noun.capitalize())
 
 
 def _check_unique(s: Session, k: Kind, values: dict[str, Any], item_id: int | None) -> None:

@@ -28,10 +28,14 @@ SERVICE_ICONS = [
 PORTFOLIO_CATEGORIES = ["All", "Web Development", "Marketing", "Healthcare", "FinTech", "Education", "IoT"]
 
 
+def _shown(model: Any, switch: Any) -> Any:
+    """The rows of a public list that staff switched on (`switch`: published, active), in their display order."""
+    return select(model).where(col(switch).is_(True)).order_by(col(model.sort_order), col(model.id))
+
+
 def services(s: Session) -> list[dict[str, Any]]:
     """Active service cards in display order."""
-    query = select(Service).where(col(Service.is_active).is_(True))
-    rows = s.exec(query.order_by(col(Service.sort_order), col(Service.id))).all()
+    rows = s.exec(_shown(Service, Service.is_active)).all()
     return [
         {
             "slug": r.slug,
@@ -47,10 +51,10 @@ def services(s: Session) -> list[dict[str, Any]]:
 
 def portfolio_projects(s: Session, *, category: str = "All") -> list[dict[str, Any]]:
     """Published projects, optionally of one filter category ("All" or empty: every one)."""
-    query = select(PortfolioProject).where(col(PortfolioProject.is_published).is_(True))
+    query = _shown(PortfolioProject, PortfolioProject.is_published)
     if category and category != "All":
         query = query.where(PortfolioProject.category == category)
-    rows = s.exec(query.order_by(col(PortfolioProject.sort_order), col(PortfolioProject.id))).all()
+    rows = s.exec(query).all()
     return [
         {
             "id": r.id,
@@ -92,14 +96,13 @@ def random_testimonials(s: Session, k: int = 3) -> list[dict[str, Any]]:
 
 def featured_testimonials(s: Session) -> list[dict[str, Any]]:
     """The fixed testimonials with role and company, in display order."""
-    query = _published_testimonials(True).order_by(col(Testimonial.sort_order), col(Testimonial.id))
+    query = _shown(Testimonial, Testimonial.is_published).where(col(Testimonial.featured).is_(True))
     return [_testimonial(r) for r in s.exec(query).all()]
 
 
 def team_members(s: Session) -> list[dict[str, Any]]:
     """Published team members in display order, with initials for the avatar."""
-    query = select(TeamMember).where(col(TeamMember.is_published).is_(True))
-    rows = s.exec(query.order_by(col(TeamMember.sort_order), col(TeamMember.id))).all()
+    rows = s.exec(_shown(TeamMember, TeamMember.is_published)).all()
     return [
         {
             "id": r.id,

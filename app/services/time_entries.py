@@ -23,7 +23,7 @@ from app.models.base import utcnow
 from app.models.project import TIME_NOTE_MAX, Project, ProjectTimeEntry
 from app.models.user import User
 from app.services import access, audit, company
-from app.services.paging import Page, paginate
+from app.services.paging import Listing, Page
 from app.services.schema import Input, Text, parse, problem, required
 from app.services.validation import date_problem
 
@@ -160,9 +160,8 @@ def list_time_entries(
         .join(User, col(User.id) == ProjectTimeEntry.user_id, isouter=True)
         .where(ProjectTimeEntry.project_id == project_id)
     )
-    result: Page[TimeEntryPublic] = paginate(
-        s, query, to=lambda row: _dto(row[0], row[1], actor), sorts=ENTRY_SORTS, page=page, page_size=page_size
-    )
+    entries = Listing(lambda row: _dto(row[0], row[1], actor), ENTRY_SORTS)
+    result: Page[TimeEntryPublic] = entries.page(s, query, page=page, page_size=page_size)
     return TimeEntriesPage(
         **result.as_json(),
         project_name=project.name,

@@ -1,6 +1,6 @@
 """What a typed input cannot say alone: the parsing of money, days and whole numbers behind the field types of
 `app.services.schema` (Money, Day, Whole), the calendar and amount limits, and the look-ups of a chosen client or staff
-member. The booking form and the site content's field table use the parsers directly, with the same sentences."""
+member. The site content's field table uses the parsers directly, with the same sentences."""
 
 from __future__ import annotations
 

@@ -76,3 +76,35 @@ def test_booking_is_rate_limited_per_address(client: TestClient, session: Sessio
     bad = {"type": "api-call", "start": "x", "name": "A", "email": "a@example.com"}
     codes = [client.post("/api/booking", json=bad).status_code for _ in range(booking.BOOKINGS_PER_ADDRESS + 1)]
     assert codes[-1] == 429 and set(codes[:-1]) == {422}
+
+
+def test_booking_422s_name_the_payloads_fields(client: TestClient, session: Session) -> None:
+    """The form's own words, keyed by the payload's names (camelCase kept); a shape error is pydantic's."""
+    bookable(session)
+    body = {"type": "api-call", "start": "2027-03-11T15:00:00", "name": "", "email": "x", "timeZone": "z" * 65}
+    assert client.post("/api/booking", json=body).json() == {
+        "message": "Please check the highlighted fields.",
+        "errors": {
+            "start": "The time needs a time zone (e.g. 2026-12-01T15:00:00Z).",
+            "timeZone": "Time zone must not exceed 64 characters",
+            "name": "Name is required",
+            "email": "Please enter a valid email address.",
+        },
+    }
+    r = client.post(
+        "/api/booking", json={"type": "nope", "start": "2027-03-11T15:00:00Z", "name": "A", "email": "a@b.co"}
+    )
+    assert r.status_code == 422
+    assert r.json() == {"message": "Please check the highlighted fields.", "errors": {"type": "Unknown meeting type"}}
+    r = client.post("/api/booking", json={"type": "api-call", "start": 5, "name": "A", "email": "a@b.co"})
+    assert r.json() == {"message": "Please check the highlighted fields.", "errors": {"start": "Must be text"}}
+    token = "unknown"
+    assert client.post(f"/api/booking/manage/{token}/reschedule", json={"start": "x"}).json() == {
+        "message": "Please check the highlighted fields.",
+        "errors": {"start": "Please choose a time."},
+    }
+    r = client.get("/api/booking/slots", params={"type": "api-call", "from": "9999-01-01"})
+    assert r.json() == {
+        "message": "From cannot be after December 31, 2200",
+        "errors": {"from": "From cannot be after December 31, 2200"},
+    }

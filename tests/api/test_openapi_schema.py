@@ -45,6 +45,12 @@ TYPED = {
     ("get", "/api/admin/newsletter/subscribers"),
     ("post", "/api/admin/newsletter/subscribers/{subscriber_id}/unsubscribe"),
     ("post", "/api/contact"),
+    ("get", "/api/booking/types"),
+    ("get", "/api/booking/slots"),
+    ("post", "/api/booking"),
+    ("get", "/api/booking/manage/{token}"),
+    ("post", "/api/booking/manage/{token}/reschedule"),
+    ("post", "/api/booking/manage/{token}/cancel"),
     ("post", "/api/newsletter/subscribe"),
     ("post", "/api/auth/register"),
     ("post", "/api/auth/verify"),
@@ -240,3 +246,20 @@ def test_rules_on_the_fields_keep_the_products_422(admin_client: Any) -> None:
         "amount": "Price must be in whole cents",
         "currency": "Only US dollars (usd) are supported",
     }
+
+
+def test_the_booking_body_documents_its_fields(spec: dict[str, Any]) -> None:
+    """A visitor's booking (`BookingCreate`): what is required, the limits, the payload's camelCase names."""
+    book = _body(spec, "/api/booking")
+    assert book["required"] == ["email", "name", "start", "type"]
+    assert set(book["properties"]) == {"type", "start", "name", "email", "company", "notes", "timeZone"}
+    assert (book["properties"]["start"]["type"], book["properties"]["start"]["format"]) == ("string", "date-time")
+    assert book["properties"]["type"]["maxLength"] == 100
+    assert {"maxLength": 100, "type": "string"} in book["properties"]["name"]["anyOf"]
+    assert {"maxLength": 2000, "type": "string"} in book["properties"]["notes"]["anyOf"]
+    assert {"maxLength": 64, "type": "string"} in book["properties"]["timeZone"]["anyOf"]
+    move = _body(spec, "/api/booking/manage/{token}/reschedule")
+    assert move["required"] == ["start"] and set(move["properties"]) == {"start", "timeZone"}
+    params = {p["name"]: p for p in spec["paths"]["/api/booking/slots"]["get"]["parameters"]}
+    assert set(params) == {"type", "from", "days"} and params["type"]["required"]
+    assert {"type": "integer", "minimum": 1, "maximum": 31} in params["days"]["schema"]["anyOf"]

@@ -101,14 +101,16 @@ def test_slots_avoid_the_organizers_meetings_with_buffers(session: Session, host
 
 
 def first_free(s: Session, t: MeetingType) -> str:
-    return booking.free_slots(s, type_slug=t.slug, days=14)[0]["start"]
+    return booking.free_slots(s, data={"type": t.slug, "days": 14})[0]["start"]
 
 
 def test_booking_attaches_the_client_mails_both_sides_and_takes_the_slot(session: Session, host: User) -> None:
     t = make_type(session, host, availability=EVERY_DAY, join_url="https://meet.example.com/{room}")
     client = f.user(session, "dana", email="dana@example.com")
     start = first_free(session, t)
-    done = booking.book(session, type_slug=t.slug, start=start, name="Dana W", email="Dana@Example.com", ip="1.2.3.4")
+    done = booking.book(
+        session, data={"type": t.slug, "start": start, "name": "Dana W", "email": "Dana@Example.com"}, ip="1.2.3.4"
+    )
     assert (
         done["start"] == start
         and done["manageUrl"].startswith("http")
@@ -120,34 +122,36 @@ def test_booking_attaches_the_client_mails_both_sides_and_takes_the_slot(session
     outbox = session.exec(select(EmailOutbox).where(EmailOutbox.to_address.in_(["dana@example.com", host.email]))).all()  # type: ignore[attr-defined]
     assert sorted(m.to_address for m in outbox) == sorted(["dana@example.com", host.email])
     assert all(m.attachments[0]["content_type"] == "text/calendar; method=REQUEST" for m in outbox)
-    assert start not in [slot["start"] for slot in booking.free_slots(session, type_slug=t.slug, days=14)]
+    assert start not in [slot["start"] for slot in booking.free_slots(session, data={"type": t.slug, "days": 14})]
     with pytest.raises(Conflict):
-        booking.book(session, type_slug=t.slug, start=start, name="Eve", email="eve@example.com")
+        booking.book(session, data={"type": t.slug, "start": start, "name": "Eve", "email": "eve@example.com"})
 
 
 def test_bad_input_is_a_422_naming_each_field(session: Session, host: User) -> None:
     t = make_type(session, host)
     with pytest.raises(Invalid) as caught:
-        booking.book(session, type_slug=t.slug, start="tomorrow", name="", email="nope")
+        booking.book(session, data={"type": t.slug, "start": "tomorrow", "name": "", "email": "nope"})
     assert set(caught.value.errors) == {"start", "name", "email"}
     with pytest.raises(Invalid) as caught:
-        booking.book(session, type_slug="nope", start="2027-03-10T15:00:00Z", name="A", email="a@example.com")
+        booking.book(
+            session, data={"type": "nope", "start": "2027-03-10T15:00:00Z", "name": "A", "email": "a@example.com"}
+        )
     assert set(caught.value.errors) == {"type"}
     with pytest.raises(Invalid):
-        booking.free_slots(session, type_slug=t.slug, days=32)
+        booking.free_slots(session, data={"type": t.slug, "days": 32})
 
 
 def test_a_time_not_offered_is_a_conflict(session: Session, host: User) -> None:
     t = make_type(session, host, availability=EVERY_DAY)
     start = datetime.fromisoformat(first_free(session, t)) + timedelta(minutes=7)
     with pytest.raises(Conflict):
-        booking.book(session, type_slug=t.slug, start=start.isoformat(), name="A", email="a@example.com")
+        booking.book(session, data={"type": t.slug, "start": start.isoformat(), "name": "A", "email": "a@example.com"})
 
 
 def test_signed_in_client_books_as_themselves(session: Session, host: User) -> None:
     t = make_type(session, host, availability=EVERY_DAY)
     client = f.user(session, "kim", first_name="Kim", last_name="Lee", company="Acme")
-    done = booking.book(session, type_slug=t.slug, start=first_free(session, t), actor=client)
+    done = booking.book(session, data={"type": t.slug, "start": first_free(session, t)}, actor=client)
     assert done["name"] == "Kim Lee" and done["email"] == client.email and done["company"] == "Acme"
     assert session.get(Meeting, done["id"]).client_id == client.id  # type: ignore[union-attr]
 
@@ -156,27 +160,29 @@ def test_bookings_per_address_are_limited(session: Session, host: User) -> None:
     t = make_type(session, host, availability=EVERY_DAY)
     for _ in range(booking.BOOKINGS_PER_ADDRESS):
         with pytest.raises(Invalid):
-            booking.book(session, type_slug=t.slug, start="x", name="A", email="a@example.com", ip="9.9.9.9")
+            booking.book(
+                session, data={"type": t.slug, "start": "x", "name": "A", "email": "a@example.com"}, ip="9.9.9.9"
+            )
     with pytest.raises(TooManyRequests):
-        booking.book(session, type_slug=t.slug, start="x", name="A", email="a@example.com", ip="9.9.9.9")
+        booking.book(session, data={"type": t.slug, "start": "x", "name": "A", "email": "a@example.com"}, ip="9.9.9.9")
 
 
 def test_reschedule_replaces_the_link_and_cancel_frees_the_slot(session: Session, host: User) -> None:
     t = make_type(session, host, availability=EVERY_DAY)
-    first, second = [s["start"] for s in booking.free_slots(session, type_slug=t.slug, days=14)[:2]]
-    done = booking.book(session, type_slug=t.slug, start=first, name="A", email="a@example.com")
+    first, second = [s["start"] for s in booking.free_slots(session, data={"type": t.slug, "days": 14})[:2]]
+    done = booking.book(session, data={"type": t.slug, "start": first, "name": "A", "email": "a@example.com"})
     token = done["manageUrl"].split("token=")[1]
     assert booking.get_booking(session, token=token)["start"] == first
-    moved = booking.reschedule(session, token=token, start=second)
+    moved = booking.reschedule(session, data={"start": second}, token=token)
     assert moved["start"] == second
     with pytest.raises(NotFound):
         booking.get_booking(session, token=token)  # the old link died
     new_token = moved["manageUrl"].split("token=")[1]
     assert session.get(Meeting, done["id"]).sequence == 1  # type: ignore[union-attr]
-    free = [s["start"] for s in booking.free_slots(session, type_slug=t.slug, days=14)]
+    free = [s["start"] for s in booking.free_slots(session, data={"type": t.slug, "days": 14})]
     assert first in free and second not in free
     booking.cancel(session, token=new_token)
-    assert second in [s["start"] for s in booking.free_slots(session, type_slug=t.slug, days=14)]
+    assert second in [s["start"] for s in booking.free_slots(session, data={"type": t.slug, "days": 14})]
     with pytest.raises(NotFound):
         booking.cancel(session, token=new_token)
     with pytest.raises(NotFound):
@@ -198,8 +204,10 @@ def invitation(msg: EmailMessage) -> tuple[str, Calendar]:
 def test_invitations_parse_as_icalendar_request_update_and_cancel(session: Session, host: User, sink: SmtpSink) -> None:
     cfg = Settings(_env_file=None, smtp_host="127.0.0.1", smtp_port=sink.port, smtp_tls="none")  # type: ignore[call-arg]
     t = make_type(session, host, availability=EVERY_DAY, join_url="https://meet.example.com/fixed")
-    first, second = [s["start"] for s in booking.free_slots(session, type_slug=t.slug, days=14)[:2]]
-    done = booking.book(session, type_slug=t.slug, start=first, name="Ann Booker", email="ann@example.com")
+    first, second = [s["start"] for s in booking.free_slots(session, data={"type": t.slug, "days": 14})[:2]]
+    done = booking.book(
+        session, data={"type": t.slug, "start": first, "name": "Ann Booker", "email": "ann@example.com"}
+    )
     token = done["manageUrl"].split("token=")[1]
     mail.deliver_pending(session, cfg=cfg)
     to_ann = [m for m in sink.messages if m["To"] == "ann@example.com"]
@@ -216,7 +224,7 @@ def test_invitations_parse_as_icalendar_request_update_and_cancel(session: Sessi
     assert int(event["SEQUENCE"]) == 0 and token in to_ann[-1].get_body(("plain",)).get_content()  # type: ignore[union-attr]
     assert any(m["To"] == host.email for m in sink.messages)
 
-    moved = booking.reschedule(session, token=token, start=second)
+    moved = booking.reschedule(session, data={"start": second}, token=token)
     mail.deliver_pending(session, cfg=cfg)
     method, cal = invitation([m for m in sink.messages if m["To"] == "ann@example.com"][-1])
     [event] = cal.walk("VEVENT")
@@ -233,7 +241,9 @@ def test_invitations_parse_as_icalendar_request_update_and_cancel(session: Sessi
 
 def test_without_a_join_link_the_invite_says_the_organizer_sends_it(session: Session, host: User) -> None:
     t = make_type(session, host, availability=EVERY_DAY)
-    done = booking.book(session, type_slug=t.slug, start=first_free(session, t), name="A", email="a@example.com")
+    done = booking.book(
+        session, data={"type": t.slug, "start": first_free(session, t), "name": "A", "email": "a@example.com"}
+    )
     assert done["joinUrl"] is None
     row = session.exec(select(EmailOutbox).where(EmailOutbox.to_address == "a@example.com")).one()
     assert "organizer will send you the link" in row.body_text
@@ -287,8 +297,8 @@ def test_a_booking_cancelled_in_the_portal_or_moved_by_staff_updates_the_calenda
 
     t = make_type(session, host, availability=EVERY_DAY)
     client = f.user(session, "portalclient")
-    first, second = [s["start"] for s in booking.free_slots(session, type_slug=t.slug, days=14)[:2]]
-    moved = booking.book(session, type_slug=t.slug, start=first, actor=client)
+    first, second = [s["start"] for s in booking.free_slots(session, data={"type": t.slug, "days": 14})[:2]]
+    moved = booking.book(session, data={"type": t.slug, "start": first}, actor=client)
     admin = f.user(session, "moveadmin", role=Role.admin)
     meetings_admin.update_meeting(session, actor=admin, meeting_id=moved["id"], data={"start_time": second})
     row = session.get(Meeting, moved["id"])
@@ -300,14 +310,16 @@ def test_a_booking_cancelled_in_the_portal_or_moved_by_staff_updates_the_calenda
     last = session.exec(mails).all()[-1]
     assert last.attachments[0]["content_type"] == "text/calendar; method=CANCEL"
     assert row.manage_token_hash is None and second in [
-        s["start"] for s in booking.free_slots(session, type_slug=t.slug, days=14)
+        s["start"] for s in booking.free_slots(session, data={"type": t.slug, "days": 14})
     ]
 
 
 def test_the_bookers_letter_names_their_own_time_zone(session: Session, host: User) -> None:
     t = make_type(session, host, availability=EVERY_DAY)
     start = first_free(session, t)
-    booking.book(session, type_slug=t.slug, start=start, name="K", email="k@example.com", time_zone="Asia/Tokyo")
+    booking.book(
+        session, data={"type": t.slug, "start": start, "name": "K", "email": "k@example.com", "timeZone": "Asia/Tokyo"}
+    )
     letter = session.exec(select(EmailOutbox).where(EmailOutbox.to_address == "k@example.com")).one()
     tokyo = datetime.fromisoformat(start).astimezone(ZoneInfo("Asia/Tokyo"))
     assert tokyo.strftime("%-I:%M %p JST") in letter.subject
@@ -324,3 +336,73 @@ def test_hours_spanning_the_clock_change_follow_real_time(session: Session, host
     assert spring == [z("2027-03-14T06:00:00") + timedelta(minutes=30 * i) for i in range(4)]
     autumn = starts(session, t, date(2027, 11, 7))
     assert autumn == [z("2027-11-07T05:00:00") + timedelta(minutes=30 * i) for i in range(8)]
+
+
+def test_the_booking_form_words_each_refusal(session: Session, host: User) -> None:
+    """Typed input (`BookingCreate`): every refusal is headed "Please check the highlighted fields.", each field
+    named as the payload names it, in the words the form always used."""
+    t = make_type(session, host, availability=EVERY_DAY)
+    cases: list[tuple[dict[str, object], dict[str, str]]] = [
+        (
+            {"start": "soon", "name": " ", "email": "x"},
+            {
+                "start": "Please choose a time.",
+                "name": "Name is required",
+                "email": "Please enter a valid email address.",
+            },
+        ),
+        ({"start": None}, {"start": "Please choose a time."}),
+        ({"start": "2027-03-11T15:00:00"}, {"start": "The time needs a time zone (e.g. 2026-12-01T15:00:00Z)."}),
+        ({"start": "0001-01-01T00:00:00+05:00"}, {"start": "Start cannot be before January 1, 1900"}),
+        (
+            {"name": "n" * 101, "company": "c" * 201},
+            {
+                "name": "Name must not exceed 100 characters",
+                "company": "Company must not exceed 200 characters",
+            },
+        ),
+        (
+            {"notes": "n" * 2001, "timeZone": "z" * 65},
+            {
+                "notes": "Notes must not exceed 2000 characters",
+                "timeZone": "Time zone must not exceed 64 characters",
+            },
+        ),
+        ({"type": "nope"}, {"type": "Unknown meeting type"}),
+    ]
+    good = {"type": t.slug, "start": first_free(session, t), "name": "Ann", "email": "ann@example.com"}
+    for change, errors in cases:
+        with pytest.raises(Invalid) as caught:
+            booking.book(session, data={**good, **change})
+        assert (caught.value.message, caught.value.errors) == ("Please check the highlighted fields.", errors)
+
+
+def test_a_signed_in_client_sends_only_the_time(session: Session, host: User) -> None:
+    """A client's `BookingBase` needs no name or e-mail; a visitor's form without them is refused."""
+    t = make_type(session, host, availability=EVERY_DAY)
+    client = f.user(session, "long", first_name="L" * 100, last_name="Name")
+    base = booking.BookingBase(type=t.slug, start=first_free(session, t), company="Other Co")
+    done = booking.book(session, data=base, actor=client)
+    assert done["name"] == "L" * 100 and done["company"] == "Other Co"  # the account's name, cut to the form's limit
+    with pytest.raises(Invalid) as caught:
+        booking.book(session, data=base)
+    assert caught.value.errors == {"name": "Name is required", "email": "Please enter a valid email address."}
+
+
+def test_reschedule_and_slots_take_typed_input(session: Session, host: User) -> None:
+    t = make_type(session, host, availability=EVERY_DAY)
+    done = booking.book(
+        session, data={"type": t.slug, "start": first_free(session, t), "name": "A", "email": "a@example.com"}
+    )
+    token = done["manageUrl"].split("token=")[1]
+    with pytest.raises(Invalid) as caught:
+        booking.reschedule(session, token=token, data={"start": "later"})
+    assert caught.value.errors == {"start": "Please choose a time."}
+    with pytest.raises(NotFound):  # an unknown link is a 404, whatever was sent
+        booking.reschedule(session, token="unknown", data={"start": "later"})
+    with pytest.raises(Invalid) as caught:
+        booking.free_slots(session, data={"type": t.slug, "from": "9999-01-01", "days": 0})
+    assert caught.value.errors == {
+        "from": "From cannot be after December 31, 2200",
+        "days": "Days must be between 1 and 31",
+    }

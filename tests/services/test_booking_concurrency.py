@@ -62,7 +62,7 @@ def committed(engine: Engine) -> Iterator[tuple[User, MeetingType]]:
 def test_parallel_bookings_of_one_slot_give_exactly_one(engine: Engine, committed: tuple[User, MeetingType]) -> None:
     _, t = committed
     with Session(engine) as s:
-        start = booking.free_slots(s, type_slug=t.slug, days=14)[0]["start"]
+        start = booking.free_slots(s, data={"type": t.slug, "days": 14})[0]["start"]
     barrier = threading.Barrier(PARALLEL)
     results: list[str] = []
 
@@ -70,7 +70,9 @@ def test_parallel_bookings_of_one_slot_give_exactly_one(engine: Engine, committe
         with Session(engine, expire_on_commit=False) as s:
             barrier.wait()
             try:
-                booking.book(s, type_slug=t.slug, start=start, name=f"Racer {n}", email=f"racer{n}@example.com")
+                booking.book(
+                    s, data={"type": t.slug, "start": start, "name": f"Racer {n}", "email": f"racer{n}@example.com"}
+                )
                 results.append("booked")
             except Conflict:
                 results.append("conflict")
@@ -126,7 +128,7 @@ def test_parallel_bookings_on_sqlite_give_exactly_one(tmp_path: Path) -> None:
         )
         s.add(t)
         s.commit()
-        start = booking.free_slots(s, type_slug="lite", days=14)[0]["start"]
+        start = booking.free_slots(s, data={"type": "lite", "days": 14})[0]["start"]
     barrier = threading.Barrier(4)
     results: list[str] = []
 
@@ -134,7 +136,9 @@ def test_parallel_bookings_on_sqlite_give_exactly_one(tmp_path: Path) -> None:
         with Session(sqlite, expire_on_commit=False) as s:
             barrier.wait()
             try:
-                booking.book(s, type_slug="lite", start=start, name=f"Racer {n}", email=f"racer{n}@example.com")
+                booking.book(
+                    s, data={"type": "lite", "start": start, "name": f"Racer {n}", "email": f"racer{n}@example.com"}
+                )
                 results.append("booked")
             except Conflict:
                 results.append("conflict")

@@ -141,20 +141,24 @@ def test_any_start_is_booked_only_when_offered_and_never_twice(engine: Engine, s
         every_day = {str(d): [["09:00", "17:00"]] for d in range(7)}
         t = _setup(s, {"availability": every_day, "duration_minutes": 30, "horizon_days": 30}, [])
         s.commit()
-        offered = [x["start"] for x in booking.free_slots(s, type_slug=t.slug, days=14)]
+        offered = [x["start"] for x in booking.free_slots(s, data={"type": t.slug, "days": 14})]
         if use_offered and offered:
             start = offered[len(offered) // 2]
         try:
-            done = booking.book(s, type_slug=t.slug, start=start, name="Prop Booker", email="prop@example.com")
+            done = booking.book(
+                s, data={"type": t.slug, "start": start, "name": "Prop Booker", "email": "prop@example.com"}
+            )
         except (Invalid, Conflict, TooManyRequests) as refused:
             event(f"refused: {type(refused).__name__}")
             assert refused.message
             return
         event("booked")
         assert done["start"] in offered
-        assert done["start"] not in [x["start"] for x in booking.free_slots(s, type_slug=t.slug, days=14)]
+        assert done["start"] not in [x["start"] for x in booking.free_slots(s, data={"type": t.slug, "days": 14})]
         try:
-            booking.book(s, type_slug=t.slug, start=done["start"], name="Second", email="second@example.com")
+            booking.book(
+                s, data={"type": t.slug, "start": done["start"], "name": "Second", "email": "second@example.com"}
+            )
         except Conflict:
             pass
         else:

@@ -15,6 +15,7 @@ from starlette.concurrency import run_in_threadpool
 from app.api.deps import (
     ClientIP,
     DownloadUser,
+    Paged,
     RowId,
     Search,
     SessionDep,
@@ -68,19 +69,10 @@ def export_users(
 
 @router.get("/admin/users", response_model=Listed[UserPublic])
 def list_users(
-    user: StaffUser,
-    s: SessionDep,
-    search: str = "",
-    role: str = "",
-    verified: bool | None = None,
-    sort: str = "newest",
-    page: int = 1,
-    page_size: int = 25,
+    user: StaffUser, s: SessionDep, paged: Paged, role: str = "", verified: bool | None = None, sort: str = "newest"
 ) -> dict[str, Any]:
     """Users, filtered and paginated in SQL (needs users:read); one page, with the paging fields."""
-    return admin_users.list_users(
-        s, actor=user, search=search, role=role, verified=verified, sort=sort, page=page, page_size=page_size
-    ).as_json()
+    return admin_users.list_users(s, actor=user, role=role, verified=verified, sort=sort, **paged.args()).as_json()
 
 
 @router.post(
@@ -171,19 +163,10 @@ def export_inquiries(
 
 @router.get("/admin/inquiries", response_model=Listed[InquiryPublic])
 def list_inquiries(
-    user: StaffUser,
-    s: SessionDep,
-    search: str = "",
-    status: str = "",
-    spam: bool = False,
-    sort: str = "newest",
-    page: int = 1,
-    page_size: int = 25,
+    user: StaffUser, s: SessionDep, paged: Paged, status: str = "", spam: bool = False, sort: str = "newest"
 ) -> dict[str, Any]:
     """Contact inquiries, newest first (spam-flagged ones only with spam=true); one page, with the paging fields."""
-    return admin_inquiries.list_inquiries(
-        s, actor=user, search=search, status=status, spam=spam, sort=sort, page=page, page_size=page_size
-    ).as_json()
+    return admin_inquiries.list_inquiries(s, actor=user, status=status, spam=spam, sort=sort, **paged.args()).as_json()
 
 
 @router.put("/admin/inquiries/{inquiry_id}", response_model=Saved[InquiryPublic])

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from datetime import date
-from typing import Annotated, Generic, TypeVar
+from typing import Annotated, Any, Generic, TypeVar
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Depends, Query
 from pydantic import BaseModel, Field
 
 from app.api.deps import ClientIP, SessionDep
 from app.services import booking
+from app.services.booking import BookingCreate, BookingTime, SlotsQuery
 
 router = APIRouter(prefix="/booking", tags=["public"])
 
@@ -50,21 +50,6 @@ class Booked(BaseModel):
     manageUrl: str  # noqa: N815
 
 
-class BookIn(BaseModel):
-    type: str = Field(max_length=100)
-    start: str = Field(max_length=64)
-    name: str | None = Field(default=None, max_length=1000)
-    email: str | None = Field(default=None, max_length=1000)
-    company: str | None = Field(default=None, max_length=1000)
-    notes: str | None = Field(default=None, max_length=10000)
-    timeZone: str | None = Field(default=None, max_length=64)  # noqa: N815 (the booker's zone, for the letter)
-
-
-class RescheduleIn(BaseModel):
-    start: str = Field(max_length=64)
-    timeZone: str | None = Field(default=None, max_length=64)  # noqa: N815
-
-
 T = TypeVar("T")
 
 
@@ -82,31 +67,20 @@ def types(s: SessionDep) -> Data[list[BookingType]]:
 
 
 @router.get("/slots")
-def slots(
-    s: SessionDep,
-    type: Annotated[str, Query(max_length=100)],
-    from_: Annotated[date | None, Query(alias="from")] = None,
-    days: Annotated[int, Query(ge=1, le=booking.MAX_DAYS)] = 7,
-) -> Data[list[SlotOut]]:
+def slots(s: SessionDep, query: Annotated[SlotsQuery, Query()]) -> Data[list[SlotOut]]:
     """Free slots of a type (UTC), `days` business days from `from` (default today), notice and horizon applied."""
-    return Data(data=[SlotOut(**x) for x in booking.free_slots(s, type_slug=type, start=from_, days=days)])
+    return Data(data=[SlotOut(**x) for x in booking.free_slots(s, data=query)])
 
 
-@router.post("", status_code=201)
-def book(body: BookIn, s: SessionDep, ip: ClientIP) -> Data[Booked]:
+def admit(s: SessionDep, ip: ClientIP) -> None:
+    """Every attempt counts against the address's limit, a malformed one too: run before the body is read."""
+    booking.admit(s, ip=ip)
+
+
+@router.post("", status_code=201, response_model=Data[Booked], dependencies=[Depends(admit)])
+def book(body: BookingCreate, s: SessionDep, ip: ClientIP) -> dict[str, Any]:
     """Book a free slot; 409 when it is taken or no longer offered. Mails the invitation to both sides."""
-    done = booking.book(
-        s,
-        type_slug=body.type,
-        start=body.start,
-        name=body.name,
-        email=body.email,
-        company=body.company,
-        notes=body.notes,
-        ip=ip,
-        time_zone=body.timeZone,
-    )
-    return Data(data=Booked(**{k: done[k] for k in ("id", "start", "end", "joinUrl", "manageUrl")}))
+    return {"data": booking.book(s, data=body, ip=ip, admitted=True)}
 
 
 @router.get("/manage/{token}")
@@ -116,9 +90,9 @@ def manage(token: Token, s: SessionDep) -> Data[Booking]:
 
 
 @router.post("/manage/{token}/reschedule")
-def reschedule(token: Token, body: RescheduleIn, s: SessionDep, ip: ClientIP) -> Data[Booking]:
+def reschedule(token: Token, body: BookingTime, s: SessionDep, ip: ClientIP) -> Data[Booking]:
     """Move the booking to another free slot; the answer carries the new manage link (the old one dies)."""
-    return Data(data=Booking(**booking.reschedule(s, token=token, start=body.start, ip=ip, time_zone=body.timeZone)))
+    return Data(data=Booking(**booking.reschedule(s, token=token, data=body, ip=ip)))
 
 
 @router.post("/manage/{token}/cancel")

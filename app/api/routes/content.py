@@ -6,15 +6,18 @@ Plus the public GET /api/products. Each service checks the actor's permission; r
 from __future__ import annotations
 
 from datetime import date
+from functools import partial
 from typing import Annotated, Any
 from urllib.parse import quote
 
 from fastapi import APIRouter, Query
 from fastapi.responses import StreamingResponse
 
+from app.api.crud import Write, writes
 from app.api.deps import (
     CurrentUser,
     DownloadUser,
+    Paged,
     PageNo,
     PageSize,
     RowId,
@@ -50,6 +53,8 @@ from app.services.time_entries import TimeEntriesPage, TimeEntryCreate, TimeEntr
 router = APIRouter(tags=["content"])
 public = APIRouter(tags=["content"])
 
+NameSort = Annotated[str, Query(description="name (default), newest or oldest.")]
+
 
 @public.get("/products", response_model=One[list[ProductPublic]])
 def list_active_products(s: SessionDep) -> dict[str, Any]:
@@ -58,66 +63,42 @@ def list_active_products(s: SessionDep) -> dict[str, Any]:
 
 
 @router.get("/protected/organizations", response_model=Listed[OrganizationPublic])
-def list_organizations(
-    user: StaffUser,
-    s: SessionDep,
-    search: Search = "",
-    sort: Annotated[str, Query(description="name (default), newest or oldest.")] = "name",
-    page: PageNo = 1,
-    page_size: PageSize = 25,
-) -> dict[str, Any]:
+def list_organizations(user: StaffUser, s: SessionDep, paged: Paged, sort: NameSort = "name") -> dict[str, Any]:
     """Organizations, searched (name, industry) and paginated in SQL (content:read); one page with paging fields."""
-    return organizations.list_organizations(
-        s, actor=user, search=search, sort=sort, page=page, page_size=page_size
-    ).as_json()
+    return organizations.list_organizations(s, actor=user, sort=sort, **paged.args()).as_json()
 
 
-@router.post(
+writes(
+    router,
     "/protected/organizations",
-    status_code=201,
-    response_model=Saved[OrganizationPublic],
-    dependencies=[permitted(Perm.content_write, doing="create organizations")],
+    "organization_id",
+    noun="Organization",
+    public=OrganizationPublic,
+    create=Write(
+        organizations.create_organization,
+        "Create an organization (content:write).",
+        OrganizationCreate,
+        permitted(Perm.content_write, doing="create organizations"),
+    ),
+    update=Write(
+        organizations.update_organization, "Change an organization (partial; content:write).", OrganizationUpdate
+    ),
+    delete=Write(organizations.delete_organization, "Delete an organization (content:write)."),
 )
-def create_organization(user: StaffUser, s: SessionDep, body: OrganizationCreate) -> dict[str, Any]:
-    """Create an organization (content:write)."""
-    return {
-        "data": organizations.create_organization(s, actor=user, data=body),
-        "message": "Organization created successfully",
-    }
-
-
-@router.put("/protected/organizations/{organization_id}", response_model=Saved[OrganizationPublic])
-def update_organization(
-    organization_id: RowId, user: StaffUser, s: SessionDep, body: OrganizationUpdate
-) -> dict[str, Any]:
-    """Change an organization (partial; content:write)."""
-    data = organizations.update_organization(s, actor=user, organization_id=organization_id, data=body)
-    return {"data": data, "message": "Organization updated successfully"}
-
-
-@router.delete("/protected/organizations/{organization_id}", response_model=Done)
-def delete_organization(organization_id: RowId, user: StaffUser, s: SessionDep) -> dict[str, str]:
-    """Delete an organization (content:write)."""
-    organizations.delete_organization(s, actor=user, organization_id=organization_id)
-    return {"message": "Organization deleted successfully"}
-
-
-@router.post(
+writes(
+    router,
     "/protected/projects",
-    status_code=201,
-    response_model=Saved[ProjectPublic],
-    dependencies=[permitted(Perm.content_write, doing="create projects")],
+    "project_id",
+    noun="Project",
+    public=ProjectPublic,
+    create=Write(
+        projects.create_project,
+        "Create a project for a client (content:write).",
+        ProjectCreate,
+        permitted(Perm.content_write, doing="create projects"),
+    ),
+    delete=Write(projects.delete_project, "Delete a project (content:write)."),
 )
-def create_project(user: StaffUser, s: SessionDep, body: ProjectCreate) -> dict[str, Any]:
-    """Create a project for a client (content:write)."""
-    return {"data": projects.create_project(s, actor=user, data=body), "message": "Project created successfully"}
-
-
-@router.delete("/protected/projects/{project_id}", response_model=Done)
-def delete_project(project_id: RowId, user: StaffUser, s: SessionDep) -> dict[str, str]:
-    """Delete a project (content:write)."""
-    projects.delete_project(s, actor=user, project_id=project_id)
-    return {"message": "Project deleted successfully"}
 
 
 @router.put("/protected/projects/{project_id}/milestones", response_model=Saved[ProjectPublic])
@@ -155,35 +136,35 @@ def delete_time_entry(project_id: RowId, entry_id: RowId, user: StaffUser, s: Se
 
 def _site_routes(key: str) -> None:
     """GET, POST and PUT of one content kind, each declaring that kind's body and answer (the kinds' fields differ)."""
-    noun = site_admin.KINDS[key].noun.capitalize()
+    noun = site_admin.KINDS[key].noun
 
     def listing(user: StaffUser, s: SessionDep) -> dict[str, Any]:
         return {"data": site_admin.list_items(s, actor=user, kind=key)}
 
-    def create(user: StaffUser, s: SessionDep, body: Any) -> dict[str, Any]:
-        data = site_admin.create_item(s, actor=user, kind=key, data=body)
-        return {"data": data, "message": f"{noun} created successfully"}
-
-    def update(item_id: RowId, user: StaffUser, s: SessionDep, body: Any) -> dict[str, Any]:
-        data = site_admin.update_item(s, actor=user, kind=key, item_id=item_id, data=body)
-        return {"data": data, "message": f"{noun} updated successfully"}
-
-    # The body's model is a value chosen per kind, so it is set as an object (annotations here are strings).
-    create.__annotations__["body"], update.__annotations__["body"] = site_admin.CREATE[key], site_admin.UPDATE[key]
-    listing.__doc__ = f"Every {site_admin.KINDS[key].noun} of the public site, in its order (content:read)."
-    create.__doc__ = f"Add a {site_admin.KINDS[key].noun} to the public site (content:write)."
-    update.__doc__ = f"Change a {site_admin.KINDS[key].noun} (partial; content:write)."
-    answer: Any = Saved.__class_getitem__(site_admin.PUBLIC[key])
-    item: Any = site_admin.PUBLIC[key]
-    rows: Any = One[list[item]]  # the kind's model, chosen at import time
+    listing.__doc__ = f"Every {noun} of the public site, in its order (content:read)."
+    item: Any = site_admin.PUBLIC[key]  # the kind's model, chosen at import time
+    rows: Any = One[list[item]]
     router.get(f"/admin/site/{key}", response_model=rows, name=f"list_{key}")(listing)
-    creating = permitted(Perm.content_write, doing="create site content")
-    updating = permitted(Perm.content_write, doing="update site content")
-    router.post(
-        f"/admin/site/{key}", status_code=201, response_model=answer, name=f"create_{key}", dependencies=[creating]
-    )(create)
-    router.put(f"/admin/site/{key}/{{item_id}}", response_model=answer, name=f"update_{key}", dependencies=[updating])(
-        update
+    writes(
+        router,
+        f"/admin/site/{key}",
+        "item_id",
+        noun=noun.capitalize(),
+        public=site_admin.PUBLIC[key],
+        create=Write(
+            partial(site_admin.create_item, kind=key),
+            f"Add a {noun} to the public site (content:write).",
+            site_admin.CREATE[key],
+            permitted(Perm.content_write, doing="create site content"),
+            name=f"create_{key}",
+        ),
+        update=Write(
+            partial(site_admin.update_item, kind=key),
+            f"Change a {noun} (partial; content:write).",
+            site_admin.UPDATE[key],
+            permitted(Perm.content_write, doing="update site content"),
+            name=f"update_{key}",
+        ),
     )
 
 
@@ -208,41 +189,26 @@ def delete_site_content(kind: str, item_id: RowId, user: StaffUser, s: SessionDe
 
 
 @router.get("/admin/products", response_model=Listed[ProductPublic])
-def list_all_products(
-    user: StaffUser,
-    s: SessionDep,
-    search: Search = "",
-    sort: Annotated[str, Query(description="name (default), newest or oldest.")] = "name",
-    page: PageNo = 1,
-    page_size: PageSize = 25,
-) -> dict[str, Any]:
+def list_all_products(user: StaffUser, s: SessionDep, paged: Paged, sort: NameSort = "name") -> dict[str, Any]:
     """Every product with every price, searched (name, category) and paginated in SQL (products:read)."""
-    return products.list_products(s, actor=user, search=search, sort=sort, page=page, page_size=page_size).as_json()
+    return products.list_products(s, actor=user, sort=sort, **paged.args()).as_json()
 
 
-@router.post(
+writes(
+    router,
     "/admin/products",
-    status_code=201,
-    response_model=Saved[ProductPublic],
-    dependencies=[permitted(Perm.products_write, doing="create products")],
+    "product_id",
+    noun="Product",
+    public=ProductPublic,
+    create=Write(
+        products.create_product,
+        "Create a product, optionally with prices (products:write).",
+        ProductCreate,
+        permitted(Perm.products_write, doing="create products"),
+    ),
+    update=Write(products.update_product, "Change a product (partial; products:write).", ProductUpdate),
+    delete=Write(products.delete_product, "Delete a product that was never ordered (products:write)."),
 )
-def create_product(user: StaffUser, s: SessionDep, body: ProductCreate) -> dict[str, Any]:
-    """Create a product, optionally with prices (products:write)."""
-    return {"data": products.create_product(s, actor=user, data=body), "message": "Product created successfully"}
-
-
-@router.put("/admin/products/{product_id}", response_model=Saved[ProductPublic])
-def update_product(product_id: RowId, user: StaffUser, s: SessionDep, body: ProductUpdate) -> dict[str, Any]:
-    """Change a product (partial; products:write)."""
-    data = products.update_product(s, actor=user, product_id=product_id, data=body)
-    return {"data": data, "message": "Product updated successfully"}
-
-
-@router.delete("/admin/products/{product_id}", response_model=Done)
-def delete_product(product_id: RowId, user: StaffUser, s: SessionDep) -> dict[str, str]:
-    """Delete a product that was never ordered (products:write)."""
-    products.delete_product(s, actor=user, product_id=product_id)
-    return {"message": "Product deleted successfully"}
 
 
 @router.post(
@@ -280,29 +246,25 @@ InvoiceSort = Annotated[str, Query(description="newest (default), oldest, number
 
 @router.get("/admin/invoices", response_model=Listed[InvoiceRow])
 def list_invoices(
-    user: StaffUser,
-    s: SessionDep,
-    search: Search = "",
-    status: InvoiceStatusFilter = "",
-    sort: InvoiceSort = "newest",
-    page: PageNo = 1,
-    page_size: PageSize = 25,
+    user: StaffUser, s: SessionDep, paged: Paged, status: InvoiceStatusFilter = "", sort: InvoiceSort = "newest"
 ) -> dict[str, Any]:
     """Every client's invoices, drafts included, searched, filtered and paged in SQL (billing:read)."""
-    return billing.list_invoices(
-        s, actor=user, search=search, status=status, sort=sort, page=page, page_size=page_size
-    ).as_json()
+    return billing.list_invoices(s, actor=user, status=status, sort=sort, **paged.args()).as_json()
 
 
-@router.post(
+writes(
+    router,
     "/admin/invoices",
-    status_code=201,
-    response_model=Saved[InvoicePublic],
-    dependencies=[permitted(Perm.billing_write, doing="create invoices")],
+    "invoice_id",
+    noun="Invoice",
+    public=InvoicePublic,
+    create=Write(
+        billing.create_invoice,
+        "Create a draft invoice with line items (billing:write).",
+        InvoiceCreate,
+        permitted(Perm.billing_write, doing="create invoices"),
+    ),
 )
-def create_invoice(user: StaffUser, s: SessionDep, body: InvoiceCreate) -> dict[str, Any]:
-    """Create a draft invoice with line items (billing:write)."""
-    return {"data": billing.create_invoice(s, actor=user, data=body), "message": "Invoice created successfully"}
 
 
 @router.post("/admin/invoices/{invoice_id}/issue", response_model=Saved[InvoicePublic])
@@ -333,27 +295,18 @@ def delete_invoice(invoice_id: RowId, user: StaffUser, s: SessionDep) -> dict[st
 def list_meetings(
     user: StaffUser,
     s: SessionDep,
+    paged: Paged,
     when: str = "upcoming",
     status: str = "",
     client_id: str = "",
-    search: str = "",
     sort: str = "",
-    page: int = 1,
-    page_size: int = 25,
 ) -> dict[str, Any]:
     """Meetings searched, filtered by upcoming/past, status and client, and sorted (meetings:read); one page, with the
     paging fields."""
-    return meetings_admin.list_all(
-        s,
-        actor=user,
-        when=when,
-        status=status,
-        client_id=client_id,
-        search=search,
-        sort=sort,
-        page=page,
-        page_size=page_size,
-    ).as_json()
+    page = meetings_admin.list_all(
+        s, actor=user, when=when, status=status, client_id=client_id, sort=sort, **paged.args()
+    )
+    return page.as_json()
 
 
 @router.post(
@@ -394,17 +347,14 @@ def export_applications(
 def list_applications(
     user: StaffUser,
     s: SessionDep,
+    paged: Paged,
     job_code: Annotated[str, Query(description="Only this opening's applications.")] = "",
     status: Annotated[str, Query(description="Only applications in this status.")] = "",
-    search: Search = "",
     sort: Annotated[str, Query(description="newest (default), oldest or name.")] = "newest",
-    page: PageNo = 1,
-    page_size: PageSize = 25,
 ) -> dict[str, Any]:
     """Job applications by opening and status, searched (name, e-mail, job) and paginated in SQL (applications:read)."""
-    return applications.list_applications(
-        s, actor=user, job_code=job_code, status=status, search=search, sort=sort, page=page, page_size=page_size
-    ).as_json()
+    page = applications.list_applications(s, actor=user, job_code=job_code, status=status, sort=sort, **paged.args())
+    return page.as_json()
 
 
 @router.put("/admin/applications/{application_id}", response_model=Saved[ApplicationPublic])

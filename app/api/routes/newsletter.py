@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from fastapi import APIRouter
 from fastapi.responses import HTMLResponse
 
@@ -22,22 +24,27 @@ def subscribe(body: SubscribeCreate, s: SessionDep, ip: ClientIP) -> dict[str, s
     return {"message": newsletter.subscribe(s, data=body, ip=ip)}
 
 
+def _answer(act: Callable[[], object], failed: str, done: str, text: str) -> HTMLResponse:
+    """The small page a link in a newsletter e-mail opens: what went wrong (400), or that it worked."""
+    try:
+        act()
+    except Invalid as exc:
+        return message_page(failed, exc.message, 400, **HOME)
+    return message_page(done, text, 200, **HOME)
+
+
 @router.get("/confirm", response_class=HTMLResponse)
 def confirm(s: SessionDep, token: str = "") -> HTMLResponse:
     """The link in the confirmation e-mail: a small page saying whether it worked."""
-    try:
-        newsletter.confirm(s, token=token)
-    except Invalid as exc:
-        return message_page("We could not confirm your subscription", exc.message, 400, **HOME)
     text = f"Thank you! You will now receive news and updates from {company.profile(s).name}."
-    return message_page("Subscription confirmed", text, 200, **HOME)
+    failed = "We could not confirm your subscription"
+    return _answer(lambda: newsletter.confirm(s, token=token), failed, "Subscription confirmed", text)
 
 
 @router.get("/unsubscribe", response_class=HTMLResponse)
 def unsubscribe(s: SessionDep, token: str = "") -> HTMLResponse:
     """The link at the foot of newsletter e-mails."""
-    try:
-        newsletter.unsubscribe(s, token=token)
-    except Invalid as exc:
-        return message_page("We could not unsubscribe you", exc.message, 400, **HOME)
-    return message_page("You are unsubscribed", "You will not receive our newsletter any more.", 200, **HOME)
+    text = "You will not receive our newsletter any more."
+    return _answer(
+        lambda: newsletter.unsubscribe(s, token=token), "We could not unsubscribe you", "You are unsubscribed", text
+    )

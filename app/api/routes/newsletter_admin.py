@@ -11,7 +11,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query
 from fastapi.responses import StreamingResponse
 
-from app.api.deps import DownloadUser, PageNo, PageSize, RowId, Search, SessionDep, StaffUser
+from app.api.deps import DownloadUser, Paged, RowId, Search, SessionDep, StaffUser
 from app.api.downloads import csv_file
 from app.api.schemas import Listed, Saved
 from app.services import newsletter_admin
@@ -35,18 +35,10 @@ def export_subscribers(
 
 @router.get("/subscribers", response_model=Listed[SubscriberPublic])
 def list_subscribers(
-    user: StaffUser,
-    s: SessionDep,
-    status: Status = "",
-    search: Search = "",
-    sort: Sort = "newest",
-    page: PageNo = 1,
-    page_size: PageSize = 25,
+    user: StaffUser, s: SessionDep, paged: Paged, status: Status = "", sort: Sort = "newest"
 ) -> dict[str, Any]:
     """Newsletter subscribers by status, searched in the e-mail address and paginated in SQL (content:read)."""
-    return newsletter_admin.list_subscribers(
-        s, actor=user, status=status, search=search, sort=sort, page=page, page_size=page_size
-    ).as_json()
+    return newsletter_admin.list_subscribers(s, actor=user, status=status, sort=sort, **paged.args()).as_json()
 
 
 @router.post("/subscribers/{subscriber_id}/unsubscribe", response_model=Saved[SubscriberPublic])

@@ -7,7 +7,7 @@ import json
 from fastapi import APIRouter
 from fastapi.responses import Response
 
-from app.api.deps import CurrentUser, DownloadUser, PageNo, PageSize, RowId, SessionDep
+from app.api.deps import CurrentUser, DownloadUser, Paged, PageNo, PageSize, RowId, SessionDep
 from app.api.schemas import Listed, ProjectIn, Saved
 from app.core.errors import Invalid
 from app.core.permissions import Perm
@@ -24,29 +24,26 @@ router = APIRouter(prefix="/protected", tags=["portal"])
 def list_projects(
     user: CurrentUser,
     s: SessionDep,
-    search: str = "",
+    paged: Paged,
     status: str = "",
     project_type: str = "",
     client_id: str = "",
     organization_id: RowId | None = None,
     sort: str = "newest",
-    page: int = 1,
-    page_size: int = 25,
 ) -> dict[str, object]:
     """The signed-in client's projects with milestones (staff: all, with content:read), searched, filtered and
     paginated in SQL; one page, with the paging fields."""
-    return projects.list_projects_page(
+    page = projects.list_projects_page(
         s,
         actor=user,
-        search=search,
         status=status,
         project_type=project_type,
         client_id=client_id,
         organization_id=organization_id,
         sort=sort,
-        page=page,
-        page_size=page_size,
-    ).as_json()
+        **paged.args(),
+    )
+    return page.as_json()
 
 
 @router.put("/projects/{project_id}", response_model=Saved[ProjectPublic])

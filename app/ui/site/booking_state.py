@@ -116,7 +116,7 @@ class BookingFlowState(SessionState):
         yield
         first = booking.zone_today() + timedelta(days=WEEK * self.week)
         try:
-            slots = await call(booking.free_slots, type_slug=self.type_slug, start=first, days=WEEK)
+            slots = await call(booking.free_slots, data={"type": self.type_slug, "from": first, "days": WEEK})
         except DomainError as exc:
             self.days, self.message = [], exc.message
         else:
@@ -188,20 +188,15 @@ class BookingFlowState(SessionState):
             return
         self.busy, self.errors, self.message = True, {}, ""
         yield
-        fields = {k: form.get(k) for k in ("name", "email", "company", "notes")}
+        data = {k: form.get(k) for k in ("name", "email", "company", "notes")}
+        data.update(type=self.type_slug, start=self.chosen_start, timeZone=self.zone_name)
         ip = self.router.session.client_ip or None
-        slug, start, zone_name = self.type_slug, self.chosen_start, self.zone_name
         try:
             user = await self._user()
             if user is not None and user.role == Role.client:
-                done = await as_actor(
-                    user,
-                    lambda s, actor: booking.book(
-                        s, type_slug=slug, start=start, ip=ip, actor=actor, time_zone=zone_name, **fields
-                    ),
-                )
+                done = await as_actor(user, lambda s, actor: booking.book(s, data=data, ip=ip, actor=actor))
             else:
-                done = await call(booking.book, type_slug=slug, start=start, ip=ip, time_zone=zone_name, **fields)
+                done = await call(booking.book, data=data, ip=ip)
         except Invalid as exc:
             self.errors, self.message = dict(exc.errors), exc.message
         except DomainError as exc:  # taken (409) or too many (429): the service's words
@@ -274,9 +269,8 @@ class BookingFlowState(SessionState):
             done = await call(
                 booking.reschedule,
                 token=token,
-                start=start,
+                data={"start": start, "timeZone": self.zone_name},
                 ip=self.router.session.client_ip or None,
-                time_zone=self.zone_name,
             )
         except DomainError as exc:
             self.message = exc.message
