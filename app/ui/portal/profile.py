@@ -125,42 +125,30 @@ def _read_view() -> rx.Component:
     )
 
 
+# The editable fields: name, label and the input's extra attributes (state vars follow the name).
+_FIELDS: tuple[tuple[str, str, dict[str, str]], ...] = (
+    ("first_name", "First Name", {"auto_complete": "given-name"}),
+    ("last_name", "Last Name", {"auto_complete": "family-name"}),
+    ("phone", "Phone", {"type_": "tel", "auto_complete": "tel"}),
+    ("company", "Company", {"auto_complete": "organization"}),
+)
+
+
+def _field(name: str, label: str, extra: dict[str, str]) -> rx.Component:
+    return ui.text_input(
+        label,
+        getattr(ProfileState, f"form_{name}"),
+        getattr(ProfileState, f"set_form_{name}"),
+        error=getattr(ProfileState, f"{name}_error"),
+        name=name,
+        **extra,
+    )
+
+
 def _edit_view() -> rx.Component:
     return rx.el.form(
         rx.el.div(
-            ui.text_input(
-                "First Name",
-                ProfileState.form_first_name,
-                ProfileState.set_form_first_name,
-                error=ProfileState.first_name_error,
-                name="first_name",
-                auto_complete="given-name",
-            ),
-            ui.text_input(
-                "Last Name",
-                ProfileState.form_last_name,
-                ProfileState.set_form_last_name,
-                error=ProfileState.last_name_error,
-                name="last_name",
-                auto_complete="family-name",
-            ),
-            ui.text_input(
-                "Phone",
-                ProfileState.form_phone,
-                ProfileState.set_form_phone,
-                error=ProfileState.phone_error,
-                name="phone",
-                type_="tel",
-                auto_complete="tel",
-            ),
-            ui.text_input(
-                "Company",
-                ProfileState.form_company,
-                ProfileState.set_form_company,
-                error=ProfileState.company_error,
-                name="company",
-                auto_complete="organization",
-            ),
+            *[_field(name, label, extra) for name, label, extra in _FIELDS],
             rx.el.div(
                 rx.el.label("Email", html_for="portal-email", class_name="text-sm font-medium text-slate-700"),
                 rx.el.input(
@@ -178,12 +166,7 @@ def _edit_view() -> rx.Component:
         ),
         ui.error_text(ProfileState.error),
         rx.el.div(
-            rx.el.button(
-                rx.cond(ProfileState.saving, "Saving...", "Save Changes"),
-                type="submit",
-                disabled=ProfileState.saving,
-                class_name=ui.BUTTON_PRIMARY,
-            ),
+            ui.submit_button("Save Changes", "Saving...", ProfileState.saving),
             rx.el.button("Cancel", type="button", on_click=ProfileState.cancel_edit, class_name=ui.BUTTON_SECONDARY),
             class_name="flex flex-wrap gap-3",
         ),

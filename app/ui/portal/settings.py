@@ -114,11 +114,9 @@ class SettingsState(PortalState):
 
 
 def _profile_form() -> rx.Component:
-    return ui.card(
-        rx.el.div(
-            rx.el.h3("Profile Information", class_name="text-lg font-semibold text-slate-900"),
-            rx.el.p("Update your username and phone number.", class_name="text-sm text-slate-600"),
-        ),
+    return ui.titled_card(
+        "Profile Information",
+        "Update your username and phone number.",
         ui.success_text(SettingsState.profile_message),
         rx.el.form(
             rx.el.div(
@@ -143,52 +141,28 @@ def _profile_form() -> rx.Component:
             ),
             ui.error_text(SettingsState.profile_error),
             rx.el.div(
-                rx.el.button(
-                    rx.cond(SettingsState.profile_saving, "Saving...", "Save Changes"),
-                    type="submit",
+                ui.submit_button(
+                    "Save Changes",
+                    "Saving...",
+                    SettingsState.profile_saving,
                     disabled=SettingsState.profile_saving | ~SettingsState.profile_loaded,
-                    class_name=ui.BUTTON_PRIMARY,
                 ),
             ),
             on_submit=SettingsState.save_profile,
             class_name="flex flex-col gap-4",
         ),
-        class_name="flex flex-col gap-4",
     )
 
 
 def _password_input(label: str, name: str, error: rx.Var, autocomplete: str) -> rx.Component:
     """An uncontrolled password field: its value goes to the server only with the form's submit."""
-    input_id = f"portal-{name}"
-    return rx.el.div(
-        rx.el.label(label, html_for=input_id, class_name="text-sm font-medium text-slate-700"),
-        rx.el.input(
-            id=input_id,
-            name=name,
-            type="password",
-            auto_complete=autocomplete,
-            class_name=rx.cond(
-                error != "",
-                "w-full rounded-md border border-red-500 px-3 py-2 text-sm focus:outline-none focus:ring-2 "
-                "focus:ring-red-200",
-                "w-full rounded-md border border-slate-300 px-3 py-2 text-sm focus:border-blue-500 "
-                "focus:outline-none focus:ring-2 focus:ring-blue-200",
-            ),
-        ),
-        ui.field_error(error),
-        class_name="flex flex-col gap-1",
-    )
+    return ui.text_input(label, error=error, name=name, type_="password", auto_complete=autocomplete)
 
 
 def _password_form() -> rx.Component:
-    return ui.card(
-        rx.el.div(
-            rx.el.h3("Security", class_name="text-lg font-semibold text-slate-900"),
-            rx.el.p(
-                "Change your password. Other devices signed in to your account will be signed out.",
-                class_name="text-sm text-slate-600",
-            ),
-        ),
+    return ui.titled_card(
+        "Security",
+        "Change your password. Other devices signed in to your account will be signed out.",
         ui.success_text(SettingsState.password_message),
         rx.el.form(
             rx.el.div(
@@ -202,35 +176,21 @@ def _password_form() -> rx.Component:
                 class_name="grid grid-cols-1 gap-4",
             ),
             ui.error_text(SettingsState.password_error),
-            rx.el.div(
-                rx.el.button(
-                    rx.cond(SettingsState.password_saving, "Changing...", "Change Password"),
-                    type="submit",
-                    disabled=SettingsState.password_saving,
-                    class_name=ui.BUTTON_PRIMARY,
-                ),
-            ),
+            rx.el.div(ui.submit_button("Change Password", "Changing...", SettingsState.password_saving)),
             on_submit=SettingsState.change_password,
             reset_on_submit=True,
             class_name="flex max-w-md flex-col gap-4",
         ),
-        class_name="flex flex-col gap-4",
     )
 
 
 def _data_export() -> rx.Component:
-    return ui.card(
-        rx.el.div(
-            rx.el.h3("Your Data", class_name="text-lg font-semibold text-slate-900"),
-            rx.el.p(
-                "Download everything we hold about you: profile, projects, invoices, meetings and inquiries (JSON).",
-                class_name="text-sm text-slate-600",
-            ),
-        ),
+    return ui.titled_card(
+        "Your Data",
+        "Download everything we hold about you: profile, projects, invoices, meetings and inquiries (JSON).",
         rx.el.div(
             ui.action_button("download", "Download my data", PortalState.download_my_data, ui.BUTTON_SECONDARY),
         ),
-        class_name="flex flex-col gap-4",
     )
 
 
