@@ -150,6 +150,19 @@ def submit_button(label: str, busy_label: str, busy: Any, *, disabled: Any = Non
     )
 
 
+def tab_form(
+    fields: rx.Component,
+    error: Any,
+    actions: rx.Component,
+    *,
+    on_submit: Any,
+    class_name: str = "flex flex-col gap-4",
+    **props: Any,
+) -> rx.Component:
+    """A tab's form: its fields, the save's error under them, then its buttons (`actions`)."""
+    return rx.el.form(fields, error_text(error), actions, on_submit=on_submit, class_name=class_name, **props)
+
+
 def labelled(label: str, value: Any) -> rx.Component:
     """A read-only label/value pair."""
     return rx.el.div(

@@ -146,7 +146,7 @@ def _field(name: str, label: str, extra: dict[str, str]) -> rx.Component:
 
 
 def _edit_view() -> rx.Component:
-    return rx.el.form(
+    return ui.tab_form(
         rx.el.div(
             *[_field(name, label, extra) for name, label, extra in _FIELDS],
             rx.el.div(
@@ -164,14 +164,13 @@ def _edit_view() -> rx.Component:
             ),
             class_name="grid grid-cols-1 gap-4 sm:grid-cols-2",
         ),
-        ui.error_text(ProfileState.error),
+        ProfileState.error,
         rx.el.div(
             ui.submit_button("Save Changes", "Saving...", ProfileState.saving),
             rx.el.button("Cancel", type="button", on_click=ProfileState.cancel_edit, class_name=ui.BUTTON_SECONDARY),
             class_name="flex flex-wrap gap-3",
         ),
         on_submit=ProfileState.save,
-        class_name="flex flex-col gap-4",
     )
 
 

@@ -118,7 +118,7 @@ def _profile_form() -> rx.Component:
         "Profile Information",
         "Update your username and phone number.",
         ui.success_text(SettingsState.profile_message),
-        rx.el.form(
+        ui.tab_form(
             rx.el.div(
                 ui.text_input(
                     "Username",
@@ -139,7 +139,7 @@ def _profile_form() -> rx.Component:
                 ),
                 class_name="grid grid-cols-1 gap-4 sm:grid-cols-2",
             ),
-            ui.error_text(SettingsState.profile_error),
+            SettingsState.profile_error,
             rx.el.div(
                 ui.submit_button(
                     "Save Changes",
@@ -149,7 +149,6 @@ def _profile_form() -> rx.Component:
                 ),
             ),
             on_submit=SettingsState.save_profile,
-            class_name="flex flex-col gap-4",
         ),
     )
 
@@ -164,7 +163,7 @@ def _password_form() -> rx.Component:
         "Security",
         "Change your password. Other devices signed in to your account will be signed out.",
         ui.success_text(SettingsState.password_message),
-        rx.el.form(
+        ui.tab_form(
             rx.el.div(
                 _password_input(
                     "Current Password", "current_password", SettingsState.current_password_error, "current-password"
@@ -175,7 +174,7 @@ def _password_form() -> rx.Component:
                 ),
                 class_name="grid grid-cols-1 gap-4",
             ),
-            ui.error_text(SettingsState.password_error),
+            SettingsState.password_error,
             rx.el.div(ui.submit_button("Change Password", "Changing...", SettingsState.password_saving)),
             on_submit=SettingsState.change_password,
             reset_on_submit=True,
