@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from typing import Any
 
 import reflex as rx
 
@@ -146,7 +147,7 @@ def _back_link() -> rx.Component:
     )
 
 
-def _account_form(*fields: rx.Component, on_submit: rx.EventHandler) -> rx.Component:
+def _account_form(*fields: rx.Component, on_submit: Any) -> rx.Component:
     """Both pages' details form: the save's messages on top, then the fields and Save Changes."""
     return account_form(
         banner(AccountState.message),

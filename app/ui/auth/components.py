@@ -118,7 +118,7 @@ def text_field(
 
 def username_field(
     form_id: str,
-    errors: Var | None = None,
+    errors: Any = None,
     *,
     name: str = "username",
     label: str = "Username",

@@ -132,7 +132,7 @@ def tag_list(tags: rx.Var, *, label: str, tag_class: str, class_name: str) -> rx
     )
 
 
-def send_button(label: str, busy_label: str, *, busy: rx.Var, disabled: rx.Var, **props: Any) -> rx.Component:
+def send_button(label: str, busy_label: str, *, busy: Any, disabled: Any, **props: Any) -> rx.Component:
     """A public form's submit button: a spinner and `busy_label` while it is sent."""
     return rx.el.button(
         rx.cond(
@@ -182,8 +182,8 @@ def skeleton_grid(count: int = 3, *, label: str, class_name: str = "grid gap-6 m
 
 
 def card_grid(
-    loaded: rx.Var,
-    items: rx.Var,
+    loaded: Any,
+    items: Any,
     card: Any,
     *,
     label: str,

@@ -2,34 +2,21 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import reflex as rx
 
-from app.core.errors import DomainError, Unauthorized
+from app.core.errors import Unauthorized
+from app.models.user import UserPublic
 from app.ui.portal import components as ui
-from app.ui.portal.state import PortalState
+from app.ui.portal.state import PortalState, ProfileFields, typing_into
 
-SAVED = "Your profile has been updated successfully."
-FAILED = "Failed to update profile. Please try again."
 NOT_SET = "Not set"
 
 
-class ProfileState(PortalState):
+class ProfileState(ProfileFields, PortalState):
+    fields: ClassVar[tuple[str, ...]] = ("first_name", "last_name", "phone", "company")
     editing: bool = False
-    saving: bool = False
-    form_first_name: str = ""
-    form_last_name: str = ""
-    form_phone: str = ""
-    form_company: str = ""
-    first_name_error: str = ""
-    last_name_error: str = ""
-    phone_error: str = ""
-    company_error: str = ""
-    message: str = ""
-    error: str = ""
-
-    def _clear_errors(self) -> None:
-        self.first_name_error = self.last_name_error = self.phone_error = self.company_error = ""
-        self.error = ""
 
     @rx.event
     async def start_edit(self) -> None:
@@ -40,10 +27,7 @@ class ProfileState(PortalState):
             await self._signed_out()
             return
         self.user = user.model_dump(mode="json")
-        self.form_first_name = user.first_name or ""
-        self.form_last_name = user.last_name or ""
-        self.form_phone = user.phone or ""
-        self.form_company = user.company or ""
+        self._fill(user)
         self._clear_errors()
         self.message = ""
         self.editing = True
@@ -53,51 +37,8 @@ class ProfileState(PortalState):
         self.editing = False
         self._clear_errors()
 
-    @rx.event
-    def set_form_first_name(self, value: str) -> None:
-        self.form_first_name = str(value)[:200]
-
-    @rx.event
-    def set_form_last_name(self, value: str) -> None:
-        self.form_last_name = str(value)[:200]
-
-    @rx.event
-    def set_form_phone(self, value: str) -> None:
-        self.form_phone = str(value)[:60]
-
-    @rx.event
-    def set_form_company(self, value: str) -> None:
-        self.form_company = str(value)[:400]
-
-    @rx.event
-    async def save(self, _form_data: dict | None = None):
-        """Save the form (its values come from this state, not from the submitted form data)."""
-        if self.saving:
-            return
-        self.saving = True
-        self._clear_errors()
-        self.message = ""
-        yield
-        values = {
-            "first_name": self.form_first_name,
-            "last_name": self.form_last_name,
-            "phone": self.form_phone,
-            "company": self.form_company,
-        }
-        try:
-            updated = await self._update_profile(values)
-        except DomainError as exc:
-            self.saving = False
-            self.first_name_error = exc.errors.get("first_name", "")
-            self.last_name_error = exc.errors.get("last_name", "")
-            self.phone_error = exc.errors.get("phone", "")
-            self.company_error = exc.errors.get("company", "")
-            self.error = exc.message or FAILED
-            return
-        self.saving = False
-        if updated is not None:
-            self.editing = False
-            self.message = SAVED
+    def _saved(self, user: UserPublic) -> None:
+        self.editing = False
 
 
 def _value(key: str) -> rx.Var:
@@ -125,7 +66,7 @@ def _read_view() -> rx.Component:
     )
 
 
-# The editable fields: name, label and the input's extra attributes (state vars follow the name).
+# The editable fields: name, label and the input's extra attributes.
 _FIELDS: tuple[tuple[str, str, dict[str, str]], ...] = (
     ("first_name", "First Name", {"auto_complete": "given-name"}),
     ("last_name", "Last Name", {"auto_complete": "family-name"}),
@@ -137,9 +78,9 @@ _FIELDS: tuple[tuple[str, str, dict[str, str]], ...] = (
 def _field(name: str, label: str, extra: dict[str, str]) -> rx.Component:
     return ui.text_input(
         label,
-        getattr(ProfileState, f"form_{name}"),
-        getattr(ProfileState, f"set_form_{name}"),
-        error=getattr(ProfileState, f"{name}_error"),
+        ProfileState.form.get(name, ""),
+        typing_into(ProfileState, name),
+        error=ProfileState.errors.get(name, ""),
         name=name,
         **extra,
     )

@@ -2,31 +2,26 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import reflex as rx
 
 from app.core.errors import Conflict, DomainError, Unauthorized
+from app.models.user import UserPublic
 from app.services import profile
 from app.services.profile import PasswordChange
 from app.services.schema import parse
 from app.ui.portal import components as ui
-from app.ui.portal.state import PortalState
+from app.ui.portal.state import PortalState, ProfileFields, typing_into
 from app.ui.state.calls import as_actor
 
-PROFILE_SAVED = "Your profile has been updated successfully."
-PROFILE_FAILED = "Failed to update profile. Please try again."
 PASSWORD_CHANGED = "Password changed successfully!"
 PASSWORD_FAILED = "Failed to change password. Please try again."
 
 
-class SettingsState(PortalState):
-    # Profile information (username, phone).
-    form_username: str = ""
-    form_phone: str = ""
-    username_error: str = ""
-    phone_error: str = ""
-    profile_error: str = ""
-    profile_message: str = ""
-    profile_saving: bool = False
+class SettingsState(ProfileFields, PortalState):
+    # Profile information (username, phone): ProfileFields.
+    fields: ClassVar[tuple[str, ...]] = ("username", "phone")
     profile_loaded: bool = False
     # Security (change password). The passwords themselves never enter the state: they come with the form's submit.
     current_password_error: str = ""
@@ -45,38 +40,15 @@ class SettingsState(PortalState):
             await self._signed_out()
             return
         self.user = user.model_dump(mode="json")
-        self.form_username = user.username
-        self.form_phone = user.phone or ""
+        self._fill(user)
         self.profile_loaded = True
 
-    @rx.event
-    def set_form_username(self, value: str) -> None:
-        self.form_username = str(value)[:100]
+    def _field_errors(self, exc: DomainError) -> dict[str, str]:
+        # A taken username is a conflict: its message belongs under the username.
+        return {**exc.errors, "username": exc.message} if isinstance(exc, Conflict) else dict(exc.errors)
 
-    @rx.event
-    def set_form_phone(self, value: str) -> None:
-        self.form_phone = str(value)[:60]
-
-    @rx.event
-    async def save_profile(self, _form_data: dict | None = None):
-        if self.profile_saving:
-            return
-        self.profile_saving = True
-        self.username_error = self.phone_error = self.profile_error = self.profile_message = ""
-        yield
-        try:
-            updated = await self._update_profile({"username": self.form_username, "phone": self.form_phone})
-        except DomainError as exc:
-            self.profile_saving = False
-            self.username_error = exc.message if isinstance(exc, Conflict) else exc.errors.get("username", "")
-            self.phone_error = exc.errors.get("phone", "")
-            self.profile_error = exc.message or PROFILE_FAILED
-            return
-        self.profile_saving = False
-        if updated is not None:
-            self.form_username = updated.username
-            self.form_phone = updated.phone or ""
-            self.profile_message = PROFILE_SAVED
+    def _saved(self, user: UserPublic) -> None:
+        self._fill(user)  # as the service stored them (trimmed)
 
     @rx.event
     async def change_password(self, form_data: dict):
@@ -117,38 +89,38 @@ def _profile_form() -> rx.Component:
     return ui.titled_card(
         "Profile Information",
         "Update your username and phone number.",
-        ui.success_text(SettingsState.profile_message),
+        ui.success_text(SettingsState.message),
         ui.tab_form(
             rx.el.div(
                 ui.text_input(
                     "Username",
-                    SettingsState.form_username,
-                    SettingsState.set_form_username,
-                    error=SettingsState.username_error,
+                    SettingsState.form.get("username", ""),
+                    typing_into(SettingsState, "username"),
+                    error=SettingsState.errors.get("username", ""),
                     name="username",
                     auto_complete="username",
                 ),
                 ui.text_input(
                     "Phone",
-                    SettingsState.form_phone,
-                    SettingsState.set_form_phone,
-                    error=SettingsState.phone_error,
+                    SettingsState.form.get("phone", ""),
+                    typing_into(SettingsState, "phone"),
+                    error=SettingsState.errors.get("phone", ""),
                     name="settings_phone",
                     type_="tel",
                     auto_complete="tel",
                 ),
                 class_name="grid grid-cols-1 gap-4 sm:grid-cols-2",
             ),
-            SettingsState.profile_error,
+            SettingsState.error,
             rx.el.div(
                 ui.submit_button(
                     "Save Changes",
                     "Saving...",
-                    SettingsState.profile_saving,
-                    disabled=SettingsState.profile_saving | ~SettingsState.profile_loaded,
+                    SettingsState.saving,
+                    disabled=SettingsState.saving | ~SettingsState.profile_loaded,
                 ),
             ),
-            on_submit=SettingsState.save_profile,
+            on_submit=SettingsState.save,
         ),
     )
 

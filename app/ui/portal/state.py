@@ -7,7 +7,7 @@ in a worker thread (`app.ui.state.calls.as_actor`).
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import reflex as rx
 
@@ -25,6 +25,10 @@ from app.ui.state.session import SessionState
 PORTAL_PATH = "/client-portal"
 TABS = ("projects", "invoices", "meetings", "profile", "settings")
 GENERIC_ERROR = "Something went wrong. Please try again."
+PROFILE_SAVED = "Your profile has been updated successfully."
+PROFILE_FAILED = "Failed to update profile. Please try again."
+# The longest value each profile field takes as typed (the service checks the real limits).
+FIELD_LIMITS = {"username": 100, "first_name": 200, "last_name": 200, "phone": 60, "company": 400}
 
 
 def badge_color(status: str) -> str:
@@ -146,3 +150,58 @@ class PortalState(SessionState):
             await self._signed_out()
             return None
         return rx.download(url="/api/protected/export", filename="my-data.json")
+
+
+def typing_into(tab: Any, name: str) -> Any:
+    """The on_change of the input for field `name` of a ProfileFields tab (`tab`: its class)."""
+    return lambda value: tab.set_field(name, value)
+
+
+class ProfileFields(PortalState, mixin=True):
+    """A tab's form over some of the account's own fields (`fields`): what is typed, each field's error, the
+    form's error and message, and the save through the profile service. Profile and Settings each have one."""
+
+    fields: ClassVar[tuple[str, ...]] = ()
+    form: dict[str, str] = {}
+    errors: dict[str, str] = {}
+    error: str = ""
+    message: str = ""
+    saving: bool = False
+
+    def _fill(self, user: UserPublic) -> None:
+        self.form = {name: str(getattr(user, name) or "") for name in self.fields}
+
+    def _clear_errors(self) -> None:
+        self.errors, self.error = {}, ""
+
+    def _field_errors(self, exc: DomainError) -> dict[str, str]:
+        return dict(exc.errors)
+
+    def _saved(self, user: UserPublic) -> None:
+        """What the tab does once the service saved the fields."""
+
+    @rx.event
+    def set_field(self, name: str, value: str) -> None:
+        if name in self.fields:
+            self.form = {**self.form, name: str(value)[: FIELD_LIMITS[name]]}
+
+    @rx.event
+    async def save(self, _form_data: dict | None = None):
+        """Save the form (its values come from this state, not from the submitted form data)."""
+        if self.saving:
+            return
+        self.saving = True
+        self._clear_errors()
+        self.message = ""
+        yield
+        try:
+            updated = await self._update_profile({name: self.form.get(name, "") for name in self.fields})
+        except DomainError as exc:
+            self.saving = False
+            self.errors = self._field_errors(exc)
+            self.error = exc.message or PROFILE_FAILED
+            return
+        self.saving = False
+        if updated is not None:
+            self._saved(updated)
+            self.message = PROFILE_SAVED
