@@ -132,6 +132,27 @@ def tag_list(tags: rx.Var, *, label: str, tag_class: str, class_name: str) -> rx
     )
 
 
+def new_tab_link(
+    *content: Any,
+    announced: tuple[Any, ...],
+    href: Any,
+    class_name: str,
+    rel: str = "noopener noreferrer",
+    **props: Any,
+) -> rx.Component:
+    """A link that opens in a new tab: after its visible `content`, screen readers also hear `announced` (what it is
+    about) and that it opens a new tab."""
+    return rx.el.a(
+        *content,
+        rx.el.span(*announced, " (opens in a new tab)", class_name="sr-only"),
+        href=href,
+        target="_blank",
+        rel=rel,
+        class_name=class_name,
+        **props,
+    )
+
+
 def send_button(label: str, busy_label: str, *, busy: Any, disabled: Any, **props: Any) -> rx.Component:
     """A public form's submit button: a spinner and `busy_label` while it is sent."""
     return rx.el.button(

@@ -6,7 +6,6 @@ from typing import ClassVar
 
 import reflex as rx
 
-from app.core.errors import Unauthorized
 from app.models.user import UserPublic
 from app.ui.portal import components as ui
 from app.ui.portal.state import PortalState, ProfileFields, typing_into
@@ -21,16 +20,10 @@ class ProfileState(ProfileFields, PortalState):
     @rx.event
     async def start_edit(self) -> None:
         """Fill the form from the stored profile (not from what the browser shows)."""
-        try:
-            user = await self._require_user()
-        except Unauthorized:
-            await self._signed_out()
-            return
-        self.user = user.model_dump(mode="json")
-        self._fill(user)
-        self._clear_errors()
-        self.message = ""
-        self.editing = True
+        if await self._fill_from_account():
+            self._clear_errors()
+            self.message = ""
+            self.editing = True
 
     @rx.event
     def cancel_edit(self) -> None:

@@ -34,14 +34,8 @@ class SettingsState(ProfileFields, PortalState):
     @rx.event
     async def load(self) -> None:
         """Fill the profile form from the stored account."""
-        try:
-            user = await self._require_user()
-        except Unauthorized:
-            await self._signed_out()
-            return
-        self.user = user.model_dump(mode="json")
-        self._fill(user)
-        self.profile_loaded = True
+        if await self._fill_from_account():
+            self.profile_loaded = True
 
     def _field_errors(self, exc: DomainError) -> dict[str, str]:
         # A taken username is a conflict: its message belongs under the username.

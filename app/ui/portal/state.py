@@ -171,6 +171,17 @@ class ProfileFields(PortalState, mixin=True):
     def _fill(self, user: UserPublic) -> None:
         self.form = {name: str(getattr(user, name) or "") for name in self.fields}
 
+    async def _fill_from_account(self) -> bool:
+        """Fill the form from the stored account; False (and the signed-out view) when the session has ended."""
+        try:
+            user = await self._require_user()
+        except Unauthorized:
+            await self._signed_out()
+            return False
+        self.user = user.model_dump(mode="json")
+        self._fill(user)
+        return True
+
     def _clear_errors(self) -> None:
         self.errors, self.error = {}, ""
 

@@ -12,7 +12,7 @@ from app.core.config import settings
 from app.core.errors import DomainError
 from app.services import meeting_types
 from app.ui import routes
-from app.ui.components.blocks import badge, band, page_hero, skeleton_grid
+from app.ui.components.blocks import badge, band, new_tab_link, page_hero, skeleton_grid
 from app.ui.layouts.site import site_layout
 from app.ui.seo import page_meta
 from app.ui.site.booking_state import BookingFlowState
@@ -119,13 +119,11 @@ def _type_card(t: rx.Var[dict[str, Any]]) -> rx.Component:
             if builtin()
             else rx.cond(
                 url != "",
-                rx.el.a(
+                new_tab_link(
                     rx.icon("calendar-plus", size=16, aria_hidden="true"),
                     "Book Meeting",
-                    rx.el.span(": ", t["name"], " (opens in a new tab)", class_name="sr-only"),
+                    announced=(": ", t["name"]),
                     href=url,
-                    target="_blank",
-                    rel="noopener noreferrer",
                     class_name=f"{BUTTON_PRIMARY} h-11 w-full px-5 text-sm",
                 ),
                 rx.el.button(

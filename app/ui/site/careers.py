@@ -9,7 +9,7 @@ import reflex as rx
 
 from app.services import site_content
 from app.ui import routes
-from app.ui.components.blocks import band, icon_cards, page_hero, section_heading, skeleton_grid
+from app.ui.components.blocks import band, icon_cards, new_tab_link, page_hero, section_heading, skeleton_grid
 from app.ui.layouts.site import site_layout
 from app.ui.seo import page_meta
 from app.ui.site.content import SNAPSHOT
@@ -77,12 +77,11 @@ def _job(job: rx.Var[dict[str, Any]]) -> rx.Component:
                     class_name="mt-3 flex flex-wrap gap-x-5 gap-y-2 text-sm text-slate-700",
                 ),
             ),
-            rx.el.a(
+            new_tab_link(
                 "Apply Now",
                 rx.icon("external-link", size=16, aria_hidden="true"),
-                rx.el.span(" for ", title, " (opens in a new tab)", class_name="sr-only"),
+                announced=(" for ", title),
                 href=f"{routes.APPLY}?jobId=" + job["id"].to(str),
-                target="_blank",
                 rel="noopener",
                 data_apply_link=job["id"].to(str),
                 class_name=f"{BUTTON_PRIMARY} h-11 shrink-0 px-5 text-sm",

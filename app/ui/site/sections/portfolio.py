@@ -9,7 +9,7 @@ from reflex_components_core.react_router import ReactRouterLink
 
 from app.services import site_content
 from app.ui import routes
-from app.ui.components.blocks import badge, home_section, skeleton_grid, tag_list
+from app.ui.components.blocks import badge, home_section, new_tab_link, skeleton_grid, tag_list
 from app.ui.site.content import SNAPSHOT
 from app.ui.state.calls import call
 from app.ui.styles import BUTTON_OUTLINE, BUTTON_PRIMARY, FOCUS_RING
@@ -115,13 +115,11 @@ def _project_card(project: rx.Var[dict[str, Any]]) -> rx.Component:
             rx.el.div(
                 rx.cond(
                     live,
-                    rx.el.a(
+                    new_tab_link(
                         "Visit Site",
                         rx.icon("external-link", size=16, aria_hidden="true"),
-                        rx.el.span(": ", project["title"], " (opens in a new tab)", class_name="sr-only"),
+                        announced=(": ", project["title"]),
                         href=project["link"].to(str),
-                        target="_blank",
-                        rel="noopener noreferrer",
                         class_name=f"{BUTTON_PRIMARY} h-10 px-4 text-sm",
                     ),
                     rx.el.span(
