@@ -64,6 +64,20 @@ def skeleton_cards(count: int = SKELETON_COUNT) -> rx.Component:
     )
 
 
+def loaded(loading: Any, error: Any, content: rx.Component) -> rx.Component:
+    """A tab's records: skeleton cards until they have loaded, then the load's error or `content`."""
+    return rx.cond(loading, skeleton_cards(), rx.cond(error != "", error_text(error), content))
+
+
+def cards_or_empty(records: Any, card: Any, empty: rx.Component) -> rx.Component:
+    """A card per record, or `empty` when there are none."""
+    return rx.cond(
+        records.length() > 0,
+        rx.el.div(rx.foreach(records, card), class_name="flex flex-col gap-4"),
+        empty,
+    )
+
+
 def empty_state(text: str, *extra: rx.Component, icon: str = "inbox") -> rx.Component:
     return card(
         rx.icon(icon, size=32, class_name="text-slate-400"),

@@ -7,13 +7,15 @@ in a worker thread (`app.ui.state.calls.as_actor`).
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from collections.abc import Callable
+from typing import Any, ClassVar, TypeVar
 
 import reflex as rx
+from sqlmodel import Session
 
 from app.core.errors import DomainError, Unauthorized
 from app.core.permissions import STAFF_ROLES
-from app.models.user import UserPublic
+from app.models.user import User, UserPublic
 from app.services import profile
 from app.services.profile import ProfileUpdate
 from app.services.schema import parse
@@ -22,6 +24,7 @@ from app.ui.portal.colours import BADGE_COLORS, DEFAULT_BADGE_COLOR
 from app.ui.state.calls import as_actor
 from app.ui.state.session import SessionState
 
+T = TypeVar("T")
 PORTAL_PATH = "/client-portal"
 TABS = ("projects", "invoices", "meetings", "profile", "settings")
 GENERIC_ERROR = "Something went wrong. Please try again."
@@ -150,6 +153,32 @@ class PortalState(SessionState):
             await self._signed_out()
             return None
         return rx.download(url="/api/protected/export", filename="my-data.json")
+
+
+class ListTab(PortalState, mixin=True):
+    """A tab listing the client's own records, loaded with the page: skeletons until the first answer, then the
+    records or the error."""
+
+    loads_with_page: ClassVar[bool] = True
+    loading: bool = True
+    error: str = ""
+
+    async def _fetch(self, lister: Callable[[Session, User], T], failed: str) -> T | None:
+        """`lister(session, actor)` as the signed-in client. None when there is nothing to show: the session has
+        ended (the signed-out view shows) or the service refused (`error` says why, `failed` when it did not)."""
+        try:
+            user = await self._require_user()
+            found = await as_actor(user, lister)
+        except Unauthorized:
+            await self._signed_out()
+            return None
+        except DomainError as exc:
+            self.error = error_message(exc, failed)
+            self.loading = False
+            return None
+        self.error = ""
+        self.loading = False
+        return found
 
 
 def typing_into(tab: Any, name: str) -> Any:
