@@ -33,8 +33,10 @@ from app.services import sessions, time_entries
 from app.services.time_entries import business_today
 from app.ui.portal.invoices import InvoicesState
 from app.ui.portal.meetings import MeetingsState
+from app.ui.portal.profile import ProfileState
 from app.ui.portal.projects import ProjectsState
-from app.ui.portal.state import PortalState
+from app.ui.portal.settings import SettingsState
+from app.ui.portal.state import PROFILE_SAVED, PortalState
 from tests import factories as f
 
 
@@ -223,3 +225,35 @@ async def test_the_projects_tab_shows_hours_worked_against_the_estimate(engine: 
         with Session(engine) as s:
             s.exec(delete(User).where(col(User.id) == pm.id))  # type: ignore[call-overload]
             s.commit()
+
+
+@in_own_loop
+async def test_the_profile_and_settings_forms_save_only_their_own_fields(engine: Engine, world: World) -> None:
+    """Both tabs' forms are ProfileFields: typing is clipped and limited to the tab's fields, a save goes through the
+    profile service, and a taken username shows under the username field."""
+    root = root_state(_token(engine, world.alice))
+    profile_tab = await root.get_state(ProfileState)
+    await profile_tab.start_edit()
+    assert profile_tab.editing and set(profile_tab.form) == {"first_name", "last_name", "phone", "company"}
+    profile_tab.set_field("company", "x" * 1000)
+    profile_tab.set_field("username", "sneaky")  # not a field of this form
+    assert len(profile_tab.form["company"]) == 400 and "username" not in profile_tab.form
+    for name, value in (("first_name", "Alice"), ("last_name", "Archer"), ("company", "Alice & Co")):
+        profile_tab.set_field(name, value)
+    await drain(profile_tab.save())
+    assert not profile_tab.editing and profile_tab.message == PROFILE_SAVED, (profile_tab.errors, profile_tab.error)
+
+    settings_tab = await root.get_state(SettingsState)
+    await settings_tab.load()
+    assert settings_tab.profile_loaded and settings_tab.form["username"] == world.alice.username
+    settings_tab.set_field("username", world.bob.username)
+    await drain(settings_tab.save())
+    assert settings_tab.errors.get("username") and settings_tab.error and settings_tab.message == ""
+    settings_tab.set_field("phone", "  (772) 555-0100  ")
+    settings_tab.set_field("username", world.alice.username)
+    await drain(settings_tab.save())
+    assert settings_tab.message == PROFILE_SAVED, (settings_tab.errors, settings_tab.error)
+    assert settings_tab.form["phone"] == "(772) 555-0100"  # as stored
+    with Session(engine) as s:
+        saved = s.get(User, world.alice.id)
+        assert saved is not None and (saved.company, saved.phone) == ("Alice & Co", "(772) 555-0100")

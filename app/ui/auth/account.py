@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from typing import Any
 
 import reflex as rx
 
@@ -11,7 +12,18 @@ from app.core.errors import DomainError, Unauthorized
 from app.services import profile
 from app.services.profile import ProfileUpdate
 from app.services.schema import parse
-from app.ui.auth.components import INPUT, INPUT_OK, LABEL, LINK, banner, loading, submit_button, text_field
+from app.ui.auth.components import (
+    INPUT,
+    INPUT_OK,
+    LABEL,
+    LINK,
+    account_form,
+    banner,
+    loading,
+    submit_button,
+    text_field,
+    username_field,
+)
 from app.ui.auth.guard import AUTH_REQUIRED, refresh_user, turn_away
 from app.ui.auth.layout import auth_layout, card_header
 from app.ui.auth.messages import PROFILE_UPDATE_DEFAULT, account_field_message
@@ -135,23 +147,24 @@ def _back_link() -> rx.Component:
     )
 
 
-def _settings_form() -> rx.Component:
-    form_id, errors, initial = "settings", AccountState.errors, AccountState.initial
-    return rx.form(
+def _account_form(*fields: rx.Component, on_submit: Any) -> rx.Component:
+    """Both pages' details form: the save's messages on top, then the fields and Save Changes."""
+    return account_form(
         banner(AccountState.message),
         banner(AccountState.success, kind="success"),
+        *fields,
         rx.el.div(
-            text_field(
-                "username",
-                "Username",
-                form_id=form_id,
-                errors=errors,
-                required=True,
-                auto_complete="username",
-                auto_capitalize="none",
-                spell_check=False,
-                default_value=initial["username"],
-            ),
+            submit_button("Save Changes", busy=AccountState.saving, busy_label="Saving..."), class_name="sm:w-56"
+        ),
+        on_submit=on_submit,
+    )
+
+
+def _settings_form() -> rx.Component:
+    form_id, errors, initial = "settings", AccountState.errors, AccountState.initial
+    return _account_form(
+        rx.el.div(
+            username_field(form_id, errors, default_value=initial["username"]),
             text_field(
                 "phone",
                 "Phone",
@@ -163,20 +176,13 @@ def _settings_form() -> rx.Component:
             ),
             class_name="grid gap-5 sm:grid-cols-2",
         ),
-        rx.el.div(
-            submit_button("Save Changes", busy=AccountState.saving, busy_label="Saving..."), class_name="sm:w-56"
-        ),
         on_submit=AccountState.save_settings,
-        no_validate=True,
-        class_name="space-y-5",
     )
 
 
 def _profile_form() -> rx.Component:
     form_id, errors, initial = "profile", AccountState.errors, AccountState.initial
-    return rx.form(
-        banner(AccountState.message),
-        banner(AccountState.success, kind="success"),
+    return _account_form(
         rx.el.div(
             _read_only("Username", initial["username"], field_id="profile-username"),
             _read_only("Email", initial["email"], "Email cannot be changed", field_id="profile-email"),
@@ -195,54 +201,49 @@ def _profile_form() -> rx.Component:
             class_name="grid gap-5 sm:grid-cols-2",
         ),
         rx.el.p("Member since ", initial["member_since"], class_name="text-sm text-slate-500"),
-        rx.el.div(
-            submit_button("Save Changes", busy=AccountState.saving, busy_label="Saving..."), class_name="sm:w-56"
-        ),
         on_submit=AccountState.save_profile,
-        no_validate=True,
-        class_name="space-y-5",
     )
 
 
-def _when_loaded(content: rx.Component) -> rx.Component:
-    return rx.cond(
-        AccountState.load_failed,
-        banner(LOAD_FAILED),
-        rx.cond(rx.State.is_hydrated & AccountState.ready, content, loading()),
+def _account_page(title: str, lead: str, content: rx.Component) -> rx.Component:
+    """Both pages' frame: the way back, the title, and `content` once the account has loaded."""
+    return auth_layout(
+        _back_link(),
+        card_header(title, lead),
+        rx.cond(
+            AccountState.load_failed,
+            banner(LOAD_FAILED),
+            rx.cond(rx.State.is_hydrated & AccountState.ready, content, loading()),
+        ),
+        width="max-w-2xl",
     )
 
 
 @rx.page(route="/settings", title="Settings", on_load=AccountState.load)
 def settings_page() -> rx.Component:
-    return auth_layout(
-        _back_link(),
-        card_header("Settings", "Manage your account details and password."),
-        _when_loaded(
-            rx.el.div(
-                _section("Profile Information", "Your username and phone number.", _settings_form()),
-                _section("Security", "Change your password. Other devices will be signed out.", password_form()),
-                class_name="divide-y divide-slate-200",
-            )
+    return _account_page(
+        "Settings",
+        "Manage your account details and password.",
+        rx.el.div(
+            _section("Profile Information", "Your username and phone number.", _settings_form()),
+            _section("Security", "Change your password. Other devices will be signed out.", password_form()),
+            class_name="divide-y divide-slate-200",
         ),
-        width="max-w-2xl",
     )
 
 
 @rx.page(route="/profile", title="My Profile", on_load=AccountState.load)
 def profile_page() -> rx.Component:
-    return auth_layout(
-        _back_link(),
-        card_header("My Profile", "Your personal details and sign-in security."),
-        _when_loaded(
-            rx.tabs.root(
-                rx.tabs.list(
-                    rx.tabs.trigger("Profile", value="profile"),
-                    rx.tabs.trigger("Security", value="security"),
-                ),
-                rx.tabs.content(_profile_form(), value="profile", class_name="pt-6"),
-                rx.tabs.content(password_form(), value="security", class_name="pt-6"),
-                default_value="profile",
-            )
+    return _account_page(
+        "My Profile",
+        "Your personal details and sign-in security.",
+        rx.tabs.root(
+            rx.tabs.list(
+                rx.tabs.trigger("Profile", value="profile"),
+                rx.tabs.trigger("Security", value="security"),
+            ),
+            rx.tabs.content(_profile_form(), value="profile", class_name="pt-6"),
+            rx.tabs.content(password_form(), value="security", class_name="pt-6"),
+            default_value="profile",
         ),
-        width="max-w-2xl",
     )

@@ -8,7 +8,16 @@ from app.core.errors import DomainError, Unauthorized
 from app.services import profile
 from app.services.profile import CompleteProfile
 from app.services.schema import parse
-from app.ui.auth.components import banner, loading, password_field, submit_button, text_field
+from app.ui.auth.components import (
+    USERNAME_HINT,
+    account_form,
+    banner,
+    loading,
+    password_field,
+    submit_button,
+    text_field,
+    username_field,
+)
 from app.ui.auth.guard import AUTH_REQUIRED, landing_for, refresh_user, turn_away
 from app.ui.auth.layout import auth_layout, card_header
 from app.ui.auth.messages import COMPLETE_PROFILE_TITLE, complete_profile_message
@@ -64,20 +73,9 @@ class CompleteProfileState(SessionState):
 
 def _form() -> rx.Component:
     form_id, errors, initial = "complete", CompleteProfileState.errors, CompleteProfileState.initial
-    return rx.form(
+    return account_form(
         banner(CompleteProfileState.message),
-        text_field(
-            "username",
-            "Username",
-            form_id=form_id,
-            errors=errors,
-            required=True,
-            auto_complete="username",
-            auto_capitalize="none",
-            spell_check=False,
-            default_value=initial["username"],
-            hint="3-30 characters: letters, numbers and underscores.",
-        ),
+        username_field(form_id, errors, default_value=initial["username"], hint=USERNAME_HINT),
         text_field(
             "company",
             "Company Name",
@@ -111,8 +109,6 @@ def _form() -> rx.Component:
         ),
         submit_button("Complete Profile", busy=CompleteProfileState.saving, busy_label="Completing Profile..."),
         on_submit=CompleteProfileState.submit,
-        no_validate=True,
-        class_name="space-y-5",
     )
 
 

@@ -52,6 +52,7 @@ INPUT_BAD = "border-red-500 focus:border-red-500 focus:ring-red-500/30"
 LABEL = "mb-1.5 block text-sm font-medium text-slate-700"
 PRIMARY = FORM_PRIMARY
 SECONDARY = FORM_SECONDARY
+USERNAME_HINT = "3-30 characters: letters, numbers and underscores."
 LINK = "font-medium text-blue-700 underline-offset-2 hover:underline focus:outline-none focus-visible:underline"
 
 
@@ -112,6 +113,28 @@ def text_field(
         ),
         *_hint(hint, f"{input_id}-hint"),
         field_error(error, error_id),
+    )
+
+
+def username_field(
+    form_id: str,
+    errors: Any = None,
+    *,
+    name: str = "username",
+    label: str = "Username",
+    **input_props: Any,
+) -> rx.Component:
+    """A required field that takes a username: the browser neither capitalises nor spell-checks it."""
+    return text_field(
+        name,
+        label,
+        form_id=form_id,
+        errors=errors,
+        required=True,
+        auto_complete="username",
+        auto_capitalize="none",
+        spell_check=False,
+        **input_props,
     )
 
 
@@ -180,6 +203,12 @@ def submit_button(label: Any, *, busy: Var | bool = False, busy_label: str | Non
         class_name=PRIMARY,
         **props,
     )
+
+
+def account_form(*children: rx.Component, on_submit: Any, **props: Any) -> rx.Component:
+    """A form of the account pages, sent over the websocket: the browser's own checks are off, because the server's
+    messages show under the fields, in the spec's words."""
+    return rx.form(*children, on_submit=on_submit, no_validate=True, class_name="space-y-5", **props)
 
 
 def banner(text: Var | str, kind: str = "error", **props: Any) -> rx.Component:

@@ -21,7 +21,7 @@ from app.ui.auth.components import (
     google_option,
     password_field,
     submit_button,
-    text_field,
+    username_field,
 )
 from app.ui.auth.guard import refresh_user
 from app.ui.auth.layout import auth_layout, card_header
@@ -123,14 +123,10 @@ def login_form(page: str) -> rx.Component:
         banner(LoginState.error),
         rx.el.input(type="hidden", name="page", value=page),
         rx.cond(LoginState.just_verified, rx.el.input(type="hidden", name="welcome", value="1")),
-        text_field(
-            "identifier",
-            "Username or Email",
-            form_id=form_id,
-            required=True,
-            auto_complete="username",
-            auto_capitalize="none",
-            spell_check=False,
+        username_field(
+            form_id,
+            name="identifier",
+            label="Username or Email",
             default_value=LoginState.identifier,
             key=LoginState.identifier,  # a new prefill remounts the uncontrolled input
         ),

@@ -8,7 +8,7 @@ from app.core.errors import DomainError, Unauthorized
 from app.services import profile
 from app.services.profile import PasswordChange
 from app.services.schema import parse
-from app.ui.auth.components import banner, password_field, submit_button
+from app.ui.auth.components import account_form, banner, password_field, submit_button
 from app.ui.auth.guard import turn_away
 from app.ui.auth.messages import PASSWORD_CHANGE_DEFAULT
 from app.ui.auth.notice import notify
@@ -54,7 +54,7 @@ class PasswordState(SessionState):
 
 def password_form() -> rx.Component:
     form_id, errors = "password", PasswordState.errors
-    return rx.form(
+    return account_form(
         banner(PasswordState.message),
         banner(PasswordState.success, kind="success"),
         password_field("currentPassword", "Current password", form_id=form_id, errors=errors),
@@ -75,6 +75,4 @@ def password_form() -> rx.Component:
         ),
         key=PasswordState.form_key,
         on_submit=PasswordState.change,
-        no_validate=True,
-        class_name="space-y-5",
     )

@@ -13,7 +13,7 @@ from app.services import password_reset
 from app.services.password_reset import PasswordReset, ResetRequest
 from app.services.schema import parse
 from app.ui import routes
-from app.ui.auth.components import LINK, banner, loading, password_field, submit_button, text_field
+from app.ui.auth.components import LINK, account_form, banner, loading, password_field, submit_button, text_field
 from app.ui.auth.layout import auth_layout, card_header
 from app.ui.state.calls import call
 
@@ -109,7 +109,7 @@ def _back(href: rx.Var | str) -> rx.Component:
 
 
 def _request_form() -> rx.Component:
-    return rx.form(
+    return account_form(
         banner(ForgotPasswordState.message),
         text_field(
             "email",
@@ -122,8 +122,6 @@ def _request_form() -> rx.Component:
         ),
         submit_button("Send Reset Link", busy=ForgotPasswordState.sending, busy_label="Sending..."),
         on_submit=ForgotPasswordState.submit,
-        no_validate=True,
-        class_name="space-y-5",
     )
 
 
@@ -162,7 +160,7 @@ def staff_forgot_password_page() -> rx.Component:
 
 def _new_password_form() -> rx.Component:
     errors = ResetPasswordState.errors
-    return rx.form(
+    return account_form(
         banner(ResetPasswordState.message),
         password_field(
             "newPassword",
@@ -181,8 +179,6 @@ def _new_password_form() -> rx.Component:
             busy_label="Saving...",
         ),
         on_submit=ResetPasswordState.submit,
-        no_validate=True,
-        class_name="space-y-5",
     )
 
 

@@ -15,11 +15,14 @@ from app.ui.auth.components import (
     LINK,
     PRIMARY,
     SECONDARY,
+    USERNAME_HINT,
+    account_form,
     banner,
     google_option,
     password_field,
     submit_button,
     text_field,
+    username_field,
 )
 from app.ui.auth.layout import auth_layout, card_header
 from app.ui.auth.messages import (
@@ -141,19 +144,9 @@ class RegisterState(rx.State):
 
 def _form() -> rx.Component:
     form_id, errors = "register", RegisterState.errors
-    return rx.form(
+    return account_form(
         banner(RegisterState.message),
-        text_field(
-            "username",
-            "Username",
-            form_id=form_id,
-            errors=errors,
-            required=True,
-            auto_complete="username",
-            auto_capitalize="none",
-            spell_check=False,
-            hint="3-30 characters: letters, numbers and underscores.",
-        ),
+        username_field(form_id, errors, hint=USERNAME_HINT),
         text_field(
             "email", "Email", form_id=form_id, errors=errors, type="email", required=True, auto_complete="email"
         ),
@@ -178,8 +171,6 @@ def _form() -> rx.Component:
         submit_button("Create Account", busy=RegisterState.submitting, busy_label="Creating Account..."),
         google_option("Sign up with Google"),
         on_submit=RegisterState.register,
-        no_validate=True,  # the server's messages show under the fields, in the spec's words
-        class_name="space-y-5",
     )
 
 

@@ -50,16 +50,17 @@ def _desktop_nav() -> rx.Component:
     )
 
 
-def _actions() -> rx.Component:
+def _actions(portal: str, icon_size: int, size: str, class_name: str) -> rx.Component:
+    """The portal and quote links: in the bar on wide screens, at the foot of the menu on phones."""
     return rx.el.div(
         ReactRouterLink.create(
-            rx.icon("circle-user-round", size=16),
-            "Portal",
+            rx.icon("circle-user-round", size=icon_size),
+            portal,
             to=routes.CLIENT_PORTAL,
-            class_name=f"{BUTTON_OUTLINE} {BUTTON_SM}",
+            class_name=f"{BUTTON_OUTLINE} {size}",
         ),
-        ReactRouterLink.create("Get Quote", to=routes.CONTACT, class_name=f"{BUTTON_PRIMARY} {BUTTON_SM}"),
-        class_name="hidden items-center gap-2 md:flex",
+        ReactRouterLink.create("Get Quote", to=routes.CONTACT, class_name=f"{BUTTON_PRIMARY} {size}"),
+        class_name=class_name,
     )
 
 
@@ -89,15 +90,8 @@ def _mobile_menu() -> rx.Component:
             ),
             aria_label="Main",
         ),
-        rx.el.div(
-            ReactRouterLink.create(
-                rx.icon("circle-user-round", size=18),
-                "Client Portal",
-                to=routes.CLIENT_PORTAL,
-                class_name=f"{BUTTON_OUTLINE} h-11 px-4 text-base",
-            ),
-            ReactRouterLink.create("Get Quote", to=routes.CONTACT, class_name=f"{BUTTON_PRIMARY} h-11 px-4 text-base"),
-            class_name="mt-4 grid grid-cols-2 gap-3 border-t border-slate-200 pt-4",
+        _actions(
+            "Client Portal", 18, "h-11 px-4 text-base", "mt-4 grid grid-cols-2 gap-3 border-t border-slate-200 pt-4"
         ),
         id=MENU_ID,
         hidden=True,
@@ -114,7 +108,11 @@ def site_header() -> rx.Component:
         rx.el.div(
             logo_link(compact_on_tablet=True),
             _desktop_nav(),
-            rx.el.div(_actions(), _menu_button(), class_name="flex items-center"),
+            rx.el.div(
+                _actions("Portal", 16, BUTTON_SM, "hidden items-center gap-2 md:flex"),
+                _menu_button(),
+                class_name="flex items-center",
+            ),
             class_name=f"{CONTAINER} flex h-16 items-center justify-between gap-4",
         ),
         _mobile_menu(),

@@ -34,3 +34,9 @@ def site_layout(*children: rx.Component) -> rx.Component:
         data_hydrated=rx.State.is_hydrated,
         class_name="flex min-h-dvh flex-col bg-white font-sans text-slate-700 antialiased",
     )
+
+
+def section_page(hero: rx.Component, section: rx.Component) -> rx.Component:
+    """A page that is its title band over one of the home page's sections (/services, /portfolio): opening it
+    scrolls to the top (spec; site_shell.js reads the attribute)."""
+    return site_layout(rx.el.div(hero, section, data_scroll_top_on_open=True))

@@ -3,12 +3,13 @@ confirmation, the service's refusal shown in the dialog, the busy state while th
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import reflex as rx
 
 from app.core.errors import DomainError, Unauthorized
 from app.models.user import UserPublic
+from app.ui.portal import components as ui
 from app.ui.portal.state import PortalState, error_message
 
 
@@ -62,3 +63,18 @@ class CancelConfirm(PortalState, mixin=True):
         self.cancelling = False
         self.cancel_id = 0
         self.notice = notice
+
+
+def cancel_dialog(tab: Any, *, title: str, description: Any, keep: str, confirm: str) -> rx.Component:
+    """The "are you sure?" dialog of a CancelConfirm tab (`tab`: its class)."""
+    return ui.confirm_dialog(
+        title=title,
+        description=description,
+        error=tab.cancel_error,
+        busy=tab.cancelling,
+        keep=keep,
+        confirm=confirm,
+        on_confirm=tab.confirm_cancel,
+        is_open=tab.cancel_id != 0,
+        on_open_change=tab.set_cancel_open,
+    )

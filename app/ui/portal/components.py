@@ -64,6 +64,20 @@ def skeleton_cards(count: int = SKELETON_COUNT) -> rx.Component:
     )
 
 
+def loaded(loading: Any, error: Any, content: rx.Component) -> rx.Component:
+    """A tab's records: skeleton cards until they have loaded, then the load's error or `content`."""
+    return rx.cond(loading, skeleton_cards(), rx.cond(error != "", error_text(error), content))
+
+
+def cards_or_empty(records: Any, card: Any, empty: rx.Component) -> rx.Component:
+    """A card per record, or `empty` when there are none."""
+    return rx.cond(
+        records.length() > 0,
+        rx.el.div(rx.foreach(records, card), class_name="flex flex-col gap-4"),
+        empty,
+    )
+
+
 def empty_state(text: str, *extra: rx.Component, icon: str = "inbox") -> rx.Component:
     return card(
         rx.icon(icon, size=32, class_name="text-slate-400"),
@@ -73,29 +87,26 @@ def empty_state(text: str, *extra: rx.Component, icon: str = "inbox") -> rx.Comp
     )
 
 
-def error_text(message: Any) -> rx.Component:
-    """A red message when `message` is non-empty."""
+def _message(message: Any, icon: str, role: str, background: str, text: str) -> rx.Component:
+    """A line with an icon, shown when `message` is non-empty."""
     return rx.cond(
         message != "",
         rx.el.p(
-            rx.icon("circle-alert", size=16, class_name="mt-0.5 shrink-0"),
+            rx.icon(icon, size=16, class_name="mt-0.5 shrink-0"),
             rx.el.span(message),
-            role="alert",
-            class_name="flex items-start gap-2 rounded-md bg-red-50 px-3 py-2 text-sm text-red-700",
+            role=role,
+            class_name=f"flex items-start gap-2 rounded-md {background} px-3 py-2 text-sm {text}",
         ),
     )
+
+
+def error_text(message: Any) -> rx.Component:
+    """A red message when `message` is non-empty."""
+    return _message(message, "circle-alert", "alert", "bg-red-50", "text-red-700")
 
 
 def success_text(message: Any) -> rx.Component:
-    return rx.cond(
-        message != "",
-        rx.el.p(
-            rx.icon("circle-check", size=16, class_name="mt-0.5 shrink-0"),
-            rx.el.span(message),
-            role="status",
-            class_name="flex items-start gap-2 rounded-md bg-green-50 px-3 py-2 text-sm text-green-800",
-        ),
-    )
+    return _message(message, "circle-check", "status", "bg-green-50", "text-green-800")
 
 
 def field_error(message: Any) -> rx.Component:
@@ -109,17 +120,26 @@ BUTTON_DANGER_SOLID = COMPACT_DANGER
 
 
 def text_input(
-    label: str, value: Any, on_change: Any, *, error: Any = "", name: str, type_: str = "text", **props: Any
+    label: str,
+    value: Any = None,
+    on_change: Any = None,
+    *,
+    error: Any = "",
+    name: str,
+    type_: str = "text",
+    **props: Any,
 ) -> rx.Component:
+    """A labelled input with its error underneath. Without `value` it is uncontrolled: what is typed (a password)
+    goes to the server only with its form's submit."""
     input_id = f"portal-{name}"
+    bound = {} if value is None else {"value": value, "on_change": on_change}
     return rx.el.div(
         rx.el.label(label, html_for=input_id, class_name="text-sm font-medium text-slate-700"),
         rx.el.input(
             id=input_id,
             name=name,
             type=type_,
-            value=value,
-            on_change=on_change,
+            **bound,
             class_name=rx.cond(
                 error != "",
                 "w-full rounded-md border border-red-500 px-3 py-2 text-sm focus:outline-none focus:ring-2 "
@@ -132,6 +152,29 @@ def text_input(
         field_error(error),
         class_name="flex flex-col gap-1",
     )
+
+
+def submit_button(label: str, busy_label: str, busy: Any, *, disabled: Any = None) -> rx.Component:
+    """A form's submit button that says it is working (and cannot be pressed again) while `busy`."""
+    return rx.el.button(
+        rx.cond(busy, busy_label, label),
+        type="submit",
+        disabled=busy if disabled is None else disabled,
+        class_name=BUTTON_PRIMARY,
+    )
+
+
+def tab_form(
+    fields: rx.Component,
+    error: Any,
+    actions: rx.Component,
+    *,
+    on_submit: Any,
+    class_name: str = "flex flex-col gap-4",
+    **props: Any,
+) -> rx.Component:
+    """A tab's form: its fields, the save's error under them, then its buttons (`actions`)."""
+    return rx.el.form(fields, error_text(error), actions, on_submit=on_submit, class_name=class_name, **props)
 
 
 def labelled(label: str, value: Any) -> rx.Component:
@@ -147,6 +190,18 @@ def section_title(text: str, *extra: rx.Component) -> rx.Component:
         rx.el.h2(text, class_name="text-xl font-semibold text-slate-900"),
         *extra,
         class_name="flex flex-wrap items-center justify-between gap-3",
+    )
+
+
+def titled_card(title: str, text: str, *children: rx.Component) -> rx.Component:
+    """A card that opens with its own small heading and a line saying what it is for."""
+    return card(
+        rx.el.div(
+            rx.el.h3(title, class_name="text-lg font-semibold text-slate-900"),
+            rx.el.p(text, class_name="text-sm text-slate-600"),
+        ),
+        *children,
+        class_name="flex flex-col gap-4",
     )
 
 

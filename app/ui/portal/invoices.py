@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, ClassVar
+from typing import Any
 
 import reflex as rx
 from sqlmodel import Session
@@ -13,7 +13,7 @@ from app.models.user import User
 from app.services import invoices
 from app.ui.format import long_date, usd
 from app.ui.portal import components as ui
-from app.ui.portal.state import PortalState, badge_color, error_message, status_label
+from app.ui.portal.state import ListTab, PortalState, badge_color, error_message, status_label
 from app.ui.state.calls import as_actor
 
 
@@ -51,28 +51,15 @@ def _number(s: Session, actor: User, invoice_id: int) -> str:
     return invoice.invoice_number
 
 
-class InvoicesState(PortalState):
-    loads_with_page: ClassVar[bool] = True
+class InvoicesState(ListTab, PortalState):
     invoices: list[InvoiceView] = []
-    loading: bool = True
-    error: str = ""
     download_error: str = ""
 
     @rx.event
     async def load(self) -> None:
-        try:
-            user = await self._require_user()
-            rows = await as_actor(user, lambda s, actor: invoices.list_invoices(s, actor=actor))
-        except Unauthorized:
-            await self._signed_out()
-            return
-        except DomainError as exc:
-            self.error = error_message(exc, "Failed to load invoices")
-            self.loading = False
-            return
-        self.invoices = [invoice_view(i) for i in rows]
-        self.error = ""
-        self.loading = False
+        rows = await self._fetch(lambda s, actor: invoices.list_invoices(s, actor=actor), "Failed to load invoices")
+        if rows is not None:
+            self.invoices = [invoice_view(i) for i in rows]
 
     @rx.event
     async def download(self, invoice_id: int):
@@ -139,17 +126,11 @@ def invoices_tab() -> rx.Component:
     return rx.el.section(
         ui.section_title("Your Invoices"),
         ui.error_text(InvoicesState.download_error),
-        rx.cond(
+        ui.loaded(
             InvoicesState.loading,
-            ui.skeleton_cards(),
-            rx.cond(
-                InvoicesState.error != "",
-                ui.error_text(InvoicesState.error),
-                rx.cond(
-                    InvoicesState.invoices.length() > 0,
-                    rx.el.div(rx.foreach(InvoicesState.invoices, _invoice_card), class_name="flex flex-col gap-4"),
-                    ui.empty_state("No invoices found.", icon="file-text"),
-                ),
+            InvoicesState.error,
+            ui.cards_or_empty(
+                InvoicesState.invoices, _invoice_card, ui.empty_state("No invoices found.", icon="file-text")
             ),
         ),
         class_name="flex flex-col gap-4",

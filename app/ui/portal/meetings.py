@@ -13,8 +13,8 @@ from app.services import meetings
 from app.services.meeting_types import list_active
 from app.ui import routes
 from app.ui.portal import components as ui
-from app.ui.portal.cancelling import CancelConfirm
-from app.ui.portal.state import PortalState, badge_color, error_message, status_label
+from app.ui.portal.cancelling import CancelConfirm, cancel_dialog
+from app.ui.portal.state import ListTab, PortalState, badge_color, error_message, status_label
 from app.ui.site.book_meeting import builtin
 from app.ui.state.calls import as_actor
 
@@ -93,12 +93,9 @@ def meeting_type_view(t: dict[str, Any]) -> MeetingTypeView:
     )
 
 
-class MeetingsState(CancelConfirm, PortalState):
-    loads_with_page: ClassVar[bool] = True
+class MeetingsState(CancelConfirm, ListTab, PortalState):
     upcoming: list[MeetingView] = []
     past: list[MeetingView] = []
-    loading: bool = True
-    error: str = ""
     # "list" or "book" (the Book a Meeting view).
     view: str = "list"
     meeting_types: list[MeetingTypeView] = []
@@ -107,20 +104,11 @@ class MeetingsState(CancelConfirm, PortalState):
 
     @rx.event
     async def load(self) -> None:
-        try:
-            user = await self._require_user()
-            lists = await as_actor(user, lambda s, actor: meetings.list_meetings(s, actor=actor))
-        except Unauthorized:
-            await self._signed_out()
-            return
-        except DomainError as exc:
-            self.error = error_message(exc, "Failed to load meetings")
-            self.loading = False
+        lists = await self._fetch(lambda s, actor: meetings.list_meetings(s, actor=actor), "Failed to load meetings")
+        if lists is None:
             return
         self.upcoming = [meeting_view(m) for m in lists["upcoming"]]
         self.past = [meeting_view(m) for m in lists["past"]]
-        self.error = ""
-        self.loading = False
         self.view = "list"  # back from booking on /book-meeting: show the list with the new meeting
 
     _failed: ClassVar[str] = "Failed to cancel the meeting. Please try again."
@@ -224,16 +212,12 @@ def _meeting_row(m: rx.Var, *, actions: bool) -> rx.Component:
 
 
 def _cancel_dialog() -> rx.Component:
-    return ui.confirm_dialog(
+    return cancel_dialog(
+        MeetingsState,
         title="Cancel Meeting",
         description="Are you sure you want to cancel this meeting? This action cannot be undone.",
-        error=MeetingsState.cancel_error,
-        busy=MeetingsState.cancelling,
         keep="No, Keep Meeting",
         confirm="Yes, Cancel Meeting",
-        on_confirm=MeetingsState.confirm_cancel,
-        is_open=MeetingsState.cancel_id != 0,
-        on_open_change=MeetingsState.set_cancel_open,
     )
 
 
@@ -244,34 +228,30 @@ def _list_view() -> rx.Component:
             ui.action_button("calendar-plus", "Book New Meeting", MeetingsState.show_booking, ui.BUTTON_PRIMARY),
         ),
         ui.success_text(MeetingsState.notice),
-        rx.cond(
+        ui.loaded(
             MeetingsState.loading,
-            ui.skeleton_cards(),
-            rx.cond(
-                MeetingsState.error != "",
-                ui.error_text(MeetingsState.error),
+            MeetingsState.error,
+            rx.el.div(
                 rx.el.div(
-                    rx.el.div(
-                        rx.cond(
-                            MeetingsState.upcoming.length() > 0,
-                            rx.foreach(MeetingsState.upcoming, lambda m: _meeting_row(m, actions=True)),
-                            ui.empty_state("No upcoming meetings.", icon="calendar"),
-                        ),
-                        class_name="flex flex-col gap-3",
-                        data_testid="upcoming-meetings",
-                    ),
-                    rx.el.h2("Past Meetings", class_name="mt-4 text-xl font-semibold text-slate-900"),
-                    rx.el.div(
-                        rx.cond(
-                            MeetingsState.past.length() > 0,
-                            rx.foreach(MeetingsState.past, lambda m: _meeting_row(m, actions=False)),
-                            rx.el.p("No past meetings.", class_name="text-sm text-slate-500"),
-                        ),
-                        class_name="flex flex-col gap-3",
-                        data_testid="past-meetings",
+                    rx.cond(
+                        MeetingsState.upcoming.length() > 0,
+                        rx.foreach(MeetingsState.upcoming, lambda m: _meeting_row(m, actions=True)),
+                        ui.empty_state("No upcoming meetings.", icon="calendar"),
                     ),
                     class_name="flex flex-col gap-3",
+                    data_testid="upcoming-meetings",
                 ),
+                rx.el.h2("Past Meetings", class_name="mt-4 text-xl font-semibold text-slate-900"),
+                rx.el.div(
+                    rx.cond(
+                        MeetingsState.past.length() > 0,
+                        rx.foreach(MeetingsState.past, lambda m: _meeting_row(m, actions=False)),
+                        rx.el.p("No past meetings.", class_name="text-sm text-slate-500"),
+                    ),
+                    class_name="flex flex-col gap-3",
+                    data_testid="past-meetings",
+                ),
+                class_name="flex flex-col gap-3",
             ),
         ),
         _cancel_dialog(),

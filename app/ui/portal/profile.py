@@ -2,102 +2,36 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import reflex as rx
 
-from app.core.errors import DomainError, Unauthorized
+from app.models.user import UserPublic
 from app.ui.portal import components as ui
-from app.ui.portal.state import PortalState
+from app.ui.portal.state import PortalState, ProfileFields, typing_into
 
-SAVED = "Your profile has been updated successfully."
-FAILED = "Failed to update profile. Please try again."
 NOT_SET = "Not set"
 
 
-class ProfileState(PortalState):
+class ProfileState(ProfileFields, PortalState):
+    fields: ClassVar[tuple[str, ...]] = ("first_name", "last_name", "phone", "company")
     editing: bool = False
-    saving: bool = False
-    form_first_name: str = ""
-    form_last_name: str = ""
-    form_phone: str = ""
-    form_company: str = ""
-    first_name_error: str = ""
-    last_name_error: str = ""
-    phone_error: str = ""
-    company_error: str = ""
-    message: str = ""
-    error: str = ""
-
-    def _clear_errors(self) -> None:
-        self.first_name_error = self.last_name_error = self.phone_error = self.company_error = ""
-        self.error = ""
 
     @rx.event
     async def start_edit(self) -> None:
         """Fill the form from the stored profile (not from what the browser shows)."""
-        try:
-            user = await self._require_user()
-        except Unauthorized:
-            await self._signed_out()
-            return
-        self.user = user.model_dump(mode="json")
-        self.form_first_name = user.first_name or ""
-        self.form_last_name = user.last_name or ""
-        self.form_phone = user.phone or ""
-        self.form_company = user.company or ""
-        self._clear_errors()
-        self.message = ""
-        self.editing = True
+        if await self._fill_from_account():
+            self._clear_errors()
+            self.message = ""
+            self.editing = True
 
     @rx.event
     def cancel_edit(self) -> None:
         self.editing = False
         self._clear_errors()
 
-    @rx.event
-    def set_form_first_name(self, value: str) -> None:
-        self.form_first_name = str(value)[:200]
-
-    @rx.event
-    def set_form_last_name(self, value: str) -> None:
-        self.form_last_name = str(value)[:200]
-
-    @rx.event
-    def set_form_phone(self, value: str) -> None:
-        self.form_phone = str(value)[:60]
-
-    @rx.event
-    def set_form_company(self, value: str) -> None:
-        self.form_company = str(value)[:400]
-
-    @rx.event
-    async def save(self, _form_data: dict | None = None):
-        """Save the form (its values come from this state, not from the submitted form data)."""
-        if self.saving:
-            return
-        self.saving = True
-        self._clear_errors()
-        self.message = ""
-        yield
-        values = {
-            "first_name": self.form_first_name,
-            "last_name": self.form_last_name,
-            "phone": self.form_phone,
-            "company": self.form_company,
-        }
-        try:
-            updated = await self._update_profile(values)
-        except DomainError as exc:
-            self.saving = False
-            self.first_name_error = exc.errors.get("first_name", "")
-            self.last_name_error = exc.errors.get("last_name", "")
-            self.phone_error = exc.errors.get("phone", "")
-            self.company_error = exc.errors.get("company", "")
-            self.error = exc.message or FAILED
-            return
-        self.saving = False
-        if updated is not None:
-            self.editing = False
-            self.message = SAVED
+    def _saved(self, user: UserPublic) -> None:
+        self.editing = False
 
 
 def _value(key: str) -> rx.Var:
@@ -125,42 +59,30 @@ def _read_view() -> rx.Component:
     )
 
 
+# The editable fields: name, label and the input's extra attributes.
+_FIELDS: tuple[tuple[str, str, dict[str, str]], ...] = (
+    ("first_name", "First Name", {"auto_complete": "given-name"}),
+    ("last_name", "Last Name", {"auto_complete": "family-name"}),
+    ("phone", "Phone", {"type_": "tel", "auto_complete": "tel"}),
+    ("company", "Company", {"auto_complete": "organization"}),
+)
+
+
+def _field(name: str, label: str, extra: dict[str, str]) -> rx.Component:
+    return ui.text_input(
+        label,
+        ProfileState.form.get(name, ""),
+        typing_into(ProfileState, name),
+        error=ProfileState.errors.get(name, ""),
+        name=name,
+        **extra,
+    )
+
+
 def _edit_view() -> rx.Component:
-    return rx.el.form(
+    return ui.tab_form(
         rx.el.div(
-            ui.text_input(
-                "First Name",
-                ProfileState.form_first_name,
-                ProfileState.set_form_first_name,
-                error=ProfileState.first_name_error,
-                name="first_name",
-                auto_complete="given-name",
-            ),
-            ui.text_input(
-                "Last Name",
-                ProfileState.form_last_name,
-                ProfileState.set_form_last_name,
-                error=ProfileState.last_name_error,
-                name="last_name",
-                auto_complete="family-name",
-            ),
-            ui.text_input(
-                "Phone",
-                ProfileState.form_phone,
-                ProfileState.set_form_phone,
-                error=ProfileState.phone_error,
-                name="phone",
-                type_="tel",
-                auto_complete="tel",
-            ),
-            ui.text_input(
-                "Company",
-                ProfileState.form_company,
-                ProfileState.set_form_company,
-                error=ProfileState.company_error,
-                name="company",
-                auto_complete="organization",
-            ),
+            *[_field(name, label, extra) for name, label, extra in _FIELDS],
             rx.el.div(
                 rx.el.label("Email", html_for="portal-email", class_name="text-sm font-medium text-slate-700"),
                 rx.el.input(
@@ -176,19 +98,13 @@ def _edit_view() -> rx.Component:
             ),
             class_name="grid grid-cols-1 gap-4 sm:grid-cols-2",
         ),
-        ui.error_text(ProfileState.error),
+        ProfileState.error,
         rx.el.div(
-            rx.el.button(
-                rx.cond(ProfileState.saving, "Saving...", "Save Changes"),
-                type="submit",
-                disabled=ProfileState.saving,
-                class_name=ui.BUTTON_PRIMARY,
-            ),
+            ui.submit_button("Save Changes", "Saving...", ProfileState.saving),
             rx.el.button("Cancel", type="button", on_click=ProfileState.cancel_edit, class_name=ui.BUTTON_SECONDARY),
             class_name="flex flex-wrap gap-3",
         ),
         on_submit=ProfileState.save,
-        class_name="flex flex-col gap-4",
     )
 
 

@@ -9,13 +9,12 @@ from typing import Any, ClassVar
 import reflex as rx
 from reflex.vars.object import ObjectVar
 
-from app.core.errors import DomainError, Unauthorized
 from app.models.user import UserPublic
 from app.services import projects
 from app.ui.format import long_date, usd
 from app.ui.portal import components as ui
-from app.ui.portal.cancelling import CancelConfirm
-from app.ui.portal.state import PortalState, badge_color, error_message, status_label
+from app.ui.portal.cancelling import CancelConfirm, cancel_dialog
+from app.ui.portal.state import ListTab, PortalState, badge_color, status_label
 from app.ui.state.calls import as_actor
 
 FINAL = {"completed", "cancelled"}
@@ -85,27 +84,14 @@ def project_view(p: dict[str, Any]) -> ProjectView:
     )
 
 
-class ProjectsState(CancelConfirm, PortalState):
-    loads_with_page: ClassVar[bool] = True
+class ProjectsState(CancelConfirm, ListTab, PortalState):
     projects: list[ProjectView] = []
-    loading: bool = True
-    error: str = ""
 
     @rx.event
     async def load(self) -> None:
-        try:
-            user = await self._require_user()
-            rows = await as_actor(user, lambda s, actor: projects.list_projects(s, actor=actor))
-        except Unauthorized:
-            await self._signed_out()
-            return
-        except DomainError as exc:
-            self.error = error_message(exc, "Failed to load projects")
-            self.loading = False
-            return
-        self.projects = [project_view(p) for p in rows]
-        self.error = ""
-        self.loading = False
+        rows = await self._fetch(lambda s, actor: projects.list_projects(s, actor=actor), "Failed to load projects")
+        if rows is not None:
+            self.projects = [project_view(p) for p in rows]
 
     _failed: ClassVar[str] = "Failed to cancel the project. Please try again."
 
@@ -196,20 +182,16 @@ def _project_card(p: ObjectVar[ProjectView]) -> rx.Component:
 
 
 def _confirm_dialog() -> rx.Component:
-    return ui.confirm_dialog(
+    return cancel_dialog(
+        ProjectsState,
         title="Cancel Project",
         description=rx.fragment(
             "Are you sure you want to cancel ",
             rx.el.strong(ProjectsState.cancel_name),
             "? Work on it will stop. This action cannot be undone.",
         ),
-        error=ProjectsState.cancel_error,
-        busy=ProjectsState.cancelling,
         keep="No, Keep Project",
         confirm="Yes, Cancel Project",
-        on_confirm=ProjectsState.confirm_cancel,
-        is_open=ProjectsState.cancel_id != 0,
-        on_open_change=ProjectsState.set_cancel_open,
     )
 
 
@@ -217,17 +199,13 @@ def projects_tab() -> rx.Component:
     return rx.el.section(
         ui.section_title("Your Projects"),
         ui.success_text(ProjectsState.notice),
-        rx.cond(
+        ui.loaded(
             ProjectsState.loading,
-            ui.skeleton_cards(),
-            rx.cond(
-                ProjectsState.error != "",
-                ui.error_text(ProjectsState.error),
-                rx.cond(
-                    ProjectsState.projects.length() > 0,
-                    rx.el.div(rx.foreach(ProjectsState.projects, _project_card), class_name="flex flex-col gap-4"),
-                    ui.empty_state("No projects found. Contact us to start your first project!", icon="folder"),
-                ),
+            ProjectsState.error,
+            ui.cards_or_empty(
+                ProjectsState.projects,
+                _project_card,
+                ui.empty_state("No projects found. Contact us to start your first project!", icon="folder"),
             ),
         ),
         _confirm_dialog(),

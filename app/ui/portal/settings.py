@@ -2,31 +2,26 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import reflex as rx
 
 from app.core.errors import Conflict, DomainError, Unauthorized
+from app.models.user import UserPublic
 from app.services import profile
 from app.services.profile import PasswordChange
 from app.services.schema import parse
 from app.ui.portal import components as ui
-from app.ui.portal.state import PortalState
+from app.ui.portal.state import PortalState, ProfileFields, typing_into
 from app.ui.state.calls import as_actor
 
-PROFILE_SAVED = "Your profile has been updated successfully."
-PROFILE_FAILED = "Failed to update profile. Please try again."
 PASSWORD_CHANGED = "Password changed successfully!"
 PASSWORD_FAILED = "Failed to change password. Please try again."
 
 
-class SettingsState(PortalState):
-    # Profile information (username, phone).
-    form_username: str = ""
-    form_phone: str = ""
-    username_error: str = ""
-    phone_error: str = ""
-    profile_error: str = ""
-    profile_message: str = ""
-    profile_saving: bool = False
+class SettingsState(ProfileFields, PortalState):
+    # Profile information (username, phone): ProfileFields.
+    fields: ClassVar[tuple[str, ...]] = ("username", "phone")
     profile_loaded: bool = False
     # Security (change password). The passwords themselves never enter the state: they come with the form's submit.
     current_password_error: str = ""
@@ -39,44 +34,15 @@ class SettingsState(PortalState):
     @rx.event
     async def load(self) -> None:
         """Fill the profile form from the stored account."""
-        try:
-            user = await self._require_user()
-        except Unauthorized:
-            await self._signed_out()
-            return
-        self.user = user.model_dump(mode="json")
-        self.form_username = user.username
-        self.form_phone = user.phone or ""
-        self.profile_loaded = True
+        if await self._fill_from_account():
+            self.profile_loaded = True
 
-    @rx.event
-    def set_form_username(self, value: str) -> None:
-        self.form_username = str(value)[:100]
+    def _field_errors(self, exc: DomainError) -> dict[str, str]:
+        # A taken username is a conflict: its message belongs under the username.
+        return {**exc.errors, "username": exc.message} if isinstance(exc, Conflict) else dict(exc.errors)
 
-    @rx.event
-    def set_form_phone(self, value: str) -> None:
-        self.form_phone = str(value)[:60]
-
-    @rx.event
-    async def save_profile(self, _form_data: dict | None = None):
-        if self.profile_saving:
-            return
-        self.profile_saving = True
-        self.username_error = self.phone_error = self.profile_error = self.profile_message = ""
-        yield
-        try:
-            updated = await self._update_profile({"username": self.form_username, "phone": self.form_phone})
-        except DomainError as exc:
-            self.profile_saving = False
-            self.username_error = exc.message if isinstance(exc, Conflict) else exc.errors.get("username", "")
-            self.phone_error = exc.errors.get("phone", "")
-            self.profile_error = exc.message or PROFILE_FAILED
-            return
-        self.profile_saving = False
-        if updated is not None:
-            self.form_username = updated.username
-            self.form_phone = updated.phone or ""
-            self.profile_message = PROFILE_SAVED
+    def _saved(self, user: UserPublic) -> None:
+        self._fill(user)  # as the service stored them (trimmed)
 
     @rx.event
     async def change_password(self, form_data: dict):
@@ -114,83 +80,56 @@ class SettingsState(PortalState):
 
 
 def _profile_form() -> rx.Component:
-    return ui.card(
-        rx.el.div(
-            rx.el.h3("Profile Information", class_name="text-lg font-semibold text-slate-900"),
-            rx.el.p("Update your username and phone number.", class_name="text-sm text-slate-600"),
-        ),
-        ui.success_text(SettingsState.profile_message),
-        rx.el.form(
+    return ui.titled_card(
+        "Profile Information",
+        "Update your username and phone number.",
+        ui.success_text(SettingsState.message),
+        ui.tab_form(
             rx.el.div(
                 ui.text_input(
                     "Username",
-                    SettingsState.form_username,
-                    SettingsState.set_form_username,
-                    error=SettingsState.username_error,
+                    SettingsState.form.get("username", ""),
+                    typing_into(SettingsState, "username"),
+                    error=SettingsState.errors.get("username", ""),
                     name="username",
                     auto_complete="username",
                 ),
                 ui.text_input(
                     "Phone",
-                    SettingsState.form_phone,
-                    SettingsState.set_form_phone,
-                    error=SettingsState.phone_error,
+                    SettingsState.form.get("phone", ""),
+                    typing_into(SettingsState, "phone"),
+                    error=SettingsState.errors.get("phone", ""),
                     name="settings_phone",
                     type_="tel",
                     auto_complete="tel",
                 ),
                 class_name="grid grid-cols-1 gap-4 sm:grid-cols-2",
             ),
-            ui.error_text(SettingsState.profile_error),
+            SettingsState.error,
             rx.el.div(
-                rx.el.button(
-                    rx.cond(SettingsState.profile_saving, "Saving...", "Save Changes"),
-                    type="submit",
-                    disabled=SettingsState.profile_saving | ~SettingsState.profile_loaded,
-                    class_name=ui.BUTTON_PRIMARY,
+                ui.submit_button(
+                    "Save Changes",
+                    "Saving...",
+                    SettingsState.saving,
+                    disabled=SettingsState.saving | ~SettingsState.profile_loaded,
                 ),
             ),
-            on_submit=SettingsState.save_profile,
-            class_name="flex flex-col gap-4",
+            on_submit=SettingsState.save,
         ),
-        class_name="flex flex-col gap-4",
     )
 
 
 def _password_input(label: str, name: str, error: rx.Var, autocomplete: str) -> rx.Component:
     """An uncontrolled password field: its value goes to the server only with the form's submit."""
-    input_id = f"portal-{name}"
-    return rx.el.div(
-        rx.el.label(label, html_for=input_id, class_name="text-sm font-medium text-slate-700"),
-        rx.el.input(
-            id=input_id,
-            name=name,
-            type="password",
-            auto_complete=autocomplete,
-            class_name=rx.cond(
-                error != "",
-                "w-full rounded-md border border-red-500 px-3 py-2 text-sm focus:outline-none focus:ring-2 "
-                "focus:ring-red-200",
-                "w-full rounded-md border border-slate-300 px-3 py-2 text-sm focus:border-blue-500 "
-                "focus:outline-none focus:ring-2 focus:ring-blue-200",
-            ),
-        ),
-        ui.field_error(error),
-        class_name="flex flex-col gap-1",
-    )
+    return ui.text_input(label, error=error, name=name, type_="password", auto_complete=autocomplete)
 
 
 def _password_form() -> rx.Component:
-    return ui.card(
-        rx.el.div(
-            rx.el.h3("Security", class_name="text-lg font-semibold text-slate-900"),
-            rx.el.p(
-                "Change your password. Other devices signed in to your account will be signed out.",
-                class_name="text-sm text-slate-600",
-            ),
-        ),
+    return ui.titled_card(
+        "Security",
+        "Change your password. Other devices signed in to your account will be signed out.",
         ui.success_text(SettingsState.password_message),
-        rx.el.form(
+        ui.tab_form(
             rx.el.div(
                 _password_input(
                     "Current Password", "current_password", SettingsState.current_password_error, "current-password"
@@ -201,36 +140,22 @@ def _password_form() -> rx.Component:
                 ),
                 class_name="grid grid-cols-1 gap-4",
             ),
-            ui.error_text(SettingsState.password_error),
-            rx.el.div(
-                rx.el.button(
-                    rx.cond(SettingsState.password_saving, "Changing...", "Change Password"),
-                    type="submit",
-                    disabled=SettingsState.password_saving,
-                    class_name=ui.BUTTON_PRIMARY,
-                ),
-            ),
+            SettingsState.password_error,
+            rx.el.div(ui.submit_button("Change Password", "Changing...", SettingsState.password_saving)),
             on_submit=SettingsState.change_password,
             reset_on_submit=True,
             class_name="flex max-w-md flex-col gap-4",
         ),
-        class_name="flex flex-col gap-4",
     )
 
 
 def _data_export() -> rx.Component:
-    return ui.card(
-        rx.el.div(
-            rx.el.h3("Your Data", class_name="text-lg font-semibold text-slate-900"),
-            rx.el.p(
-                "Download everything we hold about you: profile, projects, invoices, meetings and inquiries (JSON).",
-                class_name="text-sm text-slate-600",
-            ),
-        ),
+    return ui.titled_card(
+        "Your Data",
+        "Download everything we hold about you: profile, projects, invoices, meetings and inquiries (JSON).",
         rx.el.div(
             ui.action_button("download", "Download my data", PortalState.download_my_data, ui.BUTTON_SECONDARY),
         ),
-        class_name="flex flex-col gap-4",
     )
 
 

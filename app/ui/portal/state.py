@@ -7,13 +7,15 @@ in a worker thread (`app.ui.state.calls.as_actor`).
 
 from __future__ import annotations
 
-from typing import ClassVar
+from collections.abc import Callable
+from typing import Any, ClassVar, TypeVar
 
 import reflex as rx
+from sqlmodel import Session
 
 from app.core.errors import DomainError, Unauthorized
 from app.core.permissions import STAFF_ROLES
-from app.models.user import UserPublic
+from app.models.user import User, UserPublic
 from app.services import profile
 from app.services.profile import ProfileUpdate
 from app.services.schema import parse
@@ -22,9 +24,14 @@ from app.ui.portal.colours import BADGE_COLORS, DEFAULT_BADGE_COLOR
 from app.ui.state.calls import as_actor
 from app.ui.state.session import SessionState
 
+T = TypeVar("T")
 PORTAL_PATH = "/client-portal"
 TABS = ("projects", "invoices", "meetings", "profile", "settings")
 GENERIC_ERROR = "Something went wrong. Please try again."
+PROFILE_SAVED = "Your profile has been updated successfully."
+PROFILE_FAILED = "Failed to update profile. Please try again."
+# The longest value each profile field takes as typed (the service checks the real limits).
+FIELD_LIMITS = {"username": 100, "first_name": 200, "last_name": 200, "phone": 60, "company": 400}
 
 
 def badge_color(status: str) -> str:
@@ -146,3 +153,95 @@ class PortalState(SessionState):
             await self._signed_out()
             return None
         return rx.download(url="/api/protected/export", filename="my-data.json")
+
+
+class ListTab(PortalState, mixin=True):
+    """A tab listing the client's own records, loaded with the page: skeletons until the first answer, then the
+    records or the error."""
+
+    loads_with_page: ClassVar[bool] = True
+    loading: bool = True
+    error: str = ""
+
+    async def _fetch(self, lister: Callable[[Session, User], T], failed: str) -> T | None:
+        """`lister(session, actor)` as the signed-in client. None when there is nothing to show: the session has
+        ended (the signed-out view shows) or the service refused (`error` says why, `failed` when it did not)."""
+        try:
+            user = await self._require_user()
+            found = await as_actor(user, lister)
+        except Unauthorized:
+            await self._signed_out()
+            return None
+        except DomainError as exc:
+            self.error = error_message(exc, failed)
+            self.loading = False
+            return None
+        self.error = ""
+        self.loading = False
+        return found
+
+
+def typing_into(tab: Any, name: str) -> Any:
+    """The on_change of the input for field `name` of a ProfileFields tab (`tab`: its class)."""
+    return lambda value: tab.set_field(name, value)
+
+
+class ProfileFields(PortalState, mixin=True):
+    """A tab's form over some of the account's own fields (`fields`): what is typed, each field's error, the
+    form's error and message, and the save through the profile service. Profile and Settings each have one."""
+
+    fields: ClassVar[tuple[str, ...]] = ()
+    form: dict[str, str] = {}
+    errors: dict[str, str] = {}
+    error: str = ""
+    message: str = ""
+    saving: bool = False
+
+    def _fill(self, user: UserPublic) -> None:
+        self.form = {name: str(getattr(user, name) or "") for name in self.fields}
+
+    async def _fill_from_account(self) -> bool:
+        """Fill the form from the stored account; False (and the signed-out view) when the session has ended."""
+        try:
+            user = await self._require_user()
+        except Unauthorized:
+            await self._signed_out()
+            return False
+        self.user = user.model_dump(mode="json")
+        self._fill(user)
+        return True
+
+    def _clear_errors(self) -> None:
+        self.errors, self.error = {}, ""
+
+    def _field_errors(self, exc: DomainError) -> dict[str, str]:
+        return dict(exc.errors)
+
+    def _saved(self, user: UserPublic) -> None:
+        """What the tab does once the service saved the fields."""
+
+    @rx.event
+    def set_field(self, name: str, value: str) -> None:
+        if name in self.fields:
+            self.form = {**self.form, name: str(value)[: FIELD_LIMITS[name]]}
+
+    @rx.event
+    async def save(self, _form_data: dict | None = None):
+        """Save the form (its values come from this state, not from the submitted form data)."""
+        if self.saving:
+            return
+        self.saving = True
+        self._clear_errors()
+        self.message = ""
+        yield
+        try:
+            updated = await self._update_profile({name: self.form.get(name, "") for name in self.fields})
+        except DomainError as exc:
+            self.saving = False
+            self.errors = self._field_errors(exc)
+            self.error = exc.message or PROFILE_FAILED
+            return
+        self.saving = False
+        if updated is not None:
+            self._saved(updated)
+            self.message = PROFILE_SAVED

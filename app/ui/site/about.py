@@ -9,7 +9,16 @@ from reflex_components_core.react_router import ReactRouterLink
 
 from app.services import site_content
 from app.ui import routes
-from app.ui.components.blocks import initials_avatar, page_hero, section_heading, skeleton_grid
+from app.ui.components.blocks import (
+    band,
+    card_grid,
+    figures,
+    icon_cards,
+    initials_avatar,
+    page_hero,
+    section_heading,
+    tag_list,
+)
 from app.ui.layouts.site import site_layout
 from app.ui.seo import page_meta
 from app.ui.site.content import SNAPSHOT
@@ -61,48 +70,26 @@ class AboutState(rx.State):
 
 
 def _stats() -> rx.Component:
-    return rx.el.dl(
-        *[
-            rx.el.div(
-                rx.el.dt(label, class_name="mt-1 text-sm font-medium text-blue-100"),
-                rx.el.dd(value, class_name="order-first text-3xl font-extrabold tracking-tight text-white sm:text-4xl"),
-                class_name="flex flex-col rounded-xl border border-white/10 bg-white/5 p-5",
-            )
-            for value, label in STATS
-        ],
+    return figures(
+        STATS,
+        label_class="mt-1 text-sm font-medium text-blue-100",
+        value_class="text-3xl font-extrabold tracking-tight text-white sm:text-4xl",
+        item_class="flex flex-col rounded-xl border border-white/10 bg-white/5 p-5",
         class_name="mt-10 grid grid-cols-2 gap-4 lg:grid-cols-4",
     )
 
 
 def _mission() -> rx.Component:
-    return rx.el.section(
-        rx.el.div(
-            section_heading(
-                "Our mission",
-                "Technology that works as hard as you do",
-                "We help small and growing businesses on the Treasure Coast use the same digital tools as the big "
-                "players, without the big-company price tag or the jargon.",
-                heading_id="mission-heading",
-            ),
-            rx.el.ul(
-                *[
-                    rx.el.li(
-                        rx.el.div(
-                            rx.icon(icon, size=24, aria_hidden="true"),
-                            class_name="flex size-12 items-center justify-center rounded-xl bg-blue-50 text-blue-800",
-                        ),
-                        rx.el.h3(title, class_name="mt-5 text-lg font-bold text-slate-900"),
-                        rx.el.p(text, class_name="mt-2 text-sm leading-relaxed text-slate-600"),
-                        class_name="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm",
-                    )
-                    for icon, title, text in VALUES
-                ],
-                class_name="mt-14 grid gap-6 sm:grid-cols-2 lg:grid-cols-4",
-            ),
-            class_name=CONTAINER,
+    return band(
+        section_heading(
+            "Our mission",
+            "Technology that works as hard as you do",
+            "We help small and growing businesses on the Treasure Coast use the same digital tools as the big "
+            "players, without the big-company price tag or the jargon.",
+            heading_id="mission-heading",
         ),
-        aria_labelledby="mission-heading",
-        class_name="bg-white py-20 sm:py-24",
+        icon_cards(VALUES),
+        labelled_by="mission-heading",
     )
 
 
@@ -112,14 +99,10 @@ def _member(member: rx.Var[dict[str, Any]]) -> rx.Component:
         rx.el.h3(member["name"], class_name="mt-5 text-lg font-bold text-slate-900"),
         rx.el.p(member["role"], class_name="text-sm font-semibold text-blue-800"),
         rx.el.p(member["bio"], class_name="mt-3 flex-1 text-sm leading-relaxed text-slate-600"),
-        rx.el.ul(
-            rx.foreach(
-                member["skills"].to(list[str]),
-                lambda skill: rx.el.li(
-                    skill, class_name="rounded-full bg-blue-50 px-2.5 py-1 text-xs font-semibold text-blue-800"
-                ),
-            ),
-            aria_label="Skills",
+        tag_list(
+            member["skills"],
+            label="Skills",
+            tag_class="rounded-full bg-blue-50 px-2.5 py-1 text-xs font-semibold text-blue-800",
             class_name="mt-5 flex flex-wrap gap-1.5",
         ),
         data_team_member=True,
@@ -128,28 +111,24 @@ def _member(member: rx.Var[dict[str, Any]]) -> rx.Component:
 
 
 def _team() -> rx.Component:
-    return rx.el.section(
-        rx.el.div(
-            section_heading(
-                "Our people",
-                "Meet Our Team",
-                "Specialists in strategy, engineering, data and cloud, working together on every project.",
-                heading_id="team-heading",
-            ),
-            rx.el.div(
-                rx.cond(
-                    AboutState.loaded,
-                    rx.el.div(
-                        rx.foreach(AboutState.team, _member),
-                        class_name="grid gap-6 sm:grid-cols-2 lg:grid-cols-4",
-                    ),
-                    skeleton_grid(3, label="Loading team"),
-                ),
-                class_name="mt-14",
-            ),
-            class_name=CONTAINER,
+    return band(
+        section_heading(
+            "Our people",
+            "Meet Our Team",
+            "Specialists in strategy, engineering, data and cloud, working together on every project.",
+            heading_id="team-heading",
         ),
-        aria_labelledby="team-heading",
+        rx.el.div(
+            card_grid(
+                AboutState.loaded,
+                AboutState.team,
+                _member,
+                label="Loading team",
+                class_name="grid gap-6 sm:grid-cols-2 lg:grid-cols-4",
+            ),
+            class_name="mt-14",
+        ),
+        labelled_by="team-heading",
         class_name="bg-slate-50 py-20 sm:py-24",
     )
 
@@ -160,47 +139,40 @@ def _story() -> rx.Component:
         ("4+", "Specialists on the team"),
         ("12+", "Businesses helped so far"),
     ]
-    return rx.el.section(
+    return band(
         rx.el.div(
+            rx.el.p("Our story", class_name=EYEBROW),
+            rx.el.h2(
+                "Built on the Treasure Coast, for the Treasure Coast",
+                id="story-heading",
+                class_name=f"mt-3 {HEADING_2}",
+            ),
             rx.el.div(
-                rx.el.p("Our story", class_name=EYEBROW),
-                rx.el.h2(
-                    "Built on the Treasure Coast, for the Treasure Coast",
-                    id="story-heading",
-                    class_name=f"mt-3 {HEADING_2}",
+                rx.el.p(
+                    f"{AT_BUILD.name} was founded in 2025 with a simple idea: local businesses deserve "
+                    "the same quality of technology as national brands, delivered by people they can meet in "
+                    "person."
                 ),
-                rx.el.div(
-                    rx.el.p(
-                        f"{AT_BUILD.name} was founded in 2025 with a simple idea: local businesses deserve "
-                        "the same quality of technology as national brands, delivered by people they can meet in "
-                        "person."
-                    ),
-                    rx.el.p(
-                        "What started as one consultant helping neighbours fix their websites has grown into a team of "
-                        "4+ specialists in web development, cloud hosting, business intelligence and mobile apps."
-                    ),
-                    rx.el.p(
-                        "In our first year we have helped over 12 businesses, from medical practices and marinas to "
-                        "realtors and retailers, replace busywork with systems that save them time every day."
-                    ),
-                    class_name=f"mt-6 space-y-4 {LEAD}",
+                rx.el.p(
+                    "What started as one consultant helping neighbours fix their websites has grown into a team of "
+                    "4+ specialists in web development, cloud hosting, business intelligence and mobile apps."
                 ),
+                rx.el.p(
+                    "In our first year we have helped over 12 businesses, from medical practices and marinas to "
+                    "realtors and retailers, replace busywork with systems that save them time every day."
+                ),
+                class_name=f"mt-6 space-y-4 {LEAD}",
             ),
-            rx.el.dl(
-                *[
-                    rx.el.div(
-                        rx.el.dt(label, class_name="text-sm font-medium text-slate-600"),
-                        rx.el.dd(value, class_name="order-first text-4xl font-extrabold tracking-tight text-blue-800"),
-                        class_name="flex flex-col gap-1 border-l-4 border-amber-400 pl-5",
-                    )
-                    for value, label in facts
-                ],
-                class_name="grid content-center gap-8",
-            ),
-            class_name=f"{CONTAINER} grid gap-12 lg:grid-cols-[3fr_2fr] lg:items-center",
         ),
-        aria_labelledby="story-heading",
-        class_name="bg-white py-20 sm:py-24",
+        figures(
+            facts,
+            label_class="text-sm font-medium text-slate-600",
+            value_class="text-4xl font-extrabold tracking-tight text-blue-800",
+            item_class="flex flex-col gap-1 border-l-4 border-amber-400 pl-5",
+            class_name="grid content-center gap-8",
+        ),
+        labelled_by="story-heading",
+        layout="grid gap-12 lg:grid-cols-[3fr_2fr] lg:items-center",
     )
 
 

@@ -22,6 +22,7 @@ from reflex_components_core.react_router import ReactRouterLink
 from app.core.config import settings
 from app.services import careers, files
 from app.ui import routes
+from app.ui.components.blocks import required_note, send_button
 from app.ui.layouts.site import site_layout
 from app.ui.seo import page_meta
 from app.ui.state.calls import call
@@ -374,23 +375,14 @@ def _form() -> rx.Component:
             ),
         ),
         rx.el.div(
-            rx.el.button(
-                rx.cond(
-                    ApplyState.submitting,
-                    rx.fragment(rx.icon("loader-circle", size=18, class_name="animate-spin"), "Submitting..."),
-                    rx.fragment(rx.icon("send", size=18), "Submit Application"),
-                ),
-                type="submit",
-                form="apply-form",
+            send_button(
+                "Submit Application",
+                "Submitting...",
+                busy=ApplyState.submitting,
                 disabled=ApplyState.submitting | ApplyState.submitted | ~rx.State.is_hydrated,
-                class_name=f"{BUTTON_PRIMARY} h-12 w-full px-6 text-base sm:w-auto",
+                form="apply-form",
             ),
-            rx.el.p(
-                "Fields marked ",
-                rx.el.span("*", class_name="text-red-700"),
-                " are required.",
-                class_name="text-sm text-slate-600",
-            ),
+            required_note(""),
             class_name=(
                 "flex flex-col gap-3 border-t border-slate-100 pt-6 sm:flex-row sm:items-center sm:justify-between"
             ),

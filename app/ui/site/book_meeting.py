@@ -12,14 +12,14 @@ from app.core.config import settings
 from app.core.errors import DomainError
 from app.services import meeting_types
 from app.ui import routes
-from app.ui.components.blocks import badge, page_hero, skeleton_grid
+from app.ui.components.blocks import badge, band, new_tab_link, page_hero, skeleton_grid
 from app.ui.layouts.site import site_layout
 from app.ui.seo import page_meta
 from app.ui.site.booking_state import BookingFlowState
 from app.ui.site.booking_views import confirmation, details_form, time_picker
 from app.ui.state.calls import call
 from app.ui.state.company import AT_BUILD, CompanyState
-from app.ui.styles import BUTTON_PRIMARY, CONTAINER, TEXT_LINK
+from app.ui.styles import BUTTON_PRIMARY, TEXT_LINK
 
 log = logging.getLogger(__name__)
 
@@ -119,13 +119,11 @@ def _type_card(t: rx.Var[dict[str, Any]]) -> rx.Component:
             if builtin()
             else rx.cond(
                 url != "",
-                rx.el.a(
+                new_tab_link(
                     rx.icon("calendar-plus", size=16, aria_hidden="true"),
                     "Book Meeting",
-                    rx.el.span(": ", t["name"], " (opens in a new tab)", class_name="sr-only"),
+                    announced=(": ", t["name"]),
                     href=url,
-                    target="_blank",
-                    rel="noopener noreferrer",
                     class_name=f"{BUTTON_PRIMARY} h-11 w-full px-5 text-sm",
                 ),
                 rx.el.button(
@@ -229,14 +227,11 @@ def book_meeting_page() -> rx.Component:
             "Choose the kind of meeting that fits, then pick a time that suits you. It's free and there's no "
             "obligation.",
         ),
-        rx.el.section(
-            rx.el.div(
-                rx.el.h2("Meeting types", id="types-heading", class_name="sr-only"),
-                _flow() if builtin() else _types(),
-                _expectations(),
-                class_name=CONTAINER,
-            ),
-            aria_labelledby="types-heading",
+        band(
+            rx.el.h2("Meeting types", id="types-heading", class_name="sr-only"),
+            _flow() if builtin() else _types(),
+            _expectations(),
+            labelled_by="types-heading",
             class_name="bg-slate-50 py-16 sm:py-20",
         ),
     )

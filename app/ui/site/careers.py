@@ -9,13 +9,13 @@ import reflex as rx
 
 from app.services import site_content
 from app.ui import routes
-from app.ui.components.blocks import page_hero, section_heading, skeleton_grid
+from app.ui.components.blocks import band, icon_cards, new_tab_link, page_hero, section_heading, skeleton_grid
 from app.ui.layouts.site import site_layout
 from app.ui.seo import page_meta
 from app.ui.site.content import SNAPSHOT
 from app.ui.state.calls import call
 from app.ui.state.company import AT_BUILD
-from app.ui.styles import BUTTON_ACCENT, BUTTON_LG, BUTTON_PRIMARY, CONTAINER, FOCUS_RING
+from app.ui.styles import BUTTON_ACCENT, BUTTON_LG, BUTTON_PRIMARY, FOCUS_RING
 
 PERKS: list[tuple[str, str, str]] = [
     (
@@ -77,12 +77,11 @@ def _job(job: rx.Var[dict[str, Any]]) -> rx.Component:
                     class_name="mt-3 flex flex-wrap gap-x-5 gap-y-2 text-sm text-slate-700",
                 ),
             ),
-            rx.el.a(
+            new_tab_link(
                 "Apply Now",
                 rx.icon("external-link", size=16, aria_hidden="true"),
-                rx.el.span(" for ", title, " (opens in a new tab)", class_name="sr-only"),
+                announced=(" for ", title),
                 href=f"{routes.APPLY}?jobId=" + job["id"].to(str),
-                target="_blank",
                 rel="noopener",
                 data_apply_link=job["id"].to(str),
                 class_name=f"{BUTTON_PRIMARY} h-11 shrink-0 px-5 text-sm",
@@ -120,76 +119,54 @@ def _job(job: rx.Var[dict[str, Any]]) -> rx.Component:
 
 
 def _culture() -> rx.Component:
-    return rx.el.section(
-        rx.el.div(
-            section_heading(
-                "Life at " + AT_BUILD.name,
-                "A culture that puts people first",
-                "We're a small team that does big work. Here's what you can expect when you join us.",
-                heading_id="culture-heading",
-            ),
-            rx.el.ul(
-                *[
-                    rx.el.li(
-                        rx.el.div(
-                            rx.icon(icon, size=24, aria_hidden="true"),
-                            class_name="flex size-12 items-center justify-center rounded-xl bg-blue-50 text-blue-800",
-                        ),
-                        rx.el.h3(title, class_name="mt-5 text-lg font-bold text-slate-900"),
-                        rx.el.p(text, class_name="mt-2 text-sm leading-relaxed text-slate-600"),
-                        class_name="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm",
-                    )
-                    for icon, title, text in PERKS
-                ],
-                class_name="mt-14 grid gap-6 sm:grid-cols-2 lg:grid-cols-4",
-            ),
-            class_name=CONTAINER,
+    return band(
+        section_heading(
+            "Life at " + AT_BUILD.name,
+            "A culture that puts people first",
+            "We're a small team that does big work. Here's what you can expect when you join us.",
+            heading_id="culture-heading",
         ),
-        aria_labelledby="culture-heading",
-        class_name="bg-white py-20 sm:py-24",
+        icon_cards(PERKS),
+        labelled_by="culture-heading",
     )
 
 
 def _positions() -> rx.Component:
-    return rx.el.section(
+    return band(
+        section_heading(
+            "Join us",
+            "Open Positions",
+            "Don't see the right role? We're always happy to hear from talented people: send us a general application.",
+            heading_id="positions-heading",
+        ),
         rx.el.div(
-            section_heading(
-                "Join us",
-                "Open Positions",
-                "Don't see the right role? We're always happy to hear from talented people: send us a general "
-                "application.",
-                heading_id="positions-heading",
-            ),
-            rx.el.div(
+            rx.cond(
+                CareersState.loaded,
                 rx.cond(
-                    CareersState.loaded,
-                    rx.cond(
-                        CareersState.jobs.length() > 0,
-                        rx.el.div(rx.foreach(CareersState.jobs, _job), class_name="space-y-6"),
-                        rx.el.p(
-                            "There are no open positions right now. Check back soon, or send us a general application.",
-                            class_name="rounded-2xl border border-dashed border-slate-300 bg-white p-8 text-center "
-                            "text-slate-600",
-                        ),
+                    CareersState.jobs.length() > 0,
+                    rx.el.div(rx.foreach(CareersState.jobs, _job), class_name="space-y-6"),
+                    rx.el.p(
+                        "There are no open positions right now. Check back soon, or send us a general application.",
+                        class_name="rounded-2xl border border-dashed border-slate-300 bg-white p-8 text-center "
+                        "text-slate-600",
                     ),
-                    skeleton_grid(3, label="Loading open positions", class_name="space-y-6"),
                 ),
-                rx.el.p(
-                    rx.el.a(
-                        "Send a general application",
-                        href=routes.APPLY,
-                        target="_blank",
-                        rel="noopener",
-                        class_name="font-semibold text-blue-800 underline underline-offset-4 hover:text-blue-900",
-                    ),
-                    class_name="mt-8 text-center text-sm",
-                ),
-                class_name="mx-auto mt-14 max-w-4xl",
+                skeleton_grid(3, label="Loading open positions", class_name="space-y-6"),
             ),
-            class_name=CONTAINER,
+            rx.el.p(
+                rx.el.a(
+                    "Send a general application",
+                    href=routes.APPLY,
+                    target="_blank",
+                    rel="noopener",
+                    class_name="font-semibold text-blue-800 underline underline-offset-4 hover:text-blue-900",
+                ),
+                class_name="mt-8 text-center text-sm",
+            ),
+            class_name="mx-auto mt-14 max-w-4xl",
         ),
         id=POSITIONS_ID,
-        aria_labelledby="positions-heading",
+        labelled_by="positions-heading",
         class_name="bg-slate-50 py-20 sm:py-24",
     )
 

@@ -3,13 +3,20 @@
 import reflex as rx
 
 from app.ui import routes
-from app.ui.components.blocks import page_hero
+from app.ui.components.blocks import band, page_hero
 from app.ui.layouts.site import site_layout
 from app.ui.seo import page_meta
 from app.ui.site.sections.contact_form import ContactFormState, contact_form
 from app.ui.site.sections.contact_info import contact_info
 from app.ui.state.company import AT_BUILD
-from app.ui.styles import CONTAINER
+
+
+def _column(title: str, heading_id: str, content: rx.Component, span: str) -> rx.Component:
+    return rx.el.div(
+        rx.el.h2(title, id=heading_id, class_name="mb-5 text-2xl font-bold tracking-tight text-slate-900"),
+        content,
+        class_name=span,
+    )
 
 
 @rx.page(
@@ -29,30 +36,12 @@ def contact_page() -> rx.Component:
             "Tell us about your project or ask us anything. We'll get back to you within 24 hours with next steps "
             "and, if you like, a free quote.",
         ),
-        rx.el.section(
-            rx.el.div(
-                # The form comes first (on a phone it is what people came for); the cards sit beside it.
-                rx.el.div(
-                    rx.el.h2(
-                        "Send us a message",
-                        id="contact-form-heading",
-                        class_name="mb-5 text-2xl font-bold tracking-tight text-slate-900",
-                    ),
-                    contact_form(),
-                    class_name="lg:col-span-3",
-                ),
-                rx.el.div(
-                    rx.el.h2(
-                        "Other ways to reach us",
-                        id="contact-details-heading",
-                        class_name="mb-5 text-2xl font-bold tracking-tight text-slate-900",
-                    ),
-                    contact_info(),
-                    class_name="lg:col-span-2",
-                ),
-                class_name=f"{CONTAINER} grid gap-10 lg:grid-cols-5",
-            ),
-            aria_labelledby="contact-form-heading",
+        band(
+            # The form comes first (on a phone it is what people came for); the cards sit beside it.
+            _column("Send us a message", "contact-form-heading", contact_form(), "lg:col-span-3"),
+            _column("Other ways to reach us", "contact-details-heading", contact_info(), "lg:col-span-2"),
+            labelled_by="contact-form-heading",
+            layout="grid gap-10 lg:grid-cols-5",
             class_name="bg-slate-50 py-16 sm:py-20",
         ),
     )

@@ -4,6 +4,7 @@ import reflex as rx
 from reflex_components_core.react_router import ReactRouterLink
 
 from app.ui import routes
+from app.ui.components.blocks import HERO_SURFACE, band, figures
 from app.ui.layouts.site import site_layout
 from app.ui.seo import page_meta
 from app.ui.site.sections.contact_form import ContactFormState, contact_form
@@ -16,7 +17,6 @@ from app.ui.styles import (
     BUTTON_ACCENT,
     BUTTON_GHOST_ON_DARK,
     BUTTON_LG,
-    CONTAINER,
     EYEBROW,
     HEADING_2,
     LEAD,
@@ -126,55 +126,41 @@ def _dashboard_mock() -> rx.Component:
 
 
 def _stats() -> rx.Component:
-    return rx.el.dl(
-        *[
-            rx.el.div(
-                rx.el.dt(label, class_name="mt-1 text-sm font-medium text-slate-600"),
-                rx.el.dd(
-                    value, class_name="order-first text-3xl font-extrabold tracking-tight text-blue-800 sm:text-4xl"
-                ),
-                class_name="flex flex-col rounded-xl bg-white p-5 shadow-xl ring-1 ring-slate-900/5",
-            )
-            for value, label in STATS
-        ],
+    return figures(
+        STATS,
+        label_class="mt-1 text-sm font-medium text-slate-600",
+        value_class="text-3xl font-extrabold tracking-tight text-blue-800 sm:text-4xl",
+        item_class="flex flex-col rounded-xl bg-white p-5 shadow-xl ring-1 ring-slate-900/5",
         class_name="relative -mt-10 grid grid-cols-2 gap-4 px-4 sm:px-8",
     )
 
 
 def _hero() -> rx.Component:
-    return rx.el.section(
-        rx.el.div(
-            _hero_copy(),
-            rx.el.div(_dashboard_mock(), _stats(), class_name="w-full max-w-xl justify-self-center lg:max-w-none"),
-            class_name=f"{CONTAINER} grid items-center gap-14 py-16 sm:py-20 lg:grid-cols-[7fr_5fr] lg:gap-12 lg:py-28",
-        ),
-        aria_labelledby="hero-heading",
-        class_name=(
-            "relative overflow-hidden bg-blue-950 bg-[radial-gradient(ellipse_at_top_right,_rgb(37_99_235/0.45),"
-            "_transparent_60%)]"
-        ),
+    return band(
+        _hero_copy(),
+        rx.el.div(_dashboard_mock(), _stats(), class_name="w-full max-w-xl justify-self-center lg:max-w-none"),
+        labelled_by="hero-heading",
+        layout="grid items-center gap-14 py-16 sm:py-20 lg:grid-cols-[7fr_5fr] lg:gap-12 lg:py-28",
+        class_name=HERO_SURFACE,
     )
 
 
 def _contact() -> rx.Component:
-    return rx.el.section(
+    return band(
         rx.el.div(
-            rx.el.div(
-                rx.el.p("Get in touch", class_name=EYEBROW),
-                rx.el.h2("Ready to start your project?", id="contact-heading", class_name=f"mt-3 {HEADING_2}"),
-                rx.el.p(
-                    "Tell us what you need and get a free, no-obligation quote. We reply within 24 hours.",
-                    class_name=f"mt-4 {LEAD}",
-                ),
-                rx.el.div(contact_summary(), class_name="mt-8"),
-                class_name="lg:col-span-2",
+            rx.el.p("Get in touch", class_name=EYEBROW),
+            rx.el.h2("Ready to start your project?", id="contact-heading", class_name=f"mt-3 {HEADING_2}"),
+            rx.el.p(
+                "Tell us what you need and get a free, no-obligation quote. We reply within 24 hours.",
+                class_name=f"mt-4 {LEAD}",
             ),
-            rx.el.div(contact_form(), class_name="lg:col-span-3"),
-            class_name=f"{CONTAINER} grid gap-12 lg:grid-cols-5",
+            rx.el.div(contact_summary(), class_name="mt-8"),
+            class_name="lg:col-span-2",
         ),
+        rx.el.div(contact_form(), class_name="lg:col-span-3"),
         id="contact",
-        aria_labelledby="contact-heading",
-        class_name="bg-white py-20 sm:py-24",
+        labelled_by="contact-heading",
+        layout="grid gap-12 lg:grid-cols-5",
     )
 
 

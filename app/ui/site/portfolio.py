@@ -4,7 +4,7 @@ import reflex as rx
 
 from app.ui import routes
 from app.ui.components.blocks import page_hero
-from app.ui.layouts.site import site_layout
+from app.ui.layouts.site import section_page
 from app.ui.seo import page_meta
 from app.ui.site.sections.portfolio import PortfolioState, portfolio_section
 from app.ui.state.company import AT_BUILD
@@ -20,15 +20,12 @@ from app.ui.state.company import AT_BUILD
     on_load=PortfolioState.load,
 )
 def portfolio_page() -> rx.Component:
-    return site_layout(
-        rx.el.div(
-            page_hero(
-                "Portfolio",
-                "Our work",
-                "Websites, apps and dashboards we've delivered for local businesses. Filter by industry to find "
-                "projects like yours.",
-            ),
-            portfolio_section(with_title=False),
-            data_scroll_top_on_open=True,
-        )
+    return section_page(
+        page_hero(
+            "Portfolio",
+            "Our work",
+            "Websites, apps and dashboards we've delivered for local businesses. Filter by industry to find "
+            "projects like yours.",
+        ),
+        portfolio_section(with_title=False),
     )

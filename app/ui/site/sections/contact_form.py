@@ -13,8 +13,9 @@ from app.core.errors import DomainError, Invalid
 from app.services import contact, meeting_types
 from app.services.contact import ContactCreate
 from app.services.schema import parse
+from app.ui.components.blocks import required_note, send_button
 from app.ui.state.notice import notify
-from app.ui.styles import BUTTON_PRIMARY, FOCUS_RING
+from app.ui.styles import FOCUS_RING
 
 log = logging.getLogger(__name__)
 
@@ -264,23 +265,14 @@ def contact_form() -> rx.Component:
             role="alert",
         ),
         rx.el.div(
-            rx.el.button(
-                rx.cond(
-                    ContactFormState.submitting,
-                    rx.fragment(rx.icon("loader-circle", size=18, class_name="animate-spin"), "Sending..."),
-                    rx.fragment(rx.icon("send", size=18), "Send Message"),
-                ),
-                type="submit",
+            send_button(
+                "Send Message",
+                "Sending...",
+                busy=ContactFormState.submitting,
                 # Before hydration a click would submit natively (a GET with the details in the URL).
                 disabled=ContactFormState.submitting | ~rx.State.is_hydrated,
-                class_name=f"{BUTTON_PRIMARY} h-12 w-full px-6 text-base sm:w-auto",
             ),
-            rx.el.p(
-                "We reply within 24 hours. Fields marked ",
-                rx.el.span("*", class_name="text-red-700"),
-                " are required.",
-                class_name="text-sm text-slate-600",
-            ),
+            required_note("We reply within 24 hours. "),
             class_name="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between",
         ),
         id=FORM_ID,

@@ -9,10 +9,10 @@ from reflex_components_core.react_router import ReactRouterLink
 
 from app.services import site_content
 from app.ui import routes
-from app.ui.components.blocks import badge, section_heading, skeleton_grid
+from app.ui.components.blocks import badge, home_section, new_tab_link, skeleton_grid, tag_list
 from app.ui.site.content import SNAPSHOT
 from app.ui.state.calls import call
-from app.ui.styles import BUTTON_OUTLINE, BUTTON_PRIMARY, CONTAINER, FOCUS_RING
+from app.ui.styles import BUTTON_OUTLINE, BUTTON_PRIMARY, FOCUS_RING
 
 CATEGORIES: list[str] = site_content.PORTFOLIO_CATEGORIES  # "All" first, then the spec's six
 _CATEGORY_ICONS = {
@@ -106,26 +106,20 @@ def _project_card(project: rx.Var[dict[str, Any]]) -> rx.Component:
             ),
             rx.el.h3(project["title"], class_name="mt-4 text-lg font-bold text-slate-900"),
             rx.el.p(project["description"], class_name="mt-2 text-sm leading-relaxed text-slate-600"),
-            rx.el.ul(
-                rx.foreach(
-                    project["tags"].to(list[str]),
-                    lambda tag: rx.el.li(
-                        tag, class_name="rounded-md bg-slate-100 px-2 py-1 text-xs font-medium text-slate-700"
-                    ),
-                ),
-                aria_label="Technologies",
+            tag_list(
+                project["tags"],
+                label="Technologies",
+                tag_class="rounded-md bg-slate-100 px-2 py-1 text-xs font-medium text-slate-700",
                 class_name="mt-4 flex flex-wrap gap-1.5",
             ),
             rx.el.div(
                 rx.cond(
                     live,
-                    rx.el.a(
+                    new_tab_link(
                         "Visit Site",
                         rx.icon("external-link", size=16, aria_hidden="true"),
-                        rx.el.span(": ", project["title"], " (opens in a new tab)", class_name="sr-only"),
+                        announced=(": ", project["title"]),
                         href=project["link"].to(str),
-                        target="_blank",
-                        rel="noopener noreferrer",
                         class_name=f"{BUTTON_PRIMARY} h-10 px-4 text-sm",
                     ),
                     rx.el.span(
@@ -214,21 +208,16 @@ def portfolio_body() -> rx.Component:
 
 
 def portfolio_section(*, with_title: bool = True) -> rx.Component:
-    return rx.el.section(
-        rx.el.div(
-            section_heading(
-                "Our work",
-                "Projects that move local businesses forward",
-                "A selection of websites, apps and dashboards we've built for clients across the Treasure Coast.",
-                heading_id="portfolio-heading",
-            )
-            if with_title
-            # The projects' titles are h3: under the page's h1 they need an h2 between them (heading order).
-            else rx.el.h2("Projects", class_name="sr-only"),
-            rx.el.div(portfolio_body(), class_name="mt-12" if with_title else ""),
-            class_name=CONTAINER,
+    return home_section(
+        portfolio_body(),
+        name="portfolio",
+        heading=(
+            "Our work",
+            "Projects that move local businesses forward",
+            "A selection of websites, apps and dashboards we've built for clients across the Treasure Coast.",
         ),
-        id="portfolio",
-        aria_labelledby="portfolio-heading" if with_title else "page-heading",
+        with_title=with_title,
+        hidden_title="Projects",
+        spacing="mt-12",
         class_name="bg-white py-20 sm:py-24",
     )

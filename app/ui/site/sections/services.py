@@ -9,10 +9,10 @@ from reflex_components_core.react_router import ReactRouterLink
 
 from app.services import site_content
 from app.ui import routes
-from app.ui.components.blocks import section_heading, skeleton_grid
+from app.ui.components.blocks import card_grid, home_section
 from app.ui.site.content import SNAPSHOT
 from app.ui.state.calls import call
-from app.ui.styles import BUTTON_OUTLINE, BUTTON_PRIMARY, CONTAINER, TEXT_LINK
+from app.ui.styles import BUTTON_OUTLINE, BUTTON_PRIMARY, TEXT_LINK
 
 
 class ServicesState(rx.State):
@@ -102,34 +102,29 @@ def _card(service: rx.Var[dict[str, Any]]) -> rx.Component:
 
 def services_grid() -> rx.Component:
     """The cards (skeletons until the first load when nothing was prerendered)."""
-    return rx.cond(
+    return card_grid(
         ServicesState.loaded,
-        rx.el.div(
-            rx.foreach(ServicesState.services, _card),
-            class_name="grid gap-x-6 gap-y-8 md:grid-cols-2 lg:grid-cols-3",
-        ),
-        skeleton_grid(3, label="Loading services", class_name="grid gap-6 md:grid-cols-2 lg:grid-cols-3"),
+        ServicesState.services,
+        _card,
+        label="Loading services",
+        class_name="grid gap-x-6 gap-y-8 md:grid-cols-2 lg:grid-cols-3",
+        skeleton_class="grid gap-6 md:grid-cols-2 lg:grid-cols-3",
     )
 
 
 def services_section(*, with_title: bool = True) -> rx.Component:
     """The section; /services shows it under its own page title, so without the section's heading."""
-    return rx.el.section(
-        rx.el.div(
-            section_heading(
-                "What we do",
-                "Technology services built around your business",
-                "Web development, hosting, BI reporting, mobile apps, database design and digital transformation, "
-                "delivered by a local team that knows your market.",
-                heading_id="services-heading",
-            )
-            if with_title
-            # The cards' titles are h3: under the page's h1 they need an h2 between them (heading order).
-            else rx.el.h2("All services", class_name="sr-only"),
-            rx.el.div(services_grid(), class_name="mt-14" if with_title else ""),
-            class_name=CONTAINER,
+    return home_section(
+        services_grid(),
+        name="services",
+        heading=(
+            "What we do",
+            "Technology services built around your business",
+            "Web development, hosting, BI reporting, mobile apps, database design and digital transformation, "
+            "delivered by a local team that knows your market.",
         ),
-        id="services",
-        aria_labelledby="services-heading" if with_title else "page-heading",
+        with_title=with_title,
+        hidden_title="All services",
+        spacing="mt-14",
         class_name="bg-slate-50 py-20 sm:py-24",
     )

@@ -10,12 +10,12 @@ from reflex_components_core.react_router import ReactRouterLink
 
 from app.services import site_content
 from app.ui import routes
-from app.ui.components.blocks import badge, initials_avatar, section_heading, skeleton_grid, stars
+from app.ui.components.blocks import badge, band, card_grid, initials_avatar, section_heading, stars
 from app.ui.format import long_date
 from app.ui.site.content import SNAPSHOT, relative_date
 from app.ui.state.calls import call
 from app.ui.state.company import AT_BUILD
-from app.ui.styles import BUTTON_PRIMARY, CONTAINER, TEXT_LINK
+from app.ui.styles import BUTTON_PRIMARY, TEXT_LINK
 
 RANDOM_COUNT = 3  # spec: 3 random of 10
 SERVICE_AREA = "Port St. Lucie and Treasure Coast"
@@ -136,46 +136,40 @@ def _summary() -> rx.Component:
 
 def testimonials_section() -> rx.Component:
     return rx.fragment(
-        rx.el.section(
-            rx.el.div(
-                section_heading(
-                    "Testimonials",
-                    "What our clients say",
-                    "Real reviews from businesses we've helped across the Treasure Coast.",
-                    heading_id="testimonials-heading",
-                ),
-                rx.el.div(
-                    rx.cond(
-                        TestimonialsState.reviews_loaded,
-                        rx.el.div(
-                            rx.foreach(TestimonialsState.reviews, _review_card),
-                            class_name="grid gap-6 md:grid-cols-3",
-                        ),
-                        skeleton_grid(RANDOM_COUNT, label="Loading reviews"),
-                    ),
-                    class_name="mt-14",
-                ),
-                _summary(),
-                class_name=CONTAINER,
+        band(
+            section_heading(
+                "Testimonials",
+                "What our clients say",
+                "Real reviews from businesses we've helped across the Treasure Coast.",
+                heading_id="testimonials-heading",
             ),
+            rx.el.div(
+                card_grid(
+                    TestimonialsState.reviews_loaded,
+                    TestimonialsState.reviews,
+                    _review_card,
+                    label="Loading reviews",
+                    class_name="grid gap-6 md:grid-cols-3",
+                    count=RANDOM_COUNT,
+                ),
+                class_name="mt-14",
+            ),
+            _summary(),
             id="testimonials",
-            aria_labelledby="testimonials-heading",
+            labelled_by="testimonials-heading",
             class_name="bg-slate-50 py-20 sm:py-24",
         ),
-        rx.el.section(
-            rx.el.div(
-                rx.el.h2(
-                    "Trusted by businesses like yours",
-                    id="featured-heading",
-                    class_name="text-center text-3xl font-bold tracking-tight text-balance text-white sm:text-4xl",
-                ),
-                rx.el.div(
-                    rx.foreach(TestimonialsState.featured, _featured_card),
-                    class_name="mt-12 grid gap-6 lg:grid-cols-3",
-                ),
-                class_name=CONTAINER,
+        band(
+            rx.el.h2(
+                "Trusted by businesses like yours",
+                id="featured-heading",
+                class_name="text-center text-3xl font-bold tracking-tight text-balance text-white sm:text-4xl",
             ),
-            aria_labelledby="featured-heading",
+            rx.el.div(
+                rx.foreach(TestimonialsState.featured, _featured_card),
+                class_name="mt-12 grid gap-6 lg:grid-cols-3",
+            ),
+            labelled_by="featured-heading",
             class_name="bg-blue-950 py-20 sm:py-24",
         ),
     )
