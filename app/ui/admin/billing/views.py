@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import reflex as rx
+from reflex.vars.object import ObjectVar
 
 from app.ui.admin.billing.state import SORTS, STATUS_COLORS, STATUS_FILTERS, BillingState, InvoiceRow
 from app.ui.admin.common import add_row_button, option_select, row_button, row_input, text_area, wide
@@ -27,7 +28,7 @@ from app.ui.admin.widgets import (
 S = BillingState
 
 
-def _actions(r: rx.Var[InvoiceRow]) -> rx.Component:
+def _actions(r: ObjectVar[InvoiceRow]) -> rx.Component:
     return rx.el.div(
         rx.cond(
             r.status != "draft",
@@ -75,7 +76,7 @@ def _actions(r: rx.Var[InvoiceRow]) -> rx.Component:
     )
 
 
-def _row(r: rx.Var[InvoiceRow]) -> rx.Component:
+def _row(r: ObjectVar[InvoiceRow]) -> rx.Component:
     return table_row(
         lead_cell(
             r.number,
