@@ -130,7 +130,7 @@ def catalogue_row(p: dict[str, Any]) -> CatalogueRow:
 
 
 class ProductCatalogueState(SectionWriter, PagedList, AdminState):
-    rows: list[CatalogueRow] = []
+    rows: rx.Field[list[CatalogueRow]] = rx.field(default_factory=list)
     page_size: int = CATALOGUE_PAGE_SIZE
     sort: str = "name"
 

@@ -99,7 +99,8 @@ class ProjectListState(ProjectTimeMixin, ClientPicker, CardList, AdminState):
     rows: list[ProjectRow] = []
     sort: str = "newest"
     edit: ProjectRow = ProjectRow()
-    milestones: list[MilestoneRow] = []  # the dialog's editor; saved with the project through set_milestones
+    # The dialog's editor; saved with the project through set_milestones.
+    milestones: rx.Field[list[MilestoneRow]] = rx.field(default_factory=list)
     # The organization picker: at most organizations.CHOICES_MAX by name; with more, a search box narrows them.
     org_choices: list[Option] = []
     org_total: int = 0

@@ -62,7 +62,7 @@ def _form_value(f: Field, value: Any) -> str:
 
 class SiteEditorState(FormDialog, DeleteConfirm, AdminState):
     kind: str = "services"
-    rows: list[dict[str, str]] = []
+    rows: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)
     search: str = ""
     loading: bool = False
     error: str = ""
