@@ -44,7 +44,7 @@ def badge(text: Any, color: str = "grey", **props: Any) -> rx.Component:
     return rx.el.span(text, class_name=f"{BADGE} {BADGE_COLORS[color]}", **props)
 
 
-def badge_by(value: rx.Var, colors: dict[str, str], text: Any = None, **props: Any) -> rx.Component:
+def badge_by(value: rx.Var | str, colors: dict[str, str], text: Any = None, **props: Any) -> rx.Component:
     """A badge coloured by the value it shows (unknown values grey)."""
     classes = rx.match(
         value,

@@ -104,7 +104,7 @@ class ProjectListState(ProjectTimeMixin, ClientPicker, CardList, AdminState):
     # The organization picker: at most organizations.CHOICES_MAX by name; with more, a search box narrows them.
     org_choices: list[Option] = []
     org_total: int = 0
-    org_search: str = ""
+    org_search: rx.Field[str] = rx.field("")
     form_org: str = ""
     managers: list[Option] = []  # staff who may manage a project, for the dialog's select
 

@@ -161,7 +161,7 @@ def _organization_picker() -> rx.Component:
     )
 
 
-def _date(label: str, name: str, id_: str, value: rx.Var) -> rx.Component:
+def _date(label: str, name: str, id_: str, value: rx.Var | str) -> rx.Component:
     return text_field(S, label, name, value, id=id_, type="date", min=EARLIEST)
 
 

@@ -63,7 +63,7 @@ def _form_value(f: Field, value: Any) -> str:
 class SiteEditorState(FormDialog, DeleteConfirm, AdminState):
     kind: str = "services"
     rows: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)
-    search: str = ""
+    search: rx.Field[str] = rx.field("")
     loading: bool = False
     error: str = ""
     _items: list[dict[str, Any]] = []
