@@ -30,7 +30,8 @@ def _form_alert(state: type[AccountsMixin], title: str) -> rx.Component:
     return rx.cond(state.form_error != "", alert(title, state.form_error), rx.fragment())
 
 
-def _err(state: type[AccountsMixin], key: str) -> rx.Var:
+def _err(state: type[AccountsMixin], key: str) -> rx.Var | str:
+    """The server's error for `key`: a Var at run time, a str to mypy (Dialogs.form_errors is typed plain)."""
     return state.form_errors.get(key, "")
 
 
