@@ -25,9 +25,9 @@ T = TypeVar("T")
 class PagedList(AdminState, mixin=True):
     """Paging, search and sort vars and their events; the section supplies `rows` and the hooks below."""
 
-    page: int = 1
-    pages: int = 1
-    total: int = 0
+    page: rx.Field[int] = rx.field(1)
+    pages: rx.Field[int] = rx.field(1)
+    total: rx.Field[int] = rx.field(0)
     page_size: int = PAGE_SIZE
     search: str = ""
     sort: str = ""

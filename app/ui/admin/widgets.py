@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import reflex as rx
+from reflex.vars.number import NumberVar
 
 from app.ui.styles import COMPACT_DANGER, COMPACT_PRIMARY, COMPACT_SECONDARY
 
@@ -43,7 +44,7 @@ def badge(text: Any, color: str = "grey", **props: Any) -> rx.Component:
     return rx.el.span(text, class_name=f"{BADGE} {BADGE_COLORS[color]}", **props)
 
 
-def badge_by(value: rx.Var, colors: dict[str, str], text: Any = None, **props: Any) -> rx.Component:
+def badge_by(value: rx.Var | str, colors: dict[str, str], text: Any = None, **props: Any) -> rx.Component:
     """A badge coloured by the value it shows (unknown values grey)."""
     classes = rx.match(
         value,
@@ -217,7 +218,9 @@ def spinner(text: str = "Loading…") -> rx.Component:
     )
 
 
-def pagination(page: rx.Var, page_count: rx.Var, total: rx.Var, first: rx.Var, last: rx.Var, prev: Any, nxt: Any):
+def pagination(
+    page: NumberVar, page_count: NumberVar, total: NumberVar, first: rx.Var, last: rx.Var, prev: Any, nxt: Any
+):
     return rx.el.div(
         rx.el.p(
             rx.cond(total > 0, rx.el.span("Showing ", first, "\u2013", last, " of ", total), rx.el.span("No results")),

@@ -9,7 +9,7 @@ the spec's fallback when something unexpected failed.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import reflex as rx
@@ -25,7 +25,9 @@ from app.ui.format import long_date
 PAGE_SIZE = 10
 ROLE_LABELS = {"admin": "Admin", "employee": "Employee", "client": "Client"}
 ROLE_OPTIONS = [("client", "Client"), ("employee", "Employee"), ("admin", "Admin")]
-EMPLOYEE_TYPE_OPTIONS = [("", "Select employee type…")] + [(str(k), v) for k, v in EMPLOYEE_TYPE_LABELS.items()]
+# Keyed by the plain value a UserPublic dump holds (the labels are keyed by the enum).
+EMPLOYEE_TYPE_NAMES = {str(k): v for k, v in EMPLOYEE_TYPE_LABELS.items()}
+EMPLOYEE_TYPE_OPTIONS = [("", "Select employee type…"), *EMPLOYEE_TYPE_NAMES.items()]
 # No password: the new user is e-mailed a link to set one (staff never choose or pass on a password).
 CREATE_KEYS = ("username", "email", "role", "employee_type", "first_name", "last_name", "phone", "company")
 CLIENT_KEYS = ("username", "email", "first_name", "last_name", "phone", "company")
@@ -84,7 +86,7 @@ def account_row(u: dict[str, Any]) -> AccountRow:
         role=u["role"],
         role_label=ROLE_LABELS.get(u["role"], u["role"].title()),
         employee_type=etype,
-        employee_type_label=EMPLOYEE_TYPE_LABELS.get(etype, etype) if etype else "",
+        employee_type_label=EMPLOYEE_TYPE_NAMES.get(etype, etype) if etype else "",
         verified=bool(u.get("is_verified")),
         created=long_date(u.get("created_at")),
     )
@@ -197,7 +199,7 @@ class AccountsMixin(Dialogs, PagedList, AdminState, mixin=True):
         self.form_role = str(value)
 
     @rx.event
-    async def submit_create(self, form: dict[str, Any]) -> None:
+    async def submit_create(self, form: dict[str, Any]) -> AsyncIterator[None]:
         actor = await self._actor(Perm.users_read, self._feature())
         if actor is None:
             return
@@ -253,7 +255,7 @@ class AccountsMixin(Dialogs, PagedList, AdminState, mixin=True):
         return data
 
     @rx.event
-    async def submit_edit(self, form: dict[str, Any]) -> None:
+    async def submit_edit(self, form: dict[str, Any]) -> AsyncIterator[None]:
         actor = await self._actor(Perm.users_read, self._feature())
         if actor is None:
             return
@@ -285,7 +287,7 @@ class AccountsMixin(Dialogs, PagedList, AdminState, mixin=True):
         self._open_dialog("reset", user_id, name)
 
     @rx.event
-    async def send_reset(self) -> None:
+    async def send_reset(self) -> AsyncIterator[None]:
         """E-mail the user a reset link (nobody on staff chooses or learns the new password)."""
         actor = await self._actor(Perm.users_read, self._feature())
         if actor is None:
@@ -312,7 +314,7 @@ class AccountsMixin(Dialogs, PagedList, AdminState, mixin=True):
         self._open_dialog("delete", user_id, name)
 
     @rx.event
-    async def confirm_delete(self) -> None:
+    async def confirm_delete(self) -> AsyncIterator[None]:
         actor = await self._actor(Perm.users_read, self._feature())
         if actor is None:
             return

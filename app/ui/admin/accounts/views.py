@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import reflex as rx
+from reflex.vars.object import ObjectVar
 
 from app.ui.admin.accounts.state import EMPLOYEE_TYPE_OPTIONS, ROLE_OPTIONS, AccountRow, AccountsMixin
 from app.ui.admin.dialog_views import form_dialog, text_field
@@ -29,7 +30,8 @@ def _form_alert(state: type[AccountsMixin], title: str) -> rx.Component:
     return rx.cond(state.form_error != "", alert(title, state.form_error), rx.fragment())
 
 
-def _err(state: type[AccountsMixin], key: str) -> rx.Var:
+def _err(state: type[AccountsMixin], key: str) -> rx.Var | str:
+    """The server's error for `key`: a Var at run time, a str to mypy (Dialogs.form_errors is typed plain)."""
     return state.form_errors.get(key, "")
 
 
@@ -219,7 +221,7 @@ def verified_badge(row: Any) -> rx.Component:
     return rx.cond(row.verified, badge("Verified", "green"), badge("Unverified", "yellow"))
 
 
-def row_actions(state: type[AccountsMixin], row: rx.Var[AccountRow], *, reset_allowed: rx.Var) -> rx.Component:
+def row_actions(state: type[AccountsMixin], row: ObjectVar[AccountRow], *, reset_allowed: rx.Var) -> rx.Component:
     """Edit and delete for everyone who sees the list (the server decides); reset for those who may reset."""
     return rx.el.div(
         icon_button("pencil", "Edit", f"Edit {row.username}", state.open_edit(row)),

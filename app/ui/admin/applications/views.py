@@ -6,8 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 import reflex as rx
+from reflex.vars.object import ObjectVar
 
-from app.ui.admin.applications.state import STATUSES, ApplicationListState
+from app.ui.admin.applications.state import STATUSES, ApplicationListState, ApplicationRow
 from app.ui.admin.common import info, label_of, option_select
 from app.ui.admin.dialog_views import notes_form
 from app.ui.admin.dialogs import shown
@@ -39,7 +40,7 @@ def _document(label: str, name: Any, url: Any, **props: Any) -> rx.Component:
     )
 
 
-def _row(a: rx.Var) -> rx.Component:
+def _row(a: ObjectVar[ApplicationRow]) -> rx.Component:
     return table_row(
         lead_cell(a.name, note(a.email, "break-all"), note(a.opening, "md:hidden")),
         rx.el.td(a.opening, class_name=f"{TD} hidden md:table-cell"),

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import reflex as rx
+from reflex.vars.object import ObjectVar
 
 from app.ui.admin.billing.state import SORTS, STATUS_COLORS, STATUS_FILTERS, BillingState, InvoiceRow
 from app.ui.admin.common import add_row_button, option_select, row_button, row_input, text_area, wide
@@ -27,7 +28,7 @@ from app.ui.admin.widgets import (
 S = BillingState
 
 
-def _actions(r: rx.Var[InvoiceRow]) -> rx.Component:
+def _actions(r: ObjectVar[InvoiceRow]) -> rx.Component:
     return rx.el.div(
         rx.cond(
             r.status != "draft",
@@ -35,7 +36,7 @@ def _actions(r: rx.Var[InvoiceRow]) -> rx.Component:
                 rx.icon("file-down", size=16),
                 href=r.pdf,
                 title="Download PDF",
-                aria_label=f"Download {r['number']} as PDF",
+                aria_label=f"Download {r.number} as PDF",
                 class_name=ICON_BTN,
                 data_testid="invoice-pdf",
             ),
@@ -54,7 +55,7 @@ def _actions(r: rx.Var[InvoiceRow]) -> rx.Component:
                             class_name=f"{BTN_SECONDARY} !px-2.5 !py-1",
                             data_testid="invoice-issue",
                         ),
-                        icon_button("trash-2", "Delete draft", f"Delete {r['number']}", S.ask_delete(r.id, r.number)),
+                        icon_button("trash-2", "Delete draft", f"Delete {r.number}", S.ask_delete(r.id, r.number)),
                     ),
                     rx.fragment(),
                 ),
@@ -75,7 +76,7 @@ def _actions(r: rx.Var[InvoiceRow]) -> rx.Component:
     )
 
 
-def _row(r: rx.Var[InvoiceRow]) -> rx.Component:
+def _row(r: ObjectVar[InvoiceRow]) -> rx.Component:
     return table_row(
         lead_cell(
             r.number,
@@ -108,7 +109,7 @@ HEADERS = [
 ]
 
 
-def _line_row(x: rx.Var, i: rx.Var) -> rx.Component:
+def _line_row(x: ObjectVar[dict[str, str]], i: rx.Var) -> rx.Component:
     def edit(key: str) -> Any:
         return lambda v: S.set_line(i, key, v)
 
@@ -152,7 +153,7 @@ def _line_row(x: rx.Var, i: rx.Var) -> rx.Component:
     )
 
 
-def _client_picker(err: rx.Var) -> rx.Component:
+def _client_picker(error: rx.Var | str) -> rx.Component:
     """Type to search every client on the server; the list below offers the first matches."""
     return client_picker(
         S,
@@ -160,7 +161,7 @@ def _client_picker(err: rx.Var) -> rx.Component:
         search_test_id="invoice-client-search",
         required=True,
         on_change=S.set_inv_client,
-        error=err["client_id"],
+        error=error,
     )
 
 
@@ -169,7 +170,7 @@ def _create_dialog() -> rx.Component:
     p = S.preview
     fields = rx.fragment(
         rx.el.div(
-            _client_picker(err),
+            _client_picker(err["client_id"]),
             field(
                 "Project (optional)",
                 option_select(
@@ -204,11 +205,11 @@ def _create_dialog() -> rx.Component:
             class_name="mt-4",
         ),
         rx.el.dl(
-            rx.el.div(rx.el.dt("Subtotal"), rx.el.dd(p["subtotal"]), class_name="flex justify-between"),
-            rx.el.div(rx.el.dt("Tax"), rx.el.dd(p["tax"]), class_name="flex justify-between"),
+            rx.el.div(rx.el.dt("Subtotal"), rx.el.dd(p.subtotal), class_name="flex justify-between"),
+            rx.el.div(rx.el.dt("Tax"), rx.el.dd(p.tax), class_name="flex justify-between"),
             rx.el.div(
                 rx.el.dt("Total"),
-                rx.el.dd(p["total"], data_testid="invoice-preview-total"),
+                rx.el.dd(p.total, data_testid="invoice-preview-total"),
                 class_name="flex justify-between font-semibold text-slate-900",
             ),
             rx.cond(

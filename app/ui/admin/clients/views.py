@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import reflex as rx
+from reflex.vars.object import ObjectVar
 
 from app.ui.admin.accounts.state import AccountRow
 from app.ui.admin.accounts.views import account_dialogs, edit_dialog, row_actions, verified_badge
@@ -15,7 +16,7 @@ from app.ui.admin.widgets import (
 )
 
 
-def _row(row: rx.Var[AccountRow]) -> rx.Component:
+def _row(row: ObjectVar[AccountRow]) -> rx.Component:
     s = ClientsState
     return table_row(
         lead_cell(row.full_name, note(row.email, "break-all"), note(row.company, "sm:hidden")),

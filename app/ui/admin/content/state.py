@@ -7,6 +7,7 @@ from typing import Any
 import reflex as rx
 
 from app.ui.admin.organizations.state import OrganizationListState
+from app.ui.admin.paged import PagedTab
 from app.ui.admin.products.state import ProductListState
 from app.ui.admin.projects.state import ProjectListState
 from app.ui.admin.site_editor.state import SiteEditorState
@@ -32,7 +33,11 @@ class ContentState(AdminState):
         if self.tab == "site":
             (await self.get_state(SiteEditorState)).close_dialogs()
             return SiteEditorState.load
-        tabs = {"projects": ProjectListState, "products": ProductListState, "newsletter": SubscriberListState}
+        tabs: dict[str, type[PagedTab]] = {
+            "projects": ProjectListState,
+            "products": ProductListState,
+            "newsletter": SubscriberListState,
+        }
         state = tabs.get(self.tab, OrganizationListState)
         (await self.get_state(state)).close_dialogs()
         return state.load if fresh else state.show

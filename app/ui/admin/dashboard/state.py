@@ -62,8 +62,8 @@ def login_greeting(role: str) -> str:
 
 
 class DashboardState(AdminState):
-    total_users: str = ""
-    active_sessions: str = ""
+    total_users: rx.Field[str] = rx.field("")
+    active_sessions: rx.Field[str] = rx.field("")
     system_status: str = ""
     system_problem: str = ""
     checks: rx.Field[list[Check]] = rx.field(default_factory=list)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import reflex as rx
+from reflex.vars.object import ObjectVar
 
 from app.ui.admin.dialog_views import notes_form
 from app.ui.admin.dialogs import shown
@@ -30,7 +31,7 @@ from app.ui.admin.widgets import (
 )
 
 
-def _row(row: rx.Var[InquiryRow]) -> rx.Component:
+def _row(row: ObjectVar[InquiryRow]) -> rx.Component:
     # Below 1536 px the Company and Budget columns fold into the Name and Service cells (the table stays in view).
     return table_row(
         lead_cell(

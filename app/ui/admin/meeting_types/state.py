@@ -93,7 +93,7 @@ def booking_data(form: dict[str, Any]) -> dict[str, Any]:
 
 
 class MeetingTypesState(FormDialog, PagedList, AdminState):
-    rows: list[TypeRow] = []
+    rows: rx.Field[list[TypeRow]] = rx.field(default_factory=list)
     page_size: int = PAGE_SIZE
 
     edit: TypeRow = TypeRow()

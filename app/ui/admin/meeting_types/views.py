@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import reflex as rx
+from reflex.vars.object import ObjectVar
 
 from app.ui.admin.common import option_select, text_area
 from app.ui.admin.dialog_views import area_field, check_field, form_dialog, text_field
@@ -24,7 +25,7 @@ from app.ui.admin.widgets import (
 S = MeetingTypesState
 
 
-def type_card(t: rx.Var[TypeRow]) -> rx.Component:
+def type_card(t: ObjectVar[TypeRow]) -> rx.Component:
     return rx.el.div(
         rx.el.div(
             rx.el.p(t.name, class_name="font-medium text-slate-900"),

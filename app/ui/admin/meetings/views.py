@@ -4,6 +4,7 @@ and cancel dialogs."""
 from __future__ import annotations
 
 import reflex as rx
+from reflex.vars.object import ObjectVar
 
 from app.ui.admin.common import wide
 from app.ui.admin.dialog_views import area_field, form_dialog, text_field
@@ -34,7 +35,7 @@ HEADERS = [
 ]
 
 
-def _actions(m: rx.Var[MeetingRow]) -> rx.Component:
+def _actions(m: ObjectVar[MeetingRow]) -> rx.Component:
     return rx.cond(
         S.can_write & (m.status == "scheduled"),
         rx.el.div(
@@ -50,7 +51,7 @@ def _actions(m: rx.Var[MeetingRow]) -> rx.Component:
     )
 
 
-def meeting_row(m: rx.Var[MeetingRow]) -> rx.Component:
+def meeting_row(m: ObjectVar[MeetingRow]) -> rx.Component:
     return table_row(
         lead_cell(
             m.title,

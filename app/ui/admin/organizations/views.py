@@ -4,18 +4,19 @@ confirmation."""
 from __future__ import annotations
 
 import reflex as rx
+from reflex.vars.object import ObjectVar
 
 from app.models.enums import OrganizationSize
 from app.ui.admin.cards import CARD_BOX, card_actions, card_form, card_page, card_title
 from app.ui.admin.dialog_views import area_field, delete_dialog, select_field, text_field
-from app.ui.admin.organizations.state import SIZE_LABELS, OrganizationListState
+from app.ui.admin.organizations.state import SIZE_LABELS, OrganizationListState, OrganizationRow
 from app.ui.admin.pickers import client_picker
 from app.ui.admin.widgets import badge, external_link
 
 S = OrganizationListState
 
 
-def _card(o: rx.Var) -> rx.Component:
+def _card(o: ObjectVar[OrganizationRow]) -> rx.Component:
     return rx.el.div(
         card_title(o.name, card_actions(S.can_write, o.name, S.open_edit(o.id), S.ask_delete(o.id, o.name))),
         rx.cond(o.industry != "", badge(o.industry, "blue"), rx.fragment()),

@@ -58,7 +58,7 @@ class ProductListState(CardList, AdminState):
         return Perm.products_write
 
     async def _page(self, actor: UserPublic, page: int) -> Page[Any]:
-        query = {"search": self.search, "sort": self.sort, "page_size": self.page_size}
+        query: dict[str, Any] = {"search": self.search, "sort": self.sort, "page_size": self.page_size}
         if has_perm(actor.effective_permissions, Perm.products_read):
             return await as_actor(actor, lambda s, a: products.list_products(s, actor=a, page=page, **query))
         # Without products:read the tab lists what the public site shows: the active products.
@@ -130,7 +130,7 @@ def catalogue_row(p: dict[str, Any]) -> CatalogueRow:
 
 
 class ProductCatalogueState(SectionWriter, PagedList, AdminState):
-    rows: list[CatalogueRow] = []
+    rows: rx.Field[list[CatalogueRow]] = rx.field(default_factory=list)
     page_size: int = CATALOGUE_PAGE_SIZE
     sort: str = "name"
 

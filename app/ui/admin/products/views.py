@@ -4,12 +4,13 @@ page (each product with its price table, one page at a time, and the Add Price d
 from __future__ import annotations
 
 import reflex as rx
+from reflex.vars.object import ObjectVar
 
 from app.models.enums import BillingPeriod, ProductCategory
 from app.ui.admin.cards import CARD_BOX, card_actions, card_form, card_page, card_title, pager
 from app.ui.admin.common import empty_panel, label_of
 from app.ui.admin.dialog_views import area_field, check_field, delete_dialog, form_dialog, select_field, text_field
-from app.ui.admin.products.state import ProductCatalogueState, ProductListState
+from app.ui.admin.products.state import CatalogueRow, PriceRow, ProductCatalogueState, ProductListState, ProductRow
 from app.ui.admin.section import section_page
 from app.ui.admin.widgets import (
     CARD,
@@ -26,7 +27,7 @@ C = ProductCatalogueState
 # --- the Products tab --------------------------------------------------------------------------------------------
 
 
-def _card(p: rx.Var) -> rx.Component:
+def _card(p: ObjectVar[ProductRow]) -> rx.Component:
     return rx.el.div(
         card_title(p.name, card_actions(S.can_write, p.name, S.open_edit(p.id), S.ask_delete(p.id, p.name))),
         rx.el.div(
@@ -60,7 +61,7 @@ def products_panel() -> rx.Component:
 # --- Products & Services -----------------------------------------------------------------------------------------
 
 
-def _price_row(x: rx.Var) -> rx.Component:
+def _price_row(x: ObjectVar[PriceRow]) -> rx.Component:
     return rx.el.tr(
         rx.el.td(x.amount, class_name=f"{TD} font-medium"),
         rx.el.td(x.currency, class_name=TD),
@@ -87,7 +88,7 @@ def _price_row(x: rx.Var) -> rx.Component:
     )
 
 
-def _catalogue_product(p: rx.Var) -> rx.Component:
+def _catalogue_product(p: ObjectVar[CatalogueRow]) -> rx.Component:
     return rx.el.section(
         rx.el.div(
             rx.el.div(

@@ -99,11 +99,12 @@ class ProjectListState(ProjectTimeMixin, ClientPicker, CardList, AdminState):
     rows: list[ProjectRow] = []
     sort: str = "newest"
     edit: ProjectRow = ProjectRow()
-    milestones: list[MilestoneRow] = []  # the dialog's editor; saved with the project through set_milestones
+    # The dialog's editor; saved with the project through set_milestones.
+    milestones: rx.Field[list[MilestoneRow]] = rx.field(default_factory=list)
     # The organization picker: at most organizations.CHOICES_MAX by name; with more, a search box narrows them.
     org_choices: list[Option] = []
     org_total: int = 0
-    org_search: str = ""
+    org_search: rx.Field[str] = rx.field("")
     form_org: str = ""
     managers: list[Option] = []  # staff who may manage a project, for the dialog's select
 

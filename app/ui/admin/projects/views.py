@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import reflex as rx
+from reflex.vars.object import ObjectVar
 
 from app.models.enums import MilestoneStatus, ProjectStatus, ProjectType
 from app.ui.admin.cards import CARD_BOX, card_actions, card_form, card_page, card_title
@@ -21,7 +22,7 @@ from app.ui.admin.common import (
 )
 from app.ui.admin.dialog_views import area_field, delete_dialog, select_field, text_field
 from app.ui.admin.pickers import client_picker
-from app.ui.admin.projects.state import ProjectListState
+from app.ui.admin.projects.state import MilestoneRow, ProjectListState, ProjectRow
 from app.ui.admin.projects.time_views import time_button, time_dialog
 from app.ui.admin.widgets import INPUT, badge, badge_by, field
 
@@ -43,7 +44,7 @@ def _figure(label: str, value: rx.Component | rx.Var | str) -> rx.Component:
     )
 
 
-def _card(p: rx.Var) -> rx.Component:
+def _card(p: ObjectVar[ProjectRow]) -> rx.Component:
     return rx.el.div(
         card_title(p.name, card_actions(S.can_write, p.name, S.open_edit(p.id), S.ask_delete(p.id, p.name))),
         rx.el.div(
@@ -80,7 +81,7 @@ def _card(p: rx.Var) -> rx.Component:
     )
 
 
-def _milestone_row(m: rx.Var, i: rx.Var) -> rx.Component:
+def _milestone_row(m: ObjectVar[MilestoneRow], i: rx.Var) -> rx.Component:
     def edit(key: str) -> Any:
         return lambda v: S.set_milestone(i, key, v)
 
@@ -160,7 +161,7 @@ def _organization_picker() -> rx.Component:
     )
 
 
-def _date(label: str, name: str, id_: str, value: rx.Var) -> rx.Component:
+def _date(label: str, name: str, id_: str, value: rx.Var | str) -> rx.Component:
     return text_field(S, label, name, value, id=id_, type="date", min=EARLIEST)
 
 

@@ -62,8 +62,8 @@ def _form_value(f: Field, value: Any) -> str:
 
 class SiteEditorState(FormDialog, DeleteConfirm, AdminState):
     kind: str = "services"
-    rows: list[dict[str, str]] = []
-    search: str = ""
+    rows: rx.Field[list[dict[str, str]]] = rx.field(default_factory=list)
+    search: rx.Field[str] = rx.field("")
     loading: bool = False
     error: str = ""
     _items: list[dict[str, Any]] = []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import reflex as rx
+from reflex.vars.object import ObjectVar
 
 from app.services.site_admin import KINDS, Field, Kind
 from app.ui.admin.common import (
@@ -87,7 +88,7 @@ def _form_dialog() -> rx.Component:
     )
 
 
-def _item(r: rx.Var) -> rx.Component:
+def _item(r: ObjectVar[dict[str, str]]) -> rx.Component:
     return rx.el.li(
         rx.el.div(
             rx.el.p(r["name"], class_name="break-words font-medium text-slate-900"),

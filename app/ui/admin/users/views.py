@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import reflex as rx
+from reflex.vars.object import ObjectVar
 
 from app.ui.admin.accounts.state import EMPLOYEE_TYPE_OPTIONS, ROLE_OPTIONS, AccountRow
 from app.ui.admin.accounts.views import account_dialogs, edit_dialog, row_actions, verified_badge
@@ -21,7 +22,7 @@ from app.ui.admin.widgets import (
 )
 
 
-def _user_cell(row: rx.Var[AccountRow]) -> rx.Component:
+def _user_cell(row: ObjectVar[AccountRow]) -> rx.Component:
     return rx.el.div(
         rx.el.p(row.full_name, class_name="font-medium text-slate-900"),
         rx.el.p("@", row.username, class_name="text-xs text-slate-500"),
@@ -30,7 +31,7 @@ def _user_cell(row: rx.Var[AccountRow]) -> rx.Component:
     )
 
 
-def _role_cell(row: rx.Var[AccountRow]) -> rx.Component:
+def _role_cell(row: ObjectVar[AccountRow]) -> rx.Component:
     return rx.el.div(
         badge_by(row.role, ROLE_COLORS, row.role_label),
         rx.cond(
@@ -41,7 +42,7 @@ def _role_cell(row: rx.Var[AccountRow]) -> rx.Component:
     )
 
 
-def _row(row: rx.Var[AccountRow]) -> rx.Component:
+def _row(row: ObjectVar[AccountRow]) -> rx.Component:
     reset_allowed = UsersState.can_reset_any | ((row.role == "client") & UsersState.can_reset_clients)
     return table_row(
         rx.el.td(_user_cell(row), class_name=TD),
