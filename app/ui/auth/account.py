@@ -121,7 +121,7 @@ def _text(form: dict, name: str) -> str:
     return str(form.get(name) or "")
 
 
-def _read_only(label: str, value: rx.Var, note: str | None = None, *, field_id: str) -> rx.Component:
+def _read_only(label: str, value: rx.Var | str, note: str | None = None, *, field_id: str) -> rx.Component:
     return rx.el.div(
         rx.el.label(label, html_for=field_id, class_name=LABEL),
         rx.el.input(id=field_id, value=value, read_only=True, disabled=True, class_name=f"{INPUT} {INPUT_OK}"),

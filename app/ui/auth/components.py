@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Any, TypeAlias
 
 import reflex as rx
+from reflex.vars.object import ObjectVar
 from reflex_base.vars.base import Var
 
 from app.services import google
@@ -54,9 +55,11 @@ PRIMARY = FORM_PRIMARY
 SECONDARY = FORM_SECONDARY
 USERNAME_HINT = "3-30 characters: letters, numbers and underscores."
 LINK = "font-medium text-blue-700 underline-offset-2 hover:underline focus:outline-none focus-visible:underline"
+# A form's field errors: a state's dict var, an ObjectVar to Reflex but the plain dict to mypy.
+FieldErrors: TypeAlias = ObjectVar[dict[str, str]] | dict[str, str]
 
 
-def _error_of(errors: Var | None, name: str) -> Var | str:
+def _error_of(errors: FieldErrors | None, name: str) -> Var | str:
     return errors.get(name, "") if errors is not None else ""
 
 
@@ -85,7 +88,7 @@ def text_field(
     label: str,
     *,
     form_id: str,
-    errors: Var | None = None,
+    errors: FieldErrors | None = None,
     type: str = "text",
     required: bool = False,
     hint: str | None = None,
@@ -118,7 +121,7 @@ def text_field(
 
 def username_field(
     form_id: str,
-    errors: Any = None,
+    errors: FieldErrors | None = None,
     *,
     name: str = "username",
     label: str = "Username",
@@ -143,7 +146,7 @@ def password_field(
     label: str,
     *,
     form_id: str,
-    errors: Var | None = None,
+    errors: FieldErrors | None = None,
     required: bool = True,
     auto_complete: str = "current-password",
     hint: str | None = None,

@@ -51,7 +51,7 @@ class RegisterState(rx.State):
     errors: dict[str, str] = {}
     message: str = ""
     submitting: bool = False
-    code: str = ""
+    code: rx.Field[str] = rx.field("")
     verify_error: str = ""
     verify_info: str = ""
     verifying: bool = False

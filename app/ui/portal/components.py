@@ -5,17 +5,17 @@ from __future__ import annotations
 from typing import Any
 
 import reflex as rx
-from reflex_base.vars.function import FunctionStringVar
+from reflex_base.vars.function import FunctionStringVar, ReflexCallable
 
 from app.ui.styles import COMPACT_DANGER, COMPACT_DANGER_OUTLINE, COMPACT_PRIMARY, COMPACT_SECONDARY
 
 SKELETON_COUNT = 3  # spec section 9
 
 # Timestamps are shown in the visitor's time zone, so the browser formats them (compiled JS, no eval).
-_LOCAL_DATE = FunctionStringVar.create(
+_LOCAL_DATE: FunctionStringVar[ReflexCallable[[Any], str]] = FunctionStringVar.create(
     "((v) => v ? new Date(v).toLocaleDateString('en-US', {year: 'numeric', month: 'long', day: 'numeric'}) : '')"
 )
-_LOCAL_DATE_TIME = FunctionStringVar.create(
+_LOCAL_DATE_TIME: FunctionStringVar[ReflexCallable[[Any], str]] = FunctionStringVar.create(
     "((v) => v ? new Date(v).toLocaleString('en-US', {weekday: 'long', year: 'numeric', month: 'long', "
     "day: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short'}) : '')"
 )

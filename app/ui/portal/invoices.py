@@ -6,6 +6,7 @@ import dataclasses
 from typing import Any
 
 import reflex as rx
+from reflex.vars.object import ObjectVar
 from sqlmodel import Session
 
 from app.core.errors import DomainError, Unauthorized
@@ -52,7 +53,7 @@ def _number(s: Session, actor: User, invoice_id: int) -> str:
 
 
 class InvoicesState(ListTab, PortalState):
-    invoices: list[InvoiceView] = []
+    invoices: rx.Field[list[InvoiceView]] = rx.field(default_factory=list)
     download_error: str = ""
 
     @rx.event
@@ -78,7 +79,7 @@ class InvoicesState(ListTab, PortalState):
         return rx.download(url=f"/api/protected/invoices/{invoice_id}/download", filename=f"invoice-{number}.pdf")
 
 
-def _invoice_card(inv: rx.Var) -> rx.Component:
+def _invoice_card(inv: ObjectVar[InvoiceView]) -> rx.Component:
     return ui.card(
         rx.el.div(
             rx.el.div(
@@ -113,7 +114,7 @@ def _invoice_card(inv: rx.Var) -> rx.Component:
                 "Download",
                 InvoicesState.download(inv.id),
                 ui.BUTTON_SECONDARY + " sm:ml-auto",
-                aria_label="Download invoice " + inv.number,
+                aria_label=f"Download invoice {inv.number}",
             ),
             class_name="flex flex-wrap items-end gap-x-8 gap-y-3",
         ),

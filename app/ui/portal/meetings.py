@@ -6,6 +6,7 @@ import dataclasses
 from typing import Any, ClassVar
 
 import reflex as rx
+from reflex.vars.object import ObjectVar
 
 from app.core.errors import DomainError, Unauthorized
 from app.models.user import UserPublic
@@ -94,11 +95,11 @@ def meeting_type_view(t: dict[str, Any]) -> MeetingTypeView:
 
 
 class MeetingsState(CancelConfirm, ListTab, PortalState):
-    upcoming: list[MeetingView] = []
-    past: list[MeetingView] = []
+    upcoming: rx.Field[list[MeetingView]] = rx.field(default_factory=list)
+    past: rx.Field[list[MeetingView]] = rx.field(default_factory=list)
     # "list" or "book" (the Book a Meeting view).
     view: str = "list"
-    meeting_types: list[MeetingTypeView] = []
+    meeting_types: rx.Field[list[MeetingTypeView]] = rx.field(default_factory=list)
     types_loading: bool = True
     types_error: str = ""
 
@@ -151,7 +152,7 @@ class MeetingsState(CancelConfirm, ListTab, PortalState):
         self.view = "list"
 
 
-def _meeting_row(m: rx.Var, *, actions: bool) -> rx.Component:
+def _meeting_row(m: ObjectVar[MeetingView], *, actions: bool) -> rx.Component:
     return ui.card(
         rx.el.div(
             rx.el.div(
@@ -198,7 +199,7 @@ def _meeting_row(m: rx.Var, *, actions: bool) -> rx.Component:
                         "Cancel",
                         MeetingsState.ask_cancel(m.id),
                         ui.BUTTON_DANGER,
-                        aria_label="Cancel meeting " + m.title,
+                        aria_label=f"Cancel meeting {m.title}",
                     ),
                 ),
                 class_name="flex flex-wrap gap-2",
@@ -259,7 +260,7 @@ def _list_view() -> rx.Component:
     )
 
 
-def _meeting_type_card(t: rx.Var) -> rx.Component:
+def _meeting_type_card(t: ObjectVar[MeetingTypeView]) -> rx.Component:
     return ui.card(
         rx.el.div(
             rx.el.h3(t.name, class_name="text-lg font-semibold text-slate-900"),

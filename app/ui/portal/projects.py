@@ -106,7 +106,7 @@ class ProjectsState(CancelConfirm, ListTab, PortalState):
         return f"{view.name} has been cancelled."
 
 
-def _milestone(m: rx.Var) -> rx.Component:
+def _milestone(m: ObjectVar[MilestoneView]) -> rx.Component:
     return rx.el.li(
         rx.el.div(
             rx.el.span(m.title, class_name="font-medium text-slate-800"),

@@ -119,7 +119,7 @@ def _profile_form() -> rx.Component:
     )
 
 
-def _password_input(label: str, name: str, error: rx.Var, autocomplete: str) -> rx.Component:
+def _password_input(label: str, name: str, error: rx.Var | str, autocomplete: str) -> rx.Component:
     """An uncontrolled password field: its value goes to the server only with the form's submit."""
     return ui.text_input(label, error=error, name=name, type_="password", auto_complete=autocomplete)
 

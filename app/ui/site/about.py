@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import reflex as rx
+from reflex.vars.object import ObjectVar
 from reflex_components_core.react_router import ReactRouterLink
 
 from app.services import site_content
@@ -93,7 +94,7 @@ def _mission() -> rx.Component:
     )
 
 
-def _member(member: rx.Var[dict[str, Any]]) -> rx.Component:
+def _member(member: ObjectVar[dict[str, Any]]) -> rx.Component:
     return rx.el.article(
         initials_avatar(member["initials"].to(str)),
         rx.el.h3(member["name"], class_name="mt-5 text-lg font-bold text-slate-900"),

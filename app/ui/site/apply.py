@@ -91,7 +91,9 @@ def server_outcome(status: int, body: str) -> tuple[str, str, dict[str, str]]:
         data = {}
     data = data if isinstance(data, dict) else {}
     message = data.get("message") if isinstance(data.get("message"), str) else ""
-    raw_errors = data.get("errors") if isinstance(data.get("errors"), dict) else {}
+    raw_errors = data.get("errors")
+    if not isinstance(raw_errors, dict):
+        raw_errors = {}
     errors = {k: str(v) for k, v in raw_errors.items() if k in TEXT_FIELDS + FILE_FIELDS}
     if not message or status == 0 or status >= 500:
         return ERROR_TITLE, ERROR_TEXT, errors

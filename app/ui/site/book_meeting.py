@@ -6,6 +6,7 @@ import logging
 from typing import Any
 
 import reflex as rx
+from reflex.vars.object import ObjectVar
 from reflex_components_core.react_router import ReactRouterLink
 
 from app.core.config import settings
@@ -57,7 +58,7 @@ def _card(t: dict[str, Any]) -> dict[str, Any]:
 
 class BookMeetingState(rx.State):
     status: str = "loading"  # loading, ready, error
-    types: list[dict[str, Any]] = []
+    types: rx.Field[list[dict[str, Any]]] = rx.field(default_factory=list)
     error: str = ""
 
     @rx.event
@@ -77,7 +78,7 @@ def builtin() -> bool:
     return not (settings.calendly_token and settings.calendly_token.get_secret_value())
 
 
-def _book_button(t: Any) -> rx.Component:
+def _book_button(t: ObjectVar[dict[str, Any]]) -> rx.Component:
     flow: Any = BookingFlowState  # its handlers are event specs to Reflex, namespaces to mypy
     return rx.el.button(
         rx.icon("calendar-plus", size=16, aria_hidden="true"),
@@ -90,7 +91,7 @@ def _book_button(t: Any) -> rx.Component:
     )
 
 
-def _type_card(t: rx.Var[dict[str, Any]]) -> rx.Component:
+def _type_card(t: ObjectVar[dict[str, Any]]) -> rx.Component:
     url = t["url"].to(str)
     return rx.el.article(
         rx.el.div(

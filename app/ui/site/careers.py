@@ -3,9 +3,11 @@ tab."""
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import reflex as rx
+from reflex.vars.object import ObjectVar
 
 from app.services import site_content
 from app.ui import routes
@@ -45,7 +47,8 @@ POSITIONS_ID = "open-positions"
 class CareersState(rx.State):
     """The open positions."""
 
-    jobs: list[dict[str, Any]] = SNAPSHOT["jobs"]
+    # Each visitor's state starts from its own copy of the snapshot (as a plain default would be copied).
+    jobs: rx.Field[list[dict[str, Any]]] = rx.field(default_factory=lambda: copy.deepcopy(SNAPSHOT["jobs"]))
     loaded: bool = bool(SNAPSHOT["jobs"])
 
     @rx.event
@@ -62,7 +65,7 @@ def _fact(icon: str, value: rx.Var) -> rx.Component:
     )
 
 
-def _job(job: rx.Var[dict[str, Any]]) -> rx.Component:
+def _job(job: ObjectVar[dict[str, Any]]) -> rx.Component:
     title = job["title"].to(str)
     return rx.el.article(
         rx.el.div(

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import reflex as rx
+from reflex.vars.object import ObjectVar
 from reflex_components_core.react_router import ReactRouterLink
 
 from app.services import site_content
@@ -78,7 +79,7 @@ def _filter_button(category: str) -> rx.Component:
     )
 
 
-def _thumbnail(project: rx.Var[dict[str, Any]]) -> rx.Component:
+def _thumbnail(project: ObjectVar[dict[str, Any]]) -> rx.Component:
     category = project["category"].to(str)
     return rx.el.div(
         rx.match(
@@ -94,7 +95,7 @@ def _thumbnail(project: rx.Var[dict[str, Any]]) -> rx.Component:
     )
 
 
-def _project_card(project: rx.Var[dict[str, Any]]) -> rx.Component:
+def _project_card(project: ObjectVar[dict[str, Any]]) -> rx.Component:
     live = project["isActive"].bool() & project["link"].bool()
     return rx.el.article(
         _thumbnail(project),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import reflex as rx
+from reflex.vars.object import ObjectVar
 from reflex_components_core.react_router import ReactRouterLink
 
 from app.services import site_content
@@ -43,7 +44,7 @@ def _feature(text: rx.Var) -> rx.Component:
     )
 
 
-def _card(service: rx.Var[dict[str, Any]]) -> rx.Component:
+def _card(service: ObjectVar[dict[str, Any]]) -> rx.Component:
     popular = service["popular"].to(bool)
     return rx.el.article(
         rx.cond(

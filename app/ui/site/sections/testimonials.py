@@ -6,6 +6,7 @@ import asyncio
 from typing import Any
 
 import reflex as rx
+from reflex.vars.object import ObjectVar
 from reflex_components_core.react_router import ReactRouterLink
 
 from app.services import site_content
@@ -46,7 +47,7 @@ class TestimonialsState(rx.State):
         self.reviews_loaded = True
 
 
-def _review_card(review: rx.Var[dict[str, Any]]) -> rx.Component:
+def _review_card(review: ObjectVar[dict[str, Any]]) -> rx.Component:
     return rx.el.article(
         rx.el.div(
             stars(review["rating"].to(int)),
@@ -75,7 +76,7 @@ def _review_card(review: rx.Var[dict[str, Any]]) -> rx.Component:
     )
 
 
-def _featured_card(item: rx.Var[dict[str, Any]]) -> rx.Component:
+def _featured_card(item: ObjectVar[dict[str, Any]]) -> rx.Component:
     return rx.el.figure(
         rx.icon("quote", size=28, class_name="text-amber-300", aria_hidden="true"),
         rx.el.blockquote(
