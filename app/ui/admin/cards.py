@@ -16,7 +16,7 @@ from sqlmodel import Session
 
 from app.core.permissions import Perm
 from app.models.user import User, UserPublic
-from app.ui.admin.common import empty_panel
+from app.ui.admin.common import empty_panel, row_id
 from app.ui.admin.dialog_views import form_dialog
 from app.ui.admin.dialogs import DeleteConfirm, FormDialog
 from app.ui.admin.paged import PagedTab
@@ -120,14 +120,6 @@ class CardList(FormDialog, DeleteConfirm, PagedTab, AdminState, mixin=True):
             return
         await self._notify("success", f"{noun.title()} deleted successfully")
         await self._reload()
-
-
-def row_id(value: Any) -> int:
-    """An id sent by the browser, or 0 when it is not one."""
-    try:
-        return max(0, int(value))
-    except (TypeError, ValueError):
-        return 0
 
 
 # --- views ------------------------------------------------------------------------------------------------------

@@ -15,19 +15,9 @@ from typing import Any
 
 import reflex as rx
 
-from app.core.db import MAX_ID
 from app.models.user import UserPublic
-from app.ui.admin.common import holds
+from app.ui.admin.common import holds, row_id
 from app.ui.admin.state import AdminState
-
-
-def dialog_id(value: Any) -> int:
-    """An id sent by the browser, or 0 when it is not one."""
-    try:
-        number = int(str(value))
-    except ValueError:
-        return 0
-    return number if 0 < number <= MAX_ID else 0
 
 
 class Dialogs(AdminState, mixin=True):
@@ -48,7 +38,7 @@ class Dialogs(AdminState, mixin=True):
 
     def _dialog_row(self) -> int:
         """The open dialog's row as a numeric id (0: a new one, or not a number)."""
-        return dialog_id(self._dialog_key)
+        return row_id(self._dialog_key)
 
     @rx.event
     def close_dialog(self, value: bool = False) -> None:
@@ -103,4 +93,4 @@ class DeleteConfirm(SectionWriter, mixin=True):
         """Ask to confirm deleting the row `value` called `name` (for staff who may write here)."""
         if await self._writer() is None:
             return
-        self._open_dialog("delete", dialog_id(value) or "", self._delete_label(name))
+        self._open_dialog("delete", row_id(value) or "", self._delete_label(name))

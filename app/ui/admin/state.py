@@ -179,6 +179,16 @@ class AdminState(SessionState):
         finally:
             section.saving = False
 
+    async def _read(self, actor: UserPublic, call: Callable[[Session, User], T], failed: str) -> tuple[str, T | None]:
+        """Run a service read whose failure the page shows in place, with a retry, rather than in a toast.
+
+        Returns ("", the result), or the error to show (the service's own words, else `failed`) and None.
+        """
+        try:
+            return "", await as_actor(actor, call)
+        except Exception as exc:
+            return error_text(exc, failed), None
+
     async def _attempt(
         self, actor: UserPublic, call: Callable[[Session, User], T], title: str, failed: str
     ) -> tuple[bool, T | None]:

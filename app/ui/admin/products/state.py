@@ -14,8 +14,8 @@ from app.core.permissions import Perm, has_perm
 from app.models.user import User, UserPublic
 from app.services import products
 from app.services.paging import Page
-from app.ui.admin.cards import CardList, row_id
-from app.ui.admin.common import dollars, form_text, label_of
+from app.ui.admin.cards import CardList
+from app.ui.admin.common import dollars, form_text, label_of, row_id
 from app.ui.admin.dialogs import SectionWriter
 from app.ui.admin.paged import PagedList
 from app.ui.admin.state import AdminState, as_actor

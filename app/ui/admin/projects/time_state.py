@@ -16,9 +16,9 @@ import reflex as rx
 from app.core.permissions import Perm
 from app.models.user import UserPublic
 from app.services import time_entries
-from app.services.time_entries import ENTRIES_PAGE_SIZE, TimeEntriesPage, business_today
-from app.ui.admin.cards import FEATURE, row_id
-from app.ui.admin.common import day_text, form_text
+from app.services.time_entries import ENTRIES_PAGE_SIZE, business_today
+from app.ui.admin.cards import FEATURE
+from app.ui.admin.common import day_text, form_text, row_id
 from app.ui.admin.state import AdminState, as_actor, error_text, field_errors
 
 
@@ -77,20 +77,17 @@ class ProjectTimeMixin(AdminState, mixin=True):
     async def _load_time(self, actor: UserPublic, page: int) -> None:
         project_id = self._time_project_id
         self.time_loading = True
-        try:
-            result: TimeEntriesPage = await as_actor(
-                actor,
-                lambda s, a: time_entries.list_time_entries(
-                    s, actor=a, project_id=project_id, page=page, page_size=ENTRIES_PAGE_SIZE
-                ),
-            )
-        except Exception as exc:
+        self.time_error, result = await self._read(
+            actor,
+            lambda s, a: time_entries.list_time_entries(
+                s, actor=a, project_id=project_id, page=page, page_size=ENTRIES_PAGE_SIZE
+            ),
+            "There was an error loading the time entries.",
+        )
+        self.time_loading = False
+        if result is None:
             self.time_rows, self.time_total = [], 0
-            self.time_error = error_text(exc, "There was an error loading the time entries.")
             return
-        finally:
-            self.time_loading = False
-        self.time_error = ""
         self.time_project = result.project_name
         self.time_rows = [
             TimeRow(
@@ -186,13 +183,13 @@ class ProjectTimeMixin(AdminState, mixin=True):
         self.time_confirm = 0
         if actor is None or not entry_id or not self.time_open:
             return
-        try:
-            await as_actor(
-                actor,
-                lambda s, a: time_entries.delete_time_entry(s, actor=a, project_id=project_id, entry_id=entry_id),
-            )
-        except Exception as exc:
-            await self._notify("error", "Failed to delete the time entry", error_text(exc, "Please try again."))
+        ok, _ = await self._attempt(
+            actor,
+            lambda s, a: time_entries.delete_time_entry(s, actor=a, project_id=project_id, entry_id=entry_id),
+            "Failed to delete the time entry",
+            "Please try again.",
+        )
+        if not ok:
             return
         await self._notify("success", "Time entry deleted")
         await self._load_time(actor, self.time_page)
