@@ -11,7 +11,7 @@ from app.services import site_admin
 from app.services.schema import parse
 from app.services.site_admin import KINDS, Field, Kind
 from app.ui.admin.dialogs import DeleteConfirm, FormDialog
-from app.ui.admin.state import AdminState, as_actor, error_text
+from app.ui.admin.state import AdminState
 
 FEATURE = "Content Management"
 LABELS = {
@@ -77,14 +77,13 @@ class SiteEditorState(FormDialog, DeleteConfirm, AdminState):
             return
         kind = KINDS[self.kind]
         self.loading = True
-        try:
-            self._items = await as_actor(actor, lambda s, a: site_admin.list_items(s, actor=a, kind=kind.key))
-            self.error = ""
-        except Exception as exc:
-            self._items = []
-            self.error = error_text(exc, f"There was an error loading the {LABELS[kind.key].lower()}.")
-        finally:
-            self.loading = False
+        self.error, items = await self._read(
+            actor,
+            lambda s, a: site_admin.list_items(s, actor=a, kind=kind.key),
+            f"There was an error loading the {LABELS[kind.key].lower()}.",
+        )
+        self.loading = False
+        self._items = items or []
         self.rows = [_row(kind, i) for i in self._items]
 
     def _write_guard(self) -> tuple[str, str]:

@@ -80,10 +80,13 @@ class PermissionsMixin(AdminState, mixin=True):
         if actor is None:
             return
         target = str(user_id)[:64]
-        try:
-            view = await as_actor(actor, lambda s, a: user_permissions.user_permissions(s, actor=a, user_id=target))
-        except Exception as exc:
-            await self._notify("error", "Failed to load permissions", error_text(exc, "Please try again."))
+        _, view = await self._attempt(
+            actor,
+            lambda s, a: user_permissions.user_permissions(s, actor=a, user_id=target),
+            "Failed to load permissions",
+            "Please try again.",
+        )
+        if view is None:
             return
         self._perm_user_id = target
         self.perm_error, self.perm_busy = "", ""
