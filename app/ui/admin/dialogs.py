@@ -20,14 +20,20 @@ from app.ui.admin.common import holds, row_id
 from app.ui.admin.state import AdminState
 
 
-class Dialogs(AdminState, mixin=True):
+class FormState(AdminState, mixin=True):
+    """What `AdminState._save` writes: a form's error, its fields' errors and the saving flag (a dialog's form, or a
+    page's own, as Settings > Company)."""
+
+    form_error: rx.Field[str] = rx.field("")
+    form_errors: dict[str, str] = {}  # plain: to mypy a dict (as a Field it reads as a list Var)
+    saving: rx.Field[bool] = rx.field(False)
+
+
+class Dialogs(FormState, mixin=True):
     """The section's open dialog (if any), the row it is about and the state of its form."""
 
     dialog: rx.Field[str] = rx.field("")  # "" when none is open, else the dialog's name
     dialog_name: rx.Field[str] = rx.field("")  # the row's name as the dialog shows it
-    form_error: rx.Field[str] = rx.field("")
-    form_errors: dict[str, str] = {}  # plain: to mypy a dict (as a Field it reads as a list Var)
-    saving: rx.Field[bool] = rx.field(False)
     _dialog_key: str = ""  # the row, as its service names it (a number or an account's UUID); "" for a new one
 
     def _open_dialog(self, dialog: str, key: Any = "", name: Any = "") -> None:

@@ -161,7 +161,7 @@ class AdminState(SessionState):
     async def _save(
         self, actor: UserPublic, call: Callable[[Session, User], T], failed: str, *, toast: bool = True
     ) -> tuple[bool, T | None]:
-        """Run a service write for a section whose state has `saving`, `form_error` and `form_errors`.
+        """Run a service write for a section whose state has `saving`, `form_error` and `form_errors` (FormState).
 
         While it runs, `saving` is up (the Save button spins). A refusal or a bad value becomes the form's error in the
         service's own words (else `failed`), and with `toast` an error toast too. Returns (succeeded, the result).

@@ -11,6 +11,7 @@ from app.core.permissions import Perm
 from app.services import company
 from app.services.company import Company
 from app.ui.admin.common import form_text, holds
+from app.ui.admin.dialogs import FormState
 from app.ui.admin.state import AdminState
 
 FEATURE = "Settings"
@@ -40,13 +41,10 @@ def company_form(c: Company) -> CompanyForm:
     )
 
 
-class CompanySettingsState(AdminState):
+class CompanySettingsState(FormState, AdminState):
     details: CompanyForm = CompanyForm()
     loaded: bool = False
     load_error: str = ""
-    form_error: str = ""
-    form_errors: dict[str, str] = {}
-    saving: bool = False
     version: int = 0  # keys the form: a fresh load or a save re-renders its uncontrolled fields with the values
 
     @rx.var
