@@ -93,14 +93,13 @@ class CardList(FormDialog, DeleteConfirm, PagedTab, AdminState, mixin=True):
         if actor is None:
             return
         data, edit_id, verb = self._form_data(form), self._dialog_row(), "update" if self._dialog_key else "create"
-        ok, _ = await self._save(
-            actor, lambda s, a: self._write(s, a, edit_id, data), f"Failed to {verb} {self._noun()}"
+        await self._submit(
+            actor,
+            lambda s, a: self._write(s, a, edit_id, data),
+            f"Failed to {verb} {self._noun()}",
+            f"{self._noun().title()} {verb}d successfully",
+            toast=True,
         )
-        if not ok:
-            return
-        self.close_dialogs()
-        await self._notify("success", f"{self._noun().title()} {verb}d successfully")
-        await self._reload()
 
     @rx.var
     def form_title(self) -> str:

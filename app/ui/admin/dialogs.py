@@ -11,11 +11,13 @@ section, check it again before writing.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import reflex as rx
+from sqlmodel import Session
 
-from app.models.user import UserPublic
+from app.models.user import User, UserPublic
 from app.ui.admin.common import holds, row_id
 from app.ui.admin.state import AdminState
 
@@ -55,6 +57,26 @@ class Dialogs(FormState, mixin=True):
     def close_dialogs(self) -> None:
         """Close whatever is open (a page load or a tab switch)."""
         self.dialog = ""
+
+    async def _submit(
+        self,
+        actor: UserPublic,
+        call: Callable[[Session, User], Any],
+        failed: str,
+        done: str,
+        detail: str = "",
+        *,
+        toast: bool = False,
+    ) -> bool:
+        """A dialog's write (`_save`): done, the dialog closes, a toast says `done` and the section's list
+        (`_reload`, PagedList's) shows it; refused, the dialog stays open with the form's error."""
+        ok, _ = await self._save(actor, call, failed, toast=toast)
+        if ok:
+            self.close_dialogs()
+            await self._notify("success", done, detail)
+            section: Any = self  # the section's list: its PagedList, which this mixin does not know
+            await section._reload()
+        return ok
 
 
 def shown(state: Any, dialog: str) -> dict[str, Any]:

@@ -218,21 +218,13 @@ class AccountsMixin(Dialogs, PagedList, AdminState, mixin=True):
         create = admin_users.create_client if client_only else admin_users.create_staff_or_client
         self.saving = True
         yield  # the spinner shows while the account is created
-        ok, _ = await self._save(
+        await self._submit(
             actor,
             lambda s, a: create(s, actor=a, data=data, ip=ip),
             "Unable to create user. Please try again.",
-            toast=False,
-        )
-        if not ok:
-            return
-        self.close_dialogs()
-        await self._notify(
-            "success",
             "Client created successfully" if client_only else "User created successfully",
             f"We e-mailed {data['username']} a link to set their password.",
         )
-        await self._reload()
 
     # --- edit --------------------------------------------------------------------------------------------------
 
@@ -265,17 +257,12 @@ class AccountsMixin(Dialogs, PagedList, AdminState, mixin=True):
         texts, target, ip = self._texts(), self._dialog_key, self.router.session.client_ip
         self.saving = True
         yield
-        ok, _ = await self._save(
+        await self._submit(
             actor,
             lambda s, a: admin_users.update_user(s, actor=a, user_id=target, data=data, ip=ip),
             texts["update_fallback"],
-            toast=False,
+            texts["update_ok"],
         )
-        if not ok:
-            return
-        self.close_dialogs()
-        await self._notify("success", texts["update_ok"])
-        await self._reload()
 
     # --- reset password ----------------------------------------------------------------------------------------
 
@@ -320,14 +307,9 @@ class AccountsMixin(Dialogs, PagedList, AdminState, mixin=True):
         texts, target, ip = self._texts(), self._dialog_key, self.router.session.client_ip
         self.saving = True
         yield
-        ok, _ = await self._save(
+        await self._submit(
             actor,
             lambda s, a: admin_users.delete_user(s, actor=a, user_id=target, ip=ip),
             texts["delete_fallback"],
-            toast=False,
+            texts["delete_ok"],
         )
-        if not ok:
-            return
-        self.close_dialogs()
-        await self._notify("success", texts["delete_ok"])
-        await self._reload()

@@ -233,16 +233,8 @@ class MeetingsState(FormDialog, ClientPicker, PagedList, AdminState):
             return meetings_admin.create_meeting(s, actor=a, data=parse(MeetingCreate, data))
 
         verb = "update" if edit_id else "schedule"
-        ok, _ = await self._save(actor, call, f"Failed to {verb} meeting", toast=False)
-        if not ok:
-            return
-        self.close_dialogs()
-        await self._notify(
-            "success",
-            "Meeting updated successfully" if edit_id else "Meeting scheduled",
-            "The client has been e-mailed.",
-        )
-        await self._reload()
+        done = "Meeting updated successfully" if edit_id else "Meeting scheduled"
+        await self._submit(actor, call, f"Failed to {verb} meeting", done, "The client has been e-mailed.")
 
     # --- cancel / complete -------------------------------------------------------------------------------------
 
@@ -258,17 +250,12 @@ class MeetingsState(FormDialog, ClientPicker, PagedList, AdminState):
         if actor is None:
             return
         mid, reason = self._dialog_row(), form_text(form, "reason", 500)
-        ok, _ = await self._save(
+        await self._submit(
             actor,
             lambda s, a: meetings.cancel_meeting(s, actor=a, meeting_id=mid, reason=reason),
             "Failed to cancel meeting",
-            toast=False,
+            "Meeting cancelled",
         )
-        if not ok:
-            return
-        self.close_dialogs()
-        await self._notify("success", "Meeting cancelled")
-        await self._reload()
 
     @rx.event
     async def complete(self, meeting_id: int) -> None:

@@ -169,17 +169,12 @@ class ProductCatalogueState(SectionWriter, PagedList, AdminState):
             "billing_period": form_text(form, "billing_period", 20),
             "is_active": True,
         }
-        ok, _ = await self._save(
+        await self._submit(
             actor,
             lambda s, a: products.add_price(s, actor=a, product_id=pid, data=data),
             "Failed to add price",
-            toast=False,
+            "Price added successfully",
         )
-        if not ok:
-            return
-        self.close_dialogs()
-        await self._notify("success", "Price added successfully")
-        await self._reload()
 
     @rx.event
     async def toggle_price(self, price_id: int, active: bool) -> None:
