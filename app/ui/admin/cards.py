@@ -113,12 +113,12 @@ class CardList(FormDialog, DeleteConfirm, PagedTab, AdminState, mixin=True):
         if actor is None:
             return
         noun, target = self._noun(), self._dialog_row()
-        ok, _ = await self._save(actor, lambda s, a: self._delete(s, a, target), f"Failed to delete {noun}")
-        self.close_dialogs()
-        if not ok:
-            return
-        await self._notify("success", f"{noun.title()} deleted successfully")
-        await self._reload()
+        await self._confirmed(
+            actor,
+            lambda s, a: self._delete(s, a, target),
+            f"Failed to delete {noun}",
+            f"{noun.title()} deleted successfully",
+        )
 
 
 # --- views ------------------------------------------------------------------------------------------------------

@@ -122,3 +122,13 @@ class DeleteConfirm(SectionWriter, mixin=True):
         if await self._writer() is None:
             return
         self._open_dialog("delete", row_id(value) or "", self._delete_label(name))
+
+    async def _confirmed(self, actor: UserPublic, call: Callable[[Session, User], Any], failed: str, done: str) -> None:
+        """The confirmed delete (`_save`, whose refusal is a toast): the dialog closes either way; done, a toast says
+        `done` and the section's list (`_reload`) shows it."""
+        ok, _ = await self._save(actor, call, failed)
+        self.close_dialogs()
+        if ok:
+            await self._notify("success", done)
+            section: Any = self  # as in Dialogs._submit
+            await section._reload()
