@@ -45,12 +45,12 @@ def test_an_admin_grants_and_revokes_through_the_switches(db: Session) -> None:
     dev = _user(db, EmployeeType.developer)
     state = _state(UsersState, _token(db, _user(db, None)))
     _call(state, "open_permissions", str(dev.id))
-    assert state.perm_open and state.perm_user == dev.username and state.perm_role == "Developers (Devs)"
+    assert state.dialog == "permissions" and state.perm_user == dev.username and state.perm_role == "Developers (Devs)"
     assert len(state.perm_rows) == 20 and state.perm_common_reason == "" and state.perm_held_count == 4
     assert (_row(state, "content:read").source_label, _row(state, "billing:write").source_label) == ("Role default", "")
 
     _call(state, "set_permission", "billing:write", True)
-    assert notice(state)["title"] == "Permissions updated" and state.perm_error == ""
+    assert notice(state)["title"] == "Permissions updated" and state.form_error == ""
     assert (_row(state, "billing:write").held, _row(state, "billing:write").source_label) == (True, "Granted")
     _call(state, "set_permission", "content:read", False)
     assert (_row(state, "content:read").held, _row(state, "content:read").source_label) == (False, "Revoked")
@@ -71,7 +71,7 @@ def test_hr_sees_why_and_the_server_refuses_what_hr_lacks(db: Session) -> None:
     assert _row(state, "content:read").can_change and _row(state, "applications:read").can_change
 
     _call(state, "set_permission", "billing:write", True)  # a crafted event: the switch is disabled
-    assert state.perm_error == "You cannot grant permissions you do not hold: billing:write"
+    assert state.form_error == "You cannot grant permissions you do not hold: billing:write"
     assert notice(state)["title"] == "Permission not changed"
     assert "billing:write" not in perms(_fresh(db, dev))
     _call(state, "set_permission", "applications:read", True)
@@ -80,7 +80,7 @@ def test_hr_sees_why_and_the_server_refuses_what_hr_lacks(db: Session) -> None:
     _call(state, "open_permissions", str(hr.id))  # their own account: every switch off, one reason for all
     assert state.perm_common_reason == NO_SELF and not any(r.can_change or r.reason for r in state.perm_rows)
     _call(state, "set_permission", "users:manage", False)
-    assert state.perm_error == NO_SELF and "users:manage" in perms(_fresh(db, hr))
+    assert state.form_error == NO_SELF and "users:manage" in perms(_fresh(db, hr))
 
 
 def test_readers_and_outsiders_change_nothing(db: Session) -> None:
@@ -89,14 +89,14 @@ def test_readers_and_outsiders_change_nothing(db: Session) -> None:
     _call(cfo, "open_permissions", str(dev.id))
     assert cfo.perm_common_reason == "You don't have permission to update this user"
     _call(cfo, "set_permission", "content:read", False)
-    assert cfo.perm_error == "You don't have permission to update this user"
+    assert cfo.form_error == "You don't have permission to update this user"
 
     client = _state(UsersState, _token(db, f.user(db, f"pc_{uuid.uuid4().hex[:10]}")))
     _call(client, "open_permissions", str(dev.id))
-    assert not client.perm_open and client.perm_rows == []
-    client.perm_open, client._perm_user_id = True, str(dev.id)  # forged over the websocket
+    assert client.dialog == "" and client.perm_rows == []
+    client.dialog, client._dialog_key = "permissions", str(dev.id)  # forged over the websocket
     _call(client, "set_permission", "content:read", False)
     signed_out = _state(UsersState, None)
-    signed_out.perm_open, signed_out._perm_user_id = True, str(dev.id)
+    signed_out.dialog, signed_out._dialog_key = "permissions", str(dev.id)
     _call(signed_out, "set_permission", "content:read", False)
     assert "content:read" in perms(_fresh(db, dev))

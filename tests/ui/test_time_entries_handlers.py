@@ -58,18 +58,18 @@ def test_a_writer_logs_and_deletes_time_and_the_card_follows(db: Session) -> Non
     project = _project(db)
     tab = _tab(db, _staff(db, EmployeeType.product_manager), project)
     _call(tab, "open_time", project.id)
-    assert tab.time_open and tab.time_project == project.name and tab.time_rows == []
+    assert tab.dialog == "time" and tab.time_project == project.name and tab.time_rows == []
     assert (tab.time_actual, tab.time_estimated, tab.time_today) == ("0", "40", _today())
 
     _call(tab, "log_time", {"work_date": _today(), "hours": "1.5", "note": "Kick-off"})
-    assert notice(tab)["title"] == "Time logged" and tab.time_form_error == ""
+    assert notice(tab)["title"] == "Time logged" and tab.form_error == ""
     assert [(r.hours, r.note, r.author, r.can_delete) for r in tab.time_rows] == [("1.5", "Kick-off", "Pat", True)]
     assert tab.time_actual == "1.5" and tab.rows[0].actual_hours == "1.5"  # the card shows the new total
     assert _actual(db, project) == Decimal("1.5")
 
     _call(tab, "log_time", {"work_date": _today(), "hours": "25", "note": ""})
     assert (tab.time_hours_error, tab.time_date_error) == ("Hours cannot be more than 24 in one entry", "")
-    assert tab.time_form_error == "Hours cannot be more than 24 in one entry"
+    assert tab.form_error == "Hours cannot be more than 24 in one entry"
     tomorrow = (business_today() + timedelta(days=1)).isoformat()
     _call(tab, "log_time", {"work_date": tomorrow, "hours": "2"})
     assert (tab.time_date_error, tab.time_hours_error) == ("Date cannot be in the future", "")
@@ -136,13 +136,13 @@ def test_outsiders_get_nothing(db: Session) -> None:
     for user in (f.user(db, f"c_{uuid.uuid4().hex[:10]}"), _staff(db, EmployeeType.hr)):  # hr lacks content:read
         state = _state(ProjectListState, _token(db, user))
         _call(state, "open_time", project.id)
-        assert not state.time_open and state.time_rows == []
-        state.time_open = True  # forged over the websocket, with the project id too
-        state._time_project_id = project.id
+        assert state.dialog == "" and state.time_rows == []
+        state.dialog = "time"  # forged over the websocket, with the project id too
+        state._dialog_key = str(project.id)
         _call(state, "log_time", {"work_date": _today(), "hours": "2"})
         _call(state, "time_next_page")
         assert state.time_rows == []
     signed_out = _state(ProjectListState, None)
     _call(signed_out, "open_time", project.id)
-    assert not signed_out.time_open
+    assert signed_out.dialog == ""
     assert _actual(db, project) == 0

@@ -16,7 +16,7 @@ from sqlmodel import Session
 
 from app.core.permissions import Perm
 from app.models.user import User, UserPublic
-from app.ui.admin.common import empty_panel
+from app.ui.admin.common import empty_panel, row_id
 from app.ui.admin.dialog_views import form_dialog
 from app.ui.admin.dialogs import DeleteConfirm, FormDialog
 from app.ui.admin.paged import PagedTab
@@ -93,14 +93,13 @@ class CardList(FormDialog, DeleteConfirm, PagedTab, AdminState, mixin=True):
         if actor is None:
             return
         data, edit_id, verb = self._form_data(form), self._dialog_row(), "update" if self._dialog_key else "create"
-        ok, _ = await self._save(
-            actor, lambda s, a: self._write(s, a, edit_id, data), f"Failed to {verb} {self._noun()}"
+        await self._submit(
+            actor,
+            lambda s, a: self._write(s, a, edit_id, data),
+            f"Failed to {verb} {self._noun()}",
+            f"{self._noun().title()} {verb}d successfully",
+            toast=True,
         )
-        if not ok:
-            return
-        self.close_dialogs()
-        await self._notify("success", f"{self._noun().title()} {verb}d successfully")
-        await self._reload()
 
     @rx.var
     def form_title(self) -> str:
@@ -114,20 +113,12 @@ class CardList(FormDialog, DeleteConfirm, PagedTab, AdminState, mixin=True):
         if actor is None:
             return
         noun, target = self._noun(), self._dialog_row()
-        ok, _ = await self._save(actor, lambda s, a: self._delete(s, a, target), f"Failed to delete {noun}")
-        self.close_dialogs()
-        if not ok:
-            return
-        await self._notify("success", f"{noun.title()} deleted successfully")
-        await self._reload()
-
-
-def row_id(value: Any) -> int:
-    """An id sent by the browser, or 0 when it is not one."""
-    try:
-        return max(0, int(value))
-    except (TypeError, ValueError):
-        return 0
+        await self._confirmed(
+            actor,
+            lambda s, a: self._delete(s, a, target),
+            f"Failed to delete {noun}",
+            f"{noun.title()} deleted successfully",
+        )
 
 
 # --- views ------------------------------------------------------------------------------------------------------

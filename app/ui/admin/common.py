@@ -8,6 +8,7 @@ from typing import Any
 
 import reflex as rx
 
+from app.core.db import MAX_ID
 from app.core.permissions import has_perm
 from app.services import admin_users
 from app.ui.admin.state import as_actor
@@ -50,6 +51,16 @@ def text_area(name: str, **props: Any) -> rx.Component:
 def wide(child: rx.Component) -> rx.Component:
     """A field that spans both columns of a form's two-column grid."""
     return rx.el.div(child, class_name="sm:col-span-2")
+
+
+def row_id(value: Any) -> int:
+    """A row id sent by the browser (any payload can arrive), or 0 when it is not one: not a whole number, or outside
+    the ids a row can have (MAX_ID: a larger number would fail in the database rather than be not found)."""
+    try:
+        number = int(str(value))
+    except ValueError:
+        return 0
+    return number if 0 < number <= MAX_ID else 0
 
 
 def row_index(value: Any, rows: list[Any]) -> int:

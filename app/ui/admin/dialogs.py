@@ -11,33 +11,31 @@ section, check it again before writing.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import reflex as rx
+from sqlmodel import Session
 
-from app.core.db import MAX_ID
-from app.models.user import UserPublic
-from app.ui.admin.common import holds
+from app.models.user import User, UserPublic
+from app.ui.admin.common import holds, row_id
 from app.ui.admin.state import AdminState
 
 
-def dialog_id(value: Any) -> int:
-    """An id sent by the browser, or 0 when it is not one."""
-    try:
-        number = int(str(value))
-    except ValueError:
-        return 0
-    return number if 0 < number <= MAX_ID else 0
+class FormState(AdminState, mixin=True):
+    """What `AdminState._save` writes: a form's error, its fields' errors and the saving flag (a dialog's form, or a
+    page's own, as Settings > Company)."""
+
+    form_error: rx.Field[str] = rx.field("")
+    form_errors: dict[str, str] = {}  # plain: to mypy a dict (as a Field it reads as a list Var)
+    saving: rx.Field[bool] = rx.field(False)
 
 
-class Dialogs(AdminState, mixin=True):
+class Dialogs(FormState, mixin=True):
     """The section's open dialog (if any), the row it is about and the state of its form."""
 
     dialog: rx.Field[str] = rx.field("")  # "" when none is open, else the dialog's name
     dialog_name: rx.Field[str] = rx.field("")  # the row's name as the dialog shows it
-    form_error: rx.Field[str] = rx.field("")
-    form_errors: dict[str, str] = {}  # plain: to mypy a dict (as a Field it reads as a list Var)
-    saving: rx.Field[bool] = rx.field(False)
     _dialog_key: str = ""  # the row, as its service names it (a number or an account's UUID); "" for a new one
 
     def _open_dialog(self, dialog: str, key: Any = "", name: Any = "") -> None:
@@ -48,7 +46,7 @@ class Dialogs(AdminState, mixin=True):
 
     def _dialog_row(self) -> int:
         """The open dialog's row as a numeric id (0: a new one, or not a number)."""
-        return dialog_id(self._dialog_key)
+        return row_id(self._dialog_key)
 
     @rx.event
     def close_dialog(self, value: bool = False) -> None:
@@ -59,6 +57,26 @@ class Dialogs(AdminState, mixin=True):
     def close_dialogs(self) -> None:
         """Close whatever is open (a page load or a tab switch)."""
         self.dialog = ""
+
+    async def _submit(
+        self,
+        actor: UserPublic,
+        call: Callable[[Session, User], Any],
+        failed: str,
+        done: str,
+        detail: str = "",
+        *,
+        toast: bool = False,
+    ) -> bool:
+        """A dialog's write (`_save`): done, the dialog closes, a toast says `done` and the section's list
+        (`_reload`, PagedList's) shows it; refused, the dialog stays open with the form's error."""
+        ok, _ = await self._save(actor, call, failed, toast=toast)
+        if ok:
+            self.close_dialogs()
+            await self._notify("success", done, detail)
+            section: Any = self  # the section's list: its PagedList, which this mixin does not know
+            await section._reload()
+        return ok
 
 
 def shown(state: Any, dialog: str) -> dict[str, Any]:
@@ -103,4 +121,14 @@ class DeleteConfirm(SectionWriter, mixin=True):
         """Ask to confirm deleting the row `value` called `name` (for staff who may write here)."""
         if await self._writer() is None:
             return
-        self._open_dialog("delete", dialog_id(value) or "", self._delete_label(name))
+        self._open_dialog("delete", row_id(value) or "", self._delete_label(name))
+
+    async def _confirmed(self, actor: UserPublic, call: Callable[[Session, User], Any], failed: str, done: str) -> None:
+        """The confirmed delete (`_save`, whose refusal is a toast): the dialog closes either way; done, a toast says
+        `done` and the section's list (`_reload`) shows it."""
+        ok, _ = await self._save(actor, call, failed)
+        self.close_dialogs()
+        if ok:
+            await self._notify("success", done)
+            section: Any = self  # as in Dialogs._submit
+            await section._reload()

@@ -161,7 +161,7 @@ class AdminState(SessionState):
     async def _save(
         self, actor: UserPublic, call: Callable[[Session, User], T], failed: str, *, toast: bool = True
     ) -> tuple[bool, T | None]:
-        """Run a service write for a section whose state has `saving`, `form_error` and `form_errors`.
+        """Run a service write for a section whose state has `saving`, `form_error` and `form_errors` (FormState).
 
         While it runs, `saving` is up (the Save button spins). A refusal or a bad value becomes the form's error in the
         service's own words (else `failed`), and with `toast` an error toast too. Returns (succeeded, the result).
@@ -178,6 +178,16 @@ class AdminState(SessionState):
             return False, None
         finally:
             section.saving = False
+
+    async def _read(self, actor: UserPublic, call: Callable[[Session, User], T], failed: str) -> tuple[str, T | None]:
+        """Run a service read whose failure the page shows in place, with a retry, rather than in a toast.
+
+        Returns ("", the result), or the error to show (the service's own words, else `failed`) and None.
+        """
+        try:
+            return "", await as_actor(actor, call)
+        except Exception as exc:
+            return error_text(exc, failed), None
 
     async def _attempt(
         self, actor: UserPublic, call: Callable[[Session, User], T], title: str, failed: str

@@ -19,7 +19,7 @@ from app.services import admin_users
 from app.services.paging import Page
 from app.ui.admin.dialogs import Dialogs
 from app.ui.admin.paged import PagedList, export_url
-from app.ui.admin.state import AdminState, as_actor, error_text, field_errors
+from app.ui.admin.state import AdminState
 from app.ui.format import long_date
 
 PAGE_SIZE = 10
@@ -215,26 +215,16 @@ class AccountsMixin(Dialogs, PagedList, AdminState, mixin=True):
             self.form_error, self.form_errors = "Please check the information and try again", errors
             return
         ip = self.router.session.client_ip
+        create = admin_users.create_client if client_only else admin_users.create_staff_or_client
         self.saving = True
-        yield
-        try:
-            if client_only:
-                await as_actor(actor, lambda s, a: admin_users.create_client(s, actor=a, data=data, ip=ip))
-            else:
-                await as_actor(actor, lambda s, a: admin_users.create_staff_or_client(s, actor=a, data=data, ip=ip))
-        except Exception as exc:
-            self.form_error = error_text(exc, "Unable to create user. Please try again.")
-            self.form_errors = field_errors(exc)
-            return
-        finally:
-            self.saving = False
-        self.close_dialogs()
-        await self._notify(
-            "success",
+        yield  # the spinner shows while the account is created
+        await self._submit(
+            actor,
+            lambda s, a: create(s, actor=a, data=data, ip=ip),
+            "Unable to create user. Please try again.",
             "Client created successfully" if client_only else "User created successfully",
             f"We e-mailed {data['username']} a link to set their password.",
         )
-        await self._reload()
 
     # --- edit --------------------------------------------------------------------------------------------------
 
@@ -267,17 +257,12 @@ class AccountsMixin(Dialogs, PagedList, AdminState, mixin=True):
         texts, target, ip = self._texts(), self._dialog_key, self.router.session.client_ip
         self.saving = True
         yield
-        try:
-            await as_actor(actor, lambda s, a: admin_users.update_user(s, actor=a, user_id=target, data=data, ip=ip))
-        except Exception as exc:
-            self.form_error = error_text(exc, texts["update_fallback"])
-            self.form_errors = field_errors(exc)
-            return
-        finally:
-            self.saving = False
-        self.close_dialogs()
-        await self._notify("success", texts["update_ok"])
-        await self._reload()
+        await self._submit(
+            actor,
+            lambda s, a: admin_users.update_user(s, actor=a, user_id=target, data=data, ip=ip),
+            texts["update_fallback"],
+            texts["update_ok"],
+        )
 
     # --- reset password ----------------------------------------------------------------------------------------
 
@@ -295,13 +280,14 @@ class AccountsMixin(Dialogs, PagedList, AdminState, mixin=True):
         target, ip = self._dialog_key, self.router.session.client_ip
         self.saving = True
         yield
-        try:
-            user = await as_actor(actor, lambda s, a: admin_users.send_reset_link(s, actor=a, user_id=target, ip=ip))
-        except Exception as exc:
-            self.form_error = error_text(exc, "Failed to send the reset link. Please try again.")
+        _, user = await self._save(
+            actor,
+            lambda s, a: admin_users.send_reset_link(s, actor=a, user_id=target, ip=ip),
+            "Failed to send the reset link. Please try again.",
+            toast=False,
+        )
+        if user is None:
             return
-        finally:
-            self.saving = False
         self.close_dialogs()
         await self._notify(
             "success", "Reset link sent", f"We e-mailed {user.username} a link to choose a new password."
@@ -321,13 +307,9 @@ class AccountsMixin(Dialogs, PagedList, AdminState, mixin=True):
         texts, target, ip = self._texts(), self._dialog_key, self.router.session.client_ip
         self.saving = True
         yield
-        try:
-            await as_actor(actor, lambda s, a: admin_users.delete_user(s, actor=a, user_id=target, ip=ip))
-        except Exception as exc:
-            self.form_error = error_text(exc, texts["delete_fallback"])
-            return
-        finally:
-            self.saving = False
-        self.close_dialogs()
-        await self._notify("success", texts["delete_ok"])
-        await self._reload()
+        await self._submit(
+            actor,
+            lambda s, a: admin_users.delete_user(s, actor=a, user_id=target, ip=ip),
+            texts["delete_fallback"],
+            texts["delete_ok"],
+        )

@@ -13,7 +13,7 @@ from app.core.permissions import Perm
 from app.services import analytics
 from app.ui.admin.common import dollars, form_text, label_of
 from app.ui.admin.inquiries.state import SERVICE_LABELS
-from app.ui.admin.state import AdminState, as_actor, error_text
+from app.ui.admin.state import AdminState
 
 FEATURE = "Analytics"
 DEFAULT_DAYS = 90
@@ -181,14 +181,15 @@ class AnalyticsState(AdminState):
         actor = await self._actor(Perm.analytics_read, FEATURE, quiet=quiet)
         if actor is None:
             return
-        try:
-            start, end = date.fromisoformat(self.start), date.fromisoformat(self.end)
-            report = await as_actor(actor, lambda s, a: analytics.report(s, actor=a, start=start, end=end))
-        except Exception as exc:
-            self.load_error = error_text(exc, "There was an error loading the analytics.")
+        start, end = self.start, self.end  # a date the browser garbled fails as the read does
+        self.load_error, report = await self._read(
+            actor,
+            lambda s, a: analytics.report(s, actor=a, start=date.fromisoformat(start), end=date.fromisoformat(end)),
+            "There was an error loading the analytics.",
+        )
+        if report is None:
             return
         data = shape(report)
-        self.load_error = ""
         f = data.figures
         self.inquiries, self.conversion, self.conversion_note = f.inquiries, f.conversion, f.conversion_note
         self.meetings, self.invoiced, self.paid = f.meetings, f.invoiced, f.paid

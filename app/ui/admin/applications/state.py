@@ -13,8 +13,7 @@ from app.core.permissions import Perm
 from app.models.user import UserPublic
 from app.services import applications
 from app.services.paging import Page
-from app.ui.admin.cards import row_id
-from app.ui.admin.common import Option, day_text, form_text, label_of
+from app.ui.admin.common import Option, day_text, form_text, label_of, row_id
 from app.ui.admin.dialogs import SectionWriter
 from app.ui.admin.paged import PagedList, export_url
 from app.ui.admin.state import AdminState, as_actor

@@ -16,13 +16,12 @@ from typing import Any
 
 import reflex as rx
 
-from app.core.db import MAX_ID
 from app.core.errors import DomainError
 from app.core.permissions import Perm
 from app.models.user import UserPublic
 from app.services import billing
 from app.services.paging import Page
-from app.ui.admin.common import Option, day_text, dollars, form_text, label_of, row_index, without_row
+from app.ui.admin.common import Option, day_text, dollars, form_text, label_of, row_id, row_index, without_row
 from app.ui.admin.dialogs import DeleteConfirm
 from app.ui.admin.paged import PagedList, export_url
 from app.ui.admin.pickers import ClientPicker
@@ -111,15 +110,6 @@ def invoice_preview(lines: list[dict[str, str]], tax_rate: str) -> InvoicePrevie
         log.exception("invoice preview failed")
         return InvoicePreview(NO_FIGURE, NO_FIGURE, NO_FIGURE, "The totals cannot be computed from these values.")
     return InvoicePreview(dollars(result.subtotal), dollars(result.tax), dollars(result.total))
-
-
-def _row_id(value: Any) -> int | None:
-    """A row id from the browser, or None for anything that is not one (the service answers for the rest)."""
-    try:
-        number = int(str(value))
-    except ValueError:
-        return None
-    return number if 1 <= number <= MAX_ID else None
 
 
 def _new_line() -> dict[str, str]:
@@ -278,8 +268,8 @@ class BillingState(DeleteConfirm, ClientPicker, PagedList, AdminState):
 
     @rx.event
     async def issue(self, invoice_id: int) -> None:
-        iid = _row_id(invoice_id)
-        if iid is None:
+        iid = row_id(invoice_id)
+        if not iid:
             return
         await self._act(
             "Failed to issue invoice",
@@ -290,7 +280,7 @@ class BillingState(DeleteConfirm, ClientPicker, PagedList, AdminState):
     @rx.event
     async def open_pay(self, invoice_id: int, number: str) -> None:
         if await self._writer() is not None:
-            self._open_dialog("pay", _row_id(invoice_id) or "", str(number)[:40])
+            self._open_dialog("pay", row_id(invoice_id) or "", str(number)[:40])
 
     @rx.event
     async def submit_pay(self, form: dict[str, Any]) -> None:

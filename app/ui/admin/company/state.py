@@ -11,7 +11,8 @@ from app.core.permissions import Perm
 from app.services import company
 from app.services.company import Company
 from app.ui.admin.common import form_text, holds
-from app.ui.admin.state import AdminState, as_actor, error_text
+from app.ui.admin.dialogs import FormState
+from app.ui.admin.state import AdminState
 
 FEATURE = "Settings"
 FIELDS = ("name", "email", "sales_email", "phone", "address", "linkedin_url", "twitter_url", "github_url")
@@ -40,13 +41,10 @@ def company_form(c: Company) -> CompanyForm:
     )
 
 
-class CompanySettingsState(AdminState):
+class CompanySettingsState(FormState, AdminState):
     details: CompanyForm = CompanyForm()
     loaded: bool = False
     load_error: str = ""
-    form_error: str = ""
-    form_errors: dict[str, str] = {}
-    saving: bool = False
     version: int = 0  # keys the form: a fresh load or a save re-renders its uncontrolled fields with the values
 
     @rx.var
@@ -64,10 +62,10 @@ class CompanySettingsState(AdminState):
         actor = await self._actor(Perm.settings_manage, FEATURE, quiet=True)
         if actor is None:
             return
-        try:
-            details = await as_actor(actor, lambda s, a: company.read(s, actor=a))
-        except Exception as exc:
-            self.load_error = error_text(exc, "Failed to load the company settings.")
+        self.load_error, details = await self._read(
+            actor, lambda s, a: company.read(s, actor=a), "Failed to load the company settings."
+        )
+        if details is None:
             return
         self.details, self.loaded = company_form(details), True
         self.version += 1

@@ -17,11 +17,11 @@ from app.services import meetings, meetings_admin
 from app.services.meetings_admin import MeetingCreate, MeetingUpdate
 from app.services.paging import PAGE_SIZE_MAX, Page
 from app.services.schema import parse
-from app.ui.admin.common import Option, form_text, label_of
+from app.ui.admin.common import Option, form_text, label_of, row_id
 from app.ui.admin.dialogs import FormDialog
 from app.ui.admin.paged import PagedList
 from app.ui.admin.pickers import ClientPicker
-from app.ui.admin.state import AdminState, as_actor, error_text
+from app.ui.admin.state import AdminState, as_actor
 
 log = logging.getLogger(__name__)
 
@@ -86,14 +86,6 @@ def meeting_row(m: dict[str, Any]) -> MeetingRow:
         cancel_reason=m.get("cancel_reason") or "",
         started=start is not None and start <= datetime.now(start.tzinfo or UTC),
     )
-
-
-def _row_id(value: Any) -> int:
-    """A row id sent by the browser, 0 when it is not one (any payload can arrive)."""
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        return 0
 
 
 class MeetingsState(FormDialog, ClientPicker, PagedList, AdminState):
@@ -211,7 +203,7 @@ class MeetingsState(FormDialog, ClientPicker, PagedList, AdminState):
 
     @rx.event
     async def open_edit(self, meeting_id: int):
-        row = next((r for r in self.rows if r.id == _row_id(meeting_id)), None)
+        row = next((r for r in self.rows if r.id == row_id(meeting_id)), None)
         if row is None or await self._writer() is None:
             return
         self._edit_form(row, row.id)
@@ -241,22 +233,14 @@ class MeetingsState(FormDialog, ClientPicker, PagedList, AdminState):
             return meetings_admin.create_meeting(s, actor=a, data=parse(MeetingCreate, data))
 
         verb = "update" if edit_id else "schedule"
-        ok, _ = await self._save(actor, call, f"Failed to {verb} meeting", toast=False)
-        if not ok:
-            return
-        self.close_dialogs()
-        await self._notify(
-            "success",
-            "Meeting updated successfully" if edit_id else "Meeting scheduled",
-            "The client has been e-mailed.",
-        )
-        await self._reload()
+        done = "Meeting updated successfully" if edit_id else "Meeting scheduled"
+        await self._submit(actor, call, f"Failed to {verb} meeting", done, "The client has been e-mailed.")
 
     # --- cancel / complete -------------------------------------------------------------------------------------
 
     @rx.event
     async def ask_cancel(self, meeting_id: int) -> None:
-        row = next((r for r in self.rows if r.id == _row_id(meeting_id)), None)
+        row = next((r for r in self.rows if r.id == row_id(meeting_id)), None)
         if row is not None and await self._writer() is not None:
             self._open_dialog("cancel", row.id, row.title)
 
@@ -266,21 +250,19 @@ class MeetingsState(FormDialog, ClientPicker, PagedList, AdminState):
         if actor is None:
             return
         mid, reason = self._dialog_row(), form_text(form, "reason", 500)
-        try:
-            await as_actor(actor, lambda s, a: meetings.cancel_meeting(s, actor=a, meeting_id=mid, reason=reason))
-        except Exception as exc:
-            self.form_error = error_text(exc, "Failed to cancel meeting")
-            return
-        self.close_dialogs()
-        await self._notify("success", "Meeting cancelled")
-        await self._reload()
+        await self._submit(
+            actor,
+            lambda s, a: meetings.cancel_meeting(s, actor=a, meeting_id=mid, reason=reason),
+            "Failed to cancel meeting",
+            "Meeting cancelled",
+        )
 
     @rx.event
     async def complete(self, meeting_id: int) -> None:
         actor = await self._writer()
         if actor is None:
             return
-        mid = _row_id(meeting_id)
+        mid = row_id(meeting_id)
         failed = "Failed to update meeting"
         ok, _ = await self._attempt(
             actor, lambda s, a: meetings_admin.complete_meeting(s, actor=a, meeting_id=mid), failed, failed

@@ -14,8 +14,8 @@ from app.core.permissions import Perm, has_perm
 from app.models.user import User, UserPublic
 from app.services import products
 from app.services.paging import Page
-from app.ui.admin.cards import CardList, row_id
-from app.ui.admin.common import dollars, form_text, label_of
+from app.ui.admin.cards import CardList
+from app.ui.admin.common import dollars, form_text, label_of, row_id
 from app.ui.admin.dialogs import SectionWriter
 from app.ui.admin.paged import PagedList
 from app.ui.admin.state import AdminState, as_actor
@@ -169,17 +169,12 @@ class ProductCatalogueState(SectionWriter, PagedList, AdminState):
             "billing_period": form_text(form, "billing_period", 20),
             "is_active": True,
         }
-        ok, _ = await self._save(
+        await self._submit(
             actor,
             lambda s, a: products.add_price(s, actor=a, product_id=pid, data=data),
             "Failed to add price",
-            toast=False,
+            "Price added successfully",
         )
-        if not ok:
-            return
-        self.close_dialogs()
-        await self._notify("success", "Price added successfully")
-        await self._reload()
 
     @rx.event
     async def toggle_price(self, price_id: int, active: bool) -> None:

@@ -14,8 +14,8 @@ from sqlmodel import Session
 from app.models.user import User, UserPublic
 from app.services import booking_settings, organizations, projects
 from app.services.paging import SEARCH_MAX, Page
-from app.ui.admin.cards import CardList, row_id
-from app.ui.admin.common import Option, day_text, dollars, form_text, label_of, row_index, without_row
+from app.ui.admin.cards import CardList
+from app.ui.admin.common import Option, day_text, dollars, form_text, label_of, row_id, row_index, without_row
 from app.ui.admin.pickers import ClientPicker
 from app.ui.admin.projects.time_state import ProjectTimeMixin
 from app.ui.admin.state import AdminState, as_actor

@@ -16,10 +16,11 @@ import reflex as rx
 from app.core.permissions import Perm
 from app.models.user import UserPublic
 from app.services import time_entries
-from app.services.time_entries import ENTRIES_PAGE_SIZE, TimeEntriesPage, business_today
-from app.ui.admin.cards import FEATURE, row_id
-from app.ui.admin.common import day_text, form_text
-from app.ui.admin.state import AdminState, as_actor, error_text, field_errors
+from app.services.time_entries import ENTRIES_PAGE_SIZE, business_today
+from app.ui.admin.cards import FEATURE
+from app.ui.admin.common import day_text, form_text, row_id
+from app.ui.admin.dialogs import Dialogs
+from app.ui.admin.state import as_actor, error_text, field_errors
 
 
 @dataclasses.dataclass
@@ -36,10 +37,9 @@ def _hours(value: Any) -> str:
     return str(time_entries.hours_number(value)) if value is not None else ""
 
 
-class ProjectTimeMixin(AdminState, mixin=True):
-    """The time dialog's state; the project it shows is backend-only (`_time_project_id`)."""
+class ProjectTimeMixin(Dialogs, mixin=True):
+    """The dialog called "time" (Dialogs: the project is its row, the log form's error and saving are its form's)."""
 
-    time_open: rx.Field[bool] = rx.field(False)
     time_project: rx.Field[str] = rx.field("")
     time_rows: rx.Field[list[TimeRow]] = rx.field(default_factory=list)
     time_total: rx.Field[int] = rx.field(0)
@@ -50,18 +50,15 @@ class ProjectTimeMixin(AdminState, mixin=True):
     time_today: rx.Field[str] = rx.field("")  # the latest day the date picker offers (the business zone's today)
     time_loading: rx.Field[bool] = rx.field(False)
     time_error: rx.Field[str] = rx.field("")  # the list could not be loaded
-    time_form_error: rx.Field[str] = rx.field("")
     # The form's field errors, one var each (a dict var reads as a list to mypy).
     time_date_error: rx.Field[str] = rx.field("")
     time_hours_error: rx.Field[str] = rx.field("")
     time_note_error: rx.Field[str] = rx.field("")
-    time_saving: rx.Field[bool] = rx.field(False)
     time_form_key: rx.Field[int] = rx.field(0)  # changes after a save, so the form's fields start empty again
     time_confirm: rx.Field[int] = rx.field(0)  # the entry awaiting the confirmation of its deletion (0: none)
-    _time_project_id: int = 0
 
     def _form_errors(self, message: str, fields: dict[str, str]) -> None:
-        self.time_form_error = message
+        self.form_error = message
         self.time_date_error = fields.get("work_date", "")
         self.time_hours_error = fields.get("hours", "")
         self.time_note_error = fields.get("note", "")
@@ -75,22 +72,19 @@ class ProjectTimeMixin(AdminState, mixin=True):
         self.rows = list(rows)  # reassigned, so Reflex sends the change
 
     async def _load_time(self, actor: UserPublic, page: int) -> None:
-        project_id = self._time_project_id
+        project_id = self._dialog_row()
         self.time_loading = True
-        try:
-            result: TimeEntriesPage = await as_actor(
-                actor,
-                lambda s, a: time_entries.list_time_entries(
-                    s, actor=a, project_id=project_id, page=page, page_size=ENTRIES_PAGE_SIZE
-                ),
-            )
-        except Exception as exc:
+        self.time_error, result = await self._read(
+            actor,
+            lambda s, a: time_entries.list_time_entries(
+                s, actor=a, project_id=project_id, page=page, page_size=ENTRIES_PAGE_SIZE
+            ),
+            "There was an error loading the time entries.",
+        )
+        self.time_loading = False
+        if result is None:
             self.time_rows, self.time_total = [], 0
-            self.time_error = error_text(exc, "There was an error loading the time entries.")
             return
-        finally:
-            self.time_loading = False
-        self.time_error = ""
         self.time_project = result.project_name
         self.time_rows = [
             TimeRow(
@@ -122,48 +116,41 @@ class ProjectTimeMixin(AdminState, mixin=True):
         actor = await self._actor(Perm.content_read, FEATURE)
         if actor is None:
             return
-        self._time_project_id = row_id(value)
+        self._open_dialog("time", row_id(value) or "")
         self._form_errors("", {})
         self.time_confirm = 0
         self.time_today = business_today().isoformat()
         self.time_form_key += 1
-        self.time_open = True
         await self._load_time(actor, 1)
-
-    @rx.event
-    def set_time_open(self, value: bool) -> None:
-        """The dialog's own close; the browser can close it, never open it."""
-        self.time_open = bool(value) and self.time_open
-        self.time_confirm = 0
 
     @rx.event
     async def time_prev_page(self) -> None:
         actor = await self._actor(Perm.content_read, FEATURE)
-        if actor is not None and self.time_open:
+        if actor is not None and self.dialog == "time":
             await self._load_time(actor, max(1, self.time_page - 1))
 
     @rx.event
     async def time_next_page(self) -> None:
         actor = await self._actor(Perm.content_read, FEATURE)
-        if actor is not None and self.time_open:
+        if actor is not None and self.dialog == "time":
             await self._load_time(actor, min(self.time_pages, self.time_page + 1))
 
     @rx.event
     async def log_time(self, form: dict[str, Any]) -> None:
         """Log hours on the open project (content:write; the service checks again and judges the entry)."""
         actor = await self._actor(Perm.content_write, FEATURE)
-        if actor is None or not self.time_open:
+        if actor is None or self.dialog != "time":
             return
-        project_id = self._time_project_id
+        project_id = self._dialog_row()
         data = {k: form_text(form, k, 1000) for k in ("work_date", "hours", "note")}
-        self.time_saving = True
+        self.saving = True
         try:
             await as_actor(actor, lambda s, a: time_entries.log_time(s, actor=a, project_id=project_id, data=data))
         except Exception as exc:
             self._form_errors(error_text(exc, "Failed to log time"), field_errors(exc))
             return
         finally:
-            self.time_saving = False
+            self.saving = False
         self._form_errors("", {})
         self.time_form_key += 1
         await self._notify("success", "Time logged", f"{data['hours']} h on {self.time_project}")
@@ -182,17 +169,17 @@ class ProjectTimeMixin(AdminState, mixin=True):
     async def confirm_delete_time(self) -> None:
         """Delete the entry awaiting confirmation (its author or an admin, with content:write)."""
         actor = await self._actor(Perm.content_write, FEATURE)
-        entry_id, project_id = self.time_confirm, self._time_project_id
+        entry_id, project_id = self.time_confirm, self._dialog_row()
         self.time_confirm = 0
-        if actor is None or not entry_id or not self.time_open:
+        if actor is None or not entry_id or self.dialog != "time":
             return
-        try:
-            await as_actor(
-                actor,
-                lambda s, a: time_entries.delete_time_entry(s, actor=a, project_id=project_id, entry_id=entry_id),
-            )
-        except Exception as exc:
-            await self._notify("error", "Failed to delete the time entry", error_text(exc, "Please try again."))
+        ok, _ = await self._attempt(
+            actor,
+            lambda s, a: time_entries.delete_time_entry(s, actor=a, project_id=project_id, entry_id=entry_id),
+            "Failed to delete the time entry",
+            "Please try again.",
+        )
+        if not ok:
             return
         await self._notify("success", "Time entry deleted")
         await self._load_time(actor, self.time_page)

@@ -11,6 +11,7 @@ from reflex.vars.object import ObjectVar
 from app.models.project import TIME_NOTE_MAX
 from app.ui.admin.common import form_alert
 from app.ui.admin.dialog_views import close_row
+from app.ui.admin.dialogs import shown
 from app.ui.admin.projects.state import ProjectListState
 from app.ui.admin.projects.time_state import TimeRow
 from app.ui.admin.widgets import BTN_DANGER, BTN_PRIMARY, BTN_SECONDARY, ICON_BTN, dialog, field, pagination, text_input
@@ -119,7 +120,7 @@ def _entries() -> rx.Component:
 def _form() -> rx.Component:
     return rx.el.form(
         rx.el.h4("Log time", class_name="mb-2 text-sm font-semibold text-slate-900"),
-        form_alert("Please check the entry", S.time_form_error),
+        form_alert("Please check the entry", S.form_error),
         rx.el.div(
             field(
                 "Date",
@@ -144,10 +145,10 @@ def _form() -> rx.Component:
         ),
         rx.el.div(
             rx.el.button(
-                rx.cond(S.time_saving, rx.icon("loader-circle", size=16, class_name="animate-spin"), rx.fragment()),
+                rx.cond(S.saving, rx.icon("loader-circle", size=16, class_name="animate-spin"), rx.fragment()),
                 "Log time",
                 type="submit",
-                disabled=S.time_saving,
+                disabled=S.saving,
                 class_name=BTN_PRIMARY,
                 data_testid="time-submit",
             ),
@@ -165,14 +166,13 @@ def time_dialog() -> rx.Component:
         _totals(),
         rx.cond(S.can_write, _form(), rx.fragment()),
         _entries(),
-        close_row(ev.set_time_open(False)),
+        close_row(ev.close_dialog(False)),
         data_testid="time-dialog",
     )
     return dialog(
         rx.el.span("Time log: ", S.time_project),
         "Hours staff logged on this project; the client sees the total beside the estimate.",
         body,
-        open=S.time_open,
-        on_open_change=S.set_time_open,
+        **shown(S, "time"),
         max_width="40rem",
     )

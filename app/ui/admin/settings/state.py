@@ -10,7 +10,7 @@ import reflex as rx
 from app.core.permissions import Perm, has_perm
 from app.services import audit
 from app.ui.admin.common import timestamp_text
-from app.ui.admin.state import AdminState, as_actor, error_text
+from app.ui.admin.state import AdminState
 from app.ui.format import long_date
 
 AUDIT_LIMIT = 100
@@ -84,10 +84,10 @@ class SettingsState(AdminState):
         actor = await self._actor(quiet=True)
         if actor is None or not has_perm(actor.effective_permissions, Perm.audit_read):
             return
-        try:
-            entries = await as_actor(actor, lambda s, a: audit.recent(s, actor=a, limit=AUDIT_LIMIT))
-        except Exception as exc:
-            self.audit_error = error_text(exc, "Failed to load the audit log.")
+        self.audit_error, entries = await self._read(
+            actor, lambda s, a: audit.recent(s, actor=a, limit=AUDIT_LIMIT), "Failed to load the audit log."
+        )
+        if entries is None:
             return
         self.audit_rows = [audit_row(e) for e in entries]
         self.audit_loaded = True

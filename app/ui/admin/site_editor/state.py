@@ -11,7 +11,7 @@ from app.services import site_admin
 from app.services.schema import parse
 from app.services.site_admin import KINDS, Field, Kind
 from app.ui.admin.dialogs import DeleteConfirm, FormDialog
-from app.ui.admin.state import AdminState, as_actor, error_text
+from app.ui.admin.state import AdminState
 
 FEATURE = "Content Management"
 LABELS = {
@@ -70,21 +70,20 @@ class SiteEditorState(FormDialog, DeleteConfirm, AdminState):
 
     edit: dict[str, str] = {}
 
-    async def _load(self, *, quiet: bool = False) -> None:
+    async def _reload(self, *, quiet: bool = False) -> None:
         actor = await self._actor(Perm.content_read, FEATURE, quiet=quiet)
         if actor is None:
             self.rows, self._items = [], []
             return
         kind = KINDS[self.kind]
         self.loading = True
-        try:
-            self._items = await as_actor(actor, lambda s, a: site_admin.list_items(s, actor=a, kind=kind.key))
-            self.error = ""
-        except Exception as exc:
-            self._items = []
-            self.error = error_text(exc, f"There was an error loading the {LABELS[kind.key].lower()}.")
-        finally:
-            self.loading = False
+        self.error, items = await self._read(
+            actor,
+            lambda s, a: site_admin.list_items(s, actor=a, kind=kind.key),
+            f"There was an error loading the {LABELS[kind.key].lower()}.",
+        )
+        self.loading = False
+        self._items = items or []
         self.rows = [_row(kind, i) for i in self._items]
 
     def _write_guard(self) -> tuple[str, str]:
@@ -92,17 +91,17 @@ class SiteEditorState(FormDialog, DeleteConfirm, AdminState):
 
     @rx.event
     async def load(self) -> None:
-        await self._load(quiet=True)
+        await self._reload(quiet=True)
 
     @rx.event
     async def retry(self) -> None:
-        await self._load()
+        await self._reload()
 
     @rx.event
     async def set_kind(self, value: str) -> None:
         if value in KINDS and value != self.kind:
             self.kind, self.search, self.rows = value, "", []
-            await self._load()
+            await self._reload()
 
     @rx.event
     def set_search(self, value: str) -> None:
@@ -164,12 +163,8 @@ class SiteEditorState(FormDialog, DeleteConfirm, AdminState):
                 return site_admin.update_item(s, actor=a, kind=kind.key, item_id=edit_id, data=body)
             return site_admin.create_item(s, actor=a, kind=kind.key, data=parse(site_admin.CREATE[kind.key], data))
 
-        ok, _ = await self._save(actor, call, f"Failed to {verb} {kind.noun}")
-        if not ok:
-            return
-        self.close_dialogs()
-        await self._notify("success", f"{kind.noun.capitalize()} {verb}d successfully")
-        await self._load()
+        done = f"{kind.noun.capitalize()} {verb}d successfully"
+        await self._submit(actor, call, f"Failed to {verb} {kind.noun}", done, toast=True)
 
     # --- delete ----------------------------------------------------------------------------------------------
 
@@ -179,16 +174,12 @@ class SiteEditorState(FormDialog, DeleteConfirm, AdminState):
         if actor is None:
             return
         kind, row_id = KINDS[self.kind], self._dialog_row()
-        ok, _ = await self._save(
+        await self._confirmed(
             actor,
             lambda s, a: site_admin.delete_item(s, actor=a, kind=kind.key, item_id=row_id),
             f"Failed to delete {kind.noun}",
+            f"{kind.noun.capitalize()} deleted successfully",
         )
-        self.close_dialogs()
-        if not ok:
-            return
-        await self._notify("success", f"{kind.noun.capitalize()} deleted successfully")
-        await self._load()
 
 
 # --- UI ----------------------------------------------------------------------------------------------------------

@@ -20,8 +20,8 @@ from app.services import newsletter_admin
 from app.services.newsletter_admin import SubscriberPublic
 from app.services.paging import Page
 from app.ui.admin.cards import FEATURE
-from app.ui.admin.common import day_text, label_of
-from app.ui.admin.dialogs import SectionWriter, dialog_id
+from app.ui.admin.common import day_text, label_of, row_id
+from app.ui.admin.dialogs import SectionWriter
 from app.ui.admin.paged import PagedTab, export_url
 from app.ui.admin.state import AdminState
 
@@ -96,7 +96,7 @@ class SubscriberListState(SectionWriter, PagedTab, AdminState):
     @rx.event
     async def ask_unsubscribe(self, value: int) -> None:
         """Ask to confirm unsubscribing the row `value` of the page shown (for staff with content:write)."""
-        row = next((r for r in self.rows if r.id == dialog_id(value)), None)
+        row = next((r for r in self.rows if r.id == row_id(value)), None)
         if row is None or not row.active or await self._writer() is None:
             return
         self._open_dialog("unsubscribe", row.id, row.email)

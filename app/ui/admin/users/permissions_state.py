@@ -16,7 +16,8 @@ import reflex as rx
 from app.core.permissions import Perm
 from app.services import user_permissions
 from app.services.user_permissions import PermissionChange, UserPermissions
-from app.ui.admin.state import AdminState, as_actor, error_text
+from app.ui.admin.dialogs import Dialogs
+from app.ui.admin.state import as_actor, error_text
 
 FEATURE = "User Management"
 SOURCE_LABELS = {
@@ -39,15 +40,14 @@ class PermissionView:
     reason: str = ""  # why the signed-in user cannot change it; shown on the row unless every row shares it
 
 
-class PermissionsMixin(AdminState, mixin=True):
-    perm_open: rx.Field[bool] = rx.field(False)
+class PermissionsMixin(Dialogs, mixin=True):
+    """The dialog called "permissions" (Dialogs: the account is its row, a refused switch its form_error)."""
+
     perm_user: rx.Field[str] = rx.field("")
     perm_role: rx.Field[str] = rx.field("")
     perm_rows: rx.Field[list[PermissionView]] = rx.field(default_factory=list)
     perm_common_reason: rx.Field[str] = rx.field("")  # the one reason every switch is off for (own account, ...)
-    perm_error: rx.Field[str] = rx.field("")
     perm_busy: rx.Field[str] = rx.field("")  # the permission being saved
-    _perm_user_id: str = ""
 
     def _show_permissions(self, view: UserPermissions) -> None:
         self.perm_user, self.perm_role = view.username, view.role_label
@@ -80,38 +80,35 @@ class PermissionsMixin(AdminState, mixin=True):
         if actor is None:
             return
         target = str(user_id)[:64]
-        try:
-            view = await as_actor(actor, lambda s, a: user_permissions.user_permissions(s, actor=a, user_id=target))
-        except Exception as exc:
-            await self._notify("error", "Failed to load permissions", error_text(exc, "Please try again."))
+        _, view = await self._attempt(
+            actor,
+            lambda s, a: user_permissions.user_permissions(s, actor=a, user_id=target),
+            "Failed to load permissions",
+            "Please try again.",
+        )
+        if view is None:
             return
-        self._perm_user_id = target
-        self.perm_error, self.perm_busy = "", ""
+        self.perm_busy = ""
         self._show_permissions(view)
-        self.perm_open = True
-
-    @rx.event
-    def set_perm_open(self, value: bool) -> None:
-        """The dialog's own close; the browser can close it, never open it."""
-        self.perm_open = bool(value) and self.perm_open
+        self._open_dialog("permissions", target)
 
     @rx.event
     async def set_permission(self, permission: str, held: Any) -> None:
         """Grant (`held` true) or revoke one permission of the account shown; the server applies every rule."""
         actor = await self._actor(Perm.users_read, FEATURE)
-        if actor is None or not self.perm_open or self.perm_busy or not isinstance(held, bool):
+        if actor is None or self.dialog != "permissions" or self.perm_busy or not isinstance(held, bool):
             return
         change = PermissionChange(permission=str(permission)[:64], held=held)
-        target, ip = self._perm_user_id, self.router.session.client_ip
-        self.perm_busy, self.perm_error = change.permission, ""
+        target, ip = self._dialog_key, self.router.session.client_ip
+        self.perm_busy, self.form_error = change.permission, ""
         try:
             view = await as_actor(
                 actor,
                 lambda s, a: user_permissions.set_permission(s, actor=a, user_id=target, change=change, ip=ip),
             )
         except Exception as exc:
-            self.perm_error = error_text(exc, "Unable to update permissions. Please try again.")
-            await self._notify("error", "Permission not changed", self.perm_error)
+            self.form_error = error_text(exc, "Unable to update permissions. Please try again.")
+            await self._notify("error", "Permission not changed", self.form_error)
             return
         finally:
             self.perm_busy = ""

@@ -9,6 +9,7 @@ import reflex as rx
 from reflex.vars.object import ObjectVar
 
 from app.ui.admin.dialog_views import close_row
+from app.ui.admin.dialogs import shown
 from app.ui.admin.users.permissions_state import PermissionView
 from app.ui.admin.users.state import UsersState
 from app.ui.admin.widgets import alert, badge_by, dialog, icon_button
@@ -89,12 +90,12 @@ def permissions_dialog() -> rx.Component:
             ),
             rx.fragment(),
         ),
-        rx.cond(S.perm_error != "", rx.el.div(alert("Permission not changed", S.perm_error), class_name="mb-3")),
+        rx.cond(S.form_error != "", rx.el.div(alert("Permission not changed", S.form_error), class_name="mb-3")),
         rx.el.ul(
             rx.foreach(S.perm_rows, _row),
             class_name="max-h-[55vh] divide-y divide-slate-100 overflow-y-auto pr-1",
         ),
-        close_row(ev.set_perm_open(False)),
+        close_row(ev.close_dialog(False)),
         data_testid="permissions-dialog",
     )
     return dialog(
@@ -108,7 +109,6 @@ def permissions_dialog() -> rx.Component:
             rx.cond(S.perm_common_reason == "", ". Switch one on to grant it, off to revoke it.", "."),
         ),
         body,
-        open=S.perm_open,
-        on_open_change=S.set_perm_open,
+        **shown(S, "permissions"),
         max_width="40rem",
     )
