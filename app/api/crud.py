@@ -22,7 +22,7 @@ from app.api.schemas import Done, Saved
 @dataclass(frozen=True)
 class Write:
     """One route: the service it calls, its docstring, the body's model (not for a delete), the gate that runs
-    before the body is read (`permitted(...)`), and its name when not the service's."""
+    before the body or the id is read (`permitted(...)`, required), and its name when not the service's."""
 
     service: Callable[..., Any]
     doc: str
@@ -73,6 +73,8 @@ def writes(
 
 
 def _register(method: Callable[..., Any], path: str, route: Callable[..., Any], spec: Write, **options: Any) -> None:
+    if spec.gate is None:  # a write without one would read the body or the id before refusing (a 422 for a 403)
+        raise ValueError(f"{path}: every staff write needs its permission gate (`permitted(...)`)")
     if spec.body is not None:
         route.__annotations__["body"] = spec.body
     route.__doc__ = spec.doc

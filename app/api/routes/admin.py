@@ -87,7 +87,11 @@ def create_user(user: StaffUser, s: SessionDep, ip: ClientIP, body: UserCreate) 
     return {"data": _public(created), "message": "User created successfully", **_invited(created)}
 
 
-@router.put("/admin/users/{user_id}", response_model=Saved[UserPublic])
+@router.put(
+    "/admin/users/{user_id}",
+    response_model=Saved[UserPublic],
+    dependencies=[permitted(Perm.users_manage, doing="update this user")],
+)
 def update_user(user_id: str, user: StaffUser, s: SessionDep, ip: ClientIP, body: UserUpdate) -> dict[str, Any]:
     """Change a user's fields, role or permissions (partial)."""
     updated = admin_users.update_user(s, actor=user, user_id=user_id, data=body, ip=ip)
@@ -169,7 +173,11 @@ def list_inquiries(
     return admin_inquiries.list_inquiries(s, actor=user, status=status, spam=spam, sort=sort, **paged.args()).as_json()
 
 
-@router.put("/admin/inquiries/{inquiry_id}", response_model=Saved[InquiryPublic])
+@router.put(
+    "/admin/inquiries/{inquiry_id}",
+    response_model=Saved[InquiryPublic],
+    dependencies=[permitted(Perm.inquiries_write, doing="update inquiries")],
+)
 def update_inquiry(
     inquiry_id: RowId, user: StaffUser, s: SessionDep, ip: ClientIP, body: InquiryUpdate
 ) -> dict[str, Any]:
@@ -206,7 +214,11 @@ def company_settings(user: StaffUser, s: SessionDep) -> dict[str, Any]:
     return {"data": company.read(s, actor=user).as_json()}
 
 
-@router.put("/admin/settings/company", response_model=Saved[Company])
+@router.put(
+    "/admin/settings/company",
+    response_model=Saved[Company],
+    dependencies=[permitted(Perm.settings_manage, doing="manage company settings")],
+)
 def update_company_settings(user: StaffUser, s: SessionDep, ip: ClientIP, body: CompanyUpdate) -> dict[str, Any]:
     """Change the details sent (settings:manage); audited. Public pages, e-mails and invoices use them from now on."""
     data = company.update(s, actor=user, data=body, ip=ip)

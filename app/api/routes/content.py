@@ -81,9 +81,16 @@ writes(
         permitted(Perm.content_write, doing="create organizations"),
     ),
     update=Write(
-        organizations.update_organization, "Change an organization (partial; content:write).", OrganizationUpdate
+        organizations.update_organization,
+        "Change an organization (partial; content:write).",
+        OrganizationUpdate,
+        permitted(Perm.content_write, doing="update organizations"),
     ),
-    delete=Write(organizations.delete_organization, "Delete an organization (content:write)."),
+    delete=Write(
+        organizations.delete_organization,
+        "Delete an organization (content:write).",
+        gate=permitted(Perm.content_write, doing="delete organizations"),
+    ),
 )
 writes(
     router,
@@ -97,11 +104,19 @@ writes(
         ProjectCreate,
         permitted(Perm.content_write, doing="create projects"),
     ),
-    delete=Write(projects.delete_project, "Delete a project (content:write)."),
+    delete=Write(
+        projects.delete_project,
+        "Delete a project (content:write).",
+        gate=permitted(Perm.content_write, doing="delete projects"),
+    ),
 )
 
 
-@router.put("/protected/projects/{project_id}/milestones", response_model=Saved[ProjectPublic])
+@router.put(
+    "/protected/projects/{project_id}/milestones",
+    response_model=Saved[ProjectPublic],
+    dependencies=[permitted(Perm.content_write, doing="update projects")],
+)
 def set_milestones(project_id: RowId, user: StaffUser, s: SessionDep, body: MilestonesSave) -> dict[str, Any]:
     """Replace a project's milestones, in order (content:write)."""
     data = projects.set_milestones(s, actor=user, project_id=project_id, milestones=body.milestones)
@@ -127,7 +142,11 @@ def log_time(project_id: RowId, user: StaffUser, s: SessionDep, body: TimeEntryC
     return {"data": time_entries.log_time(s, actor=user, project_id=project_id, data=body), "message": "Time logged"}
 
 
-@router.delete("/protected/projects/{project_id}/time-entries/{entry_id}", response_model=Done)
+@router.delete(
+    "/protected/projects/{project_id}/time-entries/{entry_id}",
+    response_model=Done,
+    dependencies=[permitted(Perm.content_write, doing="delete time entries")],
+)
 def delete_time_entry(project_id: RowId, entry_id: RowId, user: StaffUser, s: SessionDep) -> dict[str, str]:
     """Delete a time entry: its author or an admin (content:write)."""
     time_entries.delete_time_entry(s, actor=user, project_id=project_id, entry_id=entry_id)
@@ -181,7 +200,9 @@ def unknown_site_content(kind: str) -> None:
     raise AssertionError("every known kind has its own routes")
 
 
-@router.delete("/admin/site/{kind}/{item_id}")
+@router.delete(
+    "/admin/site/{kind}/{item_id}", dependencies=[permitted(Perm.content_write, doing="delete site content")]
+)
 def delete_site_content(kind: str, item_id: RowId, user: StaffUser, s: SessionDep) -> dict[str, str]:
     """Remove a row of public content (content:write)."""
     site_admin.delete_item(s, actor=user, kind=kind, item_id=item_id)
@@ -206,8 +227,17 @@ writes(
         ProductCreate,
         permitted(Perm.products_write, doing="create products"),
     ),
-    update=Write(products.update_product, "Change a product (partial; products:write).", ProductUpdate),
-    delete=Write(products.delete_product, "Delete a product that was never ordered (products:write)."),
+    update=Write(
+        products.update_product,
+        "Change a product (partial; products:write).",
+        ProductUpdate,
+        permitted(Perm.products_write, doing="update products"),
+    ),
+    delete=Write(
+        products.delete_product,
+        "Delete a product that was never ordered (products:write).",
+        gate=permitted(Perm.products_write, doing="delete products"),
+    ),
 )
 
 
@@ -222,7 +252,11 @@ def add_price(product_id: RowId, user: StaffUser, s: SessionDep, body: PriceCrea
     return {"data": products.add_price(s, actor=user, product_id=product_id, data=body)}
 
 
-@router.put("/admin/prices/{price_id}", response_model=One[ProductPublic])
+@router.put(
+    "/admin/prices/{price_id}",
+    response_model=One[ProductPublic],
+    dependencies=[permitted(Perm.products_write, doing="update products")],
+)
 def set_price_active(price_id: RowId, user: StaffUser, s: SessionDep, body: PriceActive) -> dict[str, Any]:
     """Switch a price on or off (products:write)."""
     return {"data": products.set_price_active(s, actor=user, price_id=price_id, active=bool(body.is_active))}
@@ -267,7 +301,11 @@ writes(
 )
 
 
-@router.post("/admin/invoices/{invoice_id}/issue", response_model=Saved[InvoicePublic])
+@router.post(
+    "/admin/invoices/{invoice_id}/issue",
+    response_model=Saved[InvoicePublic],
+    dependencies=[permitted(Perm.billing_write, doing="issue invoices")],
+)
 def issue_invoice(invoice_id: RowId, user: StaffUser, s: SessionDep) -> dict[str, Any]:
     """Issue a draft: the client sees it and is e-mailed (billing:write)."""
     return {"data": billing.issue_invoice(s, actor=user, invoice_id=invoice_id), "message": "Invoice issued"}
@@ -284,7 +322,11 @@ def record_payment(invoice_id: RowId, user: StaffUser, s: SessionDep, body: Paym
     return {"data": data, "message": "Payment recorded"}
 
 
-@router.delete("/admin/invoices/{invoice_id}", response_model=Done)
+@router.delete(
+    "/admin/invoices/{invoice_id}",
+    response_model=Done,
+    dependencies=[permitted(Perm.billing_write, doing="delete invoices")],
+)
 def delete_invoice(invoice_id: RowId, user: StaffUser, s: SessionDep) -> dict[str, str]:
     """Delete a draft invoice (billing:write)."""
     billing.delete_draft(s, actor=user, invoice_id=invoice_id)
@@ -320,7 +362,11 @@ def create_meeting(user: StaffUser, s: SessionDep, body: meetings_admin.MeetingC
     return {"data": meetings_admin.create_meeting(s, actor=user, data=body), "message": "Meeting scheduled"}
 
 
-@router.put("/admin/meetings/{meeting_id}", response_model=One[MeetingPublic])
+@router.put(
+    "/admin/meetings/{meeting_id}",
+    response_model=One[MeetingPublic],
+    dependencies=[permitted(Perm.meetings_write, doing="update meetings")],
+)
 def update_meeting(
     meeting_id: RowId, user: StaffUser, s: SessionDep, body: meetings_admin.MeetingUpdate
 ) -> dict[str, Any]:
@@ -328,7 +374,11 @@ def update_meeting(
     return {"data": meetings_admin.update_meeting(s, actor=user, meeting_id=meeting_id, data=body)}
 
 
-@router.post("/admin/meetings/{meeting_id}/complete", response_model=One[MeetingPublic])
+@router.post(
+    "/admin/meetings/{meeting_id}/complete",
+    response_model=One[MeetingPublic],
+    dependencies=[permitted(Perm.meetings_write, doing="update meetings")],
+)
 def complete_meeting(meeting_id: RowId, user: StaffUser, s: SessionDep) -> dict[str, Any]:
     """Mark a meeting completed (meetings:write)."""
     return {"data": meetings_admin.complete_meeting(s, actor=user, meeting_id=meeting_id)}
@@ -357,7 +407,11 @@ def list_applications(
     return page.as_json()
 
 
-@router.put("/admin/applications/{application_id}", response_model=Saved[ApplicationPublic])
+@router.put(
+    "/admin/applications/{application_id}",
+    response_model=Saved[ApplicationPublic],
+    dependencies=[permitted(Perm.applications_write, doing="access job applications")],
+)
 def update_application(
     application_id: RowId, user: StaffUser, s: SessionDep, body: ApplicationUpdate
 ) -> dict[str, Any]:

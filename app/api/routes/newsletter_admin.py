@@ -11,9 +11,10 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query
 from fastapi.responses import StreamingResponse
 
-from app.api.deps import DownloadUser, Paged, RowId, Search, SessionDep, StaffUser
+from app.api.deps import DownloadUser, Paged, RowId, Search, SessionDep, StaffUser, permitted
 from app.api.downloads import csv_file
 from app.api.schemas import Listed, Saved
+from app.core.permissions import Perm
 from app.services import newsletter_admin
 from app.services.newsletter_admin import SubscriberPublic
 
@@ -41,7 +42,11 @@ def list_subscribers(
     return newsletter_admin.list_subscribers(s, actor=user, status=status, sort=sort, **paged.args()).as_json()
 
 
-@router.post("/subscribers/{subscriber_id}/unsubscribe", response_model=Saved[SubscriberPublic])
+@router.post(
+    "/subscribers/{subscriber_id}/unsubscribe",
+    response_model=Saved[SubscriberPublic],
+    dependencies=[permitted(Perm.content_write, doing=newsletter_admin.CHANGING)],
+)
 def unsubscribe_subscriber(subscriber_id: RowId, user: StaffUser, s: SessionDep) -> dict[str, Any]:
     """Stop sending to a subscriber who asked staff to; final and audited (content:write)."""
     data = newsletter_admin.unsubscribe_subscriber(s, actor=user, subscriber_id=subscriber_id)
