@@ -21,7 +21,7 @@ from app.ui.components.blocks import (
     tag_list,
 )
 from app.ui.layouts.site import site_layout
-from app.ui.seo import page_meta
+from app.ui.seo import public_page
 from app.ui.site.content import SNAPSHOT
 from app.ui.state.calls import call
 from app.ui.state.company import AT_BUILD
@@ -205,13 +205,11 @@ def _cta() -> rx.Component:
     )
 
 
-@rx.page(
-    **page_meta(
-        routes.ABOUT,
-        f"About Us | {AT_BUILD.name}",
-        f"Meet the team behind {AT_BUILD.name}: a Port St. Lucie IT consultancy founded in 2025 that has "
-        "helped over 12 local businesses with web, cloud and data projects.",
-    ),
+@public_page(
+    routes.ABOUT,
+    f"About Us | {AT_BUILD.name}",
+    f"Meet the team behind {AT_BUILD.name}: a Port St. Lucie IT consultancy founded in 2025 that has "
+    "helped over 12 local businesses with web, cloud and data projects.",
     on_load=AboutState.load,
 )
 def about_page() -> rx.Component:

@@ -24,7 +24,7 @@ from app.services import careers, files
 from app.ui import routes
 from app.ui.components.blocks import required_note, send_button
 from app.ui.layouts.site import site_layout
-from app.ui.seo import page_meta
+from app.ui.seo import public_page
 from app.ui.state.calls import call
 from app.ui.state.company import AT_BUILD
 from app.ui.state.notice import notify
@@ -446,12 +446,10 @@ def _confirm_dialog() -> rx.Component:
     )
 
 
-@rx.page(
-    **page_meta(
-        routes.APPLY,
-        f"Apply | Careers at {AT_BUILD.name}",
-        f"Apply for an open position at {AT_BUILD.name}: send your details, resume and cover letter.",
-    ),
+@public_page(
+    routes.APPLY,
+    f"Apply | Careers at {AT_BUILD.name}",
+    f"Apply for an open position at {AT_BUILD.name}: send your details, resume and cover letter.",
     on_load=ApplyState.load,
 )
 def apply_page() -> rx.Component:

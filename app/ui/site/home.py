@@ -6,7 +6,7 @@ from reflex_components_core.react_router import ReactRouterLink
 from app.ui import routes
 from app.ui.components.blocks import HERO_SURFACE, band, figures
 from app.ui.layouts.site import site_layout
-from app.ui.seo import page_meta
+from app.ui.seo import public_page
 from app.ui.site.sections.contact_form import ContactFormState, contact_form
 from app.ui.site.sections.contact_info import contact_summary
 from app.ui.site.sections.portfolio import PortfolioState, portfolio_section
@@ -164,13 +164,11 @@ def _contact() -> rx.Component:
     )
 
 
-@rx.page(
-    **page_meta(
-        routes.HOME,
-        f"{AT_BUILD.name} | Web, Cloud & Digital Transformation in Port St. Lucie",
-        f"{AT_BUILD.name} builds websites, hosting, BI reports, mobile apps and databases for businesses in "
-        "Port St. Lucie and the Treasure Coast.",
-    ),
+@public_page(
+    routes.HOME,
+    f"{AT_BUILD.name} | Web, Cloud & Digital Transformation in Port St. Lucie",
+    f"{AT_BUILD.name} builds websites, hosting, BI reports, mobile apps and databases for businesses in "
+    "Port St. Lucie and the Treasure Coast.",
     on_load=[
         ServicesState.load,
         PortfolioState.load,

@@ -3,7 +3,7 @@
 import reflex as rx
 
 from app.ui import routes
-from app.ui.seo import page_meta
+from app.ui.seo import public_page
 from app.ui.site.legal import EFFECTIVE_DATE, Section, legal_page
 from app.ui.state.company import AT_BUILD
 
@@ -131,13 +131,11 @@ SECTIONS: list[Section] = [
 ]
 
 
-@rx.page(
-    **page_meta(
-        routes.PRIVACY,
-        f"Privacy Policy | {_CO}",
-        f"How {_CO} collects, uses, shares and protects personal information, and the choices you have. Effective "
-        f"{EFFECTIVE_DATE}.",
-    )
+@public_page(
+    routes.PRIVACY,
+    f"Privacy Policy | {_CO}",
+    f"How {_CO} collects, uses, shares and protects personal information, and the choices you have. Effective "
+    f"{EFFECTIVE_DATE}.",
 )
 def privacy_page() -> rx.Component:
     return legal_page(

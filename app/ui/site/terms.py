@@ -3,7 +3,7 @@
 import reflex as rx
 
 from app.ui import routes
-from app.ui.seo import page_meta
+from app.ui.seo import public_page
 from app.ui.site.legal import EFFECTIVE_DATE, Section, legal_page
 from app.ui.state.company import AT_BUILD
 
@@ -116,13 +116,11 @@ SECTIONS: list[Section] = [
 ]
 
 
-@rx.page(
-    **page_meta(
-        routes.TERMS,
-        f"Terms of Service | {_CO}",
-        f"The terms for using the {_CO} website and client portal, governed by the laws of Florida, USA. Effective "
-        f"{EFFECTIVE_DATE}.",
-    )
+@public_page(
+    routes.TERMS,
+    f"Terms of Service | {_CO}",
+    f"The terms for using the {_CO} website and client portal, governed by the laws of Florida, USA. Effective "
+    f"{EFFECTIVE_DATE}.",
 )
 def terms_page() -> rx.Component:
     return legal_page(
