@@ -18,6 +18,7 @@ from app.ui.components.blocks import (
     initials_avatar,
     page_hero,
     section_heading,
+    stat_tiles,
     tag_list,
 )
 from app.ui.layouts.site import site_layout
@@ -68,16 +69,6 @@ class AboutState(rx.State):
     async def load(self) -> None:
         self.team = await call(site_content.team_members)
         self.loaded = True
-
-
-def _stats() -> rx.Component:
-    return figures(
-        STATS,
-        label_class="mt-1 text-sm font-medium text-blue-100",
-        value_class="text-3xl font-extrabold tracking-tight text-white sm:text-4xl",
-        item_class="flex flex-col rounded-xl border border-white/10 bg-white/5 p-5",
-        class_name="mt-10 grid grid-cols-2 gap-4 lg:grid-cols-4",
-    )
 
 
 def _mission() -> rx.Component:
@@ -219,7 +210,7 @@ def about_page() -> rx.Component:
             "Your local partner for digital transformation",
             "We're a Port St. Lucie team of engineers and consultants helping Treasure Coast businesses grow with "
             "modern websites, cloud hosting, data and automation.",
-            _stats(),
+            stat_tiles(STATS, dark=True, class_name="mt-10 grid grid-cols-2 gap-4 lg:grid-cols-4"),
         ),
         _mission(),
         _team(),

@@ -4,7 +4,7 @@ import reflex as rx
 from reflex_components_core.react_router import ReactRouterLink
 
 from app.ui import routes
-from app.ui.components.blocks import HERO_SURFACE, band, figures
+from app.ui.components.blocks import HERO_SURFACE, band, stat_tiles
 from app.ui.layouts.site import site_layout
 from app.ui.seo import public_page
 from app.ui.site.sections.contact_form import ContactFormState, contact_form
@@ -125,20 +125,14 @@ def _dashboard_mock() -> rx.Component:
     )
 
 
-def _stats() -> rx.Component:
-    return figures(
-        STATS,
-        label_class="mt-1 text-sm font-medium text-slate-600",
-        value_class="text-3xl font-extrabold tracking-tight text-blue-800 sm:text-4xl",
-        item_class="flex flex-col rounded-xl bg-white p-5 shadow-xl ring-1 ring-slate-900/5",
-        class_name="relative -mt-10 grid grid-cols-2 gap-4 px-4 sm:px-8",
-    )
-
-
 def _hero() -> rx.Component:
     return band(
         _hero_copy(),
-        rx.el.div(_dashboard_mock(), _stats(), class_name="w-full max-w-xl justify-self-center lg:max-w-none"),
+        rx.el.div(
+            _dashboard_mock(),
+            stat_tiles(STATS, dark=False, class_name="relative -mt-10 grid grid-cols-2 gap-4 px-4 sm:px-8"),
+            class_name="w-full max-w-xl justify-self-center lg:max-w-none",
+        ),
         labelled_by="hero-heading",
         layout="grid items-center gap-14 py-16 sm:py-20 lg:grid-cols-[7fr_5fr] lg:gap-12 lg:py-28",
         class_name=HERO_SURFACE,
