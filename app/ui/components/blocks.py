@@ -6,7 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 import reflex as rx
+from reflex_components_core.react_router import ReactRouterLink
 
+from app.ui import routes
 from app.ui.styles import BUTTON_PRIMARY, CONTAINER, EYEBROW, HEADING_2, LEAD
 
 # The dark surface of the home hero and of every inner page's title band.
@@ -145,6 +147,13 @@ def tag_list(tags: rx.Var, *, label: str, tag_class: str, class_name: str) -> rx
         rx.foreach(tags.to(list[str]), lambda tag: rx.el.li(tag, class_name=tag_class)),
         aria_label=label,
         class_name=class_name,
+    )
+
+
+def contact_cta(label: str, *, class_name: str, icon_size: int = 18) -> rx.Component:
+    """A call-to-action button, with an arrow, that leads to the contact page (and its free quote)."""
+    return ReactRouterLink.create(
+        label, rx.icon("arrow-right", size=icon_size), to=routes.CONTACT, class_name=class_name
     )
 
 

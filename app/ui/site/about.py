@@ -6,13 +6,13 @@ from typing import Any
 
 import reflex as rx
 from reflex.vars.object import ObjectVar
-from reflex_components_core.react_router import ReactRouterLink
 
 from app.services import site_content
 from app.ui import routes
 from app.ui.components.blocks import (
     band,
     card_grid,
+    contact_cta,
     figures,
     icon_cards,
     initials_avatar,
@@ -180,12 +180,7 @@ def _cta() -> rx.Component:
                 "Tell us where your business is headed and we'll show you how technology can get it there faster.",
                 class_name="mx-auto mt-4 max-w-2xl text-lg text-blue-100",
             ),
-            ReactRouterLink.create(
-                "Start Your Journey With Us",
-                rx.icon("arrow-right", size=18),
-                to=routes.CONTACT,
-                class_name=f"{BUTTON_ACCENT} {BUTTON_LG} mt-8",
-            ),
+            contact_cta("Start Your Journey With Us", class_name=f"{BUTTON_ACCENT} {BUTTON_LG} mt-8"),
             class_name=(
                 "flex flex-col items-center rounded-3xl bg-blue-900 bg-[radial-gradient(ellipse_at_top_right,"
                 "_rgb(59_130_246/0.45),_transparent_60%)] px-6 py-14 text-center shadow-xl sm:px-12 sm:py-16"

@@ -4,7 +4,7 @@ import reflex as rx
 from reflex_components_core.react_router import ReactRouterLink
 
 from app.ui import routes
-from app.ui.components.blocks import HERO_SURFACE, band, stat_tiles
+from app.ui.components.blocks import HERO_SURFACE, band, contact_cta, stat_tiles
 from app.ui.layouts.site import site_layout
 from app.ui.seo import public_page
 from app.ui.site.sections.contact_form import ContactFormState, contact_form
@@ -48,12 +48,7 @@ def _hero_copy() -> rx.Component:
             class_name="mt-6 max-w-xl text-lg leading-relaxed text-pretty text-blue-100",
         ),
         rx.el.div(
-            ReactRouterLink.create(
-                "Get Started Today",
-                rx.icon("arrow-right", size=18),
-                to=routes.CONTACT,
-                class_name=f"{BUTTON_ACCENT} {BUTTON_LG}",
-            ),
+            contact_cta("Get Started Today", class_name=f"{BUTTON_ACCENT} {BUTTON_LG}"),
             ReactRouterLink.create(
                 "Explore Services", to=routes.SERVICES, class_name=f"{BUTTON_GHOST_ON_DARK} {BUTTON_LG}"
             ),
