@@ -1,6 +1,6 @@
 """Search and sharing metadata: per-page title, description, canonical URL and Open Graph tags; the sitemap filter.
 
-`@rx.page(**page_meta(path, title, description), on_load=...)` gives a page its <title>, meta description,
+`@public_page(path, title, description, on_load=...)` gives a page its <title>, meta description,
 `og:image` (Reflex renders those three itself), plus a canonical link, the other Open Graph tags and a Twitter card.
 React hoists them into <head>, and prerendering puts them into the static HTML. URLs are absolute from
 `settings.public_url`, which the build reads, as it does for the sitemap.
@@ -9,7 +9,8 @@ React hoists them into <head>, and prerendering puts them into the static HTML. 
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import reflex as rx
 from reflex_base.plugins.sitemap import SitemapPlugin, TrailingSlashOption
@@ -69,6 +70,14 @@ def page_meta(path: str, title: str, description: str) -> dict[str, Any]:
             rx.el.link(rel="canonical", href=url),
         ],
     }
+
+
+Page = TypeVar("Page", bound=Callable[[], rx.Component])
+
+
+def public_page(path: str, title: str, description: str, *, on_load: Any = None) -> Callable[[Page], Page]:
+    """Registers a public page at `path` with its search and sharing metadata (`@rx.page(**page_meta(...))`)."""
+    return rx.page(**page_meta(path, title, description), on_load=on_load)
 
 
 def _path_of(route: str) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from typing import Any
 
 import reflex as rx
@@ -12,6 +13,7 @@ from app.core.errors import DomainError, Unauthorized
 from app.services import profile
 from app.services.profile import ProfileUpdate
 from app.services.schema import parse
+from app.ui import routes
 from app.ui.auth.components import (
     INPUT,
     INPUT_OK,
@@ -205,45 +207,44 @@ def _profile_form() -> rx.Component:
     )
 
 
-def _account_page(title: str, lead: str, content: rx.Component) -> rx.Component:
-    """Both pages' frame: the way back, the title, and `content` once the account has loaded."""
-    return auth_layout(
-        _back_link(),
-        card_header(title, lead),
-        rx.cond(
-            AccountState.load_failed,
-            banner(LOAD_FAILED),
-            rx.cond(rx.State.is_hydrated & AccountState.ready, content, loading()),
-        ),
-        width="max-w-2xl",
-    )
+def _account_page(route: str, title: str, lead: str, content: Callable[[], rx.Component]) -> None:
+    """Registers one of the two account pages (`title` is also its heading): the way back, the title, and `content`
+    once the account has loaded."""
 
-
-@rx.page(route="/settings", title="Settings", on_load=AccountState.load)
-def settings_page() -> rx.Component:
-    return _account_page(
-        "Settings",
-        "Manage your account details and password.",
-        rx.el.div(
-            _section("Profile Information", "Your username and phone number.", _settings_form()),
-            _section("Security", "Change your password. Other devices will be signed out.", password_form()),
-            class_name="divide-y divide-slate-200",
-        ),
-    )
-
-
-@rx.page(route="/profile", title="My Profile", on_load=AccountState.load)
-def profile_page() -> rx.Component:
-    return _account_page(
-        "My Profile",
-        "Your personal details and sign-in security.",
-        rx.tabs.root(
-            rx.tabs.list(
-                rx.tabs.trigger("Profile", value="profile"),
-                rx.tabs.trigger("Security", value="security"),
+    def page() -> rx.Component:
+        return auth_layout(
+            _back_link(),
+            card_header(title, lead),
+            rx.cond(
+                AccountState.load_failed,
+                banner(LOAD_FAILED),
+                rx.cond(rx.State.is_hydrated & AccountState.ready, content(), loading()),
             ),
-            rx.tabs.content(_profile_form(), value="profile", class_name="pt-6"),
-            rx.tabs.content(password_form(), value="security", class_name="pt-6"),
-            default_value="profile",
-        ),
+            width="max-w-2xl",
+        )
+
+    rx.page(route=route, title=title, on_load=AccountState.load)(page)
+
+
+def _settings() -> rx.Component:
+    return rx.el.div(
+        _section("Profile Information", "Your username and phone number.", _settings_form()),
+        _section("Security", "Change your password. Other devices will be signed out.", password_form()),
+        class_name="divide-y divide-slate-200",
     )
+
+
+def _profile() -> rx.Component:
+    return rx.tabs.root(
+        rx.tabs.list(
+            rx.tabs.trigger("Profile", value="profile"),
+            rx.tabs.trigger("Security", value="security"),
+        ),
+        rx.tabs.content(_profile_form(), value="profile", class_name="pt-6"),
+        rx.tabs.content(password_form(), value="security", class_name="pt-6"),
+        default_value="profile",
+    )
+
+
+_account_page(routes.SETTINGS, "Settings", "Manage your account details and password.", _settings)
+_account_page(routes.PROFILE, "My Profile", "Your personal details and sign-in security.", _profile)

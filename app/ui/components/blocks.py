@@ -6,7 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 import reflex as rx
+from reflex_components_core.react_router import ReactRouterLink
 
+from app.ui import routes
 from app.ui.styles import BUTTON_PRIMARY, CONTAINER, EYEBROW, HEADING_2, LEAD
 
 # The dark surface of the home hero and of every inner page's title band.
@@ -123,12 +125,35 @@ def figures(
     )
 
 
+def stat_tiles(items: list[tuple[str, str]], *, dark: bool, class_name: str) -> rx.Component:
+    """Key figures (value, label) as tiles: on the dark title surface, or raised white tiles on a light page."""
+    label_tone, value_tone, surface = (
+        ("text-blue-100", "text-white", "border border-white/10 bg-white/5 p-5")
+        if dark
+        else ("text-slate-600", "text-blue-800", "bg-white p-5 shadow-xl ring-1 ring-slate-900/5")
+    )
+    return figures(
+        items,
+        label_class=f"mt-1 text-sm font-medium {label_tone}",
+        value_class=f"text-3xl font-extrabold tracking-tight {value_tone} sm:text-4xl",
+        item_class=f"flex flex-col rounded-xl {surface}",
+        class_name=class_name,
+    )
+
+
 def tag_list(tags: rx.Var, *, label: str, tag_class: str, class_name: str) -> rx.Component:
     """A named list of short tags (skills, technologies)."""
     return rx.el.ul(
         rx.foreach(tags.to(list[str]), lambda tag: rx.el.li(tag, class_name=tag_class)),
         aria_label=label,
         class_name=class_name,
+    )
+
+
+def contact_cta(label: str, *, class_name: str, icon_size: int = 18) -> rx.Component:
+    """A call-to-action button, with an arrow, that leads to the contact page (and its free quote)."""
+    return ReactRouterLink.create(
+        label, rx.icon("arrow-right", size=icon_size), to=routes.CONTACT, class_name=class_name
     )
 
 

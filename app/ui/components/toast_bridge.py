@@ -6,8 +6,8 @@ client-side navigation (a new page mounts a new bridge) nor a reload (the backen
 
 import reflex as rx
 from reflex_base.vars import VarData
-from reflex_components_core.base.fragment import Fragment
 
+from app.ui.components.behaviour import Behaviour
 from app.ui.state.notice import NoticeState
 
 _SCRIPT = """
@@ -28,14 +28,13 @@ function showSiteNotice(notice) {
 """
 
 
-class ToastBridge(Fragment):
+class ToastBridge(Behaviour):
     """Renders nothing; calls ``showSiteNotice`` whenever the notice id changes."""
 
-    def add_imports(self) -> dict[str, list[str]]:
-        return {"react": ["useEffect"], "$/utils/state": ["refs"]}
+    script = _SCRIPT
 
-    def add_custom_code(self) -> list[str]:
-        return [_SCRIPT]
+    def add_imports(self) -> dict[str, list[str]]:
+        return {"$/utils/state": ["refs"]}
 
     def add_hooks(self) -> list[str | rx.Var]:
         notice = NoticeState.notice

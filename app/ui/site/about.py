@@ -6,22 +6,23 @@ from typing import Any
 
 import reflex as rx
 from reflex.vars.object import ObjectVar
-from reflex_components_core.react_router import ReactRouterLink
 
 from app.services import site_content
 from app.ui import routes
 from app.ui.components.blocks import (
     band,
     card_grid,
+    contact_cta,
     figures,
     icon_cards,
     initials_avatar,
     page_hero,
     section_heading,
+    stat_tiles,
     tag_list,
 )
 from app.ui.layouts.site import site_layout
-from app.ui.seo import page_meta
+from app.ui.seo import public_page
 from app.ui.site.content import SNAPSHOT
 from app.ui.state.calls import call
 from app.ui.state.company import AT_BUILD
@@ -68,16 +69,6 @@ class AboutState(rx.State):
     async def load(self) -> None:
         self.team = await call(site_content.team_members)
         self.loaded = True
-
-
-def _stats() -> rx.Component:
-    return figures(
-        STATS,
-        label_class="mt-1 text-sm font-medium text-blue-100",
-        value_class="text-3xl font-extrabold tracking-tight text-white sm:text-4xl",
-        item_class="flex flex-col rounded-xl border border-white/10 bg-white/5 p-5",
-        class_name="mt-10 grid grid-cols-2 gap-4 lg:grid-cols-4",
-    )
 
 
 def _mission() -> rx.Component:
@@ -189,12 +180,7 @@ def _cta() -> rx.Component:
                 "Tell us where your business is headed and we'll show you how technology can get it there faster.",
                 class_name="mx-auto mt-4 max-w-2xl text-lg text-blue-100",
             ),
-            ReactRouterLink.create(
-                "Start Your Journey With Us",
-                rx.icon("arrow-right", size=18),
-                to=routes.CONTACT,
-                class_name=f"{BUTTON_ACCENT} {BUTTON_LG} mt-8",
-            ),
+            contact_cta("Start Your Journey With Us", class_name=f"{BUTTON_ACCENT} {BUTTON_LG} mt-8"),
             class_name=(
                 "flex flex-col items-center rounded-3xl bg-blue-900 bg-[radial-gradient(ellipse_at_top_right,"
                 "_rgb(59_130_246/0.45),_transparent_60%)] px-6 py-14 text-center shadow-xl sm:px-12 sm:py-16"
@@ -205,13 +191,11 @@ def _cta() -> rx.Component:
     )
 
 
-@rx.page(
-    **page_meta(
-        routes.ABOUT,
-        f"About Us | {AT_BUILD.name}",
-        f"Meet the team behind {AT_BUILD.name}: a Port St. Lucie IT consultancy founded in 2025 that has "
-        "helped over 12 local businesses with web, cloud and data projects.",
-    ),
+@public_page(
+    routes.ABOUT,
+    f"About Us | {AT_BUILD.name}",
+    f"Meet the team behind {AT_BUILD.name}: a Port St. Lucie IT consultancy founded in 2025 that has "
+    "helped over 12 local businesses with web, cloud and data projects.",
     on_load=AboutState.load,
 )
 def about_page() -> rx.Component:
@@ -221,7 +205,7 @@ def about_page() -> rx.Component:
             "Your local partner for digital transformation",
             "We're a Port St. Lucie team of engineers and consultants helping Treasure Coast businesses grow with "
             "modern websites, cloud hosting, data and automation.",
-            _stats(),
+            stat_tiles(STATS, dark=True, class_name="mt-10 grid grid-cols-2 gap-4 lg:grid-cols-4"),
         ),
         _mission(),
         _team(),

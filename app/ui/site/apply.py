@@ -16,15 +16,15 @@ from pathlib import Path
 from typing import Any
 
 import reflex as rx
-from reflex_components_core.base.fragment import Fragment
 from reflex_components_core.react_router import ReactRouterLink
 
 from app.core.config import settings
 from app.services import careers, files
 from app.ui import routes
+from app.ui.components.behaviour import Behaviour
 from app.ui.components.blocks import required_note, send_button
 from app.ui.layouts.site import site_layout
-from app.ui.seo import page_meta
+from app.ui.seo import public_page
 from app.ui.state.calls import call
 from app.ui.state.company import AT_BUILD
 from app.ui.state.notice import notify
@@ -48,7 +48,6 @@ FILE_FIELDS = ("resume", "coverLetter")
 ACCEPT = ",".join([".pdf", ".doc", ".docx", files.PDF.content_type, files.DOC.content_type, files.DOCX.content_type])
 _EMAIL = re.compile(r"^[^\s@]+@[^\s@]+\.[^\s@]+$")
 _SERVER_TITLES = {MISSING: MISSING_TITLE, INVALID_EMAIL: INVALID_EMAIL_TITLE, INVALID_FILE: INVALID_FILE_TITLE}
-_SCRIPT = (Path(__file__).with_name("apply_form.js")).read_text(encoding="utf-8")
 
 
 def _text(form: dict[str, Any], key: str) -> str:
@@ -174,14 +173,10 @@ class ApplyState(rx.State):
         yield rx.redirect(routes.CAREERS)
 
 
-class ApplyFormBehaviour(Fragment):
+class ApplyFormBehaviour(Behaviour):
     """Renders nothing; wires ``setupApplyForm`` (apply_form.js) to the page."""
 
-    def add_imports(self) -> dict[str, list[str]]:
-        return {"react": ["useEffect"]}
-
-    def add_custom_code(self) -> list[str]:
-        return [_SCRIPT]
+    script = (Path(__file__).with_name("apply_form.js")).read_text(encoding="utf-8")
 
     def add_hooks(self) -> list[str | rx.Var]:
         return ["useEffect(() => setupApplyForm(), []);"]
@@ -446,12 +441,10 @@ def _confirm_dialog() -> rx.Component:
     )
 
 
-@rx.page(
-    **page_meta(
-        routes.APPLY,
-        f"Apply | Careers at {AT_BUILD.name}",
-        f"Apply for an open position at {AT_BUILD.name}: send your details, resume and cover letter.",
-    ),
+@public_page(
+    routes.APPLY,
+    f"Apply | Careers at {AT_BUILD.name}",
+    f"Apply for an open position at {AT_BUILD.name}: send your details, resume and cover letter.",
     on_load=ApplyState.load,
 )
 def apply_page() -> rx.Component:

@@ -15,7 +15,7 @@ from app.services import meeting_types
 from app.ui import routes
 from app.ui.components.blocks import badge, band, new_tab_link, page_hero, skeleton_grid
 from app.ui.layouts.site import site_layout
-from app.ui.seo import page_meta
+from app.ui.seo import public_page
 from app.ui.site.booking_state import BookingFlowState
 from app.ui.site.booking_views import confirmation, details_form, time_picker
 from app.ui.state.calls import call
@@ -211,13 +211,11 @@ def _expectations() -> rx.Component:
     )
 
 
-@rx.page(
-    **page_meta(
-        routes.BOOK_MEETING,
-        f"Book a Meeting | {AT_BUILD.name}",
-        "Book a free consultation or a project discovery call with our team: pick a meeting type and a time that "
-        "suits you.",
-    ),
+@public_page(
+    routes.BOOK_MEETING,
+    f"Book a Meeting | {AT_BUILD.name}",
+    "Book a free consultation or a project discovery call with our team: pick a meeting type and a time that "
+    "suits you.",
     on_load=[BookMeetingState.load, BookingFlowState.load_types] if builtin() else BookMeetingState.load,
 )
 def book_meeting_page() -> rx.Component:

@@ -7,19 +7,17 @@ import reflex as rx
 from app.ui import routes
 from app.ui.components.blocks import page_hero
 from app.ui.layouts.site import site_layout
-from app.ui.seo import page_meta
+from app.ui.seo import public_page
 from app.ui.site.booking_state import BookingFlowState
 from app.ui.site.booking_views import manage_view
 from app.ui.state.company import AT_BUILD
 from app.ui.styles import CONTAINER
 
 
-@rx.page(
-    **page_meta(
-        routes.BOOK_MEETING_MANAGE,
-        f"Your booking | {AT_BUILD.name}",
-        "Reschedule or cancel your meeting.",
-    ),
+@public_page(
+    routes.BOOK_MEETING_MANAGE,
+    f"Your booking | {AT_BUILD.name}",
+    "Reschedule or cancel your meeting.",
     on_load=BookingFlowState.load_manage,
 )
 def booking_manage_page() -> rx.Component:

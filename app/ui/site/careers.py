@@ -13,7 +13,7 @@ from app.services import site_content
 from app.ui import routes
 from app.ui.components.blocks import band, icon_cards, new_tab_link, page_hero, section_heading, skeleton_grid
 from app.ui.layouts.site import site_layout
-from app.ui.seo import page_meta
+from app.ui.seo import public_page
 from app.ui.site.content import SNAPSHOT
 from app.ui.state.calls import call
 from app.ui.state.company import AT_BUILD
@@ -174,13 +174,11 @@ def _positions() -> rx.Component:
     )
 
 
-@rx.page(
-    **page_meta(
-        routes.CAREERS,
-        f"Careers | {AT_BUILD.name}",
-        f"Join {AT_BUILD.name}: open positions in engineering and design, remote-friendly work, health "
-        "benefits and a supportive team on Florida's Treasure Coast.",
-    ),
+@public_page(
+    routes.CAREERS,
+    f"Careers | {AT_BUILD.name}",
+    f"Join {AT_BUILD.name}: open positions in engineering and design, remote-friendly work, health "
+    "benefits and a supportive team on Florida's Treasure Coast.",
     on_load=CareersState.load,
 )
 def careers_page() -> rx.Component:

@@ -5,7 +5,7 @@ import reflex as rx
 from app.ui import routes
 from app.ui.components.blocks import band, page_hero
 from app.ui.layouts.site import site_layout
-from app.ui.seo import page_meta
+from app.ui.seo import public_page
 from app.ui.site.sections.contact_form import ContactFormState, contact_form
 from app.ui.site.sections.contact_info import contact_info
 from app.ui.state.company import AT_BUILD
@@ -19,13 +19,10 @@ def _column(title: str, heading_id: str, content: rx.Component, span: str) -> rx
     )
 
 
-@rx.page(
-    **page_meta(
-        routes.CONTACT,
-        f"Contact Us | {AT_BUILD.name}",
-        "Request a free quote or ask a question. Call, e-mail or send us your project details: we reply within "
-        "24 hours.",
-    ),
+@public_page(
+    routes.CONTACT,
+    f"Contact Us | {AT_BUILD.name}",
+    "Request a free quote or ask a question. Call, e-mail or send us your project details: we reply within 24 hours.",
     on_load=ContactFormState.load_contact_page,
 )
 def contact_page() -> rx.Component:

@@ -4,9 +4,9 @@ import reflex as rx
 from reflex_components_core.react_router import ReactRouterLink
 
 from app.ui import routes
-from app.ui.components.blocks import HERO_SURFACE, band, figures
+from app.ui.components.blocks import HERO_SURFACE, band, contact_cta, stat_tiles
 from app.ui.layouts.site import site_layout
-from app.ui.seo import page_meta
+from app.ui.seo import public_page
 from app.ui.site.sections.contact_form import ContactFormState, contact_form
 from app.ui.site.sections.contact_info import contact_summary
 from app.ui.site.sections.portfolio import PortfolioState, portfolio_section
@@ -48,12 +48,7 @@ def _hero_copy() -> rx.Component:
             class_name="mt-6 max-w-xl text-lg leading-relaxed text-pretty text-blue-100",
         ),
         rx.el.div(
-            ReactRouterLink.create(
-                "Get Started Today",
-                rx.icon("arrow-right", size=18),
-                to=routes.CONTACT,
-                class_name=f"{BUTTON_ACCENT} {BUTTON_LG}",
-            ),
+            contact_cta("Get Started Today", class_name=f"{BUTTON_ACCENT} {BUTTON_LG}"),
             ReactRouterLink.create(
                 "Explore Services", to=routes.SERVICES, class_name=f"{BUTTON_GHOST_ON_DARK} {BUTTON_LG}"
             ),
@@ -125,20 +120,14 @@ def _dashboard_mock() -> rx.Component:
     )
 
 
-def _stats() -> rx.Component:
-    return figures(
-        STATS,
-        label_class="mt-1 text-sm font-medium text-slate-600",
-        value_class="text-3xl font-extrabold tracking-tight text-blue-800 sm:text-4xl",
-        item_class="flex flex-col rounded-xl bg-white p-5 shadow-xl ring-1 ring-slate-900/5",
-        class_name="relative -mt-10 grid grid-cols-2 gap-4 px-4 sm:px-8",
-    )
-
-
 def _hero() -> rx.Component:
     return band(
         _hero_copy(),
-        rx.el.div(_dashboard_mock(), _stats(), class_name="w-full max-w-xl justify-self-center lg:max-w-none"),
+        rx.el.div(
+            _dashboard_mock(),
+            stat_tiles(STATS, dark=False, class_name="relative -mt-10 grid grid-cols-2 gap-4 px-4 sm:px-8"),
+            class_name="w-full max-w-xl justify-self-center lg:max-w-none",
+        ),
         labelled_by="hero-heading",
         layout="grid items-center gap-14 py-16 sm:py-20 lg:grid-cols-[7fr_5fr] lg:gap-12 lg:py-28",
         class_name=HERO_SURFACE,
@@ -164,13 +153,11 @@ def _contact() -> rx.Component:
     )
 
 
-@rx.page(
-    **page_meta(
-        routes.HOME,
-        f"{AT_BUILD.name} | Web, Cloud & Digital Transformation in Port St. Lucie",
-        f"{AT_BUILD.name} builds websites, hosting, BI reports, mobile apps and databases for businesses in "
-        "Port St. Lucie and the Treasure Coast.",
-    ),
+@public_page(
+    routes.HOME,
+    f"{AT_BUILD.name} | Web, Cloud & Digital Transformation in Port St. Lucie",
+    f"{AT_BUILD.name} builds websites, hosting, BI reports, mobile apps and databases for businesses in "
+    "Port St. Lucie and the Treasure Coast.",
     on_load=[
         ServicesState.load,
         PortfolioState.load,

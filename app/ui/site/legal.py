@@ -1,4 +1,4 @@
-"""The layout shared by the legal pages (/privacy, /terms): title band, effective date, contents and sections."""
+"""The legal pages (/privacy, /terms), registered alike: title band, effective date, contents and sections."""
 
 from __future__ import annotations
 
@@ -6,6 +6,8 @@ import reflex as rx
 
 from app.ui.components.blocks import page_hero
 from app.ui.layouts.site import site_layout
+from app.ui.seo import public_page
+from app.ui.state.company import AT_BUILD
 from app.ui.styles import CONTAINER, FOCUS_RING
 
 EFFECTIVE_DATE = "October 16, 2025"  # spec section 9
@@ -20,7 +22,7 @@ def _paragraph(p: str | list[str]) -> rx.Component:
     return rx.el.p(p)
 
 
-def legal_page(eyebrow: str, title: str, lead: str, sections: list[Section]) -> rx.Component:
+def _legal_page(title: str, lead: str, sections: list[Section]) -> rx.Component:
     toc = rx.el.nav(
         rx.el.h2(
             "Contents", id="toc-heading", class_name="text-sm font-semibold tracking-wider text-slate-900 uppercase"
@@ -54,7 +56,7 @@ def legal_page(eyebrow: str, title: str, lead: str, sections: list[Section]) -> 
     )
     return site_layout(
         page_hero(
-            eyebrow,
+            "Legal",
             title,
             lead,
             rx.el.p(
@@ -70,3 +72,13 @@ def legal_page(eyebrow: str, title: str, lead: str, sections: list[Section]) -> 
             class_name="bg-slate-50 py-16 sm:py-20",
         ),
     )
+
+
+def legal_page(route: str, title: str, summary: str, lead: str, sections: list[Section]) -> None:
+    """Registers a legal page: `title` heads it and names it in search results, whose description is `summary` and
+    the effective date."""
+
+    def page() -> rx.Component:
+        return _legal_page(title, lead, sections)
+
+    public_page(route, f"{title} | {AT_BUILD.name}", f"{summary} Effective {EFFECTIVE_DATE}.")(page)

@@ -5,18 +5,16 @@ import reflex as rx
 from app.ui import routes
 from app.ui.components.blocks import page_hero
 from app.ui.layouts.site import section_page
-from app.ui.seo import page_meta
+from app.ui.seo import public_page
 from app.ui.site.sections.portfolio import PortfolioState, portfolio_section
 from app.ui.state.company import AT_BUILD
 
 
-@rx.page(
-    **page_meta(
-        routes.PORTFOLIO,
-        f"Portfolio | {AT_BUILD.name}",
-        "Websites, mobile apps, dashboards and campaigns we have built for businesses across Florida's Treasure "
-        "Coast, filtered by industry.",
-    ),
+@public_page(
+    routes.PORTFOLIO,
+    f"Portfolio | {AT_BUILD.name}",
+    "Websites, mobile apps, dashboards and campaigns we have built for businesses across Florida's Treasure "
+    "Coast, filtered by industry.",
     on_load=PortfolioState.load,
 )
 def portfolio_page() -> rx.Component:

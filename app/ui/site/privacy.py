@@ -1,10 +1,7 @@
 """/privacy: the Privacy Policy (eight sections, effective October 16, 2025)."""
 
-import reflex as rx
-
 from app.ui import routes
-from app.ui.seo import page_meta
-from app.ui.site.legal import EFFECTIVE_DATE, Section, legal_page
+from app.ui.site.legal import Section, legal_page
 from app.ui.state.company import AT_BUILD
 
 _CO = AT_BUILD.name
@@ -131,19 +128,11 @@ SECTIONS: list[Section] = [
 ]
 
 
-@rx.page(
-    **page_meta(
-        routes.PRIVACY,
-        f"Privacy Policy | {_CO}",
-        f"How {_CO} collects, uses, shares and protects personal information, and the choices you have. Effective "
-        f"{EFFECTIVE_DATE}.",
-    )
+legal_page(
+    routes.PRIVACY,
+    "Privacy Policy",
+    f"How {_CO} collects, uses, shares and protects personal information, and the choices you have.",
+    "Your privacy matters to us. This policy explains what information we collect through this website and "
+    "our services, how we use it, and the choices you have.",
+    SECTIONS,
 )
-def privacy_page() -> rx.Component:
-    return legal_page(
-        "Legal",
-        "Privacy Policy",
-        "Your privacy matters to us. This policy explains what information we collect through this website and "
-        "our services, how we use it, and the choices you have.",
-        SECTIONS,
-    )

@@ -6,19 +6,17 @@ from reflex_components_core.react_router import ReactRouterLink
 from app.ui import routes
 from app.ui.components.blocks import page_hero
 from app.ui.layouts.site import section_page
-from app.ui.seo import page_meta
+from app.ui.seo import public_page
 from app.ui.site.sections.services import ServicesState, services_section
 from app.ui.state.company import AT_BUILD
 from app.ui.styles import BUTTON_ACCENT, BUTTON_GHOST_ON_DARK, BUTTON_LG
 
 
-@rx.page(
-    **page_meta(
-        routes.SERVICES,
-        f"Services | {AT_BUILD.name}",
-        "Web development, website hosting, BI reports, mobile apps, database design and digital transformation for "
-        "businesses in Port St. Lucie and the Treasure Coast.",
-    ),
+@public_page(
+    routes.SERVICES,
+    f"Services | {AT_BUILD.name}",
+    "Web development, website hosting, BI reports, mobile apps, database design and digital transformation for "
+    "businesses in Port St. Lucie and the Treasure Coast.",
     on_load=ServicesState.load,
 )
 def services_page() -> rx.Component:

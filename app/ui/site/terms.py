@@ -1,10 +1,7 @@
 """/terms: the Terms of Service (nine sections, effective October 16, 2025, governed by Florida law)."""
 
-import reflex as rx
-
 from app.ui import routes
-from app.ui.seo import page_meta
-from app.ui.site.legal import EFFECTIVE_DATE, Section, legal_page
+from app.ui.site.legal import Section, legal_page
 from app.ui.state.company import AT_BUILD
 
 _CO = AT_BUILD.name
@@ -116,18 +113,10 @@ SECTIONS: list[Section] = [
 ]
 
 
-@rx.page(
-    **page_meta(
-        routes.TERMS,
-        f"Terms of Service | {_CO}",
-        f"The terms for using the {_CO} website and client portal, governed by the laws of Florida, USA. Effective "
-        f"{EFFECTIVE_DATE}.",
-    )
+legal_page(
+    routes.TERMS,
+    "Terms of Service",
+    f"The terms for using the {_CO} website and client portal, governed by the laws of Florida, USA.",
+    "Please read these terms carefully. They explain the rules for using our website and client portal.",
+    SECTIONS,
 )
-def terms_page() -> rx.Component:
-    return legal_page(
-        "Legal",
-        "Terms of Service",
-        "Please read these terms carefully. They explain the rules for using our website and client portal.",
-        SECTIONS,
-    )

@@ -6,11 +6,9 @@ from typing import Any
 
 import reflex as rx
 from reflex.vars.object import ObjectVar
-from reflex_components_core.react_router import ReactRouterLink
 
 from app.services import site_content
-from app.ui import routes
-from app.ui.components.blocks import badge, home_section, new_tab_link, skeleton_grid, tag_list
+from app.ui.components.blocks import badge, contact_cta, home_section, new_tab_link, skeleton_grid, tag_list
 from app.ui.site.content import SNAPSHOT
 from app.ui.state.calls import call
 from app.ui.styles import BUTTON_OUTLINE, BUTTON_PRIMARY, FOCUS_RING
@@ -155,12 +153,7 @@ def _be_our_first() -> rx.Component:
             "build it.",
             class_name="mt-2 max-w-md leading-relaxed text-slate-600",
         ),
-        ReactRouterLink.create(
-            "Start Your Project",
-            rx.icon("arrow-right", size=16),
-            to=routes.CONTACT,
-            class_name=f"{BUTTON_PRIMARY} mt-6 h-11 px-5 text-sm",
-        ),
+        contact_cta("Start Your Project", icon_size=16, class_name=f"{BUTTON_PRIMARY} mt-6 h-11 px-5 text-sm"),
         data_be_our_first=True,
         class_name=(
             "flex flex-col items-center rounded-2xl border-2 border-dashed border-slate-300 bg-white px-6 py-12 "
