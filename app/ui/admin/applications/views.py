@@ -128,7 +128,6 @@ def applications_content() -> rx.Component:
     return section_page(
         S,
         data_table(S, HEADERS, _row, empty=empty),
-        plural="applications",
         search="Search applicants…",
         title=rx.el.span("Job Applications (", S.total, ")"),
         subtitle="Applications per opening.",

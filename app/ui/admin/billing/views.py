@@ -273,7 +273,6 @@ def billing_content() -> rx.Component:
     return section_page(
         S,
         data_table(S, HEADERS, _row, empty=empty),
-        plural="invoices",
         search="Search invoices…",
         title="Billing",
         subtitle="Invoices for clients: drafts, issued and paid.",

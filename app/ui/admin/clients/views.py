@@ -46,7 +46,6 @@ def clients_content() -> rx.Component:
     return section_page(
         s,
         data_table(s, HEADERS, _row, empty="No clients found"),
-        plural="clients",
         search="Search clients…",
         title="Clients",
         subtitle=rx.el.span(s.total, " client accounts"),

@@ -208,7 +208,6 @@ def inquiries_content() -> rx.Component:
     return section_page(
         s,
         data_table(s, HEADERS, _row, empty="No inquiries found", tight=True),
-        plural="inquiries",
         search="Search inquiries…",
         title=rx.el.span("Contact Inquiries (", s.total, ")"),
         subtitle="Requests sent through the contact form.",

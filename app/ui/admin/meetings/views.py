@@ -188,7 +188,6 @@ def meetings_list() -> rx.Component:
     return section_page(
         S,
         data_table(S, HEADERS, meeting_row, empty="No meetings found."),
-        plural="meetings",
         search="Search meetings…",
         search_id="meeting-search",
         title="Meetings",

@@ -4,8 +4,7 @@ Products & Services page (each product with its prices; adding prices and switch
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 import reflex as rx
 from sqlmodel import Session
@@ -14,10 +13,10 @@ from app.core.permissions import Perm, has_perm
 from app.models.user import User, UserPublic
 from app.services import products
 from app.services.paging import Page
-from app.ui.admin.cards import CardList
+from app.ui.admin.cards import CardList, card_listing
 from app.ui.admin.common import dollars, form_text, label_of, row_id
 from app.ui.admin.dialogs import SectionWriter
-from app.ui.admin.paged import PagedList
+from app.ui.admin.paged import Listing, PagedList
 from app.ui.admin.state import AdminState, as_actor
 
 CATALOGUE = "Products & Services"
@@ -47,12 +46,10 @@ def product_row(p: dict[str, Any]) -> ProductRow:
 
 
 class ProductListState(CardList, AdminState):
+    listing: ClassVar[Listing] = card_listing("product", products.list_products, product_row)
     rows: list[ProductRow] = []
     sort: str = "name"
     edit: ProductRow = ProductRow()
-
-    def _noun(self) -> str:
-        return "product"
 
     def _write_perm(self) -> str:
         return Perm.products_write
@@ -63,9 +60,6 @@ class ProductListState(CardList, AdminState):
             return await as_actor(actor, lambda s, a: products.list_products(s, actor=a, page=page, **query))
         # Without products:read the tab lists what the public site shows: the active products.
         return await as_actor(actor, lambda s, _a: products.list_active_products(s, page=page, **query))
-
-    def _take(self, data: list[Any]) -> None:
-        self.rows = [product_row(p) for p in data]
 
     def _delete(self, s: Session, actor: User, target: int) -> None:
         products.delete_product(s, actor=actor, product_id=target)
@@ -130,24 +124,12 @@ def catalogue_row(p: dict[str, Any]) -> CatalogueRow:
 
 
 class ProductCatalogueState(SectionWriter, PagedList, AdminState):
+    listing: ClassVar[Listing] = Listing(
+        Perm.products_read, CATALOGUE, products.list_products, catalogue_row, "products"
+    )
     rows: rx.Field[list[CatalogueRow]] = rx.field(default_factory=list)
     page_size: int = CATALOGUE_PAGE_SIZE
     sort: str = "name"
-
-    def _read_guard(self) -> tuple[str, str, str]:
-        return Perm.products_read, CATALOGUE, "There was an error loading the products."
-
-    def _lister(self) -> Callable[..., Page[Any]]:
-        return products.list_products
-
-    def _take(self, data: list[Any]) -> None:
-        self.rows = [catalogue_row(p) for p in data]
-
-    @rx.event
-    async def load(self) -> None:
-        self.close_dialogs()
-        self.page = 1
-        await self._reload(quiet=True)
 
     def _write_guard(self) -> tuple[str, str]:
         return Perm.products_write, CATALOGUE

@@ -55,7 +55,7 @@ def _fields() -> rx.Component:
 
 def products_panel() -> rx.Component:
     dialogs = [card_form(S, _fields()), delete_dialog(S, "Delete Product")]
-    return card_page(S, _card, plural="products", kind="products", create_label="Create Product", dialogs=dialogs)
+    return card_page(S, _card, dialogs)
 
 
 # --- Products & Services -----------------------------------------------------------------------------------------
@@ -158,7 +158,6 @@ def products_content() -> rx.Component:
     return section_page(
         C,
         products,
-        plural="products",
         search="Search products…",
         title="Products & Services",
         subtitle="The catalogue and its prices. Edit products under Content Management.",

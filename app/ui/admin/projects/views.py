@@ -251,4 +251,4 @@ def _fields() -> rx.Component:
 
 def projects_panel() -> rx.Component:
     dialogs = [card_form(S, _fields()), delete_dialog(S, "Delete Project"), time_dialog()]
-    return card_page(S, _card, plural="projects", kind="projects", create_label="Create Project", dialogs=dialogs)
+    return card_page(S, _card, dialogs)

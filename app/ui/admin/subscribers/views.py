@@ -102,7 +102,6 @@ def subscribers_panel() -> rx.Component:
     return section_page(
         S,
         data_table(S, HEADERS, _row, empty=empty, actions=False, test_id="subscribers-table"),
-        plural="subscribers",
         search="Search e-mail addresses…",
         search_id="search-subscribers",
         filters=[

@@ -108,7 +108,6 @@ def users_content() -> rx.Component:
     return section_page(
         s,
         data_table(s, HEADERS, _row, empty="No users found"),
-        plural="users",
         search="Search users…",
         title="User Management",
         subtitle=rx.el.span(s.total, " accounts"),
