@@ -1,8 +1,9 @@
-"""The account UI that User Management and Clients share: search box, create, edit, reset-password and delete
-dialogs."""
+"""The account UI that User Management and Clients share: the page (search, table, export), the create, edit,
+reset-password and delete dialogs."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import reflex as rx
@@ -11,6 +12,8 @@ from reflex.vars.object import ObjectVar
 from app.ui.admin.accounts.state import EMPLOYEE_TYPE_OPTIONS, ROLE_OPTIONS, AccountRow, AccountsMixin
 from app.ui.admin.dialog_views import form_dialog, text_field
 from app.ui.admin.dialogs import shown
+from app.ui.admin.section import section_page
+from app.ui.admin.tables import Column, data_table
 from app.ui.admin.widgets import (
     BTN_DANGER,
     BTN_PRIMARY,
@@ -211,9 +214,40 @@ def delete_dialog(state: type[AccountsMixin], noun: str, error_title: str) -> rx
     )
 
 
-def account_dialogs(state: type[AccountsMixin], noun: str, edit: rx.Component) -> list[rx.Component]:
-    """The dialogs every account list has: create, `edit` (with the section's own fields), reset password, delete."""
-    return [create_dialog(state), edit, reset_dialog(state), delete_dialog(state, noun, "Deletion Failed")]
+def accounts_page(
+    state: type[AccountsMixin],
+    columns: list[Column[AccountRow]],
+    actions: Callable[[ObjectVar[AccountRow]], rx.Component],
+    edit: rx.Component,
+    *,
+    title: str,
+    subtitle: rx.Component,
+    create: Sequence[rx.Component],
+    filters: Sequence[rx.Component],
+    dialogs: Sequence[rx.Component] = (),
+) -> rx.Component:
+    """An account list's page (Users, Clients), named as its state's `listing`: the table of the current page with
+    each row's `actions`, search, `filters`, Export CSV, and the dialogs every account list has: create, `edit` (with
+    the section's own fields), reset password, delete, then the section's own `dialogs`."""
+    s: Any = state
+    plural, noun = state.listing.plural, state.listing.noun
+    return section_page(
+        state,
+        data_table(state, columns, row_test_id=f"{noun}-row", empty=f"No {plural} found", actions=actions),
+        search=f"Search {plural}…",
+        title=title,
+        subtitle=subtitle,
+        create=create,
+        filters=filters,
+        export=s.export_url,
+        dialogs=[
+            create_dialog(state),
+            edit,
+            reset_dialog(state),
+            delete_dialog(state, noun, "Deletion Failed"),
+            *dialogs,
+        ],
+    )
 
 
 def verified_badge(row: Any) -> rx.Component:
