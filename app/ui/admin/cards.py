@@ -17,7 +17,7 @@ from sqlmodel import Session
 
 from app.core.permissions import Perm
 from app.models.user import User, UserPublic
-from app.ui.admin.common import empty_panel, row_id
+from app.ui.admin.common import empty_panel
 from app.ui.admin.dialog_views import form_dialog
 from app.ui.admin.dialogs import DeleteConfirm, FormDialog
 from app.ui.admin.paged import Listing, PagedTab
@@ -78,12 +78,11 @@ class CardList(FormDialog, DeleteConfirm, PagedTab, AdminState, mixin=True):
     @rx.event
     async def open_edit(self, value: int) -> None:
         """Edit the row `value` of the page shown (only a row on it: the form starts from what the card shows)."""
-        key = row_id(value)
-        row = next((r for r in self.get_value("rows") if r.id == key), None)
+        row = self._shown_row(value)
         actor = None if row is None else await self._writer()
         if actor is not None:
             await self._open(actor, row)
-            self._open_form(key)
+            self._open_form(row.id)
 
     @rx.event
     async def submit_form(self, form: dict[str, Any]) -> None:

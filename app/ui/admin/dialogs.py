@@ -101,6 +101,11 @@ class SectionWriter(Dialogs, mixin=True):
         perm, feature = self._write_guard()
         return await self._actor(perm, feature)
 
+    async def _ask(self, dialog: str, value: Any, name: Any) -> None:
+        """Open `dialog` about the row `value` called `name` (as the browser sent them) for staff who may write here."""
+        if await self._writer() is not None:
+            self._open_dialog(dialog, row_id(value) or "", name)
+
 
 class FormDialog(SectionWriter, mixin=True):
     """One create/edit form, the dialog called "form"; the row it edits is `_dialog_row()` (0: a new one)."""
@@ -119,9 +124,7 @@ class DeleteConfirm(SectionWriter, mixin=True):
     @rx.event
     async def ask_delete(self, value: int, name: str) -> None:
         """Ask to confirm deleting the row `value` called `name` (for staff who may write here)."""
-        if await self._writer() is None:
-            return
-        self._open_dialog("delete", row_id(value) or "", self._delete_label(name))
+        await self._ask("delete", value, self._delete_label(name))
 
     async def _confirmed(self, actor: UserPublic, call: Callable[[Session, User], Any], failed: str, done: str) -> None:
         """The confirmed delete (`_save`, whose refusal is a toast): the dialog closes either way; done, a toast says

@@ -18,6 +18,7 @@ import reflex as rx
 
 from app.models.user import UserPublic
 from app.services.paging import PAGE_SIZE, SEARCH_MAX, Page
+from app.ui.admin.common import row_id
 from app.ui.admin.state import AdminState, as_actor, error_text
 
 T = TypeVar("T")
@@ -75,6 +76,13 @@ class PagedList(AdminState, mixin=True):
         """Keep a page's DTOs as the typed rows (an empty list when there is nothing to show)."""
         section: Any = self  # every section declares its typed `rows`
         section.rows = [self.listing.row(x) for x in data]
+
+    def _shown_row(self, value: Any) -> Any:
+        """The row `value` (an id as the browser sent it) of the page shown, or None: a row's dialog opens only for a
+        row on it, and starts from what the row shows (ids compared as text: some rows keep theirs as text)."""
+        key = row_id(value)
+        rows: list[Any] = self.get_value("rows")
+        return next((r for r in rows if key and str(r.id) == str(key)), None)
 
     async def _page(self, actor: UserPublic, page: int) -> Page[Any]:
         """Page `page` of the list as the section's filters stand now (read here, on the event loop)."""

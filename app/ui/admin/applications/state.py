@@ -12,7 +12,7 @@ from app.core.permissions import Perm
 from app.models.user import UserPublic
 from app.services import applications
 from app.services.paging import Page
-from app.ui.admin.common import Option, day_text, form_text, label_of, row_id
+from app.ui.admin.common import Option, day_text, form_text, label_of
 from app.ui.admin.dialogs import SectionWriter
 from app.ui.admin.paged import Listing, PagedList, export_url
 from app.ui.admin.state import AdminState, as_actor
@@ -120,7 +120,7 @@ class ApplicationListState(SectionWriter, PagedList, AdminState):
 
     @rx.event
     def open_detail(self, application_id: int) -> None:
-        row = next((r for r in self.rows if r.id == row_id(application_id)), None)
+        row = self._shown_row(application_id)
         if row is None:
             return
         self.detail = row

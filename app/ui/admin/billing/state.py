@@ -269,8 +269,7 @@ class BillingState(DeleteConfirm, ClientPicker, PagedList, AdminState):
 
     @rx.event
     async def open_pay(self, invoice_id: int, number: str) -> None:
-        if await self._writer() is not None:
-            self._open_dialog("pay", row_id(invoice_id) or "", str(number)[:40])
+        await self._ask("pay", invoice_id, str(number)[:40])
 
     @rx.event
     async def submit_pay(self, form: dict[str, Any]) -> None:

@@ -138,7 +138,7 @@ class InquiriesState(SectionWriter, PagedList, AdminState):
 
     @rx.event
     def open_detail(self, inquiry_id: str) -> None:
-        row = next((r for r in self.rows if r.id == str(inquiry_id)), None)
+        row = self._shown_row(inquiry_id)
         if row is None:
             return
         self.detail = dataclasses.replace(row)

@@ -109,7 +109,7 @@ class MeetingTypesState(FormDialog, PagedList, AdminState):
         """The form for the type `type_id` of this page, or for a new one (0)."""
         if await self._writer() is None:
             return
-        row = next((t for t in self.rows if type_id and t.id == type_id), None)
+        row = self._shown_row(type_id)
         self.edit = dataclasses.replace(row) if row else TypeRow()
         staff = await call(booking_settings.staff_choices)
         self.business_zone = (await asyncio.to_thread(company.cached)).business_timezone

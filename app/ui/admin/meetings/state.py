@@ -194,7 +194,7 @@ class MeetingsState(FormDialog, ClientPicker, PagedList, AdminState):
 
     @rx.event
     async def open_edit(self, meeting_id: int):
-        row = next((r for r in self.rows if r.id == row_id(meeting_id)), None)
+        row = self._shown_row(meeting_id)
         if row is None or await self._writer() is None:
             return
         self._edit_form(row, row.id)
@@ -231,7 +231,7 @@ class MeetingsState(FormDialog, ClientPicker, PagedList, AdminState):
 
     @rx.event
     async def ask_cancel(self, meeting_id: int) -> None:
-        row = next((r for r in self.rows if r.id == row_id(meeting_id)), None)
+        row = self._shown_row(meeting_id)
         if row is not None and await self._writer() is not None:
             self._open_dialog("cancel", row.id, row.title)
 

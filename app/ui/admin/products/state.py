@@ -136,8 +136,7 @@ class ProductCatalogueState(SectionWriter, PagedList, AdminState):
 
     @rx.event
     async def open_price(self, product_id: int, name: str) -> None:
-        if await self._writer() is not None:
-            self._open_dialog("price", row_id(product_id) or "", str(name)[:200])
+        await self._ask("price", product_id, str(name)[:200])
 
     @rx.event
     async def submit_price(self, form: dict[str, Any]) -> None:

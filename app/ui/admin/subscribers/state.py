@@ -18,7 +18,7 @@ from app.models.enums import SubscriberStatus
 from app.services import newsletter_admin
 from app.services.newsletter_admin import SubscriberPublic
 from app.ui.admin.cards import FEATURE
-from app.ui.admin.common import day_text, label_of, row_id
+from app.ui.admin.common import day_text, label_of
 from app.ui.admin.dialogs import SectionWriter
 from app.ui.admin.paged import Listing, PagedTab, export_url
 from app.ui.admin.state import AdminState
@@ -88,7 +88,7 @@ class SubscriberListState(SectionWriter, PagedTab, AdminState):
     @rx.event
     async def ask_unsubscribe(self, value: int) -> None:
         """Ask to confirm unsubscribing the row `value` of the page shown (for staff with content:write)."""
-        row = next((r for r in self.rows if r.id == row_id(value)), None)
+        row = self._shown_row(value)
         if row is None or not row.active or await self._writer() is None:
             return
         self._open_dialog("unsubscribe", row.id, row.email)
