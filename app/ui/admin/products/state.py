@@ -24,13 +24,25 @@ CATALOGUE_PAGE_SIZE = 10  # products per page; each shows its price table
 
 
 @dataclasses.dataclass
+class PriceRow:
+    id: int = 0
+    amount: str = ""
+    currency: str = ""
+    period: str = ""
+    active: bool = True
+
+
+@dataclasses.dataclass
 class ProductRow:
+    """A product as its card and its form (Content Management) and its catalogue entry with its prices show it."""
+
     id: int = 0
     name: str = ""
     description: str = ""
     category: str = ""
     category_label: str = ""
     active: bool = True
+    prices: list[PriceRow] = dataclasses.field(default_factory=list)
 
 
 def product_row(p: dict[str, Any]) -> ProductRow:
@@ -42,6 +54,16 @@ def product_row(p: dict[str, Any]) -> ProductRow:
         category=category,
         category_label=label_of(category),
         active=bool(p.get("is_active")),
+        prices=[
+            PriceRow(
+                id=int(x["id"]),
+                amount=dollars(x["amount"]),
+                currency=str(x["currency"]).upper(),
+                period=label_of(x["billing_period"]),
+                active=bool(x["is_active"]),
+            )
+            for x in p.get("prices") or []
+        ],
     )
 
 
@@ -84,50 +106,9 @@ class ProductListState(CardList, AdminState):
 # --- Products & Services -----------------------------------------------------------------------------------------
 
 
-@dataclasses.dataclass
-class PriceRow:
-    id: int = 0
-    amount: str = ""
-    currency: str = ""
-    period: str = ""
-    active: bool = True
-
-
-@dataclasses.dataclass
-class CatalogueRow:
-    id: int = 0
-    name: str = ""
-    description: str = ""
-    category: str = ""
-    active: bool = True
-    prices: list[PriceRow] = dataclasses.field(default_factory=list)
-
-
-def catalogue_row(p: dict[str, Any]) -> CatalogueRow:
-    return CatalogueRow(
-        id=int(p["id"]),
-        name=p["name"],
-        description=p.get("description") or "",
-        category=label_of(p.get("category") or ""),
-        active=bool(p.get("is_active")),
-        prices=[
-            PriceRow(
-                id=int(x["id"]),
-                amount=dollars(x["amount"]),
-                currency=str(x["currency"]).upper(),
-                period=label_of(x["billing_period"]),
-                active=bool(x["is_active"]),
-            )
-            for x in p.get("prices") or []
-        ],
-    )
-
-
 class ProductCatalogueState(SectionWriter, PagedList, AdminState):
-    listing: ClassVar[Listing] = Listing(
-        Perm.products_read, CATALOGUE, products.list_products, catalogue_row, "products"
-    )
-    rows: rx.Field[list[CatalogueRow]] = rx.field(default_factory=list)
+    listing: ClassVar[Listing] = Listing(Perm.products_read, CATALOGUE, products.list_products, product_row, "products")
+    rows: rx.Field[list[ProductRow]] = rx.field(default_factory=list)
     page_size: int = CATALOGUE_PAGE_SIZE
     sort: str = "name"
 

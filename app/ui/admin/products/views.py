@@ -10,7 +10,7 @@ from app.models.enums import BillingPeriod, ProductCategory
 from app.ui.admin.cards import CARD_BOX, card_actions, card_form, card_page, card_title, pager
 from app.ui.admin.common import empty_panel, label_of
 from app.ui.admin.dialog_views import area_field, check_field, delete_dialog, form_dialog, select_field, text_field
-from app.ui.admin.products.state import CatalogueRow, PriceRow, ProductCatalogueState, ProductListState, ProductRow
+from app.ui.admin.products.state import PriceRow, ProductCatalogueState, ProductListState, ProductRow
 from app.ui.admin.section import section_page
 from app.ui.admin.widgets import (
     CARD,
@@ -88,13 +88,13 @@ def _price_row(x: ObjectVar[PriceRow]) -> rx.Component:
     )
 
 
-def _catalogue_product(p: ObjectVar[CatalogueRow]) -> rx.Component:
+def _catalogue_product(p: ObjectVar[ProductRow]) -> rx.Component:
     return rx.el.section(
         rx.el.div(
             rx.el.div(
                 rx.el.h2(p.name, class_name="font-semibold text-slate-900"),
                 rx.el.div(
-                    rx.cond(p.category != "", badge(p.category, "blue"), rx.fragment()),
+                    rx.cond(p.category != "", badge(p.category_label, "blue"), rx.fragment()),
                     rx.cond(p.active, badge("Active", "green"), badge("Inactive", "grey")),
                     class_name="mt-1 flex flex-wrap gap-1.5",
                 ),
