@@ -15,11 +15,10 @@ from app.ui.admin.dialogs import shown
 from app.ui.admin.section import section_page
 from app.ui.admin.tables import Column, data_table
 from app.ui.admin.widgets import (
-    BTN_DANGER,
-    BTN_PRIMARY,
     BTN_SECONDARY,
     alert,
     badge,
+    busy_button,
     dialog,
     dialog_actions,
     field,
@@ -159,18 +158,7 @@ def reset_dialog(state: type[AccountsMixin]) -> rx.Component:
         ),
         dialog_actions(
             rx.el.button("Cancel", type="button", on_click=state.close_dialog(False), class_name=BTN_SECONDARY),
-            rx.el.button(
-                rx.cond(
-                    state.saving,
-                    rx.icon("loader-circle", size=16, class_name="animate-spin"),
-                    rx.icon("mail", size=16),
-                ),
-                "Send Reset Link",
-                type="button",
-                on_click=state.send_reset,
-                disabled=state.saving,
-                class_name=BTN_PRIMARY,
-            ),
+            busy_button("Send Reset Link", state.saving, icon="mail", type="button", on_click=state.send_reset),
         ),
         class_name="flex flex-col gap-4",
     )
@@ -192,14 +180,7 @@ def delete_dialog(state: type[AccountsMixin], noun: str, error_title: str) -> rx
         _form_alert(state, error_title),
         dialog_actions(
             rx.el.button("Cancel", type="button", on_click=state.close_dialog(False), class_name=BTN_SECONDARY),
-            rx.el.button(
-                rx.cond(state.saving, rx.icon("loader-circle", size=16, class_name="animate-spin"), rx.fragment()),
-                "Delete",
-                type="button",
-                on_click=state.confirm_delete,
-                disabled=state.saving,
-                class_name=BTN_DANGER,
-            ),
+            busy_button("Delete", state.saving, danger=True, type="button", on_click=state.confirm_delete),
         ),
     )
     return dialog(

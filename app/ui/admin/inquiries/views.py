@@ -138,22 +138,12 @@ def _detail_dialog() -> rx.Component:
                 class_name="text-sm text-slate-600",
                 data_testid="detail-assigned",
             ),
-            rx.cond(
-                d.assigned == "you",
-                rx.el.button(
-                    "Unassign",
-                    type="button",
-                    on_click=s.assign_to_me(False),
-                    disabled=s.saving,
-                    class_name=BTN_SECONDARY,
-                ),
-                rx.el.button(
-                    "Assign to me",
-                    type="button",
-                    on_click=s.assign_to_me(True),
-                    disabled=s.saving,
-                    class_name=BTN_SECONDARY,
-                ),
+            rx.el.button(
+                rx.cond(d.assigned == "you", "Unassign", "Assign to me"),
+                type="button",
+                on_click=s.assign_to_me(d.assigned != "you"),
+                disabled=s.saving,
+                class_name=BTN_SECONDARY,
             ),
             class_name="mt-4 flex flex-wrap items-center justify-between gap-2 rounded-lg bg-slate-50 p-3",
         ),

@@ -132,7 +132,7 @@ class ProjectListState(ProjectTimeMixin, ClientPicker, CardList, AdminState):
         self.org_total = result.total
 
     def _new_row(self) -> ProjectRow:
-        return ProjectRow()
+        return ProjectRow(status="planning", project_type="web_development")
 
     async def _open(self, actor: UserPublic, row: ProjectRow) -> None:
         await self._reset_clients(actor, row.client_id)  # the client picker: searched, capped
