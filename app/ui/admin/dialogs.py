@@ -12,7 +12,7 @@ section, check it again before writing.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import reflex as rx
 from sqlmodel import Session
@@ -20,6 +20,8 @@ from sqlmodel import Session
 from app.models.user import User, UserPublic
 from app.ui.admin.common import holds, row_id
 from app.ui.admin.state import AdminState
+
+T = TypeVar("T")
 
 
 class FormState(AdminState, mixin=True):
@@ -29,6 +31,16 @@ class FormState(AdminState, mixin=True):
     form_error: rx.Field[str] = rx.field("")
     form_errors: dict[str, str] = {}  # plain: to mypy a dict (as a Field it reads as a list Var)
     saving: rx.Field[bool] = rx.field(False)
+
+    async def _attempt_saving(
+        self, actor: UserPublic, call: Callable[[Session, User], T], title: str, failed: str
+    ) -> tuple[bool, T | None]:
+        """`_attempt` (a refusal is a toast) with `saving` up meanwhile, so the dialog's buttons wait for it."""
+        self.saving = True
+        try:
+            return await self._attempt(actor, call, title, failed)
+        finally:
+            self.saving = False
 
 
 class Dialogs(FormState, mixin=True):

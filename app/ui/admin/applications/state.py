@@ -131,18 +131,14 @@ class ApplicationListState(SectionWriter, PagedList, AdminState):
         if actor is None:
             return
         aid = self._dialog_row()
-        self.saving = True
-        try:
-            ok, dto = await self._attempt(
-                actor,
-                lambda s, a: applications.update_application(
-                    s, actor=a, application_id=aid, data={"status": status, "notes": notes}
-                ),
-                "Update Failed",
-                "Failed to update application",
-            )
-        finally:
-            self.saving = False
+        ok, dto = await self._attempt_saving(
+            actor,
+            lambda s, a: applications.update_application(
+                s, actor=a, application_id=aid, data={"status": status, "notes": notes}
+            ),
+            "Update Failed",
+            "Failed to update application",
+        )
         if not ok or dto is None:
             return
         self.detail = application_row(dto)

@@ -99,17 +99,13 @@ class SubscriberListState(SectionWriter, PagedTab, AdminState):
         if actor is None or self.dialog != "unsubscribe":
             return
         target = self._dialog_row()
-        self.saving = True
-        try:
-            ok, _ = await self._attempt(
-                actor,
-                lambda s, a: newsletter_admin.unsubscribe_subscriber(s, actor=a, subscriber_id=target),
-                "Failed to unsubscribe",
-                "Failed to unsubscribe the subscriber",
-            )
-        finally:
-            self.saving = False
-            self.close_dialogs()
+        ok, _ = await self._attempt_saving(
+            actor,
+            lambda s, a: newsletter_admin.unsubscribe_subscriber(s, actor=a, subscriber_id=target),
+            "Failed to unsubscribe",
+            "Failed to unsubscribe the subscriber",
+        )
+        self.close_dialogs()
         if not ok:
             return
         await self._notify("success", "Subscriber unsubscribed", self.dialog_name)
