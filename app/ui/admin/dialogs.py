@@ -11,7 +11,7 @@ section, check it again before writing.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Any, TypeVar
 
 import reflex as rx
@@ -89,6 +89,14 @@ class Dialogs(FormState, mixin=True):
             section: Any = self  # the section's list: its PagedList, which this mixin does not know
             await section._reload()
         return ok
+
+    async def _submitting(
+        self, actor: UserPublic, call: Callable[[Session, User], Any], failed: str, done: str, detail: str = ""
+    ) -> AsyncIterator[None]:
+        """`_submit` with the spinner shown first: the first yield sends `saving` to the browser before the write."""
+        self.saving = True
+        yield
+        await self._submit(actor, call, failed, done, detail)
 
 
 def shown(state: Any, dialog: str) -> dict[str, Any]:

@@ -93,7 +93,8 @@ def account_row(u: dict[str, Any]) -> AccountRow:
 
 
 def clean_form(form: dict[str, Any], keys: tuple[str, ...]) -> dict[str, str]:
-    """Only the known fields; values trimmed (passwords kept as typed); empty fields dropped, as the spec says."""
+    """Only the known fields; values trimmed (passwords kept as typed); empty fields dropped, as the spec says; an
+    employee type only for an employee."""
     data: dict[str, str] = {}
     for key in keys:
         value = form.get(key)
@@ -102,6 +103,8 @@ def clean_form(form: dict[str, Any], keys: tuple[str, ...]) -> dict[str, str]:
         value = value if key == "password" else value.strip()
         if value:
             data[key] = value
+    if data.get("role") != "employee":
+        data.pop("employee_type", None)
     return data
 
 
@@ -183,26 +186,26 @@ class AccountsMixin(Dialogs, PagedList, AdminState, mixin=True):
             return
         client_only = self.create_mode == "client"
         data = clean_form(form, CLIENT_KEYS if client_only else CREATE_KEYS)
-        errors: dict[str, str] = {}
-        if not client_only:
-            if data.get("role") != "employee":
-                data.pop("employee_type", None)
-            elif not data.get("employee_type"):
-                errors["employee_type"] = "Employee type is required for employees"
-        if errors:
-            self.form_error, self.form_errors = "Please check the information and try again", errors
+        if self._untyped_employee(data):
             return
         ip = self.router.session.client_ip
         create = admin_users.create_client if client_only else admin_users.create_staff_or_client
-        self.saving = True
-        yield  # the spinner shows while the account is created
-        await self._submit(
+        async for _ in self._submitting(
             actor,
             lambda s, a: create(s, actor=a, data=data, ip=ip),
             "Unable to create user. Please try again.",
             "Client created successfully" if client_only else "User created successfully",
             f"We e-mailed {data['username']} a link to set their password.",
-        )
+        ):
+            yield
+
+    def _untyped_employee(self, data: dict[str, str]) -> bool:
+        """An employee without an employee type: say so on the form (True) rather than send it."""
+        if data.get("role") != "employee" or data.get("employee_type"):
+            return False
+        self.form_error = "Please check the information and try again"
+        self.form_errors = {"employee_type": "Employee type is required for employees"}
+        return True
 
     # --- edit --------------------------------------------------------------------------------------------------
 
@@ -217,10 +220,7 @@ class AccountsMixin(Dialogs, PagedList, AdminState, mixin=True):
         self.edit_role = str(value)
 
     def _edit_payload(self, form: dict[str, Any]) -> dict[str, str]:
-        data = clean_form(form, self._edit_keys())
-        if data.get("role") != "employee":
-            data.pop("employee_type", None)
-        return data
+        return clean_form(form, self._edit_keys())
 
     @rx.event
     async def submit_edit(self, form: dict[str, Any]) -> AsyncIterator[None]:
@@ -228,19 +228,16 @@ class AccountsMixin(Dialogs, PagedList, AdminState, mixin=True):
         if actor is None:
             return
         data = self._edit_payload(form)
-        if data.get("role") == "employee" and not data.get("employee_type"):
-            self.form_error = "Please check the information and try again"
-            self.form_errors = {"employee_type": "Employee type is required for employees"}
+        if self._untyped_employee(data):
             return
         noun, target, ip = self.listing.noun, self._dialog_key, self.router.session.client_ip
-        self.saving = True
-        yield
-        await self._submit(
+        async for _ in self._submitting(
             actor,
             lambda s, a: admin_users.update_user(s, actor=a, user_id=target, data=data, ip=ip),
             f"Unable to update {noun}. Please try again.",
             f"{noun.title()} updated successfully",
-        )
+        ):
+            yield
 
     # --- reset password ----------------------------------------------------------------------------------------
 
@@ -283,11 +280,10 @@ class AccountsMixin(Dialogs, PagedList, AdminState, mixin=True):
         if actor is None:
             return
         noun, target, ip = self.listing.noun, self._dialog_key, self.router.session.client_ip
-        self.saving = True
-        yield
-        await self._submit(
+        async for _ in self._submitting(
             actor,
             lambda s, a: admin_users.delete_user(s, actor=a, user_id=target, ip=ip),
             f"Unable to delete {noun}. Please try again.",
             f"{noun.title()} deleted successfully",
-        )
+        ):
+            yield
