@@ -10,7 +10,7 @@ from reflex.vars.object import ObjectVar
 
 from app.ui.admin.billing.state import SORTS, STATUS_COLORS, STATUS_FILTERS, BillingState, InvoiceRow
 from app.ui.admin.common import add_row_button, option_select, row_button, row_input, text_area, wide
-from app.ui.admin.dialog_views import delete_dialog, form_dialog, text_field
+from app.ui.admin.dialog_views import delete_dialog, form_dialog, number_field, text_field
 from app.ui.admin.pickers import client_picker
 from app.ui.admin.section import filter_select, section_page
 from app.ui.admin.tables import Column, data_table, lead, note
@@ -224,14 +224,14 @@ def _create_dialog() -> rx.Component:
 
 def _pay_dialog() -> rx.Component:
     fields = rx.el.div(
-        text_field(
+        number_field(
             S,
             "Amount (USD)",
             "amount",
-            id="pay-amount",
-            type="number",
+            None,
+            "0.01",
             step="0.01",
-            min="0.01",
+            id="pay-amount",
             hint="Leave empty for the whole outstanding amount.",
         ),
         text_field(S, "Method", "method", id="pay-method", placeholder="Bank transfer"),

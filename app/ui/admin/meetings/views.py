@@ -7,7 +7,7 @@ import reflex as rx
 from reflex.vars.object import ObjectVar
 
 from app.ui.admin.common import wide
-from app.ui.admin.dialog_views import area_field, form_dialog, text_field
+from app.ui.admin.dialog_views import area_field, form_dialog, number_field, text_field
 from app.ui.admin.meetings.state import SORT_OPTIONS, STATUS_FILTERS, WHEN_FILTERS, MeetingRow, MeetingsState
 from app.ui.admin.pickers import client_picker
 from app.ui.admin.section import filter_select, section_page
@@ -116,16 +116,8 @@ def _form_fields() -> rx.Component:
             hint="Times are in UTC.",
             required=True,
         ),
-        text_field(
-            S,
-            "Duration (minutes)",
-            "duration_minutes",
-            e.duration,
-            id="meeting-duration",
-            type="number",
-            min="5",
-            max="600",
-            step="5",
+        number_field(
+            S, "Duration (minutes)", "duration_minutes", e.duration, "5", "600", step="5", id="meeting-duration"
         ),
         field(
             "Type",

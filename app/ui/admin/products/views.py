@@ -9,7 +9,15 @@ from reflex.vars.object import ObjectVar
 from app.models.enums import BillingPeriod, ProductCategory
 from app.ui.admin.cards import CARD_BOX, card_actions, card_form, card_page, card_title, pager
 from app.ui.admin.common import empty_panel, label_of
-from app.ui.admin.dialog_views import area_field, check_field, delete_dialog, form_dialog, select_field, text_field
+from app.ui.admin.dialog_views import (
+    area_field,
+    check_field,
+    delete_dialog,
+    form_dialog,
+    number_field,
+    select_field,
+    text_field,
+)
 from app.ui.admin.products.state import PriceRow, ProductCatalogueState, ProductListState, ProductRow
 from app.ui.admin.section import section_page
 from app.ui.admin.widgets import (
@@ -127,7 +135,7 @@ def _catalogue_product(p: ObjectVar[ProductRow]) -> rx.Component:
 
 def _price_dialog() -> rx.Component:
     fields = rx.el.div(
-        text_field(C, "Amount (USD)", "amount", id="price-amount", type="number", step="0.01", min="0", required=True),
+        number_field(C, "Amount (USD)", "amount", None, "0", step="0.01", id="price-amount", required=True),
         select_field(
             C,
             "Billing period",
