@@ -1,14 +1,15 @@
 """What the card lists of Content Management share: one page of cards at a time, a create/edit dialog, a delete
 confirmation, and the spec's loading, empty and error states.
 
-`CardList` is mixed into each entity's state (organizations, projects, products). The entity state names its
-permissions and noun, its service's list function (`_lister`, see app.ui.admin.paged), turns the DTOs into its typed
-rows (`_take`) and deletes through its service (`_delete`); every handler here re-checks the session and the permission
-first, because any browser can call any handler with any payload.
+`CardList` is mixed into each entity's state (organizations, projects, products). The entity state declares what it
+lists (`card_listing`: its noun, its service's list function and its typed row, see app.ui.admin.paged), names its
+write permission and deletes through its service (`_delete`); every handler here re-checks the session and the
+permission first, because any browser can call any handler with any payload.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import reflex as rx
@@ -16,10 +17,10 @@ from sqlmodel import Session
 
 from app.core.permissions import Perm
 from app.models.user import User, UserPublic
-from app.ui.admin.common import empty_panel, row_id
+from app.ui.admin.common import empty_panel
 from app.ui.admin.dialog_views import form_dialog
 from app.ui.admin.dialogs import DeleteConfirm, FormDialog
-from app.ui.admin.paged import PagedTab
+from app.ui.admin.paged import Listing, PagedTab
 from app.ui.admin.section import section_page
 from app.ui.admin.state import AdminState
 from app.ui.admin.widgets import CARD, allowed_button, icon_button, pagination
@@ -30,6 +31,11 @@ GRID = "grid gap-4 sm:grid-cols-2 xl:grid-cols-3"
 CARD_BOX = f"{CARD} flex min-w-0 flex-col items-start gap-2 p-5 [&>*]:max-w-full"
 
 
+def card_listing(noun: str, lister: Callable[..., Any], row: Callable[[Any], Any]) -> Listing:
+    """An entity's card list, read with content:read: its noun ("organization") words the toasts and titles."""
+    return Listing(Perm.content_read, FEATURE, lister, row, f"{noun}s", noun)
+
+
 class CardList(FormDialog, DeleteConfirm, PagedTab, AdminState, mixin=True):
     """The paging, dialog and delete state of one entity's card list; the entity state fills in the hooks."""
 
@@ -37,18 +43,11 @@ class CardList(FormDialog, DeleteConfirm, PagedTab, AdminState, mixin=True):
 
     # --- what the entity state defines ---------------------------------------------------------------------------
 
-    def _noun(self) -> str:
-        """The entity's name in the toasts: 'organization'."""
-        raise NotImplementedError
-
     def _write_perm(self) -> str:
         return Perm.content_write
 
     def _write_guard(self) -> tuple[str, str]:
         return self._write_perm(), FEATURE
-
-    def _read_guard(self) -> tuple[str, str, str]:
-        return Perm.content_read, FEATURE, f"There was an error loading the {self._noun()}s."
 
     def _delete(self, s: Session, actor: User, row_id: int) -> None:
         raise NotImplementedError
@@ -79,12 +78,11 @@ class CardList(FormDialog, DeleteConfirm, PagedTab, AdminState, mixin=True):
     @rx.event
     async def open_edit(self, value: int) -> None:
         """Edit the row `value` of the page shown (only a row on it: the form starts from what the card shows)."""
-        key = row_id(value)
-        row = next((r for r in self.get_value("rows") if r.id == key), None)
+        row = self._shown_row(value)
         actor = None if row is None else await self._writer()
         if actor is not None:
             await self._open(actor, row)
-            self._open_form(key)
+            self._open_form(row.id)
 
     @rx.event
     async def submit_form(self, form: dict[str, Any]) -> None:
@@ -96,14 +94,14 @@ class CardList(FormDialog, DeleteConfirm, PagedTab, AdminState, mixin=True):
         await self._submit(
             actor,
             lambda s, a: self._write(s, a, edit_id, data),
-            f"Failed to {verb} {self._noun()}",
-            f"{self._noun().title()} {verb}d successfully",
+            f"Failed to {verb} {self.listing.noun}",
+            f"{self.listing.noun.title()} {verb}d successfully",
             toast=True,
         )
 
     @rx.var
     def form_title(self) -> str:
-        return f"{'Edit' if self._dialog_key else 'Create'} {self._noun().title()}"
+        return f"{'Edit' if self._dialog_key else 'Create'} {self.listing.noun.title()}"
 
     # --- delete --------------------------------------------------------------------------------------------------
 
@@ -112,7 +110,7 @@ class CardList(FormDialog, DeleteConfirm, PagedTab, AdminState, mixin=True):
         actor = await self._writer()
         if actor is None:
             return
-        noun, target = self._noun(), self._dialog_row()
+        noun, target = self.listing.noun, self._dialog_row()
         await self._confirmed(
             actor,
             lambda s, a: self._delete(s, a, target),
@@ -161,23 +159,20 @@ def pager(state: Any) -> rx.Component:
     )
 
 
-def card_page(
-    state: Any, render: Any, *, plural: str, kind: str, create_label: str, dialogs: list[rx.Component]
-) -> rx.Component:
+def card_page(state: Any, render: Any, dialogs: list[rx.Component]) -> rx.Component:
     """An entity's tab: the section page (search, Create for writers) around the current page as a grid of cards with
-    the pager under it, or the spec's empty text."""
-    s = state
+    the pager under it, or the spec's empty text; its texts and test ids name the entity as its `listing` does."""
+    s, plural, noun = state, state.listing.plural, state.listing.noun
     grid = rx.el.div(rx.el.div(rx.foreach(s.rows, render), class_name=GRID), pager(s), class_name="flex flex-col gap-4")
     empty = empty_panel(
         rx.cond(s.search != "", f"No {plural} found matching your search.", f"No {plural} found."),
     )
-    create = allowed_button(s.can_write, "plus", create_label, s.open_create, test_id=f"create-{kind}")
+    create = allowed_button(s.can_write, "plus", f"Create {noun.title()}", s.open_create, test_id=f"create-{plural}")
     return section_page(
         s,
         rx.cond(s.rows.length() > 0, grid, empty),
-        plural=plural,
         search=f"Search {plural}…",
-        search_id=f"search-{kind}",
+        search_id=f"search-{plural}",
         create=[create],
         dialogs=dialogs,
     )

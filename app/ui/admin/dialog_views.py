@@ -104,6 +104,14 @@ def text_field(
     return field(label, control, errors[error or name], hint=hint, required=required)
 
 
+def number_field(
+    state: Any, label: str, name: str, value: Any, low: str, high: str = "", *, step: str = "", **props: Any
+) -> rx.Component:
+    """A number input of `state`'s form dialog, from `low` (up to `high`, in steps of `step`), as `text_field` is."""
+    bounds: dict[str, Any] = {k: v for k, v in (("min", low), ("max", high), ("step", step)) if v}
+    return text_field(state, label, name, value, type="number", **bounds, **props)
+
+
 def select_field(
     state: Any,
     label: str,

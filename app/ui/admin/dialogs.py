@@ -11,8 +11,8 @@ section, check it again before writing.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import AsyncIterator, Callable
+from typing import Any, TypeVar
 
 import reflex as rx
 from sqlmodel import Session
@@ -20,6 +20,8 @@ from sqlmodel import Session
 from app.models.user import User, UserPublic
 from app.ui.admin.common import holds, row_id
 from app.ui.admin.state import AdminState
+
+T = TypeVar("T")
 
 
 class FormState(AdminState, mixin=True):
@@ -29,6 +31,16 @@ class FormState(AdminState, mixin=True):
     form_error: rx.Field[str] = rx.field("")
     form_errors: dict[str, str] = {}  # plain: to mypy a dict (as a Field it reads as a list Var)
     saving: rx.Field[bool] = rx.field(False)
+
+    async def _attempt_saving(
+        self, actor: UserPublic, call: Callable[[Session, User], T], title: str, failed: str
+    ) -> tuple[bool, T | None]:
+        """`_attempt` (a refusal is a toast) with `saving` up meanwhile, so the dialog's buttons wait for it."""
+        self.saving = True
+        try:
+            return await self._attempt(actor, call, title, failed)
+        finally:
+            self.saving = False
 
 
 class Dialogs(FormState, mixin=True):
@@ -78,6 +90,14 @@ class Dialogs(FormState, mixin=True):
             await section._reload()
         return ok
 
+    async def _submitting(
+        self, actor: UserPublic, call: Callable[[Session, User], Any], failed: str, done: str, detail: str = ""
+    ) -> AsyncIterator[None]:
+        """`_submit` with the spinner shown first: the first yield sends `saving` to the browser before the write."""
+        self.saving = True
+        yield
+        await self._submit(actor, call, failed, done, detail)
+
 
 def shown(state: Any, dialog: str) -> dict[str, Any]:
     """The `open` and `on_open_change` props of the dialog called `dialog` in `state`'s section."""
@@ -101,6 +121,11 @@ class SectionWriter(Dialogs, mixin=True):
         perm, feature = self._write_guard()
         return await self._actor(perm, feature)
 
+    async def _ask(self, dialog: str, value: Any, name: Any) -> None:
+        """Open `dialog` about the row `value` called `name` (as the browser sent them) for staff who may write here."""
+        if await self._writer() is not None:
+            self._open_dialog(dialog, row_id(value) or "", name)
+
 
 class FormDialog(SectionWriter, mixin=True):
     """One create/edit form, the dialog called "form"; the row it edits is `_dialog_row()` (0: a new one)."""
@@ -119,9 +144,7 @@ class DeleteConfirm(SectionWriter, mixin=True):
     @rx.event
     async def ask_delete(self, value: int, name: str) -> None:
         """Ask to confirm deleting the row `value` called `name` (for staff who may write here)."""
-        if await self._writer() is None:
-            return
-        self._open_dialog("delete", row_id(value) or "", self._delete_label(name))
+        await self._ask("delete", value, self._delete_label(name))
 
     async def _confirmed(self, actor: UserPublic, call: Callable[[Session, User], Any], failed: str, done: str) -> None:
         """The confirmed delete (`_save`, whose refusal is a toast): the dialog closes either way; done, a toast says

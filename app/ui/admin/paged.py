@@ -1,29 +1,53 @@
 """The staff panel's one way to show a list: a page of rows at a time, searched, filtered and sorted in SQL.
 
-A section's state mixes in `PagedList`, keeps its own filter vars and names: the permission that reads the list
-(`_read_guard`), its service's list function (`_lister`, which pages through `app.services.paging.paginate`) with the
-section's own filters (`_filters`), and how a page of DTOs becomes its typed rows (`_take`). `_reload` does the rest
-the same way everywhere: check the actor, fetch the page, show it or the error. No state ever holds more than one
-page, so a table of 20,000 invoices costs the browser what 25 rows cost.
+A section's state mixes in `PagedList`, keeps its own filter vars and declares what it lists, once, as its `listing`
+(the permission that reads the list, its service's list function, which pages through
+`app.services.paging.paginate`, and the typed row of one DTO), with its own filters (`_filters`). `_reload` does the
+rest the same way everywhere: check the actor, fetch the page, show it or the error. No state ever holds more than
+one page, so a table of 20,000 invoices costs the browser what 25 rows cost.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 from urllib.parse import urlencode
 
 import reflex as rx
 
 from app.models.user import UserPublic
 from app.services.paging import PAGE_SIZE, SEARCH_MAX, Page
+from app.ui.admin.common import row_id
 from app.ui.admin.state import AdminState, as_actor, error_text
 
 T = TypeVar("T")
 
 
+@dataclasses.dataclass(frozen=True)
+class Listing:
+    """What a section lists: the permission that reads it, the section's name for the refusal toast, the service's list
+    function (`fn(session, *, actor, page, page_size, search, sort, **filters)`), the typed row of one of its DTOs,
+    the list's name in its loading and error texts ("invoices"), the entity's name in the toasts the kit words
+    ("organization"), and the load error's text where it is not the usual one."""
+
+    perm: str
+    feature: str
+    lister: Callable[..., Page[Any]]
+    row: Callable[[Any], Any]
+    plural: str
+    noun: str = ""
+    failed: str = ""
+
+    @property
+    def load_failed(self) -> str:
+        return self.failed or f"There was an error loading the {self.plural}."
+
+
 class PagedList(AdminState, mixin=True):
-    """Paging, search and sort vars and their events; the section supplies `rows` and the hooks below."""
+    """Paging, search and sort vars and their events; the section supplies `rows`, its `listing` and `_filters`."""
+
+    listing: ClassVar[Listing]
 
     page: rx.Field[int] = rx.field(1)
     pages: rx.Field[int] = rx.field(1)
@@ -37,21 +61,28 @@ class PagedList(AdminState, mixin=True):
 
     # --- what the section defines --------------------------------------------------------------------------------
 
-    def _read_guard(self) -> tuple[str, str, str]:
-        """The permission that reads the list, the section's name for the refusal toast, and the load error's text."""
-        raise NotImplementedError
-
-    def _lister(self) -> Callable[..., Page[Any]]:
-        """The service's list function: `fn(session, *, actor, page, page_size, search, sort, **filters)`."""
+    def close_dialogs(self) -> None:
+        """Close the section's dialogs (`Dialogs` does; a tab's are closed by the tab switch, see PagedTab)."""
         raise NotImplementedError
 
     def _filters(self) -> dict[str, Any]:
         """The section's own filters, as the list function's keyword arguments."""
         return {}
 
+    def _lister(self) -> Callable[..., Page[Any]]:
+        return self.listing.lister
+
     def _take(self, data: list[Any]) -> None:
         """Keep a page's DTOs as the typed rows (an empty list when there is nothing to show)."""
-        raise NotImplementedError
+        section: Any = self  # every section declares its typed `rows`
+        section.rows = [self.listing.row(x) for x in data]
+
+    def _shown_row(self, value: Any) -> Any:
+        """The row `value` (an id as the browser sent it) of the page shown, or None: a row's dialog opens only for a
+        row on it, and starts from what the row shows (ids compared as text: some rows keep theirs as text)."""
+        key = row_id(value)
+        rows: list[Any] = self.get_value("rows")
+        return next((r for r in rows if key and str(r.id) == str(key)), None)
 
     async def _page(self, actor: UserPublic, page: int) -> Page[Any]:
         """Page `page` of the list as the section's filters stand now (read here, on the event loop)."""
@@ -63,8 +94,7 @@ class PagedList(AdminState, mixin=True):
 
     async def _reload(self, *, quiet: bool = False) -> None:
         """Fetch the current page for the signed-in user (`quiet` on page loads: the guard already said why not)."""
-        perm, feature, failed = self._read_guard()
-        actor = await self._actor(perm, feature, quiet=quiet)
+        actor = await self._actor(self.listing.perm, self.listing.feature, quiet=quiet)
         if actor is None:
             self._take([])
             self._clear()
@@ -75,7 +105,7 @@ class PagedList(AdminState, mixin=True):
             result = await self._fetch(lambda page: self._page(actor, page))
         except Exception as exc:
             self._take([])
-            self._clear(error_text(exc, failed))
+            self._clear(error_text(exc, self.listing.load_failed))
         else:
             self._take(result.data)
         finally:
@@ -98,6 +128,13 @@ class PagedList(AdminState, mixin=True):
     def _clear(self, error: str = "") -> None:
         self.total, self.page, self.pages = 0, 1, 1
         self.load_error = error
+
+    @rx.event
+    async def load(self) -> None:
+        """The page's loader: the first page, with no dialog open."""
+        self.page = 1
+        self.close_dialogs()
+        await self._reload(quiet=True)
 
     async def _first_page(self) -> None:
         self.page = 1
@@ -140,14 +177,10 @@ class PagedTab(PagedList, mixin=True):
     """A list shown as a tab of Content Management: the page's loader starts at the first page, opening the tab again
     fetches the page shown, and the tab switch closes the tab's dialogs (see ContentState._loader)."""
 
-    def close_dialogs(self) -> None:
-        """Called by the tab switch itself, in its own event: a loader that closed them would run after the switch
-        returned and could close a dialog the user opened in between."""
-        raise NotImplementedError
-
     @rx.event
     async def load(self) -> None:
-        """The page's loader: the first page."""
+        """The page's loader: the first page. The tab switch itself closes the dialogs, in its own event: a loader
+        that closed them would run after the switch returned and could close a dialog the user opened in between."""
         self.page = 1
         await self._reload(quiet=True)
 

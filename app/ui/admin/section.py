@@ -32,7 +32,6 @@ def section_page(
     state: type[PagedList],
     list_view: rx.Component,
     *,
-    plural: str,
     search: str,
     search_id: str = "",
     title: Any = None,
@@ -43,8 +42,10 @@ def section_page(
     dialogs: Sequence[rx.Component] = (),
 ) -> rx.Component:
     """A paged section: `list_view` shows the current page; `create` are the buttons for writers (in the header, or at
-    the toolbar's end for a tab without a title); `export` is the CSV link's URL var."""
+    the toolbar's end for a tab without a title); `export` is the CSV link's URL var. The loading and error texts name
+    the list as the state's `listing` does."""
     s: Any = state
+    plural = state.listing.plural
     toolbar = rx.el.div(
         # The search takes the room the filters leave, up to its own maximum; the filters keep their widths.
         rx.el.div(

@@ -186,6 +186,21 @@ def dialog_actions(*children: rx.Component) -> rx.Component:
     return rx.el.div(*children, class_name="mt-6 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end")
 
 
+def busy_button(label: Any, busy: rx.Var, *, icon: str = "", danger: bool = False, **props: Any) -> rx.Component:
+    """A primary (or `danger`) button that spins while `busy` and cannot be pressed twice; `icon` shows when idle."""
+    return rx.el.button(
+        rx.cond(
+            busy,
+            rx.icon("loader-circle", size=16, class_name="animate-spin"),
+            rx.icon(icon, size=16) if icon else rx.fragment(),
+        ),
+        label,
+        disabled=busy,
+        class_name=BTN_DANGER if danger else BTN_PRIMARY,
+        **props,
+    )
+
+
 def submit_actions(
     on_cancel: Any,
     busy: rx.Var,
@@ -198,14 +213,7 @@ def submit_actions(
     """A form dialog's Cancel and submit buttons; while `busy` the submit button spins and cannot be pressed twice."""
     return dialog_actions(
         rx.el.button(cancel, type="button", on_click=on_cancel, class_name=BTN_SECONDARY),
-        rx.el.button(
-            rx.cond(busy, rx.icon("loader-circle", size=16, class_name="animate-spin"), rx.fragment()),
-            label,
-            type="submit",
-            disabled=busy,
-            class_name=BTN_DANGER if danger else BTN_PRIMARY,
-            data_testid=test_id,
-        ),
+        busy_button(label, busy, danger=danger, type="submit", data_testid=test_id),
     )
 
 

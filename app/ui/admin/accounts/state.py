@@ -9,16 +9,16 @@ the spec's fallback when something unexpected failed.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import AsyncIterator, Callable
-from typing import Any
+from collections.abc import AsyncIterator
+from typing import Any, ClassVar
 
 import reflex as rx
 
 from app.core.permissions import EMPLOYEE_TYPE_LABELS, Perm, has_perm
+from app.models.user import UserPublic
 from app.services import admin_users
-from app.services.paging import Page
 from app.ui.admin.dialogs import Dialogs
-from app.ui.admin.paged import PagedList, export_url
+from app.ui.admin.paged import Listing, PagedList, export_url
 from app.ui.admin.state import AdminState
 from app.ui.format import long_date
 
@@ -93,7 +93,8 @@ def account_row(u: dict[str, Any]) -> AccountRow:
 
 
 def clean_form(form: dict[str, Any], keys: tuple[str, ...]) -> dict[str, str]:
-    """Only the known fields; values trimmed (passwords kept as typed); empty fields dropped, as the spec says."""
+    """Only the known fields; values trimmed (passwords kept as typed); empty fields dropped, as the spec says; an
+    employee type only for an employee."""
     data: dict[str, str] = {}
     for key in keys:
         value = form.get(key)
@@ -102,12 +103,23 @@ def clean_form(form: dict[str, Any], keys: tuple[str, ...]) -> dict[str, str]:
         value = value if key == "password" else value.strip()
         if value:
             data[key] = value
+    if data.get("role") != "employee":
+        data.pop("employee_type", None)
     return data
 
 
 class AccountsMixin(Dialogs, PagedList, AdminState, mixin=True):
-    """List, filters and dialogs over admin_users; the section states fill in `_query` and the texts."""
+    """List, filters and dialogs over admin_users; the section states fill in their `listing` and `_filters`."""
 
+    listing: ClassVar[Listing] = Listing(
+        Perm.users_read,
+        "User Management",
+        admin_users.list_users,
+        account_row,
+        "users",
+        "user",
+        "Failed to load users. Please try again.",
+    )
     rows: list[AccountRow] = []
     page_size: int = PAGE_SIZE
 
@@ -124,47 +136,16 @@ class AccountsMixin(Dialogs, PagedList, AdminState, mixin=True):
 
     # --- what the concrete sections define ---------------------------------------------------------------------
 
-    def _feature(self) -> str:
-        return "User Management"
-
     @rx.var
     def export_url(self) -> str:
-        return export_url("/api/admin/users/export", {**self._query(), "search": self.search, "sort": self.sort})
-
-    def _query(self) -> dict[str, Any]:
-        return {}
+        return export_url("/api/admin/users/export", {**self._filters(), "search": self.search, "sort": self.sort})
 
     def _edit_keys(self) -> tuple[str, ...]:
         return CREATE_KEYS
 
-    def _texts(self) -> dict[str, str]:
-        return {
-            "update_title": "Update Failed",
-            "update_fallback": "Unable to update user. Please try again.",
-            "update_ok": "User updated successfully",
-            "delete_title": "Deletion Failed",
-            "delete_fallback": "Unable to delete user. Please try again.",
-            "delete_ok": "User deleted successfully",
-        }
-
-    # --- list --------------------------------------------------------------------------------------------------
-
-    def _read_guard(self) -> tuple[str, str, str]:
-        return Perm.users_read, self._feature(), "Failed to load users. Please try again."
-
-    def _lister(self) -> Callable[..., Page[Any]]:
-        return admin_users.list_users
-
-    def _filters(self) -> dict[str, Any]:
-        return self._query()
-
-    def _take(self, data: list[Any]) -> None:
-        self.rows = [account_row(u) for u in data]
-
-    @rx.event
-    async def load(self) -> None:
-        self.page = 1
-        await self._reload(quiet=True)
+    async def _reader(self) -> UserPublic | None:
+        """The signed-in user when they may read the section's accounts (the services decide each write)."""
+        return await self._actor(Perm.users_read, self.listing.feature)
 
     # --- who may do what (display only: the services decide) ---------------------------------------------------
 
@@ -200,31 +181,31 @@ class AccountsMixin(Dialogs, PagedList, AdminState, mixin=True):
 
     @rx.event
     async def submit_create(self, form: dict[str, Any]) -> AsyncIterator[None]:
-        actor = await self._actor(Perm.users_read, self._feature())
+        actor = await self._reader()
         if actor is None:
             return
         client_only = self.create_mode == "client"
         data = clean_form(form, CLIENT_KEYS if client_only else CREATE_KEYS)
-        errors: dict[str, str] = {}
-        if not client_only:
-            if data.get("role") != "employee":
-                data.pop("employee_type", None)
-            elif not data.get("employee_type"):
-                errors["employee_type"] = "Employee type is required for employees"
-        if errors:
-            self.form_error, self.form_errors = "Please check the information and try again", errors
+        if self._untyped_employee(data):
             return
         ip = self.router.session.client_ip
         create = admin_users.create_client if client_only else admin_users.create_staff_or_client
-        self.saving = True
-        yield  # the spinner shows while the account is created
-        await self._submit(
+        async for _ in self._submitting(
             actor,
             lambda s, a: create(s, actor=a, data=data, ip=ip),
             "Unable to create user. Please try again.",
             "Client created successfully" if client_only else "User created successfully",
             f"We e-mailed {data['username']} a link to set their password.",
-        )
+        ):
+            yield
+
+    def _untyped_employee(self, data: dict[str, str]) -> bool:
+        """An employee without an employee type: say so on the form (True) rather than send it."""
+        if data.get("role") != "employee" or data.get("employee_type"):
+            return False
+        self.form_error = "Please check the information and try again"
+        self.form_errors = {"employee_type": "Employee type is required for employees"}
+        return True
 
     # --- edit --------------------------------------------------------------------------------------------------
 
@@ -239,30 +220,24 @@ class AccountsMixin(Dialogs, PagedList, AdminState, mixin=True):
         self.edit_role = str(value)
 
     def _edit_payload(self, form: dict[str, Any]) -> dict[str, str]:
-        data = clean_form(form, self._edit_keys())
-        if data.get("role") != "employee":
-            data.pop("employee_type", None)
-        return data
+        return clean_form(form, self._edit_keys())
 
     @rx.event
     async def submit_edit(self, form: dict[str, Any]) -> AsyncIterator[None]:
-        actor = await self._actor(Perm.users_read, self._feature())
+        actor = await self._reader()
         if actor is None:
             return
         data = self._edit_payload(form)
-        if data.get("role") == "employee" and not data.get("employee_type"):
-            self.form_error = "Please check the information and try again"
-            self.form_errors = {"employee_type": "Employee type is required for employees"}
+        if self._untyped_employee(data):
             return
-        texts, target, ip = self._texts(), self._dialog_key, self.router.session.client_ip
-        self.saving = True
-        yield
-        await self._submit(
+        noun, target, ip = self.listing.noun, self._dialog_key, self.router.session.client_ip
+        async for _ in self._submitting(
             actor,
             lambda s, a: admin_users.update_user(s, actor=a, user_id=target, data=data, ip=ip),
-            texts["update_fallback"],
-            texts["update_ok"],
-        )
+            f"Unable to update {noun}. Please try again.",
+            f"{noun.title()} updated successfully",
+        ):
+            yield
 
     # --- reset password ----------------------------------------------------------------------------------------
 
@@ -274,7 +249,7 @@ class AccountsMixin(Dialogs, PagedList, AdminState, mixin=True):
     @rx.event
     async def send_reset(self) -> AsyncIterator[None]:
         """E-mail the user a reset link (nobody on staff chooses or learns the new password)."""
-        actor = await self._actor(Perm.users_read, self._feature())
+        actor = await self._reader()
         if actor is None:
             return
         target, ip = self._dialog_key, self.router.session.client_ip
@@ -301,15 +276,14 @@ class AccountsMixin(Dialogs, PagedList, AdminState, mixin=True):
 
     @rx.event
     async def confirm_delete(self) -> AsyncIterator[None]:
-        actor = await self._actor(Perm.users_read, self._feature())
+        actor = await self._reader()
         if actor is None:
             return
-        texts, target, ip = self._texts(), self._dialog_key, self.router.session.client_ip
-        self.saving = True
-        yield
-        await self._submit(
+        noun, target, ip = self.listing.noun, self._dialog_key, self.router.session.client_ip
+        async for _ in self._submitting(
             actor,
             lambda s, a: admin_users.delete_user(s, actor=a, user_id=target, ip=ip),
-            texts["delete_fallback"],
-            texts["delete_ok"],
-        )
+            f"Unable to delete {noun}. Please try again.",
+            f"{noun.title()} deleted successfully",
+        ):
+            yield

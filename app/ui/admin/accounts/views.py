@@ -1,8 +1,9 @@
-"""The account UI that User Management and Clients share: search box, create, edit, reset-password and delete
-dialogs."""
+"""The account UI that User Management and Clients share: the page (search, table, export), the create, edit,
+reset-password and delete dialogs."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import reflex as rx
@@ -11,12 +12,13 @@ from reflex.vars.object import ObjectVar
 from app.ui.admin.accounts.state import EMPLOYEE_TYPE_OPTIONS, ROLE_OPTIONS, AccountRow, AccountsMixin
 from app.ui.admin.dialog_views import form_dialog, text_field
 from app.ui.admin.dialogs import shown
+from app.ui.admin.section import section_page
+from app.ui.admin.tables import Column, data_table
 from app.ui.admin.widgets import (
-    BTN_DANGER,
-    BTN_PRIMARY,
     BTN_SECONDARY,
     alert,
     badge,
+    busy_button,
     dialog,
     dialog_actions,
     field,
@@ -156,18 +158,7 @@ def reset_dialog(state: type[AccountsMixin]) -> rx.Component:
         ),
         dialog_actions(
             rx.el.button("Cancel", type="button", on_click=state.close_dialog(False), class_name=BTN_SECONDARY),
-            rx.el.button(
-                rx.cond(
-                    state.saving,
-                    rx.icon("loader-circle", size=16, class_name="animate-spin"),
-                    rx.icon("mail", size=16),
-                ),
-                "Send Reset Link",
-                type="button",
-                on_click=state.send_reset,
-                disabled=state.saving,
-                class_name=BTN_PRIMARY,
-            ),
+            busy_button("Send Reset Link", state.saving, icon="mail", type="button", on_click=state.send_reset),
         ),
         class_name="flex flex-col gap-4",
     )
@@ -189,14 +180,7 @@ def delete_dialog(state: type[AccountsMixin], noun: str, error_title: str) -> rx
         _form_alert(state, error_title),
         dialog_actions(
             rx.el.button("Cancel", type="button", on_click=state.close_dialog(False), class_name=BTN_SECONDARY),
-            rx.el.button(
-                rx.cond(state.saving, rx.icon("loader-circle", size=16, class_name="animate-spin"), rx.fragment()),
-                "Delete",
-                type="button",
-                on_click=state.confirm_delete,
-                disabled=state.saving,
-                class_name=BTN_DANGER,
-            ),
+            busy_button("Delete", state.saving, danger=True, type="button", on_click=state.confirm_delete),
         ),
     )
     return dialog(
@@ -211,9 +195,40 @@ def delete_dialog(state: type[AccountsMixin], noun: str, error_title: str) -> rx
     )
 
 
-def account_dialogs(state: type[AccountsMixin], noun: str, edit: rx.Component) -> list[rx.Component]:
-    """The dialogs every account list has: create, `edit` (with the section's own fields), reset password, delete."""
-    return [create_dialog(state), edit, reset_dialog(state), delete_dialog(state, noun, "Deletion Failed")]
+def accounts_page(
+    state: type[AccountsMixin],
+    columns: list[Column[AccountRow]],
+    actions: Callable[[ObjectVar[AccountRow]], rx.Component],
+    edit: rx.Component,
+    *,
+    title: str,
+    subtitle: rx.Component,
+    create: Sequence[rx.Component],
+    filters: Sequence[rx.Component],
+    dialogs: Sequence[rx.Component] = (),
+) -> rx.Component:
+    """An account list's page (Users, Clients), named as its state's `listing`: the table of the current page with
+    each row's `actions`, search, `filters`, Export CSV, and the dialogs every account list has: create, `edit` (with
+    the section's own fields), reset password, delete, then the section's own `dialogs`."""
+    s: Any = state
+    plural, noun = state.listing.plural, state.listing.noun
+    return section_page(
+        state,
+        data_table(state, columns, row_test_id=f"{noun}-row", empty=f"No {plural} found", actions=actions),
+        search=f"Search {plural}…",
+        title=title,
+        subtitle=subtitle,
+        create=create,
+        filters=filters,
+        export=s.export_url,
+        dialogs=[
+            create_dialog(state),
+            edit,
+            reset_dialog(state),
+            delete_dialog(state, noun, "Deletion Failed"),
+            *dialogs,
+        ],
+    )
 
 
 def verified_badge(row: Any) -> rx.Component:

@@ -4,8 +4,7 @@ that moves an application to one of its allowed next statuses and keeps notes.""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 import reflex as rx
 
@@ -13,9 +12,9 @@ from app.core.permissions import Perm
 from app.models.user import UserPublic
 from app.services import applications
 from app.services.paging import Page
-from app.ui.admin.common import Option, day_text, form_text, label_of, row_id
+from app.ui.admin.common import Option, day_text, form_text, label_of
 from app.ui.admin.dialogs import SectionWriter
-from app.ui.admin.paged import PagedList, export_url
+from app.ui.admin.paged import Listing, PagedList, export_url
 from app.ui.admin.state import AdminState, as_actor
 
 FEATURE = "Applications"
@@ -65,6 +64,9 @@ def application_row(a: dict[str, Any]) -> ApplicationRow:
 
 
 class ApplicationListState(SectionWriter, PagedList, AdminState):
+    listing: ClassVar[Listing] = Listing(
+        Perm.applications_read, FEATURE, applications.list_applications, application_row, "applications"
+    )
     rows: list[ApplicationRow] = []
     page_size: int = PAGE_SIZE
     sort: str = "newest"
@@ -78,12 +80,6 @@ class ApplicationListState(SectionWriter, PagedList, AdminState):
         filters = {"job_code": self.job_filter, "status": self.status_filter, "search": self.search, "sort": self.sort}
         return export_url("/api/admin/applications/export", filters)
 
-    def _read_guard(self) -> tuple[str, str, str]:
-        return Perm.applications_read, FEATURE, "There was an error loading the applications."
-
-    def _lister(self) -> Callable[..., Page[Any]]:
-        return applications.list_applications
-
     def _filters(self) -> dict[str, Any]:
         return {"job_code": self.job_filter, "status": self.status_filter}
 
@@ -93,9 +89,6 @@ class ApplicationListState(SectionWriter, PagedList, AdminState):
             openings = await as_actor(actor, lambda s, a: applications.opening_choices(s, actor=a))
             self.openings = [Option(id=o["code"], label=o["label"]) for o in openings]
         return result
-
-    def _take(self, data: list[Any]) -> None:
-        self.rows = [application_row(a) for a in data]
 
     def _clear(self, error: str = "") -> None:
         super()._clear(error)
@@ -127,7 +120,7 @@ class ApplicationListState(SectionWriter, PagedList, AdminState):
 
     @rx.event
     def open_detail(self, application_id: int) -> None:
-        row = next((r for r in self.rows if r.id == row_id(application_id)), None)
+        row = self._shown_row(application_id)
         if row is None:
             return
         self.detail = row
@@ -138,18 +131,14 @@ class ApplicationListState(SectionWriter, PagedList, AdminState):
         if actor is None:
             return
         aid = self._dialog_row()
-        self.saving = True
-        try:
-            ok, dto = await self._attempt(
-                actor,
-                lambda s, a: applications.update_application(
-                    s, actor=a, application_id=aid, data={"status": status, "notes": notes}
-                ),
-                "Update Failed",
-                "Failed to update application",
-            )
-        finally:
-            self.saving = False
+        ok, dto = await self._attempt_saving(
+            actor,
+            lambda s, a: applications.update_application(
+                s, actor=a, application_id=aid, data={"status": status, "notes": notes}
+            ),
+            "Update Failed",
+            "Failed to update application",
+        )
         if not ok or dto is None:
             return
         self.detail = application_row(dto)

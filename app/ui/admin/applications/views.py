@@ -13,10 +13,9 @@ from app.ui.admin.common import info, label_of, option_select
 from app.ui.admin.dialog_views import notes_form
 from app.ui.admin.dialogs import shown
 from app.ui.admin.section import filter_select, section_page
-from app.ui.admin.tables import data_table, lead_cell, note, table_row
+from app.ui.admin.tables import Column, data_table, lead, note
 from app.ui.admin.widgets import (
     BTN_SECONDARY,
-    TD,
     badge_by,
     dialog,
     external_link,
@@ -40,18 +39,16 @@ def _document(label: str, name: Any, url: Any, **props: Any) -> rx.Component:
     )
 
 
-def _row(a: ObjectVar[ApplicationRow]) -> rx.Component:
-    return table_row(
-        lead_cell(a.name, note(a.email, "break-all"), note(a.opening, "md:hidden")),
-        rx.el.td(a.opening, class_name=f"{TD} hidden md:table-cell"),
-        rx.el.td(badge_by(a.status, STATUS_COLORS, a.status_label, data_testid="application-status"), class_name=TD),
-        rx.el.td(a.date, class_name=f"{TD} hidden lg:table-cell whitespace-nowrap"),
-        rx.el.td(
-            icon_button("eye", "View application", f"View application of {a.name}", S.open_detail(a.id)),
-            class_name=f"{TD} text-right",
-        ),
-        test_id="application-row",
-    )
+COLUMNS: list[Column[ApplicationRow]] = [
+    Column("Applicant", lambda a: lead(a.name, note(a.email, "break-all"), note(a.opening, "md:hidden"))),
+    Column("Opening", lambda a: a.opening, "hidden md:table-cell"),
+    Column("Status", lambda a: badge_by(a.status, STATUS_COLORS, a.status_label, data_testid="application-status")),
+    Column("Applied", lambda a: a.date, "hidden lg:table-cell", "whitespace-nowrap"),
+]
+
+
+def _actions(a: ObjectVar[ApplicationRow]) -> rx.Component:
+    return icon_button("eye", "View application", f"View application of {a.name}", S.open_detail(a.id))
 
 
 def _detail_dialog() -> rx.Component:
@@ -115,9 +112,6 @@ def _detail_dialog() -> rx.Component:
     )
 
 
-HEADERS = [("Applicant", ""), ("Opening", "hidden md:table-cell"), ("Status", ""), ("Applied", "hidden lg:table-cell")]
-
-
 def applications_content() -> rx.Component:
     empty = rx.cond(S.filtered, "No applications found matching your search.", "No applications found.")
     openings = rx.el.div(
@@ -127,8 +121,7 @@ def applications_content() -> rx.Component:
     statuses = [("", "All Statuses"), *[(s, label_of(s)) for s in STATUSES]]
     return section_page(
         S,
-        data_table(S, HEADERS, _row, empty=empty),
-        plural="applications",
+        data_table(S, COLUMNS, row_test_id="application-row", empty=empty, actions=_actions),
         search="Search applicants…",
         title=rx.el.span("Job Applications (", S.total, ")"),
         subtitle="Applications per opening.",

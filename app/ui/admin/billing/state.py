@@ -11,8 +11,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import uuid
-from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 import reflex as rx
 
@@ -20,10 +19,9 @@ from app.core.errors import DomainError
 from app.core.permissions import Perm
 from app.models.user import UserPublic
 from app.services import billing
-from app.services.paging import Page
 from app.ui.admin.common import Option, day_text, dollars, form_text, label_of, row_id, row_index, without_row
 from app.ui.admin.dialogs import DeleteConfirm
-from app.ui.admin.paged import PagedList, export_url
+from app.ui.admin.paged import Listing, PagedList, export_url
 from app.ui.admin.pickers import ClientPicker
 from app.ui.admin.state import AdminState, as_actor
 
@@ -117,6 +115,7 @@ def _new_line() -> dict[str, str]:
 
 
 class BillingState(DeleteConfirm, ClientPicker, PagedList, AdminState):
+    listing: ClassVar[Listing] = Listing(Perm.billing_read, FEATURE, billing.list_invoices, invoice_row, "invoices")
     rows: list[InvoiceRow] = []
     status_filter: str = ""
     sort: str = "newest"
@@ -133,17 +132,8 @@ class BillingState(DeleteConfirm, ClientPicker, PagedList, AdminState):
         filters = {"search": self.search, "status": self.status_filter, "sort": self.sort}
         return export_url("/api/admin/invoices/export", filters)
 
-    def _read_guard(self) -> tuple[str, str, str]:
-        return Perm.billing_read, FEATURE, "There was an error loading the invoices."
-
-    def _lister(self) -> Callable[..., Page[Any]]:
-        return billing.list_invoices
-
     def _filters(self) -> dict[str, Any]:
         return {"status": self.status_filter}
-
-    def _take(self, data: list[Any]) -> None:
-        self.rows = [invoice_row(i) for i in data]
 
     @rx.event
     async def load(self) -> None:
@@ -279,8 +269,7 @@ class BillingState(DeleteConfirm, ClientPicker, PagedList, AdminState):
 
     @rx.event
     async def open_pay(self, invoice_id: int, number: str) -> None:
-        if await self._writer() is not None:
-            self._open_dialog("pay", row_id(invoice_id) or "", str(number)[:40])
+        await self._ask("pay", invoice_id, str(number)[:40])
 
     @rx.event
     async def submit_pay(self, form: dict[str, Any]) -> None:

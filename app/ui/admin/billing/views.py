@@ -10,15 +10,14 @@ from reflex.vars.object import ObjectVar
 
 from app.ui.admin.billing.state import SORTS, STATUS_COLORS, STATUS_FILTERS, BillingState, InvoiceRow
 from app.ui.admin.common import add_row_button, option_select, row_button, row_input, text_area, wide
-from app.ui.admin.dialog_views import delete_dialog, form_dialog, text_field
+from app.ui.admin.dialog_views import delete_dialog, form_dialog, number_field, text_field
 from app.ui.admin.pickers import client_picker
 from app.ui.admin.section import filter_select, section_page
-from app.ui.admin.tables import data_table, lead_cell, note, table_row
+from app.ui.admin.tables import Column, data_table, lead, note
 from app.ui.admin.widgets import (
     BTN_SECONDARY,
     ICON_BTN,
     INPUT,
-    TD,
     allowed_button,
     badge_by,
     field,
@@ -76,36 +75,20 @@ def _actions(r: ObjectVar[InvoiceRow]) -> rx.Component:
     )
 
 
-def _row(r: ObjectVar[InvoiceRow]) -> rx.Component:
-    return table_row(
-        lead_cell(
-            r.number,
-            note(r.client, "md:hidden"),
-            note(r.description, "line-clamp-1"),
-            title_classes="whitespace-nowrap",
-        ),
-        rx.el.td(r.client, class_name=f"{TD} hidden md:table-cell"),
-        rx.el.td(badge_by(r.status, STATUS_COLORS, r.status_label, data_testid="invoice-status"), class_name=TD),
-        rx.el.td(r.total, class_name=f"{TD} whitespace-nowrap text-right font-medium"),
-        rx.el.td(r.issue_date, class_name=f"{TD} hidden lg:table-cell whitespace-nowrap"),
-        rx.el.td(r.due_date, class_name=f"{TD} hidden lg:table-cell whitespace-nowrap"),
-        rx.el.td(
-            rx.cond(r.paid_date != "", r.paid_date, "—"),
-            class_name=f"{TD} hidden xl:table-cell whitespace-nowrap",
-        ),
-        rx.el.td(_actions(r), class_name=TD),
-        test_id="invoice-row",
+def _invoice(r: ObjectVar[InvoiceRow]) -> rx.Component:
+    return lead(
+        r.number, note(r.client, "md:hidden"), note(r.description, "line-clamp-1"), title_classes="whitespace-nowrap"
     )
 
 
-HEADERS = [
-    ("Invoice", ""),
-    ("Client", "hidden md:table-cell"),
-    ("Status", ""),
-    ("Total", "text-right"),
-    ("Issued", "hidden lg:table-cell"),
-    ("Due", "hidden lg:table-cell"),
-    ("Paid", "hidden xl:table-cell"),
+COLUMNS: list[Column[InvoiceRow]] = [
+    Column("Invoice", _invoice),
+    Column("Client", lambda r: r.client, "hidden md:table-cell"),
+    Column("Status", lambda r: badge_by(r.status, STATUS_COLORS, r.status_label, data_testid="invoice-status")),
+    Column("Total", lambda r: r.total, "text-right", "whitespace-nowrap font-medium"),
+    Column("Issued", lambda r: r.issue_date, "hidden lg:table-cell", "whitespace-nowrap"),
+    Column("Due", lambda r: r.due_date, "hidden lg:table-cell", "whitespace-nowrap"),
+    Column("Paid", lambda r: rx.cond(r.paid_date != "", r.paid_date, "—"), "hidden xl:table-cell", "whitespace-nowrap"),
 ]
 
 
@@ -241,14 +224,14 @@ def _create_dialog() -> rx.Component:
 
 def _pay_dialog() -> rx.Component:
     fields = rx.el.div(
-        text_field(
+        number_field(
             S,
             "Amount (USD)",
             "amount",
-            id="pay-amount",
-            type="number",
+            None,
+            "0.01",
             step="0.01",
-            min="0.01",
+            id="pay-amount",
             hint="Leave empty for the whole outstanding amount.",
         ),
         text_field(S, "Method", "method", id="pay-method", placeholder="Bank transfer"),
@@ -272,8 +255,7 @@ def billing_content() -> rx.Component:
     empty = rx.cond(filtered, "No invoices found matching your search.", "No invoices found.")
     return section_page(
         S,
-        data_table(S, HEADERS, _row, empty=empty),
-        plural="invoices",
+        data_table(S, COLUMNS, row_test_id="invoice-row", empty=empty, actions=_actions),
         search="Search invoices…",
         title="Billing",
         subtitle="Invoices for clients: drafts, issued and paid.",

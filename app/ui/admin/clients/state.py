@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+import dataclasses
+from typing import Any, ClassVar
 
 import reflex as rx
 
-from app.ui.admin.accounts.state import (
-    AccountsMixin,
-)
+from app.ui.admin.accounts.state import AccountsMixin
+from app.ui.admin.paged import Listing
 from app.ui.admin.state import AdminState
 
 VERIFIED_FILTERS = [("", "All Clients"), ("verified", "Verified"), ("unverified", "Unverified")]
@@ -16,12 +16,12 @@ CLIENT_EDIT_KEYS = ("first_name", "last_name", "email", "phone", "company")
 
 
 class ClientsState(AccountsMixin, AdminState):
+    listing: ClassVar[Listing] = dataclasses.replace(
+        AccountsMixin.listing, feature="Clients", plural="clients", noun="client"
+    )
     verified_filter: str = ""
 
-    def _feature(self) -> str:
-        return "Clients"
-
-    def _query(self) -> dict[str, Any]:
+    def _filters(self) -> dict[str, Any]:
         verified = {"verified": True, "unverified": False}.get(self.verified_filter)
         return {"role": "client", "verified": verified}
 
@@ -31,16 +31,6 @@ class ClientsState(AccountsMixin, AdminState):
     def _edit_payload(self, form: dict[str, Any]) -> dict[str, str]:
         # As the spec's client edit: the five fields, and the role stays client.
         return {**super()._edit_payload(form), "role": "client"}
-
-    def _texts(self) -> dict[str, str]:
-        return {
-            "update_title": "Update Failed",
-            "update_fallback": "Unable to update client. Please try again.",
-            "update_ok": "Client updated successfully",
-            "delete_title": "Deletion Failed",
-            "delete_fallback": "Unable to delete client. Please try again.",
-            "delete_ok": "Client deleted successfully",
-        }
 
     @rx.event
     async def set_verified_filter(self, value: str) -> None:

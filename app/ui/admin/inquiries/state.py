@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import AsyncIterator, Callable
-from typing import Any
+from collections.abc import AsyncIterator
+from typing import Any, ClassVar
 
 import reflex as rx
 
@@ -14,7 +14,7 @@ from app.services import admin_inquiries
 from app.services.paging import Page
 from app.ui.admin.common import timestamp_text
 from app.ui.admin.dialogs import SectionWriter
-from app.ui.admin.paged import PagedList, export_url
+from app.ui.admin.paged import Listing, PagedList, export_url
 from app.ui.admin.state import AdminState
 from app.ui.format import long_date
 
@@ -68,7 +68,8 @@ class InquiryRow:
     spam: bool = False
 
 
-def inquiry_row(i: dict[str, Any], me: str) -> InquiryRow:
+def inquiry_row(i: dict[str, Any], me: str = "") -> InquiryRow:
+    """An inquiry as the table shows it to the staff member `me` (their id: the row says whether it is theirs)."""
     service = i.get("service_type") or ""
     budget = i.get("budget") or ""
     assignee = i.get("assigned_to") or ""
@@ -94,18 +95,20 @@ def inquiry_row(i: dict[str, Any], me: str) -> InquiryRow:
 
 
 class InquiriesState(SectionWriter, PagedList, AdminState):
+    listing: ClassVar[Listing] = Listing(
+        Perm.inquiries_read,
+        FEATURE,
+        admin_inquiries.list_inquiries,
+        inquiry_row,
+        "inquiries",
+        failed="Failed to load inquiries. Please try again.",
+    )
     rows: list[InquiryRow] = []
     status_filter: str = ""
     page_size: int = PAGE_SIZE
 
     detail: InquiryRow = InquiryRow()
     _viewer_id: str = ""  # who the rows were read for (a row says whether it is assigned to them)
-
-    def _read_guard(self) -> tuple[str, str, str]:
-        return Perm.inquiries_read, FEATURE, "Failed to load inquiries. Please try again."
-
-    def _lister(self) -> Callable[..., Page[Any]]:
-        return admin_inquiries.list_inquiries
 
     def _filters(self) -> dict[str, Any]:
         spam = self.status_filter == SPAM
@@ -116,6 +119,7 @@ class InquiriesState(SectionWriter, PagedList, AdminState):
         return await super()._page(actor, page)
 
     def _take(self, data: list[Any]) -> None:
+        """The rows as the viewer sees them: which are assigned to them."""
         self.rows = [inquiry_row(i, self._viewer_id) for i in data]
 
     @rx.var
@@ -126,12 +130,6 @@ class InquiriesState(SectionWriter, PagedList, AdminState):
         return export_url("/api/admin/inquiries/export", filters)
 
     @rx.event
-    async def load(self) -> None:
-        self.page = 1
-        self.close_dialogs()
-        await self._reload(quiet=True)
-
-    @rx.event
     async def set_status_filter(self, value: str) -> None:
         self.status_filter = value if value in dict(STATUS_FILTERS) else ""
         await self._first_page()
@@ -140,7 +138,7 @@ class InquiriesState(SectionWriter, PagedList, AdminState):
 
     @rx.event
     def open_detail(self, inquiry_id: str) -> None:
-        row = next((r for r in self.rows if r.id == str(inquiry_id)), None)
+        row = self._shown_row(inquiry_id)
         if row is None:
             return
         self.detail = dataclasses.replace(row)

@@ -19,11 +19,10 @@ from app.ui.admin.inquiries.state import (
     InquiryRow,
 )
 from app.ui.admin.section import filter_select, section_page
-from app.ui.admin.tables import data_table, lead_cell, note, table_row
+from app.ui.admin.tables import Column, data_table, lead, note
 from app.ui.admin.widgets import (
     BTN_PRIMARY,
     BTN_SECONDARY,
-    TD_TIGHT,
     badge_by,
     dialog,
     icon_button,
@@ -31,57 +30,43 @@ from app.ui.admin.widgets import (
 )
 
 
-def _row(row: ObjectVar[InquiryRow]) -> rx.Component:
-    # Below 1536 px the Company and Budget columns fold into the Name and Service cells (the table stays in view).
-    return table_row(
-        lead_cell(
-            row.name,
-            rx.cond(row.company != "", note(row.company, "2xl:hidden"), rx.fragment()),
-            note(row.date, "lg:hidden"),
-            cell=TD_TIGHT,
-        ),
-        rx.el.td(
-            rx.el.p(row.email, class_name="whitespace-nowrap"),
-            rx.cond(row.phone != "", rx.el.p(row.phone, class_name="text-xs text-slate-500"), rx.fragment()),
-            class_name=f"{TD_TIGHT} hidden md:table-cell",
-        ),
-        rx.el.td(rx.cond(row.company != "", row.company, "—"), class_name=f"{TD_TIGHT} hidden 2xl:table-cell"),
-        rx.el.td(
-            rx.el.p(rx.cond(row.service != "", row.service, "-")),
-            rx.cond(
-                row.budget != "",
-                rx.el.p(row.budget, class_name="text-xs text-slate-500 2xl:hidden"),
-                rx.fragment(),
-            ),
-            class_name=f"{TD_TIGHT} hidden lg:table-cell",
-        ),
-        rx.el.td(
-            rx.cond(row.budget != "", row.budget, "—"),
-            class_name=f"{TD_TIGHT} hidden 2xl:table-cell whitespace-nowrap",
-        ),
-        rx.el.td(badge_by(row.status, STATUS_COLORS, row.status_label), class_name=TD_TIGHT),
-        rx.el.td(
-            badge_by(row.priority, PRIORITY_COLORS, row.priority_label, data_testid="priority-badge"),
-            class_name=f"{TD_TIGHT} hidden sm:table-cell",
-        ),
-        rx.el.td(row.date, class_name=f"{TD_TIGHT} hidden lg:table-cell whitespace-nowrap"),
-        rx.el.td(
-            icon_button("eye", "View details", f"View inquiry from {row.name}", InquiriesState.open_detail(row.id)),
-            class_name=f"{TD_TIGHT} text-right",
-        ),
-        test_id="inquiry-row",
+def _name(row: ObjectVar[InquiryRow]) -> rx.Component:
+    company = rx.cond(row.company != "", note(row.company, "2xl:hidden"), rx.fragment())
+    return lead(row.name, company, note(row.date, "lg:hidden"))
+
+
+def _contact(row: ObjectVar[InquiryRow]) -> rx.Component:
+    return rx.fragment(
+        rx.el.p(row.email, class_name="whitespace-nowrap"),
+        rx.cond(row.phone != "", rx.el.p(row.phone, class_name="text-xs text-slate-500"), rx.fragment()),
     )
 
 
-HEADERS = [
-    ("Name", ""),
-    ("Contact", "hidden md:table-cell"),
-    ("Company", "hidden 2xl:table-cell"),
-    ("Service", "hidden lg:table-cell"),
-    ("Budget", "hidden 2xl:table-cell"),
-    ("Status", ""),
-    ("Priority", "hidden sm:table-cell"),
-    ("Date", "hidden lg:table-cell"),
+def _service(row: ObjectVar[InquiryRow]) -> rx.Component:
+    return rx.fragment(
+        rx.el.p(rx.cond(row.service != "", row.service, "-")),
+        rx.cond(row.budget != "", rx.el.p(row.budget, class_name="text-xs text-slate-500 2xl:hidden"), rx.fragment()),
+    )
+
+
+def _priority(row: ObjectVar[InquiryRow]) -> rx.Component:
+    return badge_by(row.priority, PRIORITY_COLORS, row.priority_label, data_testid="priority-badge")
+
+
+def _actions(row: ObjectVar[InquiryRow]) -> rx.Component:
+    return icon_button("eye", "View details", f"View inquiry from {row.name}", InquiriesState.open_detail(row.id))
+
+
+# Below 1536 px the Company and Budget columns fold into the Name and Service cells (the table stays in view).
+COLUMNS: list[Column[InquiryRow]] = [
+    Column("Name", _name),
+    Column("Contact", _contact, "hidden md:table-cell"),
+    Column("Company", lambda r: rx.cond(r.company != "", r.company, "—"), "hidden 2xl:table-cell"),
+    Column("Service", _service, "hidden lg:table-cell"),
+    Column("Budget", lambda r: rx.cond(r.budget != "", r.budget, "—"), "hidden 2xl:table-cell", "whitespace-nowrap"),
+    Column("Status", lambda r: badge_by(r.status, STATUS_COLORS, r.status_label)),
+    Column("Priority", _priority, "hidden sm:table-cell"),
+    Column("Date", lambda r: r.date, "hidden lg:table-cell", "whitespace-nowrap"),
 ]
 
 
@@ -153,22 +138,12 @@ def _detail_dialog() -> rx.Component:
                 class_name="text-sm text-slate-600",
                 data_testid="detail-assigned",
             ),
-            rx.cond(
-                d.assigned == "you",
-                rx.el.button(
-                    "Unassign",
-                    type="button",
-                    on_click=s.assign_to_me(False),
-                    disabled=s.saving,
-                    class_name=BTN_SECONDARY,
-                ),
-                rx.el.button(
-                    "Assign to me",
-                    type="button",
-                    on_click=s.assign_to_me(True),
-                    disabled=s.saving,
-                    class_name=BTN_SECONDARY,
-                ),
+            rx.el.button(
+                rx.cond(d.assigned == "you", "Unassign", "Assign to me"),
+                type="button",
+                on_click=s.assign_to_me(d.assigned != "you"),
+                disabled=s.saving,
+                class_name=BTN_SECONDARY,
             ),
             class_name="mt-4 flex flex-wrap items-center justify-between gap-2 rounded-lg bg-slate-50 p-3",
         ),
@@ -207,8 +182,7 @@ def inquiries_content() -> rx.Component:
     s = InquiriesState
     return section_page(
         s,
-        data_table(s, HEADERS, _row, empty="No inquiries found", tight=True),
-        plural="inquiries",
+        data_table(s, COLUMNS, row_test_id="inquiry-row", empty="No inquiries found", actions=_actions, tight=True),
         search="Search inquiries…",
         title=rx.el.span("Contact Inquiries (", s.total, ")"),
         subtitle="Requests sent through the contact form.",

@@ -5,19 +5,17 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 import reflex as rx
 
 from app.core.permissions import Perm
 from app.services import booking_settings, company, meetings_admin
 from app.services.meetings_admin import MeetingTypeCreate, MeetingTypeSave
-from app.services.paging import Page
 from app.services.schema import parse
 from app.ui.admin.common import Option, form_text
 from app.ui.admin.dialogs import FormDialog
-from app.ui.admin.paged import PagedList
+from app.ui.admin.paged import Listing, PagedList
 from app.ui.admin.state import AdminState
 from app.ui.state.calls import call
 
@@ -93,27 +91,15 @@ def booking_data(form: dict[str, Any]) -> dict[str, Any]:
 
 
 class MeetingTypesState(FormDialog, PagedList, AdminState):
+    listing: ClassVar[Listing] = Listing(
+        Perm.meetings_read, FEATURE, meetings_admin.list_types, type_row, "meeting types"
+    )
     rows: rx.Field[list[TypeRow]] = rx.field(default_factory=list)
     page_size: int = PAGE_SIZE
 
     edit: TypeRow = TypeRow()
     organizers: list[Option] = []
     business_zone: str = ""  # the time zone the weekly hours are read in (Settings > Company)
-
-    def _read_guard(self) -> tuple[str, str, str]:
-        return Perm.meetings_read, FEATURE, "There was an error loading the meeting types."
-
-    def _lister(self) -> Callable[..., Page[Any]]:
-        return meetings_admin.list_types
-
-    def _take(self, data: list[Any]) -> None:
-        self.rows = [type_row(t) for t in data]
-
-    @rx.event
-    async def load(self) -> None:
-        self.page = 1
-        self.close_dialogs()
-        await self._reload(quiet=True)
 
     def _write_guard(self) -> tuple[str, str]:
         return Perm.meetings_write, FEATURE
@@ -123,7 +109,7 @@ class MeetingTypesState(FormDialog, PagedList, AdminState):
         """The form for the type `type_id` of this page, or for a new one (0)."""
         if await self._writer() is None:
             return
-        row = next((t for t in self.rows if type_id and t.id == type_id), None)
+        row = self._shown_row(type_id)
         self.edit = dataclasses.replace(row) if row else TypeRow()
         staff = await call(booking_settings.staff_choices)
         self.business_zone = (await asyncio.to_thread(company.cached)).business_timezone

@@ -9,7 +9,7 @@ import reflex as rx
 from reflex.vars.object import ObjectVar
 
 from app.ui.admin.common import option_select, text_area
-from app.ui.admin.dialog_views import area_field, check_field, form_dialog, text_field
+from app.ui.admin.dialog_views import area_field, check_field, form_dialog, number_field, text_field
 from app.ui.admin.meeting_types.state import WEEKDAYS, MeetingTypesState, TypeRow
 from app.ui.admin.widgets import (
     BTN_SECONDARY,
@@ -63,16 +63,7 @@ def type_dialog() -> rx.Component:
     fields = rx.fragment(
         rx.el.div(
             text_field(S, "Name", "name", e.name, id="type-name", required=True),
-            text_field(
-                S,
-                "Duration (minutes)",
-                "duration_minutes",
-                e.duration,
-                id="type-duration",
-                type="number",
-                min="5",
-                max="600",
-            ),
+            number_field(S, "Duration (minutes)", "duration_minutes", e.duration, "5", "600", id="type-duration"),
             text_field(S, "Host", "host_name", e.host_name, id="type-host"),
             text_field(S, "External booking link", "scheduling_url", e.scheduling_url, id="type-url"),
             area_field(S, "Description", "description", e.description, id="type-description", rows=2),
@@ -93,7 +84,7 @@ def type_dialog() -> rx.Component:
 
 
 def _number(label: str, name: str, value: Any, low: int, high: int, hint: str | None = None) -> rx.Component:
-    return text_field(S, label, name, value, hint=hint, id=f"type-{name}", type="number", min=str(low), max=str(high))
+    return number_field(S, label, name, value, str(low), str(high), hint=hint, id=f"type-{name}")
 
 
 def _booking_fields() -> rx.Component:

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, ClassVar
 
 import reflex as rx
 
@@ -19,7 +18,7 @@ from app.services.paging import PAGE_SIZE_MAX, Page
 from app.services.schema import parse
 from app.ui.admin.common import Option, form_text, label_of, row_id
 from app.ui.admin.dialogs import FormDialog
-from app.ui.admin.paged import PagedList
+from app.ui.admin.paged import Listing, PagedList
 from app.ui.admin.pickers import ClientPicker
 from app.ui.admin.state import AdminState, as_actor
 
@@ -91,6 +90,7 @@ def meeting_row(m: dict[str, Any]) -> MeetingRow:
 class MeetingsState(FormDialog, ClientPicker, PagedList, AdminState):
     """The client filter and the form share one client picker (its search and options); each keeps its own choice."""
 
+    listing: ClassVar[Listing] = Listing(Perm.meetings_read, FEATURE, meetings_admin.list_all, meeting_row, "meetings")
     rows: list[MeetingRow] = []
     when: str = "upcoming"
     status_filter: str = ""
@@ -102,12 +102,6 @@ class MeetingsState(FormDialog, ClientPicker, PagedList, AdminState):
 
     # --- list --------------------------------------------------------------------------------------------------
 
-    def _read_guard(self) -> tuple[str, str, str]:
-        return Perm.meetings_read, FEATURE, "There was an error loading the meetings."
-
-    def _lister(self) -> Callable[..., Page[Any]]:
-        return meetings_admin.list_all
-
     def _filters(self) -> dict[str, Any]:
         return {"when": self.when, "status": self.status_filter, "client_id": self.client_filter}
 
@@ -115,9 +109,6 @@ class MeetingsState(FormDialog, ClientPicker, PagedList, AdminState):
         if not self.client_options:  # the client filter's first choices, once per visit
             await self._find_clients(actor)
         return await super()._page(actor, page)
-
-    def _take(self, data: list[Any]) -> None:
-        self.rows = [meeting_row(m) for m in data]
 
     @rx.event
     async def load(self) -> None:
@@ -203,7 +194,7 @@ class MeetingsState(FormDialog, ClientPicker, PagedList, AdminState):
 
     @rx.event
     async def open_edit(self, meeting_id: int):
-        row = next((r for r in self.rows if r.id == row_id(meeting_id)), None)
+        row = self._shown_row(meeting_id)
         if row is None or await self._writer() is None:
             return
         self._edit_form(row, row.id)
@@ -240,7 +231,7 @@ class MeetingsState(FormDialog, ClientPicker, PagedList, AdminState):
 
     @rx.event
     async def ask_cancel(self, meeting_id: int) -> None:
-        row = next((r for r in self.rows if r.id == row_id(meeting_id)), None)
+        row = self._shown_row(meeting_id)
         if row is not None and await self._writer() is not None:
             self._open_dialog("cancel", row.id, row.title)
 

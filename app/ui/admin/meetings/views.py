@@ -7,14 +7,13 @@ import reflex as rx
 from reflex.vars.object import ObjectVar
 
 from app.ui.admin.common import wide
-from app.ui.admin.dialog_views import area_field, form_dialog, text_field
+from app.ui.admin.dialog_views import area_field, form_dialog, number_field, text_field
 from app.ui.admin.meetings.state import SORT_OPTIONS, STATUS_FILTERS, WHEN_FILTERS, MeetingRow, MeetingsState
 from app.ui.admin.pickers import client_picker
 from app.ui.admin.section import filter_select, section_page
-from app.ui.admin.tables import data_table, lead_cell, note, table_row
+from app.ui.admin.tables import Column, data_table, lead, note
 from app.ui.admin.widgets import (
     INPUT,
-    TD,
     allowed_button,
     badge_by,
     external_link,
@@ -25,14 +24,6 @@ from app.ui.admin.widgets import (
 
 S = MeetingsState
 STATUS_COLORS = {"scheduled": "blue", "completed": "green", "cancelled": "red"}
-HEADERS = [
-    ("Meeting", ""),
-    ("Client", "hidden md:table-cell"),
-    ("When (UTC)", "hidden lg:table-cell"),
-    ("Duration", "hidden xl:table-cell"),
-    ("Type", "hidden xl:table-cell"),
-    ("Status", ""),
-]
 
 
 def _actions(m: ObjectVar[MeetingRow]) -> rx.Component:
@@ -51,27 +42,28 @@ def _actions(m: ObjectVar[MeetingRow]) -> rx.Component:
     )
 
 
-def meeting_row(m: ObjectVar[MeetingRow]) -> rx.Component:
-    return table_row(
-        lead_cell(
-            m.title,
-            note(m.client, "md:hidden"),
-            note(m.when, "lg:hidden"),
-            rx.cond(
-                m.join_url != "",
-                external_link("Join link", href=m.join_url, class_name="text-xs text-blue-600 hover:underline"),
-                rx.fragment(),
-            ),
-            rx.cond(m.cancel_reason != "", note(rx.el.span("Reason: ", m.cancel_reason)), rx.fragment()),
+def _meeting(m: ObjectVar[MeetingRow]) -> rx.Component:
+    return lead(
+        m.title,
+        note(m.client, "md:hidden"),
+        note(m.when, "lg:hidden"),
+        rx.cond(
+            m.join_url != "",
+            external_link("Join link", href=m.join_url, class_name="text-xs text-blue-600 hover:underline"),
+            rx.fragment(),
         ),
-        rx.el.td(m.client, class_name=f"{TD} hidden md:table-cell"),
-        rx.el.td(m.when, class_name=f"{TD} hidden lg:table-cell whitespace-nowrap"),
-        rx.el.td(m.duration, " min", class_name=f"{TD} hidden xl:table-cell whitespace-nowrap"),
-        rx.el.td(rx.cond(m.meeting_type != "", m.meeting_type, "—"), class_name=f"{TD} hidden xl:table-cell"),
-        rx.el.td(badge_by(m.status, STATUS_COLORS, m.status_label), class_name=TD),
-        rx.el.td(_actions(m), class_name=TD),
-        test_id="meeting-row",
+        rx.cond(m.cancel_reason != "", note(rx.el.span("Reason: ", m.cancel_reason)), rx.fragment()),
     )
+
+
+COLUMNS: list[Column[MeetingRow]] = [
+    Column("Meeting", _meeting),
+    Column("Client", lambda m: m.client, "hidden md:table-cell"),
+    Column("When (UTC)", lambda m: m.when, "hidden lg:table-cell", "whitespace-nowrap"),
+    Column("Duration", lambda m: rx.fragment(m.duration, " min"), "hidden xl:table-cell", "whitespace-nowrap"),
+    Column("Type", lambda m: rx.cond(m.meeting_type != "", m.meeting_type, "—"), "hidden xl:table-cell"),
+    Column("Status", lambda m: badge_by(m.status, STATUS_COLORS, m.status_label)),
+]
 
 
 def meeting_filters() -> list[rx.Component]:
@@ -124,16 +116,8 @@ def _form_fields() -> rx.Component:
             hint="Times are in UTC.",
             required=True,
         ),
-        text_field(
-            S,
-            "Duration (minutes)",
-            "duration_minutes",
-            e.duration,
-            id="meeting-duration",
-            type="number",
-            min="5",
-            max="600",
-            step="5",
+        number_field(
+            S, "Duration (minutes)", "duration_minutes", e.duration, "5", "600", step="5", id="meeting-duration"
         ),
         field(
             "Type",
@@ -187,8 +171,7 @@ def meetings_list() -> rx.Component:
     """The section's upper part: everything about meetings themselves."""
     return section_page(
         S,
-        data_table(S, HEADERS, meeting_row, empty="No meetings found."),
-        plural="meetings",
+        data_table(S, COLUMNS, row_test_id="meeting-row", empty="No meetings found.", actions=_actions),
         search="Search meetings…",
         search_id="meeting-search",
         title="Meetings",

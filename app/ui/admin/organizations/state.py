@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 from sqlmodel import Session
 
 from app.models.user import User, UserPublic
 from app.services import organizations
 from app.services.organizations import OrganizationPublic
-from app.services.paging import Page
-from app.ui.admin.cards import CardList
+from app.ui.admin.cards import CardList, card_listing
 from app.ui.admin.common import form_text
+from app.ui.admin.paged import Listing
 from app.ui.admin.pickers import ClientPicker
 from app.ui.admin.state import AdminState
 
@@ -47,18 +46,10 @@ def organization_row(o: OrganizationPublic) -> OrganizationRow:
 
 
 class OrganizationListState(ClientPicker, CardList, AdminState):
+    listing: ClassVar[Listing] = card_listing("organization", organizations.list_organizations, organization_row)
     rows: list[OrganizationRow] = []
     sort: str = "name"
     edit: OrganizationRow = OrganizationRow()
-
-    def _noun(self) -> str:
-        return "organization"
-
-    def _lister(self) -> Callable[..., Page[Any]]:
-        return organizations.list_organizations
-
-    def _take(self, data: list[Any]) -> None:
-        self.rows = [organization_row(o) for o in data]
 
     def _delete(self, s: Session, actor: User, target: int) -> None:
         organizations.delete_organization(s, actor=actor, organization_id=target)

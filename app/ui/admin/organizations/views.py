@@ -65,6 +65,4 @@ def _fields() -> rx.Component:
 
 def organizations_panel() -> rx.Component:
     dialogs = [card_form(S, _fields()), delete_dialog(S, "Delete Organization")]
-    return card_page(
-        S, _card, plural="organizations", kind="organizations", create_label="Create Organization", dialogs=dialogs
-    )
+    return card_page(S, _card, dialogs)

@@ -4,8 +4,7 @@ Products & Services page (each product with its prices; adding prices and switch
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 import reflex as rx
 from sqlmodel import Session
@@ -14,10 +13,10 @@ from app.core.permissions import Perm, has_perm
 from app.models.user import User, UserPublic
 from app.services import products
 from app.services.paging import Page
-from app.ui.admin.cards import CardList
+from app.ui.admin.cards import CardList, card_listing
 from app.ui.admin.common import dollars, form_text, label_of, row_id
 from app.ui.admin.dialogs import SectionWriter
-from app.ui.admin.paged import PagedList
+from app.ui.admin.paged import Listing, PagedList
 from app.ui.admin.state import AdminState, as_actor
 
 CATALOGUE = "Products & Services"
@@ -25,13 +24,25 @@ CATALOGUE_PAGE_SIZE = 10  # products per page; each shows its price table
 
 
 @dataclasses.dataclass
+class PriceRow:
+    id: int = 0
+    amount: str = ""
+    currency: str = ""
+    period: str = ""
+    active: bool = True
+
+
+@dataclasses.dataclass
 class ProductRow:
+    """A product as its card and its form (Content Management) and its catalogue entry with its prices show it."""
+
     id: int = 0
     name: str = ""
     description: str = ""
     category: str = ""
     category_label: str = ""
     active: bool = True
+    prices: list[PriceRow] = dataclasses.field(default_factory=list)
 
 
 def product_row(p: dict[str, Any]) -> ProductRow:
@@ -43,16 +54,24 @@ def product_row(p: dict[str, Any]) -> ProductRow:
         category=category,
         category_label=label_of(category),
         active=bool(p.get("is_active")),
+        prices=[
+            PriceRow(
+                id=int(x["id"]),
+                amount=dollars(x["amount"]),
+                currency=str(x["currency"]).upper(),
+                period=label_of(x["billing_period"]),
+                active=bool(x["is_active"]),
+            )
+            for x in p.get("prices") or []
+        ],
     )
 
 
 class ProductListState(CardList, AdminState):
+    listing: ClassVar[Listing] = card_listing("product", products.list_products, product_row)
     rows: list[ProductRow] = []
     sort: str = "name"
     edit: ProductRow = ProductRow()
-
-    def _noun(self) -> str:
-        return "product"
 
     def _write_perm(self) -> str:
         return Perm.products_write
@@ -63,9 +82,6 @@ class ProductListState(CardList, AdminState):
             return await as_actor(actor, lambda s, a: products.list_products(s, actor=a, page=page, **query))
         # Without products:read the tab lists what the public site shows: the active products.
         return await as_actor(actor, lambda s, _a: products.list_active_products(s, page=page, **query))
-
-    def _take(self, data: list[Any]) -> None:
-        self.rows = [product_row(p) for p in data]
 
     def _delete(self, s: Session, actor: User, target: int) -> None:
         products.delete_product(s, actor=actor, product_id=target)
@@ -90,72 +106,18 @@ class ProductListState(CardList, AdminState):
 # --- Products & Services -----------------------------------------------------------------------------------------
 
 
-@dataclasses.dataclass
-class PriceRow:
-    id: int = 0
-    amount: str = ""
-    currency: str = ""
-    period: str = ""
-    active: bool = True
-
-
-@dataclasses.dataclass
-class CatalogueRow:
-    id: int = 0
-    name: str = ""
-    description: str = ""
-    category: str = ""
-    active: bool = True
-    prices: list[PriceRow] = dataclasses.field(default_factory=list)
-
-
-def catalogue_row(p: dict[str, Any]) -> CatalogueRow:
-    return CatalogueRow(
-        id=int(p["id"]),
-        name=p["name"],
-        description=p.get("description") or "",
-        category=label_of(p.get("category") or ""),
-        active=bool(p.get("is_active")),
-        prices=[
-            PriceRow(
-                id=int(x["id"]),
-                amount=dollars(x["amount"]),
-                currency=str(x["currency"]).upper(),
-                period=label_of(x["billing_period"]),
-                active=bool(x["is_active"]),
-            )
-            for x in p.get("prices") or []
-        ],
-    )
-
-
 class ProductCatalogueState(SectionWriter, PagedList, AdminState):
-    rows: rx.Field[list[CatalogueRow]] = rx.field(default_factory=list)
+    listing: ClassVar[Listing] = Listing(Perm.products_read, CATALOGUE, products.list_products, product_row, "products")
+    rows: rx.Field[list[ProductRow]] = rx.field(default_factory=list)
     page_size: int = CATALOGUE_PAGE_SIZE
     sort: str = "name"
-
-    def _read_guard(self) -> tuple[str, str, str]:
-        return Perm.products_read, CATALOGUE, "There was an error loading the products."
-
-    def _lister(self) -> Callable[..., Page[Any]]:
-        return products.list_products
-
-    def _take(self, data: list[Any]) -> None:
-        self.rows = [catalogue_row(p) for p in data]
-
-    @rx.event
-    async def load(self) -> None:
-        self.close_dialogs()
-        self.page = 1
-        await self._reload(quiet=True)
 
     def _write_guard(self) -> tuple[str, str]:
         return Perm.products_write, CATALOGUE
 
     @rx.event
     async def open_price(self, product_id: int, name: str) -> None:
-        if await self._writer() is not None:
-            self._open_dialog("price", row_id(product_id) or "", str(name)[:200])
+        await self._ask("price", product_id, str(name)[:200])
 
     @rx.event
     async def submit_price(self, form: dict[str, Any]) -> None:

@@ -9,8 +9,16 @@ from reflex.vars.object import ObjectVar
 from app.models.enums import BillingPeriod, ProductCategory
 from app.ui.admin.cards import CARD_BOX, card_actions, card_form, card_page, card_title, pager
 from app.ui.admin.common import empty_panel, label_of
-from app.ui.admin.dialog_views import area_field, check_field, delete_dialog, form_dialog, select_field, text_field
-from app.ui.admin.products.state import CatalogueRow, PriceRow, ProductCatalogueState, ProductListState, ProductRow
+from app.ui.admin.dialog_views import (
+    area_field,
+    check_field,
+    delete_dialog,
+    form_dialog,
+    number_field,
+    select_field,
+    text_field,
+)
+from app.ui.admin.products.state import PriceRow, ProductCatalogueState, ProductListState, ProductRow
 from app.ui.admin.section import section_page
 from app.ui.admin.widgets import (
     CARD,
@@ -55,7 +63,7 @@ def _fields() -> rx.Component:
 
 def products_panel() -> rx.Component:
     dialogs = [card_form(S, _fields()), delete_dialog(S, "Delete Product")]
-    return card_page(S, _card, plural="products", kind="products", create_label="Create Product", dialogs=dialogs)
+    return card_page(S, _card, dialogs)
 
 
 # --- Products & Services -----------------------------------------------------------------------------------------
@@ -88,13 +96,13 @@ def _price_row(x: ObjectVar[PriceRow]) -> rx.Component:
     )
 
 
-def _catalogue_product(p: ObjectVar[CatalogueRow]) -> rx.Component:
+def _catalogue_product(p: ObjectVar[ProductRow]) -> rx.Component:
     return rx.el.section(
         rx.el.div(
             rx.el.div(
                 rx.el.h2(p.name, class_name="font-semibold text-slate-900"),
                 rx.el.div(
-                    rx.cond(p.category != "", badge(p.category, "blue"), rx.fragment()),
+                    rx.cond(p.category != "", badge(p.category_label, "blue"), rx.fragment()),
                     rx.cond(p.active, badge("Active", "green"), badge("Inactive", "grey")),
                     class_name="mt-1 flex flex-wrap gap-1.5",
                 ),
@@ -127,7 +135,7 @@ def _catalogue_product(p: ObjectVar[CatalogueRow]) -> rx.Component:
 
 def _price_dialog() -> rx.Component:
     fields = rx.el.div(
-        text_field(C, "Amount (USD)", "amount", id="price-amount", type="number", step="0.01", min="0", required=True),
+        number_field(C, "Amount (USD)", "amount", None, "0", step="0.01", id="price-amount", required=True),
         select_field(
             C,
             "Billing period",
@@ -158,7 +166,6 @@ def products_content() -> rx.Component:
     return section_page(
         C,
         products,
-        plural="products",
         search="Search products…",
         title="Products & Services",
         subtitle="The catalogue and its prices. Edit products under Content Management.",

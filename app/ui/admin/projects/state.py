@@ -5,17 +5,17 @@ from __future__ import annotations
 
 import dataclasses
 import uuid
-from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 import reflex as rx
 from sqlmodel import Session
 
 from app.models.user import User, UserPublic
 from app.services import booking_settings, organizations, projects
-from app.services.paging import SEARCH_MAX, Page
-from app.ui.admin.cards import CardList
+from app.services.paging import SEARCH_MAX
+from app.ui.admin.cards import CardList, card_listing
 from app.ui.admin.common import Option, day_text, dollars, form_text, label_of, row_id, row_index, without_row
+from app.ui.admin.paged import Listing
 from app.ui.admin.pickers import ClientPicker
 from app.ui.admin.projects.time_state import ProjectTimeMixin
 from app.ui.admin.state import AdminState, as_actor
@@ -96,6 +96,7 @@ def project_row(p: dict[str, Any]) -> ProjectRow:
 
 
 class ProjectListState(ProjectTimeMixin, ClientPicker, CardList, AdminState):
+    listing: ClassVar[Listing] = card_listing("project", projects.list_projects_page, project_row)
     rows: list[ProjectRow] = []
     sort: str = "newest"
     edit: ProjectRow = ProjectRow()
@@ -107,15 +108,6 @@ class ProjectListState(ProjectTimeMixin, ClientPicker, CardList, AdminState):
     org_search: rx.Field[str] = rx.field("")
     form_org: str = ""
     managers: list[Option] = []  # staff who may manage a project, for the dialog's select
-
-    def _noun(self) -> str:
-        return "project"
-
-    def _lister(self) -> Callable[..., Page[Any]]:
-        return projects.list_projects_page
-
-    def _take(self, data: list[Any]) -> None:
-        self.rows = [project_row(p) for p in data]
 
     def _delete(self, s: Session, actor: User, target: int) -> None:
         projects.delete_project(s, actor=actor, project_id=target)
@@ -140,7 +132,7 @@ class ProjectListState(ProjectTimeMixin, ClientPicker, CardList, AdminState):
         self.org_total = result.total
 
     def _new_row(self) -> ProjectRow:
-        return ProjectRow()
+        return ProjectRow(status="planning", project_type="web_development")
 
     async def _open(self, actor: UserPublic, row: ProjectRow) -> None:
         await self._reset_clients(actor, row.client_id)  # the client picker: searched, capped

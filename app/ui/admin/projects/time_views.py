@@ -14,7 +14,16 @@ from app.ui.admin.dialog_views import close_row
 from app.ui.admin.dialogs import shown
 from app.ui.admin.projects.state import ProjectListState
 from app.ui.admin.projects.time_state import TimeRow
-from app.ui.admin.widgets import BTN_DANGER, BTN_PRIMARY, BTN_SECONDARY, ICON_BTN, dialog, field, pagination, text_input
+from app.ui.admin.widgets import (
+    BTN_DANGER,
+    BTN_SECONDARY,
+    ICON_BTN,
+    busy_button,
+    dialog,
+    field,
+    pagination,
+    text_input,
+)
 
 S = ProjectListState
 ev: Any = ProjectListState  # its handlers called with arguments: event specs to Reflex, namespaces to mypy
@@ -144,14 +153,7 @@ def _form() -> rx.Component:
             class_name="grid gap-3 sm:grid-cols-[10.5rem_6.5rem_minmax(0,1fr)]",
         ),
         rx.el.div(
-            rx.el.button(
-                rx.cond(S.saving, rx.icon("loader-circle", size=16, class_name="animate-spin"), rx.fragment()),
-                "Log time",
-                type="submit",
-                disabled=S.saving,
-                class_name=BTN_PRIMARY,
-                data_testid="time-submit",
-            ),
+            busy_button("Log time", S.saving, type="submit", data_testid="time-submit"),
             class_name="mt-3 flex justify-end",
         ),
         key=S.time_form_key,

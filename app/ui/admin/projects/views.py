@@ -20,7 +20,7 @@ from app.ui.admin.common import (
     search_input,
     wide,
 )
-from app.ui.admin.dialog_views import area_field, delete_dialog, select_field, text_field
+from app.ui.admin.dialog_views import area_field, delete_dialog, number_field, select_field, text_field
 from app.ui.admin.pickers import client_picker
 from app.ui.admin.projects.state import MilestoneRow, ProjectListState, ProjectRow
 from app.ui.admin.projects.time_views import time_button, time_dialog
@@ -190,49 +190,14 @@ def _fields() -> rx.Component:
             ),
             err["manager_id"],
         ),
-        select_field(
-            S,
-            "Status",
-            "status",
-            status_opts,
-            rx.cond(e.status != "", e.status, "planning"),
-            id="project-status",
-            required=True,
-        ),
-        select_field(
-            S,
-            "Type",
-            "project_type",
-            type_opts,
-            rx.cond(e.project_type != "", e.project_type, "web_development"),
-            id="project-type",
-            required=True,
-        ),
-        text_field(S, "Budget (USD)", "budget", e.budget, id="project-budget", type="number", step="0.01", min="0"),
-        text_field(
-            S,
-            "Progress (%)",
-            "progress_percentage",
-            e.progress,
-            id="project-progress",
-            type="number",
-            min="0",
-            max="100",
-            step="1",
-        ),
+        select_field(S, "Status", "status", status_opts, e.status, id="project-status", required=True),
+        select_field(S, "Type", "project_type", type_opts, e.project_type, id="project-type", required=True),
+        number_field(S, "Budget (USD)", "budget", e.budget, "0", step="0.01", id="project-budget"),
+        number_field(S, "Progress (%)", "progress_percentage", e.progress, "0", "100", step="1", id="project-progress"),
         _date("Start date", "start_date", "project-start", e.start_date),
         _date("End date", "end_date", "project-end", e.end_date),
         _date("Deadline", "deadline", "project-deadline", e.deadline),
-        text_field(
-            S,
-            "Estimated hours",
-            "estimated_hours",
-            e.estimated_hours,
-            id="project-estimated",
-            type="number",
-            min="0",
-            step="1",
-        ),
+        number_field(S, "Estimated hours", "estimated_hours", e.estimated_hours, "0", step="1", id="project-estimated"),
         field(
             "Actual hours",
             rx.el.input(
@@ -251,4 +216,4 @@ def _fields() -> rx.Component:
 
 def projects_panel() -> rx.Component:
     dialogs = [card_form(S, _fields()), delete_dialog(S, "Delete Project"), time_dialog()]
-    return card_page(S, _card, plural="projects", kind="projects", create_label="Create Project", dialogs=dialogs)
+    return card_page(S, _card, dialogs)

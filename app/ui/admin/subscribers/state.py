@@ -9,8 +9,7 @@ dialog names the address from that row, never from what the browser sent.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 import reflex as rx
 
@@ -18,11 +17,10 @@ from app.core.permissions import Perm
 from app.models.enums import SubscriberStatus
 from app.services import newsletter_admin
 from app.services.newsletter_admin import SubscriberPublic
-from app.services.paging import Page
 from app.ui.admin.cards import FEATURE
-from app.ui.admin.common import day_text, label_of, row_id
+from app.ui.admin.common import day_text, label_of
 from app.ui.admin.dialogs import SectionWriter
-from app.ui.admin.paged import PagedTab, export_url
+from app.ui.admin.paged import Listing, PagedTab, export_url
 from app.ui.admin.state import AdminState
 
 PAGE_SIZE = 20
@@ -57,6 +55,9 @@ def subscriber_row(sub: SubscriberPublic) -> SubscriberRow:
 
 
 class SubscriberListState(SectionWriter, PagedTab, AdminState):
+    listing: ClassVar[Listing] = Listing(
+        Perm.content_read, FEATURE, newsletter_admin.list_subscribers, subscriber_row, "subscribers"
+    )
     rows: rx.Field[list[SubscriberRow]] = rx.field(default_factory=list)
     page_size: int = PAGE_SIZE
     sort: str = "newest"
@@ -74,17 +75,8 @@ class SubscriberListState(SectionWriter, PagedTab, AdminState):
     def filtered(self) -> bool:
         return self.search != "" or self.status_filter != ""
 
-    def _read_guard(self) -> tuple[str, str, str]:
-        return Perm.content_read, FEATURE, "There was an error loading the subscribers."
-
-    def _lister(self) -> Callable[..., Page[Any]]:
-        return newsletter_admin.list_subscribers
-
     def _filters(self) -> dict[str, Any]:
         return {"status": self.status_filter}
-
-    def _take(self, data: list[Any]) -> None:
-        self.rows = [subscriber_row(sub) for sub in data]
 
     @rx.event
     async def set_status_filter(self, value: str) -> None:
@@ -96,7 +88,7 @@ class SubscriberListState(SectionWriter, PagedTab, AdminState):
     @rx.event
     async def ask_unsubscribe(self, value: int) -> None:
         """Ask to confirm unsubscribing the row `value` of the page shown (for staff with content:write)."""
-        row = next((r for r in self.rows if r.id == row_id(value)), None)
+        row = self._shown_row(value)
         if row is None or not row.active or await self._writer() is None:
             return
         self._open_dialog("unsubscribe", row.id, row.email)
@@ -107,17 +99,13 @@ class SubscriberListState(SectionWriter, PagedTab, AdminState):
         if actor is None or self.dialog != "unsubscribe":
             return
         target = self._dialog_row()
-        self.saving = True
-        try:
-            ok, _ = await self._attempt(
-                actor,
-                lambda s, a: newsletter_admin.unsubscribe_subscriber(s, actor=a, subscriber_id=target),
-                "Failed to unsubscribe",
-                "Failed to unsubscribe the subscriber",
-            )
-        finally:
-            self.saving = False
-            self.close_dialogs()
+        ok, _ = await self._attempt_saving(
+            actor,
+            lambda s, a: newsletter_admin.unsubscribe_subscriber(s, actor=a, subscriber_id=target),
+            "Failed to unsubscribe",
+            "Failed to unsubscribe the subscriber",
+        )
+        self.close_dialogs()
         if not ok:
             return
         await self._notify("success", "Subscriber unsubscribed", self.dialog_name)

@@ -17,18 +17,10 @@ from app.ui.admin.common import confirm_dialog, label_of
 from app.ui.admin.dialogs import shown
 from app.ui.admin.section import filter_select, section_page
 from app.ui.admin.subscribers.state import SORTS, STATUSES, SubscriberListState, SubscriberRow
-from app.ui.admin.tables import data_table, table_row
-from app.ui.admin.widgets import BTN_SECONDARY, TD, badge_by
+from app.ui.admin.tables import Column, data_table
+from app.ui.admin.widgets import BTN_SECONDARY, badge_by
 
 STATUS_COLORS = {"pending": "yellow", "confirmed": "green", "unsubscribed": "grey"}
-HEADERS = [
-    ("E-mail", ""),
-    ("Status", "hidden lg:table-cell"),
-    ("Source", "hidden xl:table-cell"),
-    ("Subscribed", "hidden xl:table-cell"),
-    ("Actions", "text-right"),
-]
-
 S = SubscriberListState
 # Its handlers called with arguments and the vars PagedList declares as plain types: Vars and event specs to Reflex,
 # namespaces and str to mypy.
@@ -48,37 +40,37 @@ def _unsubscribe_button(sub: ObjectVar[SubscriberRow]) -> rx.Component:
     )
 
 
-def _row(sub: ObjectVar[SubscriberRow]) -> rx.Component:
-    return table_row(
-        rx.el.td(
-            rx.el.p(sub.email, class_name="break-all font-medium text-slate-900"),
-            rx.el.div(
-                rx.el.span(badge_by(sub.status, STATUS_COLORS, sub.status_label), class_name="lg:hidden"),
-                rx.el.span(sub.source, " · ", sub.subscribed),
-                class_name="mt-1 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-slate-500 xl:hidden",
-            ),
-            class_name=TD,
+def _email(sub: ObjectVar[SubscriberRow]) -> rx.Component:
+    return rx.fragment(
+        rx.el.p(sub.email, class_name="break-all font-medium text-slate-900"),
+        rx.el.div(
+            rx.el.span(badge_by(sub.status, STATUS_COLORS, sub.status_label), class_name="lg:hidden"),
+            rx.el.span(sub.source, " · ", sub.subscribed),
+            class_name="mt-1 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-slate-500 xl:hidden",
         ),
-        rx.el.td(
-            badge_by(sub.status, STATUS_COLORS, sub.status_label, data_testid="subscriber-status"),
-            class_name=f"{TD} hidden lg:table-cell",
-        ),
-        rx.el.td(sub.source, class_name=f"{TD} hidden xl:table-cell whitespace-nowrap"),
-        rx.el.td(
-            rx.el.p(sub.subscribed),
-            rx.cond(
-                sub.confirmed != "",
-                rx.el.p("confirmed ", sub.confirmed, class_name="text-xs text-slate-500"),
-                rx.fragment(),
-            ),
-            class_name=f"{TD} hidden xl:table-cell whitespace-nowrap",
-        ),
-        rx.el.td(
-            rx.cond(S.can_write & sub.active, _unsubscribe_button(sub), rx.fragment()),
-            class_name=f"{TD} text-right",
-        ),
-        test_id="subscriber-row",
     )
+
+
+def _subscribed(sub: ObjectVar[SubscriberRow]) -> rx.Component:
+    confirmed = rx.el.p("confirmed ", sub.confirmed, class_name="text-xs text-slate-500")
+    return rx.fragment(rx.el.p(sub.subscribed), rx.cond(sub.confirmed != "", confirmed, rx.fragment()))
+
+
+def _status(sub: ObjectVar[SubscriberRow]) -> rx.Component:
+    return badge_by(sub.status, STATUS_COLORS, sub.status_label, data_testid="subscriber-status")
+
+
+def _unsubscribe(sub: ObjectVar[SubscriberRow]) -> rx.Component:
+    return rx.cond(S.can_write & sub.active, _unsubscribe_button(sub), rx.fragment())
+
+
+COLUMNS: list[Column[SubscriberRow]] = [
+    Column("E-mail", _email),
+    Column("Status", _status, "hidden lg:table-cell"),
+    Column("Source", lambda sub: sub.source, "hidden xl:table-cell", "whitespace-nowrap"),
+    Column("Subscribed", _subscribed, "hidden xl:table-cell", "whitespace-nowrap"),
+    Column("Actions", _unsubscribe, "text-right"),
+]
 
 
 def _confirm() -> rx.Component:
@@ -101,8 +93,7 @@ def subscribers_panel() -> rx.Component:
     statuses = [("", "All statuses"), *[(s, label_of(s)) for s in STATUSES]]
     return section_page(
         S,
-        data_table(S, HEADERS, _row, empty=empty, actions=False, test_id="subscribers-table"),
-        plural="subscribers",
+        data_table(S, COLUMNS, row_test_id="subscriber-row", empty=empty, test_id="subscribers-table"),
         search="Search e-mail addresses…",
         search_id="search-subscribers",
         filters=[

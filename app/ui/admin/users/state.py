@@ -18,7 +18,7 @@ ROLE_COLORS = {"admin": "purple", "employee": "blue", "client": "green"}
 class UsersState(PermissionsMixin, AccountsMixin, AdminState):
     role_filter: str = ""
 
-    def _query(self) -> dict[str, Any]:
+    def _filters(self) -> dict[str, Any]:
         return {"role": self.role_filter}
 
     @rx.event

@@ -6,15 +6,14 @@ import reflex as rx
 from reflex.vars.object import ObjectVar
 
 from app.ui.admin.accounts.state import EMPLOYEE_TYPE_OPTIONS, ROLE_OPTIONS, AccountRow
-from app.ui.admin.accounts.views import account_dialogs, edit_dialog, row_actions, verified_badge
+from app.ui.admin.accounts.views import accounts_page, edit_dialog, row_actions, verified_badge
 from app.ui.admin.dialog_views import select_field, text_field
-from app.ui.admin.section import filter_select, section_page
-from app.ui.admin.tables import data_table, table_row
+from app.ui.admin.section import filter_select
+from app.ui.admin.tables import Column
 from app.ui.admin.users.permissions_views import permissions_button, permissions_dialog
 from app.ui.admin.users.state import ROLE_COLORS, ROLE_FILTERS, UsersState
 from app.ui.admin.widgets import (
     BTN_PRIMARY,
-    TD,
     allowed_button,
     badge_by,
     field,
@@ -42,36 +41,22 @@ def _role_cell(row: ObjectVar[AccountRow]) -> rx.Component:
     )
 
 
-def _row(row: ObjectVar[AccountRow]) -> rx.Component:
-    reset_allowed = UsersState.can_reset_any | ((row.role == "client") & UsersState.can_reset_clients)
-    return table_row(
-        rx.el.td(_user_cell(row), class_name=TD),
-        rx.el.td(row.email, class_name=f"{TD} hidden md:table-cell break-all"),
-        rx.el.td(_role_cell(row), class_name=f"{TD} hidden sm:table-cell"),
-        rx.el.td(
-            verified_badge(row),
-            class_name=f"{TD} hidden lg:table-cell",
-        ),
-        rx.el.td(row.created, class_name=f"{TD} hidden xl:table-cell whitespace-nowrap"),
-        rx.el.td(
-            rx.el.div(
-                permissions_button(row),
-                row_actions(UsersState, row, reset_allowed=reset_allowed),
-                class_name="flex items-center justify-end gap-1",
-            ),
-            class_name=f"{TD} text-right",
-        ),
-        test_id="user-row",
-    )
-
-
-HEADERS = [
-    ("User", ""),
-    ("Email", "hidden md:table-cell"),
-    ("Role", "hidden sm:table-cell"),
-    ("Status", "hidden lg:table-cell"),
-    ("Created", "hidden xl:table-cell"),
+COLUMNS: list[Column[AccountRow]] = [
+    Column("User", _user_cell),
+    Column("Email", lambda r: r.email, "hidden md:table-cell", "break-all"),
+    Column("Role", _role_cell, "hidden sm:table-cell"),
+    Column("Status", verified_badge, "hidden lg:table-cell"),
+    Column("Created", lambda r: r.created, "hidden xl:table-cell", "whitespace-nowrap"),
 ]
+
+
+def _actions(row: ObjectVar[AccountRow]) -> rx.Component:
+    reset_allowed = UsersState.can_reset_any | ((row.role == "client") & UsersState.can_reset_clients)
+    return rx.el.div(
+        permissions_button(row),
+        row_actions(UsersState, row, reset_allowed=reset_allowed),
+        class_name="flex items-center justify-end gap-1",
+    )
 
 
 def _edit_dialog() -> rx.Component:
@@ -105,11 +90,11 @@ def _edit_dialog() -> rx.Component:
 
 def users_content() -> rx.Component:
     s = UsersState
-    return section_page(
+    return accounts_page(
         s,
-        data_table(s, HEADERS, _row, empty="No users found"),
-        plural="users",
-        search="Search users…",
+        COLUMNS,
+        _actions,
+        _edit_dialog(),
         title="User Management",
         subtitle=rx.el.span(s.total, " accounts"),
         create=[
@@ -125,6 +110,5 @@ def users_content() -> rx.Component:
             ),
         ],
         filters=[filter_select(ROLE_FILTERS, s.role_filter, s.set_role_filter, "Filter by role")],
-        export=s.export_url,
-        dialogs=[*account_dialogs(s, "user", _edit_dialog()), permissions_dialog()],
+        dialogs=[permissions_dialog()],
     )
