@@ -8,12 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from enum import Enum
+from typing import Any, Generic, TypedDict, TypeVar
 
 from sqlalchemy import ColumnElement, func, or_
 from sqlmodel import Session, select
 from sqlmodel.sql.expression import Select, SelectOfScalar
 
+from app.core.errors import Invalid
 from app.services.validation import page_window
 
 T = TypeVar("T")
@@ -22,6 +24,21 @@ U = TypeVar("U")
 PAGE_SIZE = 25
 PAGE_SIZE_MAX = 100
 SEARCH_MAX = 100  # characters of a search term that are used
+
+
+class Order(TypedDict, total=False):
+    """A list's search and named sort: what its page and its CSV export share (the keyword arguments of the export
+    services, beside their own filters)."""
+
+    search: str
+    sort: str
+
+
+class View(Order, total=False):
+    """A list's search, sort and page: the keyword arguments of every list service, beside its own filters."""
+
+    page: int
+    page_size: int
 
 
 @dataclass(frozen=True)
@@ -60,6 +77,16 @@ def contains(term: str, *columns: Any) -> ColumnElement[bool] | None:
     escaped = term.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
     pattern = f"%{escaped}%"
     return or_(*(func.lower(func.coalesce(c, "")).like(pattern, escape="\\") for c in columns))
+
+
+def one_of(query: Any, column: Any, value: str, choices: type[Enum], field: str = "status") -> Any:
+    """`query` kept to the rows whose `column` is `value` (all of them when it is empty). A value not among
+    `choices` is refused (422): the column's enum type would refuse even to compare with it."""
+    if not value:
+        return query
+    if value not in choices.__members__:
+        raise Invalid(f"Unknown {field}", errors={field: f"Unknown {field.replace('_', ' ')}"})
+    return query.where(column == value)
 
 
 def _searched(query: Any, search: str, search_in: Sequence[Any]) -> Any:

@@ -6,7 +6,7 @@ import uuid
 from collections.abc import Mapping, Sequence
 from datetime import date
 from decimal import Decimal
-from typing import Annotated, Any
+from typing import Annotated, Any, Unpack
 
 import sqlalchemy as sa
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
@@ -22,7 +22,7 @@ from app.models.project import Organization, Project, ProjectMilestone
 from app.models.user import User
 from app.services import access, audit, client_cancellations
 from app.services import validation as v
-from app.services.paging import PAGE_SIZE, Listing, Page, contains
+from app.services.paging import Listing, Page, View, contains, one_of
 from app.services.schema import AList, Body, Choice, Day, Money, RawText, Text, Whole, parse, problem, required
 from app.services.time_entries import hours_number
 
@@ -156,14 +156,11 @@ def list_projects_page(
     s: Session,
     *,
     actor: User,
-    search: str = "",
     status: str = "",
     project_type: str = "",
     client_id: str = "",
     organization_id: int | None = None,
-    sort: str = "",
-    page: int = 1,
-    page_size: int = PAGE_SIZE,
+    **view: Unpack[View],
 ) -> Page[dict[str, object]]:
     """A page of projects (newest first unless sorted) with their milestones, client and organization names.
 
@@ -181,18 +178,13 @@ def list_projects_page(
     )
     if not access.sees_all(actor, "project"):
         query = query.where(Project.client_id == actor.id)
-    for value, column, enum, label in (
-        (status, Project.status, ProjectStatus, "status"),
-        (project_type, Project.project_type, ProjectType, "project_type"),
-    ):
-        if value:
-            if value not in enum.__members__:
-                raise Invalid(f"Unknown {label}", errors={label: f"Unknown {label.replace('_', ' ')}"})
-            query = query.where(column == value)
+    query = one_of(query, Project.status, status, ProjectStatus)
+    query = one_of(query, Project.project_type, project_type, ProjectType, "project_type")
     if client_id:
         query = query.where(Project.client_id == _uuid(client_id, "client_id", "client"))
     if organization_id is not None:
         query = query.where(Project.organization_id == organization_id)
+    search = view.pop("search", "")
     parts = [
         contains(search, Project.name, User.username, _full_name()),
         contains(
@@ -201,7 +193,7 @@ def list_projects_page(
     ]
     if where := [p for p in parts if p is not None]:
         query = query.where(sa.or_(*where))
-    result = Listing(lambda row: row, PROJECT_SORTS).page(s, query, sort=sort, page=page, page_size=page_size)
+    result = Listing(lambda row: row, PROJECT_SORTS).page(s, query, **view)
     milestones = _milestones_of(s, [p for p, *_names in result.data])
     data = [
         {

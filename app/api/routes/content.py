@@ -65,7 +65,7 @@ def list_active_products(s: SessionDep) -> dict[str, Any]:
 @router.get("/protected/organizations", response_model=Listed[OrganizationPublic])
 def list_organizations(user: StaffUser, s: SessionDep, paged: Paged, sort: NameSort = "name") -> dict[str, Any]:
     """Organizations, searched (name, industry) and paginated in SQL (content:read); one page with paging fields."""
-    return organizations.list_organizations(s, actor=user, sort=sort, **paged.args()).as_json()
+    return organizations.list_organizations(s, actor=user, sort=sort, **paged).as_json()
 
 
 writes(
@@ -212,7 +212,7 @@ def delete_site_content(kind: str, item_id: RowId, user: StaffUser, s: SessionDe
 @router.get("/admin/products", response_model=Listed[ProductPublic])
 def list_all_products(user: StaffUser, s: SessionDep, paged: Paged, sort: NameSort = "name") -> dict[str, Any]:
     """Every product with every price, searched (name, category) and paginated in SQL (products:read)."""
-    return products.list_products(s, actor=user, sort=sort, **paged.args()).as_json()
+    return products.list_products(s, actor=user, sort=sort, **paged).as_json()
 
 
 writes(
@@ -283,7 +283,7 @@ def list_invoices(
     user: StaffUser, s: SessionDep, paged: Paged, status: InvoiceStatusFilter = "", sort: InvoiceSort = "newest"
 ) -> dict[str, Any]:
     """Every client's invoices, drafts included, searched, filtered and paged in SQL (billing:read)."""
-    return billing.list_invoices(s, actor=user, status=status, sort=sort, **paged.args()).as_json()
+    return billing.list_invoices(s, actor=user, status=status, sort=sort, **paged).as_json()
 
 
 writes(
@@ -345,9 +345,7 @@ def list_meetings(
 ) -> dict[str, Any]:
     """Meetings searched, filtered by upcoming/past, status and client, and sorted (meetings:read); one page, with the
     paging fields."""
-    page = meetings_admin.list_all(
-        s, actor=user, when=when, status=status, client_id=client_id, sort=sort, **paged.args()
-    )
+    page = meetings_admin.list_all(s, actor=user, when=when, status=status, client_id=client_id, sort=sort, **paged)
     return page.as_json()
 
 
@@ -403,7 +401,7 @@ def list_applications(
     sort: Annotated[str, Query(description="newest (default), oldest or name.")] = "newest",
 ) -> dict[str, Any]:
     """Job applications by opening and status, searched (name, e-mail, job) and paginated in SQL (applications:read)."""
-    page = applications.list_applications(s, actor=user, job_code=job_code, status=status, sort=sort, **paged.args())
+    page = applications.list_applications(s, actor=user, job_code=job_code, status=status, sort=sort, **paged)
     return page.as_json()
 
 
