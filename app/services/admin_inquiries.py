@@ -45,22 +45,17 @@ class InquiryPublic(BaseModel):
     updated_at: str
 
 
+_INQUIRY_FIELDS = {
+    "id", "name", "email", "company", "phone", "service_type", "budget", "message", "newsletter", "is_spam", "notes",
+}  # fmt: skip
+
+
 def inquiry_dto(i: ContactInquiry) -> dict[str, Any]:
     return {
-        "id": i.id,
-        "name": i.name,
-        "email": i.email,
-        "company": i.company,
-        "phone": i.phone,
-        "service_type": i.service_type,
-        "budget": i.budget,
-        "message": i.message,
-        "newsletter": i.newsletter,
-        "is_spam": i.is_spam,
+        **i.model_dump(include=_INQUIRY_FIELDS),
         "status": str(i.status),
         "priority": str(i.priority),
         "assigned_to": str(i.assigned_to) if i.assigned_to else None,
-        "notes": i.notes,
         "created_at": i.created_at.isoformat(),
         "updated_at": i.updated_at.isoformat(),
     }

@@ -242,18 +242,11 @@ def complete_meeting(s: Session, *, actor: User, meeting_id: int) -> dict[str, A
 # --- meeting types (the booking view's source without a scheduling service) -----------------------------------------
 
 
+_TYPE_FIELDS = {"id", "slug", "name", "duration_minutes", "host_name", "description", "scheduling_url", "is_active"}
+
+
 def meeting_type_dto(t: MeetingType) -> dict[str, Any]:
-    return {
-        "id": t.id,
-        "slug": t.slug,
-        "name": t.name,
-        "duration_minutes": t.duration_minutes,
-        "host_name": t.host_name,
-        "description": t.description,
-        "scheduling_url": t.scheduling_url,
-        "is_active": t.is_active,
-        **booking_settings.settings_dto(t),
-    }
+    return {**t.model_dump(include=_TYPE_FIELDS), **booking_settings.settings_dto(t)}
 
 
 TYPE_SORTS = {

@@ -70,18 +70,11 @@ def portfolio_projects(s: Session, *, category: str = "All") -> list[dict[str, A
     ]
 
 
+_TESTIMONIAL_FIELDS = {"id", "name", "role", "company", "image", "rating", "text", "verified"}
+
+
 def _testimonial(r: Testimonial) -> dict[str, Any]:
-    return {
-        "id": r.id,
-        "name": r.name,
-        "role": r.role,
-        "company": r.company,
-        "image": r.image,
-        "rating": r.rating,
-        "text": r.text,
-        "date": r.date.isoformat() if r.date else None,
-        "verified": r.verified,
-    }
+    return {**r.model_dump(include=_TESTIMONIAL_FIELDS), "date": r.date.isoformat() if r.date else None}
 
 
 def _published_testimonials(featured: bool) -> Any:
