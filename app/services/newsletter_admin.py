@@ -45,10 +45,9 @@ class SubscriberPublic(BaseModel):
 
 def subscriber_dto(sub: NewsletterSubscriber) -> SubscriberPublic:
     return SubscriberPublic(
+        **sub.model_dump(include={"email", "source"}),
         id=sub.id or 0,
-        email=sub.email,
         status=str(sub.status),
-        source=sub.source,
         confirmed_at=sub.confirmed_at.isoformat() if sub.confirmed_at else None,
         created_at=sub.created_at.isoformat(),
     )

@@ -68,11 +68,8 @@ class OrganizationPublic(BaseModel):
 
 def organization_dto(o: Organization) -> OrganizationPublic:
     return OrganizationPublic(
+        **o.model_dump(include={"name", "description", "website", "industry"}),
         id=o.id or 0,
-        name=o.name,
-        description=o.description,
-        website=o.website,
-        industry=o.industry,
         size=str(o.size) if o.size else None,
         primary_contact_id=str(o.primary_contact_id) if o.primary_contact_id else None,
         created_at=o.created_at.isoformat(),

@@ -121,11 +121,8 @@ def price_dto(p: Price) -> dict[str, Any]:
 
 def product_dto(p: Product, prices: list[Price]) -> dict[str, Any]:
     return {
-        "id": p.id,
-        "name": p.name,
-        "description": p.description,
+        **p.model_dump(include={"id", "name", "description", "is_active"}),
         "category": str(p.category),
-        "is_active": p.is_active,
         "metadata": p.meta,
         "prices": [price_dto(x) for x in prices],
         "created_at": p.created_at.isoformat(),

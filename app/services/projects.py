@@ -81,16 +81,12 @@ def _money(value: object) -> str | None:
 
 def project_dto(p: Project, milestones: list[ProjectMilestone]) -> dict[str, object]:
     return {
-        "id": p.id,
-        "name": p.name,
-        "description": p.description,
+        **p.model_dump(include={"id", "name", "description", "organization_id", "progress_percentage"}),
         "status": str(p.status),
         "project_type": str(p.project_type),
         "client_id": str(p.client_id),
-        "organization_id": p.organization_id,
         "manager_id": str(p.manager_id) if p.manager_id else None,
         "budget": _money(p.budget),
-        "progress_percentage": p.progress_percentage,
         # The portal's "deadline" falls back to the planned end date.
         "deadline": due.isoformat() if (due := p.deadline or p.end_date) else None,
         "start_date": p.start_date.isoformat() if p.start_date else None,
@@ -100,12 +96,9 @@ def project_dto(p: Project, milestones: list[ProjectMilestone]) -> dict[str, obj
         "created_at": p.created_at.isoformat(),
         "milestones": [
             {
-                "id": m.id,
-                "title": m.title,
-                "description": m.description,
+                **m.model_dump(include={"id", "title", "description", "order_index"}),
                 "due_date": m.due_date.isoformat() if m.due_date else None,
                 "status": str(m.status),
-                "order_index": m.order_index,
             }
             for m in milestones
         ],
