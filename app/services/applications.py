@@ -205,20 +205,26 @@ def update_application(
     return application_dto(a, title)
 
 
+# What an applicant is told when their application moves to these statuses: the subject and the letter, filled in
+# with their first name, the position (" for the JOB-001 position", or nothing) and the company's name.
+LETTERS = {
+    S.interview: (
+        "Interview invitation from {firm}",
+        "Dear {name},\n\nThank you for applying{role} at {firm}. We would like to invite you to an interview; we will "
+        "contact you shortly to find a time that suits you.\n\nKind regards,\n{firm}\n",
+    ),
+    S.rejected: (
+        "Your application to {firm}",
+        "Dear {name},\n\nThank you for your interest{role} at {firm} and for the time you put into your application. "
+        "After careful consideration we will not be moving forward with it.\n\nWe wish you every success.\n{firm}\n",
+    ),
+}
+
+
 def _tell_applicant(s: Session, a: JobApplication) -> None:
+    if (letter := LETTERS.get(S(a.status))) is None:
+        return
+    subject, text = letter
     role = f" for the {a.job_code} position" if a.job_code else ""
-    firm = company.profile(s).name
-    if a.status == S.interview:
-        text = (
-            f"Dear {a.first_name},\n\nThank you for applying{role} at {firm}. We would like to invite "
-            "you to an interview; we will contact you shortly to find a time that suits you.\n\n"
-            f"Kind regards,\n{firm}\n"
-        )
-        mail.enqueue(s, to=a.email, subject=f"Interview invitation from {firm}", text=text)
-    elif a.status == S.rejected:
-        text = (
-            f"Dear {a.first_name},\n\nThank you for your interest{role} at {firm} and for the time "
-            "you put into your application. After careful consideration we will not be moving forward with it.\n\n"
-            f"We wish you every success.\n{firm}\n"
-        )
-        mail.enqueue(s, to=a.email, subject=f"Your application to {firm}", text=text)
+    words = {"name": a.first_name, "role": role, "firm": company.profile(s).name}
+    mail.enqueue(s, to=a.email, subject=subject.format(**words), text=text.format(**words))
