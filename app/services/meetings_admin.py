@@ -28,7 +28,7 @@ from app.services import audit, booking_invite, booking_settings, mail
 from app.services import validation as v
 from app.services.access import require
 from app.services.meetings import meeting_dto
-from app.services.paging import Listing, Page, View, one_of
+from app.services.paging import Listing, Page, View, of_client, one_of
 from app.services.schema import Flag, Form, Input, Moment, RawText, Text, Whole, parse, problem
 
 MEETING_SORTS_DEFAULT = {"upcoming": "soonest", "past": "latest", "all": "latest"}
@@ -94,11 +94,7 @@ def list_all(
     elif when == "past":
         query = query.where(col(Meeting.end_time) < now)
     query = one_of(query, Meeting.status, status, MeetingStatus)
-    if client_id:
-        try:
-            query = query.where(Meeting.client_id == uuid.UUID(client_id))
-        except ValueError:
-            raise Invalid("Unknown client", errors={"client_id": "Unknown client"}) from None
+    query = of_client(query, Meeting.client_id, client_id)
     if view.get("sort") not in MEETING_SORTS:
         view["sort"] = MEETING_SORTS_DEFAULT[when]
     found = MEETINGS.page(s, query, **view)

@@ -1,11 +1,13 @@
 """One way to search, sort and page a list in SQL, shared by the REST list routes and the staff panel.
 
 No list is ever loaded whole: the database counts the matches and returns one page. Callers apply their own filters
-(`query.where(...)`) and name the columns a search looks in and the sort orders they allow.
+(`query.where(...)`; `one_of` and `of_client` for the common status and client filters, refusing a value that is no
+status or user id) and name the columns a search looks in and the sort orders they allow.
 """
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -87,6 +89,18 @@ def one_of(query: Any, column: Any, value: str, choices: type[Enum], field: str 
     if value not in choices.__members__:
         raise Invalid(f"Unknown {field}", errors={field: f"Unknown {field.replace('_', ' ')}"})
     return query.where(column == value)
+
+
+def of_client(query: Any, column: Any, client_id: str) -> Any:
+    """`query` kept to one client's rows (all of them when `client_id` is empty); text that is no user id is refused
+    (422)."""
+    if not client_id:
+        return query
+    try:
+        client = uuid.UUID(str(client_id))
+    except ValueError:
+        raise Invalid("Unknown client", errors={"client_id": "Unknown client"}) from None
+    return query.where(column == client)
 
 
 def _searched(query: Any, search: str, search_in: Sequence[Any]) -> Any:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Mapping, Sequence
 from datetime import date
 from decimal import Decimal
@@ -22,7 +21,7 @@ from app.models.project import Organization, Project, ProjectMilestone
 from app.models.user import User
 from app.services import access, audit, client_cancellations
 from app.services import validation as v
-from app.services.paging import Listing, Page, View, contains, one_of
+from app.services.paging import Listing, Page, View, contains, of_client, one_of
 from app.services.schema import AList, Body, Choice, Day, Money, RawText, Text, Whole, parse, problem, required
 from app.services.time_entries import hours_number
 
@@ -138,13 +137,6 @@ def _full_name(user: Any = User) -> Any:
     return func.coalesce(func.nullif(full, ""), user.username)
 
 
-def _uuid(value: str, field: str, label: str) -> uuid.UUID:
-    try:
-        return uuid.UUID(str(value))
-    except ValueError:
-        raise Invalid(f"Unknown {label}", errors={field: f"Unknown {label}"}) from None
-
-
 def list_projects_page(
     s: Session,
     *,
@@ -173,8 +165,7 @@ def list_projects_page(
         query = query.where(Project.client_id == actor.id)
     query = one_of(query, Project.status, status, ProjectStatus)
     query = one_of(query, Project.project_type, project_type, ProjectType, "project_type")
-    if client_id:
-        query = query.where(Project.client_id == _uuid(client_id, "client_id", "client"))
+    query = of_client(query, Project.client_id, client_id)
     if organization_id is not None:
         query = query.where(Project.organization_id == organization_id)
     search = view.pop("search", "")
@@ -214,9 +205,7 @@ def project_choices(
     """The projects a picker offers ({id, name, client_id}, by name, at most `limit`), searched by name and limited
     to one client when given (staff who read content)."""
     access.require(actor, Perm.content_read, "view projects")
-    query = select(Project)
-    if client_id:
-        query = query.where(Project.client_id == _uuid(client_id, "client_id", "client"))
+    query = of_client(select(Project), Project.client_id, client_id)
     return CHOICES.page(s, query, search=search, page_size=limit)
 
 
