@@ -20,7 +20,7 @@ from app.models.user import User
 from app.services import audit, contact
 from app.services.access import found, require
 from app.services.csv_export import table
-from app.services.paging import Listing, Order, Page, View, one_of
+from app.services.paging import Listing, Ordering, Page, View, one_of
 from app.services.schema import Body, Choice, Flag, RawText, Text, parse
 
 
@@ -92,7 +92,7 @@ def _inquiries(actor: User, *, status: str, spam: bool) -> SelectOfScalar[Contac
 
 
 def export_inquiries(
-    s: Session, *, actor: User, status: str = "", spam: bool = False, **order: Unpack[Order]
+    s: Session, *, actor: User, status: str = "", spam: bool = False, **order: Unpack[Ordering]
 ) -> Iterator[str]:
     """Every inquiry the list shows with these filters, as CSV text in pieces (checked before the first piece)."""
     query = _inquiries(actor, status=status, spam=spam)

@@ -44,7 +44,7 @@ from app.services.account_fields import (
     Username,
 )
 from app.services.csv_export import table
-from app.services.paging import Listing, Order, Page, View, contains, one_of
+from app.services.paging import Listing, Ordering, Page, View, contains, one_of
 from app.services.schema import Flag, Form, Input, RawText, parse, problem, required
 from app.services.users import GENERIC_INVALID, clean_text, create_user, role_problems
 
@@ -117,7 +117,7 @@ def _users(actor: User, *, role: str, verified: bool | None) -> Any:
 
 
 def export_users(
-    s: Session, *, actor: User, role: str = "", verified: bool | None = None, **order: Unpack[Order]
+    s: Session, *, actor: User, role: str = "", verified: bool | None = None, **order: Unpack[Ordering]
 ) -> Iterator[str]:
     """Every user (or client, with role="client") the list shows with these filters, as CSV text in pieces."""
     query = _users(actor, role=role, verified=verified)

@@ -21,7 +21,7 @@ from app.models.user import User
 from app.services import audit, company, files, mail
 from app.services.access import found, require
 from app.services.csv_export import table
-from app.services.paging import Listing, Order, Page, View, one_of
+from app.services.paging import Listing, Ordering, Page, View, one_of
 from app.services.schema import Body, RawText, parse, problem
 
 NEXT: dict[S, set[S]] = {
@@ -129,7 +129,7 @@ def _applications(actor: User, *, job_code: str, status: str) -> Any:
 
 
 def export_applications(
-    s: Session, *, actor: User, job_code: str = "", status: str = "", **order: Unpack[Order]
+    s: Session, *, actor: User, job_code: str = "", status: str = "", **order: Unpack[Ordering]
 ) -> Iterator[str]:
     """Every application the list shows with these filters, as CSV text in pieces (checked before the first)."""
     query = _applications(actor, job_code=job_code, status=status)

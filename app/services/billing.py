@@ -32,7 +32,7 @@ from app.services import validation as v
 from app.services.admin_users import CLIENT_SEARCH
 from app.services.csv_export import table
 from app.services.invoices import invoice_dto
-from app.services.paging import Listing, Order, Page, View, one_of
+from app.services.paging import Listing, Ordering, Page, View, one_of
 from app.services.schema import AList, Day, Input, Money, RawText, Text, Whole, parse, problem, required
 
 CENT = Decimal("0.01")
@@ -256,7 +256,7 @@ def _invoices(actor: User, *, status: str) -> Any:
     return one_of(query, Invoice.status, status, InvoiceStatus)
 
 
-def export_invoices(s: Session, *, actor: User, status: str = "", **order: Unpack[Order]) -> Iterator[str]:
+def export_invoices(s: Session, *, actor: User, status: str = "", **order: Unpack[Ordering]) -> Iterator[str]:
     """Every invoice the staff list shows with these filters, as CSV text in pieces (checked before the first)."""
     query = _invoices(actor, status=status)
     rows = INVOICES.stream(s, query, **order)

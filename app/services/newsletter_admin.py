@@ -21,7 +21,7 @@ from app.models.user import User
 from app.services import audit
 from app.services.access import found, require
 from app.services.csv_export import table
-from app.services.paging import Listing, Order, Page, View, one_of
+from app.services.paging import Listing, Ordering, Page, View, one_of
 
 SUBSCRIBER_SORTS = {
     "newest": (col(NewsletterSubscriber.created_at).desc(), col(NewsletterSubscriber.id).desc()),
@@ -69,7 +69,7 @@ def list_subscribers(s: Session, *, actor: User, status: str = "", **view: Unpac
     return SUBSCRIBERS.page(s, query, **view)
 
 
-def export_subscribers(s: Session, *, actor: User, status: str = "", **order: Unpack[Order]) -> Iterator[str]:
+def export_subscribers(s: Session, *, actor: User, status: str = "", **order: Unpack[Ordering]) -> Iterator[str]:
     """Every subscriber the list shows with these filters, as CSV text in pieces (checked before the first)."""
     query = _subscribers(actor, status=status)
     rows = (row.model_dump() for row in SUBSCRIBERS.stream(s, query, **order))

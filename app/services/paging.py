@@ -28,7 +28,7 @@ PAGE_SIZE_MAX = 100
 SEARCH_MAX = 100  # characters of a search term that are used
 
 
-class Order(TypedDict, total=False):
+class Ordering(TypedDict, total=False):
     """A list's search and named sort: what its page and its CSV export share (the keyword arguments of the export
     services, beside their own filters)."""
 
@@ -36,7 +36,7 @@ class Order(TypedDict, total=False):
     sort: str
 
 
-class View(Order, total=False):
+class View(Ordering, total=False):
     """A list's search, sort and page: the keyword arguments of every list service, beside its own filters."""
 
     page: int
