@@ -2,8 +2,8 @@
 `{"data": <its public model>, "message": "<Noun> created successfully"}` out (a delete: only the message).
 
 Written once here, so an aggregate names only what differs: the path and its id's name, the models, the services
-(called as `(s, actor=, data=)`, the id passed by its name), the permission gate and the docstrings (the OpenAPI
-summaries). Routes that answer otherwise are written out in their modules.
+(called as `(s, actor=, data=)`, the id passed by its name), the permission that gates them all and the docstrings
+(the OpenAPI summaries). Routes that answer otherwise are written out in their modules.
 """
 
 # No `from __future__ import annotations`: the routes' annotations must be the objects FastAPI reads, and a body's
@@ -15,19 +15,18 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path
 from pydantic import BaseModel
 
-from app.api.deps import RowId, SessionDep, StaffUser
+from app.api.deps import RowId, SessionDep, StaffUser, permitted
 from app.api.schemas import Done, Saved
 
 
 @dataclass(frozen=True)
 class Write:
-    """One route: the service it calls, its docstring, the body's model (not for a delete), the gate that runs
-    before the body or the id is read (`permitted(...)`, required), and its name when not the service's."""
+    """One route: the service it calls, its docstring, the body's model (not for a delete), and its name when not
+    the service's."""
 
     service: Callable[..., Any]
     doc: str
     body: type[BaseModel] | None = None
-    gate: Any = None
     name: str | None = None
 
 
@@ -38,14 +37,24 @@ def writes(
     *,
     noun: str,
     public: type[BaseModel],
+    perm: str,
+    things: str,
     create: Write | None = None,
     update: Write | None = None,
     delete: Write | None = None,
 ) -> None:
-    """Register POST `path`, PUT and DELETE `path/{key}` (those given), in that order."""
+    """Register POST `path`, PUT and DELETE `path/{key}` (those given), in that order.
+
+    Each runs its gate before the body or the id is read: staff without `perm` are refused "You don't have permission
+    to <create|update|delete> <things>" (`permitted`)."""
+    if not perm:  # a write without one would read the body or the id before refusing (a 422 for a 403)
+        raise ValueError(f"{path}: every staff write needs its permission gate (`perm`)")
     saved: Any = Saved.__class_getitem__(public)  # the answer's model, chosen per aggregate
     item = f"{path}/{{{key}}}"
     ItemId = Annotated[RowId, Path(alias=key)]  # noqa: N806 (a type, named as one)
+
+    def gate(verb: str) -> Any:
+        return permitted(perm, doing=f"{verb} {things}")
 
     if create is not None:
         made = create
@@ -53,7 +62,7 @@ def writes(
         def create_route(user: StaffUser, s: SessionDep, body: Any) -> dict[str, Any]:
             return {"data": made.service(s, actor=user, data=body), "message": f"{noun} created successfully"}
 
-        _register(router.post, path, create_route, made, status_code=201, response_model=saved)
+        _register(router.post, path, create_route, made, gate("create"), status_code=201, response_model=saved)
     if update is not None:
         changed = update
 
@@ -61,7 +70,7 @@ def writes(
             data = changed.service(s, actor=user, data=body, **{key: item_id})
             return {"data": data, "message": f"{noun} updated successfully"}
 
-        _register(router.put, item, update_route, changed, response_model=saved)
+        _register(router.put, item, update_route, changed, gate("update"), response_model=saved)
     if delete is not None:
         gone = delete
 
@@ -69,14 +78,13 @@ def writes(
             gone.service(s, actor=user, **{key: item_id})
             return {"message": f"{noun} deleted successfully"}
 
-        _register(router.delete, item, delete_route, gone, response_model=Done)
+        _register(router.delete, item, delete_route, gone, gate("delete"), response_model=Done)
 
 
-def _register(method: Callable[..., Any], path: str, route: Callable[..., Any], spec: Write, **options: Any) -> None:
-    if spec.gate is None:  # a write without one would read the body or the id before refusing (a 422 for a 403)
-        raise ValueError(f"{path}: every staff write needs its permission gate (`permitted(...)`)")
+def _register(
+    method: Callable[..., Any], path: str, route: Callable[..., Any], spec: Write, gate: Any, **options: Any
+) -> None:
     if spec.body is not None:
         route.__annotations__["body"] = spec.body
     route.__doc__ = spec.doc
-    name = spec.name or spec.service.__name__
-    method(path, name=name, dependencies=[spec.gate] if spec.gate else None, **options)(route)
+    method(path, name=spec.name or spec.service.__name__, dependencies=[gate], **options)(route)

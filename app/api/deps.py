@@ -5,8 +5,7 @@ from __future__ import annotations
 import contextlib
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Annotated, Any, TypedDict
 
 from fastapi import Depends, Query, Request
 from pydantic import Field
@@ -36,21 +35,17 @@ PageSize = Annotated[int, Query(description="Rows per page, 1 to 100 (clamped in
 Search = Annotated[str, Query(description="Text to look for (case-insensitive; the first 100 characters are used).")]
 
 
-@dataclass(frozen=True)
-class Paging:
-    """A list's search box and pager, as every list route reads them beside its own filters."""
+class Paging(TypedDict):
+    """A list's search box and pager, as every list route reads them beside its own filters and sort: the list
+    services' keyword arguments of the same names."""
 
     search: str
     page: int
     page_size: int
 
-    def args(self) -> dict[str, Any]:
-        """The list services' keyword arguments of the same names."""
-        return {"search": self.search, "page": self.page, "page_size": self.page_size}
-
 
 def paging(search: Search = "", page: PageNo = 1, page_size: PageSize = 25) -> Paging:
-    return Paging(search, page, page_size)
+    return Paging(search=search, page=page, page_size=page_size)
 
 
 Paged = Annotated[Paging, Depends(paging)]

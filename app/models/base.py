@@ -1,4 +1,4 @@
-"""Column types and helpers shared by every table: UTC timestamps, money, validated enums, JSON lists."""
+"""Column types and helpers shared by every table: UTC timestamps (`Stamped`), money, validated enums, JSON lists."""
 
 from __future__ import annotations
 
@@ -54,6 +54,13 @@ def created_at() -> Any:
 
 def updated_at() -> Any:
     return Field(default_factory=utcnow, sa_type=UTCDateTime, nullable=False, sa_column_kwargs={"onupdate": utcnow})
+
+
+class Stamped(SQLModel):
+    """A table's rows record when they were created and last changed (UTC; `updated_at` moves on every update)."""
+
+    created_at: datetime = created_at()
+    updated_at: datetime = updated_at()
 
 
 def timestamp(*, nullable: bool = True, index: bool = False) -> Any:

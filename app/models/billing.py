@@ -8,11 +8,11 @@ from decimal import Decimal
 
 from sqlmodel import Field, SQLModel
 
-from app.models.base import created_at, enum_field, money, text, timestamp, updated_at
+from app.models.base import Stamped, created_at, enum_field, money, text, timestamp
 from app.models.enums import InvoiceStatus, PaymentStatus
 
 
-class Invoice(SQLModel, table=True):
+class Invoice(Stamped, table=True):
     __tablename__ = "invoices"
 
     id: int | None = Field(default=None, primary_key=True)
@@ -28,11 +28,9 @@ class Invoice(SQLModel, table=True):
     due_date: date | None = None
     paid_date: date | None = None
     notes: str | None = text()
-    created_at: datetime = created_at()
-    updated_at: datetime = updated_at()
 
 
-class InvoiceItem(SQLModel, table=True):
+class InvoiceItem(Stamped, table=True):
     __tablename__ = "invoice_items"
 
     id: int | None = Field(default=None, primary_key=True)
@@ -41,8 +39,6 @@ class InvoiceItem(SQLModel, table=True):
     quantity: int = 1
     unit_price: Decimal = money()
     amount: Decimal = money()
-    created_at: datetime = created_at()
-    updated_at: datetime = updated_at()
 
 
 class Payment(SQLModel, table=True):

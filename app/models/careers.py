@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from sqlmodel import Field
 
-from sqlmodel import Field, SQLModel
-
-from app.models.base import created_at, enum_field, string_list, text, updated_at
+from app.models.base import Stamped, enum_field, string_list, text
 from app.models.enums import ApplicationStatus
 
 
-class JobOpening(SQLModel, table=True):
+class JobOpening(Stamped, table=True):
     __tablename__ = "job_openings"
 
     id: int | None = Field(default=None, primary_key=True)
@@ -25,11 +23,9 @@ class JobOpening(SQLModel, table=True):
     benefits: list[str] = string_list()
     is_active: bool = True
     sort_order: int = 0
-    created_at: datetime = created_at()
-    updated_at: datetime = updated_at()
 
 
-class JobApplication(SQLModel, table=True):
+class JobApplication(Stamped, table=True):
     __tablename__ = "job_applications"
 
     id: int | None = Field(default=None, primary_key=True)
@@ -50,5 +46,3 @@ class JobApplication(SQLModel, table=True):
     cover_letter_content_type: str | None = Field(default=None, max_length=100)
     status: ApplicationStatus = enum_field(ApplicationStatus, ApplicationStatus.new, index=True)
     notes: str | None = text()
-    created_at: datetime = created_at()
-    updated_at: datetime = updated_at()

@@ -10,11 +10,11 @@ from typing import Any
 import sqlalchemy as sa
 from sqlmodel import Field, SQLModel
 
-from app.models.base import created_at, enum_field, money, text, updated_at
+from app.models.base import Stamped, created_at, enum_field, money, text
 from app.models.enums import BillingPeriod, OrderStatus, ProductCategory
 
 
-class Product(SQLModel, table=True):
+class Product(Stamped, table=True):
     __tablename__ = "products"
 
     id: int | None = Field(default=None, primary_key=True)
@@ -25,8 +25,6 @@ class Product(SQLModel, table=True):
     stripe_product_id: str | None = Field(default=None, max_length=255)
     # "metadata" is reserved by SQLAlchemy models, so the attribute is `meta` over a column named metadata.
     meta: dict[str, Any] | None = Field(default=None, sa_column=sa.Column("metadata", sa.JSON, nullable=True))
-    created_at: datetime = created_at()
-    updated_at: datetime = updated_at()
 
 
 class Price(SQLModel, table=True):
@@ -42,7 +40,7 @@ class Price(SQLModel, table=True):
     created_at: datetime = created_at()
 
 
-class Order(SQLModel, table=True):
+class Order(Stamped, table=True):
     __tablename__ = "orders"
 
     id: int | None = Field(default=None, primary_key=True)
@@ -54,8 +52,6 @@ class Order(SQLModel, table=True):
     total_amount: Decimal = money()
     stripe_session_id: str | None = Field(default=None, max_length=255)
     stripe_payment_intent_id: str | None = Field(default=None, max_length=255)
-    created_at: datetime = created_at()
-    updated_at: datetime = updated_at()
 
 
 class OrderItem(SQLModel, table=True):

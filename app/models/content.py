@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import datetime as dt
 
-from sqlmodel import Field, SQLModel
+from sqlmodel import Field
 
-from app.models.base import created_at, string_list, text, updated_at
+from app.models.base import Stamped, string_list, text
 
 
-class Service(SQLModel, table=True):
+class Service(Stamped, table=True):
     __tablename__ = "services"
 
     id: int | None = Field(default=None, primary_key=True)
@@ -21,11 +21,9 @@ class Service(SQLModel, table=True):
     popular: bool = False
     is_active: bool = True
     sort_order: int = 0
-    created_at: dt.datetime = created_at()
-    updated_at: dt.datetime = updated_at()
 
 
-class PortfolioProject(SQLModel, table=True):
+class PortfolioProject(Stamped, table=True):
     __tablename__ = "portfolio_projects"
 
     id: int | None = Field(default=None, primary_key=True)
@@ -38,11 +36,9 @@ class PortfolioProject(SQLModel, table=True):
     is_live: bool = False  # live sites get "Visit Site", others "Coming Soon"
     is_published: bool = True
     sort_order: int = 0
-    created_at: dt.datetime = created_at()
-    updated_at: dt.datetime = updated_at()
 
 
-class Testimonial(SQLModel, table=True):
+class Testimonial(Stamped, table=True):
     __tablename__ = "testimonials"
 
     id: int | None = Field(default=None, primary_key=True)
@@ -57,11 +53,9 @@ class Testimonial(SQLModel, table=True):
     featured: bool = False  # the fixed testimonials with role and company
     is_published: bool = True
     sort_order: int = 0
-    created_at: dt.datetime = created_at()
-    updated_at: dt.datetime = updated_at()
 
 
-class TeamMember(SQLModel, table=True):
+class TeamMember(Stamped, table=True):
     __tablename__ = "team_members"
 
     id: int | None = Field(default=None, primary_key=True)
@@ -71,5 +65,3 @@ class TeamMember(SQLModel, table=True):
     skills: list[str] = string_list()
     is_published: bool = True
     sort_order: int = 0
-    created_at: dt.datetime = created_at()
-    updated_at: dt.datetime = updated_at()

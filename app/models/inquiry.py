@@ -7,11 +7,11 @@ from datetime import datetime
 
 from sqlmodel import Field, SQLModel
 
-from app.models.base import created_at, enum_field, text, timestamp, updated_at
+from app.models.base import Stamped, created_at, enum_field, text, timestamp
 from app.models.enums import InquiryPriority, InquiryStatus, SubscriberStatus
 
 
-class ContactInquiry(SQLModel, table=True):
+class ContactInquiry(Stamped, table=True):
     __tablename__ = "contact_inquiries"
 
     id: int | None = Field(default=None, primary_key=True)
@@ -29,8 +29,6 @@ class ContactInquiry(SQLModel, table=True):
     notes: str | None = text()
     # Honeypot hits are stored (nothing accepted is lost) but never shown in the inbox.
     is_spam: bool = Field(default=False, index=True)
-    created_at: datetime = created_at()
-    updated_at: datetime = updated_at()
 
 
 class NewsletterSubscriber(SQLModel, table=True):

@@ -6,13 +6,13 @@ import uuid
 from datetime import datetime
 
 import sqlalchemy as sa
-from sqlmodel import Field, SQLModel
+from sqlmodel import Field
 
-from app.models.base import created_at, enum_field, string_list, text, timestamp, updated_at
+from app.models.base import Stamped, enum_field, string_list, text, timestamp
 from app.models.enums import MeetingStatus
 
 
-class Meeting(SQLModel, table=True):
+class Meeting(Stamped, table=True):
     """A meeting with a client: scheduled by staff, reported by Calendly, or booked in-app (the booking fields).
 
     No double booking: on PostgreSQL the migration adds an exclusion constraint (`ex_meetings_no_double_booking`) so
@@ -57,11 +57,9 @@ class Meeting(SQLModel, table=True):
     booker_notes: str | None = text()
     manage_token_hash: str | None = Field(default=None, max_length=64, unique=True)
     sequence: int = 0
-    created_at: datetime = created_at()
-    updated_at: datetime = updated_at()
 
 
-class MeetingType(SQLModel, table=True):
+class MeetingType(Stamped, table=True):
     """Bookable meeting types: the booking view's source when no scheduling service is configured."""
 
     __tablename__ = "meeting_types"
@@ -86,5 +84,3 @@ class MeetingType(SQLModel, table=True):
     horizon_days: int = 30
     # Empty: the invite says the organizer sends the link. A URL, where "{room}" becomes a random room name.
     join_url: str | None = Field(default=None, max_length=500)
-    created_at: datetime = created_at()
-    updated_at: datetime = updated_at()

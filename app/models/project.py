@@ -9,11 +9,11 @@ from decimal import Decimal
 import sqlalchemy as sa
 from sqlmodel import Field, SQLModel
 
-from app.models.base import created_at, enum_field, money, text, updated_at
+from app.models.base import Stamped, created_at, enum_field, money, text
 from app.models.enums import MilestoneStatus, OrganizationSize, ProjectStatus, ProjectType
 
 
-class Organization(SQLModel, table=True):
+class Organization(Stamped, table=True):
     __tablename__ = "organizations"
 
     id: int | None = Field(default=None, primary_key=True)
@@ -23,8 +23,6 @@ class Organization(SQLModel, table=True):
     industry: str | None = Field(default=None, max_length=100)
     size: OrganizationSize | None = enum_field(OrganizationSize, None, nullable=True)
     primary_contact_id: uuid.UUID | None = Field(default=None, foreign_key="users.id", ondelete="SET NULL")
-    created_at: datetime = created_at()
-    updated_at: datetime = updated_at()
 
 
 HOURS_TOTAL = sa.Numeric(8, 2)
@@ -32,7 +30,7 @@ ENTRY_HOURS = sa.Numeric(4, 2)
 TIME_NOTE_MAX = 500
 
 
-class Project(SQLModel, table=True):
+class Project(Stamped, table=True):
     __tablename__ = "projects"
     __table_args__ = (sa.CheckConstraint("progress_percentage BETWEEN 0 AND 100", name="progress_range"),)
 
@@ -53,11 +51,9 @@ class Project(SQLModel, table=True):
     estimated_hours: int | None = None
     # The hours logged in time entries (plus any recorded before time tracking existed); never set by the project form.
     actual_hours: Decimal = Field(default=Decimal("0.00"), sa_type=HOURS_TOTAL, nullable=False)
-    created_at: datetime = created_at()
-    updated_at: datetime = updated_at()
 
 
-class ProjectMilestone(SQLModel, table=True):
+class ProjectMilestone(Stamped, table=True):
     __tablename__ = "project_milestones"
 
     id: int | None = Field(default=None, primary_key=True)
@@ -67,8 +63,6 @@ class ProjectMilestone(SQLModel, table=True):
     due_date: date | None = None
     status: MilestoneStatus = enum_field(MilestoneStatus, MilestoneStatus.pending)
     order_index: int = 0
-    created_at: datetime = created_at()
-    updated_at: datetime = updated_at()
 
 
 class ProjectTimeEntry(SQLModel, table=True):

@@ -10,11 +10,11 @@ import sqlalchemy as sa
 from sqlmodel import Field, SQLModel
 
 from app.core.permissions import effective_permissions
-from app.models.base import created_at, enum_field, string_list, timestamp, updated_at
+from app.models.base import Stamped, created_at, enum_field, string_list, timestamp
 from app.models.enums import EmployeeType, Role
 
 
-class User(SQLModel, table=True):
+class User(Stamped, table=True):
     __tablename__ = "users"
     # Usernames are unique regardless of case, as login accepts any case.
     __table_args__ = (sa.Index("uq_users_username_lower", sa.text("lower(username)"), unique=True),)
@@ -35,8 +35,6 @@ class User(SQLModel, table=True):
     profile_complete: bool = False
     extra_permissions: list[str] = string_list()
     revoked_permissions: list[str] = string_list()
-    created_at: datetime = created_at()
-    updated_at: datetime = updated_at()
 
 
 class RefreshToken(SQLModel, table=True):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterator, Mapping
-from typing import Annotated, Any
+from typing import Annotated, Any, Unpack
 
 from pydantic import BaseModel, Field
 from sqlalchemy import func
@@ -20,7 +20,7 @@ from app.models.user import User
 from app.services import audit, contact
 from app.services.access import found, require
 from app.services.csv_export import table
-from app.services.paging import Listing, Page
+from app.services.paging import Listing, Ordering, Page, View, one_of
 from app.services.schema import Body, Choice, Flag, RawText, Text, parse
 
 
@@ -45,22 +45,17 @@ class InquiryPublic(BaseModel):
     updated_at: str
 
 
+_INQUIRY_FIELDS = {
+    "id", "name", "email", "company", "phone", "service_type", "budget", "message", "newsletter", "is_spam", "notes",
+}  # fmt: skip
+
+
 def inquiry_dto(i: ContactInquiry) -> dict[str, Any]:
     return {
-        "id": i.id,
-        "name": i.name,
-        "email": i.email,
-        "company": i.company,
-        "phone": i.phone,
-        "service_type": i.service_type,
-        "budget": i.budget,
-        "message": i.message,
-        "newsletter": i.newsletter,
-        "is_spam": i.is_spam,
+        **i.model_dump(include=_INQUIRY_FIELDS),
         "status": str(i.status),
         "priority": str(i.priority),
         "assigned_to": str(i.assigned_to) if i.assigned_to else None,
-        "notes": i.notes,
         "created_at": i.created_at.isoformat(),
         "updated_at": i.updated_at.isoformat(),
     }
@@ -74,20 +69,12 @@ INQUIRY_SORTS = {
 
 
 def list_inquiries(
-    s: Session,
-    *,
-    actor: User,
-    search: str = "",
-    status: str = "",
-    spam: bool = False,
-    sort: str = "",
-    page: int = 1,
-    page_size: int = 25,
+    s: Session, *, actor: User, status: str = "", spam: bool = False, **view: Unpack[View]
 ) -> Page[dict[str, Any]]:
     """A page of inquiries (newest first unless sorted), searched and filtered in SQL; spam-flagged ones only in their
     own list (`spam=True`)."""
     query = _inquiries(actor, status=status, spam=spam)
-    return INQUIRIES.page(s, query, search=search, sort=sort, page=page, page_size=page_size)
+    return INQUIRIES.page(s, query, **view)
 
 
 INQUIRY_SEARCH = (ContactInquiry.name, ContactInquiry.email, ContactInquiry.company, ContactInquiry.message)
@@ -101,19 +88,15 @@ INQUIRIES = Listing(inquiry_dto, INQUIRY_SORTS, INQUIRY_SEARCH)
 def _inquiries(actor: User, *, status: str, spam: bool) -> SelectOfScalar[ContactInquiry]:
     require(actor, Perm.inquiries_read, "view inquiries")
     query = select(ContactInquiry).where(col(ContactInquiry.is_spam).is_(spam))
-    if status:
-        if status not in InquiryStatus.__members__:
-            raise Invalid("Unknown status", errors={"status": "Unknown status"})
-        query = query.where(ContactInquiry.status == status)
-    return query
+    return one_of(query, ContactInquiry.status, status, InquiryStatus)
 
 
 def export_inquiries(
-    s: Session, *, actor: User, search: str = "", status: str = "", spam: bool = False, sort: str = ""
+    s: Session, *, actor: User, status: str = "", spam: bool = False, **order: Unpack[Ordering]
 ) -> Iterator[str]:
     """Every inquiry the list shows with these filters, as CSV text in pieces (checked before the first piece)."""
     query = _inquiries(actor, status=status, spam=spam)
-    rows = INQUIRIES.stream(s, query, search=search, sort=sort)
+    rows = INQUIRIES.stream(s, query, **order)
     return table(INQUIRY_COLUMNS, rows)
 
 

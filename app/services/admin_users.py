@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterator, Mapping
-from typing import Annotated, Any
+from typing import Annotated, Any, Unpack
 
 from pydantic import AfterValidator, ConfigDict, Field, ValidationInfo
 from sqlalchemy import func
@@ -44,7 +44,7 @@ from app.services.account_fields import (
     Username,
 )
 from app.services.csv_export import table
-from app.services.paging import Listing, Page, contains
+from app.services.paging import Listing, Ordering, Page, View, contains, one_of
 from app.services.schema import Flag, Form, Input, RawText, parse, problem, required
 from app.services.users import GENERIC_INVALID, clean_text, create_user, role_problems
 
@@ -110,39 +110,27 @@ USERS = Listing(_user_row, USER_SORTS, USER_SEARCH)
 def _users(actor: User, *, role: str, verified: bool | None) -> Any:
     if not _can(actor, Perm.users_read):
         raise Forbidden("You don't have permission to view users")
-    query = select(User)
-    if role:
-        if role not in Role.__members__:  # the column's enum type refuses to even compare with an unknown value
-            raise Invalid("Unknown role", errors={"role": "Unknown role"})
-        query = query.where(User.role == role)
+    query = one_of(select(User), User.role, role, Role, "role")
     if verified is not None:
         query = query.where(User.is_verified == verified)
     return query
 
 
 def export_users(
-    s: Session, *, actor: User, search: str = "", role: str = "", verified: bool | None = None, sort: str = ""
+    s: Session, *, actor: User, role: str = "", verified: bool | None = None, **order: Unpack[Ordering]
 ) -> Iterator[str]:
     """Every user (or client, with role="client") the list shows with these filters, as CSV text in pieces."""
     query = _users(actor, role=role, verified=verified)
-    rows = USERS.stream(s, query, search=search, sort=sort)
+    rows = USERS.stream(s, query, **order)
     return table(USER_COLUMNS, rows)
 
 
 def list_users(
-    s: Session,
-    *,
-    actor: User,
-    search: str = "",
-    role: str = "",
-    verified: bool | None = None,
-    sort: str = "",
-    page: int = 1,
-    page_size: int = 25,
+    s: Session, *, actor: User, role: str = "", verified: bool | None = None, **view: Unpack[View]
 ) -> Page[dict[str, Any]]:
     """A page of users filtered in SQL by text (username, e-mail, names, company), role and verification."""
     query = _users(actor, role=role, verified=verified)
-    return USERS.page(s, query, search=search, sort=sort, page=page, page_size=page_size)
+    return USERS.page(s, query, **view)
 
 
 def _raise_invalid(errors: dict[str, str]) -> None:

@@ -7,7 +7,7 @@ interview or rejected; an offer is made in person, so no automatic mail goes out
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import Annotated, Any, BinaryIO
+from typing import Annotated, Any, BinaryIO, Unpack
 
 from pydantic import AfterValidator, BaseModel, Field
 from sqlalchemy import func
@@ -21,7 +21,7 @@ from app.models.user import User
 from app.services import audit, company, files, mail
 from app.services.access import found, require
 from app.services.csv_export import table
-from app.services.paging import PAGE_SIZE, Listing, Page
+from app.services.paging import Listing, Ordering, Page, View, one_of
 from app.services.schema import Body, RawText, parse, problem
 
 NEXT: dict[S, set[S]] = {
@@ -91,20 +91,12 @@ def application_dto(a: JobApplication, job_title: str | None = None) -> dict[str
 
 
 def list_applications(
-    s: Session,
-    *,
-    actor: User,
-    job_code: str = "",
-    status: str = "",
-    search: str = "",
-    sort: str = "",
-    page: int = 1,
-    page_size: int = PAGE_SIZE,
+    s: Session, *, actor: User, job_code: str = "", status: str = "", **view: Unpack[View]
 ) -> Page[dict[str, Any]]:
     """A page of applications (newest first unless sorted), by opening and status, searched in the applicant's name,
     e-mail and the job (code or title) (applications:read)."""
     query = _applications(actor, job_code=job_code, status=status)
-    return APPLICATIONS.page(s, query, search=search, sort=sort, page=page, page_size=page_size)
+    return APPLICATIONS.page(s, query, **view)
 
 
 APPLICATION_SEARCH = (
@@ -133,19 +125,15 @@ def _applications(actor: User, *, job_code: str, status: str) -> Any:
     )
     if job_code:
         query = query.where(JobApplication.job_code == job_code)
-    if status:
-        if status not in S.__members__:
-            raise Invalid("Unknown status", errors={"status": "Unknown status"})
-        query = query.where(JobApplication.status == status)
-    return query
+    return one_of(query, JobApplication.status, status, S)
 
 
 def export_applications(
-    s: Session, *, actor: User, job_code: str = "", status: str = "", search: str = "", sort: str = ""
+    s: Session, *, actor: User, job_code: str = "", status: str = "", **order: Unpack[Ordering]
 ) -> Iterator[str]:
     """Every application the list shows with these filters, as CSV text in pieces (checked before the first)."""
     query = _applications(actor, job_code=job_code, status=status)
-    rows = APPLICATIONS.stream(s, query, search=search, sort=sort)
+    rows = APPLICATIONS.stream(s, query, **order)
     return table(APPLICATION_COLUMNS, rows)
 
 
@@ -217,20 +205,26 @@ def update_application(
     return application_dto(a, title)
 
 
+# What an applicant is told when their application moves to these statuses: the subject and the letter, filled in
+# with their first name, the position (" for the JOB-001 position", or nothing) and the company's name.
+LETTERS = {
+    S.interview: (
+        "Interview invitation from {firm}",
+        "Dear {name},\n\nThank you for applying{role} at {firm}. We would like to invite you to an interview; we will "
+        "contact you shortly to find a time that suits you.\n\nKind regards,\n{firm}\n",
+    ),
+    S.rejected: (
+        "Your application to {firm}",
+        "Dear {name},\n\nThank you for your interest{role} at {firm} and for the time you put into your application. "
+        "After careful consideration we will not be moving forward with it.\n\nWe wish you every success.\n{firm}\n",
+    ),
+}
+
+
 def _tell_applicant(s: Session, a: JobApplication) -> None:
+    if (letter := LETTERS.get(S(a.status))) is None:
+        return
+    subject, text = letter
     role = f" for the {a.job_code} position" if a.job_code else ""
-    firm = company.profile(s).name
-    if a.status == S.interview:
-        text = (
-            f"Dear {a.first_name},\n\nThank you for applying{role} at {firm}. We would like to invite "
-            "you to an interview; we will contact you shortly to find a time that suits you.\n\n"
-            f"Kind regards,\n{firm}\n"
-        )
-        mail.enqueue(s, to=a.email, subject=f"Interview invitation from {firm}", text=text)
-    elif a.status == S.rejected:
-        text = (
-            f"Dear {a.first_name},\n\nThank you for your interest{role} at {firm} and for the time "
-            "you put into your application. After careful consideration we will not be moving forward with it.\n\n"
-            f"We wish you every success.\n{firm}\n"
-        )
-        mail.enqueue(s, to=a.email, subject=f"Your application to {firm}", text=text)
+    words = {"name": a.first_name, "role": role, "firm": company.profile(s).name}
+    mail.enqueue(s, to=a.email, subject=subject.format(**words), text=text.format(**words))

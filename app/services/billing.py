@@ -11,7 +11,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Annotated, Any
+from typing import Annotated, Any, Unpack
 
 from pydantic import AfterValidator, ConfigDict, Field
 from sqlalchemy import func, text
@@ -32,7 +32,7 @@ from app.services import validation as v
 from app.services.admin_users import CLIENT_SEARCH
 from app.services.csv_export import table
 from app.services.invoices import invoice_dto
-from app.services.paging import PAGE_SIZE, Listing, Page
+from app.services.paging import Listing, Ordering, Page, View, one_of
 from app.services.schema import AList, Day, Input, Money, RawText, Text, Whole, parse, problem, required
 
 CENT = Decimal("0.01")
@@ -235,22 +235,13 @@ def _list_row(row: tuple[Invoice, User]) -> dict[str, Any]:
 INVOICES = Listing(_list_row, INVOICE_SORTS, INVOICE_SEARCH)
 
 
-def list_invoices(
-    s: Session,
-    *,
-    actor: User,
-    search: str = "",
-    status: str = "",
-    sort: str = "",
-    page: int = 1,
-    page_size: int = PAGE_SIZE,
-) -> Page[dict[str, Any]]:
+def list_invoices(s: Session, *, actor: User, status: str = "", **view: Unpack[View]) -> Page[dict[str, Any]]:
     """A page of every client's invoices for staff (billing:read), drafts included, with each client's name.
 
     Searched in SQL by invoice number and the client's username, e-mail, names or company; filtered by status;
     sorted by one of INVOICE_SORTS (newest first unless asked).
     """
-    return INVOICES.page(s, _invoices(actor, status=status), search=search, sort=sort, page=page, page_size=page_size)
+    return INVOICES.page(s, _invoices(actor, status=status), **view)
 
 
 INVOICE_COLUMNS = (
@@ -262,17 +253,13 @@ INVOICE_COLUMNS = (
 def _invoices(actor: User, *, status: str) -> Any:
     access.require(actor, Perm.billing_read, "view invoices")
     query = select(Invoice, User).join(User, col(Invoice.client_id) == col(User.id))
-    if status:
-        if status not in InvoiceStatus.__members__:
-            raise Invalid("Unknown status", errors={"status": "Unknown status"})
-        query = query.where(Invoice.status == status)
-    return query
+    return one_of(query, Invoice.status, status, InvoiceStatus)
 
 
-def export_invoices(s: Session, *, actor: User, search: str = "", status: str = "", sort: str = "") -> Iterator[str]:
+def export_invoices(s: Session, *, actor: User, status: str = "", **order: Unpack[Ordering]) -> Iterator[str]:
     """Every invoice the staff list shows with these filters, as CSV text in pieces (checked before the first)."""
     query = _invoices(actor, status=status)
-    rows = INVOICES.stream(s, query, search=search, sort=sort)
+    rows = INVOICES.stream(s, query, **order)
     return table(INVOICE_COLUMNS, rows)
 
 

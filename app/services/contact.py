@@ -238,15 +238,8 @@ def _keep_over_the_limit(s: Session, form: ContactCreate, ip: str) -> None:
 
 
 def _inquiry(form: ContactCreate, *, is_spam: bool) -> ContactInquiry:
-    assert form.name and form.email and form.message  # required by the model
     return ContactInquiry(
-        name=form.name,
-        email=form.email,
-        company=form.company,
-        phone=form.phone,
-        service_type=form.service_type,
-        budget=form.budget,
-        message=form.message,
+        **form.model_dump(include={"name", "email", "company", "phone", "service_type", "budget", "message"}),
         newsletter=bool(form.newsletter) and not is_spam,
         status=InquiryStatus.new,
         priority=InquiryPriority.medium,

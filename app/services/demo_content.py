@@ -416,6 +416,8 @@ MEETING_TYPES: list[dict[str, Any]] = [
 
 @dataclass(frozen=True)
 class DemoAccount:
+    """A demo account, field for field `users.create_user`'s keyword arguments."""
+
     role: Role
     username: str
     email: str

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Unpack
 
 from pydantic import BaseModel
 from sqlmodel import Session, col, select
@@ -11,7 +11,7 @@ from app.models.billing import Invoice, InvoiceItem
 from app.models.enums import InvoiceStatus
 from app.models.user import User
 from app.services import access, company
-from app.services.paging import PAGE_SIZE, Listing, Page
+from app.services.paging import Listing, Page, View
 
 
 class InvoiceItemPublic(BaseModel):
@@ -103,9 +103,9 @@ def list_invoices(s: Session, *, actor: User) -> list[dict[str, object]]:
     return [invoice_dto(inv) for inv in s.exec(query.order_by(*NEWEST_FIRST)).all()]
 
 
-def list_invoices_page(s: Session, *, actor: User, page: int = 1, page_size: int = PAGE_SIZE) -> Page[dict[str, Any]]:
+def list_invoices_page(s: Session, *, actor: User, **view: Unpack[View]) -> Page[dict[str, Any]]:
     """One page of the invoices the actor may see, newest first (GET /api/protected/invoices)."""
-    return Listing(invoice_dto, {"newest": NEWEST_FIRST}).page(s, _visible(actor), page=page, page_size=page_size)
+    return Listing(invoice_dto, {"newest": NEWEST_FIRST}).page(s, _visible(actor), **view)
 
 
 def get_invoice_with_items(s: Session, *, actor: User, invoice_id: int) -> tuple[Invoice, list[InvoiceItem], User]:

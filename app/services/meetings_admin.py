@@ -7,7 +7,7 @@ import re
 import uuid
 from collections.abc import Mapping
 from datetime import datetime, timedelta
-from typing import Annotated, Any
+from typing import Annotated, Any, Unpack
 
 from pydantic import AfterValidator, Field
 from sqlalchemy import String, cast, func
@@ -28,7 +28,7 @@ from app.services import audit, booking_invite, booking_settings, mail
 from app.services import validation as v
 from app.services.access import require
 from app.services.meetings import meeting_dto
-from app.services.paging import PAGE_SIZE, Listing, Page
+from app.services.paging import Listing, Page, View, of_client, one_of
 from app.services.schema import Flag, Form, Input, Moment, RawText, Text, Whole, parse, problem
 
 MEETING_SORTS_DEFAULT = {"upcoming": "soonest", "past": "latest", "all": "latest"}
@@ -75,10 +75,7 @@ def list_all(
     when: str = "upcoming",
     status: str = "",
     client_id: str = "",
-    search: str = "",
-    sort: str = "",
-    page: int = 1,
-    page_size: int = PAGE_SIZE,
+    **view: Unpack[View],
 ) -> Page[dict[str, Any]]:
     """A page of meetings (meetings:read), searched, filtered by upcoming/past, status and client, and sorted in SQL.
 
@@ -96,17 +93,11 @@ def list_all(
         query = query.where(col(Meeting.end_time) >= now)
     elif when == "past":
         query = query.where(col(Meeting.end_time) < now)
-    if status:
-        if status not in MeetingStatus.__members__:
-            raise Invalid("Unknown status", errors={"status": "Unknown status"})
-        query = query.where(Meeting.status == status)
-    if client_id:
-        try:
-            query = query.where(Meeting.client_id == uuid.UUID(client_id))
-        except ValueError:
-            raise Invalid("Unknown client", errors={"client_id": "Unknown client"}) from None
-    order = sort if sort in MEETING_SORTS else MEETING_SORTS_DEFAULT[when]
-    found = MEETINGS.page(s, query, search=search, sort=order, page=page, page_size=page_size)
+    query = one_of(query, Meeting.status, status, MeetingStatus)
+    query = of_client(query, Meeting.client_id, client_id)
+    if view.get("sort") not in MEETING_SORTS:
+        view["sort"] = MEETING_SORTS_DEFAULT[when]
+    found = MEETINGS.page(s, query, **view)
     names = _names(s, {i for m in found.data for i in (m.client_id, m.organizer_id) if i})
     rows = [
         {**meeting_dto(m), "client_name": names.get(m.client_id), "organizer_name": names.get(m.organizer_id)}
@@ -247,18 +238,11 @@ def complete_meeting(s: Session, *, actor: User, meeting_id: int) -> dict[str, A
 # --- meeting types (the booking view's source without a scheduling service) -----------------------------------------
 
 
+_TYPE_FIELDS = {"id", "slug", "name", "duration_minutes", "host_name", "description", "scheduling_url", "is_active"}
+
+
 def meeting_type_dto(t: MeetingType) -> dict[str, Any]:
-    return {
-        "id": t.id,
-        "slug": t.slug,
-        "name": t.name,
-        "duration_minutes": t.duration_minutes,
-        "host_name": t.host_name,
-        "description": t.description,
-        "scheduling_url": t.scheduling_url,
-        "is_active": t.is_active,
-        **booking_settings.settings_dto(t),
-    }
+    return {**t.model_dump(include=_TYPE_FIELDS), **booking_settings.settings_dto(t)}
 
 
 TYPE_SORTS = {
@@ -274,18 +258,15 @@ def list_types(
     s: Session,
     *,
     actor: User,
-    search: str = "",
     active: bool | None = None,
-    sort: str = "",
-    page: int = 1,
-    page_size: int = PAGE_SIZE,
+    **view: Unpack[View],
 ) -> Page[dict[str, Any]]:
     """A page of meeting types in booking-view order (meetings:read), searched by name or host; `active` filters."""
     require(actor, Perm.meetings_read, "view meetings")
     query = select(MeetingType)
     if active is not None:
         query = query.where(col(MeetingType.is_active).is_(active))
-    return TYPES.page(s, query, search=search, sort=sort, page=page, page_size=page_size)
+    return TYPES.page(s, query, **view)
 
 
 def _booking_link(value: str | None) -> str | None:

@@ -9,12 +9,11 @@ address again; only the visitor's own new double opt-in does) and is recorded in
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, Unpack
 
 from pydantic import BaseModel
 from sqlmodel import Session, col, select
 
-from app.core.errors import Invalid
 from app.core.permissions import Perm
 from app.models.enums import SubscriberStatus
 from app.models.inquiry import NewsletterSubscriber
@@ -22,7 +21,7 @@ from app.models.user import User
 from app.services import audit
 from app.services.access import found, require
 from app.services.csv_export import table
-from app.services.paging import PAGE_SIZE, Listing, Page
+from app.services.paging import Listing, Ordering, Page, View, one_of
 
 SUBSCRIBER_SORTS = {
     "newest": (col(NewsletterSubscriber.created_at).desc(), col(NewsletterSubscriber.id).desc()),
@@ -46,10 +45,9 @@ class SubscriberPublic(BaseModel):
 
 def subscriber_dto(sub: NewsletterSubscriber) -> SubscriberPublic:
     return SubscriberPublic(
+        **sub.model_dump(include={"email", "source"}),
         id=sub.id or 0,
-        email=sub.email,
         status=str(sub.status),
-        source=sub.source,
         confirmed_at=sub.confirmed_at.isoformat() if sub.confirmed_at else None,
         created_at=sub.created_at.isoformat(),
     )
@@ -61,34 +59,20 @@ SUBSCRIBERS = Listing(subscriber_dto, SUBSCRIBER_SORTS, SUBSCRIBER_SEARCH)
 def _subscribers(actor: User, *, status: str) -> Any:
     """The query the list and the export share (so they cannot drift), after the permission check."""
     require(actor, Perm.content_read, READING)
-    query = select(NewsletterSubscriber)
-    if status:
-        if status not in SubscriberStatus.__members__:
-            raise Invalid("Unknown status", errors={"status": "Unknown status"})
-        query = query.where(NewsletterSubscriber.status == status)
-    return query
+    return one_of(select(NewsletterSubscriber), NewsletterSubscriber.status, status, SubscriberStatus)
 
 
-def list_subscribers(
-    s: Session,
-    *,
-    actor: User,
-    status: str = "",
-    search: str = "",
-    sort: str = "",
-    page: int = 1,
-    page_size: int = PAGE_SIZE,
-) -> Page[SubscriberPublic]:
+def list_subscribers(s: Session, *, actor: User, status: str = "", **view: Unpack[View]) -> Page[SubscriberPublic]:
     """A page of subscribers (newest first unless sorted: oldest, email), by status, searched in the e-mail address
     (content:read)."""
     query = _subscribers(actor, status=status)
-    return SUBSCRIBERS.page(s, query, search=search, sort=sort, page=page, page_size=page_size)
+    return SUBSCRIBERS.page(s, query, **view)
 
 
-def export_subscribers(s: Session, *, actor: User, status: str = "", search: str = "", sort: str = "") -> Iterator[str]:
+def export_subscribers(s: Session, *, actor: User, status: str = "", **order: Unpack[Ordering]) -> Iterator[str]:
     """Every subscriber the list shows with these filters, as CSV text in pieces (checked before the first)."""
     query = _subscribers(actor, status=status)
-    rows = (row.model_dump() for row in SUBSCRIBERS.stream(s, query, search=search, sort=sort))
+    rows = (row.model_dump() for row in SUBSCRIBERS.stream(s, query, **order))
     return table(SUBSCRIBER_COLUMNS, rows)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Mapping
-from typing import Annotated, Any
+from typing import Annotated, Any, Unpack
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 from sqlalchemy import func
@@ -18,7 +18,7 @@ from app.models.project import Organization
 from app.models.user import User
 from app.services import audit
 from app.services.access import found, require
-from app.services.paging import PAGE_SIZE, Listing, Page
+from app.services.paging import Listing, Page, View
 from app.services.schema import Choice, Input, RawText, Text, parse, problem, required
 
 ORGANIZATION_SORTS = {
@@ -68,11 +68,8 @@ class OrganizationPublic(BaseModel):
 
 def organization_dto(o: Organization) -> OrganizationPublic:
     return OrganizationPublic(
+        **o.model_dump(include={"name", "description", "website", "industry"}),
         id=o.id or 0,
-        name=o.name,
-        description=o.description,
-        website=o.website,
-        industry=o.industry,
         size=str(o.size) if o.size else None,
         primary_contact_id=str(o.primary_contact_id) if o.primary_contact_id else None,
         created_at=o.created_at.isoformat(),
@@ -86,18 +83,10 @@ CHOICES = Listing(
 )
 
 
-def list_organizations(
-    s: Session,
-    *,
-    actor: User,
-    search: str = "",
-    sort: str = "",
-    page: int = 1,
-    page_size: int = PAGE_SIZE,
-) -> Page[OrganizationPublic]:
+def list_organizations(s: Session, *, actor: User, **view: Unpack[View]) -> Page[OrganizationPublic]:
     """A page of organizations matching the search in name or industry, by name unless sorted (content:read)."""
     require(actor, Perm.content_read, "view organizations")
-    return ORGANIZATIONS.page(s, select(Organization), search=search, sort=sort, page=page, page_size=page_size)
+    return ORGANIZATIONS.page(s, select(Organization), **view)
 
 
 def organization_choices(

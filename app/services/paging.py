@@ -1,19 +1,23 @@
 """One way to search, sort and page a list in SQL, shared by the REST list routes and the staff panel.
 
 No list is ever loaded whole: the database counts the matches and returns one page. Callers apply their own filters
-(`query.where(...)`) and name the columns a search looks in and the sort orders they allow.
+(`query.where(...)`; `one_of` and `of_client` for the common status and client filters, refusing a value that is no
+status or user id) and name the columns a search looks in and the sort orders they allow.
 """
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from enum import Enum
+from typing import Any, Generic, TypedDict, TypeVar
 
 from sqlalchemy import ColumnElement, func, or_
 from sqlmodel import Session, select
 from sqlmodel.sql.expression import Select, SelectOfScalar
 
+from app.core.errors import Invalid
 from app.services.validation import page_window
 
 T = TypeVar("T")
@@ -22,6 +26,21 @@ U = TypeVar("U")
 PAGE_SIZE = 25
 PAGE_SIZE_MAX = 100
 SEARCH_MAX = 100  # characters of a search term that are used
+
+
+class Ordering(TypedDict, total=False):
+    """A list's search and named sort: what its page and its CSV export share (the keyword arguments of the export
+    services, beside their own filters)."""
+
+    search: str
+    sort: str
+
+
+class View(Ordering, total=False):
+    """A list's search, sort and page: the keyword arguments of every list service, beside its own filters."""
+
+    page: int
+    page_size: int
 
 
 @dataclass(frozen=True)
@@ -60,6 +79,28 @@ def contains(term: str, *columns: Any) -> ColumnElement[bool] | None:
     escaped = term.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
     pattern = f"%{escaped}%"
     return or_(*(func.lower(func.coalesce(c, "")).like(pattern, escape="\\") for c in columns))
+
+
+def one_of(query: Any, column: Any, value: str, choices: type[Enum], field: str = "status") -> Any:
+    """`query` kept to the rows whose `column` is `value` (all of them when it is empty). A value not among
+    `choices` is refused (422): the column's enum type would refuse even to compare with it."""
+    if not value:
+        return query
+    if value not in choices.__members__:
+        raise Invalid(f"Unknown {field}", errors={field: f"Unknown {field.replace('_', ' ')}"})
+    return query.where(column == value)
+
+
+def of_client(query: Any, column: Any, client_id: str) -> Any:
+    """`query` kept to one client's rows (all of them when `client_id` is empty); text that is no user id is refused
+    (422)."""
+    if not client_id:
+        return query
+    try:
+        client = uuid.UUID(str(client_id))
+    except ValueError:
+        raise Invalid("Unknown client", errors={"client_id": "Unknown client"}) from None
+    return query.where(column == client)
 
 
 def _searched(query: Any, search: str, search_in: Sequence[Any]) -> Any:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from decimal import Decimal
-from typing import Annotated, Any
+from typing import Annotated, Any, Unpack
 
 import sqlalchemy as sa
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, field_validator
@@ -19,7 +19,7 @@ from app.models.enums import BillingPeriod, ProductCategory
 from app.models.user import User
 from app.services import audit
 from app.services.access import found, require
-from app.services.paging import PAGE_SIZE, Listing, Page, contains
+from app.services.paging import Listing, Page, View, contains
 from app.services.schema import Choice, Flag, Input, Money, RawText, Text, parse, problem, required
 
 PRODUCT_SORTS = {
@@ -121,11 +121,8 @@ def price_dto(p: Price) -> dict[str, Any]:
 
 def product_dto(p: Product, prices: list[Price]) -> dict[str, Any]:
     return {
-        "id": p.id,
-        "name": p.name,
-        "description": p.description,
+        **p.model_dump(include={"id", "name", "description", "is_active"}),
         "category": str(p.category),
-        "is_active": p.is_active,
         "metadata": p.meta,
         "prices": [price_dto(x) for x in prices],
         "created_at": p.created_at.isoformat(),
@@ -150,47 +147,31 @@ def list_public(s: Session) -> list[dict[str, Any]]:
     return _with_prices(s, list(products), active_prices_only=True)
 
 
-def list_products(
-    s: Session,
-    *,
-    actor: User,
-    search: str = "",
-    sort: str = "",
-    page: int = 1,
-    page_size: int = PAGE_SIZE,
-) -> Page[dict[str, Any]]:
+def list_products(s: Session, *, actor: User, **view: Unpack[View]) -> Page[dict[str, Any]]:
     """A page of every product (active or not) with every price, searched in name and category, by name unless
     sorted (products:read)."""
     require(actor, Perm.products_read, "view products")
-    return _page(s, select(Product), search, sort, page, page_size, active_prices_only=False)
+    return _page(s, select(Product), active_prices_only=False, **view)
 
 
-def list_active_products(
-    s: Session, *, search: str = "", sort: str = "", page: int = 1, page_size: int = PAGE_SIZE
-) -> Page[dict[str, Any]]:
+def list_active_products(s: Session, **view: Unpack[View]) -> Page[dict[str, Any]]:
     """A page of the public catalogue: active products with their active prices (anyone may see them)."""
     query = select(Product).where(col(Product.is_active).is_(True))
-    return _page(s, query, search, sort, page, page_size, active_prices_only=True)
+    return _page(s, query, active_prices_only=True, **view)
 
 
 def _page(
-    s: Session,
-    query: SelectOfScalar[Product],
-    search: str,
-    sort: str,
-    page: int,
-    page_size: int,
-    *,
-    active_prices_only: bool,
+    s: Session, query: SelectOfScalar[Product], *, active_prices_only: bool, **view: Unpack[View]
 ) -> Page[dict[str, Any]]:
     # The category is searched as the list shows it too: "service package" finds service_package.
+    search = view.pop("search", "")
     parts = [
         contains(search, Product.name),
         contains(search.replace(" ", "_"), sa.cast(Product.category, sa.String)),
     ]
     if where := [p for p in parts if p is not None]:
         query = query.where(sa.or_(*where))
-    result = Listing(lambda p: p, PRODUCT_SORTS).page(s, query, sort=sort, page=page, page_size=page_size)
+    result = Listing(lambda p: p, PRODUCT_SORTS).page(s, query, **view)
     data = _with_prices(s, result.data, active_prices_only=active_prices_only)
     return result.with_data(data)
 

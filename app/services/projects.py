@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Mapping, Sequence
 from datetime import date
 from decimal import Decimal
-from typing import Annotated, Any
+from typing import Annotated, Any, Unpack
 
 import sqlalchemy as sa
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
@@ -22,7 +21,7 @@ from app.models.project import Organization, Project, ProjectMilestone
 from app.models.user import User
 from app.services import access, audit, client_cancellations
 from app.services import validation as v
-from app.services.paging import PAGE_SIZE, Listing, Page, contains
+from app.services.paging import Listing, Page, View, contains, of_client, one_of
 from app.services.schema import AList, Body, Choice, Day, Money, RawText, Text, Whole, parse, problem, required
 from app.services.time_entries import hours_number
 
@@ -81,16 +80,12 @@ def _money(value: object) -> str | None:
 
 def project_dto(p: Project, milestones: list[ProjectMilestone]) -> dict[str, object]:
     return {
-        "id": p.id,
-        "name": p.name,
-        "description": p.description,
+        **p.model_dump(include={"id", "name", "description", "organization_id", "progress_percentage"}),
         "status": str(p.status),
         "project_type": str(p.project_type),
         "client_id": str(p.client_id),
-        "organization_id": p.organization_id,
         "manager_id": str(p.manager_id) if p.manager_id else None,
         "budget": _money(p.budget),
-        "progress_percentage": p.progress_percentage,
         # The portal's "deadline" falls back to the planned end date.
         "deadline": due.isoformat() if (due := p.deadline or p.end_date) else None,
         "start_date": p.start_date.isoformat() if p.start_date else None,
@@ -100,12 +95,9 @@ def project_dto(p: Project, milestones: list[ProjectMilestone]) -> dict[str, obj
         "created_at": p.created_at.isoformat(),
         "milestones": [
             {
-                "id": m.id,
-                "title": m.title,
-                "description": m.description,
+                **m.model_dump(include={"id", "title", "description", "order_index"}),
                 "due_date": m.due_date.isoformat() if m.due_date else None,
                 "status": str(m.status),
-                "order_index": m.order_index,
             }
             for m in milestones
         ],
@@ -145,25 +137,15 @@ def _full_name(user: Any = User) -> Any:
     return func.coalesce(func.nullif(full, ""), user.username)
 
 
-def _uuid(value: str, field: str, label: str) -> uuid.UUID:
-    try:
-        return uuid.UUID(str(value))
-    except ValueError:
-        raise Invalid(f"Unknown {label}", errors={field: f"Unknown {label}"}) from None
-
-
 def list_projects_page(
     s: Session,
     *,
     actor: User,
-    search: str = "",
     status: str = "",
     project_type: str = "",
     client_id: str = "",
     organization_id: int | None = None,
-    sort: str = "",
-    page: int = 1,
-    page_size: int = PAGE_SIZE,
+    **view: Unpack[View],
 ) -> Page[dict[str, object]]:
     """A page of projects (newest first unless sorted) with their milestones, client and organization names.
 
@@ -181,18 +163,12 @@ def list_projects_page(
     )
     if not access.sees_all(actor, "project"):
         query = query.where(Project.client_id == actor.id)
-    for value, column, enum, label in (
-        (status, Project.status, ProjectStatus, "status"),
-        (project_type, Project.project_type, ProjectType, "project_type"),
-    ):
-        if value:
-            if value not in enum.__members__:
-                raise Invalid(f"Unknown {label}", errors={label: f"Unknown {label.replace('_', ' ')}"})
-            query = query.where(column == value)
-    if client_id:
-        query = query.where(Project.client_id == _uuid(client_id, "client_id", "client"))
+    query = one_of(query, Project.status, status, ProjectStatus)
+    query = one_of(query, Project.project_type, project_type, ProjectType, "project_type")
+    query = of_client(query, Project.client_id, client_id)
     if organization_id is not None:
         query = query.where(Project.organization_id == organization_id)
+    search = view.pop("search", "")
     parts = [
         contains(search, Project.name, User.username, _full_name()),
         contains(
@@ -201,7 +177,7 @@ def list_projects_page(
     ]
     if where := [p for p in parts if p is not None]:
         query = query.where(sa.or_(*where))
-    result = Listing(lambda row: row, PROJECT_SORTS).page(s, query, sort=sort, page=page, page_size=page_size)
+    result = Listing(lambda row: row, PROJECT_SORTS).page(s, query, **view)
     milestones = _milestones_of(s, [p for p, *_names in result.data])
     data = [
         {
@@ -229,9 +205,7 @@ def project_choices(
     """The projects a picker offers ({id, name, client_id}, by name, at most `limit`), searched by name and limited
     to one client when given (staff who read content)."""
     access.require(actor, Perm.content_read, "view projects")
-    query = select(Project)
-    if client_id:
-        query = query.where(Project.client_id == _uuid(client_id, "client_id", "client"))
+    query = of_client(select(Project), Project.client_id, client_id)
     return CHOICES.page(s, query, search=search, page_size=limit)
 
 

@@ -125,10 +125,20 @@ class Input(Body):
 
 
 class _Described:
-    """A field type that states its rule in the schema's description (unless the field gives its own)."""
+    """A field type that checks a value (`check`) before the schema of its type (`inner`) does, and states its rule
+    in the schema's description (unless the field gives its own)."""
+
+    def check(self, value: Any) -> Any:
+        raise NotImplementedError
+
+    def inner(self, source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+        return handler(source)
 
     def described(self) -> str:
         raise NotImplementedError
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+        return core_schema.no_info_before_validator_function(self.check, self.inner(source, handler))
 
     def __get_pydantic_json_schema__(self, schema: CoreSchema, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
         out = handler(schema)
@@ -145,25 +155,6 @@ def _judged(parser: Callable[..., Any], value: Any, label: str, refusal: str | N
     return parsed
 
 
-def _text_check(spec: Text) -> Callable[[Any], str | None]:
-    def refuse(message: str) -> PydanticCustomError:
-        return problem(message, summary=spec.summary, several=spec.several)
-
-    def check(value: Any) -> str | None:
-        if value is not None and not isinstance(value, str):
-            raise ValueError("Must be text")
-        cleaned = " ".join((value or "").split()) if spec.one_line else (value or "").strip()
-        if spec.required and not cleaned:
-            raise refuse(spec.missing or f"{spec.label} is required")
-        if len(cleaned) > spec.limit:
-            raise refuse(f"{spec.label} must not exceed {spec.limit} characters")
-        if not storable(cleaned):
-            raise problem(INVALID_CHARACTER)  # worded as the engine's guard words it, whatever the form's summary
-        return cleaned or None
-
-    return check
-
-
 @dataclass(frozen=True)
 class Text(_Described):
     """`Annotated[str | None, Text("Name", 200)]`: text trimmed of surrounding spaces, at most `limit` characters,
@@ -178,9 +169,23 @@ class Text(_Described):
     summary: str | None = None  # see `problem`
     several: str | None = None
 
-    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
-        inner = handler.generate_schema(Annotated[str, StringConstraints(max_length=self.limit)] | None)
-        return core_schema.no_info_before_validator_function(_text_check(self), inner)
+    def check(self, value: Any) -> str | None:
+        if value is not None and not isinstance(value, str):
+            raise ValueError("Must be text")
+        cleaned = " ".join((value or "").split()) if self.one_line else (value or "").strip()
+        if self.required and not cleaned:
+            raise self._refuse(self.missing or f"{self.label} is required")
+        if len(cleaned) > self.limit:
+            raise self._refuse(f"{self.label} must not exceed {self.limit} characters")
+        if not storable(cleaned):
+            raise problem(INVALID_CHARACTER)  # worded as the engine's guard words it, whatever the form's summary
+        return cleaned or None
+
+    def _refuse(self, message: str) -> PydanticCustomError:
+        return problem(message, summary=self.summary, several=self.several)
+
+    def inner(self, source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+        return handler.generate_schema(Annotated[str, StringConstraints(max_length=self.limit)] | None)
 
     def described(self) -> str:
         return f"{self.label}: at most {self.limit} characters, trimmed; no NUL or lone surrogates."
@@ -262,18 +267,13 @@ class Money(_Described):
     label: str
     required: bool = False
 
-    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
-        label, required = self.label, self.required
-
-        def check(value: Any) -> Decimal | None:
-            if value is not None and (isinstance(value, bool) or not isinstance(value, int | float | str | Decimal)):
-                raise ValueError("Must be a number")
-            amount: Decimal | None = _judged(validation.money, value, label)
-            if amount is None and required:
-                raise problem(f"{label} is required")
-            return amount
-
-        return core_schema.no_info_before_validator_function(check, handler(source))
+    def check(self, value: Any) -> Decimal | None:
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int | float | str | Decimal)):
+            raise ValueError("Must be a number")
+        amount: Decimal | None = _judged(validation.money, value, self.label)
+        if amount is None and self.required:
+            raise problem(f"{self.label} is required")
+        return amount
 
     def described(self) -> str:
         return f"{self.label}: 0 to 99999999.99, in whole cents (a number or its text)."
@@ -287,16 +287,11 @@ class Day(_Described):
 
     label: str
 
-    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
-        label = self.label
-
-        def check(value: Any) -> date | None:
-            if value is not None and not isinstance(value, str | date):
-                raise ValueError("Must be text")
-            day: date | None = _judged(validation.day, value, label)
-            return day
-
-        return core_schema.no_info_before_validator_function(check, handler(source))
+    def check(self, value: Any) -> date | None:
+        if value is not None and not isinstance(value, str | date):
+            raise ValueError("Must be text")
+        day: date | None = _judged(validation.day, value, self.label)
+        return day
 
     def described(self) -> str:
         return f"{self.label}: a date (YYYY-MM-DD) from 1900-01-01 to 2200-12-31."
@@ -315,34 +310,29 @@ class Moment(_Described):
     missing: str | None = None  # for a required one left out
     summary: str | None = None  # see `problem`
 
-    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
-        spec = self
+    def check(self, value: Any) -> datetime | None:
+        if value is None or value == "":
+            if self.required:
+                raise self._refuse(self.missing or f"{self.label} is required")
+            return None
+        if isinstance(value, datetime):
+            parsed = value
+        elif isinstance(value, str):
+            try:
+                parsed = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+            except ValueError:
+                raise self._refuse(self.unreadable or f"{self.label} must be a date and time") from None
+        else:
+            raise ValueError("Must be text")
+        if parsed.tzinfo is None:
+            raise self._refuse(self.no_zone or f"{self.label} needs a time zone")
+        # Checked on the date as written, before any conversion: 0001-01-01 at +05:00 has no UTC equivalent.
+        if why := validation.date_problem(parsed.date(), self.label):
+            raise self._refuse(why)
+        return parsed
 
-        def refuse(message: str) -> PydanticCustomError:
-            return problem(message, summary=spec.summary)
-
-        def check(value: Any) -> datetime | None:
-            if value is None or value == "":
-                if spec.required:
-                    raise refuse(spec.missing or f"{spec.label} is required")
-                return None
-            if isinstance(value, datetime):
-                parsed = value
-            elif isinstance(value, str):
-                try:
-                    parsed = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
-                except ValueError:
-                    raise refuse(spec.unreadable or f"{spec.label} must be a date and time") from None
-            else:
-                raise ValueError("Must be text")
-            if parsed.tzinfo is None:
-                raise refuse(spec.no_zone or f"{spec.label} needs a time zone")
-            # Checked on the date as written, before any conversion: 0001-01-01 at +05:00 has no UTC equivalent.
-            if why := validation.date_problem(parsed.date(), spec.label):
-                raise refuse(why)
-            return parsed
-
-        return core_schema.no_info_before_validator_function(check, handler(source))
+    def _refuse(self, message: str) -> PydanticCustomError:
+        return problem(message, summary=self.summary)
 
     def described(self) -> str:
         return f"{self.label}: ISO 8601 with a time zone, between 1900-01-01 and 2200-12-31."
@@ -357,21 +347,18 @@ class Email(_Described):
     summary: str | None = None  # see `problem`
     several: str | None = None
 
-    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
-        spec = self
+    def check(self, value: Any) -> str:
+        if value is not None and not isinstance(value, str):
+            raise ValueError("Must be text")
+        if not storable(value or ""):
+            raise problem(INVALID_CHARACTER)
+        try:
+            return normalize_email(value or "")
+        except ValueError:
+            raise problem(self.invalid, summary=self.summary, several=self.several) from None
 
-        def check(value: Any) -> str:
-            if value is not None and not isinstance(value, str):
-                raise ValueError("Must be text")
-            if not storable(value or ""):
-                raise problem(INVALID_CHARACTER)
-            try:
-                return normalize_email(value or "")
-            except ValueError:
-                raise problem(spec.invalid, summary=spec.summary, several=spec.several) from None
-
-        inner = handler.generate_schema(Annotated[str, StringConstraints(max_length=EMAIL_MAX)] | None)
-        return core_schema.no_info_before_validator_function(check, inner)
+    def inner(self, source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+        return handler.generate_schema(Annotated[str, StringConstraints(max_length=EMAIL_MAX)] | None)
 
     def described(self) -> str:
         return f"An e-mail address (at most {EMAIL_MAX} characters), stored lower-case."
@@ -403,21 +390,16 @@ class Whole(_Described):
     refusal: str | None = None  # one sentence for any refusal (an id: "Project not found"), not the two above
     required: bool = False  # null or blank is "<label> is required" (give the field validate_default=True)
 
-    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
-        spec = self
+    def check(self, value: Any) -> int | None:
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int | float | str)):
+            raise ValueError("Must be a number")
+        number: int | None = _judged(validation.whole, value, self.label, self.refusal, low=self.low, high=self.high)
+        if number is None and self.required:
+            raise problem(f"{self.label} is required")
+        return number
 
-        def check(value: Any) -> int | None:
-            if value is not None and (isinstance(value, bool) or not isinstance(value, int | float | str)):
-                raise ValueError("Must be a number")
-            number: int | None = _judged(
-                validation.whole, value, spec.label, spec.refusal, low=spec.low, high=spec.high
-            )
-            if number is None and spec.required:
-                raise problem(f"{spec.label} is required")
-            return number
-
-        inner = handler.generate_schema(Annotated[int, Field(ge=self.low, le=self.high)] | None)
-        return core_schema.no_info_before_validator_function(check, inner)
+    def inner(self, source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+        return handler.generate_schema(Annotated[int, Field(ge=self.low, le=self.high)] | None)
 
     def described(self) -> str:
         return f"{self.label}: a whole number from {self.low} to {self.high} (or its text)."

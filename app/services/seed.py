@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
@@ -161,18 +161,7 @@ def _seed_accounts(s: Session, report: SeedReport) -> dict[str, User]:
             if get_user_by_identifier(s, account.email) is not None:
                 log.warning("Demo account %s skipped: %s belongs to another user", account.username, account.email)
                 continue
-            user = create_user(
-                s,
-                username=account.username,
-                email=account.email,
-                password=account.password,
-                role=account.role,
-                employee_type=account.employee_type,
-                first_name=account.first_name,
-                last_name=account.last_name,
-                phone=account.phone,
-                company=account.company,
-            )
+            user = create_user(s, **asdict(account))
             report.created["users"] += 1
         elif user.email != account.email:
             # Someone else's account holds the demo username: never list a password that is not ours.

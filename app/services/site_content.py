@@ -36,17 +36,7 @@ def _shown(model: Any, switch: Any) -> Any:
 def services(s: Session) -> list[dict[str, Any]]:
     """Active service cards in display order."""
     rows = s.exec(_shown(Service, Service.is_active)).all()
-    return [
-        {
-            "slug": r.slug,
-            "icon": r.icon,
-            "title": r.title,
-            "description": r.description,
-            "features": list(r.features),
-            "popular": r.popular,
-        }
-        for r in rows
-    ]
+    return [r.model_dump(include={"slug", "icon", "title", "description", "features", "popular"}) for r in rows]
 
 
 def portfolio_projects(s: Session, *, category: str = "All") -> list[dict[str, Any]]:
@@ -55,33 +45,13 @@ def portfolio_projects(s: Session, *, category: str = "All") -> list[dict[str, A
     if category and category != "All":
         query = query.where(PortfolioProject.category == category)
     rows = s.exec(query).all()
-    return [
-        {
-            "id": r.id,
-            "title": r.title,
-            "description": r.description,
-            "image": r.image,
-            "tags": list(r.tags),
-            "category": r.category,
-            "link": r.link,
-            "isActive": r.is_live,
-        }
-        for r in rows
-    ]
+    fields = {"id", "title", "description", "image", "tags", "category", "link"}
+    return [{**r.model_dump(include=fields), "isActive": r.is_live} for r in rows]
 
 
 def _testimonial(r: Testimonial) -> dict[str, Any]:
-    return {
-        "id": r.id,
-        "name": r.name,
-        "role": r.role,
-        "company": r.company,
-        "image": r.image,
-        "rating": r.rating,
-        "text": r.text,
-        "date": r.date.isoformat() if r.date else None,
-        "verified": r.verified,
-    }
+    fields = {"id", "name", "role", "company", "image", "rating", "text", "verified"}
+    return {**r.model_dump(include=fields), "date": r.date.isoformat() if r.date else None}
 
 
 def _published_testimonials(featured: bool) -> Any:
@@ -105,11 +75,7 @@ def team_members(s: Session) -> list[dict[str, Any]]:
     rows = s.exec(_shown(TeamMember, TeamMember.is_published)).all()
     return [
         {
-            "id": r.id,
-            "name": r.name,
-            "role": r.role,
-            "bio": r.bio,
-            "skills": list(r.skills),
+            **r.model_dump(include={"id", "name", "role", "bio", "skills"}),
             "initials": "".join(part[0] for part in r.name.split()[:2]).upper(),
         }
         for r in rows

@@ -66,5 +66,12 @@ def test_a_generated_write_without_its_permission_gate_is_refused_at_start_up() 
 
     with pytest.raises(ValueError, match="permission gate"):
         writes(
-            APIRouter(), "/things", "thing_id", noun="Thing", public=Thing, delete=Write(lambda s, **_: None, "Gone.")
+            APIRouter(),
+            "/things",
+            "thing_id",
+            noun="Thing",
+            public=Thing,
+            perm="",
+            things="things",
+            delete=Write(lambda s, **_: None, "Gone."),
         )

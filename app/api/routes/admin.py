@@ -72,7 +72,7 @@ def list_users(
     user: StaffUser, s: SessionDep, paged: Paged, role: str = "", verified: bool | None = None, sort: str = "newest"
 ) -> dict[str, Any]:
     """Users, filtered and paginated in SQL (needs users:read); one page, with the paging fields."""
-    return admin_users.list_users(s, actor=user, role=role, verified=verified, sort=sort, **paged.args()).as_json()
+    return admin_users.list_users(s, actor=user, role=role, verified=verified, sort=sort, **paged).as_json()
 
 
 @router.post(
@@ -170,7 +170,7 @@ def list_inquiries(
     user: StaffUser, s: SessionDep, paged: Paged, status: str = "", spam: bool = False, sort: str = "newest"
 ) -> dict[str, Any]:
     """Contact inquiries, newest first (spam-flagged ones only with spam=true); one page, with the paging fields."""
-    return admin_inquiries.list_inquiries(s, actor=user, status=status, spam=spam, sort=sort, **paged.args()).as_json()
+    return admin_inquiries.list_inquiries(s, actor=user, status=status, spam=spam, sort=sort, **paged).as_json()
 
 
 @router.put(

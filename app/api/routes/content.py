@@ -65,7 +65,7 @@ def list_active_products(s: SessionDep) -> dict[str, Any]:
 @router.get("/protected/organizations", response_model=Listed[OrganizationPublic])
 def list_organizations(user: StaffUser, s: SessionDep, paged: Paged, sort: NameSort = "name") -> dict[str, Any]:
     """Organizations, searched (name, industry) and paginated in SQL (content:read); one page with paging fields."""
-    return organizations.list_organizations(s, actor=user, sort=sort, **paged.args()).as_json()
+    return organizations.list_organizations(s, actor=user, sort=sort, **paged).as_json()
 
 
 writes(
@@ -74,23 +74,13 @@ writes(
     "organization_id",
     noun="Organization",
     public=OrganizationPublic,
-    create=Write(
-        organizations.create_organization,
-        "Create an organization (content:write).",
-        OrganizationCreate,
-        permitted(Perm.content_write, doing="create organizations"),
-    ),
+    perm=Perm.content_write,
+    things="organizations",
+    create=Write(organizations.create_organization, "Create an organization (content:write).", OrganizationCreate),
     update=Write(
-        organizations.update_organization,
-        "Change an organization (partial; content:write).",
-        OrganizationUpdate,
-        permitted(Perm.content_write, doing="update organizations"),
+        organizations.update_organization, "Change an organization (partial; content:write).", OrganizationUpdate
     ),
-    delete=Write(
-        organizations.delete_organization,
-        "Delete an organization (content:write).",
-        gate=permitted(Perm.content_write, doing="delete organizations"),
-    ),
+    delete=Write(organizations.delete_organization, "Delete an organization (content:write)."),
 )
 writes(
     router,
@@ -98,17 +88,10 @@ writes(
     "project_id",
     noun="Project",
     public=ProjectPublic,
-    create=Write(
-        projects.create_project,
-        "Create a project for a client (content:write).",
-        ProjectCreate,
-        permitted(Perm.content_write, doing="create projects"),
-    ),
-    delete=Write(
-        projects.delete_project,
-        "Delete a project (content:write).",
-        gate=permitted(Perm.content_write, doing="delete projects"),
-    ),
+    perm=Perm.content_write,
+    things="projects",
+    create=Write(projects.create_project, "Create a project for a client (content:write).", ProjectCreate),
+    delete=Write(projects.delete_project, "Delete a project (content:write)."),
 )
 
 
@@ -170,18 +153,18 @@ def _site_routes(key: str) -> None:
         "item_id",
         noun=noun.capitalize(),
         public=site_admin.PUBLIC[key],
+        perm=Perm.content_write,
+        things="site content",
         create=Write(
             partial(site_admin.create_item, kind=key),
             f"Add a {noun} to the public site (content:write).",
             site_admin.CREATE[key],
-            permitted(Perm.content_write, doing="create site content"),
             name=f"create_{key}",
         ),
         update=Write(
             partial(site_admin.update_item, kind=key),
             f"Change a {noun} (partial; content:write).",
             site_admin.UPDATE[key],
-            permitted(Perm.content_write, doing="update site content"),
             name=f"update_{key}",
         ),
     )
@@ -212,7 +195,7 @@ def delete_site_content(kind: str, item_id: RowId, user: StaffUser, s: SessionDe
 @router.get("/admin/products", response_model=Listed[ProductPublic])
 def list_all_products(user: StaffUser, s: SessionDep, paged: Paged, sort: NameSort = "name") -> dict[str, Any]:
     """Every product with every price, searched (name, category) and paginated in SQL (products:read)."""
-    return products.list_products(s, actor=user, sort=sort, **paged.args()).as_json()
+    return products.list_products(s, actor=user, sort=sort, **paged).as_json()
 
 
 writes(
@@ -221,23 +204,11 @@ writes(
     "product_id",
     noun="Product",
     public=ProductPublic,
-    create=Write(
-        products.create_product,
-        "Create a product, optionally with prices (products:write).",
-        ProductCreate,
-        permitted(Perm.products_write, doing="create products"),
-    ),
-    update=Write(
-        products.update_product,
-        "Change a product (partial; products:write).",
-        ProductUpdate,
-        permitted(Perm.products_write, doing="update products"),
-    ),
-    delete=Write(
-        products.delete_product,
-        "Delete a product that was never ordered (products:write).",
-        gate=permitted(Perm.products_write, doing="delete products"),
-    ),
+    perm=Perm.products_write,
+    things="products",
+    create=Write(products.create_product, "Create a product, optionally with prices (products:write).", ProductCreate),
+    update=Write(products.update_product, "Change a product (partial; products:write).", ProductUpdate),
+    delete=Write(products.delete_product, "Delete a product that was never ordered (products:write)."),
 )
 
 
@@ -283,7 +254,7 @@ def list_invoices(
     user: StaffUser, s: SessionDep, paged: Paged, status: InvoiceStatusFilter = "", sort: InvoiceSort = "newest"
 ) -> dict[str, Any]:
     """Every client's invoices, drafts included, searched, filtered and paged in SQL (billing:read)."""
-    return billing.list_invoices(s, actor=user, status=status, sort=sort, **paged.args()).as_json()
+    return billing.list_invoices(s, actor=user, status=status, sort=sort, **paged).as_json()
 
 
 writes(
@@ -292,12 +263,9 @@ writes(
     "invoice_id",
     noun="Invoice",
     public=InvoicePublic,
-    create=Write(
-        billing.create_invoice,
-        "Create a draft invoice with line items (billing:write).",
-        InvoiceCreate,
-        permitted(Perm.billing_write, doing="create invoices"),
-    ),
+    perm=Perm.billing_write,
+    things="invoices",
+    create=Write(billing.create_invoice, "Create a draft invoice with line items (billing:write).", InvoiceCreate),
 )
 
 
@@ -345,9 +313,7 @@ def list_meetings(
 ) -> dict[str, Any]:
     """Meetings searched, filtered by upcoming/past, status and client, and sorted (meetings:read); one page, with the
     paging fields."""
-    page = meetings_admin.list_all(
-        s, actor=user, when=when, status=status, client_id=client_id, sort=sort, **paged.args()
-    )
+    page = meetings_admin.list_all(s, actor=user, when=when, status=status, client_id=client_id, sort=sort, **paged)
     return page.as_json()
 
 
@@ -403,7 +369,7 @@ def list_applications(
     sort: Annotated[str, Query(description="newest (default), oldest or name.")] = "newest",
 ) -> dict[str, Any]:
     """Job applications by opening and status, searched (name, e-mail, job) and paginated in SQL (applications:read)."""
-    page = applications.list_applications(s, actor=user, job_code=job_code, status=status, sort=sort, **paged.args())
+    page = applications.list_applications(s, actor=user, job_code=job_code, status=status, sort=sort, **paged)
     return page.as_json()
 
 

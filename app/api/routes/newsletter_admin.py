@@ -39,7 +39,7 @@ def list_subscribers(
     user: StaffUser, s: SessionDep, paged: Paged, status: Status = "", sort: Sort = "newest"
 ) -> dict[str, Any]:
     """Newsletter subscribers by status, searched in the e-mail address and paginated in SQL (content:read)."""
-    return newsletter_admin.list_subscribers(s, actor=user, status=status, sort=sort, **paged.args()).as_json()
+    return newsletter_admin.list_subscribers(s, actor=user, status=status, sort=sort, **paged).as_json()
 
 
 @router.post(

@@ -41,7 +41,7 @@ def list_projects(
         client_id=client_id,
         organization_id=organization_id,
         sort=sort,
-        **paged.args(),
+        **paged,
     )
     return page.as_json()
 
