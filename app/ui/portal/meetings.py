@@ -112,7 +112,7 @@ class MeetingsState(CancelConfirm, ListTab, PortalState):
         self.past = [meeting_view(m) for m in lists["past"]]
         self.view = "list"  # back from booking on /book-meeting: show the list with the new meeting
 
-    _failed: ClassVar[str] = "Failed to cancel the meeting. Please try again."
+    cancel_noun: ClassVar[str] = "meeting"
 
     @rx.event
     def ask_cancel(self, meeting_id: int) -> None:
@@ -212,16 +212,6 @@ def _meeting_row(m: ObjectVar[MeetingView], *, actions: bool) -> rx.Component:
     )
 
 
-def _cancel_dialog() -> rx.Component:
-    return cancel_dialog(
-        MeetingsState,
-        title="Cancel Meeting",
-        description="Are you sure you want to cancel this meeting? This action cannot be undone.",
-        keep="No, Keep Meeting",
-        confirm="Yes, Cancel Meeting",
-    )
-
-
 def _list_view() -> rx.Component:
     return rx.el.div(
         ui.section_title(
@@ -255,7 +245,7 @@ def _list_view() -> rx.Component:
                 class_name="flex flex-col gap-3",
             ),
         ),
-        _cancel_dialog(),
+        cancel_dialog(MeetingsState, "Are you sure you want to cancel this meeting? This action cannot be undone."),
         class_name="flex flex-col gap-4",
     )
 

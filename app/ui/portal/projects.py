@@ -93,7 +93,7 @@ class ProjectsState(CancelConfirm, ListTab, PortalState):
         if rows is not None:
             self.projects = [project_view(p) for p in rows]
 
-    _failed: ClassVar[str] = "Failed to cancel the project. Please try again."
+    cancel_noun: ClassVar[str] = "project"
 
     @rx.event
     def ask_cancel(self, project_id: int, name: str) -> None:
@@ -181,20 +181,6 @@ def _project_card(p: ObjectVar[ProjectView]) -> rx.Component:
     )
 
 
-def _confirm_dialog() -> rx.Component:
-    return cancel_dialog(
-        ProjectsState,
-        title="Cancel Project",
-        description=rx.fragment(
-            "Are you sure you want to cancel ",
-            rx.el.strong(ProjectsState.cancel_name),
-            "? Work on it will stop. This action cannot be undone.",
-        ),
-        keep="No, Keep Project",
-        confirm="Yes, Cancel Project",
-    )
-
-
 def projects_tab() -> rx.Component:
     return rx.el.section(
         ui.section_title("Your Projects"),
@@ -208,6 +194,13 @@ def projects_tab() -> rx.Component:
                 ui.empty_state("No projects found. Contact us to start your first project!", icon="folder"),
             ),
         ),
-        _confirm_dialog(),
+        cancel_dialog(
+            ProjectsState,
+            rx.fragment(
+                "Are you sure you want to cancel ",
+                rx.el.strong(ProjectsState.cancel_name),
+                "? Work on it will stop. This action cannot be undone.",
+            ),
+        ),
         class_name="flex flex-col gap-4",
     )
