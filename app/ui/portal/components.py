@@ -39,10 +39,17 @@ def card(*children: rx.Component, class_name: str = "", **props: Any) -> rx.Comp
     )
 
 
-def status_badge(label: Any, color: Any) -> rx.Component:
+def status_badge(status: Any) -> rx.Component:
+    """A record's status (its `Badge`) as a coloured pill."""
     # High contrast: the soft variant's default text colours (yellow, green) fall below WCAG AA on their tint.
     return rx.badge(
-        label, color_scheme=color, variant="soft", high_contrast=True, radius="full", size="2", class_name="capitalize"
+        status.label,
+        color_scheme=status.color,
+        variant="soft",
+        high_contrast=True,
+        radius="full",
+        size="2",
+        class_name="capitalize",
     )
 
 

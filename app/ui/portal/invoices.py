@@ -14,7 +14,7 @@ from app.models.user import User
 from app.services import invoices
 from app.ui.format import long_date, usd
 from app.ui.portal import components as ui
-from app.ui.portal.state import ListTab, PortalState, badge_color, error_message, status_label
+from app.ui.portal.state import Badge, ListTab, PortalState, error_message
 from app.ui.state.calls import as_actor
 
 
@@ -26,13 +26,10 @@ class InvoiceView:
     created_at: str = ""
     due: str = ""
     total: str = ""
-    status: str = ""
-    label: str = ""
-    color: str = "gray"
+    status: Badge = dataclasses.field(default_factory=Badge)
 
 
 def invoice_view(inv: dict[str, Any]) -> InvoiceView:
-    status = str(inv.get("status") or "")
     return InvoiceView(
         id=int(inv["id"]),
         number=str(inv.get("invoice_number") or ""),
@@ -40,9 +37,7 @@ def invoice_view(inv: dict[str, Any]) -> InvoiceView:
         created_at=str(inv.get("created_at") or ""),
         due=long_date(inv.get("due_date")),
         total=usd(inv.get("total_amount")),
-        status=status,
-        label=status_label(status),
-        color=badge_color(status),
+        status=Badge.of(inv.get("status")),
     )
 
 
@@ -90,7 +85,7 @@ def _invoice_card(inv: ObjectVar[InvoiceView]) -> rx.Component:
                 ),
                 class_name="min-w-0",
             ),
-            ui.status_badge(inv.label, inv.color),
+            ui.status_badge(inv.status),
             class_name="flex items-start justify-between gap-3",
         ),
         rx.el.div(

@@ -15,7 +15,7 @@ from app.services.meeting_types import list_active
 from app.ui import routes
 from app.ui.portal import components as ui
 from app.ui.portal.cancelling import CancelConfirm, cancel_dialog
-from app.ui.portal.state import ListTab, PortalState, badge_color, error_message, status_label
+from app.ui.portal.state import Badge, ListTab, PortalState, error_message
 from app.ui.site.book_meeting import builtin
 from app.ui.state.calls import as_actor
 
@@ -36,9 +36,7 @@ class MeetingView:
     scheduled_at: str = ""
     duration: int = 0
     meeting_type: str = ""
-    status: str = ""
-    label: str = ""
-    color: str = "gray"
+    status: Badge = dataclasses.field(default_factory=Badge)
     join_url: str = ""
     reschedule_url: str = ""
     can_cancel: bool = False
@@ -63,9 +61,7 @@ def meeting_view(m: dict[str, Any]) -> MeetingView:
         scheduled_at=str(m.get("scheduled_at") or ""),
         duration=int(m.get("duration_minutes") or 0),
         meeting_type=str(m.get("meeting_type") or ""),
-        status=status,
-        label=status_label(status),
-        color=badge_color(status),
+        status=Badge.of(status),
         join_url=str(m.get("join_url") or "") if scheduled else "",
         reschedule_url=str(m.get("reschedule_url") or "") if scheduled and m.get("calendly_event_id") else "",
         can_cancel=scheduled,
@@ -181,7 +177,7 @@ def _meeting_row(m: ObjectVar[MeetingView], *, actions: bool) -> rx.Component:
                 ),
                 class_name="flex min-w-0 flex-col gap-1",
             ),
-            ui.status_badge(m.label, m.color),
+            ui.status_badge(m.status),
             class_name="flex items-start justify-between gap-3",
         ),
         rx.cond(

@@ -14,7 +14,7 @@ from app.services import projects
 from app.ui.format import long_date, usd
 from app.ui.portal import components as ui
 from app.ui.portal.cancelling import CancelConfirm, cancel_dialog
-from app.ui.portal.state import ListTab, PortalState, badge_color, status_label
+from app.ui.portal.state import Badge, ListTab, PortalState
 from app.ui.state.calls import as_actor
 
 FINAL = {"completed", "cancelled"}
@@ -23,9 +23,7 @@ FINAL = {"completed", "cancelled"}
 @dataclasses.dataclass
 class MilestoneView:
     title: str = ""
-    status: str = ""
-    label: str = ""
-    color: str = "gray"
+    status: Badge = dataclasses.field(default_factory=Badge)
     due: str = ""
 
 
@@ -33,9 +31,7 @@ class MilestoneView:
 class ProjectView:
     id: int = 0
     name: str = ""
-    status: str = ""
-    label: str = ""
-    color: str = "gray"
+    status: Badge = dataclasses.field(default_factory=Badge)
     progress: int = 0
     deadline: str = ""
     budget: str = ""
@@ -62,9 +58,7 @@ def project_view(p: dict[str, Any]) -> ProjectView:
     return ProjectView(
         id=int(p["id"]),
         name=str(p.get("name") or ""),
-        status=status,
-        label=status_label(status),
-        color=badge_color(status),
+        status=Badge.of(status),
         progress=max(0, min(100, int(p.get("progress_percentage") or 0))),
         deadline=long_date(p.get("deadline")),
         budget=usd(p.get("budget")),
@@ -74,9 +68,7 @@ def project_view(p: dict[str, Any]) -> ProjectView:
         milestones=[
             MilestoneView(
                 title=str(m.get("title") or ""),
-                status=str(m.get("status") or ""),
-                label=status_label(str(m.get("status") or "")),
-                color=badge_color(str(m.get("status") or "")),
+                status=Badge.of(m.get("status")),
                 due=long_date(m.get("due_date")),
             )
             for m in p.get("milestones") or []
@@ -113,7 +105,7 @@ def _milestone(m: ObjectVar[MilestoneView]) -> rx.Component:
             rx.cond(m.due != "", rx.el.span("Due ", m.due, class_name="text-xs text-slate-500")),
             class_name="flex min-w-0 flex-col",
         ),
-        ui.status_badge(m.label, m.color),
+        ui.status_badge(m.status),
         class_name="flex items-center justify-between gap-3 py-2",
     )
 
@@ -137,7 +129,7 @@ def _project_card(p: ObjectVar[ProjectView]) -> rx.Component:
                 rx.el.p("Project #", p.id, class_name="text-xs text-slate-500"),
                 class_name="min-w-0",
             ),
-            ui.status_badge(p.label, p.color),
+            ui.status_badge(p.status),
             class_name="flex items-start justify-between gap-3",
         ),
         rx.el.div(

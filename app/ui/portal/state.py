@@ -7,6 +7,7 @@ in a worker thread (`app.ui.state.calls.as_actor`).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import Any, ClassVar, TypeVar
 
@@ -41,6 +42,20 @@ def badge_color(status: str) -> str:
 def status_label(status: str) -> str:
     """'in_progress' reads 'in progress'."""
     return status.replace("_", " ")
+
+
+@dataclasses.dataclass
+class Badge:
+    """A record's status as its badge shows it: 'in progress' in blue."""
+
+    label: str = ""
+    color: str = DEFAULT_BADGE_COLOR
+
+    @classmethod
+    def of(cls, status: object) -> Badge:
+        """The badge of a DTO's status (none: an empty grey badge)."""
+        text = str(status or "")
+        return cls(label=status_label(text), color=badge_color(text))
 
 
 def error_message(exc: DomainError, fallback: str = GENERIC_ERROR) -> str:
