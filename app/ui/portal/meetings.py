@@ -72,21 +72,16 @@ def meeting_type_view(t: dict[str, Any]) -> MeetingTypeView:
     uri = str(t.get("uri") or "")
     key = uri.rstrip("/").rsplit("/", 1)[-1]
     if builtin():  # the built-in scheduler books the type on /book-meeting, as the signed-in client
-        return MeetingTypeView(
-            key=key,
-            name=str(t.get("name") or ""),
-            duration=int(t.get("duration") or 0),
-            host=str((t.get("profile") or {}).get("name") or ""),
-            description=str(t.get("description_plain") or ""),
-            url=f"{routes.BOOK_MEETING}?type={key}",
-        )
+        url = f"{routes.BOOK_MEETING}?type={key}"
+    else:
+        url = str(t.get("scheduling_url") or t.get("booking_url") or "")
     return MeetingTypeView(
         key=key,
         name=str(t.get("name") or ""),
         duration=int(t.get("duration") or 0),
         host=str((t.get("profile") or {}).get("name") or ""),
         description=str(t.get("description_plain") or ""),
-        url=str(t.get("scheduling_url") or t.get("booking_url") or ""),
+        url=url,
     )
 
 
