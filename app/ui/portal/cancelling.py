@@ -53,14 +53,13 @@ class CancelConfirm(PortalState, mixin=True):
         try:
             notice = await self._cancel(await self._require_user(), record_id)
         except Unauthorized:
-            self.cancelling = False
             await self._signed_out()
             return
         except DomainError as exc:
-            self.cancelling = False
             self.cancel_error = error_message(exc, f"Failed to cancel the {self.cancel_noun}. Please try again.")
             return
-        self.cancelling = False
+        finally:
+            self.cancelling = False
         self.cancel_id = 0
         self.notice = notice
 

@@ -252,11 +252,11 @@ class ProfileFields(PortalState, mixin=True):
         try:
             updated = await self._update_profile({name: self.form.get(name, "") for name in self.fields})
         except DomainError as exc:
-            self.saving = False
             self.errors = self._field_errors(exc)
             self.error = exc.message or PROFILE_FAILED
             return
-        self.saving = False
+        finally:
+            self.saving = False
         if updated is not None:
             self._saved(updated)
             self.message = PROFILE_SAVED
