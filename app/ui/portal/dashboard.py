@@ -29,7 +29,7 @@ def _header() -> rx.Component:
             rx.el.div(
                 rx.el.h1(
                     "Welcome back, ",
-                    PortalState.first_name,
+                    PortalState.display_name,
                     "!",
                     class_name="text-2xl font-bold text-slate-900 break-words sm:text-3xl",
                 ),

@@ -81,10 +81,6 @@ class PortalState(SessionState):
         return bool(self.user) and role != "client" and role not in STAFF_ROLES
 
     @rx.var
-    def first_name(self) -> str:
-        return str(self.user.get("first_name") or self.user.get("username") or "")
-
-    @rx.var
     def company_label(self) -> str:
         return str(self.user.get("company") or "Individual")
 
