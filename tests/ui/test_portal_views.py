@@ -101,7 +101,7 @@ def test_meeting_type_view_prefers_scheduling_url_and_names_the_button_by_the_ur
         "uri": "https://api.calendly.com/event_types/FREE30",
     }
     view = meeting_type_view(t)
-    assert (view.key, view.host, view.description, view.url) == (
+    assert (view.slug, view.host, view.description, view.url) == (
         "FREE30",
         "Marcus Reed",
         "",

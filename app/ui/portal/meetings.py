@@ -17,6 +17,7 @@ from app.ui.portal import components as ui
 from app.ui.portal.cancelling import CancelConfirm, cancel_dialog
 from app.ui.portal.state import Badge, ListTab, PortalState, error_message
 from app.ui.site.book_meeting import builtin
+from app.ui.site.booking_state import TypeView
 from app.ui.state.calls import as_actor
 
 CANCEL_REASON = "Cancelled by client"
@@ -43,12 +44,10 @@ class MeetingView:
 
 
 @dataclasses.dataclass
-class MeetingTypeView:
-    key: str = ""
-    name: str = ""
-    duration: int = 0
+class MeetingTypeView(TypeView):
+    """A meeting type as the booking flow lists it, with its host and where its Book Meeting link goes."""
+
     host: str = ""
-    description: str = ""
     url: str = ""
 
 
@@ -70,13 +69,13 @@ def meeting_view(m: dict[str, Any]) -> MeetingView:
 
 def meeting_type_view(t: dict[str, Any]) -> MeetingTypeView:
     uri = str(t.get("uri") or "")
-    key = uri.rstrip("/").rsplit("/", 1)[-1]
+    slug = uri.rstrip("/").rsplit("/", 1)[-1]
     if builtin():  # the built-in scheduler books the type on /book-meeting, as the signed-in client
-        url = f"{routes.BOOK_MEETING}?type={key}"
+        url = f"{routes.BOOK_MEETING}?type={slug}"
     else:
         url = str(t.get("scheduling_url") or t.get("booking_url") or "")
     return MeetingTypeView(
-        key=key,
+        slug=slug,
         name=str(t.get("name") or ""),
         duration=int(t.get("duration") or 0),
         host=str((t.get("profile") or {}).get("name") or ""),
@@ -267,7 +266,7 @@ def _meeting_type_card(t: ObjectVar[MeetingTypeView]) -> rx.Component:
                 rx.el.a(
                     rx.icon("calendar-plus", size=16),
                     "Book Meeting",
-                    id=t.key,
+                    id=t.slug,
                     href=t.url,
                     # Built in: the same tab books as the signed-in client; Calendly's pages open in a new one.
                     **({} if builtin() else {"target": "_blank", "rel": "noopener noreferrer"}),
