@@ -12,7 +12,7 @@ from app.services import profile
 from app.services.profile import PasswordChange
 from app.services.schema import parse
 from app.ui.portal import components as ui
-from app.ui.portal.state import PortalState, ProfileFields, typing_into
+from app.ui.portal.state import PortalState, ProfileFields, field_input
 from app.ui.state.calls import as_actor
 
 PASSWORD_CHANGED = "Password changed successfully!"
@@ -87,23 +87,8 @@ def _profile_form() -> rx.Component:
         ui.success_text(SettingsState.message),
         ui.tab_form(
             rx.el.div(
-                ui.text_input(
-                    "Username",
-                    SettingsState.form.get("username", ""),
-                    typing_into(SettingsState, "username"),
-                    error=SettingsState.errors.get("username", ""),
-                    name="username",
-                    auto_complete="username",
-                ),
-                ui.text_input(
-                    "Phone",
-                    SettingsState.form.get("phone", ""),
-                    typing_into(SettingsState, "phone"),
-                    error=SettingsState.errors.get("phone", ""),
-                    name="settings_phone",
-                    type_="tel",
-                    auto_complete="tel",
-                ),
+                field_input(SettingsState, "username", "Username", auto_complete="username"),
+                field_input(SettingsState, "phone", "Phone", name="settings_phone", type_="tel", auto_complete="tel"),
                 class_name="grid grid-cols-1 gap-4 sm:grid-cols-2",
             ),
             SettingsState.error,

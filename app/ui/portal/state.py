@@ -21,6 +21,7 @@ from app.services import profile
 from app.services.profile import ProfileUpdate
 from app.services.schema import parse
 from app.ui.format import long_date
+from app.ui.portal import components as ui
 from app.ui.portal.colours import BADGE_COLORS, DEFAULT_BADGE_COLOR
 from app.ui.state.calls import as_actor
 from app.ui.state.session import SessionState
@@ -192,9 +193,17 @@ class ListTab(PortalState, mixin=True):
         return found
 
 
-def typing_into(tab: Any, name: str) -> Any:
-    """The on_change of the input for field `name` of a ProfileFields tab (`tab`: its class)."""
-    return lambda value: tab.set_field(name, value)
+def field_input(tab: Any, field: str, label: str, *, name: str = "", **props: Any) -> rx.Component:
+    """The input of `field` in a ProfileFields tab's form (`tab`: its class), bound to what is typed there and to the
+    field's error; `name` is the input's own name when it is not the field's."""
+    return ui.text_input(
+        label,
+        tab.form.get(field, ""),
+        lambda value: tab.set_field(field, value),
+        error=tab.errors.get(field, ""),
+        name=name or field,
+        **props,
+    )
 
 
 class ProfileFields(PortalState, mixin=True):
