@@ -248,6 +248,13 @@ def confirm_dialog(
     )
 
 
+def icon_text(icon: str, *children: Any, **props: Any) -> rx.Component:
+    """A small icon before a short text: a fact in a line of facts (a date, a duration, a company)."""
+    return rx.el.span(
+        rx.icon(icon, size=14, class_name="shrink-0"), *children, class_name="flex items-center gap-1.5", **props
+    )
+
+
 def link_button(icon: str, label: str, href: Any, class_name: str) -> rx.Component:
     """A link styled as a button that opens another site (a video call, the scheduler) in a new tab."""
     return rx.el.a(

@@ -34,18 +34,8 @@ def _header() -> rx.Component:
                     class_name="text-2xl font-bold text-slate-900 break-words sm:text-3xl",
                 ),
                 rx.el.p(
-                    rx.el.span(
-                        rx.icon("building-2", size=14, class_name="shrink-0"),
-                        PortalState.company_label,
-                        class_name="flex items-center gap-1.5",
-                        data_testid="portal-company",
-                    ),
-                    rx.el.span(
-                        rx.icon("calendar-days", size=14, class_name="shrink-0"),
-                        "Member since ",
-                        PortalState.member_since,
-                        class_name="flex items-center gap-1.5",
-                    ),
+                    ui.icon_text("building-2", PortalState.company_label, data_testid="portal-company"),
+                    ui.icon_text("calendar-days", "Member since ", PortalState.member_since),
                     class_name="mt-1 flex flex-wrap gap-x-4 gap-y-1 text-sm text-slate-600",
                 ),
                 class_name="min-w-0",

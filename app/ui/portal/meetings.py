@@ -153,20 +153,8 @@ def _meeting_row(m: ObjectVar[MeetingView], *, actions: bool) -> rx.Component:
                     class_name="flex items-center gap-1.5 text-sm text-slate-600",
                 ),
                 rx.el.div(
-                    rx.el.span(
-                        rx.icon("clock", size=14, class_name="shrink-0"),
-                        m.duration,
-                        " minutes",
-                        class_name="flex items-center gap-1.5",
-                    ),
-                    rx.cond(
-                        m.meeting_type != "",
-                        rx.el.span(
-                            rx.icon("tag", size=14, class_name="shrink-0"),
-                            m.meeting_type,
-                            class_name="flex items-center gap-1.5",
-                        ),
-                    ),
+                    ui.icon_text("clock", m.duration, " minutes"),
+                    rx.cond(m.meeting_type != "", ui.icon_text("tag", m.meeting_type)),
                     class_name="flex flex-wrap items-center gap-x-4 gap-y-1 text-sm text-slate-600",
                 ),
                 class_name="flex min-w-0 flex-col gap-1",
