@@ -10,6 +10,7 @@ from reflex_base.vars.function import FunctionStringVar, ReflexCallable
 from app.ui.styles import COMPACT_DANGER, COMPACT_DANGER_OUTLINE, COMPACT_PRIMARY, COMPACT_SECONDARY
 
 SKELETON_COUNT = 3  # spec section 9
+RECORD_BARS = ("h-5 w-1/3", "h-3 w-full", "h-3 w-2/3")  # a record card's placeholder: its title and two lines
 
 # Timestamps are shown in the visitor's time zone, so the browser formats them (compiled JS, no eval).
 _LOCAL_DATE: FunctionStringVar[ReflexCallable[[Any], str]] = FunctionStringVar.create(
@@ -53,21 +54,22 @@ def status_badge(status: Any) -> rx.Component:
     )
 
 
-def skeleton_cards(count: int = SKELETON_COUNT) -> rx.Component:
+def skeleton_cards(
+    bars: tuple[str, ...] = RECORD_BARS, *, class_name: str = "flex flex-col gap-4", label: str | None = "Loading"
+) -> rx.Component:
+    """Placeholder cards while records load, each with grey bars of the sizes `bars` names."""
     return rx.el.div(
         *[
             card(
-                rx.skeleton(rx.el.div(class_name="h-5 w-1/3"), loading=True),
-                rx.skeleton(rx.el.div(class_name="h-3 w-full"), loading=True),
-                rx.skeleton(rx.el.div(class_name="h-3 w-2/3"), loading=True),
+                *[rx.skeleton(rx.el.div(class_name=bar), loading=True) for bar in bars],
                 class_name="flex flex-col gap-3",
                 data_testid="skeleton-card",
             )
-            for _ in range(count)
+            for _ in range(SKELETON_COUNT)
         ],
-        class_name="flex flex-col gap-4",
+        class_name=class_name,
         aria_busy="true",
-        aria_label="Loading",
+        aria_label=label,
     )
 
 

@@ -22,6 +22,8 @@ from app.ui.state.calls import as_actor
 
 CANCEL_REASON = "Cancelled by client"
 FALLBACK_DESCRIPTION = "Schedule a meeting to discuss your project or ask questions"
+TYPE_GRID = "grid grid-cols-1 gap-4 md:grid-cols-2 lg:grid-cols-3"
+TYPE_BARS = ("h-5 w-2/3", "h-3 w-1/2", "h-12 w-full", "h-9 w-full")  # a type card's placeholder
 EXPECTATIONS = (
     "You'll receive a calendar invite with all the details",
     "A video conferencing link will be included in the invite",
@@ -280,27 +282,10 @@ def _booking_view() -> rx.Component:
         ),
         rx.cond(
             MeetingsState.types_loading,
-            rx.el.div(
-                *[
-                    ui.card(
-                        rx.skeleton(rx.el.div(class_name="h-5 w-2/3"), loading=True),
-                        rx.skeleton(rx.el.div(class_name="h-3 w-1/2"), loading=True),
-                        rx.skeleton(rx.el.div(class_name="h-12 w-full"), loading=True),
-                        rx.skeleton(rx.el.div(class_name="h-9 w-full"), loading=True),
-                        class_name="flex flex-col gap-3",
-                        data_testid="skeleton-card",
-                    )
-                    for _ in range(ui.SKELETON_COUNT)
-                ],
-                class_name="grid grid-cols-1 gap-4 md:grid-cols-2 lg:grid-cols-3",
-                aria_busy="true",
-            ),
+            ui.skeleton_cards(TYPE_BARS, class_name=TYPE_GRID, label=None),
             rx.cond(
                 MeetingsState.meeting_types.length() > 0,
-                rx.el.div(
-                    rx.foreach(MeetingsState.meeting_types, _meeting_type_card),
-                    class_name="grid grid-cols-1 gap-4 md:grid-cols-2 lg:grid-cols-3",
-                ),
+                rx.el.div(rx.foreach(MeetingsState.meeting_types, _meeting_type_card), class_name=TYPE_GRID),
                 ui.empty_state(
                     "No meeting types available",
                     rx.el.p("Please contact us directly to schedule a meeting.", class_name="text-sm text-slate-500"),
