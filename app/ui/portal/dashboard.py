@@ -14,12 +14,13 @@ from app.ui.portal.settings import settings_tab
 from app.ui.portal.state import PortalState
 
 LOGOUT_ACTION = "/api/auth/form/logout"
-TAB_LABELS = (
-    ("projects", "Projects", "folder-kanban"),
-    ("invoices", "Invoices", "receipt"),
-    ("meetings", "Meetings", "calendar"),
-    ("profile", "Profile", "user"),
-    ("settings", "Settings", "settings"),
+# The tabs in order: value (PortalState.active_tab), label, icon, content.
+TAB_VIEWS = (
+    ("projects", "Projects", "folder-kanban", projects_tab),
+    ("invoices", "Invoices", "receipt", invoices_tab),
+    ("meetings", "Meetings", "calendar", meetings_tab),
+    ("profile", "Profile", "user", profile_tab),
+    ("settings", "Settings", "settings", settings_tab),
 )
 
 
@@ -115,15 +116,11 @@ def portal_dashboard() -> rx.Component:
                             value=value,
                             class_name="flex-1 px-0 sm:flex-none sm:px-3",
                         )
-                        for value, label, icon in TAB_LABELS
+                        for value, label, icon, _view in TAB_VIEWS
                     ],
                     class_name="w-full",
                 ),
-                rx.tabs.content(projects_tab(), value="projects", class_name="pt-6"),
-                rx.tabs.content(invoices_tab(), value="invoices", class_name="pt-6"),
-                rx.tabs.content(meetings_tab(), value="meetings", class_name="pt-6"),
-                rx.tabs.content(profile_tab(), value="profile", class_name="pt-6"),
-                rx.tabs.content(settings_tab(), value="settings", class_name="pt-6"),
+                *[rx.tabs.content(view(), value=value, class_name="pt-6") for value, _label, _icon, view in TAB_VIEWS],
                 value=PortalState.active_tab,
                 on_change=PortalState.set_tab,
             ),
