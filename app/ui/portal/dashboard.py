@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from app.ui.components.native_form import native_form
+from app.ui.auth.components import logout_form
 from app.ui.portal import components as ui
 from app.ui.portal.invoices import invoices_tab
 from app.ui.portal.meetings import meetings_tab
@@ -13,7 +13,6 @@ from app.ui.portal.projects import projects_tab
 from app.ui.portal.settings import settings_tab
 from app.ui.portal.state import PortalState
 
-LOGOUT_ACTION = "/api/auth/form/logout"
 # The tabs in order: value (PortalState.active_tab), label, icon, content.
 TAB_VIEWS = (
     ("projects", "Projects", "folder-kanban", projects_tab),
@@ -50,17 +49,7 @@ def _header() -> rx.Component:
                     rel="noopener",
                     class_name=ui.BUTTON_SECONDARY,
                 ),
-                # Signing out is a real form post: the server ends the session and answers with a redirect.
-                native_form(
-                    rx.el.button(
-                        rx.icon("log-out", size=16),
-                        "Logout",
-                        type="submit",
-                        class_name=ui.BUTTON_SECONDARY,
-                    ),
-                    method="post",
-                    action=LOGOUT_ACTION,
-                ),
+                logout_form(class_name=ui.BUTTON_SECONDARY),
                 class_name="flex shrink-0 items-center gap-2",
             ),
             class_name="mx-auto flex w-full max-w-5xl flex-col gap-4 px-4 py-5 sm:flex-row sm:items-center "
