@@ -192,6 +192,19 @@ def _meeting_row(m: ObjectVar[MeetingView], *, actions: bool) -> rx.Component:
     )
 
 
+def _meeting_list(meetings: Any, when: str, empty: rx.Component) -> rx.Component:
+    """The upcoming or past meetings (only upcoming ones have actions), or `empty` when there are none."""
+    return rx.el.div(
+        rx.cond(
+            meetings.length() > 0,
+            rx.foreach(meetings, lambda m: _meeting_row(m, actions=when == "upcoming")),
+            empty,
+        ),
+        class_name="flex flex-col gap-3",
+        data_testid=f"{when}-meetings",
+    )
+
+
 def _list_view() -> rx.Component:
     return rx.el.div(
         ui.section_title(
@@ -203,24 +216,12 @@ def _list_view() -> rx.Component:
             MeetingsState.loading,
             MeetingsState.error,
             rx.el.div(
-                rx.el.div(
-                    rx.cond(
-                        MeetingsState.upcoming.length() > 0,
-                        rx.foreach(MeetingsState.upcoming, lambda m: _meeting_row(m, actions=True)),
-                        ui.empty_state("No upcoming meetings.", icon="calendar"),
-                    ),
-                    class_name="flex flex-col gap-3",
-                    data_testid="upcoming-meetings",
+                _meeting_list(
+                    MeetingsState.upcoming, "upcoming", ui.empty_state("No upcoming meetings.", icon="calendar")
                 ),
                 rx.el.h2("Past Meetings", class_name="mt-4 text-xl font-semibold text-slate-900"),
-                rx.el.div(
-                    rx.cond(
-                        MeetingsState.past.length() > 0,
-                        rx.foreach(MeetingsState.past, lambda m: _meeting_row(m, actions=False)),
-                        rx.el.p("No past meetings.", class_name="text-sm text-slate-500"),
-                    ),
-                    class_name="flex flex-col gap-3",
-                    data_testid="past-meetings",
+                _meeting_list(
+                    MeetingsState.past, "past", rx.el.p("No past meetings.", class_name="text-sm text-slate-500")
                 ),
                 class_name="flex flex-col gap-3",
             ),
