@@ -20,6 +20,7 @@ from app.models.user import User, UserPublic
 from app.services import profile
 from app.services.profile import ProfileUpdate
 from app.services.schema import parse
+from app.ui.auth.guard import refresh_user
 from app.ui.format import long_date
 from app.ui.portal import components as ui
 from app.ui.portal.colours import BADGE_COLORS, DEFAULT_BADGE_COLOR
@@ -93,9 +94,7 @@ class PortalState(SessionState):
     @rx.event
     async def on_load(self):
         """Page load: check the session, route staff away, open the welcome dialog, load the client's data."""
-        user = await self._user()
-        self.user = user.model_dump(mode="json") if user else {}
-        self.session_checked = True
+        user = await refresh_user(self)
         if user is None or user.role != "client":
             await self._forget_client_data()
             if user is not None and user.role in STAFF_ROLES:
