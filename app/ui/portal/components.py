@@ -194,6 +194,14 @@ def labelled(label: str, value: Any) -> rx.Component:
     )
 
 
+def fact(label: str, value: Any, value_class: str = "text-sm text-slate-800") -> rx.Component:
+    """One of a record card's figures: a small label over its value ("Due", "Total")."""
+    return rx.el.div(
+        rx.el.span(label, class_name="block text-xs uppercase tracking-wide text-slate-500"),
+        rx.el.span(value, class_name=value_class),
+    )
+
+
 def section_title(text: str, *extra: rx.Component) -> rx.Component:
     return rx.el.div(
         rx.el.h2(text, class_name="text-xl font-semibold text-slate-900"),

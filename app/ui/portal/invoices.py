@@ -89,21 +89,9 @@ def _invoice_card(inv: ObjectVar[InvoiceView]) -> rx.Component:
             class_name="flex items-start justify-between gap-3",
         ),
         rx.el.div(
-            rx.el.div(
-                rx.el.span("Created", class_name="block text-xs uppercase tracking-wide text-slate-500"),
-                rx.el.span(ui.local_date(inv.created_at), class_name="text-sm text-slate-800"),
-            ),
-            rx.cond(
-                inv.due != "",
-                rx.el.div(
-                    rx.el.span("Due", class_name="block text-xs uppercase tracking-wide text-slate-500"),
-                    rx.el.span(inv.due, class_name="text-sm text-slate-800"),
-                ),
-            ),
-            rx.el.div(
-                rx.el.span("Total", class_name="block text-xs uppercase tracking-wide text-slate-500"),
-                rx.el.span(inv.total, class_name="text-lg font-semibold text-slate-900"),
-            ),
+            ui.fact("Created", ui.local_date(inv.created_at)),
+            rx.cond(inv.due != "", ui.fact("Due", inv.due)),
+            ui.fact("Total", inv.total, "text-lg font-semibold text-slate-900"),
             ui.action_button(
                 "download",
                 "Download",

@@ -113,10 +113,7 @@ def _milestone(m: ObjectVar[MilestoneView]) -> rx.Component:
 def _fact(icon: str, label: str, value: Any) -> rx.Component:
     return rx.el.div(
         rx.icon(icon, size=16, class_name="mt-0.5 shrink-0 text-slate-400"),
-        rx.el.div(
-            rx.el.span(label, class_name="block text-xs uppercase tracking-wide text-slate-500"),
-            rx.el.span(value, class_name="text-sm text-slate-800"),
-        ),
+        ui.fact(label, value),
         class_name="flex items-start gap-2",
     )
 
