@@ -54,6 +54,15 @@ def status_badge(status: Any) -> rx.Component:
     )
 
 
+def card_header(*title: rx.Component, status: Any, class_name: str = "min-w-0") -> rx.Component:
+    """A record card's top: its title (and the lines under it, in a box of `class_name`) beside its status badge."""
+    return rx.el.div(
+        rx.el.div(*title, class_name=class_name),
+        status_badge(status),
+        class_name="flex items-start justify-between gap-3",
+    )
+
+
 def skeleton_cards(
     bars: tuple[str, ...] = RECORD_BARS, *, class_name: str = "flex flex-col gap-4", label: str | None = "Loading"
 ) -> rx.Component:

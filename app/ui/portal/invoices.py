@@ -76,17 +76,13 @@ class InvoicesState(ListTab, PortalState):
 
 def _invoice_card(inv: ObjectVar[InvoiceView]) -> rx.Component:
     return ui.card(
-        rx.el.div(
-            rx.el.div(
-                rx.el.h3(inv.number, class_name="text-lg font-semibold text-slate-900"),
-                rx.el.p(
-                    rx.cond(inv.description != "", inv.description, "No description provided"),
-                    class_name="text-sm text-slate-600 break-words",
-                ),
-                class_name="min-w-0",
+        ui.card_header(
+            rx.el.h3(inv.number, class_name="text-lg font-semibold text-slate-900"),
+            rx.el.p(
+                rx.cond(inv.description != "", inv.description, "No description provided"),
+                class_name="text-sm text-slate-600 break-words",
             ),
-            ui.status_badge(inv.status),
-            class_name="flex items-start justify-between gap-3",
+            status=inv.status,
         ),
         rx.el.div(
             ui.fact("Created", ui.local_date(inv.created_at)),

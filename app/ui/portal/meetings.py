@@ -146,23 +146,20 @@ class MeetingsState(CancelConfirm, ListTab, PortalState):
 
 def _meeting_row(m: ObjectVar[MeetingView], *, actions: bool) -> rx.Component:
     return ui.card(
-        rx.el.div(
-            rx.el.div(
-                rx.el.h4(m.title, class_name="font-semibold text-slate-900 break-words"),
-                rx.el.p(
-                    rx.icon("calendar", size=14, class_name="shrink-0"),
-                    rx.el.span(ui.local_date_time(m.scheduled_at)),
-                    class_name="flex items-center gap-1.5 text-sm text-slate-600",
-                ),
-                rx.el.div(
-                    ui.icon_text("clock", m.duration, " minutes"),
-                    rx.cond(m.meeting_type != "", ui.icon_text("tag", m.meeting_type)),
-                    class_name="flex flex-wrap items-center gap-x-4 gap-y-1 text-sm text-slate-600",
-                ),
-                class_name="flex min-w-0 flex-col gap-1",
+        ui.card_header(
+            rx.el.h4(m.title, class_name="font-semibold text-slate-900 break-words"),
+            rx.el.p(
+                rx.icon("calendar", size=14, class_name="shrink-0"),
+                rx.el.span(ui.local_date_time(m.scheduled_at)),
+                class_name="flex items-center gap-1.5 text-sm text-slate-600",
             ),
-            ui.status_badge(m.status),
-            class_name="flex items-start justify-between gap-3",
+            rx.el.div(
+                ui.icon_text("clock", m.duration, " minutes"),
+                rx.cond(m.meeting_type != "", ui.icon_text("tag", m.meeting_type)),
+                class_name="flex flex-wrap items-center gap-x-4 gap-y-1 text-sm text-slate-600",
+            ),
+            status=m.status,
+            class_name="flex min-w-0 flex-col gap-1",
         ),
         rx.cond(
             (m.join_url != "") | (m.reschedule_url != "") | m.can_cancel,

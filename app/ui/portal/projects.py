@@ -120,14 +120,10 @@ def _fact(icon: str, label: str, value: Any) -> rx.Component:
 
 def _project_card(p: ObjectVar[ProjectView]) -> rx.Component:
     return ui.card(
-        rx.el.div(
-            rx.el.div(
-                rx.el.h3(p.name, class_name="text-lg font-semibold text-slate-900 break-words"),
-                rx.el.p("Project #", p.id, class_name="text-xs text-slate-500"),
-                class_name="min-w-0",
-            ),
-            ui.status_badge(p.status),
-            class_name="flex items-start justify-between gap-3",
+        ui.card_header(
+            rx.el.h3(p.name, class_name="text-lg font-semibold text-slate-900 break-words"),
+            rx.el.p("Project #", p.id, class_name="text-xs text-slate-500"),
+            status=p.status,
         ),
         rx.el.div(
             rx.el.div(
