@@ -100,9 +100,12 @@ class MeetingsState(CancelConfirm, ListTab, PortalState):
         lists = await self._fetch(lambda s, actor: meetings.list_meetings(s, actor=actor), "Failed to load meetings")
         if lists is None:
             return
+        self._show(lists)
+        self.view = "list"  # back from booking on /book-meeting: show the list with the new meeting
+
+    def _show(self, lists: dict[str, list[dict[str, Any]]]) -> None:
         self.upcoming = [meeting_view(m) for m in lists["upcoming"]]
         self.past = [meeting_view(m) for m in lists["past"]]
-        self.view = "list"  # back from booking on /book-meeting: show the list with the new meeting
 
     cancel_noun: ClassVar[str] = "meeting"
 
@@ -115,9 +118,7 @@ class MeetingsState(CancelConfirm, ListTab, PortalState):
             user,
             lambda s, actor: meetings.cancel_meeting(s, actor=actor, meeting_id=record_id, reason=CANCEL_REASON),
         )
-        lists = await as_actor(user, lambda s, actor: meetings.list_meetings(s, actor=actor))
-        self.upcoming = [meeting_view(m) for m in lists["upcoming"]]
-        self.past = [meeting_view(m) for m in lists["past"]]
+        self._show(await as_actor(user, lambda s, actor: meetings.list_meetings(s, actor=actor)))
         return "The meeting has been cancelled."
 
     @rx.event
