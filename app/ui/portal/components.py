@@ -274,11 +274,12 @@ def icon_text(icon: str, *children: Any, **props: Any) -> rx.Component:
     )
 
 
-def link_button(icon: str, label: str, href: Any, class_name: str) -> rx.Component:
-    """A link styled as a button that opens another site (a video call, the scheduler) in a new tab."""
-    return rx.el.a(
-        rx.icon(icon, size=16), label, href=href, target="_blank", rel="noopener noreferrer", class_name=class_name
-    )
+def link_button(
+    icon: str, label: str, href: Any, class_name: str, *, new_tab: bool = True, **props: Any
+) -> rx.Component:
+    """A link styled as a button; `new_tab` for another site (a video call, the scheduler)."""
+    opens = {"target": "_blank", "rel": "noopener noreferrer"} if new_tab else {}
+    return rx.el.a(rx.icon(icon, size=16), label, href=href, **opens, class_name=class_name, **props)
 
 
 def action_button(icon: str, label: str, on_click: Any, class_name: str = BUTTON_PRIMARY, **props: Any) -> rx.Component:

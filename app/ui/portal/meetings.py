@@ -252,14 +252,14 @@ def _meeting_type_card(t: ObjectVar[MeetingTypeView]) -> rx.Component:
         rx.el.div(
             rx.cond(
                 t.url != "",
-                rx.el.a(
-                    rx.icon("calendar-plus", size=16),
+                # Built in: the same tab books as the signed-in client; Calendly's pages open in a new one.
+                ui.link_button(
+                    "calendar-plus",
                     "Book Meeting",
+                    t.url,
+                    ui.BUTTON_PRIMARY + " w-full",
+                    new_tab=not builtin(),
                     id=t.slug,
-                    href=t.url,
-                    # Built in: the same tab books as the signed-in client; Calendly's pages open in a new one.
-                    **({} if builtin() else {"target": "_blank", "rel": "noopener noreferrer"}),
-                    class_name=ui.BUTTON_PRIMARY + " w-full",
                 ),
                 rx.el.button("Book Meeting", type="button", disabled=True, class_name=ui.BUTTON_PRIMARY + " w-full"),
             ),
