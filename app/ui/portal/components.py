@@ -219,6 +219,11 @@ def section_title(text: str, *extra: rx.Component) -> rx.Component:
     )
 
 
+def tab_section(title: str, *children: rx.Component, **props: Any) -> rx.Component:
+    """A tab's content under its title."""
+    return rx.el.section(section_title(title), *children, class_name="flex flex-col gap-4", **props)
+
+
 def titled_card(title: str, text: str, *children: rx.Component) -> rx.Component:
     """A card that opens with its own small heading and a line saying what it is for."""
     return card(

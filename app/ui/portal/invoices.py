@@ -103,8 +103,8 @@ def _invoice_card(inv: ObjectVar[InvoiceView]) -> rx.Component:
 
 
 def invoices_tab() -> rx.Component:
-    return rx.el.section(
-        ui.section_title("Your Invoices"),
+    return ui.tab_section(
+        "Your Invoices",
         ui.error_text(InvoicesState.download_error),
         ui.loaded(
             InvoicesState.loading,
@@ -113,5 +113,4 @@ def invoices_tab() -> rx.Component:
                 InvoicesState.invoices, _invoice_card, ui.empty_state("No invoices found.", icon="file-text")
             ),
         ),
-        class_name="flex flex-col gap-4",
     )

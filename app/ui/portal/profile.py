@@ -98,12 +98,11 @@ def _edit_view() -> rx.Component:
 
 
 def profile_tab() -> rx.Component:
-    return rx.el.section(
-        ui.section_title("Profile Information"),
+    return ui.tab_section(
+        "Profile Information",
         ui.card(
             ui.success_text(ProfileState.message),
             rx.cond(ProfileState.editing, _edit_view(), _read_view()),
             class_name="flex flex-col gap-4",
         ),
-        class_name="flex flex-col gap-4",
     )

@@ -167,8 +167,8 @@ def _project_card(p: ObjectVar[ProjectView]) -> rx.Component:
 
 
 def projects_tab() -> rx.Component:
-    return rx.el.section(
-        ui.section_title("Your Projects"),
+    return ui.tab_section(
+        "Your Projects",
         ui.success_text(ProjectsState.notice),
         ui.loaded(
             ProjectsState.loading,
@@ -187,5 +187,4 @@ def projects_tab() -> rx.Component:
                 "? Work on it will stop. This action cannot be undone.",
             ),
         ),
-        class_name="flex flex-col gap-4",
     )

@@ -141,11 +141,10 @@ def _data_export() -> rx.Component:
 
 
 def settings_tab() -> rx.Component:
-    return rx.el.section(
-        ui.section_title("Settings"),
+    return ui.tab_section(
+        "Settings",
         _profile_form(),
         _password_form(),
         _data_export(),
-        class_name="flex flex-col gap-4",
         on_mount=SettingsState.load,
     )
