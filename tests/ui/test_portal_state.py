@@ -257,3 +257,12 @@ async def test_the_profile_and_settings_forms_save_only_their_own_fields(engine:
     with Session(engine) as s:
         saved = s.get(User, world.alice.id)
         assert saved is not None and (saved.company, saved.phone) == ("Alice & Co", "(772) 555-0100")
+
+
+@in_own_loop
+async def test_a_refused_password_change_shows_each_fields_error(engine: Engine, world: World) -> None:
+    root = root_state(_token(engine, world.alice))
+    settings_tab = await root.get_state(SettingsState)
+    await drain(settings_tab.change_password({"current_password": "", "new_password": "x", "confirm_password": "y"}))
+    assert set(settings_tab.password_errors) == {"currentPassword", "newPassword", "confirmPassword"}
+    assert settings_tab.password_error and not settings_tab.password_saving and settings_tab.password_message == ""

@@ -8,7 +8,7 @@ from app.ui.format import long_date, usd
 from app.ui.portal import meetings as portal_meetings
 from app.ui.portal.meetings import meeting_type_view, meeting_view
 from app.ui.portal.projects import project_view
-from app.ui.portal.state import badge_color, status_label
+from app.ui.portal.state import Badge, badge_color, status_label
 
 
 @pytest.mark.parametrize(
@@ -54,9 +54,9 @@ def test_project_view_keeps_milestone_order_and_hides_cancel_when_final() -> Non
         ],
     }
     view = project_view(dto)
-    assert (view.label, view.color, view.progress, view.can_cancel) == ("in progress", "blue", 100, True)
+    assert (view.status, view.progress, view.can_cancel) == (Badge("in progress", "blue"), 100, True)
     assert (view.deadline, view.budget, view.description) == ("", "", "")  # the page shows the spec's fallbacks
-    assert [(m.title, m.color, m.due) for m in view.milestones] == [
+    assert [(m.title, m.status.color, m.due) for m in view.milestones] == [
         ("Design", "green", "January 2, 2026"),
         ("Launch", "yellow", ""),
     ]
@@ -84,7 +84,7 @@ def test_meeting_links_only_for_scheduled_meetings() -> None:
     )
     assert meeting_view({**dto, "calendly_event_id": None}).reschedule_url == ""
     done = meeting_view({**dto, "status": "cancelled"})
-    assert (done.join_url, done.reschedule_url, done.can_cancel, done.color) == ("", "", False, "red")
+    assert (done.join_url, done.reschedule_url, done.can_cancel, done.status.color) == ("", "", False, "red")
 
 
 def test_meeting_type_view_prefers_scheduling_url_and_names_the_button_by_the_uri(
@@ -101,7 +101,7 @@ def test_meeting_type_view_prefers_scheduling_url_and_names_the_button_by_the_ur
         "uri": "https://api.calendly.com/event_types/FREE30",
     }
     view = meeting_type_view(t)
-    assert (view.key, view.host, view.description, view.url) == (
+    assert (view.slug, view.host, view.description, view.url) == (
         "FREE30",
         "Marcus Reed",
         "",

@@ -14,10 +14,10 @@ from app.ui.portal.state import PortalState, error_message
 
 
 class CancelConfirm(PortalState, mixin=True):
-    """The tab names `_cancel` (the service call, and the tab's own list brought up to date), `_failed`, and an
-    `ask_cancel` event that calls `_ask`."""
+    """The tab names what it cancels (`cancel_noun`: the dialog's words and the failure's), `_cancel` (the service
+    call, and the tab's own list brought up to date), and an `ask_cancel` event that calls `_ask`."""
 
-    _failed: ClassVar[str] = "Failed to cancel. Please try again."
+    cancel_noun: ClassVar[str] = "record"
 
     cancel_id: int = 0  # the record awaiting confirmation (0: the dialog is closed)
     cancel_name: str = ""
@@ -53,27 +53,27 @@ class CancelConfirm(PortalState, mixin=True):
         try:
             notice = await self._cancel(await self._require_user(), record_id)
         except Unauthorized:
-            self.cancelling = False
             await self._signed_out()
             return
         except DomainError as exc:
-            self.cancelling = False
-            self.cancel_error = error_message(exc, self._failed)
+            self.cancel_error = error_message(exc, f"Failed to cancel the {self.cancel_noun}. Please try again.")
             return
-        self.cancelling = False
+        finally:
+            self.cancelling = False
         self.cancel_id = 0
         self.notice = notice
 
 
-def cancel_dialog(tab: Any, *, title: str, description: Any, keep: str, confirm: str) -> rx.Component:
-    """The "are you sure?" dialog of a CancelConfirm tab (`tab`: its class)."""
+def cancel_dialog(tab: Any, description: Any) -> rx.Component:
+    """The "are you sure?" dialog of a CancelConfirm tab (`tab`: its class), worded for its `cancel_noun`."""
+    noun = tab.cancel_noun.title()
     return ui.confirm_dialog(
-        title=title,
+        title=f"Cancel {noun}",
         description=description,
         error=tab.cancel_error,
         busy=tab.cancelling,
-        keep=keep,
-        confirm=confirm,
+        keep=f"No, Keep {noun}",
+        confirm=f"Yes, Cancel {noun}",
         on_confirm=tab.confirm_cancel,
         is_open=tab.cancel_id != 0,
         on_open_change=tab.set_cancel_open,

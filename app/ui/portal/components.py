@@ -10,6 +10,7 @@ from reflex_base.vars.function import FunctionStringVar, ReflexCallable
 from app.ui.styles import COMPACT_DANGER, COMPACT_DANGER_OUTLINE, COMPACT_PRIMARY, COMPACT_SECONDARY
 
 SKELETON_COUNT = 3  # spec section 9
+RECORD_BARS = ("h-5 w-1/3", "h-3 w-full", "h-3 w-2/3")  # a record card's placeholder: its title and two lines
 
 # Timestamps are shown in the visitor's time zone, so the browser formats them (compiled JS, no eval).
 _LOCAL_DATE: FunctionStringVar[ReflexCallable[[Any], str]] = FunctionStringVar.create(
@@ -39,28 +40,45 @@ def card(*children: rx.Component, class_name: str = "", **props: Any) -> rx.Comp
     )
 
 
-def status_badge(label: Any, color: Any) -> rx.Component:
+def status_badge(status: Any) -> rx.Component:
+    """A record's status (its `Badge`) as a coloured pill."""
     # High contrast: the soft variant's default text colours (yellow, green) fall below WCAG AA on their tint.
     return rx.badge(
-        label, color_scheme=color, variant="soft", high_contrast=True, radius="full", size="2", class_name="capitalize"
+        status.label,
+        color_scheme=status.color,
+        variant="soft",
+        high_contrast=True,
+        radius="full",
+        size="2",
+        class_name="capitalize",
     )
 
 
-def skeleton_cards(count: int = SKELETON_COUNT) -> rx.Component:
+def card_header(*title: rx.Component, status: Any, class_name: str = "min-w-0") -> rx.Component:
+    """A record card's top: its title (and the lines under it, in a box of `class_name`) beside its status badge."""
+    return rx.el.div(
+        rx.el.div(*title, class_name=class_name),
+        status_badge(status),
+        class_name="flex items-start justify-between gap-3",
+    )
+
+
+def skeleton_cards(
+    bars: tuple[str, ...] = RECORD_BARS, *, class_name: str = "flex flex-col gap-4", label: str | None = "Loading"
+) -> rx.Component:
+    """Placeholder cards while records load, each with grey bars of the sizes `bars` names."""
     return rx.el.div(
         *[
             card(
-                rx.skeleton(rx.el.div(class_name="h-5 w-1/3"), loading=True),
-                rx.skeleton(rx.el.div(class_name="h-3 w-full"), loading=True),
-                rx.skeleton(rx.el.div(class_name="h-3 w-2/3"), loading=True),
+                *[rx.skeleton(rx.el.div(class_name=bar), loading=True) for bar in bars],
                 class_name="flex flex-col gap-3",
                 data_testid="skeleton-card",
             )
-            for _ in range(count)
+            for _ in range(SKELETON_COUNT)
         ],
-        class_name="flex flex-col gap-4",
+        class_name=class_name,
         aria_busy="true",
-        aria_label="Loading",
+        aria_label=label,
     )
 
 
@@ -185,12 +203,25 @@ def labelled(label: str, value: Any) -> rx.Component:
     )
 
 
+def fact(label: str, value: Any, value_class: str = "text-sm text-slate-800") -> rx.Component:
+    """One of a record card's figures: a small label over its value ("Due", "Total")."""
+    return rx.el.div(
+        rx.el.span(label, class_name="block text-xs uppercase tracking-wide text-slate-500"),
+        rx.el.span(value, class_name=value_class),
+    )
+
+
 def section_title(text: str, *extra: rx.Component) -> rx.Component:
     return rx.el.div(
         rx.el.h2(text, class_name="text-xl font-semibold text-slate-900"),
         *extra,
         class_name="flex flex-wrap items-center justify-between gap-3",
     )
+
+
+def tab_section(title: str, *children: rx.Component, **props: Any) -> rx.Component:
+    """A tab's content under its title."""
+    return rx.el.section(section_title(title), *children, class_name="flex flex-col gap-4", **props)
 
 
 def titled_card(title: str, text: str, *children: rx.Component) -> rx.Component:
@@ -241,11 +272,19 @@ def confirm_dialog(
     )
 
 
-def link_button(icon: str, label: str, href: Any, class_name: str) -> rx.Component:
-    """A link styled as a button that opens another site (a video call, the scheduler) in a new tab."""
-    return rx.el.a(
-        rx.icon(icon, size=16), label, href=href, target="_blank", rel="noopener noreferrer", class_name=class_name
+def icon_text(icon: str, *children: Any, **props: Any) -> rx.Component:
+    """A small icon before a short text: a fact in a line of facts (a date, a duration, a company)."""
+    return rx.el.span(
+        rx.icon(icon, size=14, class_name="shrink-0"), *children, class_name="flex items-center gap-1.5", **props
     )
+
+
+def link_button(
+    icon: str, label: str, href: Any, class_name: str, *, new_tab: bool = True, **props: Any
+) -> rx.Component:
+    """A link styled as a button; `new_tab` for another site (a video call, the scheduler)."""
+    opens = {"target": "_blank", "rel": "noopener noreferrer"} if new_tab else {}
+    return rx.el.a(rx.icon(icon, size=16), label, href=href, **opens, class_name=class_name, **props)
 
 
 def action_button(icon: str, label: str, on_click: Any, class_name: str = BUTTON_PRIMARY, **props: Any) -> rx.Component:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from app.ui.components.native_form import native_form
+from app.ui.auth.components import logout_form
 from app.ui.portal import components as ui
 from app.ui.portal.invoices import invoices_tab
 from app.ui.portal.meetings import meetings_tab
@@ -13,13 +13,13 @@ from app.ui.portal.projects import projects_tab
 from app.ui.portal.settings import settings_tab
 from app.ui.portal.state import PortalState
 
-LOGOUT_ACTION = "/api/auth/form/logout"
-TAB_LABELS = (
-    ("projects", "Projects", "folder-kanban"),
-    ("invoices", "Invoices", "receipt"),
-    ("meetings", "Meetings", "calendar"),
-    ("profile", "Profile", "user"),
-    ("settings", "Settings", "settings"),
+# The tabs in order: value (PortalState.active_tab), label, icon, content.
+TAB_VIEWS = (
+    ("projects", "Projects", "folder-kanban", projects_tab),
+    ("invoices", "Invoices", "receipt", invoices_tab),
+    ("meetings", "Meetings", "calendar", meetings_tab),
+    ("profile", "Profile", "user", profile_tab),
+    ("settings", "Settings", "settings", settings_tab),
 )
 
 
@@ -29,23 +29,13 @@ def _header() -> rx.Component:
             rx.el.div(
                 rx.el.h1(
                     "Welcome back, ",
-                    PortalState.first_name,
+                    PortalState.display_name,
                     "!",
                     class_name="text-2xl font-bold text-slate-900 break-words sm:text-3xl",
                 ),
                 rx.el.p(
-                    rx.el.span(
-                        rx.icon("building-2", size=14, class_name="shrink-0"),
-                        PortalState.company_label,
-                        class_name="flex items-center gap-1.5",
-                        data_testid="portal-company",
-                    ),
-                    rx.el.span(
-                        rx.icon("calendar-days", size=14, class_name="shrink-0"),
-                        "Member since ",
-                        PortalState.member_since,
-                        class_name="flex items-center gap-1.5",
-                    ),
+                    ui.icon_text("building-2", PortalState.company_label, data_testid="portal-company"),
+                    ui.icon_text("calendar-days", "Member since ", PortalState.member_since),
                     class_name="mt-1 flex flex-wrap gap-x-4 gap-y-1 text-sm text-slate-600",
                 ),
                 class_name="min-w-0",
@@ -59,17 +49,7 @@ def _header() -> rx.Component:
                     rel="noopener",
                     class_name=ui.BUTTON_SECONDARY,
                 ),
-                # Signing out is a real form post: the server ends the session and answers with a redirect.
-                native_form(
-                    rx.el.button(
-                        rx.icon("log-out", size=16),
-                        "Logout",
-                        type="submit",
-                        class_name=ui.BUTTON_SECONDARY,
-                    ),
-                    method="post",
-                    action=LOGOUT_ACTION,
-                ),
+                logout_form(class_name=ui.BUTTON_SECONDARY),
                 class_name="flex shrink-0 items-center gap-2",
             ),
             class_name="mx-auto flex w-full max-w-5xl flex-col gap-4 px-4 py-5 sm:flex-row sm:items-center "
@@ -125,15 +105,11 @@ def portal_dashboard() -> rx.Component:
                             value=value,
                             class_name="flex-1 px-0 sm:flex-none sm:px-3",
                         )
-                        for value, label, icon in TAB_LABELS
+                        for value, label, icon, _view in TAB_VIEWS
                     ],
                     class_name="w-full",
                 ),
-                rx.tabs.content(projects_tab(), value="projects", class_name="pt-6"),
-                rx.tabs.content(invoices_tab(), value="invoices", class_name="pt-6"),
-                rx.tabs.content(meetings_tab(), value="meetings", class_name="pt-6"),
-                rx.tabs.content(profile_tab(), value="profile", class_name="pt-6"),
-                rx.tabs.content(settings_tab(), value="settings", class_name="pt-6"),
+                *[rx.tabs.content(view(), value=value, class_name="pt-6") for value, _label, _icon, view in TAB_VIEWS],
                 value=PortalState.active_tab,
                 on_change=PortalState.set_tab,
             ),

@@ -14,7 +14,7 @@ from app.models.user import User
 from app.services import invoices
 from app.ui.format import long_date, usd
 from app.ui.portal import components as ui
-from app.ui.portal.state import ListTab, PortalState, badge_color, error_message, status_label
+from app.ui.portal.state import Badge, ListTab, PortalState, error_message
 from app.ui.state.calls import as_actor
 
 
@@ -26,13 +26,10 @@ class InvoiceView:
     created_at: str = ""
     due: str = ""
     total: str = ""
-    status: str = ""
-    label: str = ""
-    color: str = "gray"
+    status: Badge = dataclasses.field(default_factory=Badge)
 
 
 def invoice_view(inv: dict[str, Any]) -> InvoiceView:
-    status = str(inv.get("status") or "")
     return InvoiceView(
         id=int(inv["id"]),
         number=str(inv.get("invoice_number") or ""),
@@ -40,9 +37,7 @@ def invoice_view(inv: dict[str, Any]) -> InvoiceView:
         created_at=str(inv.get("created_at") or ""),
         due=long_date(inv.get("due_date")),
         total=usd(inv.get("total_amount")),
-        status=status,
-        label=status_label(status),
-        color=badge_color(status),
+        status=Badge.of(inv.get("status")),
     )
 
 
@@ -81,34 +76,18 @@ class InvoicesState(ListTab, PortalState):
 
 def _invoice_card(inv: ObjectVar[InvoiceView]) -> rx.Component:
     return ui.card(
-        rx.el.div(
-            rx.el.div(
-                rx.el.h3(inv.number, class_name="text-lg font-semibold text-slate-900"),
-                rx.el.p(
-                    rx.cond(inv.description != "", inv.description, "No description provided"),
-                    class_name="text-sm text-slate-600 break-words",
-                ),
-                class_name="min-w-0",
+        ui.card_header(
+            rx.el.h3(inv.number, class_name="text-lg font-semibold text-slate-900"),
+            rx.el.p(
+                rx.cond(inv.description != "", inv.description, "No description provided"),
+                class_name="text-sm text-slate-600 break-words",
             ),
-            ui.status_badge(inv.label, inv.color),
-            class_name="flex items-start justify-between gap-3",
+            status=inv.status,
         ),
         rx.el.div(
-            rx.el.div(
-                rx.el.span("Created", class_name="block text-xs uppercase tracking-wide text-slate-500"),
-                rx.el.span(ui.local_date(inv.created_at), class_name="text-sm text-slate-800"),
-            ),
-            rx.cond(
-                inv.due != "",
-                rx.el.div(
-                    rx.el.span("Due", class_name="block text-xs uppercase tracking-wide text-slate-500"),
-                    rx.el.span(inv.due, class_name="text-sm text-slate-800"),
-                ),
-            ),
-            rx.el.div(
-                rx.el.span("Total", class_name="block text-xs uppercase tracking-wide text-slate-500"),
-                rx.el.span(inv.total, class_name="text-lg font-semibold text-slate-900"),
-            ),
+            ui.fact("Created", ui.local_date(inv.created_at)),
+            rx.cond(inv.due != "", ui.fact("Due", inv.due)),
+            ui.fact("Total", inv.total, "text-lg font-semibold text-slate-900"),
             ui.action_button(
                 "download",
                 "Download",
@@ -124,8 +103,8 @@ def _invoice_card(inv: ObjectVar[InvoiceView]) -> rx.Component:
 
 
 def invoices_tab() -> rx.Component:
-    return rx.el.section(
-        ui.section_title("Your Invoices"),
+    return ui.tab_section(
+        "Your Invoices",
         ui.error_text(InvoicesState.download_error),
         ui.loaded(
             InvoicesState.loading,
@@ -134,5 +113,4 @@ def invoices_tab() -> rx.Component:
                 InvoicesState.invoices, _invoice_card, ui.empty_state("No invoices found.", icon="file-text")
             ),
         ),
-        class_name="flex flex-col gap-4",
     )

@@ -15,12 +15,15 @@ from app.services.meeting_types import list_active
 from app.ui import routes
 from app.ui.portal import components as ui
 from app.ui.portal.cancelling import CancelConfirm, cancel_dialog
-from app.ui.portal.state import ListTab, PortalState, badge_color, error_message, status_label
+from app.ui.portal.state import Badge, ListTab, PortalState, error_message
 from app.ui.site.book_meeting import builtin
+from app.ui.site.booking_state import TypeView
 from app.ui.state.calls import as_actor
 
 CANCEL_REASON = "Cancelled by client"
 FALLBACK_DESCRIPTION = "Schedule a meeting to discuss your project or ask questions"
+TYPE_GRID = "grid grid-cols-1 gap-4 md:grid-cols-2 lg:grid-cols-3"
+TYPE_BARS = ("h-5 w-2/3", "h-3 w-1/2", "h-12 w-full", "h-9 w-full")  # a type card's placeholder
 EXPECTATIONS = (
     "You'll receive a calendar invite with all the details",
     "A video conferencing link will be included in the invite",
@@ -36,21 +39,17 @@ class MeetingView:
     scheduled_at: str = ""
     duration: int = 0
     meeting_type: str = ""
-    status: str = ""
-    label: str = ""
-    color: str = "gray"
+    status: Badge = dataclasses.field(default_factory=Badge)
     join_url: str = ""
     reschedule_url: str = ""
     can_cancel: bool = False
 
 
 @dataclasses.dataclass
-class MeetingTypeView:
-    key: str = ""
-    name: str = ""
-    duration: int = 0
+class MeetingTypeView(TypeView):
+    """A meeting type as the booking flow lists it, with its host and where its Book Meeting link goes."""
+
     host: str = ""
-    description: str = ""
     url: str = ""
 
 
@@ -63,9 +62,7 @@ def meeting_view(m: dict[str, Any]) -> MeetingView:
         scheduled_at=str(m.get("scheduled_at") or ""),
         duration=int(m.get("duration_minutes") or 0),
         meeting_type=str(m.get("meeting_type") or ""),
-        status=status,
-        label=status_label(status),
-        color=badge_color(status),
+        status=Badge.of(status),
         join_url=str(m.get("join_url") or "") if scheduled else "",
         reschedule_url=str(m.get("reschedule_url") or "") if scheduled and m.get("calendly_event_id") else "",
         can_cancel=scheduled,
@@ -74,23 +71,18 @@ def meeting_view(m: dict[str, Any]) -> MeetingView:
 
 def meeting_type_view(t: dict[str, Any]) -> MeetingTypeView:
     uri = str(t.get("uri") or "")
-    key = uri.rstrip("/").rsplit("/", 1)[-1]
+    slug = uri.rstrip("/").rsplit("/", 1)[-1]
     if builtin():  # the built-in scheduler books the type on /book-meeting, as the signed-in client
-        return MeetingTypeView(
-            key=key,
-            name=str(t.get("name") or ""),
-            duration=int(t.get("duration") or 0),
-            host=str((t.get("profile") or {}).get("name") or ""),
-            description=str(t.get("description_plain") or ""),
-            url=f"{routes.BOOK_MEETING}?type={key}",
-        )
+        url = f"{routes.BOOK_MEETING}?type={slug}"
+    else:
+        url = str(t.get("scheduling_url") or t.get("booking_url") or "")
     return MeetingTypeView(
-        key=key,
+        slug=slug,
         name=str(t.get("name") or ""),
         duration=int(t.get("duration") or 0),
         host=str((t.get("profile") or {}).get("name") or ""),
         description=str(t.get("description_plain") or ""),
-        url=str(t.get("scheduling_url") or t.get("booking_url") or ""),
+        url=url,
     )
 
 
@@ -108,11 +100,14 @@ class MeetingsState(CancelConfirm, ListTab, PortalState):
         lists = await self._fetch(lambda s, actor: meetings.list_meetings(s, actor=actor), "Failed to load meetings")
         if lists is None:
             return
-        self.upcoming = [meeting_view(m) for m in lists["upcoming"]]
-        self.past = [meeting_view(m) for m in lists["past"]]
+        self._show(lists)
         self.view = "list"  # back from booking on /book-meeting: show the list with the new meeting
 
-    _failed: ClassVar[str] = "Failed to cancel the meeting. Please try again."
+    def _show(self, lists: dict[str, list[dict[str, Any]]]) -> None:
+        self.upcoming = [meeting_view(m) for m in lists["upcoming"]]
+        self.past = [meeting_view(m) for m in lists["past"]]
+
+    cancel_noun: ClassVar[str] = "meeting"
 
     @rx.event
     def ask_cancel(self, meeting_id: int) -> None:
@@ -123,9 +118,7 @@ class MeetingsState(CancelConfirm, ListTab, PortalState):
             user,
             lambda s, actor: meetings.cancel_meeting(s, actor=actor, meeting_id=record_id, reason=CANCEL_REASON),
         )
-        lists = await as_actor(user, lambda s, actor: meetings.list_meetings(s, actor=actor))
-        self.upcoming = [meeting_view(m) for m in lists["upcoming"]]
-        self.past = [meeting_view(m) for m in lists["past"]]
+        self._show(await as_actor(user, lambda s, actor: meetings.list_meetings(s, actor=actor)))
         return "The meeting has been cancelled."
 
     @rx.event
@@ -154,35 +147,20 @@ class MeetingsState(CancelConfirm, ListTab, PortalState):
 
 def _meeting_row(m: ObjectVar[MeetingView], *, actions: bool) -> rx.Component:
     return ui.card(
-        rx.el.div(
-            rx.el.div(
-                rx.el.h4(m.title, class_name="font-semibold text-slate-900 break-words"),
-                rx.el.p(
-                    rx.icon("calendar", size=14, class_name="shrink-0"),
-                    rx.el.span(ui.local_date_time(m.scheduled_at)),
-                    class_name="flex items-center gap-1.5 text-sm text-slate-600",
-                ),
-                rx.el.div(
-                    rx.el.span(
-                        rx.icon("clock", size=14, class_name="shrink-0"),
-                        m.duration,
-                        " minutes",
-                        class_name="flex items-center gap-1.5",
-                    ),
-                    rx.cond(
-                        m.meeting_type != "",
-                        rx.el.span(
-                            rx.icon("tag", size=14, class_name="shrink-0"),
-                            m.meeting_type,
-                            class_name="flex items-center gap-1.5",
-                        ),
-                    ),
-                    class_name="flex flex-wrap items-center gap-x-4 gap-y-1 text-sm text-slate-600",
-                ),
-                class_name="flex min-w-0 flex-col gap-1",
+        ui.card_header(
+            rx.el.h4(m.title, class_name="font-semibold text-slate-900 break-words"),
+            rx.el.p(
+                rx.icon("calendar", size=14, class_name="shrink-0"),
+                rx.el.span(ui.local_date_time(m.scheduled_at)),
+                class_name="flex items-center gap-1.5 text-sm text-slate-600",
             ),
-            ui.status_badge(m.label, m.color),
-            class_name="flex items-start justify-between gap-3",
+            rx.el.div(
+                ui.icon_text("clock", m.duration, " minutes"),
+                rx.cond(m.meeting_type != "", ui.icon_text("tag", m.meeting_type)),
+                class_name="flex flex-wrap items-center gap-x-4 gap-y-1 text-sm text-slate-600",
+            ),
+            status=m.status,
+            class_name="flex min-w-0 flex-col gap-1",
         ),
         rx.cond(
             (m.join_url != "") | (m.reschedule_url != "") | m.can_cancel,
@@ -212,13 +190,16 @@ def _meeting_row(m: ObjectVar[MeetingView], *, actions: bool) -> rx.Component:
     )
 
 
-def _cancel_dialog() -> rx.Component:
-    return cancel_dialog(
-        MeetingsState,
-        title="Cancel Meeting",
-        description="Are you sure you want to cancel this meeting? This action cannot be undone.",
-        keep="No, Keep Meeting",
-        confirm="Yes, Cancel Meeting",
+def _meeting_list(meetings: Any, when: str, empty: rx.Component) -> rx.Component:
+    """The upcoming or past meetings (only upcoming ones have actions), or `empty` when there are none."""
+    return rx.el.div(
+        rx.cond(
+            meetings.length() > 0,
+            rx.foreach(meetings, lambda m: _meeting_row(m, actions=when == "upcoming")),
+            empty,
+        ),
+        class_name="flex flex-col gap-3",
+        data_testid=f"{when}-meetings",
     )
 
 
@@ -233,29 +214,17 @@ def _list_view() -> rx.Component:
             MeetingsState.loading,
             MeetingsState.error,
             rx.el.div(
-                rx.el.div(
-                    rx.cond(
-                        MeetingsState.upcoming.length() > 0,
-                        rx.foreach(MeetingsState.upcoming, lambda m: _meeting_row(m, actions=True)),
-                        ui.empty_state("No upcoming meetings.", icon="calendar"),
-                    ),
-                    class_name="flex flex-col gap-3",
-                    data_testid="upcoming-meetings",
+                _meeting_list(
+                    MeetingsState.upcoming, "upcoming", ui.empty_state("No upcoming meetings.", icon="calendar")
                 ),
                 rx.el.h2("Past Meetings", class_name="mt-4 text-xl font-semibold text-slate-900"),
-                rx.el.div(
-                    rx.cond(
-                        MeetingsState.past.length() > 0,
-                        rx.foreach(MeetingsState.past, lambda m: _meeting_row(m, actions=False)),
-                        rx.el.p("No past meetings.", class_name="text-sm text-slate-500"),
-                    ),
-                    class_name="flex flex-col gap-3",
-                    data_testid="past-meetings",
+                _meeting_list(
+                    MeetingsState.past, "past", rx.el.p("No past meetings.", class_name="text-sm text-slate-500")
                 ),
                 class_name="flex flex-col gap-3",
             ),
         ),
-        _cancel_dialog(),
+        cancel_dialog(MeetingsState, "Are you sure you want to cancel this meeting? This action cannot be undone."),
         class_name="flex flex-col gap-4",
     )
 
@@ -283,14 +252,14 @@ def _meeting_type_card(t: ObjectVar[MeetingTypeView]) -> rx.Component:
         rx.el.div(
             rx.cond(
                 t.url != "",
-                rx.el.a(
-                    rx.icon("calendar-plus", size=16),
+                # Built in: the same tab books as the signed-in client; Calendly's pages open in a new one.
+                ui.link_button(
+                    "calendar-plus",
                     "Book Meeting",
-                    id=t.key,
-                    href=t.url,
-                    # Built in: the same tab books as the signed-in client; Calendly's pages open in a new one.
-                    **({} if builtin() else {"target": "_blank", "rel": "noopener noreferrer"}),
-                    class_name=ui.BUTTON_PRIMARY + " w-full",
+                    t.url,
+                    ui.BUTTON_PRIMARY + " w-full",
+                    new_tab=not builtin(),
+                    id=t.slug,
                 ),
                 rx.el.button("Book Meeting", type="button", disabled=True, class_name=ui.BUTTON_PRIMARY + " w-full"),
             ),
@@ -312,27 +281,10 @@ def _booking_view() -> rx.Component:
         ),
         rx.cond(
             MeetingsState.types_loading,
-            rx.el.div(
-                *[
-                    ui.card(
-                        rx.skeleton(rx.el.div(class_name="h-5 w-2/3"), loading=True),
-                        rx.skeleton(rx.el.div(class_name="h-3 w-1/2"), loading=True),
-                        rx.skeleton(rx.el.div(class_name="h-12 w-full"), loading=True),
-                        rx.skeleton(rx.el.div(class_name="h-9 w-full"), loading=True),
-                        class_name="flex flex-col gap-3",
-                        data_testid="skeleton-card",
-                    )
-                    for _ in range(ui.SKELETON_COUNT)
-                ],
-                class_name="grid grid-cols-1 gap-4 md:grid-cols-2 lg:grid-cols-3",
-                aria_busy="true",
-            ),
+            ui.skeleton_cards(TYPE_BARS, class_name=TYPE_GRID, label=None),
             rx.cond(
                 MeetingsState.meeting_types.length() > 0,
-                rx.el.div(
-                    rx.foreach(MeetingsState.meeting_types, _meeting_type_card),
-                    class_name="grid grid-cols-1 gap-4 md:grid-cols-2 lg:grid-cols-3",
-                ),
+                rx.el.div(rx.foreach(MeetingsState.meeting_types, _meeting_type_card), class_name=TYPE_GRID),
                 ui.empty_state(
                     "No meeting types available",
                     rx.el.p("Please contact us directly to schedule a meeting.", class_name="text-sm text-slate-500"),

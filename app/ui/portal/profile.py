@@ -8,7 +8,7 @@ import reflex as rx
 
 from app.models.user import UserPublic
 from app.ui.portal import components as ui
-from app.ui.portal.state import PortalState, ProfileFields, typing_into
+from app.ui.portal.state import PortalState, ProfileFields, field_input
 
 NOT_SET = "Not set"
 
@@ -68,21 +68,10 @@ _FIELDS: tuple[tuple[str, str, dict[str, str]], ...] = (
 )
 
 
-def _field(name: str, label: str, extra: dict[str, str]) -> rx.Component:
-    return ui.text_input(
-        label,
-        ProfileState.form.get(name, ""),
-        typing_into(ProfileState, name),
-        error=ProfileState.errors.get(name, ""),
-        name=name,
-        **extra,
-    )
-
-
 def _edit_view() -> rx.Component:
     return ui.tab_form(
         rx.el.div(
-            *[_field(name, label, extra) for name, label, extra in _FIELDS],
+            *[field_input(ProfileState, name, label, **extra) for name, label, extra in _FIELDS],
             rx.el.div(
                 rx.el.label("Email", html_for="portal-email", class_name="text-sm font-medium text-slate-700"),
                 rx.el.input(
@@ -109,12 +98,11 @@ def _edit_view() -> rx.Component:
 
 
 def profile_tab() -> rx.Component:
-    return rx.el.section(
-        ui.section_title("Profile Information"),
+    return ui.tab_section(
+        "Profile Information",
         ui.card(
             ui.success_text(ProfileState.message),
             rx.cond(ProfileState.editing, _edit_view(), _read_view()),
             class_name="flex flex-col gap-4",
         ),
-        class_name="flex flex-col gap-4",
     )

@@ -14,7 +14,7 @@ from app.services import projects
 from app.ui.format import long_date, usd
 from app.ui.portal import components as ui
 from app.ui.portal.cancelling import CancelConfirm, cancel_dialog
-from app.ui.portal.state import ListTab, PortalState, badge_color, status_label
+from app.ui.portal.state import Badge, ListTab, PortalState
 from app.ui.state.calls import as_actor
 
 FINAL = {"completed", "cancelled"}
@@ -23,9 +23,7 @@ FINAL = {"completed", "cancelled"}
 @dataclasses.dataclass
 class MilestoneView:
     title: str = ""
-    status: str = ""
-    label: str = ""
-    color: str = "gray"
+    status: Badge = dataclasses.field(default_factory=Badge)
     due: str = ""
 
 
@@ -33,9 +31,7 @@ class MilestoneView:
 class ProjectView:
     id: int = 0
     name: str = ""
-    status: str = ""
-    label: str = ""
-    color: str = "gray"
+    status: Badge = dataclasses.field(default_factory=Badge)
     progress: int = 0
     deadline: str = ""
     budget: str = ""
@@ -62,9 +58,7 @@ def project_view(p: dict[str, Any]) -> ProjectView:
     return ProjectView(
         id=int(p["id"]),
         name=str(p.get("name") or ""),
-        status=status,
-        label=status_label(status),
-        color=badge_color(status),
+        status=Badge.of(status),
         progress=max(0, min(100, int(p.get("progress_percentage") or 0))),
         deadline=long_date(p.get("deadline")),
         budget=usd(p.get("budget")),
@@ -74,9 +68,7 @@ def project_view(p: dict[str, Any]) -> ProjectView:
         milestones=[
             MilestoneView(
                 title=str(m.get("title") or ""),
-                status=str(m.get("status") or ""),
-                label=status_label(str(m.get("status") or "")),
-                color=badge_color(str(m.get("status") or "")),
+                status=Badge.of(m.get("status")),
                 due=long_date(m.get("due_date")),
             )
             for m in p.get("milestones") or []
@@ -93,7 +85,7 @@ class ProjectsState(CancelConfirm, ListTab, PortalState):
         if rows is not None:
             self.projects = [project_view(p) for p in rows]
 
-    _failed: ClassVar[str] = "Failed to cancel the project. Please try again."
+    cancel_noun: ClassVar[str] = "project"
 
     @rx.event
     def ask_cancel(self, project_id: int, name: str) -> None:
@@ -113,7 +105,7 @@ def _milestone(m: ObjectVar[MilestoneView]) -> rx.Component:
             rx.cond(m.due != "", rx.el.span("Due ", m.due, class_name="text-xs text-slate-500")),
             class_name="flex min-w-0 flex-col",
         ),
-        ui.status_badge(m.label, m.color),
+        ui.status_badge(m.status),
         class_name="flex items-center justify-between gap-3 py-2",
     )
 
@@ -121,24 +113,17 @@ def _milestone(m: ObjectVar[MilestoneView]) -> rx.Component:
 def _fact(icon: str, label: str, value: Any) -> rx.Component:
     return rx.el.div(
         rx.icon(icon, size=16, class_name="mt-0.5 shrink-0 text-slate-400"),
-        rx.el.div(
-            rx.el.span(label, class_name="block text-xs uppercase tracking-wide text-slate-500"),
-            rx.el.span(value, class_name="text-sm text-slate-800"),
-        ),
+        ui.fact(label, value),
         class_name="flex items-start gap-2",
     )
 
 
 def _project_card(p: ObjectVar[ProjectView]) -> rx.Component:
     return ui.card(
-        rx.el.div(
-            rx.el.div(
-                rx.el.h3(p.name, class_name="text-lg font-semibold text-slate-900 break-words"),
-                rx.el.p("Project #", p.id, class_name="text-xs text-slate-500"),
-                class_name="min-w-0",
-            ),
-            ui.status_badge(p.label, p.color),
-            class_name="flex items-start justify-between gap-3",
+        ui.card_header(
+            rx.el.h3(p.name, class_name="text-lg font-semibold text-slate-900 break-words"),
+            rx.el.p("Project #", p.id, class_name="text-xs text-slate-500"),
+            status=p.status,
         ),
         rx.el.div(
             rx.el.div(
@@ -181,23 +166,9 @@ def _project_card(p: ObjectVar[ProjectView]) -> rx.Component:
     )
 
 
-def _confirm_dialog() -> rx.Component:
-    return cancel_dialog(
-        ProjectsState,
-        title="Cancel Project",
-        description=rx.fragment(
-            "Are you sure you want to cancel ",
-            rx.el.strong(ProjectsState.cancel_name),
-            "? Work on it will stop. This action cannot be undone.",
-        ),
-        keep="No, Keep Project",
-        confirm="Yes, Cancel Project",
-    )
-
-
 def projects_tab() -> rx.Component:
-    return rx.el.section(
-        ui.section_title("Your Projects"),
+    return ui.tab_section(
+        "Your Projects",
         ui.success_text(ProjectsState.notice),
         ui.loaded(
             ProjectsState.loading,
@@ -208,6 +179,12 @@ def projects_tab() -> rx.Component:
                 ui.empty_state("No projects found. Contact us to start your first project!", icon="folder"),
             ),
         ),
-        _confirm_dialog(),
-        class_name="flex flex-col gap-4",
+        cancel_dialog(
+            ProjectsState,
+            rx.fragment(
+                "Are you sure you want to cancel ",
+                rx.el.strong(ProjectsState.cancel_name),
+                "? Work on it will stop. This action cannot be undone.",
+            ),
+        ),
     )

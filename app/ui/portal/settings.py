@@ -12,11 +12,17 @@ from app.services import profile
 from app.services.profile import PasswordChange
 from app.services.schema import parse
 from app.ui.portal import components as ui
-from app.ui.portal.state import PortalState, ProfileFields, typing_into
+from app.ui.portal.state import PortalState, ProfileFields, field_input
 from app.ui.state.calls import as_actor
 
 PASSWORD_CHANGED = "Password changed successfully!"
 PASSWORD_FAILED = "Failed to change password. Please try again."
+# The password form's fields: the input's name, the service's name for it (its errors' key), label, autocomplete.
+PASSWORD_FIELDS = (
+    ("current_password", "currentPassword", "Current Password", "current-password"),
+    ("new_password", "newPassword", "New Password", "new-password"),
+    ("confirm_password", "confirmPassword", "Confirm New Password", "new-password"),
+)
 
 
 class SettingsState(ProfileFields, PortalState):
@@ -24,9 +30,7 @@ class SettingsState(ProfileFields, PortalState):
     fields: ClassVar[tuple[str, ...]] = ("username", "phone")
     profile_loaded: bool = False
     # Security (change password). The passwords themselves never enter the state: they come with the form's submit.
-    current_password_error: str = ""
-    new_password_error: str = ""
-    confirm_password_error: str = ""
+    password_errors: dict[str, str] = {}
     password_error: str = ""
     password_message: str = ""
     password_saving: bool = False
@@ -54,28 +58,25 @@ class SettingsState(ProfileFields, PortalState):
             value = form_data.get(name) if isinstance(form_data, dict) else None
             return value[:1000] if isinstance(value, str) else ""
 
-        current, new, confirm = field("current_password"), field("new_password"), field("confirm_password")
+        values = {key: field(name) for name, key, _label, _autocomplete in PASSWORD_FIELDS}
         self.password_saving = True
-        self.current_password_error = self.new_password_error = self.confirm_password_error = ""
+        self.password_errors = {}
         self.password_error = self.password_message = ""
         yield
         try:
             user = await self._require_user()
             keep = self._family()  # this session stays signed in; every other one ends
-            data = parse(PasswordChange, {"currentPassword": current, "newPassword": new, "confirmPassword": confirm})
+            data = parse(PasswordChange, values)
             await as_actor(user, lambda s, actor: profile.change_password(s, actor, data=data, keep_family=keep))
         except Unauthorized:
-            self.password_saving = False
             await self._signed_out()
             return
         except DomainError as exc:
-            self.password_saving = False
-            self.current_password_error = exc.errors.get("currentPassword", "")
-            self.new_password_error = exc.errors.get("newPassword", "")
-            self.confirm_password_error = exc.errors.get("confirmPassword", "")
+            self.password_errors = dict(exc.errors)
             self.password_error = exc.message or PASSWORD_FAILED
             return
-        self.password_saving = False
+        finally:
+            self.password_saving = False
         self.password_message = PASSWORD_CHANGED
 
 
@@ -86,23 +87,8 @@ def _profile_form() -> rx.Component:
         ui.success_text(SettingsState.message),
         ui.tab_form(
             rx.el.div(
-                ui.text_input(
-                    "Username",
-                    SettingsState.form.get("username", ""),
-                    typing_into(SettingsState, "username"),
-                    error=SettingsState.errors.get("username", ""),
-                    name="username",
-                    auto_complete="username",
-                ),
-                ui.text_input(
-                    "Phone",
-                    SettingsState.form.get("phone", ""),
-                    typing_into(SettingsState, "phone"),
-                    error=SettingsState.errors.get("phone", ""),
-                    name="settings_phone",
-                    type_="tel",
-                    auto_complete="tel",
-                ),
+                field_input(SettingsState, "username", "Username", auto_complete="username"),
+                field_input(SettingsState, "phone", "Phone", name="settings_phone", type_="tel", auto_complete="tel"),
                 class_name="grid grid-cols-1 gap-4 sm:grid-cols-2",
             ),
             SettingsState.error,
@@ -119,8 +105,9 @@ def _profile_form() -> rx.Component:
     )
 
 
-def _password_input(label: str, name: str, error: rx.Var | str, autocomplete: str) -> rx.Component:
+def _password_input(name: str, key: str, label: str, autocomplete: str) -> rx.Component:
     """An uncontrolled password field: its value goes to the server only with the form's submit."""
+    error = SettingsState.password_errors.get(key, "")
     return ui.text_input(label, error=error, name=name, type_="password", auto_complete=autocomplete)
 
 
@@ -131,13 +118,7 @@ def _password_form() -> rx.Component:
         ui.success_text(SettingsState.password_message),
         ui.tab_form(
             rx.el.div(
-                _password_input(
-                    "Current Password", "current_password", SettingsState.current_password_error, "current-password"
-                ),
-                _password_input("New Password", "new_password", SettingsState.new_password_error, "new-password"),
-                _password_input(
-                    "Confirm New Password", "confirm_password", SettingsState.confirm_password_error, "new-password"
-                ),
+                *[_password_input(*password_field) for password_field in PASSWORD_FIELDS],
                 class_name="grid grid-cols-1 gap-4",
             ),
             SettingsState.password_error,
@@ -160,11 +141,10 @@ def _data_export() -> rx.Component:
 
 
 def settings_tab() -> rx.Component:
-    return rx.el.section(
-        ui.section_title("Settings"),
+    return ui.tab_section(
+        "Settings",
         _profile_form(),
         _password_form(),
         _data_export(),
-        class_name="flex flex-col gap-4",
         on_mount=SettingsState.load,
     )

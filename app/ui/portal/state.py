@@ -7,6 +7,7 @@ in a worker thread (`app.ui.state.calls.as_actor`).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import Any, ClassVar, TypeVar
 
@@ -19,7 +20,9 @@ from app.models.user import User, UserPublic
 from app.services import profile
 from app.services.profile import ProfileUpdate
 from app.services.schema import parse
+from app.ui.auth.guard import refresh_user
 from app.ui.format import long_date
+from app.ui.portal import components as ui
 from app.ui.portal.colours import BADGE_COLORS, DEFAULT_BADGE_COLOR
 from app.ui.state.calls import as_actor
 from app.ui.state.session import SessionState
@@ -41,6 +44,20 @@ def badge_color(status: str) -> str:
 def status_label(status: str) -> str:
     """'in_progress' reads 'in progress'."""
     return status.replace("_", " ")
+
+
+@dataclasses.dataclass
+class Badge:
+    """A record's status as its badge shows it: 'in progress' in blue."""
+
+    label: str = ""
+    color: str = DEFAULT_BADGE_COLOR
+
+    @classmethod
+    def of(cls, status: object) -> Badge:
+        """The badge of a DTO's status (none: an empty grey badge)."""
+        text = str(status or "")
+        return cls(label=status_label(text), color=badge_color(text))
 
 
 def error_message(exc: DomainError, fallback: str = GENERIC_ERROR) -> str:
@@ -66,10 +83,6 @@ class PortalState(SessionState):
         return bool(self.user) and role != "client" and role not in STAFF_ROLES
 
     @rx.var
-    def first_name(self) -> str:
-        return str(self.user.get("first_name") or self.user.get("username") or "")
-
-    @rx.var
     def company_label(self) -> str:
         return str(self.user.get("company") or "Individual")
 
@@ -81,9 +94,7 @@ class PortalState(SessionState):
     @rx.event
     async def on_load(self):
         """Page load: check the session, route staff away, open the welcome dialog, load the client's data."""
-        user = await self._user()
-        self.user = user.model_dump(mode="json") if user else {}
-        self.session_checked = True
+        user = await refresh_user(self)
         if user is None or user.role != "client":
             await self._forget_client_data()
             if user is not None and user.role in STAFF_ROLES:
@@ -181,9 +192,17 @@ class ListTab(PortalState, mixin=True):
         return found
 
 
-def typing_into(tab: Any, name: str) -> Any:
-    """The on_change of the input for field `name` of a ProfileFields tab (`tab`: its class)."""
-    return lambda value: tab.set_field(name, value)
+def field_input(tab: Any, field: str, label: str, *, name: str = "", **props: Any) -> rx.Component:
+    """The input of `field` in a ProfileFields tab's form (`tab`: its class), bound to what is typed there and to the
+    field's error; `name` is the input's own name when it is not the field's."""
+    return ui.text_input(
+        label,
+        tab.form.get(field, ""),
+        lambda value: tab.set_field(field, value),
+        error=tab.errors.get(field, ""),
+        name=name or field,
+        **props,
+    )
 
 
 class ProfileFields(PortalState, mixin=True):
@@ -237,11 +256,11 @@ class ProfileFields(PortalState, mixin=True):
         try:
             updated = await self._update_profile({name: self.form.get(name, "") for name in self.fields})
         except DomainError as exc:
-            self.saving = False
             self.errors = self._field_errors(exc)
             self.error = exc.message or PROFILE_FAILED
             return
-        self.saving = False
+        finally:
+            self.saving = False
         if updated is not None:
             self._saved(updated)
             self.message = PROFILE_SAVED
