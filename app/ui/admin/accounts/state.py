@@ -35,7 +35,8 @@ CLIENT_KEYS = ("username", "email", "first_name", "last_name", "phone", "company
 
 @dataclasses.dataclass
 class AccountRow:
-    """One account of the Users or Clients table, its values formatted for display."""
+    """One account of the Users or Clients table, its values formatted for display. Not a `Row`: an account's id is
+    its UUID, which the row's actions send as text (the services look the account up by it)."""
 
     id: str = ""
     username: str = ""
@@ -108,10 +109,10 @@ def clean_form(form: dict[str, Any], keys: tuple[str, ...]) -> dict[str, str]:
     return data
 
 
-class AccountsMixin(Dialogs, PagedList, AdminState, mixin=True):
+class AccountsMixin(Dialogs, PagedList[AccountRow], AdminState, mixin=True):
     """List, filters and dialogs over admin_users; the section states fill in their `listing` and `_filters`."""
 
-    listing: ClassVar[Listing] = Listing(
+    listing: ClassVar[Listing[AccountRow]] = Listing(
         Perm.users_read,
         "User Management",
         admin_users.list_users,

@@ -16,6 +16,7 @@ from app.ui.admin.common import Option, day_text, form_text, label_of
 from app.ui.admin.dialogs import SectionWriter
 from app.ui.admin.paged import Listing, PagedList, export_url
 from app.ui.admin.state import AdminState, as_actor
+from app.ui.rows import Row
 
 FEATURE = "Applications"
 PAGE_SIZE = 20
@@ -23,8 +24,7 @@ STATUSES = ["new", "reviewing", "interview", "offer", "rejected"]
 
 
 @dataclasses.dataclass
-class ApplicationRow:
-    id: int = 0
+class ApplicationRow(Row):
     name: str = ""
     email: str = ""
     phone: str = ""
@@ -63,8 +63,8 @@ def application_row(a: dict[str, Any]) -> ApplicationRow:
     )
 
 
-class ApplicationListState(SectionWriter, PagedList, AdminState):
-    listing: ClassVar[Listing] = Listing(
+class ApplicationListState(SectionWriter, PagedList[ApplicationRow], AdminState):
+    listing: ClassVar[Listing[ApplicationRow]] = Listing(
         Perm.applications_read, FEATURE, applications.list_applications, application_row, "applications"
     )
     rows: list[ApplicationRow] = []

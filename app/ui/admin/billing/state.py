@@ -24,6 +24,7 @@ from app.ui.admin.dialogs import DeleteConfirm
 from app.ui.admin.paged import Listing, PagedList, export_url
 from app.ui.admin.pickers import ClientPicker
 from app.ui.admin.state import AdminState, as_actor
+from app.ui.rows import Row
 
 log = logging.getLogger(__name__)
 
@@ -44,10 +45,9 @@ NO_FIGURE = "—"
 
 
 @dataclasses.dataclass
-class InvoiceRow:
+class InvoiceRow(Row):
     """One invoice of the table, its values formatted for display."""
 
-    id: int = 0
     number: str = ""
     client: str = ""
     status: str = ""
@@ -114,8 +114,10 @@ def _new_line() -> dict[str, str]:
     return {"key": uuid.uuid4().hex, "description": "", "quantity": "1", "unit_price": ""}
 
 
-class BillingState(DeleteConfirm, ClientPicker, PagedList, AdminState):
-    listing: ClassVar[Listing] = Listing(Perm.billing_read, FEATURE, billing.list_invoices, invoice_row, "invoices")
+class BillingState(DeleteConfirm, ClientPicker, PagedList[InvoiceRow], AdminState):
+    listing: ClassVar[Listing[InvoiceRow]] = Listing(
+        Perm.billing_read, FEATURE, billing.list_invoices, invoice_row, "invoices"
+    )
     rows: list[InvoiceRow] = []
     status_filter: str = ""
     sort: str = "newest"

@@ -17,6 +17,7 @@ from app.ui.admin.common import Option, form_text
 from app.ui.admin.dialogs import FormDialog
 from app.ui.admin.paged import Listing, PagedList
 from app.ui.admin.state import AdminState
+from app.ui.rows import Row
 from app.ui.state.calls import call
 
 FEATURE = "Meetings"
@@ -24,10 +25,9 @@ PAGE_SIZE = 20
 
 
 @dataclasses.dataclass
-class TypeRow:
+class TypeRow(Row):
     """A meeting type as its card and the edit form show it."""
 
-    id: int = 0
     name: str = ""
     duration: int = 30
     host_name: str = ""
@@ -90,8 +90,8 @@ def booking_data(form: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-class MeetingTypesState(FormDialog, PagedList, AdminState):
-    listing: ClassVar[Listing] = Listing(
+class MeetingTypesState(FormDialog, PagedList[TypeRow], AdminState):
+    listing: ClassVar[Listing[TypeRow]] = Listing(
         Perm.meetings_read, FEATURE, meetings_admin.list_types, type_row, "meeting types"
     )
     rows: rx.Field[list[TypeRow]] = rx.field(default_factory=list)

@@ -21,6 +21,7 @@ from app.ui.admin.dialogs import FormDialog
 from app.ui.admin.paged import Listing, PagedList
 from app.ui.admin.pickers import ClientPicker
 from app.ui.admin.state import AdminState, as_actor
+from app.ui.rows import Row
 
 log = logging.getLogger(__name__)
 
@@ -38,10 +39,9 @@ SORT_OPTIONS = [
 
 
 @dataclasses.dataclass
-class MeetingRow:
+class MeetingRow(Row):
     """A meeting as the table and the edit form show it."""
 
-    id: int = 0
     title: str = ""
     client: str = ""
     client_id: str = ""
@@ -87,10 +87,12 @@ def meeting_row(m: dict[str, Any]) -> MeetingRow:
     )
 
 
-class MeetingsState(FormDialog, ClientPicker, PagedList, AdminState):
+class MeetingsState(FormDialog, ClientPicker, PagedList[MeetingRow], AdminState):
     """The client filter and the form share one client picker (its search and options); each keeps its own choice."""
 
-    listing: ClassVar[Listing] = Listing(Perm.meetings_read, FEATURE, meetings_admin.list_all, meeting_row, "meetings")
+    listing: ClassVar[Listing[MeetingRow]] = Listing(
+        Perm.meetings_read, FEATURE, meetings_admin.list_all, meeting_row, "meetings"
+    )
     rows: list[MeetingRow] = []
     when: str = "upcoming"
     status_filter: str = ""

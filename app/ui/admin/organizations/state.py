@@ -15,13 +15,13 @@ from app.ui.admin.common import form_text
 from app.ui.admin.paged import Listing
 from app.ui.admin.pickers import ClientPicker
 from app.ui.admin.state import AdminState
+from app.ui.rows import Row
 
 SIZE_LABELS = {"small": "Small", "medium": "Medium", "large": "Large", "enterprise": "Enterprise"}
 
 
 @dataclasses.dataclass
-class OrganizationRow:
-    id: int = 0
+class OrganizationRow(Row):
     name: str = ""
     description: str = ""
     website: str = ""
@@ -45,8 +45,10 @@ def organization_row(o: OrganizationPublic) -> OrganizationRow:
     )
 
 
-class OrganizationListState(ClientPicker, CardList, AdminState):
-    listing: ClassVar[Listing] = card_listing("organization", organizations.list_organizations, organization_row)
+class OrganizationListState(ClientPicker, CardList[OrganizationRow], AdminState):
+    listing: ClassVar[Listing[OrganizationRow]] = card_listing(
+        "organization", organizations.list_organizations, organization_row
+    )
     rows: list[OrganizationRow] = []
     sort: str = "name"
     edit: OrganizationRow = OrganizationRow()

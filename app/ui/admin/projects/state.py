@@ -19,6 +19,7 @@ from app.ui.admin.paged import Listing
 from app.ui.admin.pickers import ClientPicker
 from app.ui.admin.projects.time_state import ProjectTimeMixin
 from app.ui.admin.state import AdminState, as_actor
+from app.ui.rows import Row
 from app.ui.state.calls import call
 
 MILESTONES_MAX = 50
@@ -33,8 +34,7 @@ class MilestoneRow:
 
 
 @dataclasses.dataclass
-class ProjectRow:
-    id: int = 0
+class ProjectRow(Row):
     name: str = ""
     description: str = ""
     status: str = ""
@@ -95,8 +95,8 @@ def project_row(p: dict[str, Any]) -> ProjectRow:
     )
 
 
-class ProjectListState(ProjectTimeMixin, ClientPicker, CardList, AdminState):
-    listing: ClassVar[Listing] = card_listing("project", projects.list_projects_page, project_row)
+class ProjectListState(ProjectTimeMixin, ClientPicker, CardList[ProjectRow], AdminState):
+    listing: ClassVar[Listing[ProjectRow]] = card_listing("project", projects.list_projects_page, project_row)
     rows: list[ProjectRow] = []
     sort: str = "newest"
     edit: ProjectRow = ProjectRow()

@@ -22,6 +22,7 @@ from app.ui.admin.common import day_text, label_of
 from app.ui.admin.dialogs import SectionWriter
 from app.ui.admin.paged import Listing, PagedTab, export_url
 from app.ui.admin.state import AdminState
+from app.ui.rows import Row
 
 PAGE_SIZE = 20
 STATUSES = [s.value for s in SubscriberStatus]
@@ -30,8 +31,7 @@ SOURCE_LABELS = {"footer": "Website footer", "contact": "Contact form"}
 
 
 @dataclasses.dataclass
-class SubscriberRow:
-    id: int = 0
+class SubscriberRow(Row):
     email: str = ""
     status: str = ""
     status_label: str = ""
@@ -54,8 +54,8 @@ def subscriber_row(sub: SubscriberPublic) -> SubscriberRow:
     )
 
 
-class SubscriberListState(SectionWriter, PagedTab, AdminState):
-    listing: ClassVar[Listing] = Listing(
+class SubscriberListState(SectionWriter, PagedTab[SubscriberRow], AdminState):
+    listing: ClassVar[Listing[SubscriberRow]] = Listing(
         Perm.content_read, FEATURE, newsletter_admin.list_subscribers, subscriber_row, "subscribers"
     )
     rows: rx.Field[list[SubscriberRow]] = rx.field(default_factory=list)
