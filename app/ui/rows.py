@@ -4,7 +4,12 @@ enumerated value with its label (`Choice`: a status, a role, a category)."""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
+
+
+def label_of(value: str) -> str:
+    """'in_progress' -> 'In Progress'."""
+    return str(value or "").replace("_", " ").replace("-", " ").title()
 
 
 @dataclasses.dataclass
@@ -25,9 +30,7 @@ class Choice:
     label: str = ""
 
     @classmethod
-    def of(cls, value: object, labels: Mapping[str, str] | Callable[[str], str]) -> Choice:
-        """The choice `value` (none: empty), labelled from `labels` (a value it does not know: by itself)."""
+    def of(cls, value: object, labels: Mapping[str, str] | None = None) -> Choice:
+        """The choice `value` (none: empty), labelled as `labels` name it or, failing that, by itself."""
         text = str(value or "")
-        if callable(labels):
-            return cls(text, labels(text))
-        return cls(text, labels.get(text, text))
+        return cls(text, (labels or {}).get(text) or label_of(text))

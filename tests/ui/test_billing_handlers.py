@@ -89,7 +89,7 @@ def test_the_state_holds_one_page_and_pages_through_the_rest(db: Session, world:
     _call(state, "set_search", world.client.username)
     assert state.total == SEEDED and len(state.rows) == PAGE_SIZE
     assert {r.client for r in state.rows} == {"Quinn Ledger"}
-    assert state.rows[0].number == world.draft.invoice_number and state.rows[0].status_label == "Draft"
+    assert state.rows[0].number == world.draft.invoice_number and state.rows[0].status.label == "Draft"
     _call(state, "next_page")
     _call(state, "next_page")
     assert state.page == 3 and len(state.rows) == SEEDED - 2 * PAGE_SIZE

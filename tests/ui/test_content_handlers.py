@@ -234,8 +234,8 @@ def test_applications_move_only_for_writers(db: Session) -> None:
     _call(hr, "set_search", tag)
     _call(hr, "open_detail", hr.rows[0].id)
     _call(hr, "move_to", "reviewing")
-    assert notice(hr)["title"] == "Application updated successfully" and hr.detail.status == "reviewing"
-    assert hr.rows[0].status_label == "Reviewing"
+    assert notice(hr)["title"] == "Application updated successfully" and hr.detail.status.value == "reviewing"
+    assert hr.rows[0].status.label == "Reviewing"
 
 
 def test_the_content_page_loads_only_the_tab_shown(db: Session) -> None:

@@ -16,7 +16,7 @@ from app.ui.admin.common import Option, day_text, form_text, label_of
 from app.ui.admin.dialogs import SectionWriter
 from app.ui.admin.paged import Listing, PagedList, export_url
 from app.ui.admin.state import AdminState, as_actor
-from app.ui.rows import Row
+from app.ui.rows import Choice, Row
 
 FEATURE = "Applications"
 PAGE_SIZE = 20
@@ -31,8 +31,7 @@ class ApplicationRow(Row):
     linkedin: str = ""
     job_code: str = ""
     opening: str = ""
-    status: str = ""
-    status_label: str = ""
+    status: Choice = dataclasses.field(default_factory=Choice)
     next_statuses: list[Option] = dataclasses.field(default_factory=list)
     notes: str = ""
     resume_name: str = ""
@@ -51,8 +50,7 @@ def application_row(a: dict[str, Any]) -> ApplicationRow:
         linkedin=a.get("linkedin_url") or "",
         job_code=a.get("job_code") or "",
         opening=a.get("job_title") or a.get("job_code") or "General application",
-        status=a["status"],
-        status_label=label_of(a["status"]),
+        status=Choice.of(a["status"]),
         next_statuses=[Option(id=s, label=label_of(s)) for s in a.get("next_statuses") or []],
         notes=a.get("notes") or "",
         resume_name=a.get("resume_filename") or "CV",

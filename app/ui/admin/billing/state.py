@@ -19,12 +19,12 @@ from app.core.errors import DomainError
 from app.core.permissions import Perm
 from app.models.user import UserPublic
 from app.services import billing
-from app.ui.admin.common import Option, day_text, dollars, form_text, label_of, row_id, row_index, without_row
+from app.ui.admin.common import Option, day_text, dollars, form_text, row_id, row_index, without_row
 from app.ui.admin.dialogs import DeleteConfirm
 from app.ui.admin.paged import Listing, PagedList, export_url
 from app.ui.admin.pickers import ClientPicker
 from app.ui.admin.state import AdminState, as_actor
-from app.ui.rows import Row
+from app.ui.rows import Choice, Row
 
 log = logging.getLogger(__name__)
 
@@ -50,8 +50,7 @@ class InvoiceRow(Row):
 
     number: str = ""
     client: str = ""
-    status: str = ""
-    status_label: str = ""
+    status: Choice = dataclasses.field(default_factory=Choice)
     description: str = ""
     total: str = ""
     issue_date: str = ""
@@ -71,13 +70,11 @@ class InvoicePreview:
 
 
 def invoice_row(i: dict[str, Any]) -> InvoiceRow:
-    status = str(i.get("status") or "")
     return InvoiceRow(
         id=int(i["id"]),
         number=str(i.get("invoice_number") or ""),
         client=str(i.get("client_name") or "—"),
-        status=status,
-        status_label=STATUS_LABELS.get(status, label_of(status)),
+        status=Choice.of(i.get("status"), STATUS_LABELS),
         description=str(i.get("description") or ""),
         total=dollars(i.get("total_amount")),
         issue_date=day_text(i.get("issue_date")) or "—",

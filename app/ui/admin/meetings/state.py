@@ -16,12 +16,12 @@ from app.services import meetings, meetings_admin
 from app.services.meetings_admin import MeetingCreate, MeetingUpdate
 from app.services.paging import PAGE_SIZE_MAX, Page
 from app.services.schema import parse
-from app.ui.admin.common import Option, form_text, label_of, row_id
+from app.ui.admin.common import Option, form_text, row_id
 from app.ui.admin.dialogs import FormDialog
 from app.ui.admin.paged import Listing, PagedList
 from app.ui.admin.pickers import ClientPicker
 from app.ui.admin.state import AdminState, as_actor
-from app.ui.rows import Row
+from app.ui.rows import Choice, Row
 
 log = logging.getLogger(__name__)
 
@@ -52,8 +52,7 @@ class MeetingRow(Row):
     meeting_type: str = ""
     join_url: str = ""
     description: str = ""
-    status: str = ""
-    status_label: str = ""
+    status: Choice = dataclasses.field(default_factory=Choice)
     cancel_reason: str = ""
     started: bool = False  # a scheduled meeting that has started can be completed, not cancelled
 
@@ -80,8 +79,7 @@ def meeting_row(m: dict[str, Any]) -> MeetingRow:
         meeting_type=m.get("meeting_type") or "",
         join_url=m.get("join_url") or "",
         description=m.get("description") or "",
-        status=str(m["status"]),
-        status_label=label_of(m["status"]),
+        status=Choice.of(m["status"]),
         cancel_reason=m.get("cancel_reason") or "",
         started=start is not None and start <= datetime.now(start.tzinfo or UTC),
     )
