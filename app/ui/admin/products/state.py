@@ -18,7 +18,7 @@ from app.ui.admin.common import dollars, form_text, label_of, row_id
 from app.ui.admin.dialogs import SectionWriter
 from app.ui.admin.paged import Listing, PagedList
 from app.ui.admin.state import AdminState, as_actor
-from app.ui.rows import Row
+from app.ui.rows import Choice, Row
 
 CATALOGUE = "Products & Services"
 CATALOGUE_PAGE_SIZE = 10  # products per page; each shows its price table
@@ -38,20 +38,17 @@ class ProductRow(Row):
 
     name: str = ""
     description: str = ""
-    category: str = ""
-    category_label: str = ""
+    category: Choice = dataclasses.field(default_factory=Choice)
     active: bool = True
     prices: list[PriceRow] = dataclasses.field(default_factory=list)
 
 
 def product_row(p: dict[str, Any]) -> ProductRow:
-    category = p.get("category") or ""
     return ProductRow(
         id=int(p["id"]),
         name=p["name"],
         description=p.get("description") or "",
-        category=category,
-        category_label=label_of(category),
+        category=Choice.of(p.get("category")),
         active=bool(p.get("is_active")),
         prices=[
             PriceRow(

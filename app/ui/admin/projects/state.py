@@ -14,12 +14,12 @@ from app.models.user import User, UserPublic
 from app.services import booking_settings, organizations, projects
 from app.services.paging import SEARCH_MAX
 from app.ui.admin.cards import CardList, card_listing
-from app.ui.admin.common import Option, day_text, dollars, form_text, label_of, row_id, row_index, without_row
+from app.ui.admin.common import Option, day_text, dollars, form_text, row_id, row_index, without_row
 from app.ui.admin.paged import Listing
 from app.ui.admin.pickers import ClientPicker
 from app.ui.admin.projects.time_state import ProjectTimeMixin
 from app.ui.admin.state import AdminState, as_actor
-from app.ui.rows import Row
+from app.ui.rows import Choice, Row
 from app.ui.state.calls import call
 
 MILESTONES_MAX = 50
@@ -37,10 +37,8 @@ class MilestoneRow:
 class ProjectRow(Row):
     name: str = ""
     description: str = ""
-    status: str = ""
-    status_label: str = ""
-    project_type: str = ""
-    type_label: str = ""
+    status: Choice = dataclasses.field(default_factory=Choice)
+    project_type: Choice = dataclasses.field(default_factory=Choice)
     client_id: str = ""
     client: str = ""
     organization_id: str = ""
@@ -71,10 +69,8 @@ def project_row(p: dict[str, Any]) -> ProjectRow:
         id=int(p["id"]),
         name=p["name"],
         description=p.get("description") or "",
-        status=p["status"],
-        status_label=label_of(p["status"]),
-        project_type=p["project_type"],
-        type_label=label_of(p["project_type"]),
+        status=Choice.of(p["status"]),
+        project_type=Choice.of(p["project_type"]),
         client_id=p["client_id"],
         client=p.get("client_name") or "",
         organization_id=str(p.get("organization_id") or ""),
@@ -132,7 +128,7 @@ class ProjectListState(ProjectTimeMixin, ClientPicker, CardList[ProjectRow], Adm
         self.org_total = result.total
 
     def _new_row(self) -> ProjectRow:
-        return ProjectRow(status="planning", project_type="web_development")
+        return ProjectRow(status=Choice.of("planning"), project_type=Choice.of("web_development"))
 
     async def _open(self, actor: UserPublic, row: ProjectRow) -> None:
         await self._reset_clients(actor, row.client_id)  # the client picker: searched, capped
