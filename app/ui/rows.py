@@ -1,5 +1,5 @@
-"""The pieces a list's row is made of: the row itself (`Row`, what every row of a paged list is) and a row's
-enumerated value with its label (`Choice`: a status, a role, a category)."""
+"""The pieces a list's row is made of: the row itself (`Row`, what every row of a paged list is) and a value with
+its label (`Choice`: a row's status, role or category, or an option of a select built from state)."""
 
 from __future__ import annotations
 
@@ -23,8 +23,8 @@ class Row:
 
 @dataclasses.dataclass
 class Choice:
-    """One of a fixed set of values as a row shows it: the value (what selects, filters and badge colours key on)
-    and its label ("in_progress", "In Progress")."""
+    """A value and the text that names it ("in_progress", "In Progress"): a row's enumerated field, whose value
+    selects, filters and badge colours key on, or an option of a select built from state (the value it sends)."""
 
     value: str = ""
     label: str = ""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from datetime import datetime
 from typing import Any
 
@@ -26,20 +25,13 @@ TEXTAREA = f"{INPUT} resize-y"
 INPUT_INLINE = INPUT.replace("block w-full ", "block ")
 
 
-@dataclasses.dataclass
-class Option:
-    """One option of a select built from state: the value it sends and the text it shows."""
-
-    id: str = ""
-    label: str = ""
-
-
 def option(o: Any) -> rx.Component:
-    return rx.el.option(o.label, value=o.id)
+    """An option of a select built from state: a `Choice` (app.ui.rows), the value it sends and the text it shows."""
+    return rx.el.option(o.label, value=o.value)
 
 
 def option_select(options: Any, blank: str | None, **props: Any) -> rx.Component:
-    """A select of state `Option`s, after a `blank` first choice (the empty value) unless it is None."""
+    """A select of state `Choice`s, after a `blank` first choice (the empty value) unless it is None."""
     first = [rx.el.option(blank, value="")] if blank is not None else []
     return rx.el.select(*first, rx.foreach(options, option), class_name=f"{INPUT} pr-8", **props)
 

@@ -12,7 +12,7 @@ from app.core.permissions import Perm
 from app.models.user import UserPublic
 from app.services import applications
 from app.services.paging import Page
-from app.ui.admin.common import Option, day_text, form_text, label_of
+from app.ui.admin.common import day_text, form_text
 from app.ui.admin.dialogs import SectionWriter
 from app.ui.admin.paged import Listing, PagedList, export_url
 from app.ui.admin.state import AdminState, as_actor
@@ -32,7 +32,7 @@ class ApplicationRow(Row):
     job_code: str = ""
     opening: str = ""
     status: Choice = dataclasses.field(default_factory=Choice)
-    next_statuses: list[Option] = dataclasses.field(default_factory=list)
+    next_statuses: list[Choice] = dataclasses.field(default_factory=list)
     notes: str = ""
     resume_name: str = ""
     cover_name: str = ""
@@ -51,7 +51,7 @@ def application_row(a: dict[str, Any]) -> ApplicationRow:
         job_code=a.get("job_code") or "",
         opening=a.get("job_title") or a.get("job_code") or "General application",
         status=Choice.of(a["status"]),
-        next_statuses=[Option(id=s, label=label_of(s)) for s in a.get("next_statuses") or []],
+        next_statuses=[Choice.of(s) for s in a.get("next_statuses") or []],
         notes=a.get("notes") or "",
         resume_name=a.get("resume_filename") or "CV",
         cover_name=a.get("cover_letter_filename") or "",
@@ -68,7 +68,7 @@ class ApplicationListState(SectionWriter, PagedList[ApplicationRow], AdminState)
     rows: list[ApplicationRow] = []
     page_size: int = PAGE_SIZE
     sort: str = "newest"
-    openings: list[Option] = []
+    openings: list[Choice] = []
     job_filter: str = ""
     status_filter: str = ""
     detail: ApplicationRow = ApplicationRow()
@@ -85,7 +85,7 @@ class ApplicationListState(SectionWriter, PagedList[ApplicationRow], AdminState)
         result = await super()._page(actor, page)
         if not self.openings:  # the opening filter's choices, once per visit
             openings = await as_actor(actor, lambda s, a: applications.opening_choices(s, actor=a))
-            self.openings = [Option(id=o["code"], label=o["label"]) for o in openings]
+            self.openings = [Choice(o["code"], o["label"]) for o in openings]
         return result
 
     def _clear(self, error: str = "") -> None:

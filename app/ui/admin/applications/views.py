@@ -78,10 +78,10 @@ def _detail_dialog() -> rx.Component:
                         d.next_statuses,
                         lambda n: rx.el.button(
                             n.label,
-                            on_click=S.move_to(n.id),
+                            on_click=S.move_to(n.value),
                             disabled=S.saving,
                             class_name=BTN_SECONDARY,
-                            data_testid=f"move-{n['id']}",
+                            data_testid=f"move-{n['value']}",
                         ),
                     ),
                     rx.cond(

@@ -19,7 +19,7 @@ from app.core.errors import DomainError
 from app.core.permissions import Perm
 from app.models.user import UserPublic
 from app.services import billing
-from app.ui.admin.common import Option, day_text, dollars, form_text, row_id, row_index, without_row
+from app.ui.admin.common import day_text, dollars, form_text, row_id, row_index, without_row
 from app.ui.admin.dialogs import DeleteConfirm
 from app.ui.admin.paged import Listing, PagedList, export_url
 from app.ui.admin.pickers import ClientPicker
@@ -120,7 +120,7 @@ class BillingState(DeleteConfirm, ClientPicker, PagedList[InvoiceRow], AdminStat
     sort: str = "newest"
     page_size: int = PAGE_SIZE
 
-    project_options: list[Option] = []
+    project_options: list[Choice] = []
     lines: list[dict[str, str]] = []
     tax_rate: str = "0"
 
@@ -173,7 +173,7 @@ class BillingState(DeleteConfirm, ClientPicker, PagedList[InvoiceRow], AdminStat
             if not isinstance(exc, DomainError):
                 log.exception("loading the client's projects failed")
             rows = []
-        self.project_options = [Option(id=p["id"], label=p["name"]) for p in rows]
+        self.project_options = [Choice(p["id"], p["name"]) for p in rows]
 
     @rx.var
     def inv_client(self) -> str:

@@ -13,11 +13,11 @@ from app.core.permissions import Perm
 from app.services import booking_settings, company, meetings_admin
 from app.services.meetings_admin import MeetingTypeCreate, MeetingTypeSave
 from app.services.schema import parse
-from app.ui.admin.common import Option, form_text
+from app.ui.admin.common import form_text
 from app.ui.admin.dialogs import FormDialog
 from app.ui.admin.paged import Listing, PagedList
 from app.ui.admin.state import AdminState
-from app.ui.rows import Row
+from app.ui.rows import Choice, Row
 from app.ui.state.calls import call
 
 FEATURE = "Meetings"
@@ -98,7 +98,7 @@ class MeetingTypesState(FormDialog, PagedList[TypeRow], AdminState):
     page_size: int = PAGE_SIZE
 
     edit: TypeRow = TypeRow()
-    organizers: list[Option] = []
+    organizers: list[Choice] = []
     business_zone: str = ""  # the time zone the weekly hours are read in (Settings > Company)
 
     def _write_guard(self) -> tuple[str, str]:
@@ -113,7 +113,7 @@ class MeetingTypesState(FormDialog, PagedList[TypeRow], AdminState):
         self.edit = dataclasses.replace(row) if row else TypeRow()
         staff = await call(booking_settings.staff_choices)
         self.business_zone = (await asyncio.to_thread(company.cached)).business_timezone
-        self.organizers = [Option("", "Nobody (the company calendar)")] + [Option(v, label) for v, label in staff]
+        self.organizers = [Choice("", "Nobody (the company calendar)")] + [Choice(v, label) for v, label in staff]
         self._open_form(row.id if row else 0)
 
     async def _save_type(self, data: dict[str, Any], type_id: int | None) -> bool:

@@ -16,7 +16,7 @@ from app.services import meetings, meetings_admin
 from app.services.meetings_admin import MeetingCreate, MeetingUpdate
 from app.services.paging import PAGE_SIZE_MAX, Page
 from app.services.schema import parse
-from app.ui.admin.common import Option, form_text, row_id
+from app.ui.admin.common import form_text, row_id
 from app.ui.admin.dialogs import FormDialog
 from app.ui.admin.paged import Listing, PagedList
 from app.ui.admin.pickers import ClientPicker
@@ -132,10 +132,10 @@ class MeetingsState(FormDialog, ClientPicker, PagedList[MeetingRow], AdminState)
     async def _picker_actor(self) -> UserPublic | None:
         return await self._actor(Perm.meetings_read, FEATURE)
 
-    def _kept_clients(self) -> list[Option]:
+    def _kept_clients(self) -> list[Choice]:
         kept = super()._kept_clients()
         if self.client_filter and self.client_filter != self.client_id:
-            kept.append(Option(id=self.client_filter, label=self._client_filter_label))
+            kept.append(Choice(self.client_filter, self._client_filter_label))
         return kept
 
     @rx.event
@@ -145,7 +145,7 @@ class MeetingsState(FormDialog, ClientPicker, PagedList[MeetingRow], AdminState)
         if actor is None:
             return
         chosen = self._offered(value) or await self._client_option(actor, str(value)[:40])
-        self.client_filter, self._client_filter_label = (chosen.id, chosen.label) if chosen else ("", "")
+        self.client_filter, self._client_filter_label = (chosen.value, chosen.label) if chosen else ("", "")
         await self._first_page()
 
     @rx.var

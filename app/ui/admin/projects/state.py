@@ -14,7 +14,7 @@ from app.models.user import User, UserPublic
 from app.services import booking_settings, organizations, projects
 from app.services.paging import SEARCH_MAX
 from app.ui.admin.cards import CardList, card_listing
-from app.ui.admin.common import Option, day_text, dollars, form_text, row_id, row_index, without_row
+from app.ui.admin.common import day_text, dollars, form_text, row_id, row_index, without_row
 from app.ui.admin.paged import Listing
 from app.ui.admin.pickers import ClientPicker
 from app.ui.admin.projects.time_state import ProjectTimeMixin
@@ -99,11 +99,11 @@ class ProjectListState(ProjectTimeMixin, ClientPicker, CardList[ProjectRow], Adm
     # The dialog's editor; saved with the project through set_milestones.
     milestones: rx.Field[list[MilestoneRow]] = rx.field(default_factory=list)
     # The organization picker: at most organizations.CHOICES_MAX by name; with more, a search box narrows them.
-    org_choices: list[Option] = []
+    org_choices: list[Choice] = []
     org_total: int = 0
     org_search: rx.Field[str] = rx.field("")
     form_org: str = ""
-    managers: list[Option] = []  # staff who may manage a project, for the dialog's select
+    managers: list[Choice] = []  # staff who may manage a project, for the dialog's select
 
     def _delete(self, s: Session, actor: User, target: int) -> None:
         projects.delete_project(s, actor=actor, project_id=target)
@@ -124,7 +124,7 @@ class ProjectListState(ProjectTimeMixin, ClientPicker, CardList[ProjectRow], Adm
         except Exception:
             self.org_choices, self.org_total = [], 0  # without content:read the project simply has no organization
             return
-        self.org_choices = [Option(id=c["id"], label=c["name"]) for c in result.data]
+        self.org_choices = [Choice(c["id"], c["name"]) for c in result.data]
         self.org_total = result.total
 
     def _new_row(self) -> ProjectRow:
@@ -134,7 +134,7 @@ class ProjectListState(ProjectTimeMixin, ClientPicker, CardList[ProjectRow], Adm
         await self._reset_clients(actor, row.client_id)  # the client picker: searched, capped
         self.org_search, self.form_org = "", row.organization_id
         await self._load_orgs(actor)
-        self.managers = [Option(id=i, label=name) for i, name in await call(booking_settings.staff_choices)]
+        self.managers = [Choice(i, name) for i, name in await call(booking_settings.staff_choices)]
         self.edit = row
         self.milestones = [dataclasses.replace(m) for m in row.milestones]
 
