@@ -163,6 +163,22 @@ def test_staff_create_and_reset_send_links_never_passwords(db: Session) -> None:
     assert kept is not None and verify_password(f.PASSWORD, kept.password_hash or "")  # unchanged until used
 
 
+def _open_edit(state: Any, user: User) -> None:
+    """Open the edit dialog of `user`'s row as its Edit button does: the row has to be on the page shown."""
+    _call(state, "set_search", user.username)
+    _call(state, "open_edit", str(user.id))
+    assert state.dialog == "edit" and state.edit.username == user.username
+
+
+def test_the_edit_dialog_opens_only_for_a_row_on_the_page_shown(db: Session) -> None:
+    admin = f.user(db, _name("adm"), role=Role.admin)
+    other = f.user(db, _name("other"))
+    state = _state(UsersState, _token(db, admin))
+    _call(state, "open_edit", str(other.id))  # no page read yet: not a row the user was shown
+    assert state.dialog == ""
+    _open_edit(state, other)
+
+
 def test_sales_lead_creates_clients_but_not_employees_and_cannot_promote_themselves(db: Session) -> None:
     lead = f.user(db, _name("lead"), role=Role.employee, employee_type=EmployeeType.sales_lead)
     state = _state(UsersState, _token(db, lead))
@@ -180,7 +196,7 @@ def test_sales_lead_creates_clients_but_not_employees_and_cannot_promote_themsel
     created = _user_named(db, client)
     assert created is not None and created.role == Role.client and created.employee_type is None
 
-    _call(state, "open_edit", {"id": str(lead.id), "username": lead.username, "email": lead.email, "role": "employee"})
+    _open_edit(state, lead)
     _call(state, "submit_edit", {"username": lead.username, "email": lead.email, "role": "admin"})
     assert _user_named(db, lead.username).role == Role.employee  # type: ignore[union-attr]
     assert state.form_error == "You don't have permission to update this user"
@@ -192,7 +208,7 @@ def test_hr_cannot_promote_itself_or_an_account_it_controls_through_crafted_even
     me = {"id": str(hr.id), "username": hr.username, "email": hr.email, "role": "employee", "employee_type": "hr"}
 
     # The edit dialog of one's own row, submitted with another type (the form's select lists every type).
-    _call(state, "open_edit", me)
+    _open_edit(state, hr)
     _call(state, "submit_edit", {**me, "employee_type": "founder"})
     assert state.form_error == "You cannot change your own role or permissions" and state.dialog == "edit"
     assert _user_named(db, hr.username).employee_type == EmployeeType.hr  # type: ignore[union-attr]
@@ -203,13 +219,13 @@ def test_hr_cannot_promote_itself_or_an_account_it_controls_through_crafted_even
     _call(state, "submit_create", {"username": puppet, "email": f"{puppet}@example.com", "password": "Long-enough-1"})
     created = _user_named(db, puppet)
     assert created is not None and created.role == Role.client
-    _call(state, "open_edit", {"id": str(created.id), "username": puppet, "email": created.email, "role": "client"})
+    _open_edit(state, created)
     _call(state, "submit_edit", {"username": puppet, "role": "employee", "employee_type": "founder"})
     assert state.form_error.startswith("You cannot grant permissions you do not hold")
     assert _user_named(db, puppet).role == Role.client  # type: ignore[union-attr]
 
     # The positive control: the whole record sent back unchanged, with a new phone number, is saved.
-    _call(state, "open_edit", me)
+    _open_edit(state, hr)
     _call(state, "submit_edit", {**me, "phone": "555-0102"})
     saved = _user_named(db, hr.username)
     assert saved is not None and saved.phone == "555-0102" and saved.employee_type == EmployeeType.hr

@@ -41,11 +41,11 @@ def test_the_report_becomes_typed_rows(session: Session) -> None:
     assert int(after.figures.inquiries) == int(before.figures.inquiries) + 2
     week = after.weeks[-1]
     assert isinstance(week, Week) and int(week.total) >= 2
-    assert any(s.title.startswith("New: ") for s in week.segments) and all(s.width.endswith("%") for s in week.segments)
+    assert any(s.label == "New" for s in week.segments) and all(s.width.endswith("%") for s in week.segments)
     web = _bar(after.services, "Web Development")
     assert int(web.value) == int(_bar(before.services, "Web Development").value) + 2 and web.width.endswith("%")
     assert all(isinstance(m, Month) for m in after.months)
-    assert after.months[-1].invoiced.startswith("$") and after.months[-1].paid_width.endswith("%")
+    assert after.months[-1].invoiced.value.startswith("$") and after.months[-1].paid.width.endswith("%")
     planning = _bar(after.projects, "Planning")
     assert int(planning.value) == int(_bar(before.projects, "Planning").value) + 1
     assert planning.color == "bg-blue-500"

@@ -89,7 +89,7 @@ def test_the_state_holds_one_page_and_pages_through_the_rest(db: Session, world:
     _call(state, "set_search", world.client.username)
     assert state.total == SEEDED and len(state.rows) == PAGE_SIZE
     assert {r.client for r in state.rows} == {"Quinn Ledger"}
-    assert state.rows[0].number == world.draft.invoice_number and state.rows[0].status_label == "Draft"
+    assert state.rows[0].number == world.draft.invoice_number and state.rows[0].status.label == "Draft"
     _call(state, "next_page")
     _call(state, "next_page")
     assert state.page == 3 and len(state.rows) == SEEDED - 2 * PAGE_SIZE
@@ -150,15 +150,15 @@ def test_the_pickers_ask_the_server(db: Session, world: World) -> None:
     _call(state, "open_create")
     assert state.dialog == "create" and len(state.client_options) <= 50
     _call(state, "search_clients", "quinn ledger")  # every client of this module is a Quinn Ledger
-    assert str(world.client.id) in [c.id for c in state.client_options]
+    assert str(world.client.id) in [c.value for c in state.client_options]
     _call(state, "search_clients", world.client.username.upper())
-    assert [c.id for c in state.client_options] == [str(world.client.id)]
+    assert [c.value for c in state.client_options] == [str(world.client.id)]
     assert state.client_options[0].label.startswith("Quinn Ledger (@payer_") and state.clients_capped is False
     _call(state, "set_inv_client", str(world.client.id))
     assert state.inv_client == str(world.client.id)
-    assert [(p.id, p.label) for p in state.project_options] == [(str(world.project.id), "Ledger site")]
+    assert [(p.value, p.label) for p in state.project_options] == [(str(world.project.id), "Ledger site")]
     _call(state, "search_clients", world.other.username)  # the chosen client stays chosen while searching on
-    assert [c.id for c in state.client_options] == [str(world.client.id), str(world.other.id)]
+    assert [c.value for c in state.client_options] == [str(world.client.id), str(world.other.id)]
     _call(state, "set_inv_client", str(uuid.uuid4()))  # not one of the options offered
     assert state.inv_client == "" and state.project_options == []
 

@@ -21,7 +21,7 @@ def test_the_dialog_saves_and_shows_the_booking_rules(db: Session) -> None:  # n
     _call(state, "load")
     _call(state, "open_type", 0)
     assert state.edit.days == [True] * 5 + [False] * 2 and state.edit.opens == "09:00"
-    assert str(staff.id) in [c.id for c in state.organizers]
+    assert str(staff.id) in [c.value for c in state.organizers]
     form = {
         "name": name,
         "organizer_id": str(staff.id),

@@ -57,7 +57,7 @@ def _staff(db: Session, etype: EmployeeType) -> User:
 
 
 def _ids(state: object) -> list[str]:
-    return [o.id for o in state.client_options]  # type: ignore[attr-defined]
+    return [o.value for o in state.client_options]  # type: ignore[attr-defined]
 
 
 def _searches_on_the_server(state: object, tag: str, last: User) -> None:

@@ -114,7 +114,7 @@ def test_applications_state_holds_one_page(db: Session) -> None:
     state = _state(ApplicationListState, _token(db, _staff(db, EmployeeType.hr)))
     _call(state, "load")
     assert state.total >= ROWS and len(state.rows) <= state.page_size
-    assert any(o.id == "JOB-001" for o in state.openings)
+    assert any(o.value == "JOB-001" for o in state.openings)
     _call(state, "set_search", tag)
     _one_page(state)
     _call(state, "set_status_filter", "reviewing")
@@ -171,8 +171,8 @@ def test_content_writes_through_the_handlers(db: Session) -> None:
     _call(projects, "open_create")
     assert len(projects.client_options) <= CLIENT_LIMIT and projects.client_id == ""
     _call(projects, "search_clients", client.username)
-    assert [c.id for c in projects.client_options] == [str(client.id)]
-    assert any(c.id == str(org.id) for c in projects.org_choices)
+    assert [c.value for c in projects.client_options] == [str(client.id)]
+    assert any(c.value == str(org.id) for c in projects.org_choices)
     _call(projects, "add_milestone")
     _call(projects, "set_milestone", 0, "title", "Discovery")
     _call(projects, "remove_milestone", "not-a-number")  # ignored, not the first row
@@ -234,8 +234,8 @@ def test_applications_move_only_for_writers(db: Session) -> None:
     _call(hr, "set_search", tag)
     _call(hr, "open_detail", hr.rows[0].id)
     _call(hr, "move_to", "reviewing")
-    assert notice(hr)["title"] == "Application updated successfully" and hr.detail.status == "reviewing"
-    assert hr.rows[0].status_label == "Reviewing"
+    assert notice(hr)["title"] == "Application updated successfully" and hr.detail.status.value == "reviewing"
+    assert hr.rows[0].status.label == "Reviewing"
 
 
 def test_the_content_page_loads_only_the_tab_shown(db: Session) -> None:

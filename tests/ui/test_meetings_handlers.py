@@ -152,7 +152,7 @@ def test_a_reader_lists_but_only_a_writer_schedules(db: Session, client: User) -
     assert support.edit.title == "Scoping call" and (support.edit.date, support.edit.time) == ("2031-03-04", "09:30")
     _call(support, "ask_cancel", support.rows[0].id)
     _call(support, "submit_cancel", {"reason": "Moved to e-mail"})
-    assert support.rows[0].status == "cancelled" and support.rows[0].cancel_reason == "Moved to e-mail"
+    assert support.rows[0].status.value == "cancelled" and support.rows[0].cancel_reason == "Moved to e-mail"
 
 
 def test_meeting_types_are_a_page_and_writers_edit_them(db: Session) -> None:

@@ -53,7 +53,7 @@ def test_the_state_holds_one_page_and_filters(db: Session) -> None:
     _call(state, "set_search", tag)
     assert state.total == ROWS and len(state.rows) == state.page_size and state.pages == -(-ROWS // state.page_size)
     _call(state, "set_sort", "email")
-    assert state.rows[0].email == f"r00.{tag}@example.com" and state.rows[0].status_label == "Confirmed"
+    assert state.rows[0].email == f"r00.{tag}@example.com" and state.rows[0].status.label == "Confirmed"
     _call(state, "next_page")
     assert state.page == 2 and state.rows[0].email == f"r{state.page_size:02d}.{tag}@example.com"
     assert state.export_url == f"/api/admin/newsletter/subscribers/export?search={tag}&sort=email"
@@ -107,7 +107,7 @@ def test_only_a_writer_unsubscribes_and_only_after_the_confirmation(db: Session)
     assert writer.dialog == "unsubscribe" and writer.dialog_name == f"r00.{tag}@example.com"
     _call(writer, "confirm_unsubscribe")
     assert writer.dialog == "" and notice(writer)["title"] == "Subscriber unsubscribed"
-    assert writer.rows[0].status == "unsubscribed" and not writer.rows[0].active
+    assert writer.rows[0].status.value == "unsubscribed" and not writer.rows[0].active
     db.expire_all()
     assert db.get(NewsletterSubscriber, target).status == SubscriberStatus.unsubscribed  # type: ignore[union-attr]
     _call(writer, "ask_unsubscribe", target)  # already unsubscribed: nothing to confirm

@@ -10,7 +10,7 @@ permission first, because any browser can call any handler with any payload.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import reflex as rx
 from sqlmodel import Session
@@ -24,19 +24,22 @@ from app.ui.admin.paged import Listing, PagedTab
 from app.ui.admin.section import section_page
 from app.ui.admin.state import AdminState
 from app.ui.admin.widgets import CARD, allowed_button, icon_button, pagination
+from app.ui.rows import Row
 
 FEATURE = "Content Management"
 PAGE_SIZE = 12  # cards per page: whole rows of the 1-, 2- and 3-column grids
 GRID = "grid gap-4 sm:grid-cols-2 xl:grid-cols-3"
 CARD_BOX = f"{CARD} flex min-w-0 flex-col items-start gap-2 p-5 [&>*]:max-w-full"
 
+R = TypeVar("R", bound=Row)
 
-def card_listing(noun: str, lister: Callable[..., Any], row: Callable[[Any], Any]) -> Listing:
+
+def card_listing(noun: str, lister: Callable[..., Any], row: Callable[[Any], R]) -> Listing[R]:
     """An entity's card list, read with content:read: its noun ("organization") words the toasts and titles."""
     return Listing(Perm.content_read, FEATURE, lister, row, f"{noun}s", noun)
 
 
-class CardList(FormDialog, DeleteConfirm, PagedTab, AdminState, mixin=True):
+class CardList(FormDialog, DeleteConfirm, PagedTab[R], AdminState, mixin=True):
     """The paging, dialog and delete state of one entity's card list; the entity state fills in the hooks."""
 
     page_size: int = PAGE_SIZE
@@ -52,11 +55,11 @@ class CardList(FormDialog, DeleteConfirm, PagedTab, AdminState, mixin=True):
     def _delete(self, s: Session, actor: User, row_id: int) -> None:
         raise NotImplementedError
 
-    def _new_row(self) -> Any:
+    def _new_row(self) -> R:
         """A new entity's row: the create form's starting values."""
         raise NotImplementedError
 
-    async def _open(self, actor: UserPublic, row: Any) -> None:
+    async def _open(self, actor: UserPublic, row: R) -> None:
         """Fill the form from `row` (its `edit` values and whatever its pickers need)."""
         raise NotImplementedError
 
@@ -79,7 +82,9 @@ class CardList(FormDialog, DeleteConfirm, PagedTab, AdminState, mixin=True):
     async def open_edit(self, value: int) -> None:
         """Edit the row `value` of the page shown (only a row on it: the form starts from what the card shows)."""
         row = self._shown_row(value)
-        actor = None if row is None else await self._writer()
+        if row is None:
+            return
+        actor = await self._writer()
         if actor is not None:
             await self._open(actor, row)
             self._open_form(row.id)

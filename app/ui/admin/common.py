@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from datetime import datetime
 from typing import Any
 
@@ -15,6 +14,7 @@ from app.ui.admin.state import as_actor
 from app.ui.admin.widgets import BTN_DANGER, BTN_SECONDARY, CARD, ICON_BTN, INPUT, alert, dialog, dialog_actions
 from app.ui.format import long_date
 from app.ui.format import usd as dollars  # noqa: F401  (the sections' name for it)
+from app.ui.rows import label_of
 
 SEARCH_INPUT = (
     "block w-full rounded-lg border border-slate-300 bg-white py-2 pl-9 pr-3 text-sm placeholder:text-slate-400 "
@@ -25,20 +25,13 @@ TEXTAREA = f"{INPUT} resize-y"
 INPUT_INLINE = INPUT.replace("block w-full ", "block ")
 
 
-@dataclasses.dataclass
-class Option:
-    """One option of a select built from state: the value it sends and the text it shows."""
-
-    id: str = ""
-    label: str = ""
-
-
 def option(o: Any) -> rx.Component:
-    return rx.el.option(o.label, value=o.id)
+    """An option of a select built from state: a `Choice` (app.ui.rows), the value it sends and the text it shows."""
+    return rx.el.option(o.label, value=o.value)
 
 
 def option_select(options: Any, blank: str | None, **props: Any) -> rx.Component:
-    """A select of state `Option`s, after a `blank` first choice (the empty value) unless it is None."""
+    """A select of state `Choice`s, after a `blank` first choice (the empty value) unless it is None."""
     first = [rx.el.option(blank, value="")] if blank is not None else []
     return rx.el.select(*first, rx.foreach(options, option), class_name=f"{INPUT} pr-8", **props)
 
@@ -114,11 +107,6 @@ def timestamp_text(value: str) -> str:
         return value
     hour = moment.hour % 12 or 12
     return f"{long_date(moment)} at {hour}:{moment:%M} {'AM' if moment.hour < 12 else 'PM'} UTC"
-
-
-def label_of(value: str) -> str:
-    """'in_progress' -> 'In Progress'."""
-    return str(value or "").replace("_", " ").replace("-", " ").title()
 
 
 def options_of(values: list[str]) -> list[tuple[str, str]]:

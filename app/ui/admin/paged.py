@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Awaitable, Callable
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 from urllib.parse import urlencode
 
 import reflex as rx
@@ -20,12 +20,15 @@ from app.models.user import UserPublic
 from app.services.paging import PAGE_SIZE, SEARCH_MAX, Page
 from app.ui.admin.common import row_id
 from app.ui.admin.state import AdminState, as_actor, error_text
+from app.ui.rows import Row
 
 T = TypeVar("T")
+R = TypeVar("R")  # a list's row: a `Row`, but for the accounts' (their ids are UUIDs, see AccountRow)
+K = TypeVar("K", bound=Row)  # a row the browser names by its numeric id (see `_shown_row`)
 
 
 @dataclasses.dataclass(frozen=True)
-class Listing:
+class Listing(Generic[R]):
     """What a section lists: the permission that reads it, the section's name for the refusal toast, the service's list
     function (`fn(session, *, actor, page, page_size, search, sort, **filters)`), the typed row of one of its DTOs,
     the list's name in its loading and error texts ("invoices"), the entity's name in the toasts the kit words
@@ -34,7 +37,7 @@ class Listing:
     perm: str
     feature: str
     lister: Callable[..., Page[Any]]
-    row: Callable[[Any], Any]
+    row: Callable[[Any], R]
     plural: str
     noun: str = ""
     failed: str = ""
@@ -44,10 +47,11 @@ class Listing:
         return self.failed or f"There was an error loading the {self.plural}."
 
 
-class PagedList(AdminState, mixin=True):
-    """Paging, search and sort vars and their events; the section supplies `rows`, its `listing` and `_filters`."""
+class PagedList(AdminState, Generic[R], mixin=True):
+    """Paging, search and sort vars and their events over rows of type R; the section supplies `rows` (its `list[R]`:
+    Reflex cannot type a var declared here with R), its `listing` and `_filters`."""
 
-    listing: ClassVar[Listing]
+    listing: ClassVar[Listing[Any]]
 
     page: rx.Field[int] = rx.field(1)
     pages: rx.Field[int] = rx.field(1)
@@ -77,12 +81,12 @@ class PagedList(AdminState, mixin=True):
         section: Any = self  # every section declares its typed `rows`
         section.rows = [self.listing.row(x) for x in data]
 
-    def _shown_row(self, value: Any) -> Any:
+    def _shown_row(self: PagedList[K], value: Any) -> K | None:
         """The row `value` (an id as the browser sent it) of the page shown, or None: a row's dialog opens only for a
-        row on it, and starts from what the row shows (ids compared as text: some rows keep theirs as text)."""
+        row on it, and starts from what the row shows."""
         key = row_id(value)
-        rows: list[Any] = self.get_value("rows")
-        return next((r for r in rows if key and str(r.id) == str(key)), None)
+        rows: list[K] = self.get_value("rows")
+        return next((r for r in rows if key and r.id == key), None)
 
     async def _page(self, actor: UserPublic, page: int) -> Page[Any]:
         """Page `page` of the list as the section's filters stand now (read here, on the event loop)."""
@@ -173,7 +177,7 @@ class PagedList(AdminState, mixin=True):
         return min(self.total, self.page * self.page_size)
 
 
-class PagedTab(PagedList, mixin=True):
+class PagedTab(PagedList[R], mixin=True):
     """A list shown as a tab of Content Management: the page's loader starts at the first page, opening the tab again
     fetches the page shown, and the tab switch closes the tab's dialogs (see ContentState._loader)."""
 

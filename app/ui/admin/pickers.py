@@ -16,9 +16,10 @@ import reflex as rx
 from app.models.user import UserPublic
 from app.services import admin_users
 from app.services.paging import SEARCH_MAX
-from app.ui.admin.common import SEARCH_INPUT, Option, load_clients, option
+from app.ui.admin.common import SEARCH_INPUT, load_clients, option
 from app.ui.admin.state import as_actor
 from app.ui.admin.widgets import INPUT
+from app.ui.rows import Choice
 
 CLIENT_LIMIT = 50  # clients the picker offers at once; typing narrows them
 CAPPED_TEXT = "Showing the first matches: type a name, username, e-mail or company to find others."
@@ -28,7 +29,7 @@ class ClientPicker(rx.State, mixin=True):
     """The picker's state: the search text, the capped options and the chosen client."""
 
     client_search: str = ""
-    client_options: list[Option] = []
+    client_options: list[Choice] = []
     clients_capped: bool = False  # more clients match than the picker shows
     client_id: str = ""  # the chosen client
     _client_label: str = ""
@@ -42,9 +43,9 @@ class ClientPicker(rx.State, mixin=True):
     async def _client_chosen(self, actor: UserPublic) -> None:
         """Called after a choice (billing loads the client's projects)."""
 
-    def _kept_clients(self) -> list[Option]:
+    def _kept_clients(self) -> list[Choice]:
         """Options offered whatever the search: the chosen client."""
-        return [Option(id=self.client_id, label=self._client_label)] if self.client_id else []
+        return [Choice(self.client_id, self._client_label)] if self.client_id else []
 
     # --- helpers ----------------------------------------------------------------------------------------------
 
@@ -52,13 +53,13 @@ class ClientPicker(rx.State, mixin=True):
         """The clients matching the search box, capped; the kept clients stay options whatever is typed."""
         rows = await load_clients(actor, search=self.client_search, limit=CLIENT_LIMIT + 1)
         self.clients_capped = len(rows) > CLIENT_LIMIT
-        options = [Option(id=c["id"], label=c["label"]) for c in rows[:CLIENT_LIMIT]]
+        options = [Choice(c["id"], c["label"]) for c in rows[:CLIENT_LIMIT]]
         for kept in reversed(self._kept_clients()):
-            if all(o.id != kept.id for o in options):
+            if all(o.value != kept.value for o in options):
                 options.insert(0, kept)
         self.client_options = options
 
-    async def _client_option(self, actor: UserPublic, client_id: str) -> Option | None:
+    async def _client_option(self, actor: UserPublic, client_id: str) -> Choice | None:
         """An existing record's client as the picker shows it, or None (no such client, or not allowed)."""
         if not client_id:
             return None
@@ -66,21 +67,21 @@ class ClientPicker(rx.State, mixin=True):
             dto = await as_actor(actor, lambda s, a: admin_users.client_choice(s, actor=a, client_id=client_id))
         except Exception:
             return None
-        return Option(id=dto["id"], label=dto["label"]) if dto else None
+        return Choice(dto["id"], dto["label"]) if dto else None
 
     async def _reset_clients(self, actor: UserPublic, client_id: str = "") -> None:
         """Open the picker afresh: no search, `client_id` (an edited record's client) chosen and kept as an option."""
         chosen = await self._client_option(actor, client_id)
         self.client_search = ""
-        self.client_id, self._client_label = (chosen.id, chosen.label) if chosen else ("", "")
+        self.client_id, self._client_label = (chosen.value, chosen.label) if chosen else ("", "")
         await self._find_clients(actor)
 
-    def _offered(self, value: Any) -> Option | None:
-        return next((o for o in self.client_options if o.id == str(value)), None)
+    def _offered(self, value: Any) -> Choice | None:
+        return next((o for o in self.client_options if o.value == str(value)), None)
 
     async def _choose(self, actor: UserPublic, value: Any) -> None:
         chosen = self._offered(value)
-        self.client_id, self._client_label = (chosen.id, chosen.label) if chosen else ("", "")
+        self.client_id, self._client_label = (chosen.value, chosen.label) if chosen else ("", "")
         await self._client_chosen(actor)
 
     # --- events -----------------------------------------------------------------------------------------------

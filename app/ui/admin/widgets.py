@@ -54,6 +54,11 @@ def badge_by(value: rx.Var | str, colors: dict[str, str], text: Any = None, **pr
     return rx.el.span(text if text is not None else value, class_name=classes, **props)
 
 
+def choice_badge(choice: Any, colors: dict[str, str], **props: Any) -> rx.Component:
+    """A row's `Choice` (app.ui.rows) as a badge: its label, coloured by its value."""
+    return badge_by(choice.value, colors, choice.label, **props)
+
+
 def page_header(title: Any, subtitle: Any = None, *actions: rx.Component) -> rx.Component:
     return rx.el.div(
         rx.el.div(

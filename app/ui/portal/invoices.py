@@ -15,12 +15,12 @@ from app.services import invoices
 from app.ui.format import long_date, usd
 from app.ui.portal import components as ui
 from app.ui.portal.state import Badge, ListTab, PortalState, error_message
+from app.ui.rows import Row
 from app.ui.state.calls import as_actor
 
 
 @dataclasses.dataclass
-class InvoiceView:
-    id: int = 0
+class InvoiceView(Row):
     number: str = ""
     description: str = ""
     created_at: str = ""

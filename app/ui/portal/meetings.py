@@ -16,6 +16,7 @@ from app.ui import routes
 from app.ui.portal import components as ui
 from app.ui.portal.cancelling import CancelConfirm, cancel_dialog
 from app.ui.portal.state import Badge, ListTab, PortalState, error_message
+from app.ui.rows import Row
 from app.ui.site.book_meeting import builtin
 from app.ui.site.booking_state import TypeView
 from app.ui.state.calls import as_actor
@@ -33,8 +34,7 @@ EXPECTATIONS = (
 
 
 @dataclasses.dataclass
-class MeetingView:
-    id: int = 0
+class MeetingView(Row):
     title: str = ""
     scheduled_at: str = ""
     duration: int = 0

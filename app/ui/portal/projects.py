@@ -15,6 +15,7 @@ from app.ui.format import long_date, usd
 from app.ui.portal import components as ui
 from app.ui.portal.cancelling import CancelConfirm, cancel_dialog
 from app.ui.portal.state import Badge, ListTab, PortalState
+from app.ui.rows import Row
 from app.ui.state.calls import as_actor
 
 FINAL = {"completed", "cancelled"}
@@ -28,8 +29,7 @@ class MilestoneView:
 
 
 @dataclasses.dataclass
-class ProjectView:
-    id: int = 0
+class ProjectView(Row):
     name: str = ""
     status: Badge = dataclasses.field(default_factory=Badge)
     progress: int = 0

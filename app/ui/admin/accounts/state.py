@@ -21,6 +21,7 @@ from app.ui.admin.dialogs import Dialogs
 from app.ui.admin.paged import Listing, PagedList, export_url
 from app.ui.admin.state import AdminState
 from app.ui.format import long_date
+from app.ui.rows import Choice
 
 PAGE_SIZE = 10
 ROLE_LABELS = {"admin": "Admin", "employee": "Employee", "client": "Client"}
@@ -35,7 +36,8 @@ CLIENT_KEYS = ("username", "email", "first_name", "last_name", "phone", "company
 
 @dataclasses.dataclass
 class AccountRow:
-    """One account of the Users or Clients table, its values formatted for display."""
+    """One account of the Users or Clients table, its values formatted for display. Not a `Row`: an account's id is
+    its UUID, which the row's actions send as text (the services look the account up by it)."""
 
     id: str = ""
     username: str = ""
@@ -45,35 +47,14 @@ class AccountRow:
     last_name: str = ""
     phone: str = ""
     company: str = ""
-    role: str = ""
-    role_label: str = ""
-    employee_type: str = ""
-    employee_type_label: str = ""
+    role: Choice = dataclasses.field(default_factory=Choice)
+    employee_type: Choice = dataclasses.field(default_factory=Choice)
     verified: bool = False
     created: str = ""
 
 
-@dataclasses.dataclass
-class AccountEdit:
-    """The values the edit dialog starts from (what the browser sent back of the row; the services decide)."""
-
-    username: str = ""
-    email: str = ""
-    role: str = ""
-    employee_type: str = ""
-    first_name: str = ""
-    last_name: str = ""
-    phone: str = ""
-    company: str = ""
-    role_label: str = ""
-
-
-EDIT_FIELDS = tuple(f.name for f in dataclasses.fields(AccountEdit))
-
-
 def account_row(u: dict[str, Any]) -> AccountRow:
     """A UserPublic dump as the tables show it."""
-    etype = u.get("employee_type") or ""
     return AccountRow(
         id=str(u["id"]),
         username=u["username"],
@@ -83,10 +64,8 @@ def account_row(u: dict[str, Any]) -> AccountRow:
         last_name=u.get("last_name") or "",
         phone=u.get("phone") or "",
         company=u.get("company") or "",
-        role=u["role"],
-        role_label=ROLE_LABELS.get(u["role"], u["role"].title()),
-        employee_type=etype,
-        employee_type_label=EMPLOYEE_TYPE_NAMES.get(etype, etype) if etype else "",
+        role=Choice.of(u["role"], ROLE_LABELS),
+        employee_type=Choice.of(u.get("employee_type"), EMPLOYEE_TYPE_NAMES),
         verified=bool(u.get("is_verified")),
         created=long_date(u.get("created_at")),
     )
@@ -108,10 +87,10 @@ def clean_form(form: dict[str, Any], keys: tuple[str, ...]) -> dict[str, str]:
     return data
 
 
-class AccountsMixin(Dialogs, PagedList, AdminState, mixin=True):
+class AccountsMixin(Dialogs, PagedList[AccountRow], AdminState, mixin=True):
     """List, filters and dialogs over admin_users; the section states fill in their `listing` and `_filters`."""
 
-    listing: ClassVar[Listing] = Listing(
+    listing: ClassVar[Listing[AccountRow]] = Listing(
         Perm.users_read,
         "User Management",
         admin_users.list_users,
@@ -128,8 +107,8 @@ class AccountsMixin(Dialogs, PagedList, AdminState, mixin=True):
     create_mode: str = "user"
     form_role: str = "client"
 
-    # Edit: the values the form starts from.
-    edit: AccountEdit = AccountEdit()
+    # Edit: the row the form starts from.
+    edit: AccountRow = AccountRow()
     edit_role: str = ""
 
     reset_email: str = ""  # shown in the confirmation only; the service mails the stored address
@@ -210,10 +189,15 @@ class AccountsMixin(Dialogs, PagedList, AdminState, mixin=True):
     # --- edit --------------------------------------------------------------------------------------------------
 
     @rx.event
-    def open_edit(self, row: dict[str, Any]) -> None:
-        self.edit = AccountEdit(**{k: str(row.get(k) or "") for k in EDIT_FIELDS})
-        self.edit_role = self.edit.role
-        self._open_dialog("edit", row.get("id", ""))
+    def open_edit(self, user_id: str) -> None:
+        """Edit the account `user_id` of the page shown (only a row on it: the form starts from what the row shows)."""
+        rows: list[AccountRow] = self.get_value("rows")
+        row = next((r for r in rows if r.id == str(user_id)), None)
+        if row is None:
+            return
+        self.edit = dataclasses.replace(row)
+        self.edit_role = row.role.value
+        self._open_dialog("edit", row.id)
 
     @rx.event
     def set_edit_role(self, value: str) -> None:

@@ -239,7 +239,7 @@ def verified_badge(row: Any) -> rx.Component:
 def row_actions(state: type[AccountsMixin], row: ObjectVar[AccountRow], *, reset_allowed: rx.Var) -> rx.Component:
     """Edit and delete for everyone who sees the list (the server decides); reset for those who may reset."""
     return rx.el.div(
-        icon_button("pencil", "Edit", f"Edit {row.username}", state.open_edit(row)),
+        icon_button("pencil", "Edit", f"Edit {row.username}", state.open_edit(row.id)),
         rx.cond(
             reset_allowed,
             icon_button(

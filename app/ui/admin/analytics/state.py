@@ -34,7 +34,8 @@ PROJECT_BAR = {
 
 @dataclasses.dataclass
 class Bar:
-    """A row of a bar chart: what, how much, the bar's width (a CSS percentage) and its colour class."""
+    """A bar of a chart: what, how much, the bar's width (a CSS percentage) and its colour class. A row of a bar
+    chart, a status's part of a week's stacked bar, a month's invoiced or paid amount."""
 
     label: str = ""
     value: str = ""
@@ -43,28 +44,17 @@ class Bar:
 
 
 @dataclasses.dataclass
-class Segment:
-    """A status's part of a week's stacked bar."""
-
-    color: str = ""
-    width: str = "0%"
-    title: str = ""
-
-
-@dataclasses.dataclass
 class Week:
     label: str = ""
     total: str = ""
-    segments: list[Segment] = dataclasses.field(default_factory=list)
+    segments: list[Bar] = dataclasses.field(default_factory=list)
 
 
 @dataclasses.dataclass
 class Month:
     label: str = ""
-    invoiced: str = ""
-    paid: str = ""
-    invoiced_width: str = "0%"
-    paid_width: str = "0%"
+    invoiced: Bar = dataclasses.field(default_factory=Bar)
+    paid: Bar = dataclasses.field(default_factory=Bar)
 
 
 @dataclasses.dataclass
@@ -117,7 +107,7 @@ def shape(report: dict[str, Any]) -> Shaped:
             label=date.fromisoformat(w).strftime("%b %-d"),
             total=str(sum(counts.values())),
             segments=[
-                Segment(STATUS_BAR.get(st, "bg-slate-400"), _pct(n, top), f"{label_of(st)}: {n}")
+                Bar(label_of(st), str(n), _pct(n, top), STATUS_BAR.get(st, "bg-slate-400"))
                 for st, n in sorted(counts.items())
             ],
         )
@@ -132,10 +122,8 @@ def shape(report: dict[str, Any]) -> Shaped:
     months = [
         Month(
             label=date.fromisoformat(m["month"]).strftime("%b %Y"),
-            invoiced=dollars(m["invoiced"]),
-            paid=dollars(m["paid"]),
-            invoiced_width=_pct(float(m["invoiced"]), float(top_money)),
-            paid_width=_pct(float(m["paid"]), float(top_money)),
+            invoiced=Bar(value=dollars(m["invoiced"]), width=_pct(float(m["invoiced"]), float(top_money))),
+            paid=Bar(value=dollars(m["paid"]), width=_pct(float(m["paid"]), float(top_money))),
         )
         for m in money
     ]

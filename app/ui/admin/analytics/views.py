@@ -69,7 +69,9 @@ def _weeks_chart() -> rx.Component:
                     rx.foreach(
                         w.segments,
                         lambda seg: rx.el.span(
-                            class_name=f"block h-3 {seg.color}", style={"width": seg.width}, title=seg.title
+                            class_name=f"block h-3 {seg.color}",
+                            style={"width": seg.width},
+                            title=f"{seg.label}: {seg.value}",
                         ),
                     ),
                     class_name="flex flex-1 overflow-hidden rounded",
@@ -106,19 +108,19 @@ def _money_chart() -> rx.Component:
                     rx.el.span(
                         rx.el.span(
                             class_name="block h-2.5 rounded bg-blue-500",
-                            style={"width": m.invoiced_width},
-                            title=m.invoiced,
+                            style={"width": m.invoiced.width},
+                            title=m.invoiced.value,
                         ),
                         rx.el.span(
                             class_name="mt-1 block h-2.5 rounded bg-emerald-500",
-                            style={"width": m.paid_width},
-                            title=m.paid,
+                            style={"width": m.paid.width},
+                            title=m.paid.value,
                         ),
                         class_name="flex-1",
                     ),
                     rx.el.span(
-                        rx.el.span(m.invoiced, class_name="block"),
-                        rx.el.span(m.paid, class_name="block text-emerald-700"),
+                        rx.el.span(m.invoiced.value, class_name="block"),
+                        rx.el.span(m.paid.value, class_name="block text-emerald-700"),
                         class_name="w-24 shrink-0 text-right text-xs font-medium text-slate-900",
                     ),
                     class_name="flex items-center gap-3",

@@ -12,10 +12,11 @@ from app.core.permissions import Perm
 from app.models.user import UserPublic
 from app.services import applications
 from app.services.paging import Page
-from app.ui.admin.common import Option, day_text, form_text, label_of
+from app.ui.admin.common import day_text, form_text
 from app.ui.admin.dialogs import SectionWriter
 from app.ui.admin.paged import Listing, PagedList, export_url
 from app.ui.admin.state import AdminState, as_actor
+from app.ui.rows import Choice, Row
 
 FEATURE = "Applications"
 PAGE_SIZE = 20
@@ -23,17 +24,15 @@ STATUSES = ["new", "reviewing", "interview", "offer", "rejected"]
 
 
 @dataclasses.dataclass
-class ApplicationRow:
-    id: int = 0
+class ApplicationRow(Row):
     name: str = ""
     email: str = ""
     phone: str = ""
     linkedin: str = ""
     job_code: str = ""
     opening: str = ""
-    status: str = ""
-    status_label: str = ""
-    next_statuses: list[Option] = dataclasses.field(default_factory=list)
+    status: Choice = dataclasses.field(default_factory=Choice)
+    next_statuses: list[Choice] = dataclasses.field(default_factory=list)
     notes: str = ""
     resume_name: str = ""
     cover_name: str = ""
@@ -51,9 +50,8 @@ def application_row(a: dict[str, Any]) -> ApplicationRow:
         linkedin=a.get("linkedin_url") or "",
         job_code=a.get("job_code") or "",
         opening=a.get("job_title") or a.get("job_code") or "General application",
-        status=a["status"],
-        status_label=label_of(a["status"]),
-        next_statuses=[Option(id=s, label=label_of(s)) for s in a.get("next_statuses") or []],
+        status=Choice.of(a["status"]),
+        next_statuses=[Choice.of(s) for s in a.get("next_statuses") or []],
         notes=a.get("notes") or "",
         resume_name=a.get("resume_filename") or "CV",
         cover_name=a.get("cover_letter_filename") or "",
@@ -63,14 +61,14 @@ def application_row(a: dict[str, Any]) -> ApplicationRow:
     )
 
 
-class ApplicationListState(SectionWriter, PagedList, AdminState):
-    listing: ClassVar[Listing] = Listing(
+class ApplicationListState(SectionWriter, PagedList[ApplicationRow], AdminState):
+    listing: ClassVar[Listing[ApplicationRow]] = Listing(
         Perm.applications_read, FEATURE, applications.list_applications, application_row, "applications"
     )
     rows: list[ApplicationRow] = []
     page_size: int = PAGE_SIZE
     sort: str = "newest"
-    openings: list[Option] = []
+    openings: list[Choice] = []
     job_filter: str = ""
     status_filter: str = ""
     detail: ApplicationRow = ApplicationRow()
@@ -87,7 +85,7 @@ class ApplicationListState(SectionWriter, PagedList, AdminState):
         result = await super()._page(actor, page)
         if not self.openings:  # the opening filter's choices, once per visit
             openings = await as_actor(actor, lambda s, a: applications.opening_choices(s, actor=a))
-            self.openings = [Option(id=o["code"], label=o["label"]) for o in openings]
+            self.openings = [Choice(o["code"], o["label"]) for o in openings]
         return result
 
     def _clear(self, error: str = "") -> None:

@@ -14,13 +14,7 @@ from app.ui.admin.dialog_views import notes_form
 from app.ui.admin.dialogs import shown
 from app.ui.admin.section import filter_select, section_page
 from app.ui.admin.tables import Column, data_table, lead, note
-from app.ui.admin.widgets import (
-    BTN_SECONDARY,
-    badge_by,
-    dialog,
-    external_link,
-    icon_button,
-)
+from app.ui.admin.widgets import BTN_SECONDARY, choice_badge, dialog, external_link, icon_button
 
 STATUS_COLORS = {"new": "blue", "reviewing": "yellow", "interview": "purple", "offer": "green", "rejected": "red"}
 
@@ -42,7 +36,7 @@ def _document(label: str, name: Any, url: Any, **props: Any) -> rx.Component:
 COLUMNS: list[Column[ApplicationRow]] = [
     Column("Applicant", lambda a: lead(a.name, note(a.email, "break-all"), note(a.opening, "md:hidden"))),
     Column("Opening", lambda a: a.opening, "hidden md:table-cell"),
-    Column("Status", lambda a: badge_by(a.status, STATUS_COLORS, a.status_label, data_testid="application-status")),
+    Column("Status", lambda a: choice_badge(a.status, STATUS_COLORS, data_testid="application-status")),
     Column("Applied", lambda a: a.date, "hidden lg:table-cell", "whitespace-nowrap"),
 ]
 
@@ -56,7 +50,7 @@ def _detail_dialog() -> rx.Component:
     body = rx.el.div(
         rx.el.dl(
             info("Opening", d.opening),
-            info("Status", badge_by(d.status, STATUS_COLORS, d.status_label)),
+            info("Status", choice_badge(d.status, STATUS_COLORS)),
             info("Email", rx.el.a(d.email, href=f"mailto:{d.email}", class_name="text-blue-600 underline")),
             info("Phone", rx.cond(d.phone != "", d.phone, "Not provided")),
             info(
@@ -84,10 +78,10 @@ def _detail_dialog() -> rx.Component:
                         d.next_statuses,
                         lambda n: rx.el.button(
                             n.label,
-                            on_click=S.move_to(n.id),
+                            on_click=S.move_to(n.value),
                             disabled=S.saving,
                             class_name=BTN_SECONDARY,
-                            data_testid=f"move-{n['id']}",
+                            data_testid=f"move-{n['value']}",
                         ),
                     ),
                     rx.cond(

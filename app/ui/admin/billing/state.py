@@ -19,11 +19,12 @@ from app.core.errors import DomainError
 from app.core.permissions import Perm
 from app.models.user import UserPublic
 from app.services import billing
-from app.ui.admin.common import Option, day_text, dollars, form_text, label_of, row_id, row_index, without_row
+from app.ui.admin.common import day_text, dollars, form_text, row_id, row_index, without_row
 from app.ui.admin.dialogs import DeleteConfirm
 from app.ui.admin.paged import Listing, PagedList, export_url
 from app.ui.admin.pickers import ClientPicker
 from app.ui.admin.state import AdminState, as_actor
+from app.ui.rows import Choice, Row
 
 log = logging.getLogger(__name__)
 
@@ -44,14 +45,12 @@ NO_FIGURE = "—"
 
 
 @dataclasses.dataclass
-class InvoiceRow:
+class InvoiceRow(Row):
     """One invoice of the table, its values formatted for display."""
 
-    id: int = 0
     number: str = ""
     client: str = ""
-    status: str = ""
-    status_label: str = ""
+    status: Choice = dataclasses.field(default_factory=Choice)
     description: str = ""
     total: str = ""
     issue_date: str = ""
@@ -71,13 +70,11 @@ class InvoicePreview:
 
 
 def invoice_row(i: dict[str, Any]) -> InvoiceRow:
-    status = str(i.get("status") or "")
     return InvoiceRow(
         id=int(i["id"]),
         number=str(i.get("invoice_number") or ""),
         client=str(i.get("client_name") or "—"),
-        status=status,
-        status_label=STATUS_LABELS.get(status, label_of(status)),
+        status=Choice.of(i.get("status"), STATUS_LABELS),
         description=str(i.get("description") or ""),
         total=dollars(i.get("total_amount")),
         issue_date=day_text(i.get("issue_date")) or "—",
@@ -114,14 +111,16 @@ def _new_line() -> dict[str, str]:
     return {"key": uuid.uuid4().hex, "description": "", "quantity": "1", "unit_price": ""}
 
 
-class BillingState(DeleteConfirm, ClientPicker, PagedList, AdminState):
-    listing: ClassVar[Listing] = Listing(Perm.billing_read, FEATURE, billing.list_invoices, invoice_row, "invoices")
+class BillingState(DeleteConfirm, ClientPicker, PagedList[InvoiceRow], AdminState):
+    listing: ClassVar[Listing[InvoiceRow]] = Listing(
+        Perm.billing_read, FEATURE, billing.list_invoices, invoice_row, "invoices"
+    )
     rows: list[InvoiceRow] = []
     status_filter: str = ""
     sort: str = "newest"
     page_size: int = PAGE_SIZE
 
-    project_options: list[Option] = []
+    project_options: list[Choice] = []
     lines: list[dict[str, str]] = []
     tax_rate: str = "0"
 
@@ -174,7 +173,7 @@ class BillingState(DeleteConfirm, ClientPicker, PagedList, AdminState):
             if not isinstance(exc, DomainError):
                 log.exception("loading the client's projects failed")
             rows = []
-        self.project_options = [Option(id=p["id"], label=p["name"]) for p in rows]
+        self.project_options = [Choice(p["id"], p["name"]) for p in rows]
 
     @rx.var
     def inv_client(self) -> str:

@@ -14,15 +14,7 @@ from app.ui.admin.dialog_views import delete_dialog, form_dialog, number_field, 
 from app.ui.admin.pickers import client_picker
 from app.ui.admin.section import filter_select, section_page
 from app.ui.admin.tables import Column, data_table, lead, note
-from app.ui.admin.widgets import (
-    BTN_SECONDARY,
-    ICON_BTN,
-    INPUT,
-    allowed_button,
-    badge_by,
-    field,
-    icon_button,
-)
+from app.ui.admin.widgets import BTN_SECONDARY, ICON_BTN, INPUT, allowed_button, choice_badge, field, icon_button
 
 S = BillingState
 
@@ -30,7 +22,7 @@ S = BillingState
 def _actions(r: ObjectVar[InvoiceRow]) -> rx.Component:
     return rx.el.div(
         rx.cond(
-            r.status != "draft",
+            r.status.value != "draft",
             rx.el.a(
                 rx.icon("file-down", size=16),
                 href=r.pdf,
@@ -45,7 +37,7 @@ def _actions(r: ObjectVar[InvoiceRow]) -> rx.Component:
             S.can_write,
             rx.fragment(
                 rx.cond(
-                    r.status == "draft",
+                    r.status.value == "draft",
                     rx.fragment(
                         rx.el.button(
                             "Issue",
@@ -59,7 +51,7 @@ def _actions(r: ObjectVar[InvoiceRow]) -> rx.Component:
                     rx.fragment(),
                 ),
                 rx.cond(
-                    r.status == "pending",
+                    r.status.value == "pending",
                     rx.el.button(
                         "Record payment",
                         on_click=S.open_pay(r.id, r.number),
@@ -84,7 +76,7 @@ def _invoice(r: ObjectVar[InvoiceRow]) -> rx.Component:
 COLUMNS: list[Column[InvoiceRow]] = [
     Column("Invoice", _invoice),
     Column("Client", lambda r: r.client, "hidden md:table-cell"),
-    Column("Status", lambda r: badge_by(r.status, STATUS_COLORS, r.status_label, data_testid="invoice-status")),
+    Column("Status", lambda r: choice_badge(r.status, STATUS_COLORS, data_testid="invoice-status")),
     Column("Total", lambda r: r.total, "text-right", "whitespace-nowrap font-medium"),
     Column("Issued", lambda r: r.issue_date, "hidden lg:table-cell", "whitespace-nowrap"),
     Column("Due", lambda r: r.due_date, "hidden lg:table-cell", "whitespace-nowrap"),

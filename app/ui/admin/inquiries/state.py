@@ -17,6 +17,7 @@ from app.ui.admin.dialogs import SectionWriter
 from app.ui.admin.paged import Listing, PagedList, export_url
 from app.ui.admin.state import AdminState
 from app.ui.format import long_date
+from app.ui.rows import Choice, Row
 
 PAGE_SIZE = 20
 ME = "me"  # assign_to_me: the actor's own id, taken from the session on the server, never from the browser
@@ -46,10 +47,9 @@ BUDGET_LABELS = {
 
 
 @dataclasses.dataclass
-class InquiryRow:
+class InquiryRow(Row):
     """One inquiry of the table (and of the details dialog), its values formatted for display."""
 
-    id: str = ""
     name: str = ""
     email: str = ""
     phone: str = ""
@@ -57,10 +57,8 @@ class InquiryRow:
     service: str = ""
     budget: str = ""
     message: str = ""
-    status: str = ""
-    status_label: str = ""
-    priority: str = ""
-    priority_label: str = ""
+    status: Choice = dataclasses.field(default_factory=Choice)
+    priority: Choice = dataclasses.field(default_factory=Choice)
     date: str = ""
     submitted: str = ""
     notes: str = ""
@@ -74,7 +72,7 @@ def inquiry_row(i: dict[str, Any], me: str = "") -> InquiryRow:
     budget = i.get("budget") or ""
     assignee = i.get("assigned_to") or ""
     return InquiryRow(
-        id=str(i["id"]),
+        id=i["id"],
         name=i["name"],
         email=i["email"],
         phone=i.get("phone") or "",
@@ -82,10 +80,8 @@ def inquiry_row(i: dict[str, Any], me: str = "") -> InquiryRow:
         service=SERVICE_LABELS.get(service, service),
         budget=BUDGET_LABELS.get(budget, budget),
         message=i.get("message") or "",
-        status=i["status"],
-        status_label=dict(STATUS_OPTIONS).get(i["status"], i["status"]),
-        priority=i["priority"],
-        priority_label=dict(PRIORITY_OPTIONS).get(i["priority"], i["priority"]),
+        status=Choice.of(i["status"], dict(STATUS_OPTIONS)),
+        priority=Choice.of(i["priority"], dict(PRIORITY_OPTIONS)),
         date=long_date(i["created_at"]),
         submitted=timestamp_text(i["created_at"]),
         notes=i.get("notes") or "",
@@ -94,8 +90,8 @@ def inquiry_row(i: dict[str, Any], me: str = "") -> InquiryRow:
     )
 
 
-class InquiriesState(SectionWriter, PagedList, AdminState):
-    listing: ClassVar[Listing] = Listing(
+class InquiriesState(SectionWriter, PagedList[InquiryRow], AdminState):
+    listing: ClassVar[Listing[InquiryRow]] = Listing(
         Perm.inquiries_read,
         FEATURE,
         admin_inquiries.list_inquiries,
@@ -137,7 +133,7 @@ class InquiriesState(SectionWriter, PagedList, AdminState):
     # --- details dialog ----------------------------------------------------------------------------------------
 
     @rx.event
-    def open_detail(self, inquiry_id: str) -> None:
+    def open_detail(self, inquiry_id: int) -> None:
         row = self._shown_row(inquiry_id)
         if row is None:
             return

@@ -20,14 +20,7 @@ from app.ui.admin.inquiries.state import (
 )
 from app.ui.admin.section import filter_select, section_page
 from app.ui.admin.tables import Column, data_table, lead, note
-from app.ui.admin.widgets import (
-    BTN_PRIMARY,
-    BTN_SECONDARY,
-    badge_by,
-    dialog,
-    icon_button,
-    select,
-)
+from app.ui.admin.widgets import BTN_PRIMARY, BTN_SECONDARY, choice_badge, dialog, icon_button, select
 
 
 def _name(row: ObjectVar[InquiryRow]) -> rx.Component:
@@ -50,7 +43,7 @@ def _service(row: ObjectVar[InquiryRow]) -> rx.Component:
 
 
 def _priority(row: ObjectVar[InquiryRow]) -> rx.Component:
-    return badge_by(row.priority, PRIORITY_COLORS, row.priority_label, data_testid="priority-badge")
+    return choice_badge(row.priority, PRIORITY_COLORS, data_testid="priority-badge")
 
 
 def _actions(row: ObjectVar[InquiryRow]) -> rx.Component:
@@ -64,7 +57,7 @@ COLUMNS: list[Column[InquiryRow]] = [
     Column("Company", lambda r: rx.cond(r.company != "", r.company, "—"), "hidden 2xl:table-cell"),
     Column("Service", _service, "hidden lg:table-cell"),
     Column("Budget", lambda r: rx.cond(r.budget != "", r.budget, "—"), "hidden 2xl:table-cell", "whitespace-nowrap"),
-    Column("Status", lambda r: badge_by(r.status, STATUS_COLORS, r.status_label)),
+    Column("Status", lambda r: choice_badge(r.status, STATUS_COLORS)),
     Column("Priority", _priority, "hidden sm:table-cell"),
     Column("Date", lambda r: r.date, "hidden lg:table-cell", "whitespace-nowrap"),
 ]
@@ -115,7 +108,9 @@ def _detail_dialog() -> rx.Component:
         rx.el.div(
             rx.el.label(
                 rx.el.span("Status", class_name="mb-1 block text-sm font-medium text-slate-700"),
-                select(STATUS_OPTIONS, id="detail-status", value=d.status, on_change=s.set_status, disabled=s.saving),
+                select(
+                    STATUS_OPTIONS, id="detail-status", value=d.status.value, on_change=s.set_status, disabled=s.saving
+                ),
                 class_name="block",
             ),
             rx.el.label(
@@ -123,7 +118,7 @@ def _detail_dialog() -> rx.Component:
                 select(
                     PRIORITY_OPTIONS,
                     id="detail-priority",
-                    value=d.priority,
+                    value=d.priority.value,
                     on_change=s.set_priority,
                     disabled=s.saving,
                 ),

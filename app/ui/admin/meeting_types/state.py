@@ -13,10 +13,11 @@ from app.core.permissions import Perm
 from app.services import booking_settings, company, meetings_admin
 from app.services.meetings_admin import MeetingTypeCreate, MeetingTypeSave
 from app.services.schema import parse
-from app.ui.admin.common import Option, form_text
+from app.ui.admin.common import form_text
 from app.ui.admin.dialogs import FormDialog
 from app.ui.admin.paged import Listing, PagedList
 from app.ui.admin.state import AdminState
+from app.ui.rows import Choice, Row
 from app.ui.state.calls import call
 
 FEATURE = "Meetings"
@@ -24,10 +25,9 @@ PAGE_SIZE = 20
 
 
 @dataclasses.dataclass
-class TypeRow:
+class TypeRow(Row):
     """A meeting type as its card and the edit form show it."""
 
-    id: int = 0
     name: str = ""
     duration: int = 30
     host_name: str = ""
@@ -90,15 +90,15 @@ def booking_data(form: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-class MeetingTypesState(FormDialog, PagedList, AdminState):
-    listing: ClassVar[Listing] = Listing(
+class MeetingTypesState(FormDialog, PagedList[TypeRow], AdminState):
+    listing: ClassVar[Listing[TypeRow]] = Listing(
         Perm.meetings_read, FEATURE, meetings_admin.list_types, type_row, "meeting types"
     )
     rows: rx.Field[list[TypeRow]] = rx.field(default_factory=list)
     page_size: int = PAGE_SIZE
 
     edit: TypeRow = TypeRow()
-    organizers: list[Option] = []
+    organizers: list[Choice] = []
     business_zone: str = ""  # the time zone the weekly hours are read in (Settings > Company)
 
     def _write_guard(self) -> tuple[str, str]:
@@ -113,7 +113,7 @@ class MeetingTypesState(FormDialog, PagedList, AdminState):
         self.edit = dataclasses.replace(row) if row else TypeRow()
         staff = await call(booking_settings.staff_choices)
         self.business_zone = (await asyncio.to_thread(company.cached)).business_timezone
-        self.organizers = [Option("", "Nobody (the company calendar)")] + [Option(v, label) for v, label in staff]
+        self.organizers = [Choice("", "Nobody (the company calendar)")] + [Choice(v, label) for v, label in staff]
         self._open_form(row.id if row else 0)
 
     async def _save_type(self, data: dict[str, Any], type_id: int | None) -> bool:

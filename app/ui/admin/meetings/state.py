@@ -16,11 +16,12 @@ from app.services import meetings, meetings_admin
 from app.services.meetings_admin import MeetingCreate, MeetingUpdate
 from app.services.paging import PAGE_SIZE_MAX, Page
 from app.services.schema import parse
-from app.ui.admin.common import Option, form_text, label_of, row_id
+from app.ui.admin.common import form_text, row_id
 from app.ui.admin.dialogs import FormDialog
 from app.ui.admin.paged import Listing, PagedList
 from app.ui.admin.pickers import ClientPicker
 from app.ui.admin.state import AdminState, as_actor
+from app.ui.rows import Choice, Row
 
 log = logging.getLogger(__name__)
 
@@ -38,10 +39,9 @@ SORT_OPTIONS = [
 
 
 @dataclasses.dataclass
-class MeetingRow:
+class MeetingRow(Row):
     """A meeting as the table and the edit form show it."""
 
-    id: int = 0
     title: str = ""
     client: str = ""
     client_id: str = ""
@@ -52,8 +52,7 @@ class MeetingRow:
     meeting_type: str = ""
     join_url: str = ""
     description: str = ""
-    status: str = ""
-    status_label: str = ""
+    status: Choice = dataclasses.field(default_factory=Choice)
     cancel_reason: str = ""
     started: bool = False  # a scheduled meeting that has started can be completed, not cancelled
 
@@ -80,17 +79,18 @@ def meeting_row(m: dict[str, Any]) -> MeetingRow:
         meeting_type=m.get("meeting_type") or "",
         join_url=m.get("join_url") or "",
         description=m.get("description") or "",
-        status=str(m["status"]),
-        status_label=label_of(m["status"]),
+        status=Choice.of(m["status"]),
         cancel_reason=m.get("cancel_reason") or "",
         started=start is not None and start <= datetime.now(start.tzinfo or UTC),
     )
 
 
-class MeetingsState(FormDialog, ClientPicker, PagedList, AdminState):
+class MeetingsState(FormDialog, ClientPicker, PagedList[MeetingRow], AdminState):
     """The client filter and the form share one client picker (its search and options); each keeps its own choice."""
 
-    listing: ClassVar[Listing] = Listing(Perm.meetings_read, FEATURE, meetings_admin.list_all, meeting_row, "meetings")
+    listing: ClassVar[Listing[MeetingRow]] = Listing(
+        Perm.meetings_read, FEATURE, meetings_admin.list_all, meeting_row, "meetings"
+    )
     rows: list[MeetingRow] = []
     when: str = "upcoming"
     status_filter: str = ""
@@ -132,10 +132,10 @@ class MeetingsState(FormDialog, ClientPicker, PagedList, AdminState):
     async def _picker_actor(self) -> UserPublic | None:
         return await self._actor(Perm.meetings_read, FEATURE)
 
-    def _kept_clients(self) -> list[Option]:
+    def _kept_clients(self) -> list[Choice]:
         kept = super()._kept_clients()
         if self.client_filter and self.client_filter != self.client_id:
-            kept.append(Option(id=self.client_filter, label=self._client_filter_label))
+            kept.append(Choice(self.client_filter, self._client_filter_label))
         return kept
 
     @rx.event
@@ -145,7 +145,7 @@ class MeetingsState(FormDialog, ClientPicker, PagedList, AdminState):
         if actor is None:
             return
         chosen = self._offered(value) or await self._client_option(actor, str(value)[:40])
-        self.client_filter, self._client_filter_label = (chosen.id, chosen.label) if chosen else ("", "")
+        self.client_filter, self._client_filter_label = (chosen.value, chosen.label) if chosen else ("", "")
         await self._first_page()
 
     @rx.var

@@ -12,15 +12,7 @@ from app.ui.admin.meetings.state import SORT_OPTIONS, STATUS_FILTERS, WHEN_FILTE
 from app.ui.admin.pickers import client_picker
 from app.ui.admin.section import filter_select, section_page
 from app.ui.admin.tables import Column, data_table, lead, note
-from app.ui.admin.widgets import (
-    INPUT,
-    allowed_button,
-    badge_by,
-    external_link,
-    field,
-    icon_button,
-    text_input,
-)
+from app.ui.admin.widgets import INPUT, allowed_button, choice_badge, external_link, field, icon_button, text_input
 
 S = MeetingsState
 STATUS_COLORS = {"scheduled": "blue", "completed": "green", "cancelled": "red"}
@@ -28,7 +20,7 @@ STATUS_COLORS = {"scheduled": "blue", "completed": "green", "cancelled": "red"}
 
 def _actions(m: ObjectVar[MeetingRow]) -> rx.Component:
     return rx.cond(
-        S.can_write & (m.status == "scheduled"),
+        S.can_write & (m.status.value == "scheduled"),
         rx.el.div(
             icon_button("pencil", "Edit", f"Edit {m.title}", S.open_edit(m.id)),
             rx.cond(
@@ -62,7 +54,7 @@ COLUMNS: list[Column[MeetingRow]] = [
     Column("When (UTC)", lambda m: m.when, "hidden lg:table-cell", "whitespace-nowrap"),
     Column("Duration", lambda m: rx.fragment(m.duration, " min"), "hidden xl:table-cell", "whitespace-nowrap"),
     Column("Type", lambda m: rx.cond(m.meeting_type != "", m.meeting_type, "—"), "hidden xl:table-cell"),
-    Column("Status", lambda m: badge_by(m.status, STATUS_COLORS, m.status_label)),
+    Column("Status", lambda m: choice_badge(m.status, STATUS_COLORS)),
 ]
 
 

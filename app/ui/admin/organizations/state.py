@@ -15,38 +15,37 @@ from app.ui.admin.common import form_text
 from app.ui.admin.paged import Listing
 from app.ui.admin.pickers import ClientPicker
 from app.ui.admin.state import AdminState
+from app.ui.rows import Choice, Row
 
 SIZE_LABELS = {"small": "Small", "medium": "Medium", "large": "Large", "enterprise": "Enterprise"}
 
 
 @dataclasses.dataclass
-class OrganizationRow:
-    id: int = 0
+class OrganizationRow(Row):
     name: str = ""
     description: str = ""
     website: str = ""
     industry: str = ""
-    size: str = ""
-    size_label: str = ""
+    size: Choice = dataclasses.field(default_factory=Choice)
     primary_contact_id: str = ""
 
 
 def organization_row(o: OrganizationPublic) -> OrganizationRow:
-    size = o.size or ""
     return OrganizationRow(
         id=o.id,
         name=o.name,
         description=o.description or "",
         website=o.website or "",
         industry=o.industry or "",
-        size=size,
-        size_label=SIZE_LABELS.get(size, ""),
+        size=Choice.of(o.size, SIZE_LABELS),
         primary_contact_id=o.primary_contact_id or "",
     )
 
 
-class OrganizationListState(ClientPicker, CardList, AdminState):
-    listing: ClassVar[Listing] = card_listing("organization", organizations.list_organizations, organization_row)
+class OrganizationListState(ClientPicker, CardList[OrganizationRow], AdminState):
+    listing: ClassVar[Listing[OrganizationRow]] = card_listing(
+        "organization", organizations.list_organizations, organization_row
+    )
     rows: list[OrganizationRow] = []
     sort: str = "name"
     edit: OrganizationRow = OrganizationRow()

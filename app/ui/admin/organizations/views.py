@@ -32,8 +32,8 @@ def _card(o: ObjectVar[OrganizationRow]) -> rx.Component:
             rx.fragment(),
         ),
         rx.cond(
-            o.size != "",
-            rx.el.p(o.size_label, " company", class_name="text-xs text-slate-500"),
+            o.size.value != "",
+            rx.el.p(o.size.label, " company", class_name="text-xs text-slate-500"),
             rx.fragment(),
         ),
         class_name=CARD_BOX,
@@ -48,7 +48,7 @@ def _fields() -> rx.Component:
         text_field(S, "Name", "name", e.name, id="org-name", required=True),
         text_field(S, "Industry", "industry", e.industry, id="org-industry"),
         text_field(S, "Website", "website", e.website, id="org-website", type="url", placeholder="https://"),
-        select_field(S, "Size", "size", sizes, e.size, id="org-size"),
+        select_field(S, "Size", "size", sizes, e.size.value, id="org-size"),
         client_picker(
             S,
             select_id="org-contact",

@@ -18,14 +18,14 @@ from app.ui.admin.common import dollars, form_text, label_of, row_id
 from app.ui.admin.dialogs import SectionWriter
 from app.ui.admin.paged import Listing, PagedList
 from app.ui.admin.state import AdminState, as_actor
+from app.ui.rows import Choice, Row
 
 CATALOGUE = "Products & Services"
 CATALOGUE_PAGE_SIZE = 10  # products per page; each shows its price table
 
 
 @dataclasses.dataclass
-class PriceRow:
-    id: int = 0
+class PriceRow(Row):
     amount: str = ""
     currency: str = ""
     period: str = ""
@@ -33,26 +33,22 @@ class PriceRow:
 
 
 @dataclasses.dataclass
-class ProductRow:
+class ProductRow(Row):
     """A product as its card and its form (Content Management) and its catalogue entry with its prices show it."""
 
-    id: int = 0
     name: str = ""
     description: str = ""
-    category: str = ""
-    category_label: str = ""
+    category: Choice = dataclasses.field(default_factory=Choice)
     active: bool = True
     prices: list[PriceRow] = dataclasses.field(default_factory=list)
 
 
 def product_row(p: dict[str, Any]) -> ProductRow:
-    category = p.get("category") or ""
     return ProductRow(
         id=int(p["id"]),
         name=p["name"],
         description=p.get("description") or "",
-        category=category,
-        category_label=label_of(category),
+        category=Choice.of(p.get("category")),
         active=bool(p.get("is_active")),
         prices=[
             PriceRow(
@@ -67,8 +63,8 @@ def product_row(p: dict[str, Any]) -> ProductRow:
     )
 
 
-class ProductListState(CardList, AdminState):
-    listing: ClassVar[Listing] = card_listing("product", products.list_products, product_row)
+class ProductListState(CardList[ProductRow], AdminState):
+    listing: ClassVar[Listing[ProductRow]] = card_listing("product", products.list_products, product_row)
     rows: list[ProductRow] = []
     sort: str = "name"
     edit: ProductRow = ProductRow()
@@ -106,8 +102,10 @@ class ProductListState(CardList, AdminState):
 # --- Products & Services -----------------------------------------------------------------------------------------
 
 
-class ProductCatalogueState(SectionWriter, PagedList, AdminState):
-    listing: ClassVar[Listing] = Listing(Perm.products_read, CATALOGUE, products.list_products, product_row, "products")
+class ProductCatalogueState(SectionWriter, PagedList[ProductRow], AdminState):
+    listing: ClassVar[Listing[ProductRow]] = Listing(
+        Perm.products_read, CATALOGUE, products.list_products, product_row, "products"
+    )
     rows: rx.Field[list[ProductRow]] = rx.field(default_factory=list)
     page_size: int = CATALOGUE_PAGE_SIZE
     sort: str = "name"

@@ -39,7 +39,7 @@ def _card(p: ObjectVar[ProductRow]) -> rx.Component:
     return rx.el.div(
         card_title(p.name, card_actions(S.can_write, p.name, S.open_edit(p.id), S.ask_delete(p.id, p.name))),
         rx.el.div(
-            rx.cond(p.category != "", badge(p.category_label, "blue"), rx.fragment()),
+            rx.cond(p.category.value != "", badge(p.category.label, "blue"), rx.fragment()),
             rx.cond(p.active, badge("Active", "green"), badge("Inactive", "grey")),
             class_name="flex flex-wrap gap-1.5",
         ),
@@ -54,7 +54,7 @@ def _fields() -> rx.Component:
     categories = [("", "No category"), *[(x.value, label_of(x.value)) for x in ProductCategory]]
     return rx.el.div(
         text_field(S, "Name", "name", e.name, id="product-name", required=True),
-        select_field(S, "Category", "category", categories, e.category, id="product-category"),
+        select_field(S, "Category", "category", categories, e.category.value, id="product-category"),
         area_field(S, "Description", "description", e.description, id="product-description"),
         check_field("is_active", "Active (shown on the public site)", e.active, id="product-active"),
         class_name="grid gap-4 sm:grid-cols-2",
@@ -102,7 +102,7 @@ def _catalogue_product(p: ObjectVar[ProductRow]) -> rx.Component:
             rx.el.div(
                 rx.el.h2(p.name, class_name="font-semibold text-slate-900"),
                 rx.el.div(
-                    rx.cond(p.category != "", badge(p.category_label, "blue"), rx.fragment()),
+                    rx.cond(p.category.value != "", badge(p.category.label, "blue"), rx.fragment()),
                     rx.cond(p.active, badge("Active", "green"), badge("Inactive", "grey")),
                     class_name="mt-1 flex flex-wrap gap-1.5",
                 ),

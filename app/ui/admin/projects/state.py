@@ -14,11 +14,12 @@ from app.models.user import User, UserPublic
 from app.services import booking_settings, organizations, projects
 from app.services.paging import SEARCH_MAX
 from app.ui.admin.cards import CardList, card_listing
-from app.ui.admin.common import Option, day_text, dollars, form_text, label_of, row_id, row_index, without_row
+from app.ui.admin.common import day_text, dollars, form_text, row_id, row_index, without_row
 from app.ui.admin.paged import Listing
 from app.ui.admin.pickers import ClientPicker
 from app.ui.admin.projects.time_state import ProjectTimeMixin
 from app.ui.admin.state import AdminState, as_actor
+from app.ui.rows import Choice, Row
 from app.ui.state.calls import call
 
 MILESTONES_MAX = 50
@@ -33,14 +34,11 @@ class MilestoneRow:
 
 
 @dataclasses.dataclass
-class ProjectRow:
-    id: int = 0
+class ProjectRow(Row):
     name: str = ""
     description: str = ""
-    status: str = ""
-    status_label: str = ""
-    project_type: str = ""
-    type_label: str = ""
+    status: Choice = dataclasses.field(default_factory=Choice)
+    project_type: Choice = dataclasses.field(default_factory=Choice)
     client_id: str = ""
     client: str = ""
     organization_id: str = ""
@@ -71,10 +69,8 @@ def project_row(p: dict[str, Any]) -> ProjectRow:
         id=int(p["id"]),
         name=p["name"],
         description=p.get("description") or "",
-        status=p["status"],
-        status_label=label_of(p["status"]),
-        project_type=p["project_type"],
-        type_label=label_of(p["project_type"]),
+        status=Choice.of(p["status"]),
+        project_type=Choice.of(p["project_type"]),
         client_id=p["client_id"],
         client=p.get("client_name") or "",
         organization_id=str(p.get("organization_id") or ""),
@@ -95,19 +91,19 @@ def project_row(p: dict[str, Any]) -> ProjectRow:
     )
 
 
-class ProjectListState(ProjectTimeMixin, ClientPicker, CardList, AdminState):
-    listing: ClassVar[Listing] = card_listing("project", projects.list_projects_page, project_row)
+class ProjectListState(ProjectTimeMixin, ClientPicker, CardList[ProjectRow], AdminState):
+    listing: ClassVar[Listing[ProjectRow]] = card_listing("project", projects.list_projects_page, project_row)
     rows: list[ProjectRow] = []
     sort: str = "newest"
     edit: ProjectRow = ProjectRow()
     # The dialog's editor; saved with the project through set_milestones.
     milestones: rx.Field[list[MilestoneRow]] = rx.field(default_factory=list)
     # The organization picker: at most organizations.CHOICES_MAX by name; with more, a search box narrows them.
-    org_choices: list[Option] = []
+    org_choices: list[Choice] = []
     org_total: int = 0
     org_search: rx.Field[str] = rx.field("")
     form_org: str = ""
-    managers: list[Option] = []  # staff who may manage a project, for the dialog's select
+    managers: list[Choice] = []  # staff who may manage a project, for the dialog's select
 
     def _delete(self, s: Session, actor: User, target: int) -> None:
         projects.delete_project(s, actor=actor, project_id=target)
@@ -128,17 +124,17 @@ class ProjectListState(ProjectTimeMixin, ClientPicker, CardList, AdminState):
         except Exception:
             self.org_choices, self.org_total = [], 0  # without content:read the project simply has no organization
             return
-        self.org_choices = [Option(id=c["id"], label=c["name"]) for c in result.data]
+        self.org_choices = [Choice(c["id"], c["name"]) for c in result.data]
         self.org_total = result.total
 
     def _new_row(self) -> ProjectRow:
-        return ProjectRow(status="planning", project_type="web_development")
+        return ProjectRow(status=Choice.of("planning"), project_type=Choice.of("web_development"))
 
     async def _open(self, actor: UserPublic, row: ProjectRow) -> None:
         await self._reset_clients(actor, row.client_id)  # the client picker: searched, capped
         self.org_search, self.form_org = "", row.organization_id
         await self._load_orgs(actor)
-        self.managers = [Option(id=i, label=name) for i, name in await call(booking_settings.staff_choices)]
+        self.managers = [Choice(i, name) for i, name in await call(booking_settings.staff_choices)]
         self.edit = row
         self.milestones = [dataclasses.replace(m) for m in row.milestones]
 

@@ -21,11 +21,11 @@ from app.ui.admin.cards import FEATURE
 from app.ui.admin.common import day_text, form_text, row_id
 from app.ui.admin.dialogs import Dialogs
 from app.ui.admin.state import as_actor, error_text, field_errors
+from app.ui.rows import Row
 
 
 @dataclasses.dataclass
-class TimeRow:
-    id: int = 0
+class TimeRow(Row):
     day: str = ""  # "November 24, 2026"
     hours: str = ""
     note: str = ""

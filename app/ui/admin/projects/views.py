@@ -24,7 +24,7 @@ from app.ui.admin.dialog_views import area_field, delete_dialog, number_field, s
 from app.ui.admin.pickers import client_picker
 from app.ui.admin.projects.state import MilestoneRow, ProjectListState, ProjectRow
 from app.ui.admin.projects.time_views import time_button, time_dialog
-from app.ui.admin.widgets import INPUT, badge, badge_by, field
+from app.ui.admin.widgets import INPUT, badge, choice_badge, field
 
 S = ProjectListState
 STATUS_COLORS = {
@@ -48,8 +48,8 @@ def _card(p: ObjectVar[ProjectRow]) -> rx.Component:
     return rx.el.div(
         card_title(p.name, card_actions(S.can_write, p.name, S.open_edit(p.id), S.ask_delete(p.id, p.name))),
         rx.el.div(
-            badge_by(p.status, STATUS_COLORS, p.status_label, data_testid="project-status"),
-            badge(p.type_label, "grey"),
+            choice_badge(p.status, STATUS_COLORS, data_testid="project-status"),
+            badge(p.project_type.label, "grey"),
             class_name="flex flex-wrap gap-1.5",
         ),
         rx.cond(p.client != "", rx.el.p("Client: ", p.client, class_name="text-xs text-slate-500"), rx.fragment()),
@@ -190,8 +190,8 @@ def _fields() -> rx.Component:
             ),
             err["manager_id"],
         ),
-        select_field(S, "Status", "status", status_opts, e.status, id="project-status", required=True),
-        select_field(S, "Type", "project_type", type_opts, e.project_type, id="project-type", required=True),
+        select_field(S, "Status", "status", status_opts, e.status.value, id="project-status", required=True),
+        select_field(S, "Type", "project_type", type_opts, e.project_type.value, id="project-type", required=True),
         number_field(S, "Budget (USD)", "budget", e.budget, "0", step="0.01", id="project-budget"),
         number_field(S, "Progress (%)", "progress_percentage", e.progress, "0", "100", step="1", id="project-progress"),
         _date("Start date", "start_date", "project-start", e.start_date),

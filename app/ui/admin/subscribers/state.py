@@ -22,6 +22,7 @@ from app.ui.admin.common import day_text, label_of
 from app.ui.admin.dialogs import SectionWriter
 from app.ui.admin.paged import Listing, PagedTab, export_url
 from app.ui.admin.state import AdminState
+from app.ui.rows import Choice, Row
 
 PAGE_SIZE = 20
 STATUSES = [s.value for s in SubscriberStatus]
@@ -30,11 +31,9 @@ SOURCE_LABELS = {"footer": "Website footer", "contact": "Contact form"}
 
 
 @dataclasses.dataclass
-class SubscriberRow:
-    id: int = 0
+class SubscriberRow(Row):
     email: str = ""
-    status: str = ""
-    status_label: str = ""
+    status: Choice = dataclasses.field(default_factory=Choice)
     source: str = ""
     subscribed: str = ""  # the day the request came in
     confirmed: str = ""  # the day the link was opened ("" while pending)
@@ -45,8 +44,7 @@ def subscriber_row(sub: SubscriberPublic) -> SubscriberRow:
     return SubscriberRow(
         id=sub.id,
         email=sub.email,
-        status=sub.status,
-        status_label=label_of(sub.status),
+        status=Choice.of(sub.status),
         source=SOURCE_LABELS.get(sub.source or "", label_of(sub.source or "")),
         subscribed=day_text(sub.created_at),
         confirmed=day_text(sub.confirmed_at),
@@ -54,8 +52,8 @@ def subscriber_row(sub: SubscriberPublic) -> SubscriberRow:
     )
 
 
-class SubscriberListState(SectionWriter, PagedTab, AdminState):
-    listing: ClassVar[Listing] = Listing(
+class SubscriberListState(SectionWriter, PagedTab[SubscriberRow], AdminState):
+    listing: ClassVar[Listing[SubscriberRow]] = Listing(
         Perm.content_read, FEATURE, newsletter_admin.list_subscribers, subscriber_row, "subscribers"
     )
     rows: rx.Field[list[SubscriberRow]] = rx.field(default_factory=list)

@@ -18,7 +18,7 @@ from app.ui.admin.dialogs import shown
 from app.ui.admin.section import filter_select, section_page
 from app.ui.admin.subscribers.state import SORTS, STATUSES, SubscriberListState, SubscriberRow
 from app.ui.admin.tables import Column, data_table
-from app.ui.admin.widgets import BTN_SECONDARY, badge_by
+from app.ui.admin.widgets import BTN_SECONDARY, choice_badge
 
 STATUS_COLORS = {"pending": "yellow", "confirmed": "green", "unsubscribed": "grey"}
 S = SubscriberListState
@@ -44,7 +44,7 @@ def _email(sub: ObjectVar[SubscriberRow]) -> rx.Component:
     return rx.fragment(
         rx.el.p(sub.email, class_name="break-all font-medium text-slate-900"),
         rx.el.div(
-            rx.el.span(badge_by(sub.status, STATUS_COLORS, sub.status_label), class_name="lg:hidden"),
+            rx.el.span(choice_badge(sub.status, STATUS_COLORS), class_name="lg:hidden"),
             rx.el.span(sub.source, " · ", sub.subscribed),
             class_name="mt-1 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-slate-500 xl:hidden",
         ),
@@ -57,7 +57,7 @@ def _subscribed(sub: ObjectVar[SubscriberRow]) -> rx.Component:
 
 
 def _status(sub: ObjectVar[SubscriberRow]) -> rx.Component:
-    return badge_by(sub.status, STATUS_COLORS, sub.status_label, data_testid="subscriber-status")
+    return choice_badge(sub.status, STATUS_COLORS, data_testid="subscriber-status")
 
 
 def _unsubscribe(sub: ObjectVar[SubscriberRow]) -> rx.Component:

@@ -28,7 +28,7 @@ KNOB = "inline-block h-5 w-5 rounded-full bg-white shadow transition-transform"
 def permissions_button(row: Any) -> rx.Component:  # the table's AccountRow var
     """A row's way into the account's permissions (not for clients: they hold none)."""
     return rx.cond(
-        row.role != "client",
+        row.role.value != "client",
         icon_button(
             "shield-check",
             "Permissions",

@@ -12,13 +12,7 @@ from app.ui.admin.section import filter_select
 from app.ui.admin.tables import Column
 from app.ui.admin.users.permissions_views import permissions_button, permissions_dialog
 from app.ui.admin.users.state import ROLE_COLORS, ROLE_FILTERS, UsersState
-from app.ui.admin.widgets import (
-    BTN_PRIMARY,
-    allowed_button,
-    badge_by,
-    field,
-    select,
-)
+from app.ui.admin.widgets import BTN_PRIMARY, allowed_button, choice_badge, field, select
 
 
 def _user_cell(row: ObjectVar[AccountRow]) -> rx.Component:
@@ -32,10 +26,10 @@ def _user_cell(row: ObjectVar[AccountRow]) -> rx.Component:
 
 def _role_cell(row: ObjectVar[AccountRow]) -> rx.Component:
     return rx.el.div(
-        badge_by(row.role, ROLE_COLORS, row.role_label),
+        choice_badge(row.role, ROLE_COLORS),
         rx.cond(
-            row.employee_type_label != "",
-            rx.el.p(row.employee_type_label, class_name="mt-1 text-xs text-slate-500"),
+            row.employee_type.label != "",
+            rx.el.p(row.employee_type.label, class_name="mt-1 text-xs text-slate-500"),
             rx.fragment(),
         ),
     )
@@ -51,7 +45,7 @@ COLUMNS: list[Column[AccountRow]] = [
 
 
 def _actions(row: ObjectVar[AccountRow]) -> rx.Component:
-    reset_allowed = UsersState.can_reset_any | ((row.role == "client") & UsersState.can_reset_clients)
+    reset_allowed = UsersState.can_reset_any | ((row.role.value == "client") & UsersState.can_reset_clients)
     return rx.el.div(
         permissions_button(row),
         row_actions(UsersState, row, reset_allowed=reset_allowed),
@@ -79,7 +73,7 @@ def _edit_dialog() -> rx.Component:
                 "Employee type",
                 "employee_type",
                 EMPLOYEE_TYPE_OPTIONS,
-                s.edit.employee_type,
+                s.edit.employee_type.value,
                 id="edit-employee-type",
                 required=True,
             ),
