@@ -78,7 +78,19 @@ def session(engine: Engine) -> Iterator[Session]:
         yield s
 
 
+def _order(item: pytest.Item) -> int:
+    path = str(item.path)
+    if "/tests/e2e/" in path:
+        return 2
+    return 1 if "/tests/ui/" in path else 0
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Browser journeys run last: Playwright's sync API keeps an event loop running in this thread until the session
-    ends, which would stop the in-process handler tests (asyncio.run) that come after them alphabetically."""
-    items.sort(key=lambda item: "/tests/e2e/" in str(item.path))
+    """The tests that commit run after the rolled-back ones, whatever order the paths were named in, and browser
+    journeys run last.
+
+    The Reflex handler tests (tests/ui) run services in sessions of their own, so their rows stay in the test
+    database; the API and service tests that count rows (an empty outbox, every project by status) must run first.
+    Playwright's sync API keeps an event loop running in this thread until the session ends, which would stop the
+    in-process handler tests (asyncio.run) that come after them."""
+    items.sort(key=_order)
