@@ -28,13 +28,18 @@ LOCK := uv pip compile --quiet --universal --python-version 3.11 --generate-hash
 .PHONY: run run-cluster dev preview test test-fast lint format lock setup migrate seed clean screenshots bench bench-admin bench-ws bench-startup bench-pages torture faults
 
 # Installed from the hashed lock files only: pip refuses any package, or any file, whose hash is not in the lock.
+# The locks hold the whole tree, so pip installs them as they are (--no-deps) and `pip check` proves nothing is
+# missing: left to resolve, pip 23 answers a dependency's extra (reflex's `granian[reload]`) with the newest release
+# on PyPI, which hash mode then refuses as unpinned.
 .venv/.installed: requirements.lock
 	test -x .venv/bin/python || $(PYTHON) -m venv .venv
-	$(PIP) install --quiet --require-hashes -r requirements.lock
+	$(PIP) install --quiet --require-hashes --no-deps -r requirements.lock
+	$(PIP) check
 	touch $@
 
 .venv/.installed-dev: .venv/.installed requirements-dev.lock
-	$(PIP) install --quiet --require-hashes -r requirements-dev.lock
+	$(PIP) install --quiet --require-hashes --no-deps -r requirements-dev.lock
+	$(PIP) check
 	touch $@
 
 # The activated virtualenv gets the toolchain and switches above (between markers, replaced when this file changes).
