@@ -156,7 +156,7 @@ class AccountsMixin(Dialogs, PagedList[AccountRow], AdminState, mixin=True):
 
     @rx.event
     def set_form_role(self, value: str) -> None:
-        self.form_role = str(value)
+        self.form_role = str(value)[:20]
 
     @rx.event
     async def submit_create(self, form: dict[str, Any]) -> AsyncIterator[None]:
@@ -201,7 +201,7 @@ class AccountsMixin(Dialogs, PagedList[AccountRow], AdminState, mixin=True):
 
     @rx.event
     def set_edit_role(self, value: str) -> None:
-        self.edit_role = str(value)
+        self.edit_role = str(value)[:20]
 
     def _edit_payload(self, form: dict[str, Any]) -> dict[str, str]:
         return clean_form(form, self._edit_keys())
