@@ -63,6 +63,27 @@ def _wait_until(ok: Callable[[], bool], what: str, limit: float, proc: subproces
     raise RuntimeError(f"{what}: not ready within {limit:.0f} s")
 
 
+def _process_tree(root: int) -> list[int]:
+    """`root` and its child processes (nginx: the master and its workers)."""
+    children = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == root:  # the field after the name is the ppid
+                children.append(int(stat.parent.name))
+    return [root, *children]
+
+
+def _socket_inodes(pid: int) -> set[str]:
+    inodes = set()
+    with contextlib.suppress(OSError):
+        for fd in Path(f"/proc/{pid}/fd").iterdir():
+            with contextlib.suppress(OSError):
+                link = os.readlink(fd)
+                if link.startswith("socket:["):
+                    inodes.add(link[8:-1])
+    return inodes
+
+
 def ensure_database(url: str) -> None:
     """Create the database `url` names on its server if it does not exist yet."""
     import psycopg
@@ -144,6 +165,33 @@ class Cluster:
         self.procs[index] = proc
         health = f"http://127.0.0.1:{port}/api/health"
         _wait_until(lambda: httpx.get(health, timeout=2).status_code == 200, f"app process {index}", 180, proc)
+
+    def rejoin(self, index: int, limit: float = 60) -> None:
+        """Start process `index` again and wait until nginx has taken it back: nginx leaves a process that failed out
+        for FAIL_TIMEOUT_S and only then sends it requests again, so a fixed wait after the start assumes a warm
+        machine. The condition is seen, not guessed: nginx holds a connection to the process after passing it one."""
+        self.start_process(index)
+        port = self.backend_ports[index]
+
+        def taken_back() -> bool:
+            httpx.get(self.url + "/api/health", timeout=5)  # requests through nginx, spread over its processes
+            return self._nginx_connected_to(port)
+
+        _wait_until(taken_back, f"nginx taking app process {index} back", limit, self.nginx)
+
+    def _nginx_connected_to(self, port: int) -> bool:
+        """Whether one of nginx's processes has an established TCP connection to 127.0.0.1:`port` (Linux /proc)."""
+        if self.nginx is None:
+            return False
+        inodes = {inode for pid in _process_tree(self.nginx.pid) for inode in _socket_inodes(pid)}
+        for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+            with contextlib.suppress(OSError), open(table) as rows:
+                for row in list(rows)[1:]:
+                    fields = row.split()
+                    remote_port, state, inode = int(fields[2].rsplit(":", 1)[1], 16), fields[3], fields[9]
+                    if remote_port == port and state == "01" and inode in inodes:  # 01: ESTABLISHED
+                        return True
+        return False
 
     def kill_process(self, index: int) -> None:
         """SIGKILL the process and its workers: a crash, not a shutdown."""
