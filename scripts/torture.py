@@ -5,10 +5,12 @@ HYPOTHESIS_EXAMPLES) and each suite's outcome, size and time goes into a table w
 then the load run (scripts/load.py: 200 visitors and 50 signed-in clients for 5 minutes) adds p50/p95/p99 per route,
 the 5xx count and the server's memory at the start and the end, and the fault run (scripts/faults.py: PostgreSQL,
 the app, Redis, SMTP, the scheduling service and the upload disk failing one at a time under load) adds what failed,
-how fast it recovered and whether any acknowledged write or mail was lost.
+how fast it recovered and whether any acknowledged write or mail was lost, and the race scripts (RACE_SCRIPTS) add
+what parallel payments record on one invoice, the calendar a burst of anonymous bookers leaves, and the mail a public
+trigger can send one recipient in a day.
 A suite that fails makes the whole command fail (after the report is written, so the failure is on record).
 
-Usage: python scripts/torture.py [--quick] [--only-load | --only-faults] [--out docs/reliability.md]
+Usage: python scripts/torture.py [--quick] [--only-load | --only-faults | --only-races] [--out docs/reliability.md]
 """
 
 from __future__ import annotations
@@ -284,6 +286,36 @@ def faults(out: Path, *, quick: bool) -> bool:
     return done.returncode == 0
 
 
+# Each prints markdown rows "| figure | value | how |": races on money, and what the public can make us spend.
+RACE_SCRIPTS = ("scripts/measure_money.py", "scripts/measure_booking.py", "scripts/measure_accounts.py")
+
+
+def races(out: Path) -> bool:
+    """The race and public-trigger figures (each script on a database of its own), as the report's Races section."""
+    rows, ok = [], True
+    for script in RACE_SCRIPTS:
+        done = subprocess.run([sys.executable, script], cwd=ROOT, capture_output=True, text=True, check=False)
+        ok = ok and done.returncode == 0
+        found = [line for line in done.stdout.splitlines() if line.startswith("| ")]
+        rows += found or [f"| `{script}` | failed (exit {done.returncode}) | {done.stderr.strip()[-200:]} |"]
+    replace_section(
+        out,
+        "Races and public triggers",
+        [
+            "## Races and public triggers",
+            "",
+            f"Run: {dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC at commit `{commit()}` (`python scripts/torture.py"
+            " --only-races`). Each figure comes from the real services on a PostgreSQL database of its own.",
+            "",
+            "| figure | value | how |",
+            "|---|---|---|",
+            *rows,
+            "",
+        ],
+    )
+    return ok
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="the examples of `make test` (a check of this script)")
@@ -294,7 +326,12 @@ def main() -> int:
     parser.add_argument(
         "--only-faults", action="store_true", help="run the faults again and replace only the report's Faults section"
     )
+    parser.add_argument(
+        "--only-races", action="store_true", help="measure the races again and replace only the Races section"
+    )
     args = parser.parse_args()
+    if args.only_races:
+        return 0 if races(args.out) else 1
     if args.only_load:
         return rerun_load(args.out, quick=args.quick)
     if args.only_faults:
@@ -307,6 +344,8 @@ def main() -> int:
         failed.append("Load")
     if not faults(args.out, quick=args.quick):
         failed.append("Faults")
+    if not races(args.out):
+        failed.append("Races")
     sys.stdout.write(f"{args.out}: {len(results)} suites, failed: {', '.join(failed) or 'none'}\n")
     return 1 if failed else 0
 
