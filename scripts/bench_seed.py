@@ -398,7 +398,19 @@ def _next_invoice_numbers(conn: psycopg.Connection) -> dict[int, int]:
         if len(parts) == 3 and parts[0] == "INV" and parts[1].isdigit() and parts[2].isdigit():
             year, seq = int(parts[1]), int(parts[2])
             numbers[year] = max(numbers.get(year, 1), seq + 1)
+    for year, last in conn.execute("SELECT year, last_number FROM invoice_number_counters").fetchall():
+        numbers[year] = max(numbers.get(year, 1), last + 1)  # numbers of deleted drafts are not reused either
     return numbers
+
+
+def _raise_invoice_counters(conn: psycopg.Connection, numbers: dict[int, int]) -> None:
+    """The services number invoices from these counters: continue after the bulk ones."""
+    for year, after in numbers.items():
+        conn.execute(
+            "INSERT INTO invoice_number_counters (year, last_number) VALUES (%s, %s) ON CONFLICT (year) DO UPDATE"
+            " SET last_number = excluded.last_number WHERE invoice_number_counters.last_number < excluded.last_number",
+            (year, after - 1),
+        )
 
 
 def seed(url: str, scale: float, *, say: Any = print, random_seed: int = 2026) -> dict[str, int]:
@@ -427,6 +439,7 @@ def seed(url: str, scale: float, *, say: Any = print, random_seed: int = 2026) -
             "invoices", "invoices", INVOICE_COLUMNS, _invoices(ctx, scaled("invoices", scale), first_id, numbers, items)
         )
         conn.execute("SELECT setval(pg_get_serial_sequence('invoices', 'id'), (SELECT max(id) FROM invoices))")
+        _raise_invoice_counters(conn, numbers)
         step("invoice items", "invoice_items", ITEM_COLUMNS, items)
         step("applications", "job_applications", APPLICATION_COLUMNS, _applications(ctx, scaled("applications", scale)))
         step("meetings", "meetings", MEETING_COLUMNS, _meetings(ctx, scaled("meetings", scale)))

@@ -30,6 +30,16 @@ class Invoice(Stamped, table=True):
     notes: str | None = text()
 
 
+class InvoiceNumberCounter(SQLModel, table=True):
+    """The last invoice number handed out in a year: bumped under its row lock in the transaction that inserts the
+    invoice, so parallel creators queue and numbers are unique, gapless and past 9999 simply longer."""
+
+    __tablename__ = "invoice_number_counters"
+
+    year: int = Field(primary_key=True, sa_column_kwargs={"autoincrement": False})
+    last_number: int
+
+
 class InvoiceItem(Stamped, table=True):
     __tablename__ = "invoice_items"
 

@@ -6,6 +6,7 @@ rounded half-up to the cent, and the total is their sum, so the PDF, the portal 
 
 from __future__ import annotations
 
+import re
 import uuid
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -15,12 +16,11 @@ from typing import Annotated, Any, Unpack
 
 from pydantic import AfterValidator, ConfigDict, Field
 from sqlalchemy import func, text
-from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from app.core.config import settings
-from app.core.db import MAX_ID, get_by_id
-from app.core.errors import Conflict, Invalid
+from app.core.db import MAX_ID, get_by_id, valid_id
+from app.core.errors import Invalid, NotFound
 from app.core.permissions import Perm
 from app.models.base import utcnow
 from app.models.billing import Invoice, InvoiceItem, Payment
@@ -36,7 +36,6 @@ from app.services.paging import Listing, Ordering, Page, View, one_of
 from app.services.schema import AList, Day, Input, Money, RawText, Text, Whole, parse, problem, required
 
 CENT = Decimal("0.01")
-NUMBER_ATTEMPTS = 5
 
 
 def line_amount(quantity: int, unit_price: Decimal) -> Decimal:
@@ -49,17 +48,32 @@ def totals(amounts: list[Decimal], tax_rate_percent: Decimal) -> tuple[Decimal, 
     return subtotal, tax, subtotal + tax
 
 
-INVOICE_NUMBER_LOCK = 72_001  # an arbitrary application-wide advisory lock id
+# The year's counter row, bumped in the transaction that inserts the invoice. The upsert locks the row (PostgreSQL;
+# SQLite has one writer): a parallel creator waits until this transaction ends, then takes the next number, or this
+# one if it rolled back. Numbers are compared as integers, so INV-2026-9999 is followed by INV-2026-10000.
+_BUMP = text(
+    "INSERT INTO invoice_number_counters (year, last_number) VALUES (:year, 1) "
+    "ON CONFLICT (year) DO UPDATE SET last_number = invoice_number_counters.last_number + 1 "
+    "RETURNING last_number"
+)
+# Raise a year's counter to at least :n (an invoice inserted with its own number, like the demo content's).
+_RAISE = text(
+    "INSERT INTO invoice_number_counters (year, last_number) VALUES (:year, :n) "
+    "ON CONFLICT (year) DO UPDATE SET last_number = excluded.last_number "
+    "WHERE invoice_number_counters.last_number < excluded.last_number"
+)
+NUMBER = re.compile(r"INV-(\d{4})-(\d+)")
 
 
 def _next_number(s: Session, year: int) -> str:
-    if s.get_bind().dialect.name == "postgresql":
-        # Creators queue here until the holder commits, so numbers are sequential with neither duplicates nor retries.
-        s.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": INVOICE_NUMBER_LOCK})
-    prefix = f"INV-{year}-"
-    last = s.exec(select(func.max(Invoice.invoice_number)).where(col(Invoice.invoice_number).startswith(prefix))).one()
-    sequence = int(last.removeprefix(prefix)) + 1 if last else 1
-    return f"{prefix}{sequence:04d}"
+    sequence = s.execute(_BUMP, {"year": year}).scalar_one()
+    return f"INV-{year}-{sequence:04d}"
+
+
+def number_used(s: Session, invoice_number: str) -> None:
+    """Note a number given to an invoice inserted by other means, so the counter never hands it out again."""
+    if match := NUMBER.fullmatch(invoice_number):
+        s.execute(_RAISE, {"year": int(match[1]), "n": int(match[2])})
 
 
 # --- what a form may send ---------------------------------------------------------------------------------------
@@ -290,35 +304,28 @@ def create_invoice(s: Session, *, actor: User, data: InvoiceCreate | Mapping[str
     body = parse(InvoiceCreate, data)
     header = _header(s, body)
     priced = _priced(body.items, body.tax_rate or Decimal(0))
-    year = utcnow().year
-    for _attempt in range(NUMBER_ATTEMPTS):
-        invoice = Invoice(
-            invoice_number=_next_number(s, year),
-            subtotal=priced.subtotal,
-            tax_amount=priced.tax,
-            total_amount=priced.total,
-            **header,
+    invoice = Invoice(
+        invoice_number=_next_number(s, utcnow().year),
+        subtotal=priced.subtotal,
+        tax_amount=priced.tax,
+        total_amount=priced.total,
+        **header,
+    )
+    s.add(invoice)
+    s.flush()  # the unique constraint stays the last word: a clash (a hand-made row) fails rather than duplicates
+    s.add_all(
+        InvoiceItem(
+            invoice_id=invoice.id,  # type: ignore[arg-type]
+            description=line.description,
+            quantity=line.quantity,
+            unit_price=line.unit_price,
+            amount=line.amount,
         )
-        s.add(invoice)
-        try:
-            s.flush()  # the unique constraint is the last word (SQLite has no advisory lock): retry on a clash
-        except IntegrityError:
-            s.rollback()
-            continue
-        s.add_all(
-            InvoiceItem(
-                invoice_id=invoice.id,  # type: ignore[arg-type]
-                description=line.description,
-                quantity=line.quantity,
-                unit_price=line.unit_price,
-                amount=line.amount,
-            )
-            for line in priced.lines
-        )
-        audit.record(s, actor=actor, action="invoice.create", entity=invoice)
-        s.commit()
-        return _dto(s, invoice)
-    raise Conflict("Could not allocate an invoice number, please try again")
+        for line in priced.lines
+    )
+    audit.record(s, actor=actor, action="invoice.create", entity=invoice)
+    s.commit()
+    return _dto(s, invoice)
 
 
 def _dto(s: Session, invoice: Invoice) -> dict[str, Any]:
@@ -326,14 +333,26 @@ def _dto(s: Session, invoice: Invoice) -> dict[str, Any]:
     return invoice_dto(invoice, items)
 
 
-def _get(s: Session, invoice_id: int) -> Invoice:
-    return access.found(s, Invoice, invoice_id, "Invoice")
+def _locked(s: Session, invoice_id: int) -> Invoice:
+    """The invoice, its row locked until this transaction ends and read afresh after the lock.
+
+    Every change of an invoice or of its payments starts here (issue, payment, delete, and whatever comes next: online
+    payment, void, reminders), so two of them on one invoice run one after the other and the second decides on what
+    the first left: an invoice is paid once and mailed once. SQLite ignores FOR UPDATE; it has one writer.
+    """
+    if not valid_id(invoice_id):
+        raise NotFound("Invoice not found")
+    query = select(Invoice).where(Invoice.id == invoice_id).with_for_update()
+    invoice = s.exec(query.execution_options(populate_existing=True)).first()
+    if invoice is None:
+        raise NotFound("Invoice not found")
+    return invoice
 
 
 def issue_invoice(s: Session, *, actor: User, invoice_id: int) -> dict[str, Any]:
     """Draft → pending: the client can now see it, and is told by e-mail."""
     access.require(actor, Perm.billing_write, "issue invoices")
-    invoice = _get(s, invoice_id)
+    invoice = _locked(s, invoice_id)
     if invoice.status != InvoiceStatus.draft:
         raise Invalid("Only draft invoices can be issued.")
     invoice.status = InvoiceStatus.pending
@@ -363,7 +382,9 @@ def record_payment(
 ) -> dict[str, Any]:
     """Record a payment on an issued invoice; once payments cover the total, it is paid (paid date set)."""
     access.require(actor, Perm.billing_write, "record payments on invoices")
-    invoice = _get(s, invoice_id)
+    invoice = _locked(s, invoice_id)
+    if invoice.status == InvoiceStatus.paid:
+        raise Invalid("This invoice is already paid in full: nothing is outstanding.")
     if invoice.status != InvoiceStatus.pending:
         raise Invalid("Payments can be recorded on issued, unpaid invoices only.")
     body = parse(PaymentCreate, data or {})
@@ -375,7 +396,10 @@ def record_payment(
     outstanding = invoice.total_amount - Decimal(paid_so_far)
     value = body.amount if body.amount is not None else outstanding
     day = body.paid_on or date.today()
-    if value <= 0 or value > outstanding:
+    if value > outstanding:
+        message = f"${value:,.2f} is more than the ${outstanding:,.2f} outstanding on this invoice"
+        raise Invalid(message, errors={"amount": message})
+    if value <= 0:
         message = f"Amount must be between $0.01 and the outstanding ${outstanding:,.2f}"
         raise Invalid(message, errors={"amount": message})
     s.add(
@@ -398,7 +422,7 @@ def record_payment(
 def delete_draft(s: Session, *, actor: User, invoice_id: int) -> None:
     """Only drafts may be deleted: an issued invoice is a business record."""
     access.require(actor, Perm.billing_write, "delete invoices")
-    invoice = _get(s, invoice_id)
+    invoice = _locked(s, invoice_id)
     if invoice.status != InvoiceStatus.draft:
         raise Invalid("Issued invoices cannot be deleted.")
     audit.record(s, actor=actor, action="invoice.delete", details={"number": invoice.invoice_number})

@@ -37,6 +37,7 @@ from app.models import (
     User,
 )
 from app.services import demo_content as content
+from app.services.billing import number_used
 from app.services.users import create_user, get_user_by_identifier
 
 log = logging.getLogger(__name__)
@@ -304,6 +305,7 @@ def _seed_invoices(s: Session, report: SeedReport, client: User, projects: dict[
         )
         s.add(invoice)
         s.flush()
+        number_used(s, invoice.invoice_number)  # staff's next invoice follows the demo ones
         for (description, quantity, unit_price), amount in zip(row["items"], amounts, strict=True):
             line = {"description": description, "quantity": quantity, "unit_price": unit_price, "amount": amount}
             s.add(InvoiceItem(invoice_id=_id(invoice), **line))

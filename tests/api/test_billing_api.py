@@ -82,3 +82,26 @@ def test_null_means_not_given_in_an_invoice_and_a_payment(client: TestClient, se
         "items.0.unit_price": "Unit price is required",
         "tax_rate": "Tax rate cannot exceed 100%",
     }
+
+
+def test_a_payment_past_what_is_outstanding_is_refused_and_changes_nothing(
+    client: TestClient, session: Session
+) -> None:
+    payer = f.user(session, "over_payer")
+    as_user(client, session, f.user(session, "over_cfo", role=Role.employee, employee_type=EmployeeType.cfo))
+    invoice = client.post(
+        "/api/admin/invoices",
+        json={"client_id": str(payer.id), "items": [{"description": "Audit", "quantity": 1, "unit_price": "100"}]},
+    ).json()["data"]
+    client.post(f"/api/admin/invoices/{invoice['id']}/issue")
+    pay = f"/api/admin/invoices/{invoice['id']}/payments"
+    assert client.post(pay, json={"amount": "60"}).status_code == 200
+
+    over = client.post(pay, json={"amount": "60"})
+    assert over.status_code == 422
+    message = "$60.00 is more than the $40.00 outstanding on this invoice"
+    assert over.json()["message"] == message and over.json()["errors"] == {"amount": message}
+    assert client.post(pay, json={"amount": "40"}).json()["data"]["status"] == "paid"
+    again = client.post(pay, json={"amount": "40"})
+    assert again.status_code == 422
+    assert again.json()["message"] == "This invoice is already paid in full: nothing is outstanding."
