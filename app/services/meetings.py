@@ -89,7 +89,9 @@ def list_meetings(s: Session, *, actor: User) -> dict[str, list[dict[str, object
         query = query.where(Meeting.client_id == actor.id)
     now = utcnow()
     meetings = s.exec(query.order_by(col(Meeting.start_time))).all()
-    upcoming = [m for m in meetings if m.end_time >= now and m.status == MeetingStatus.scheduled]
+    # Unconfirmed holds are never a client's (staff who see all find them upcoming, as they are).
+    live = (MeetingStatus.scheduled, MeetingStatus.unconfirmed)
+    upcoming = [m for m in meetings if m.end_time >= now and m.status in live]
     past = [m for m in reversed(meetings) if m not in upcoming]
     return {"upcoming": [meeting_dto(m) for m in upcoming], "past": [meeting_dto(m) for m in past]}
 
