@@ -137,10 +137,7 @@ def _busy(
         .where(or_(col(Meeting.status) == MeetingStatus.scheduled, held))
         .where(col(Meeting.start_time) < hi + timedelta(days=1), col(Meeting.end_time) > lo - timedelta(days=1))
     )
-    if t.organizer_id is None:  # no organizer: the company's one shared calendar
-        query = query.where(col(Meeting.organizer_id).is_(None))
-    else:
-        query = query.where(Meeting.organizer_id == t.organizer_id)
+    query = query.where(_organizer_is(t.organizer_id))
     if exclude_id is not None:
         query = query.where(Meeting.id != exclude_id)
     return [
