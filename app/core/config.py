@@ -63,6 +63,8 @@ class Settings(BaseSettings):
     # A join-link template for in-app bookings whose meeting type has none, e.g. https://meet.jit.si/{room}
     # ("{room}" becomes a random room name). Unset: the invitation says the organizer will send the link.
     meeting_room_url: str | None = None
+    # A booking made signed out holds its slot this long unless the booker confirms it from the mailed link.
+    booking_hold_minutes: int = 30
 
     calendly_token: SecretStr | None = None
     calendly_api_url: str = "https://api.calendly.com"

@@ -56,6 +56,8 @@ class InvoiceStatus(StrEnum):
 
 
 class MeetingStatus(StrEnum):
+    # unconfirmed: booked signed out, holding its slot until the booker confirms from the mailed link (or it expires)
+    unconfirmed = "unconfirmed"
     scheduled = "scheduled"
     completed = "completed"
     cancelled = "cancelled"

@@ -11,14 +11,18 @@ from sqlmodel import Field
 from app.models.base import Stamped, enum_field, string_list, text, timestamp
 from app.models.enums import MeetingStatus
 
+# The rows that hold a slot. An expired hold keeps holding here until it is released (cancelled, link cleared), which
+# the booking service does under the calendar lock before it checks a slot, and the background job every pass.
+BOOKED = "status IN ('scheduled', 'unconfirmed') AND manage_token_hash IS NOT NULL"
+
 
 class Meeting(Stamped, table=True):
     """A meeting with a client: scheduled by staff, reported by Calendly, or booked in-app (the booking fields).
 
     No double booking: on PostgreSQL the migration adds an exclusion constraint (`ex_meetings_no_double_booking`) so
-    two scheduled bookings of one organizer can never overlap, whatever the application does; alembic cannot render
-    or compare exclusion constraints, so it lives in the migration only. The partial unique index below is the part
-    SQLite can enforce too (one booking per organizer and start time).
+    two bookings of one organizer (scheduled, or unconfirmed holds) can never overlap, whatever the application does;
+    alembic cannot render or compare exclusion constraints, so it lives in the migration only. The partial unique
+    index below is the part SQLite can enforce too (one booking per organizer and start time).
     """
 
     __tablename__ = "meetings"
@@ -28,8 +32,8 @@ class Meeting(Stamped, table=True):
             "organizer_id",
             "start_time",
             unique=True,
-            postgresql_where=sa.text("status = 'scheduled' AND manage_token_hash IS NOT NULL"),
-            sqlite_where=sa.text("status = 'scheduled' AND manage_token_hash IS NOT NULL"),
+            postgresql_where=sa.text(BOOKED),
+            sqlite_where=sa.text(BOOKED),
         ),
     )
 
@@ -57,6 +61,11 @@ class Meeting(Stamped, table=True):
     booker_notes: str | None = text()
     manage_token_hash: str | None = Field(default=None, max_length=64, unique=True)
     sequence: int = 0
+    # An unconfirmed booking: until when it holds its slot, the mailed confirmation link's keyed hash, and a keyed hash
+    # of the booker's address (an IPv6 one by its /64), which caps the open holds per address.
+    hold_expires_at: datetime | None = timestamp(nullable=True)
+    confirm_token_hash: str | None = Field(default=None, max_length=64, unique=True)
+    booker_address_hash: str | None = Field(default=None, max_length=64)
 
 
 class MeetingType(Stamped, table=True):

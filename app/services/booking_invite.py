@@ -150,3 +150,23 @@ def send(
         subject, body = _letter(m, t, method, link, staff=staff, tz=tz)
         attachment = mail.Attachment(filename, content_type, ics(s, m, t, method, manage_link=link))
         mail.enqueue(s, to=to, subject=subject, text=body, attachments=[attachment])
+
+
+def ask_to_confirm(
+    s: Session, m: Meeting, t: MeetingType | None, *, confirm_link: str, time_zone: str | None = None
+) -> None:
+    """Mail the booker of an unconfirmed hold the link that confirms it, in the caller's transaction. No invitation
+    and nothing to the organizer: until the address is proven, no calendar holds the meeting."""
+    tz = reader_zone(time_zone)
+    kind = t.name if t else m.meeting_type or "Meeting"
+    when = local_time(m.start_time, tz)
+    until = local_time(m.hold_expires_at or m.start_time, tz)
+    minutes = int((m.end_time - m.start_time).total_seconds() // 60)
+    body = (
+        f"Please confirm your {kind} with {company.cached().name}.\n\n"
+        f"When: {when} ({minutes} minutes)\n\n"
+        f"To confirm it, open: {confirm_link}\n\n"
+        f"We hold this time for you until {until}. If it is not confirmed by then, the time is released.\n"
+        "If you did not book this meeting, ignore this e-mail: nothing is booked without your confirmation.\n"
+    )
+    mail.enqueue(s, to=m.booker_email or "", subject=f"Please confirm: {kind} on {when}", text=body)

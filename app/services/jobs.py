@@ -1,4 +1,5 @@
-"""Background work of each server process: deliver the mail outbox and prune old rate-limit events."""
+"""Background work of each server process: deliver the mail outbox, prune old rate-limit events and release the
+booking holds that were not confirmed in time."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import asyncio
 import logging
 
 from app.core.db import session_scope
-from app.services import mail, ratelimit
+from app.services import booking, mail, ratelimit
 
 log = logging.getLogger(__name__)
 
@@ -14,7 +15,7 @@ INTERVAL_S = 5.0
 
 
 def run_once() -> int:
-    """One pass: deliver due mail, forget stale rate-limit events; returns messages delivered.
+    """One pass: deliver due mail, forget stale rate-limit events, release expired holds; returns messages delivered.
 
     Each task has its own session and transaction, and a failure of one is logged and does not stop the other:
     a broken outbox must not let the rate-limit table grow without end, nor a pruning error hold back the mail.
@@ -30,6 +31,11 @@ def run_once() -> int:
             ratelimit.prune(s)
     except Exception:
         log.exception("Rate-limit pruning failed in this pass")
+    try:
+        with session_scope() as s:
+            booking.release_expired(s)
+    except Exception:
+        log.exception("Releasing expired booking holds failed in this pass")
     return sent
 
 

@@ -89,7 +89,9 @@ def list_meetings(s: Session, *, actor: User) -> dict[str, list[dict[str, object
         query = query.where(Meeting.client_id == actor.id)
     now = utcnow()
     meetings = s.exec(query.order_by(col(Meeting.start_time))).all()
-    upcoming = [m for m in meetings if m.end_time >= now and m.status == MeetingStatus.scheduled]
+    # Unconfirmed holds are never a client's (staff who see all find them upcoming, as they are).
+    live = (MeetingStatus.scheduled, MeetingStatus.unconfirmed)
+    upcoming = [m for m in meetings if m.end_time >= now and m.status in live]
     past = [m for m in reversed(meetings) if m not in upcoming]
     return {"upcoming": [meeting_dto(m) for m in upcoming], "past": [meeting_dto(m) for m in past]}
 
@@ -103,13 +105,15 @@ def cancel_meeting(s: Session, *, actor: User, meeting_id: int, reason: str | No
         raise Invalid("This meeting is already cancelled.")
     if meeting.status == MeetingStatus.completed or meeting.start_time <= utcnow():
         raise Invalid("Past or completed meetings cannot be cancelled.")
+    confirmed = meeting.status == MeetingStatus.scheduled  # an unconfirmed hold is in nobody's calendar yet
     meeting.status = MeetingStatus.cancelled
     meeting.cancel_reason = ((reason or "").strip() or "Cancelled by client")[:500]
     if meeting.manage_token_hash is not None:  # booked in-app: the calendars on both sides drop the event
-        meeting.manage_token_hash = None
+        meeting.manage_token_hash = meeting.confirm_token_hash = None
         meeting.sequence += 1
         kind = s.get(MeetingType, meeting.meeting_type_id) if meeting.meeting_type_id else None
-        booking_invite.send(s, meeting, kind, method="CANCEL")
+        if confirmed:
+            booking_invite.send(s, meeting, kind, method="CANCEL")
     s.add(meeting)
     details = {"reason": meeting.cancel_reason, "name": meeting.title}
     audit.record(s, actor=actor, action="meeting.cancel", entity=meeting, details=details)

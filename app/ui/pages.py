@@ -10,6 +10,7 @@ from app.ui.site import (  # noqa: F401
     about,
     apply,
     book_meeting,
+    booking_confirm,
     booking_manage,
     careers,
     contact,

@@ -33,3 +33,4 @@ ADMIN_SETTINGS = "/admin/settings"
 # Reflex's special route for unknown paths.
 NOT_FOUND = "404"
 BOOK_MEETING_MANAGE = "/book-meeting/manage"
+BOOK_MEETING_CONFIRM = "/book-meeting/confirm"

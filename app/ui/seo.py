@@ -32,6 +32,7 @@ PRIVATE_PREFIXES: tuple[str, ...] = (
     "/forgot-password",
     "/reset-password",
     "/book-meeting/manage",
+    "/book-meeting/confirm",
 )
 
 

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from fastapi.testclient import TestClient
-from sqlmodel import Session
+from sqlmodel import Session, select
 
 from app.models.enums import Role
 from app.models.meeting import MeetingType
+from app.models.system import EmailOutbox
 from app.services import booking
 from tests import factories as f
 
@@ -43,11 +44,23 @@ def test_book_manage_reschedule_cancel(client: TestClient, session: Session) -> 
     created = client.post("/api/booking", json=body)
     assert created.status_code == 201, created.text
     data = created.json()["data"]
-    assert set(data) == {"id", "start", "end", "joinUrl", "manageUrl"} and data["start"] == first
-    again = client.post("/api/booking", json={**body, "email": "bob@example.com"})
+    assert set(data) == {"id", "start", "end", "status", "holdExpiresAt", "joinUrl", "manageUrl"}
+    assert data["start"] == first and data["status"] == "unconfirmed" and data["holdExpiresAt"]
+    again = client.post("/api/booking", json={**body, "email": "bob@example.com"})  # a hold holds the slot
     assert again.status_code == 409 and again.json()["message"] == booking.TAKEN
 
-    token = data["manageUrl"].split("token=")[1]
+    held = data["manageUrl"].split("token=")[1]
+    shown = client.get(f"/api/booking/manage/{held}").json()["data"]
+    assert shown["status"] == "unconfirmed" and shown["canChange"] is False
+    early = client.post(f"/api/booking/manage/{held}/reschedule", json={"start": second})
+    assert early.status_code == 409 and early.json()["message"] == booking.CONFIRM_FIRST
+    confirm = confirm_link(session, "ann@example.com")
+    assert client.get(f"/api/booking/confirm/{confirm}").json()["data"]["start"] == first
+    confirmed = client.post(f"/api/booking/confirm/{confirm}")
+    assert confirmed.status_code == 200 and confirmed.json()["data"]["status"] == "scheduled"
+    assert client.post(f"/api/booking/confirm/{confirm}").status_code == 404  # used
+    assert client.get(f"/api/booking/manage/{held}").status_code == 404  # whoever typed the address lost the link
+    token = confirmed.json()["data"]["manageUrl"].split("token=")[1]
     shown = client.get(f"/api/booking/manage/{token}").json()["data"]
     assert shown["start"] == first and shown["company"] == "Acme" and shown["canChange"] is True
     moved = client.post(f"/api/booking/manage/{token}/reschedule", json={"start": second})
@@ -60,6 +73,28 @@ def test_book_manage_reschedule_cancel(client: TestClient, session: Session) -> 
     assert client.post(f"/api/booking/manage/{token}/cancel").status_code == 404
     assert client.post(f"/api/booking/manage/{token}/reschedule", json={"start": first}).status_code == 404
     assert client.post("/api/booking", json={**body, "start": second, "email": "cy@example.com"}).status_code == 201
+
+
+def test_an_anonymous_booking_with_a_clients_address_is_not_in_their_portal(
+    client: TestClient, session: Session
+) -> None:
+    """Issue 23, point 3: a stranger's booking in a client's name must not show up in that client's portal."""
+    bookable(session)
+    f.user(session, "portalvictim", email="victim@example.com")
+    start = client.get("/api/booking/slots?type=api-call&days=14").json()["data"][0]["start"]
+    phish = {"type": "api-call", "start": start, "name": "Coastline Billing Team", "email": "victim@example.com"}
+    phish["notes"] = "Your account is suspended, pay at https://evil.example"
+    assert client.post("/api/booking", json=phish).status_code == 201
+    r = client.post("/api/auth/login", json={"identifier": "portalvictim", "password": f.PASSWORD})
+    assert r.status_code == 200, r.text
+    listed = client.get("/api/protected/meetings").json()
+    assert listed["upcoming"] == [] and listed["data"] == []
+
+
+def confirm_link(session: Session, email: str) -> str:
+    rows = session.exec(select(EmailOutbox).where(EmailOutbox.to_address == email)).all()
+    [text] = [r.body_text for r in rows if "/book-meeting/confirm?token=" in r.body_text]
+    return text.split("/book-meeting/confirm?token=", 1)[1].split()[0]
 
 
 def test_bad_input_is_422_with_errors(client: TestClient, session: Session) -> None:

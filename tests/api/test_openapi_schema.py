@@ -24,6 +24,7 @@ BODYLESS = {
     ("post", "/api/calendly/webhook"),  # the raw body is read to check its signature
     ("post", "/api/protected/reset-password/{user_id}/send-link"),  # the path says whom; the link is e-mailed
     ("post", "/api/booking/manage/{token}/cancel"),  # the token in the path is the whole request
+    ("post", "/api/booking/confirm/{token}"),  # the mailed token is the whole request
     ("post", "/api/admin/newsletter/subscribers/{subscriber_id}/unsubscribe"),  # the path names whom
 }
 

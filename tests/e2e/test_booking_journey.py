@@ -1,5 +1,6 @@
-"""Booking without any outside service: a visitor books, gets the invitation, reschedules by the manage link and
-cancels; a signed-in client books as themselves and finds the meeting in the portal.
+"""Booking without any outside service: a visitor books (a hold), confirms from the mailed link, gets the invitation,
+reschedules by the manage link and cancels; a signed-in client books as themselves (confirmed at once) and finds the
+meeting in the portal.
 
 Set BOOKING_SHOTS=<folder> to save a screenshot of each step at 1280 and 390 px.
 """
@@ -50,17 +51,22 @@ def shoot(page: Page, name: str) -> None:
     page.set_viewport_size(size)
 
 
-def invitation(server: Server, to: str, count: int, timeout_s: float = 30) -> tuple[EmailMessage, str, Calendar]:
-    """The `count`-th message to `to` (waiting for the outbox), its iCalendar method and the parsed calendar."""
+def letter(server: Server, to: str, count: int, timeout_s: float = 30) -> EmailMessage:
+    """The `count`-th message to `to`, waiting for the outbox."""
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         mine = [m for m in server.mail.messages if m["To"] == to]
         if len(mine) >= count:
-            msg = mine[count - 1]
-            [part] = [p for p in msg.iter_attachments() if p.get_content_type() == "text/calendar"]
-            return msg, str(part.get_param("method")), Calendar.from_ical(part.get_content())
+            return mine[count - 1]
         time.sleep(0.5)
     pytest.fail(f"no message {count} to {to}")
+
+
+def invitation(server: Server, to: str, count: int, timeout_s: float = 30) -> tuple[EmailMessage, str, Calendar]:
+    """The `count`-th message to `to` (waiting for the outbox), its iCalendar method and the parsed calendar."""
+    msg = letter(server, to, count, timeout_s)
+    [part] = [p for p in msg.iter_attachments() if p.get_content_type() == "text/calendar"]
+    return msg, str(part.get_param("method")), Calendar.from_ical(part.get_content())
 
 
 def body(msg: EmailMessage) -> str:
@@ -89,20 +95,35 @@ def test_visitor_books_reschedules_and_cancels(server: Server, page: Page) -> No
     page.locator("#booking-company").fill("Visitor Co")
     shoot(page, "3-details")
     page.get_by_role("button", name="Confirm booking").click()
-    done = page.get_by_test_id("booking-confirmation")
-    expect(done).to_contain_text("You're booked!")
-    expect(done).to_contain_text("(Asia/Tokyo)")
-    expect(done).to_contain_text("Your host will send you the link")
-    shoot(page, "4-confirmation")
+    held = page.get_by_test_id("booking-held")  # signed out: a hold until confirmed from the e-mail
+    expect(held).to_contain_text("Check your e-mail to confirm")
+    expect(held).to_contain_text("(Asia/Tokyo)")
+    expect(held).to_contain_text(VISITOR)
+    shoot(page, "4-held")
+
+    asked = letter(server, VISITOR, 1)
+    assert "JST" in str(asked["Subject"])  # the letter speaks the visitor's chosen zone
+    assert not list(asked.iter_attachments())  # no invitation before the address is proven
+    confirm = re.search(r"(http\S+/book-meeting/confirm\?token=\S+)", body(asked))
+    assert confirm, body(asked)
+    page.goto(confirm.group(1))
+    ask = page.get_by_test_id("booking-confirm")
+    expect(ask).to_contain_text("Free Consultation")
+    shoot(page, "4b-confirm")
+    ask.get_by_role("button", name="Confirm booking").click()
+    page.wait_for_url(re.compile(r"/book-meeting/manage\?token="))
+    expect(page.get_by_text("Your booking is confirmed.")).to_be_visible()
+    details = page.get_by_test_id("booking-details")
+    expect(details).to_contain_text("Free Consultation")
+    expect(details).to_contain_text("Your host will send you the link")
     with page.expect_download() as download:
-        done.get_by_role("button", name="Add to calendar").click()
+        details.get_by_role("button", name="Add to calendar").click()
     ics = Calendar.from_ical(Path(download.value.path()).read_bytes())
     assert str(ics.walk("VEVENT")[0]["ATTENDEE"]) == f"mailto:{VISITOR}"
 
-    msg, method, cal = invitation(server, VISITOR, 1)
+    msg, method, cal = invitation(server, VISITOR, 2)
     [event] = cal.walk("VEVENT")
     assert method == "REQUEST" and event.decoded("DTSTART").isoformat().replace("+00:00", "Z") == start
-    assert "JST" in str(msg["Subject"])  # the letter speaks the visitor's chosen zone
     uid = str(event["UID"])
     link = re.search(r"(http\S+/book-meeting/manage\?token=\S+)", body(msg))
     assert link, body(msg)
@@ -119,7 +140,7 @@ def test_visitor_books_reschedules_and_cancels(server: Server, page: Page) -> No
     picker.locator("[data-slot]").nth(3).click()
     page.wait_for_url(lambda url: "token=" in url and url != link.group(1))
     expect(page.get_by_text("Your meeting has a new time.")).to_be_visible()  # also after the move to the new link
-    _, method, cal = invitation(server, VISITOR, 2)
+    _, method, cal = invitation(server, VISITOR, 3)
     [event] = cal.walk("VEVENT")
     assert method == "REQUEST" and str(event["UID"]) == uid and int(event["SEQUENCE"]) == 1
     assert event.decoded("DTSTART").isoformat().replace("+00:00", "Z") == new_start
@@ -130,10 +151,12 @@ def test_visitor_books_reschedules_and_cancels(server: Server, page: Page) -> No
     page.get_by_role("alertdialog").get_by_role("button", name="Yes, cancel").click()
     expect(page.get_by_text("Your booking is cancelled")).to_be_visible()
     shoot(page, "9-cancelled")
-    _, method, cal = invitation(server, VISITOR, 3)
+    _, method, cal = invitation(server, VISITOR, 4)
     assert method == "CANCEL" and str(cal.walk("VEVENT")[0]["UID"]) == uid
 
     page.goto(link.group(1))  # the first link was replaced by the reschedule
+    expect(page.get_by_text("This link cannot be used")).to_be_visible()
+    page.goto(confirm.group(1))  # and the confirmation link was used
     expect(page.get_by_text("This link cannot be used")).to_be_visible()
     assert page.console_errors == []  # type: ignore[attr-defined]
 

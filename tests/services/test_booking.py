@@ -104,12 +104,30 @@ def first_free(s: Session, t: MeetingType) -> str:
     return booking.free_slots(s, data={"type": t.slug, "days": 14})[0]["start"]
 
 
-def test_booking_attaches_the_client_mails_both_sides_and_takes_the_slot(session: Session, host: User) -> None:
+def confirm_link(s: Session, email: str) -> str:
+    """The token of the last confirmation link mailed to `email` (what only the address's owner can read)."""
+    mails = select(EmailOutbox).where(EmailOutbox.to_address == email).order_by(col(EmailOutbox.id).desc())
+    for row in s.exec(mails).all():
+        if "/book-meeting/confirm?token=" in row.body_text:
+            return row.body_text.split("/book-meeting/confirm?token=", 1)[1].split()[0]
+    raise AssertionError(f"no confirmation link mailed to {email}")
+
+
+def book_confirmed(s: Session, data: dict[str, str], **kw: object) -> dict[str, object]:
+    """A visitor books and confirms from the mailed link: the confirmed booking, with its new manage link."""
+    held = booking.book(s, data=data, **kw)  # type: ignore[arg-type]
+    assert held["status"] == "unconfirmed"
+    return booking.confirm(s, token=confirm_link(s, data["email"].lower()))
+
+
+def test_a_confirmed_booking_attaches_the_client_mails_both_sides_and_takes_the_slot(
+    session: Session, host: User
+) -> None:
     t = make_type(session, host, availability=EVERY_DAY, join_url="https://meet.example.com/{room}")
     client = f.user(session, "dana", email="dana@example.com")
     start = first_free(session, t)
-    done = booking.book(
-        session, data={"type": t.slug, "start": start, "name": "Dana W", "email": "Dana@Example.com"}, ip="1.2.3.4"
+    done = book_confirmed(
+        session, {"type": t.slug, "start": start, "name": "Dana W", "email": "Dana@Example.com"}, ip="1.2.3.4"
     )
     assert (
         done["start"] == start
@@ -120,8 +138,9 @@ def test_booking_attaches_the_client_mails_both_sides_and_takes_the_slot(session
     meeting = session.get(Meeting, done["id"])
     assert meeting is not None and meeting.client_id == client.id and meeting.organizer_id == host.id
     outbox = session.exec(select(EmailOutbox).where(EmailOutbox.to_address.in_(["dana@example.com", host.email]))).all()  # type: ignore[attr-defined]
-    assert sorted(m.to_address for m in outbox) == sorted(["dana@example.com", host.email])
-    assert all(m.attachments[0]["content_type"] == "text/calendar; method=REQUEST" for m in outbox)
+    invites = [m for m in outbox if m.attachments]  # the confirmation request before them carries none
+    assert sorted(m.to_address for m in invites) == sorted(["dana@example.com", host.email])
+    assert all(m.attachments[0]["content_type"] == "text/calendar; method=REQUEST" for m in invites)
     assert start not in [slot["start"] for slot in booking.free_slots(session, data={"type": t.slug, "days": 14})]
     with pytest.raises(Conflict):
         booking.book(session, data={"type": t.slug, "start": start, "name": "Eve", "email": "eve@example.com"})
@@ -170,8 +189,8 @@ def test_bookings_per_address_are_limited(session: Session, host: User) -> None:
 def test_reschedule_replaces_the_link_and_cancel_frees_the_slot(session: Session, host: User) -> None:
     t = make_type(session, host, availability=EVERY_DAY)
     first, second = [s["start"] for s in booking.free_slots(session, data={"type": t.slug, "days": 14})[:2]]
-    done = booking.book(session, data={"type": t.slug, "start": first, "name": "A", "email": "a@example.com"})
-    token = done["manageUrl"].split("token=")[1]
+    done = book_confirmed(session, {"type": t.slug, "start": first, "name": "A", "email": "a@example.com"})
+    token = str(done["manageUrl"]).split("token=")[1]
     assert booking.get_booking(session, token=token)["start"] == first
     moved = booking.reschedule(session, data={"start": second}, token=token)
     assert moved["start"] == second
@@ -205,10 +224,8 @@ def test_invitations_parse_as_icalendar_request_update_and_cancel(session: Sessi
     cfg = Settings(_env_file=None, smtp_host="127.0.0.1", smtp_port=sink.port, smtp_tls="none")  # type: ignore[call-arg]
     t = make_type(session, host, availability=EVERY_DAY, join_url="https://meet.example.com/fixed")
     first, second = [s["start"] for s in booking.free_slots(session, data={"type": t.slug, "days": 14})[:2]]
-    done = booking.book(
-        session, data={"type": t.slug, "start": first, "name": "Ann Booker", "email": "ann@example.com"}
-    )
-    token = done["manageUrl"].split("token=")[1]
+    done = book_confirmed(session, {"type": t.slug, "start": first, "name": "Ann Booker", "email": "ann@example.com"})
+    token = str(done["manageUrl"]).split("token=")[1]
     mail.deliver_pending(session, cfg=cfg)
     to_ann = [m for m in sink.messages if m["To"] == "ann@example.com"]
     method, cal = invitation(to_ann[-1])
@@ -241,11 +258,12 @@ def test_invitations_parse_as_icalendar_request_update_and_cancel(session: Sessi
 
 def test_without_a_join_link_the_invite_says_the_organizer_sends_it(session: Session, host: User) -> None:
     t = make_type(session, host, availability=EVERY_DAY)
-    done = booking.book(
-        session, data={"type": t.slug, "start": first_free(session, t), "name": "A", "email": "a@example.com"}
+    done = book_confirmed(
+        session, {"type": t.slug, "start": first_free(session, t), "name": "A", "email": "a@example.com"}
     )
     assert done["joinUrl"] is None
-    row = session.exec(select(EmailOutbox).where(EmailOutbox.to_address == "a@example.com")).one()
+    invite = select(EmailOutbox).where(EmailOutbox.to_address == "a@example.com").order_by(col(EmailOutbox.id))
+    row = session.exec(invite).all()[-1]
     assert "organizer will send you the link" in row.body_text
 
 
@@ -320,9 +338,12 @@ def test_the_bookers_letter_names_their_own_time_zone(session: Session, host: Us
     booking.book(
         session, data={"type": t.slug, "start": start, "name": "K", "email": "k@example.com", "timeZone": "Asia/Tokyo"}
     )
-    letter = session.exec(select(EmailOutbox).where(EmailOutbox.to_address == "k@example.com")).one()
-    tokyo = datetime.fromisoformat(start).astimezone(ZoneInfo("Asia/Tokyo"))
-    assert tokyo.strftime("%-I:%M %p JST") in letter.subject
+    tokyo = datetime.fromisoformat(start).astimezone(ZoneInfo("Asia/Tokyo")).strftime("%-I:%M %p JST")
+    asked = session.exec(select(EmailOutbox).where(EmailOutbox.to_address == "k@example.com")).one()
+    assert tokyo in asked.subject and asked.subject.startswith("Please confirm")
+    booking.confirm(session, token=confirm_link(session, "k@example.com"), time_zone="Asia/Tokyo")
+    mails = select(EmailOutbox).where(EmailOutbox.to_address == "k@example.com").order_by(col(EmailOutbox.id))
+    assert tokyo in session.exec(mails).all()[-1].subject
     staff = session.exec(
         select(EmailOutbox).where(EmailOutbox.to_address == host.email).order_by(col(EmailOutbox.id))
     ).all()[-1]

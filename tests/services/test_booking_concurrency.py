@@ -16,7 +16,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, func, select
 
 from app.core.db import make_engine
-from app.core.errors import Conflict
+from app.core.errors import Conflict, TooManyRequests
 from app.models.enums import Role
 from app.models.meeting import Meeting, MeetingType
 from app.models.system import AuditLog, EmailOutbox, RateLimitEvent
@@ -83,6 +83,35 @@ def test_parallel_bookings_of_one_slot_give_exactly_one(engine: Engine, committe
     for th in threads:
         th.join(timeout=60)
     assert sorted(results) == ["booked"] + ["conflict"] * (PARALLEL - 1)
+
+
+def test_parallel_holds_from_one_address_stop_at_its_cap(engine: Engine, committed: tuple[User, MeetingType]) -> None:
+    """Issue 23, point 5: the open holds of an address are counted under its lock, so a parallel burst from one
+    address (each request a new e-mail and another slot) gets no more than the cap."""
+    _, t = committed
+    with Session(engine) as s:
+        starts = [x["start"] for x in booking.free_slots(s, data={"type": t.slug, "days": 14})[:PARALLEL]]
+    barrier = threading.Barrier(PARALLEL)
+    results: list[str] = []
+
+    def attempt(n: int) -> None:
+        with Session(engine, expire_on_commit=False) as s:
+            barrier.wait()
+            data = {"type": t.slug, "start": starts[n], "name": "Racer", "email": f"racer{n}@example.com"}
+            try:
+                booking.book(s, data=data, ip="2001:db8:99:1::" + str(n + 1))  # one /64, eight addresses
+                results.append("held")
+            except TooManyRequests:
+                results.append("refused")
+
+    threads = [threading.Thread(target=attempt, args=(n,)) for n in range(PARALLEL)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join(timeout=60)
+    assert sorted(results) == ["held"] * booking.HOLDS_PER_ADDRESS + ["refused"] * (
+        PARALLEL - booking.HOLDS_PER_ADDRESS
+    )
 
 
 def test_the_database_refuses_overlapping_bookings(engine: Engine, committed: tuple[User, MeetingType]) -> None:

@@ -1,4 +1,5 @@
-"""The background pass: mail delivery and rate-limit pruning each run, whatever the other one does."""
+"""The background pass: mail delivery, rate-limit pruning and releasing expired booking holds each run, whatever the
+others do."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ from sqlmodel import Session, select
 
 from app.core.config import settings
 from app.models.base import utcnow
-from app.models.enums import OutboxStatus
+from app.models.enums import MeetingStatus, OutboxStatus
+from app.models.meeting import Meeting
 from app.models.system import EmailOutbox, RateLimitEvent
 from app.services import jobs, mail, ratelimit
 
@@ -50,7 +52,7 @@ def test_pruning_runs_when_delivery_fails(
     monkeypatch.setattr(mail, "deliver_pending", broken)
     assert jobs.run_once() == 0
     assert session.exec(select(RateLimitEvent)).all() == []
-    assert len(scopes) == 2  # one transaction each: a failed delivery cannot roll the pruning back
+    assert len(scopes) == 3  # one transaction each: a failed delivery cannot roll the pruning back
     assert "outbox exploded" in caplog.text
 
 
@@ -65,3 +67,20 @@ def test_delivery_runs_when_pruning_fails(session: Session, scopes: list[str], m
     monkeypatch.setattr(ratelimit, "prune", broken)
     assert jobs.run_once() == 1
     assert session.exec(select(EmailOutbox).where(EmailOutbox.id == row.id)).one().status == OutboxStatus.sent
+
+
+def test_the_pass_releases_expired_booking_holds(session: Session, scopes: list[str]) -> None:
+    start = utcnow() + timedelta(days=2)
+    held = Meeting(
+        title="Held",
+        start_time=start,
+        end_time=start + timedelta(minutes=30),
+        status=MeetingStatus.unconfirmed,
+        hold_expires_at=utcnow() - timedelta(minutes=1),
+        manage_token_hash="e" * 64,
+    )
+    session.add(held)
+    session.commit()
+    jobs.run_once()
+    session.refresh(held)
+    assert held.status == MeetingStatus.cancelled and held.manage_token_hash is None

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterator
+from datetime import timedelta
 
 import pytest
 from sqlalchemy import delete
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
+from app.models.base import utcnow
 from app.models.enums import EmployeeType, MeetingStatus, Role
 from app.models.meeting import Meeting, MeetingType
 from app.models.user import User
@@ -172,3 +174,37 @@ def test_meeting_types_are_a_page_and_writers_edit_them(db: Session) -> None:
     assert state.rows[0].active is False
     db.delete(made)
     db.commit()
+
+
+def test_writers_see_unconfirmed_bookings_and_cancel_the_pages_at_once(db: Session, client: User) -> None:
+    until = utcnow() + timedelta(minutes=30)
+    holds = [
+        f.meeting(
+            db, client, in_hours=5 + i, status=MeetingStatus.unconfirmed, title=f"Hold {i}", hold_expires_at=until
+        )
+        for i in range(2)
+    ]
+    kept = f.meeting(db, client, in_hours=9, title="Confirmed one")
+
+    dev = _state(MeetingsState, _token(db, _staff(db, EmployeeType.developer)))  # meetings:read only
+    _call(dev, "load")
+    _call(dev, "set_client_filter", str(client.id))
+    _call(dev, "set_status_filter", "unconfirmed")
+    assert sorted(r.title for r in dev.rows) == ["Hold 0", "Hold 1"] and dev.shown_holds == 2
+    _call(dev, "ask_cancel_holds")
+    _call(dev, "submit_cancel_holds", {})  # crafted, without the dialog: the permission is checked again
+    assert notice(dev)["title"] == "Access Restricted"
+    db.expire_all()
+    assert {db.get(Meeting, m.id).status for m in holds} == {MeetingStatus.unconfirmed}  # type: ignore[union-attr]
+
+    support = _state(MeetingsState, _token(db, _staff(db, EmployeeType.customer_support)))
+    _call(support, "load")
+    _call(support, "set_client_filter", str(client.id))
+    assert {r.status.value for r in support.rows} == {"unconfirmed", "scheduled"} and support.shown_holds == 2
+    _call(support, "ask_cancel_holds")
+    assert support.dialog == "holds" and support.dialog_name == "2"
+    _call(support, "submit_cancel_holds", {})
+    assert notice(support)["title"] == "Unconfirmed bookings cancelled" and support.dialog == ""
+    db.expire_all()
+    assert [db.get(Meeting, m.id).status for m in holds] == [MeetingStatus.cancelled] * 2  # type: ignore[union-attr]
+    assert db.get(Meeting, kept.id).status == MeetingStatus.scheduled  # type: ignore[union-attr]

@@ -1,4 +1,5 @@
-"""In-app booking (public): meeting types, free slots, booking, and the manage link's reschedule and cancel."""
+"""In-app booking (public): meeting types, free slots, booking, confirming a hold from the mailed link, and the manage
+link's reschedule and cancel."""
 
 from __future__ import annotations
 
@@ -38,6 +39,7 @@ class Booking(BaseModel):
     company: str | None
     notes: str | None
     joinUrl: str | None  # noqa: N815
+    holdExpiresAt: str | None = None  # noqa: N815 (an unconfirmed hold's end)
     manageUrl: str | None = None  # noqa: N815
     canChange: bool | None = None  # noqa: N815
 
@@ -46,6 +48,8 @@ class Booked(BaseModel):
     id: int
     start: str
     end: str
+    status: str  # "unconfirmed" (signed out: confirm from the mailed link) or "scheduled"
+    holdExpiresAt: str | None  # noqa: N815 (until when an unconfirmed booking holds its slot)
     joinUrl: str | None  # noqa: N815
     manageUrl: str  # noqa: N815
 
@@ -73,13 +77,15 @@ def slots(s: SessionDep, query: Annotated[SlotsQuery, Query()]) -> Data[list[Slo
 
 
 def admit(s: SessionDep, ip: ClientIP) -> None:
-    """Every attempt counts against the address's limit, a malformed one too: run before the body is read."""
+    """Every attempt (booking, reschedule, cancel) counts against the address's limit, a malformed one too: run before
+    the body is read."""
     booking.admit(s, ip=ip)
 
 
 @router.post("", status_code=201, response_model=Data[Booked], dependencies=[Depends(admit)])
 def book(body: BookingCreate, s: SessionDep, ip: ClientIP) -> dict[str, Any]:
-    """Book a free slot; 409 when it is taken or no longer offered. Mails the invitation to both sides."""
+    """Book a free slot; 409 when it is taken or no longer offered. Signed out, the booking is an unconfirmed hold until
+    the booker confirms it from the mailed link (then both sides get the invitation)."""
     return {"data": booking.book(s, data=body, ip=ip, admitted=True)}
 
 
@@ -89,13 +95,26 @@ def manage(token: Token, s: SessionDep) -> Data[Booking]:
     return Data(data=Booking(**booking.get_booking(s, token=token)))
 
 
-@router.post("/manage/{token}/reschedule")
+@router.post("/manage/{token}/reschedule", dependencies=[Depends(admit)])
 def reschedule(token: Token, body: BookingTime, s: SessionDep, ip: ClientIP) -> Data[Booking]:
-    """Move the booking to another free slot; the answer carries the new manage link (the old one dies)."""
-    return Data(data=Booking(**booking.reschedule(s, token=token, data=body, ip=ip)))
+    """Move the booking to another free slot (at most three times a day); the answer carries the new manage link (the
+    old one dies)."""
+    return Data(data=Booking(**booking.reschedule(s, token=token, data=body, ip=ip, admitted=True)))
 
 
-@router.post("/manage/{token}/cancel")
+@router.post("/manage/{token}/cancel", dependencies=[Depends(admit)])
 def cancel(token: Token, s: SessionDep, ip: ClientIP) -> Data[Booking]:
     """Cancel the booking; the slot is free again and the link dies."""
-    return Data(data=Booking(**booking.cancel(s, token=token, ip=ip)))
+    return Data(data=Booking(**booking.cancel(s, token=token, ip=ip, admitted=True)))
+
+
+@router.get("/confirm/{token}")
+def confirmation(token: Token, s: SessionDep) -> Data[Booking]:
+    """The unconfirmed booking a mailed confirmation link names; 404 for an unknown or used link, 409 when expired."""
+    return Data(data=Booking(**booking.get_confirmation(s, token=token)))
+
+
+@router.post("/confirm/{token}")
+def confirm(token: Token, s: SessionDep, ip: ClientIP) -> Data[Booking]:
+    """Confirm the booking from the mailed link: both sides get the invitation; the answer carries a new manage link."""
+    return Data(data=Booking(**booking.confirm(s, token=token, ip=ip)))

@@ -1,5 +1,6 @@
-"""The built-in booking flow's state: type → time (in the visitor's time zone) → details → confirmation; and the manage
-link's page (reschedule or cancel). Every rule lives in `app.services.booking`; this only keeps the view's data."""
+"""The built-in booking flow's state: type → time (in the visitor's time zone) → details → confirmation (signed out:
+"confirm from the e-mail"); the mailed confirmation link's page; and the manage link's page (reschedule or cancel).
+Every rule lives in `app.services.booking`; this only keeps the view's data."""
 
 from __future__ import annotations
 
@@ -70,9 +71,16 @@ def group_days(slots: list[dict[str, str]], zone_name: str) -> list[DayView]:
     return list(days.values())
 
 
+def time_label(iso: str, zone_name: str) -> str:
+    """'9:30 AM' in the visitor's zone."""
+    return datetime.fromisoformat(iso.replace("Z", "+00:00")).astimezone(_zone(zone_name)).strftime("%-I:%M %p")
+
+
 class BookingFlowState(SessionState):
-    mode: str = "book"  # book (the /book-meeting flow) or manage (the manage link's page)
-    step: str = "types"  # types, times, details, done; manage: view, times, cancelled, invalid
+    mode: str = "book"  # book (the /book-meeting flow), manage (the manage link's page) or confirm (the mailed link's)
+    step: str = (
+        "types"  # types, times, details, done; manage: view, times, cancelled, invalid; confirm: confirm, invalid
+    )
     types: list[TypeView] = []
     type_slug: str = ""
     type_name: str = ""
@@ -89,8 +97,11 @@ class BookingFlowState(SessionState):
     booker: str = ""  # "Dana Whitfield (client@example.com)" for a signed-in client
     join_url: str = ""
     manage_url: str = ""
-    status: str = ""
+    status: str = ""  # the booking's: unconfirmed (booked signed out, until confirmed) or scheduled
+    held_until: str = ""  # an unconfirmed booking's hold, "9:30 AM" in the visitor's zone
+    email_to: str = ""  # where the confirmation link went
     confirm_cancel: bool = False
+    _confirm_token: str = ""
     _manage_token: str = ""
     _carried: str = ""  # a notice that survives the reload onto the new manage link
 
@@ -134,6 +145,7 @@ class BookingFlowState(SessionState):
     async def load_types(self):
         self.mode, self.step, self.errors, self.message = "book", "types", {}, ""
         self.chosen_start = self.chosen_label = self.join_url = self.manage_url = ""
+        self.status = self.held_until = self.email_to = ""
         self._manage_token = ""
         try:
             rows = await call(booking.active_types)
@@ -211,6 +223,8 @@ class BookingFlowState(SessionState):
             self._manage_token = done["manageUrl"].split("token=", 1)[1]
             self.join_url, self.manage_url = done["joinUrl"] or "", done["manageUrl"]
             self.chosen_label = when_label(done["start"], self.zone_name)
+            self.status, self.email_to = done["status"], done["email"] or ""
+            self.held_until = time_label(done["holdExpiresAt"], self.zone_name) if done["holdExpiresAt"] else ""
             self.step = "done"
         finally:
             self.busy = False
@@ -247,6 +261,7 @@ class BookingFlowState(SessionState):
         self.chosen_label = when_label(found["start"], self.zone_name)
         self.duration = int((_parse(found["end"]) - _parse(found["start"])).total_seconds() // 60)
         self.join_url, self.status = found["joinUrl"] or "", found["status"]
+        self.held_until = time_label(found["holdExpiresAt"], self.zone_name) if found["holdExpiresAt"] else ""
         self.step = "view"
 
     @rx.event
@@ -307,6 +322,48 @@ class BookingFlowState(SessionState):
             self.step, self._manage_token = "cancelled", ""
             self.message = ""
         self.busy, self.confirm_cancel = False, False
+
+    # --- the mailed confirmation link ------------------------------------------------------------------------------
+
+    @rx.event
+    async def load_confirm(self):
+        """Show the held booking; it is confirmed by the button, not by opening the page (mail scanners open links)."""
+        self.mode, self.errors, self.message = "confirm", {}, ""
+        self._confirm_token = (self.router.url.query_parameters.get("token") or "").strip()[:200]
+        try:
+            found = await call(booking.get_confirmation, token=self._confirm_token)
+        except DomainError as exc:
+            self.step, self.message = "invalid", exc.message
+        else:
+            self.type_name, self.chosen_start = found["typeName"] or "Meeting", found["start"]
+            self.chosen_label = when_label(found["start"], self.zone_name)
+            self.email_to = found["email"] or ""
+            self.step = "confirm"
+        return BookingFlowState.detect_zone
+
+    @rx.event
+    async def confirm_booking(self):
+        if self.busy or not self._confirm_token:
+            return
+        self.busy, self.message = True, ""
+        yield
+        try:
+            done = await call(
+                booking.confirm,
+                token=self._confirm_token,
+                ip=self.router.session.client_ip or None,
+                time_zone=self.zone_name,
+            )
+        except DomainError as exc:
+            self.message = exc.message
+            if exc.status_code in (404, 409):
+                self.step = "invalid"
+            self.busy = False
+            return
+        self.busy, self._confirm_token = False, ""
+        self._manage_token = done["manageUrl"].split("token=", 1)[1]
+        self.message = self._carried = "Your booking is confirmed. We've e-mailed you the invitation."
+        yield rx.redirect(routes.BOOK_MEETING_MANAGE + "?token=" + self._manage_token, replace=True)
 
 
 def _parse(iso: str) -> datetime:

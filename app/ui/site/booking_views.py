@@ -1,4 +1,5 @@
-"""The built-in booking flow's parts: time picker (visitor's time zone), details form, confirmation, manage view."""
+"""The built-in booking flow's parts: time picker (visitor's time zone), details form, confirmation (or, signed out,
+"confirm from the e-mail"), the mailed confirmation link's view, manage view."""
 
 from __future__ import annotations
 
@@ -226,7 +227,39 @@ def _add_to_calendar() -> rx.Component:
     )
 
 
+def _held() -> rx.Component:
+    """Booked signed out: the slot is held until the booker confirms from the e-mail (the service's rule)."""
+    return rx.el.div(
+        rx.el.div(
+            rx.icon("mail-check", size=28, class_name="text-blue-700", aria_hidden="true"),
+            rx.el.h2("Check your e-mail to confirm", class_name="text-2xl font-bold text-slate-900"),
+            class_name="flex items-center gap-3",
+        ),
+        rx.el.p(rx.el.strong(S.type_name), rx.el.br(), S.chosen_label, class_name="text-lg text-slate-800"),
+        rx.el.p(
+            "We've sent a confirmation link to ",
+            rx.el.strong(S.email_to),
+            ". We hold this time for you until ",
+            S.held_until,
+            ": open the link to confirm your booking, or the time is released. Your host is told once you confirm.",
+            class_name="text-slate-700",
+        ),
+        rx.el.p("Signed in as a client, your bookings are confirmed at once.", class_name="text-sm text-slate-600"),
+        rx.el.div(
+            rx.el.a("Cancel this booking", href=S.manage_url, class_name=f"{BUTTON_OUTLINE} h-11 px-5 text-sm"),
+            class_name="flex flex-wrap gap-3",
+        ),
+        role="status",
+        class_name=f"{_PANEL} flex flex-col gap-4",
+        data_testid="booking-held",
+    )
+
+
 def confirmation() -> rx.Component:
+    return rx.cond(S.status == "unconfirmed", _held(), _booked())
+
+
+def _booked() -> rx.Component:
     return rx.el.div(
         rx.el.div(
             rx.icon("circle-check", size=28, class_name="text-green-700", aria_hidden="true"),
@@ -266,15 +299,30 @@ def manage_view() -> rx.Component:
             S.chosen_label,
             class_name="text-lg text-slate-800",
         ),
-        _join(),
+        rx.cond(
+            S.status == "unconfirmed",
+            rx.el.p(
+                "This booking waits for your confirmation: open the link we e-mailed you before ",
+                S.held_until,
+                ", or the time is released.",
+                class_name="rounded-lg bg-blue-50 px-3 py-2 text-slate-800",
+            ),
+            _join(),
+        ),
         rx.el.div(
-            _add_to_calendar(),
-            rx.el.button(
-                rx.icon("calendar-clock", size=16, aria_hidden="true"),
-                "Reschedule",
-                type="button",
-                on_click=S.start_reschedule,
-                class_name=f"{BUTTON_PRIMARY} h-11 px-5 text-sm",
+            rx.cond(
+                S.status == "unconfirmed",
+                rx.fragment(),
+                rx.fragment(
+                    _add_to_calendar(),
+                    rx.el.button(
+                        rx.icon("calendar-clock", size=16, aria_hidden="true"),
+                        "Reschedule",
+                        type="button",
+                        on_click=S.start_reschedule,
+                        class_name=f"{BUTTON_PRIMARY} h-11 px-5 text-sm",
+                    ),
+                ),
             ),
             rx.el.button(
                 rx.icon("x", size=16, aria_hidden="true"),
@@ -293,7 +341,11 @@ def manage_view() -> rx.Component:
         _heading(rx.cond(S.step == "cancelled", "Your booking is cancelled", "This link cannot be used")),
         rx.cond(
             S.step == "cancelled",
-            rx.el.p("We've let your host know and sent you the cancellation.", class_name="text-slate-700"),
+            rx.cond(
+                S.status == "unconfirmed",
+                rx.el.p("The time we held for you is free again.", class_name="text-slate-700"),
+                rx.el.p("We've let your host know and sent you the cancellation.", class_name="text-slate-700"),
+            ),
             _message(),
         ),
         rx.el.a("Book a new meeting", href=routes.BOOK_MEETING, class_name=f"{BUTTON_PRIMARY} h-11 w-fit px-5 text-sm"),
@@ -307,6 +359,37 @@ def manage_view() -> rx.Component:
         ("loading", rx.el.p("Loading...", class_name="text-slate-600")),
         gone,
     )
+
+
+def confirm_view() -> rx.Component:
+    """The mailed confirmation link's page: the held booking and the button that confirms it."""
+    ask = rx.el.div(
+        _heading("Confirm your booking"),
+        _message(),
+        rx.el.p(rx.el.strong(S.type_name), rx.el.br(), S.chosen_label, class_name="text-lg text-slate-800"),
+        rx.el.p("Booked for ", rx.el.strong(S.email_to), ".", class_name="text-slate-700"),
+        rx.el.div(
+            rx.el.button(
+                rx.icon("circle-check", size=16, aria_hidden="true"),
+                rx.cond(S.busy, "Confirming...", "Confirm booking"),
+                type="button",
+                disabled=S.busy,
+                on_click=S.confirm_booking,
+                class_name=f"{BUTTON_PRIMARY} h-11 px-5 text-sm",
+            ),
+            class_name="flex flex-wrap gap-3",
+        ),
+        class_name=f"{_PANEL} flex flex-col gap-4",
+        data_testid="booking-confirm",
+    )
+    gone = rx.el.div(
+        _heading("This link cannot be used"),
+        _message(),
+        rx.el.a("Book a new meeting", href=routes.BOOK_MEETING, class_name=f"{BUTTON_PRIMARY} h-11 w-fit px-5 text-sm"),
+        role="status",
+        class_name=f"{_PANEL} flex flex-col gap-4",
+    )
+    return rx.cond(S.step == "confirm", ask, gone)
 
 
 def _cancel_dialog() -> rx.Component:

@@ -27,7 +27,13 @@ log = logging.getLogger(__name__)
 
 FEATURE = "Meetings"
 WHEN_FILTERS = [("upcoming", "Upcoming"), ("past", "Past"), ("all", "All")]
-STATUS_OPTIONS = [("scheduled", "Scheduled"), ("completed", "Completed"), ("cancelled", "Cancelled")]
+# Unconfirmed: booked signed out, holding its slot until the booker confirms from the mailed link.
+STATUS_OPTIONS = [
+    ("unconfirmed", "Unconfirmed"),
+    ("scheduled", "Scheduled"),
+    ("completed", "Completed"),
+    ("cancelled", "Cancelled"),
+]
 STATUS_FILTERS = [("", "All Statuses"), *STATUS_OPTIONS]
 # The service's sorts (meetings_admin.MEETING_SORTS); with none chosen, the "When" filter's own order applies.
 SORT_OPTIONS = [
@@ -126,6 +132,11 @@ class MeetingsState(FormDialog, ClientPicker, PagedList[MeetingRow], AdminState)
     async def set_status_filter(self, value: str) -> None:
         self.status_filter = value if value in dict(STATUS_OPTIONS) else ""
         await self._first_page()
+
+    @rx.var
+    def shown_holds(self) -> int:
+        """The unconfirmed bookings on the current page: what "Cancel unconfirmed" cancels."""
+        return sum(1 for r in self.rows if r.status.value == "unconfirmed")
 
     # --- the client picker (pickers.ClientPicker): anyone who may read meetings searches it ------------------------
 
@@ -246,6 +257,27 @@ class MeetingsState(FormDialog, ClientPicker, PagedList[MeetingRow], AdminState)
             lambda s, a: meetings.cancel_meeting(s, actor=a, meeting_id=mid, reason=reason),
             "Failed to cancel meeting",
             "Meeting cancelled",
+        )
+
+    @rx.event
+    async def ask_cancel_holds(self) -> None:
+        if self.shown_holds and await self._writer() is not None:
+            self._open_dialog("holds", "", f"{self.shown_holds}")
+
+    @rx.event
+    async def submit_cancel_holds(self, form: dict[str, Any]) -> None:
+        """Cancel the unconfirmed bookings shown on this page, at once (the service checks the permission and that
+        each is still an unconfirmed hold: all or none)."""
+        actor = await self._writer()
+        if actor is None:
+            return
+        ids = [r.id for r in self.rows if r.status.value == "unconfirmed"]
+        await self._submit(
+            actor,
+            lambda s, a: meetings_admin.cancel_unconfirmed(s, actor=a, meeting_ids=ids),
+            "Failed to cancel the unconfirmed bookings",
+            "Unconfirmed bookings cancelled",
+            "Their times are free again.",
         )
 
     @rx.event

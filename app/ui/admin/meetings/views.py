@@ -15,18 +15,21 @@ from app.ui.admin.tables import Column, data_table, lead, note
 from app.ui.admin.widgets import INPUT, allowed_button, choice_badge, external_link, field, icon_button, text_input
 
 S = MeetingsState
-STATUS_COLORS = {"scheduled": "blue", "completed": "green", "cancelled": "red"}
+STATUS_COLORS = {"unconfirmed": "yellow", "scheduled": "blue", "completed": "green", "cancelled": "red"}
 
 
 def _actions(m: ObjectVar[MeetingRow]) -> rx.Component:
+    # An unconfirmed booking (booked signed out, waiting for the booker) can only be cancelled.
+    held = m.status.value == "unconfirmed"
+    cancel = icon_button("calendar-x", "Cancel meeting", f"Cancel {m.title}", S.ask_cancel(m.id))
     return rx.cond(
-        S.can_write & (m.status.value == "scheduled"),
+        S.can_write & ((m.status.value == "scheduled") | held),
         rx.el.div(
-            icon_button("pencil", "Edit", f"Edit {m.title}", S.open_edit(m.id)),
+            rx.cond(held, rx.fragment(), icon_button("pencil", "Edit", f"Edit {m.title}", S.open_edit(m.id))),
             rx.cond(
-                m.started,
+                m.started & ~held,
                 icon_button("circle-check", "Mark completed", f"Mark {m.title} completed", S.complete(m.id)),
-                icon_button("calendar-x", "Cancel meeting", f"Cancel {m.title}", S.ask_cancel(m.id)),
+                cancel,
             ),
             class_name="flex justify-end gap-1",
         ),
@@ -159,6 +162,25 @@ def cancel_dialog() -> rx.Component:
     )
 
 
+def cancel_holds_dialog() -> rx.Component:
+    return form_dialog(
+        S,
+        "holds",
+        "Cancel Unconfirmed Bookings",
+        rx.el.span(
+            "Cancel the ",
+            S.dialog_name,
+            " bookings on this page that wait for confirmation? Their times are free again; nobody is e-mailed.",
+        ),
+        rx.fragment(),
+        on_submit=S.submit_cancel_holds,
+        failed="Failed to cancel the unconfirmed bookings",
+        submit="Cancel them",
+        danger=True,
+        cancel="Keep them",
+    )
+
+
 def meetings_list() -> rx.Component:
     """The section's upper part: everything about meetings themselves."""
     return section_page(
@@ -169,8 +191,19 @@ def meetings_list() -> rx.Component:
         title="Meetings",
         subtitle="All client meetings. Times are shown in UTC.",
         create=[
-            allowed_button(S.can_write, "calendar-plus", "Schedule Meeting", S.open_create, test_id="create-meeting")
+            rx.cond(
+                S.shown_holds > 0,
+                allowed_button(
+                    S.can_write,
+                    "calendar-x",
+                    "Cancel Unconfirmed",
+                    S.ask_cancel_holds,
+                    primary=False,
+                    test_id="cancel-holds",
+                ),
+            ),
+            allowed_button(S.can_write, "calendar-plus", "Schedule Meeting", S.open_create, test_id="create-meeting"),
         ],
         filters=meeting_filters(),
-        dialogs=[meeting_form_dialog(), cancel_dialog()],
+        dialogs=[meeting_form_dialog(), cancel_dialog(), cancel_holds_dialog()],
     )
