@@ -107,9 +107,7 @@ def test_every_page_loads_without_a_policy_violation(browser: Browser, server: S
     assert trouble == []
 
 
-def test_the_booking_flow_shows_times_in_the_visitors_zone(
-    browser: Browser, server: Server, db_engine: Engine
-) -> None:
+def test_the_booking_flow_shows_times_in_the_visitors_zone(browser: Browser, server: Server, db_engine: Engine) -> None:
     """The browser's zone reaches the flow from compiled code (it was a server-sent script, evaluated)."""
     with browsing(browser, server, db_engine, timezone_id="Asia/Tokyo") as (page, trouble):
         page.goto(server.url + "/book-meeting")
