@@ -31,16 +31,54 @@ window.__csp = [];
 document.addEventListener("securitypolicyviolation", (e) =>
   window.__csp.push(`${e.effectiveDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`));
 """
-SETTLE_MS = 1500
 EVAL_TROUBLE = re.compile(r"Content Security Policy|Refused to|EvalError|^_call_script|^_call_function")
+HYDRATED = re.compile(r'is_hydrated_rx_state_"\s*:\s*true')
+QUIET_S = 1.0  # no websocket message for this long after hydration: the page's events have all answered
+SETTLE_LIMIT_S = 30
+
+
+class Watched:
+    """A page whose CSP violations and eval failures are recorded, and which can wait until the server has answered
+    every event of a page load: what a handler sends back is what could ask the browser for eval."""
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self.trouble: list[str] = []
+        self.hydrated = False
+        self.last_message = time.monotonic()
+        page.on("console", self._console)
+        page.on("pageerror", lambda e: self.trouble.append(f"{page.url}: {e}"))
+        page.on("websocket", lambda ws: ws.on("framereceived", self._frame))
+
+    def _console(self, m: ConsoleMessage) -> None:
+        if EVAL_TROUBLE.search(m.text):
+            self.trouble.append(f"{self.page.url}: {m.text}")
+
+    def _frame(self, payload: str | bytes) -> None:
+        self.last_message = time.monotonic()
+        if isinstance(payload, str) and HYDRATED.search(payload):
+            self.hydrated = True
+
+    def go(self, path: str, server: Server) -> None:
+        self.hydrated = False
+        self.page.goto(server.url + path)
+        self.settle()
+
+    def settle(self) -> None:
+        """Wait until the page is hydrated (its on-load events ran) and the websocket has gone quiet, then collect the
+        violations the page recorded."""
+        deadline = time.monotonic() + SETTLE_LIMIT_S
+        while not (self.hydrated and time.monotonic() - self.last_message > QUIET_S):
+            assert time.monotonic() < deadline, f"{self.page.url} never settled"
+            self.page.wait_for_timeout(100)  # lets Playwright deliver the page's events
+        self.trouble.extend(f"{self.page.url}: {v}" for v in self.page.evaluate("window.__csp"))
 
 
 @contextmanager
 def browsing(
     browser: Browser, server: Server, engine: Engine, username: str | None = None, **options: object
-) -> Iterator[tuple[Page, list[str]]]:
-    """A fresh context (signed in as `username`, if given) whose pages record violations; yields the page and a list
-    of what went wrong, filled by `settle`."""
+) -> Iterator[Watched]:
+    """A fresh context (signed in as `username`, if given) whose pages record violations."""
     context: BrowserContext = browser.new_context(**options)  # type: ignore[arg-type]
     if username:
         with Session(engine, expire_on_commit=False) as s:
@@ -48,27 +86,10 @@ def browsing(
             token = sessions.start(s, user).access_token
         context.add_cookies([{"name": "access_token", "value": token, "url": server.url, "httpOnly": True}])
     context.add_init_script(RECORD_VIOLATIONS)
-    page = context.new_page()
-    trouble: list[str] = []
-
-    def on_console(m: ConsoleMessage) -> None:
-        if EVAL_TROUBLE.search(m.text):
-            trouble.append(f"{page.url}: {m.text}")
-
-    page.on("console", on_console)
-    page.on("pageerror", lambda e: trouble.append(f"{page.url}: {e}"))
     try:
-        yield page, trouble
+        yield Watched(context.new_page())
     finally:
         context.close()
-
-
-def settle(page: Page, trouble: list[str]) -> None:
-    """Give the page's on-load events time to answer over the websocket (what they send back is what could ask for
-    eval), then collect the violations the page recorded."""
-    page.wait_for_load_state("load")
-    page.wait_for_timeout(SETTLE_MS)
-    trouble.extend(f"{page.url}: {v}" for v in page.evaluate("window.__csp"))
 
 
 def test_the_served_policy_refuses_eval(server: Server) -> None:
@@ -78,47 +99,49 @@ def test_the_served_policy_refuses_eval(server: Server) -> None:
 
 
 def test_every_page_loads_without_a_policy_violation(browser: Browser, server: Server, db_engine: Engine) -> None:
-    with browsing(browser, server, db_engine) as (page, trouble):
+    trouble: list[str] = []
+    with browsing(browser, server, db_engine) as visitor:
         for path in PAGES:
-            page.goto(server.url + path)
-            settle(page, trouble)
+            visitor.go(path, server)
+        trouble += visitor.trouble
 
-    with browsing(browser, server, db_engine, "democlient") as (page, trouble):
-        page.goto(server.url + "/client-portal")
+    with browsing(browser, server, db_engine, "democlient") as client:
+        client.go("/client-portal", server)
+        page = client.page
         expect(page.get_by_role("heading", name="Welcome back, Dana!")).to_be_visible()
-        for tab in page.get_by_role("tab").all_inner_texts():
-            page.get_by_role("tab", name=tab.strip()).click()
-            expect(page.get_by_role("tab", name=tab.strip())).to_have_attribute("aria-selected", "true")
-            settle(page, trouble)
+        for tab in [t.strip() for t in page.get_by_role("tab").all_inner_texts()]:
+            page.get_by_role("tab", name=tab).click()
+            expect(page.get_by_role("tab", name=tab)).to_have_attribute("aria-selected", "true")
+            client.settle()
         for path in ("/profile", "/settings", "/book-meeting"):
-            page.goto(server.url + path)
-            settle(page, trouble)
+            client.go(path, server)
+        trouble += client.trouble
 
-    with browsing(browser, server, db_engine, "admin") as (page, trouble):
-        page.goto(server.url + "/admin/dashboard")
-        nav = page.get_by_test_id("admin-sidebar").get_by_role("navigation")
+    with browsing(browser, server, db_engine, "admin") as admin:
+        admin.go("/admin/dashboard", server)
+        nav = admin.page.get_by_test_id("admin-sidebar").get_by_role("navigation")
         expect(nav.get_by_role("link", name="Dashboard")).to_be_visible()
-        sections = [link.get_attribute("href") for link in nav.get_by_role("link").all()]
+        sections = [str(link.get_attribute("href")) for link in nav.get_by_role("link").all()]
         assert len(sections) >= 10, sections
         for href in sections:
-            page.goto(server.url + str(href))
-            settle(page, trouble)
+            admin.go(href, server)
+        trouble += admin.trouble
 
     assert trouble == []
 
 
 def test_the_booking_flow_shows_times_in_the_visitors_zone(browser: Browser, server: Server, db_engine: Engine) -> None:
     """The browser's zone reaches the flow from compiled code (it was a server-sent script, evaluated)."""
-    with browsing(browser, server, db_engine, timezone_id="Asia/Tokyo") as (page, trouble):
-        page.goto(server.url + "/book-meeting")
-        page.wait_for_selector("[data-hydrated=true]")
+    with browsing(browser, server, db_engine, timezone_id="Asia/Tokyo") as visitor:
+        visitor.go("/book-meeting", server)
+        page = visitor.page
         page.locator("[data-meeting-type=free-consultation]").get_by_role(
             "button", name=re.compile("^Book Meeting")
         ).click()
         expect(page.get_by_test_id("time-picker").locator("[data-slot]").first).to_be_visible()
         expect(page.get_by_label("Times shown in")).to_have_value("Asia/Tokyo")
-        settle(page, trouble)
-    assert trouble == []
+        visitor.settle()
+    assert visitor.trouble == []
 
 
 def _hint(context: BrowserContext) -> str | None:
@@ -129,22 +152,16 @@ def test_a_sign_in_hint_without_a_session_is_forgotten_and_a_live_one_kept(
     browser: Browser, server: Server, db_engine: Engine
 ) -> None:
     hint = {"name": SIGNED_IN_HINT, "value": "1", "url": server.url}
-    with browsing(browser, server, db_engine) as (page, trouble):
-        page.context.add_cookies([hint])  # type: ignore[list-item]
-        page.goto(server.url + "/client-portal")
-        expect(page.get_by_role("button", name=re.compile("Sign In|Log In", re.I)).first).to_be_visible()
-        # Polled from here: page.wait_for_function evaluates its text in the page, which the policy refuses.
-        deadline = time.monotonic() + 15
-        while _hint(page.context) is not None and time.monotonic() < deadline:
-            page.wait_for_timeout(200)
-        assert _hint(page.context) is None
-        settle(page, trouble)
-    assert trouble == []
+    with browsing(browser, server, db_engine) as visitor:
+        visitor.page.context.add_cookies([hint])  # type: ignore[list-item]
+        visitor.go("/client-portal", server)
+        expect(visitor.page.get_by_role("button", name="Sign In", exact=True)).to_be_visible()
+        assert _hint(visitor.page.context) is None
+    assert visitor.trouble == []
 
-    with browsing(browser, server, db_engine, "democlient") as (page, trouble):
-        page.context.add_cookies([hint])  # type: ignore[list-item]
-        page.goto(server.url + "/client-portal")
-        expect(page.get_by_role("heading", name="Welcome back, Dana!")).to_be_visible()
-        settle(page, trouble)
-        assert _hint(page.context) == "1"
-    assert trouble == []
+    with browsing(browser, server, db_engine, "democlient") as client:
+        client.page.context.add_cookies([hint])  # type: ignore[list-item]
+        client.go("/client-portal", server)
+        expect(client.page.get_by_role("heading", name="Welcome back, Dana!")).to_be_visible()
+        assert _hint(client.page.context) == "1"
+    assert client.trouble == []
