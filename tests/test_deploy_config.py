@@ -55,8 +55,9 @@ class Site:
     ca: Path  # the self-signed certificate of NAME
 
 
-def _sample(tmp_path: Path, http: int, https: int, upstream: int) -> Path:
-    """site-tls.conf as an operator would adapt it, on loopback ports, wrapped in a complete nginx.conf."""
+def _sample(tmp_path: Path, ports: tuple[int, int, int] | None = None) -> Path:
+    """site-tls.conf as an operator would adapt it, wrapped in a complete nginx.conf; with `ports` (80, 443 and the
+    app's), moved to those loopback ports."""
     snippets = tmp_path / "snippets"
     snippets.mkdir()
     for name in ("app-locations.conf", "app-security-headers.conf"):
@@ -71,10 +72,12 @@ def _sample(tmp_path: Path, http: int, https: int, upstream: int) -> Path:
     site = site.replace(f"/etc/letsencrypt/live/{NAME}/fullchain.pem", str(tmp_path / "cert.pem"))
     site = site.replace(f"/etc/letsencrypt/live/{NAME}/privkey.pem", str(tmp_path / "key.pem"))
     site = site.replace("/srv/app/.web/build/client", str(tmp_path))
-    site = re.sub(r"^\s*listen \[::\]:.*\n", "", site, flags=re.M)  # loopback IPv4 only here
-    site = re.sub(r"listen 80\b", f"listen 127.0.0.1:{http}", site)
-    site = re.sub(r"listen 443\b", f"listen 127.0.0.1:{https}", site)
-    site = re.sub(r"server 127\.0\.0\.1:\d+", f"server 127.0.0.1:{upstream}", site)
+    if ports:
+        http, https, upstream = ports
+        site = re.sub(r"^\s*listen \[::\]:.*\n", "", site, flags=re.M)  # loopback IPv4 only here
+        site = re.sub(r"listen 80\b", f"listen 127.0.0.1:{http}", site)
+        site = re.sub(r"listen 443\b", f"listen 127.0.0.1:{https}", site)
+        site = re.sub(r"server 127\.0\.0\.1:\d+", f"server 127.0.0.1:{upstream}", site)
     (tmp_path / "site.conf").write_text(site)
     temp = "".join(
         f" {kind}_temp_path {tmp_path}/{kind};\n" for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
@@ -118,7 +121,7 @@ class _Upstream:
 
 @NEEDS_NGINX
 def test_the_tls_sample_is_a_valid_nginx_config(tmp_path: Path) -> None:
-    conf = _sample(tmp_path, _free_port(), _free_port(), _free_port())
+    conf = _sample(tmp_path)  # as shipped: ports 80 and 443, IPv4 and IPv6
     done = subprocess.run(["nginx", "-t", "-p", str(tmp_path), "-c", str(conf)], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
 
@@ -127,7 +130,7 @@ def test_the_tls_sample_is_a_valid_nginx_config(tmp_path: Path) -> None:
 def site(tmp_path: Path) -> Iterator[Site]:
     upstream = _Upstream()
     http, https = _free_port(), _free_port()
-    conf = _sample(tmp_path, http, https, upstream.port)
+    conf = _sample(tmp_path, (http, https, upstream.port))
     nginx = subprocess.Popen(
         ["nginx", "-p", str(tmp_path), "-c", str(conf)], stderr=subprocess.PIPE, start_new_session=True
     )
