@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # What the tests need besides Python packages: PostgreSQL answering on 127.0.0.1:5432, and Debian's Chromium and
-# nginx (the two-process test puts nginx in front; neither with --no-browser: `make test-fast` runs no browser test).
+# nginx (the two-process test puts nginx in front; the deploy-config tests serve the TLS sample). Chromium not with
+# --no-browser: `make test-fast` runs no browser test.
 set -euo pipefail
 browser=1
 [ "${1:-}" = "--no-browser" ] && browser=0
@@ -24,8 +25,8 @@ need() {  # need <program path> <Debian package>
     exit 1
   fi
 }
+need /usr/sbin/nginx nginx  # also without a browser: tests/test_deploy_config.py serves the TLS sample with it
 if [ "$browser" = 1 ]; then
   need /usr/bin/chromium chromium
-  need /usr/sbin/nginx nginx
   need /usr/bin/redis-server redis-server  # a private one per two-process test
 fi

@@ -9,13 +9,13 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.core.config import settings
 
-# React Router's hydration needs inline scripts and styles, and Reflex delivers server-initiated browser actions
-# (toasts, scripts) as code the client evaluates, so script-src allows inline and eval; everything else is
-# same-origin only. See docs/decisions.md for why this trade was made.
+# React Router's hydration needs inline scripts and styles, so script-src allows inline code; it refuses eval, so no
+# text can become code in the browser (handlers never send scripts: tests/unit/test_no_eval.py). Everything else is
+# same-origin only. See docs/decisions.md for why.
 CSP = "; ".join(
     [
         "default-src 'self'",
-        "script-src 'self' 'unsafe-inline' 'unsafe-eval'",
+        "script-src 'self' 'unsafe-inline'",
         "style-src 'self' 'unsafe-inline'",
         "img-src 'self' data: blob:",
         "font-src 'self' data:",

@@ -28,7 +28,6 @@ from app.ui.auth.layout import auth_layout, card_header
 from app.ui.auth.messages import LOGIN_FAILED, login_error, valid_user_id
 from app.ui.auth.notice import notify
 from app.ui.components.native_form import native_form
-from app.ui.components.signed_in_hint import forget_hint
 from app.ui.state.session import SessionState
 
 VERIFY_REDIRECT_SECONDS = 1.5
@@ -84,7 +83,7 @@ class LoginState(SessionState):
         user = await refresh_user(self)
         if user is None:
             self.view = "form"
-            return [forget_hint(), *await self._feedback("/client-portal")]
+            return await self._feedback("/client-portal")
         if user.role == Role.client and self.router.url.query_parameters.get("login") == "1":
             return [
                 await notify(self, "success", "Login Successful", "Welcome to your portal!"),

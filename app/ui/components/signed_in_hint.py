@@ -9,7 +9,6 @@ browsers with or without it. Once the session is checked the page shows what the
 from __future__ import annotations
 
 import reflex as rx
-from reflex_base.event import EventSpec
 
 from app.core.cookies import SIGNED_IN_HINT
 
@@ -28,8 +27,12 @@ def signed_in_hint() -> list[rx.Component]:
     return [rx.el.style(_STYLE), rx.el.script(_SCRIPT)]
 
 
-def forget_hint() -> EventSpec:
+def forget_hint(when: rx.Var[bool]) -> rx.Component:
     """Removes a hint the server no longer backs (the session ended elsewhere or expired), so the next visit shows
-    the sign-in form at once. Not `rx.remove_cookie`: Reflex runs the page's on-load events again after it, and the
-    handler that removes the hint would run again without end."""
-    return rx.call_script(f'document.cookie="{_EXPIRED}"+(location.protocol=="https:"?"; Secure":"")')
+    the sign-in form at once: once this page load's on-load events have run (`is_hydrated`; before that the state
+    may be a previous load's) and `when` says the server found no session.
+
+    Compiled into the page, so no eval (the CSP refuses it; a script returned by a handler would be evaluated). Not
+    `rx.remove_cookie`: Reflex runs the page's on-load events again after it."""
+    clear = rx.run_script(f'document.cookie="{_EXPIRED}"+(location.protocol=="https:"?"; Secure":"")')
+    return rx.cond(rx.State.is_hydrated & when, rx.el.span(hidden=True, on_mount=clear))

@@ -13,7 +13,7 @@ import reflex as rx
 from app.ui.auth.login import LoginState, portal_sign_in
 from app.ui.auth.notice import notice_region
 from app.ui.components.session_watch import session_watch
-from app.ui.components.signed_in_hint import WHEN_SIGNED_IN, WHEN_SIGNED_OUT
+from app.ui.components.signed_in_hint import WHEN_SIGNED_IN, WHEN_SIGNED_OUT, forget_hint
 from app.ui.portal import components as ui
 from app.ui.portal.dashboard import portal_dashboard
 from app.ui.portal.state import PortalState
@@ -64,6 +64,7 @@ def client_portal() -> rx.Component:
             ~signed_in,
             rx.el.div(signed_out_view(), class_name=rx.cond(checked, "contents", f"contents {WHEN_SIGNED_OUT}")),
         ),
+        forget_hint(checked & ~PortalState.is_authenticated),
     )
 
 

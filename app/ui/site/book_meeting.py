@@ -17,7 +17,7 @@ from app.ui.components.blocks import badge, band, new_tab_link, page_hero, skele
 from app.ui.layouts.site import site_layout
 from app.ui.seo import public_page
 from app.ui.site.booking_state import BookingFlowState
-from app.ui.site.booking_views import confirmation, details_form, time_picker
+from app.ui.site.booking_views import confirmation, details_form, time_picker, zone_detector
 from app.ui.state.calls import call
 from app.ui.state.company import AT_BUILD, CompanyState
 from app.ui.styles import BUTTON_PRIMARY, TEXT_LINK
@@ -163,12 +163,15 @@ def _message(icon: str, title: rx.Var | str, text: rx.Var | str, *, role: str) -
 
 def _flow() -> rx.Component:
     """The built-in flow: the type cards, then times, details and the confirmation in their place."""
-    return rx.match(
-        BookingFlowState.step,
-        ("times", time_picker()),
-        ("details", details_form()),
-        ("done", confirmation()),
-        _types(),
+    return rx.fragment(
+        zone_detector(),
+        rx.match(
+            BookingFlowState.step,
+            ("times", time_picker()),
+            ("details", details_form()),
+            ("done", confirmation()),
+            _types(),
+        ),
     )
 
 

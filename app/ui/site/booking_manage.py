@@ -9,7 +9,7 @@ from app.ui.components.blocks import page_hero
 from app.ui.layouts.site import site_layout
 from app.ui.seo import public_page
 from app.ui.site.booking_state import BookingFlowState
-from app.ui.site.booking_views import manage_view
+from app.ui.site.booking_views import manage_view, zone_detector
 from app.ui.state.company import AT_BUILD
 from app.ui.styles import CONTAINER
 
@@ -25,6 +25,7 @@ def booking_manage_page() -> rx.Component:
         page_hero("Your Meeting", "Reschedule or cancel", "Pick another time or cancel; your host is told at once."),
         rx.el.section(
             rx.el.div(
+                zone_detector(),
                 rx.cond(
                     BookingFlowState.mode == "manage",
                     manage_view(),

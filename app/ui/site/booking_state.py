@@ -118,10 +118,6 @@ class BookingFlowState(SessionState):
                 return BookingFlowState.load_slots
 
     @rx.event
-    def detect_zone(self):
-        return rx.call_script("Intl.DateTimeFormat().resolvedOptions().timeZone", callback=BookingFlowState.set_zone)
-
-    @rx.event
     async def load_slots(self):
         self.loading, self.message = True, ""
         yield
@@ -163,8 +159,8 @@ class BookingFlowState(SessionState):
         wanted = (self.router.url.query_parameters.get("type") or "").strip()[:100]
         if any(t.slug == wanted for t in self.types):
             flow: Any = BookingFlowState  # an event spec to Reflex, a namespace to mypy
-            return [BookingFlowState.detect_zone, flow.choose_type(wanted)]
-        return BookingFlowState.detect_zone
+            return flow.choose_type(wanted)
+        return None
 
     @rx.event
     def choose_type(self, slug: str):
@@ -248,7 +244,6 @@ class BookingFlowState(SessionState):
         self.message, self._carried = self._carried, ""
         self._manage_token = (self.router.url.query_parameters.get("token") or "").strip()[:200]
         await self._show_booking()
-        return BookingFlowState.detect_zone
 
     async def _show_booking(self) -> None:
         try:

@@ -58,6 +58,13 @@ def _back(label: str, event: Any) -> rx.Component:
     )
 
 
+def zone_detector() -> rx.Component:
+    """Sets the flow to the visitor's time zone when the page mounts: the browser reads it in compiled code and sends
+    it as the event's argument (a script returned by a handler would need eval, which the CSP refuses)."""
+    zone = rx.Var("Intl.DateTimeFormat().resolvedOptions().timeZone").to(str)
+    return rx.el.span(hidden=True, on_mount=S.set_zone(zone))
+
+
 def zone_picker() -> rx.Component:
     return rx.el.div(
         rx.el.label("Times shown in", html_for="booking-zone", class_name="text-sm font-medium text-slate-800"),
