@@ -9,7 +9,7 @@ from app.ui.components.blocks import page_hero
 from app.ui.layouts.site import site_layout
 from app.ui.seo import public_page
 from app.ui.site.booking_state import BookingFlowState
-from app.ui.site.booking_views import confirm_view
+from app.ui.site.booking_views import confirm_view, zone_detector
 from app.ui.state.company import AT_BUILD
 from app.ui.styles import CONTAINER
 
@@ -25,6 +25,7 @@ def booking_confirm_page() -> rx.Component:
         page_hero("Your Meeting", "Confirm your booking", "One click, and your host gets the invitation."),
         rx.el.section(
             rx.el.div(
+                zone_detector(),
                 rx.cond(
                     BookingFlowState.mode == "confirm",
                     confirm_view(),

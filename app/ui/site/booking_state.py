@@ -334,7 +334,6 @@ class BookingFlowState(SessionState):
             self.chosen_label = when_label(found["start"], self.zone_name)
             self.email_to = found["email"] or ""
             self.step = "confirm"
-        return BookingFlowState.detect_zone
 
     @rx.event
     async def confirm_booking(self):
