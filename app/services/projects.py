@@ -16,7 +16,7 @@ from sqlmodel import Session, col, select
 from app.core.db import MAX_ID, get_by_id
 from app.core.errors import Forbidden, Invalid
 from app.core.permissions import Perm
-from app.models.enums import MilestoneStatus, ProjectStatus, ProjectType
+from app.models.enums import PROJECT_FINAL_STATUSES, MilestoneStatus, ProjectStatus, ProjectType
 from app.models.project import Organization, Project, ProjectMilestone
 from app.models.user import User
 from app.services import access, audit, client_cancellations
@@ -25,7 +25,6 @@ from app.services.paging import Listing, Page, View, contains, of_client, one_of
 from app.services.schema import AList, Body, Choice, Day, Money, RawText, Text, Whole, parse, problem, required
 from app.services.time_entries import hours_number
 
-FINAL_STATUSES = {ProjectStatus.completed, ProjectStatus.cancelled}
 PROJECT_SORTS = {
     "newest": (col(Project.created_at).desc(), col(Project.id).desc()),
     "oldest": (col(Project.created_at), col(Project.id)),
@@ -214,7 +213,7 @@ def cancel_project(s: Session, *, actor: User, project_id: int) -> dict[str, obj
     project = access.get_visible(s, Project, project_id, actor, "project", label="Project")
     if project.client_id != actor.id and not access.staff_can(actor, Perm.content_write):
         raise Forbidden("You don't have permission to cancel this project")
-    if project.status in FINAL_STATUSES:
+    if project.status in PROJECT_FINAL_STATUSES:
         raise Invalid(f"This project is already {project.status.replace('_', ' ')} and cannot be cancelled.")
     project.status = ProjectStatus.cancelled
     s.add(project)
