@@ -281,13 +281,17 @@ def log_time(s: Session, *, actor: User, project_id: int, data: TimeEntryCreate 
 def delete_time_entry(s: Session, *, actor: User, project_id: int, entry_id: int) -> None:
     """Delete a time entry (its author, while they may log on the project, or an admin) of an open project; the
     project's actual hours shrink by it."""
-    project = member_project(s, actor, project_id, "delete time entries")
-    entry = get_by_id(s, ProjectTimeEntry, entry_id)
-    if project is None or entry is None or entry.project_id != project_id:
+    if member_project(s, actor, project_id, "delete time entries") is None:
+        raise NotFound("Time entry not found")
+    # Locked before the entry is read: two deletes of one entry queue here, and the second finds it gone (else both
+    # would take its hours off the total).
+    project = _locked_project(s, project_id)
+    query = select(ProjectTimeEntry).where(col(ProjectTimeEntry.id) == entry_id)
+    entry = s.exec(query.execution_options(populate_existing=True)).first() if valid_id(entry_id) else None
+    if entry is None or entry.project_id != project_id:
         raise NotFound("Time entry not found")
     if not _may_delete(actor, entry, project):
         raise Forbidden("You can only delete your own time entries")
-    project = _locked_project(s, project_id)
     if project.status in PROJECT_FINAL_STATUSES:  # the client's figures of a finished project stay as they were
         raise Conflict(f"Time entries of a {project.status} project cannot be deleted: reopen it first")
     audit.record(

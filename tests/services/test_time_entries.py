@@ -309,3 +309,40 @@ def test_entries_logged_at_once_stay_within_one_day(engine: Engine) -> None:
             s.exec(delete(Project).where(col(Project.id).in_([p.id for p in both])))  # type: ignore[call-overload]
             s.exec(delete(User).where(col(User.id).in_([pm.id, client.id])))  # type: ignore[call-overload]
             s.commit()
+
+
+def test_an_entry_deleted_twice_at_once_comes_off_the_total_once(engine: Engine) -> None:
+    with Session(engine, expire_on_commit=False) as s:
+        tag = uuid.uuid4().hex[:8]
+        client = f.user(s, f"del_c_{tag}")
+        project = f.project(s, client, f"Delete {tag}")
+        pm = f.user(s, f"del_pm_{tag}", role=Role.employee, employee_type=EmployeeType.product_manager)
+        for hours in (3, 5):
+            data = {"work_date": business_today().isoformat(), "hours": hours}
+            entry_id = time_entries.log_time(s, actor=pm, project_id=project.id or 0, data=data).id
+    barrier = threading.Barrier(6)
+
+    def delete_it(_: int) -> str:
+        with Session(engine) as s:
+            actor = s.get(User, pm.id)
+            assert actor is not None
+            barrier.wait()
+            try:
+                time_entries.delete_time_entry(s, actor=actor, project_id=project.id or 0, entry_id=entry_id)
+            except NotFound:
+                return "gone"
+            return "deleted"
+
+    try:
+        with ThreadPoolExecutor(max_workers=6) as pool:
+            answers = list(pool.map(delete_it, range(6)))
+        assert sorted(answers) == ["deleted", "gone", "gone", "gone", "gone", "gone"]
+        with Session(engine) as s:
+            stored = s.get(Project, project.id)
+            assert stored is not None and stored.actual_hours == 3
+    finally:
+        with Session(engine) as s:
+            s.exec(delete(AuditLog).where(col(AuditLog.actor_id) == pm.id))  # type: ignore[call-overload]
+            s.exec(delete(Project).where(col(Project.id) == project.id))  # type: ignore[call-overload]
+            s.exec(delete(User).where(col(User.id).in_([pm.id, client.id])))  # type: ignore[call-overload]
+            s.commit()
