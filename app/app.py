@@ -8,7 +8,10 @@ from app.api.middleware import BodySizeLimit, SecurityHeaders
 from app.core.memory import freeze_after_startup
 from app.core.migrations import check_schema_at_startup
 from app.services.jobs import background_loop
-from app.ui import pages  # noqa: F401  (registers every page)
+from app.ui import (
+    pages,  # noqa: F401  (registers every page)
+    routes,
+)
 from app.ui.components.signed_in_hint import signed_in_hint
 from app.ui.site.not_found import not_found_page
 
@@ -36,7 +39,7 @@ app = rx.App(
 add_decorated_pages(app)
 app.add_page(
     not_found_page,
-    route="404",
+    route=routes.NOT_FOUND,
     title="Page Not Found",
     description="The page you are looking for does not exist.",
     meta=[{"name": "robots", "content": "noindex"}],

@@ -219,11 +219,6 @@ def has_perm(perms: Iterable[str], perm: str) -> bool:
     return str(perm) in {str(p) for p in perms}
 
 
-def has_any(perms: Iterable[str], *wanted: str) -> bool:
-    held = {str(p) for p in perms}
-    return any(str(w) in held for w in wanted)
-
-
 _ACRONYMS = {"hr": "HR", "cto": "CTO", "coo": "COO", "cfo": "CFO"}
 
 

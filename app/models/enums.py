@@ -15,6 +15,10 @@ class ProjectStatus(StrEnum):
     cancelled = "cancelled"
 
 
+# A project in one of these is over: the client cannot cancel it and no time is logged on it until staff reopen it.
+PROJECT_FINAL_STATUSES = frozenset({ProjectStatus.completed, ProjectStatus.cancelled})
+
+
 class ProjectType(StrEnum):
     web_development = "web_development"
     mobile_app = "mobile_app"

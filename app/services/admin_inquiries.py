@@ -21,7 +21,7 @@ from app.services import audit, contact
 from app.services.access import found, require
 from app.services.csv_export import table
 from app.services.paging import Listing, Ordering, Page, View, one_of
-from app.services.schema import Body, Choice, Flag, RawText, Text, parse
+from app.services.schema import Body, Flag, OneOf, RawText, Text, parse
 
 
 class InquiryPublic(BaseModel):
@@ -103,8 +103,8 @@ def export_inquiries(
 class InquiryUpdate(Body):
     """Staff triage: any field to any value. An empty assignee or notes clears them."""
 
-    status: Annotated[InquiryStatus | None, Choice("Status", not_null=True, refusal="Unknown status")] = None
-    priority: Annotated[InquiryPriority | None, Choice("Priority", not_null=True, refusal="Unknown priority")] = None
+    status: Annotated[InquiryStatus | None, OneOf("Status", not_null=True, refusal="Unknown status")] = None
+    priority: Annotated[InquiryPriority | None, OneOf("Priority", not_null=True, refusal="Unknown priority")] = None
     assigned_to: RawText = Field(None, description="A staff member's user id; empty or null: nobody.")
     is_spam: Flag = Field(False, description="Flag as spam, or rescue a message the honeypot caught (false).")
     notes: Annotated[str | None, Text("Notes", 10_000)] = None

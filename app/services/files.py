@@ -37,14 +37,14 @@ _WORD_STREAM = "WordDocument".encode("utf-16-le")
 
 
 @dataclass(frozen=True)
-class Kind:
+class FileType:
     extension: str
     content_type: str
 
 
-PDF = Kind("pdf", "application/pdf")
-DOC = Kind("doc", "application/msword")
-DOCX = Kind("docx", "application/vnd.openxmlformats-officedocument.wordprocessingml.document")
+PDF = FileType("pdf", "application/pdf")
+DOC = FileType("doc", "application/msword")
+DOCX = FileType("docx", "application/vnd.openxmlformats-officedocument.wordprocessingml.document")
 ALLOWED_EXTENSIONS = frozenset({"pdf", "doc", "docx"})
 
 
@@ -63,7 +63,7 @@ def too_large_message(cfg: Settings = settings) -> str:
     return f"File too large: the maximum is {cfg.max_upload_mb} MB per file."
 
 
-def _sniff(data: bytes) -> Kind | None:
+def _sniff(data: bytes) -> FileType | None:
     if data.startswith(b"%PDF-"):
         return PDF
     if data.startswith(_OLE2):
@@ -84,7 +84,7 @@ def _unpacks_too_large(data: bytes) -> bool:
         return len(entries) > MAX_ENTRIES or sum(e.file_size for e in entries) > MAX_UNPACKED
 
 
-def detect(filename: str, data: bytes, *, field: str = "file", cfg: Settings = settings) -> Kind:
+def detect(filename: str, data: bytes, *, field: str = "file", cfg: Settings = settings) -> FileType:
     """The document type of an upload; its content decides, though the name must also look like a document."""
     if len(data) > max_bytes(cfg):
         raise PayloadTooLarge(too_large_message(cfg), errors={field: too_large_message(cfg)})

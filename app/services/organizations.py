@@ -19,7 +19,7 @@ from app.models.user import User
 from app.services import audit
 from app.services.access import found, require
 from app.services.paging import Listing, Page, View
-from app.services.schema import Choice, Input, RawText, Text, parse, problem, required
+from app.services.schema import Input, OneOf, RawText, Text, parse, problem, required
 
 ORGANIZATION_SORTS = {
     "name": (func.lower(Organization.name), col(Organization.id)),
@@ -45,7 +45,7 @@ class OrganizationUpdate(Input):
     description: Annotated[str | None, Text("Description", 5000)] = None
     industry: Annotated[str | None, Text("Industry", 100)] = None
     website: Annotated[str | None, Text("Website", 500), AfterValidator(_website)] = None
-    size: Annotated[OrganizationSize | None, Choice("Size")] = None
+    size: Annotated[OrganizationSize | None, OneOf("Size")] = None
     primary_contact_id: RawText = Field(None, description="The primary contact's user id (a UUID), or null.")
 
 

@@ -20,7 +20,7 @@ from app.models.user import User
 from app.services import audit
 from app.services.access import found, require
 from app.services.paging import Listing, Page, View, contains
-from app.services.schema import Choice, Flag, Input, Money, RawText, Text, parse, problem, required
+from app.services.schema import Flag, Input, Money, OneOf, RawText, Text, parse, problem, required
 
 PRODUCT_SORTS = {
     "name": (func.lower(Product.name), col(Product.id)),
@@ -55,7 +55,7 @@ class PriceShape(Input):
 class PriceCreate(Input):
     amount: Annotated[Decimal | None, Money("Price", required=True)] = Field(None, validate_default=True)
     currency: RawText = Field("usd", description="Only usd (US dollars) is supported.")
-    billing_period: Annotated[BillingPeriod | None, Choice("Billing period")] = BillingPeriod.one_time
+    billing_period: Annotated[BillingPeriod | None, OneOf("Billing period")] = BillingPeriod.one_time
     is_active: Flag = True
 
     model_config = ConfigDict(json_schema_extra=required("amount"))
@@ -78,7 +78,7 @@ class ProductUpdate(Input):
 
     name: Annotated[str | None, Text("Name", 200, required=True)] = None
     description: Annotated[str | None, Text("Description", 5000)] = None
-    category: Annotated[ProductCategory | None, Choice("Category", not_null=True)] = None
+    category: Annotated[ProductCategory | None, OneOf("Category", not_null=True)] = None
     is_active: Flag = False  # when sent; null is false, as it always was
     metadata: Annotated[Any, AfterValidator(_an_object)] = Field(None, description="Any JSON object.")
     prices: list[PriceShape] | None = Field(None, description="The product's first prices (on create).")

@@ -16,16 +16,15 @@ from sqlmodel import Session, col, select
 from app.core.db import MAX_ID, get_by_id
 from app.core.errors import Forbidden, Invalid
 from app.core.permissions import Perm
-from app.models.enums import MilestoneStatus, ProjectStatus, ProjectType
+from app.models.enums import PROJECT_FINAL_STATUSES, MilestoneStatus, ProjectStatus, ProjectType
 from app.models.project import Organization, Project, ProjectMilestone
 from app.models.user import User
 from app.services import access, audit, client_cancellations
 from app.services import validation as v
 from app.services.paging import Listing, Page, View, contains, of_client, one_of
-from app.services.schema import AList, Body, Choice, Day, Money, RawText, Text, Whole, parse, problem, required
+from app.services.schema import AList, Body, Day, Money, OneOf, RawText, Text, Whole, parse, problem, required
 from app.services.time_entries import hours_number
 
-FINAL_STATUSES = {ProjectStatus.completed, ProjectStatus.cancelled}
 PROJECT_SORTS = {
     "newest": (col(Project.created_at).desc(), col(Project.id).desc()),
     "oldest": (col(Project.created_at), col(Project.id)),
@@ -214,7 +213,7 @@ def cancel_project(s: Session, *, actor: User, project_id: int) -> dict[str, obj
     project = access.get_visible(s, Project, project_id, actor, "project", label="Project")
     if project.client_id != actor.id and not access.staff_can(actor, Perm.content_write):
         raise Forbidden("You don't have permission to cancel this project")
-    if project.status in FINAL_STATUSES:
+    if project.status in PROJECT_FINAL_STATUSES:
         raise Invalid(f"This project is already {project.status.replace('_', ' ')} and cannot be cancelled.")
     project.status = ProjectStatus.cancelled
     s.add(project)
@@ -238,8 +237,8 @@ class ProjectUpdate(Body):
     name: Annotated[str | None, Text("Project name", 200, required=True)] = None
     description: Annotated[str | None, Text("Description", 10000)] = None
     client_id: RawText = Field(None, description="The client's user id (a UUID).")
-    status: Annotated[ProjectStatus | None, Choice("Status")] = None
-    project_type: Annotated[ProjectType | None, Choice("Project type")] = None
+    status: Annotated[ProjectStatus | None, OneOf("Status")] = None
+    project_type: Annotated[ProjectType | None, OneOf("Project type")] = None
     organization_id: Annotated[int | None, Whole("Organization", 1, MAX_ID)] = None
     manager_id: RawText = Field(None, description="A staff member's user id, or empty for nobody.")
     budget: Annotated[Decimal | None, Money("Budget")] = None
@@ -272,8 +271,8 @@ class ProjectCreate(ProjectUpdate):
     client_id: Annotated[RawText, AfterValidator(_a_client)] = Field(
         None, validate_default=True, description="The client's user id (a UUID)."
     )
-    status: Annotated[ProjectStatus | None, Choice("Status", not_null=True)] = Field(None, validate_default=True)
-    project_type: Annotated[ProjectType | None, Choice("Project type", not_null=True)] = Field(
+    status: Annotated[ProjectStatus | None, OneOf("Status", not_null=True)] = Field(None, validate_default=True)
+    project_type: Annotated[ProjectType | None, OneOf("Project type", not_null=True)] = Field(
         None, validate_default=True
     )
 
@@ -339,7 +338,7 @@ class MilestoneSave(Body):
     title: Annotated[str | None, Text("Milestone title", 200, required=True)] = Field(None, validate_default=True)
     description: Annotated[str | None, Text("Description", 2000)] = None
     due_date: Annotated[date | None, Day("Due date")] = None
-    status: Annotated[MilestoneStatus | None, Choice("Status")] = Field(
+    status: Annotated[MilestoneStatus | None, OneOf("Status")] = Field(
         None, description="pending (also when empty), in_progress or completed."
     )
 

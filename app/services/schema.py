@@ -192,8 +192,8 @@ class Text(_Described):
 
 
 @dataclass(frozen=True)
-class Choice:
-    """`Annotated[X | None, Choice("Size")]` for a StrEnum X: one of its values, null for none; any other text is
+class OneOf:
+    """`Annotated[X | None, OneOf("Size")]` for a StrEnum X: one of its values, null for none; any other text is
     worded "<label> must be one of: a, b, c"."""
 
     label: str

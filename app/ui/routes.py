@@ -17,6 +17,8 @@ PROFILE = "/profile"
 SETTINGS = "/settings"
 COMPLETE_PROFILE = "/complete-profile"
 REGISTER = "/register"
+FORGOT_PASSWORD = "/forgot-password"
+RESET_PASSWORD = "/reset-password"  # the e-mailed link's page (?token=...)
 
 ADMIN_LOGIN = "/admin/login"
 ADMIN_FORGOT_PASSWORD = "/admin/forgot-password"  # the staff sign-in's "Forgot password?" page
@@ -25,9 +27,11 @@ ADMIN_USERS = "/admin/users"
 ADMIN_CLIENTS = "/admin/clients"
 ADMIN_INQUIRIES = "/admin/inquiries"
 ADMIN_CONTENT = "/admin/content"
+ADMIN_BILLING = "/admin/billing"
 ADMIN_ANALYTICS = "/admin/analytics"
 ADMIN_PRODUCTS = "/admin/products"
 ADMIN_MEETINGS = "/admin/meetings"
+ADMIN_APPLICATIONS = "/admin/applications"
 ADMIN_SETTINGS = "/admin/settings"
 
 # Reflex's special route for unknown paths.

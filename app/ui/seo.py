@@ -16,6 +16,7 @@ import reflex as rx
 from reflex_base.plugins.sitemap import SitemapPlugin, TrailingSlashOption
 
 from app.core.config import settings
+from app.ui import routes
 from app.ui.state.company import AT_BUILD
 
 OG_IMAGE = "/og-image.png"  # assets/og-image.png, 1200x630
@@ -24,15 +25,15 @@ OG_IMAGE_ALT = f"{AT_BUILD.name}: web, cloud and digital transformation on the T
 # Never in the sitemap: signed-in areas, account flows, and anything under these prefixes.
 PRIVATE_PREFIXES: tuple[str, ...] = (
     "/admin",
-    "/client-portal",
-    "/register",
-    "/settings",
-    "/profile",
-    "/complete-profile",
-    "/forgot-password",
-    "/reset-password",
-    "/book-meeting/manage",
-    "/book-meeting/confirm",
+    routes.CLIENT_PORTAL,
+    routes.REGISTER,
+    routes.SETTINGS,
+    routes.PROFILE,
+    routes.COMPLETE_PROFILE,
+    routes.FORGOT_PASSWORD,
+    routes.RESET_PASSWORD,
+    routes.BOOK_MEETING_MANAGE,
+    routes.BOOK_MEETING_CONFIRM,
 )
 
 

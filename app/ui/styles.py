@@ -20,7 +20,6 @@ _BUTTON_BASE = (
     "transition-colors duration-150 disabled:cursor-not-allowed disabled:opacity-60"
 )
 BUTTON_SM = "h-9 px-4 text-sm"
-BUTTON_MD = "h-11 px-5 text-sm sm:text-base"
 BUTTON_LG = "h-12 px-6 text-base"
 
 BUTTON_PRIMARY = f"{_BUTTON_BASE} bg-blue-800 text-white shadow-sm hover:bg-blue-900 active:bg-blue-950 {FOCUS_RING}"

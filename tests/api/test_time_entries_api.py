@@ -8,7 +8,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlmodel import Session
 
-from app.models.enums import EmployeeType, Role
+from app.models.enums import EmployeeType, ProjectStatus, Role
 from app.models.user import User
 from app.services import sessions
 from app.services.time_entries import business_today
@@ -114,3 +114,31 @@ def test_the_client_sees_estimated_and_actual_hours(client: TestClient, session:
     as_user(client, session, world["owner"])
     mine = client.get("/api/protected/projects").json()["data"]
     assert [(p["estimated_hours"], p["actual_hours"]) for p in mine] == [(220, 7.25)]
+
+
+def test_the_manager_logs_and_a_finished_project_is_409(client: TestClient, session: Session, world: dict) -> None:
+    project, dev = world["project"], world["dev"]
+    as_user(client, session, dev)
+    outsider = client.post(_url(world), json={"hours": "lots"})  # the gate answers before the body is judged
+    assert (
+        outsider.status_code == 403
+        and outsider.json()["message"] == "You don't have permission to log time on projects"
+    )
+    project.manager_id = dev.id  # the developer manages the project: its member
+    session.add(project)
+    session.commit()
+    made = client.post(_url(world), json=_entry(20))
+    assert made.status_code == 201, made.text
+    too_long = client.post(_url(world), json=_entry(5))
+    assert too_long.status_code == 422 and too_long.json()["errors"]["hours"].startswith("At most 24 hours a day")
+
+    project.status = ProjectStatus.completed
+    session.add(project)
+    session.commit()
+    refused = client.post(_url(world), json=_entry(1))
+    assert refused.status_code == 409
+    assert refused.json()["message"] == "Time cannot be logged on a completed project: reopen it first"
+    kept = client.delete(_url(world, made.json()["data"]["id"]))
+    assert kept.status_code == 409
+    assert kept.json()["message"] == "Time entries of a completed project cannot be deleted: reopen it first"
+    assert client.get(_url(world)).json()["actual_hours"] == 20

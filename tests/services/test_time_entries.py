@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import uuid
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
@@ -12,8 +13,8 @@ from sqlalchemy import delete
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
-from app.core.errors import Forbidden, Invalid, NotFound
-from app.models.enums import EmployeeType, Role
+from app.core.errors import Conflict, Forbidden, Invalid, NotFound
+from app.models.enums import EmployeeType, ProjectStatus, Role
 from app.models.project import Project, ProjectTimeEntry
 from app.models.system import AuditLog
 from app.models.user import User
@@ -115,7 +116,7 @@ def test_a_future_day_is_refused_today_and_24_hours_are_fine(session: Session, w
     with pytest.raises(Invalid, match="Date cannot be in the future"):
         _log(session, world["pm"], world["project"], 1, work_date=tomorrow)
     assert _log(session, world["pm"], world["project"], 24)["hours"] == 24
-    assert _log(session, world["pm"], world["project"], "0.25", note="  Call  ")["note"] == "Call"
+    assert _log(session, world["cto"], world["project"], "0.25", note="  Call  ")["note"] == "Call"
     assert _actual(session, world["project"]) == Decimal("24.25")
 
 
@@ -167,11 +168,11 @@ def test_entries_logged_at_once_all_count(engine: Engine) -> None:
         pm = f.user(s, f"race_pm_{tag}", role=Role.employee, employee_type=EmployeeType.product_manager)
 
     def log_some(_: int) -> None:
-        for _ in range(8):
+        for days in range(8):  # a day each: one person's day holds at most 24 hours
             with Session(engine) as s:
                 actor = s.get(User, pm.id)
                 assert actor is not None
-                data = {"work_date": business_today().isoformat(), "hours": "1.25"}
+                data = {"work_date": (business_today() - timedelta(days=days)).isoformat(), "hours": "1.25"}
                 time_entries.log_time(s, actor=actor, project_id=project.id or 0, data=data)
 
     try:
@@ -182,6 +183,163 @@ def test_entries_logged_at_once_all_count(engine: Engine) -> None:
             entries = s.exec(select(ProjectTimeEntry).where(ProjectTimeEntry.project_id == project.id)).all()
             assert stored is not None and len(entries) == 32
             assert stored.actual_hours == sum(e.hours for e in entries) == Decimal(40)
+    finally:
+        with Session(engine) as s:
+            s.exec(delete(AuditLog).where(col(AuditLog.actor_id) == pm.id))  # type: ignore[call-overload]
+            s.exec(delete(Project).where(col(Project.id) == project.id))  # type: ignore[call-overload]
+            s.exec(delete(User).where(col(User.id).in_([pm.id, client.id])))  # type: ignore[call-overload]
+            s.commit()
+
+
+def test_one_persons_day_holds_24_hours_across_entries_and_projects(session: Session, world: dict) -> None:
+    """The issue's ten entries of 24 h on one day: the first is accepted, the other nine refused."""
+    project, other, pm = world["project"], world["other"], world["pm"]
+    today = business_today()
+    assert _log(session, pm, project, 24)["hours"] == 24
+    said = f"At most 24 hours a day: you have already logged 24 h on {today:%B %-d, %Y}"
+    for target in [project, other] * 4 + [project]:
+        with pytest.raises(Invalid) as caught:
+            _log(session, pm, target, 24)
+        assert caught.value.message == said and caught.value.errors == {"hours": said}
+    assert _actual(session, project) == 24 and _actual(session, other) == 0
+    # Another day, and another person's same day, are theirs.
+    assert _log(session, pm, other, 24, work_date=(today - timedelta(days=1)).isoformat())["hours"] == 24
+    assert _log(session, world["cto"], project, 24)["hours"] == 24
+    # Up to exactly 24 in hundredths; a deleted entry frees its hours.
+    yesterday = (today - timedelta(days=2)).isoformat()
+    first = _log(session, pm, project, "23.99", work_date=yesterday)
+    with pytest.raises(Invalid, match=r"you have already logged 23\.99 h"):
+        _log(session, pm, other, "0.02", work_date=yesterday)
+    _log(session, pm, other, "0.01", work_date=yesterday)
+    time_entries.delete_time_entry(session, actor=pm, project_id=project.id, entry_id=first["id"])
+    assert _log(session, pm, other, "23.99", work_date=yesterday)["hours"] == 23.99
+
+
+@pytest.mark.parametrize("status", [ProjectStatus.completed, ProjectStatus.cancelled])
+def test_a_finished_project_takes_no_time_until_reopened(session: Session, world: dict, status: ProjectStatus) -> None:
+    project, pm, admin = world["project"], world["pm"], world["admin"]
+    entry = _log(session, pm, project, 5)
+    projects.update_project(session, actor=admin, project_id=project.id, data={"status": status})
+    for actor in (pm, admin):
+        with pytest.raises(Conflict, match=f"^Time cannot be logged on a {status} project: reopen it first$"):
+            _log(session, actor, project, 1)
+        with pytest.raises(Conflict, match=f"^Time entries of a {status} project cannot be deleted: reopen it first$"):
+            time_entries.delete_time_entry(session, actor=actor, project_id=project.id, entry_id=entry["id"])
+    page = time_entries.list_time_entries(session, actor=pm, project_id=project.id)
+    assert page.closed == f"Time cannot be logged on a {status} project: reopen it first"
+    assert not page.can_log and not page.data[0].can_delete
+    assert _actual(session, project) == 5
+
+    projects.update_project(session, actor=admin, project_id=project.id, data={"status": "in_progress"})
+    assert _log(session, pm, project, 1)["hours"] == 1
+    time_entries.delete_time_entry(session, actor=pm, project_id=project.id, entry_id=entry["id"])
+    assert _actual(session, project) == 1
+    page = time_entries.list_time_entries(session, actor=pm, project_id=project.id)
+    assert page.closed is None and page.can_log
+
+
+def test_the_projects_manager_logs_time_on_it(session: Session, world: dict) -> None:
+    """Who may log: staff who write projects on any project, and a project's manager (its member) on that one."""
+    project, other, dev, hr = world["project"], world["other"], world["dev"], world["hr"]
+    project.manager_id = dev.id  # a developer: content:read only
+    session.add(project)
+    session.commit()
+    entry = _log(session, dev, project, 3)
+    page = time_entries.list_time_entries(session, actor=dev, project_id=project.id)
+    assert page.can_log and page.data[0].can_delete
+    assert not time_entries.list_time_entries(session, actor=dev, project_id=other.id).can_log
+    with pytest.raises(Forbidden, match="You don't have permission to log time on projects"):
+        _log(session, dev, other, 1)
+    with pytest.raises(Forbidden, match="You don't have permission to log time on projects"):  # missing or not
+        _log(session, dev, Project(id=987654, name="x", client_id=world["client"].id))
+
+    # A client who is somehow the manager gets nothing; a former manager keeps no say in the project.
+    client = world["client"]
+    project.manager_id = client.id
+    session.add(project)
+    session.commit()
+    with pytest.raises(Forbidden, match="You don't have permission to log time on projects"):
+        _log(session, client, project, 1)
+    with pytest.raises(Forbidden, match="You don't have permission to delete time entries"):
+        time_entries.delete_time_entry(session, actor=dev, project_id=project.id, entry_id=entry["id"])
+    project.manager_id = hr.id  # hr cannot even read projects, but manages this one
+    session.add(project)
+    session.commit()
+    assert _log(session, hr, project, 1)["hours"] == 1
+    assert _actual(session, project) == 4
+
+
+def test_entries_logged_at_once_stay_within_one_day(engine: Engine) -> None:
+    """Real concurrency: ten 10-hour entries of one person on one day, on two projects at once; two pass, and each
+    project's actual_hours is the sum of its entries."""
+    with Session(engine, expire_on_commit=False) as s:
+        tag = uuid.uuid4().hex[:8]
+        client = f.user(s, f"day_c_{tag}")
+        both = [f.project(s, client, f"Day {tag} {n}") for n in (1, 2)]
+        pm = f.user(s, f"day_pm_{tag}", role=Role.employee, employee_type=EmployeeType.product_manager)
+    barrier = threading.Barrier(10)
+
+    def log_one(n: int) -> str:
+        with Session(engine) as s:
+            actor = s.get(User, pm.id)
+            assert actor is not None
+            data = {"work_date": business_today().isoformat(), "hours": 10}
+            barrier.wait()
+            try:
+                time_entries.log_time(s, actor=actor, project_id=both[n % 2].id or 0, data=data)
+            except Invalid as exc:
+                return exc.message
+            return "logged"
+
+    try:
+        with ThreadPoolExecutor(max_workers=10) as pool:
+            answers = list(pool.map(log_one, range(10)))
+        assert answers.count("logged") == 2
+        assert all(a == "logged" or a.startswith("At most 24 hours a day: you have already logged") for a in answers)
+        with Session(engine) as s:
+            entries = s.exec(select(ProjectTimeEntry).where(col(ProjectTimeEntry.user_id) == pm.id)).all()
+            assert sum(e.hours for e in entries) == 20
+            for project in both:
+                stored = s.get(Project, project.id)
+                assert stored is not None
+                assert stored.actual_hours == sum(e.hours for e in entries if e.project_id == project.id)
+    finally:
+        with Session(engine) as s:
+            s.exec(delete(AuditLog).where(col(AuditLog.actor_id) == pm.id))  # type: ignore[call-overload]
+            s.exec(delete(Project).where(col(Project.id).in_([p.id for p in both])))  # type: ignore[call-overload]
+            s.exec(delete(User).where(col(User.id).in_([pm.id, client.id])))  # type: ignore[call-overload]
+            s.commit()
+
+
+def test_an_entry_deleted_twice_at_once_comes_off_the_total_once(engine: Engine) -> None:
+    with Session(engine, expire_on_commit=False) as s:
+        tag = uuid.uuid4().hex[:8]
+        client = f.user(s, f"del_c_{tag}")
+        project = f.project(s, client, f"Delete {tag}")
+        pm = f.user(s, f"del_pm_{tag}", role=Role.employee, employee_type=EmployeeType.product_manager)
+        for hours in (3, 5):
+            data = {"work_date": business_today().isoformat(), "hours": hours}
+            entry_id = time_entries.log_time(s, actor=pm, project_id=project.id or 0, data=data).id
+    barrier = threading.Barrier(6)
+
+    def delete_it(_: int) -> str:
+        with Session(engine) as s:
+            actor = s.get(User, pm.id)
+            assert actor is not None
+            barrier.wait()
+            try:
+                time_entries.delete_time_entry(s, actor=actor, project_id=project.id or 0, entry_id=entry_id)
+            except NotFound:
+                return "gone"
+            return "deleted"
+
+    try:
+        with ThreadPoolExecutor(max_workers=6) as pool:
+            answers = list(pool.map(delete_it, range(6)))
+        assert sorted(answers) == ["deleted", "gone", "gone", "gone", "gone", "gone"]
+        with Session(engine) as s:
+            stored = s.get(Project, project.id)
+            assert stored is not None and stored.actual_hours == 3
     finally:
         with Session(engine) as s:
             s.exec(delete(AuditLog).where(col(AuditLog.actor_id) == pm.id))  # type: ignore[call-overload]

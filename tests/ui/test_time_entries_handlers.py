@@ -12,11 +12,12 @@ import pytest
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
-from app.models.enums import EmployeeType, Role
+from app.models.enums import EmployeeType, ProjectStatus, Role
 from app.models.project import Project, ProjectTimeEntry
 from app.models.user import User
 from app.services.time_entries import business_today
 from app.ui.admin.projects.state import ProjectListState
+from app.ui.format import long_date
 from tests import factories as f
 from tests.ui.notices import notice
 from tests.ui.test_admin_handlers import _call, _state, _token
@@ -107,14 +108,14 @@ def test_readers_see_but_cannot_log_or_delete(db: Session) -> None:
     _call(writer, "log_time", {"work_date": _today(), "hours": "3"})
     entry_id = writer.time_rows[0].id
 
-    dev = _tab(db, _staff(db, EmployeeType.developer), project)  # content:read, not content:write
+    dev = _tab(db, _staff(db, EmployeeType.developer), project)  # content:read, not content:write, not the manager
     _call(dev, "open_time", project.id)
-    assert dev.time_actual == "3" and not dev.time_rows[0].can_delete and not dev.can_write
-    _call(dev, "log_time", {"work_date": _today(), "hours": "5"})  # a crafted event: the button is not shown
-    assert notice(dev)["title"] == "Access Restricted"
+    assert dev.time_actual == "3" and not dev.time_rows[0].can_delete and not dev.time_can_log
+    _call(dev, "log_time", {"work_date": _today(), "hours": "5"})  # a crafted event: the form is not shown
+    assert dev.form_error == "You don't have permission to log time on projects" and _actual(db, project) == 3
     _call(dev, "ask_delete_time", entry_id)
     _call(dev, "confirm_delete_time")
-    assert notice(dev)["title"] == "Access Restricted"
+    assert notice(dev)["description"] == "You don't have permission to delete time entries"
 
     cto = _tab(db, _staff(db, EmployeeType.cto), project)  # writes projects, but the entry is the pm's
     _call(cto, "open_time", project.id)
@@ -146,3 +147,29 @@ def test_outsiders_get_nothing(db: Session) -> None:
     _call(signed_out, "open_time", project.id)
     assert signed_out.dialog == ""
     assert _actual(db, project) == 0
+
+
+def test_the_manager_logs_time_and_a_completed_project_takes_none(db: Session) -> None:
+    project = _project(db)
+    dev = _staff(db, EmployeeType.developer)  # content:read only, but the project's manager: its member
+    project.manager_id = dev.id
+    db.add(project)
+    db.commit()
+    tab = _tab(db, dev, project)
+    _call(tab, "open_time", project.id)
+    assert tab.time_can_log and tab.time_closed == ""
+    _call(tab, "log_time", {"work_date": _today(), "hours": "20"})
+    assert tab.form_error == "" and tab.time_actual == "20" and tab.time_rows[0].can_delete
+    _call(tab, "log_time", {"work_date": _today(), "hours": "5"})  # 25 h in one day
+    assert tab.time_hours_error == "At most 24 hours a day: you have already logged 20 h on " + long_date(_today())
+    assert _actual(db, project) == 20
+
+    project.status = ProjectStatus.completed
+    db.add(project)
+    db.commit()
+    _call(tab, "open_time", project.id)
+    assert not tab.time_can_log and tab.time_closed == "Time cannot be logged on a completed project: reopen it first"
+    assert not tab.time_rows[0].can_delete
+    _call(tab, "log_time", {"work_date": _today(), "hours": "1"})  # a crafted event: the form is not shown
+    assert tab.form_error == "Time cannot be logged on a completed project: reopen it first"
+    assert _actual(db, project) == 20

@@ -14,7 +14,6 @@ from app.core.permissions import (
     Perm,
     Role,
     effective_permissions,
-    has_any,
     has_perm,
     role_label,
     ungrantable,
@@ -176,14 +175,11 @@ def test_unknown_role_is_empty(role):
     assert effective_permissions(role, "founder", extra=["users:read"]) == frozenset()
 
 
-def test_has_perm_and_has_any():
+def test_has_perm():
     perms = effective_permissions("employee", "developer")
     assert has_perm(perms, "content:read")
     assert has_perm(perms, Perm.meetings_read)
     assert not has_perm(perms, "content:write")
-    assert has_any(perms, "billing:read", Perm.content_read)
-    assert not has_any(perms, "billing:read", "audit:read")
-    assert not has_any(perms)
 
 
 def test_role_label_admin_client_and_missing_type():

@@ -20,7 +20,7 @@ from app.models.user import User, UserPublic
 from app.ui.admin.common import empty_panel
 from app.ui.admin.dialog_views import form_dialog
 from app.ui.admin.dialogs import DeleteConfirm, FormDialog
-from app.ui.admin.paged import Listing, PagedTab
+from app.ui.admin.paged import PagedTab, SectionListing
 from app.ui.admin.section import section_page
 from app.ui.admin.state import AdminState
 from app.ui.admin.widgets import CARD, allowed_button, icon_button, pagination
@@ -34,9 +34,9 @@ CARD_BOX = f"{CARD} flex min-w-0 flex-col items-start gap-2 p-5 [&>*]:max-w-full
 R = TypeVar("R", bound=Row)
 
 
-def card_listing(noun: str, lister: Callable[..., Any], row: Callable[[Any], R]) -> Listing[R]:
+def card_listing(noun: str, lister: Callable[..., Any], row: Callable[[Any], R]) -> SectionListing[R]:
     """An entity's card list, read with content:read: its noun ("organization") words the toasts and titles."""
-    return Listing(Perm.content_read, FEATURE, lister, row, f"{noun}s", noun)
+    return SectionListing(Perm.content_read, FEATURE, lister, row, f"{noun}s", noun)
 
 
 class CardList(FormDialog, DeleteConfirm, PagedTab[R], AdminState, mixin=True):

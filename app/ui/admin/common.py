@@ -14,7 +14,6 @@ from app.ui.admin.state import as_actor
 from app.ui.admin.widgets import BTN_DANGER, BTN_SECONDARY, CARD, ICON_BTN, INPUT, alert, dialog, dialog_actions
 from app.ui.format import long_date
 from app.ui.format import usd as dollars  # noqa: F401  (the sections' name for it)
-from app.ui.rows import label_of
 
 SEARCH_INPUT = (
     "block w-full rounded-lg border border-slate-300 bg-white py-2 pl-9 pr-3 text-sm placeholder:text-slate-400 "
@@ -107,10 +106,6 @@ def timestamp_text(value: str) -> str:
         return value
     hour = moment.hour % 12 or 12
     return f"{long_date(moment)} at {hour}:{moment:%M} {'AM' if moment.hour < 12 else 'PM'} UTC"
-
-
-def options_of(values: list[str]) -> list[tuple[str, str]]:
-    return [(v, label_of(v)) for v in values]
 
 
 async def load_clients(actor: Any, *, search: str = "", limit: int) -> list[dict[str, str]]:

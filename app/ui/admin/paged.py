@@ -28,7 +28,7 @@ K = TypeVar("K", bound=Row)  # a row the browser names by its numeric id (see `_
 
 
 @dataclasses.dataclass(frozen=True)
-class Listing(Generic[R]):
+class SectionListing(Generic[R]):
     """What a section lists: the permission that reads it, the section's name for the refusal toast, the service's list
     function (`fn(session, *, actor, page, page_size, search, sort, **filters)`), the typed row of one of its DTOs,
     the list's name in its loading and error texts ("invoices"), the entity's name in the toasts the kit words
@@ -51,7 +51,7 @@ class PagedList(AdminState, Generic[R], mixin=True):
     """Paging, search and sort vars and their events over rows of type R; the section supplies `rows` (its `list[R]`:
     Reflex cannot type a var declared here with R), its `listing` and `_filters`."""
 
-    listing: ClassVar[Listing[Any]]
+    listing: ClassVar[SectionListing[Any]]
 
     page: rx.Field[int] = rx.field(1)
     pages: rx.Field[int] = rx.field(1)

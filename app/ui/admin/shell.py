@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import reflex as rx
 
+from app.ui import routes
 from app.ui.admin.state import SECTIONS, AdminState
 from app.ui.admin.widgets import BTN_SECONDARY, spinner
 from app.ui.components.native_form import native_form
@@ -213,7 +214,7 @@ def restricted_panel(feature: str) -> rx.Component:
 def _leave_outlet() -> rx.Component:
     """Signed out or not staff: off to /client-portal (a compiled event, so no eval; the state raised the toast)."""
     leave = rx.el.span(
-        hidden=True, on_mount=[AdminState.acknowledge_leave, rx.redirect("/client-portal", replace=True)]
+        hidden=True, on_mount=[AdminState.acknowledge_leave, rx.redirect(routes.CLIENT_PORTAL, replace=True)]
     )
     return rx.cond(AdminState.leave_reason != "", leave, rx.fragment())
 

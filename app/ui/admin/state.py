@@ -23,6 +23,7 @@ from sqlmodel import Session
 from app.core.errors import DomainError, Forbidden, Unauthorized
 from app.core.permissions import EMPLOYEE_TYPE_LABELS, PERMISSION_FEATURES, STAFF_ROLES, EmployeeType, has_perm
 from app.models.user import User, UserPublic
+from app.ui import routes
 from app.ui.state.calls import as_actor
 from app.ui.state.notice import Level, notify
 from app.ui.state.session import SessionState
@@ -33,17 +34,17 @@ T = TypeVar("T")
 # The sections, in sidebar order: key, label (also the {feature} of 'Access Restricted'), route, icon. Each appears in
 # the sidebar for holders of its PERMISSION_FEATURES entry; its page is in pages.SECTION_PAGES.
 SECTIONS: list[tuple[str, str, str, str]] = [
-    ("dashboard", "Dashboard", "/admin/dashboard", "layout-dashboard"),
-    ("users", "User Management", "/admin/users", "users"),
-    ("clients", "Clients", "/admin/clients", "building-2"),
-    ("inquiries", "Inquiries", "/admin/inquiries", "inbox"),
-    ("content", "Content Management", "/admin/content", "folder-kanban"),
-    ("billing", "Billing", "/admin/billing", "receipt"),
-    ("analytics", "Analytics", "/admin/analytics", "chart-column"),
-    ("products", "Products & Services", "/admin/products", "package"),
-    ("meetings", "Meetings", "/admin/meetings", "calendar"),
-    ("applications", "Applications", "/admin/applications", "briefcase"),
-    ("settings", "Settings", "/admin/settings", "settings"),
+    ("dashboard", "Dashboard", routes.ADMIN_DASHBOARD, "layout-dashboard"),
+    ("users", "User Management", routes.ADMIN_USERS, "users"),
+    ("clients", "Clients", routes.ADMIN_CLIENTS, "building-2"),
+    ("inquiries", "Inquiries", routes.ADMIN_INQUIRIES, "inbox"),
+    ("content", "Content Management", routes.ADMIN_CONTENT, "folder-kanban"),
+    ("billing", "Billing", routes.ADMIN_BILLING, "receipt"),
+    ("analytics", "Analytics", routes.ADMIN_ANALYTICS, "chart-column"),
+    ("products", "Products & Services", routes.ADMIN_PRODUCTS, "package"),
+    ("meetings", "Meetings", routes.ADMIN_MEETINGS, "calendar"),
+    ("applications", "Applications", routes.ADMIN_APPLICATIONS, "briefcase"),
+    ("settings", "Settings", routes.ADMIN_SETTINGS, "settings"),
 ]
 SECTION_LABELS = {key: label for key, label, _route, _icon in SECTIONS}
 

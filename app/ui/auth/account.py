@@ -144,7 +144,7 @@ def _back_link() -> rx.Component:
     return rx.el.a(
         rx.icon("arrow_left", size=16),
         rx.cond(SessionState.is_staff, "Back to the dashboard", "Back to the portal"),
-        href=rx.cond(SessionState.is_staff, "/admin/dashboard", "/client-portal"),
+        href=rx.cond(SessionState.is_staff, routes.ADMIN_DASHBOARD, routes.CLIENT_PORTAL),
         class_name=f"mb-4 inline-flex items-center gap-1 text-sm {LINK}",
     )
 

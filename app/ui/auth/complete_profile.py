@@ -8,6 +8,7 @@ from app.core.errors import DomainError, Unauthorized
 from app.services import profile
 from app.services.profile import CompleteProfile
 from app.services.schema import parse
+from app.ui import routes
 from app.ui.auth.components import (
     USERNAME_HINT,
     account_form,
@@ -112,7 +113,7 @@ def _form() -> rx.Component:
     )
 
 
-@rx.page(route="/complete-profile", title="Complete Your Profile", on_load=CompleteProfileState.load)
+@rx.page(route=routes.COMPLETE_PROFILE, title="Complete Your Profile", on_load=CompleteProfileState.load)
 def complete_profile_page() -> rx.Component:
     return auth_layout(
         card_header("Complete your profile", "A few details and your account is ready."),

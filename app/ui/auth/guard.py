@@ -7,13 +7,12 @@ from reflex_base.event import EventSpec
 
 from app.core.permissions import STAFF_ROLES
 from app.models.user import UserPublic
+from app.ui import routes
 from app.ui.auth.notice import notify
 from app.ui.state.session import SessionState
 
-SIGN_IN_PAGE = "/client-portal"
 # The spec's auth-shell texts ("Title: text"), as SessionState's guards word them.
 AUTH_REQUIRED = "Authentication Required: Please log in to access the dashboard."
-STAFF_REQUIRED = "Access Denied: Staff privileges required to access this panel."
 
 
 async def refresh_user(state: SessionState) -> UserPublic | None:
@@ -27,9 +26,9 @@ async def refresh_user(state: SessionState) -> UserPublic | None:
 async def turn_away(state: SessionState, reason: str) -> list[EventSpec]:
     """Show why ('Authentication Required: ...', 'Access Denied: ...') and go to the portal's sign-in."""
     title, _, text = reason.partition(": ")
-    return [await notify(state, "error", title, text), rx.redirect(SIGN_IN_PAGE)]
+    return [await notify(state, "error", title, text), rx.redirect(routes.CLIENT_PORTAL)]
 
 
 def landing_for(role: str) -> str:
     """Where a signed-in user belongs: staff in the admin panel, everyone else in the portal."""
-    return "/admin/dashboard" if role in STAFF_ROLES else SIGN_IN_PAGE
+    return routes.ADMIN_DASHBOARD if role in STAFF_ROLES else routes.CLIENT_PORTAL

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import reflex as rx
 
+from app.ui import routes
 from app.ui.auth.notice import notice_region
 from app.ui.components.session_watch import session_watch
 from app.ui.state.company import CompanyState
@@ -20,13 +21,13 @@ def _top_bar() -> rx.Component:
                     aria_hidden="true",
                 ),
                 rx.el.span(CompanyState.name, class_name="truncate"),
-                href="/",
+                href=routes.HOME,
                 class_name="flex min-w-0 items-center gap-2 font-semibold text-slate-900 hover:text-blue-700",
             ),
             rx.el.a(
                 rx.icon("arrow_left", size=16),
                 rx.el.span("Back to site"),
-                href="/",
+                href=routes.HOME,
                 class_name="flex shrink-0 items-center gap-1 text-sm text-slate-600 hover:text-blue-700",
             ),
             class_name="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4 sm:px-6",

@@ -44,7 +44,7 @@ class LoginState(SessionState):
     @rx.var
     def portal_sign_in(self) -> str:
         """The client sign-in, with the username already typed here carried over."""
-        return "/client-portal" + (f"?{urlencode({'identifier': self.identifier})}" if self.identifier else "")
+        return routes.CLIENT_PORTAL + (f"?{urlencode({'identifier': self.identifier})}" if self.identifier else "")
 
     async def _feedback(self, path: str) -> list[EventSpec]:
         """The notice for the query a redirect left (`?error=`, `?logged_out=1`, `?expired=1`, `?ended=1`)."""
@@ -83,11 +83,11 @@ class LoginState(SessionState):
         user = await refresh_user(self)
         if user is None:
             self.view = "form"
-            return await self._feedback("/client-portal")
+            return await self._feedback(routes.CLIENT_PORTAL)
         if user.role == Role.client and self.router.url.query_parameters.get("login") == "1":
             return [
                 await notify(self, "success", "Login Successful", "Welcome to your portal!"),
-                rx.redirect("/client-portal", replace=True),  # a reload must not greet again
+                rx.redirect(routes.CLIENT_PORTAL, replace=True),  # a reload must not greet again
             ]
         return None
 
@@ -97,12 +97,12 @@ class LoginState(SessionState):
         told that their sign-in is the client portal's."""
         user = await refresh_user(self)
         if user is not None and user.role in STAFF_ROLES:
-            return rx.redirect("/admin/dashboard")
+            return rx.redirect(routes.ADMIN_DASHBOARD)
         if user is not None:
             self.view, self.wrong_door = "client", False
             return None
         self.view = "form"
-        return await self._feedback("/admin/login")
+        return await self._feedback(routes.ADMIN_LOGIN)
 
     @rx.event(background=True)
     async def go_verify(self, uid: str):
@@ -110,13 +110,13 @@ class LoginState(SessionState):
         if (checked := valid_user_id(uid)) is None:
             return None
         await asyncio.sleep(VERIFY_REDIRECT_SECONDS)
-        return rx.redirect(f"/register?verify={checked}")
+        return rx.redirect(f"{routes.REGISTER}?verify={checked}")
 
 
 def login_form(page: str) -> rx.Component:
     """The sign-in form; `page` ("portal" or "admin") tells the server where to send failures back to."""
     form_id = f"{page}-login"
-    forgot_page = routes.ADMIN_FORGOT_PASSWORD if page == "admin" else "/forgot-password"
+    forgot_page = routes.ADMIN_FORGOT_PASSWORD if page == "admin" else routes.FORGOT_PASSWORD
     forgot = rx.el.a("Forgot password?", href=forgot_page, class_name=f"text-sm {LINK}")
     return native_form(
         banner(LoginState.error),
@@ -148,7 +148,7 @@ def _portal_sign_in() -> rx.Component:
     return rx.el.div(
         card_header("Client Portal", "Sign in to follow your projects, invoices and meetings."),
         login_form("portal"),
-        rx.el.div(_footer_link("Don't have an account?", "Create one", "/register"), class_name="mt-6"),
+        rx.el.div(_footer_link("Don't have an account?", "Create one", routes.REGISTER), class_name="mt-6"),
     )
 
 
@@ -205,15 +205,15 @@ def _staff_form() -> rx.Component:
         ),
         login_form("admin"),
         rx.el.div(
-            _footer_link("Need an account?", "Register", "/register"),
-            _footer_link("Are you a client?", "Sign in to the client portal", "/client-portal"),
+            _footer_link("Need an account?", "Register", routes.REGISTER),
+            _footer_link("Are you a client?", "Sign in to the client portal", routes.CLIENT_PORTAL),
             class_name="mt-6 space-y-2",
         ),
     )
 
 
 @rx.page(
-    route="/admin/login",
+    route=routes.ADMIN_LOGIN,
     title="Staff Sign In",
     description="Sign in to the staff panel.",
     on_load=LoginState.load_admin_login,

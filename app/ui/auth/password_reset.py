@@ -18,7 +18,7 @@ from app.ui.auth.layout import auth_layout, card_header
 from app.ui.state.calls import call
 
 # Where "Back to sign in" goes: the sign-in page the visitor came from (`?from=admin` on the staff one).
-SIGN_IN = {"admin": "/admin/login", "portal": "/client-portal"}
+SIGN_IN = {"admin": routes.ADMIN_LOGIN, "portal": routes.CLIENT_PORTAL}
 MISMATCH = "New password and confirmation do not match"
 
 
@@ -145,7 +145,7 @@ def _forgot_password(back: rx.Var | str) -> rx.Component:
     )
 
 
-@rx.page(route="/forgot-password", title="Reset Your Password", on_load=ForgotPasswordState.load)
+@rx.page(route=routes.FORGOT_PASSWORD, title="Reset Your Password", on_load=ForgotPasswordState.load)
 def forgot_password_page() -> rx.Component:
     # `?from=admin` (older links) is honoured once the page has loaded; the staff sign-in links to the page below.
     return _forgot_password(ForgotPasswordState.back_to)
@@ -182,7 +182,7 @@ def _new_password_form() -> rx.Component:
     )
 
 
-@rx.page(route="/reset-password", title="Choose a New Password", on_load=ResetPasswordState.load)
+@rx.page(route=routes.RESET_PASSWORD, title="Choose a New Password", on_load=ResetPasswordState.load)
 def reset_password_page() -> rx.Component:
     return auth_layout(
         rx.match(
@@ -203,7 +203,7 @@ def reset_password_page() -> rx.Component:
                 rx.el.div(
                     card_header("This link cannot be used"),
                     banner(ResetPasswordState.problem),
-                    rx.el.a("Request a new link", href="/forgot-password", class_name=f"mt-6 block text-sm {LINK}"),
+                    rx.el.a("Request a new link", href=routes.FORGOT_PASSWORD, class_name=f"mt-6 block text-sm {LINK}"),
                 ),
             ),
             (

@@ -11,6 +11,7 @@ from app.core.errors import DomainError
 from app.services import auth
 from app.services.auth import CodeCheck, CodeResend, RegisterCreate
 from app.services.schema import parse
+from app.ui import routes
 from app.ui.auth.components import (
     LINK,
     PRIMARY,
@@ -92,7 +93,7 @@ class RegisterState(rx.State):
         finally:
             self.submitting = False
         self._user_id, self.email, self.code, self.step = uid, email, "", "verify"
-        yield rx.redirect(f"/register?verify={uid}", replace=True)  # a reload stays on the verification step
+        yield rx.redirect(f"{routes.REGISTER}?verify={uid}", replace=True)  # a reload stays on the verification step
 
     @rx.event
     def set_code(self, value: str) -> None:
@@ -139,7 +140,7 @@ class RegisterState(rx.State):
     async def go_sign_in(self):
         await asyncio.sleep(SIGN_IN_REDIRECT_SECONDS)
         # Clients sign in on the portal (the staff login refuses them) and are welcomed there after signing in.
-        return rx.redirect("/client-portal?verified=1")
+        return rx.redirect(f"{routes.CLIENT_PORTAL}?verified=1")
 
 
 def _form() -> rx.Component:
@@ -233,7 +234,7 @@ def _done() -> rx.Component:
 
 
 @rx.page(
-    route="/register",
+    route=routes.REGISTER,
     title="Create Account",
     description="Create a client account to follow your projects, invoices and meetings with us.",
     on_load=RegisterState.load,
@@ -249,7 +250,7 @@ def register_page() -> rx.Component:
                 _form(),
                 rx.el.p(
                     "Already have an account? ",
-                    rx.el.a("Sign in", href="/client-portal", class_name=LINK),
+                    rx.el.a("Sign in", href=routes.CLIENT_PORTAL, class_name=LINK),
                     class_name="mt-6 text-center text-sm text-slate-600",
                 ),
             ),

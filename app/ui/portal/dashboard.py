@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import reflex as rx
 
+from app.ui import routes
 from app.ui.auth.components import logout_form
 from app.ui.portal import components as ui
 from app.ui.portal.invoices import invoices_tab
@@ -44,7 +45,7 @@ def _header() -> rx.Component:
                 rx.el.a(
                     rx.icon("house", size=16),
                     "Home",
-                    href="/",
+                    href=routes.HOME,
                     target="_blank",
                     rel="noopener",
                     class_name=ui.BUTTON_SECONDARY,

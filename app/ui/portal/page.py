@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import reflex as rx
 
+from app.ui import routes
 from app.ui.auth.login import LoginState, portal_sign_in
 from app.ui.auth.notice import notice_region
 from app.ui.components.session_watch import session_watch
@@ -70,7 +71,7 @@ def client_portal() -> rx.Component:
 
 # Both states load: the portal decides what shows; the sign-in side turns `?error=...` into the spec's notices.
 client_portal_page = rx.page(
-    route="/client-portal",
+    route=routes.CLIENT_PORTAL,
     title="Client Portal",
     # Not indexed (robots.txt), but a description still names the page in links and previews.
     description="Sign in to follow your projects, invoices, files and meetings with us.",

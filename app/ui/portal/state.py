@@ -20,6 +20,7 @@ from app.models.user import User, UserPublic
 from app.services import profile
 from app.services.profile import ProfileUpdate
 from app.services.schema import parse
+from app.ui import routes
 from app.ui.auth.guard import refresh_user
 from app.ui.format import long_date
 from app.ui.portal import components as ui
@@ -28,7 +29,6 @@ from app.ui.state.calls import as_actor
 from app.ui.state.session import SessionState
 
 T = TypeVar("T")
-PORTAL_PATH = "/client-portal"
 TABS = ("projects", "invoices", "meetings", "profile", "settings")
 GENERIC_ERROR = "Something went wrong. Please try again."
 PROFILE_SAVED = "Your profile has been updated successfully."
@@ -98,13 +98,13 @@ class PortalState(SessionState):
         if user is None or user.role != "client":
             await self._forget_client_data()
             if user is not None and user.role in STAFF_ROLES:
-                return rx.redirect("/admin/dashboard", replace=True)
+                return rx.redirect(routes.ADMIN_DASHBOARD, replace=True)
             return None
         events: list = []
         if self.router.url.query_parameters.get("welcome") == "true":
             self.welcome_open = True
             # A client-side navigation with history.replaceState semantics: no reload, no eval.
-            events.append(rx.redirect(PORTAL_PATH, replace=True))
+            events.append(rx.redirect(routes.CLIENT_PORTAL, replace=True))
         if self.active_tab not in TABS:
             self.active_tab = "projects"
         return [*events, *(tab.load for tab in self._tabs() if tab.loads_with_page)]

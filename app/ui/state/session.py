@@ -22,6 +22,7 @@ from app.core.permissions import STAFF_ROLES, has_perm, role_label
 from app.core.security import decode_access_token
 from app.models.user import UserPublic
 from app.services import sessions
+from app.ui import routes
 
 
 def _cookie(header: str, name: str) -> str | None:
@@ -133,13 +134,13 @@ class SessionState(rx.State):
 
     @rx.var
     def expired_url(self) -> str:
-        return "/admin/login?expired=1" if self.is_staff else "/client-portal?expired=1"
+        return f"{routes.ADMIN_LOGIN if self.is_staff else routes.CLIENT_PORTAL}?expired=1"
 
     @rx.var
     def ended_url(self) -> str:
         """Where the browser goes when the server ended the session for another reason (signed out elsewhere, a
         password reset, an admin's action)."""
-        return "/admin/login?ended=1" if self.is_staff else "/client-portal?ended=1"
+        return f"{routes.ADMIN_LOGIN if self.is_staff else routes.CLIENT_PORTAL}?ended=1"
 
     @rx.var
     def role_title(self) -> str:

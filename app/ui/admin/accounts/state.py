@@ -18,7 +18,7 @@ from app.core.permissions import EMPLOYEE_TYPE_LABELS, Perm, has_perm
 from app.models.user import UserPublic
 from app.services import admin_users
 from app.ui.admin.dialogs import Dialogs
-from app.ui.admin.paged import Listing, PagedList, export_url
+from app.ui.admin.paged import PagedList, SectionListing, export_url
 from app.ui.admin.state import AdminState
 from app.ui.format import long_date
 from app.ui.rows import Choice
@@ -90,7 +90,7 @@ def clean_form(form: dict[str, Any], keys: tuple[str, ...]) -> dict[str, str]:
 class AccountsMixin(Dialogs, PagedList[AccountRow], AdminState, mixin=True):
     """List, filters and dialogs over admin_users; the section states fill in their `listing` and `_filters`."""
 
-    listing: ClassVar[Listing[AccountRow]] = Listing(
+    listing: ClassVar[SectionListing[AccountRow]] = SectionListing(
         Perm.users_read,
         "User Management",
         admin_users.list_users,

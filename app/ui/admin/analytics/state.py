@@ -11,9 +11,10 @@ import reflex as rx
 
 from app.core.permissions import Perm
 from app.services import analytics
-from app.ui.admin.common import dollars, form_text, label_of
+from app.ui.admin.common import dollars, form_text
 from app.ui.admin.inquiries.state import SERVICE_LABELS
 from app.ui.admin.state import AdminState
+from app.ui.rows import label_of
 
 FEATURE = "Analytics"
 DEFAULT_DAYS = 90

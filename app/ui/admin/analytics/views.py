@@ -7,8 +7,9 @@ from typing import Any
 import reflex as rx
 
 from app.ui.admin.analytics.state import STATUS_BAR, AnalyticsState
-from app.ui.admin.common import error_panel, label_of
+from app.ui.admin.common import error_panel
 from app.ui.admin.widgets import BTN_PRIMARY, CARD, field, page_header, text_input
+from app.ui.rows import label_of
 
 S = AnalyticsState
 

@@ -14,7 +14,7 @@ from app.services import applications
 from app.services.paging import Page
 from app.ui.admin.common import day_text, form_text
 from app.ui.admin.dialogs import SectionWriter
-from app.ui.admin.paged import Listing, PagedList, export_url
+from app.ui.admin.paged import PagedList, SectionListing, export_url
 from app.ui.admin.state import AdminState, as_actor
 from app.ui.rows import Choice, Row
 
@@ -62,7 +62,7 @@ def application_row(a: dict[str, Any]) -> ApplicationRow:
 
 
 class ApplicationListState(SectionWriter, PagedList[ApplicationRow], AdminState):
-    listing: ClassVar[Listing[ApplicationRow]] = Listing(
+    listing: ClassVar[SectionListing[ApplicationRow]] = SectionListing(
         Perm.applications_read, FEATURE, applications.list_applications, application_row, "applications"
     )
     rows: list[ApplicationRow] = []

@@ -9,12 +9,13 @@ import reflex as rx
 from reflex.vars.object import ObjectVar
 
 from app.ui.admin.applications.state import STATUSES, ApplicationListState, ApplicationRow
-from app.ui.admin.common import info, label_of, option_select
+from app.ui.admin.common import info, option_select
 from app.ui.admin.dialog_views import notes_form
 from app.ui.admin.dialogs import shown
 from app.ui.admin.section import filter_select, section_page
 from app.ui.admin.tables import Column, data_table, lead, note
 from app.ui.admin.widgets import BTN_SECONDARY, choice_badge, dialog, external_link, icon_button
+from app.ui.rows import label_of
 
 STATUS_COLORS = {"new": "blue", "reviewing": "yellow", "interview": "purple", "offer": "green", "rejected": "red"}
 

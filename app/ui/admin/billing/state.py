@@ -21,7 +21,7 @@ from app.models.user import UserPublic
 from app.services import billing
 from app.ui.admin.common import day_text, dollars, form_text, row_id, row_index, without_row
 from app.ui.admin.dialogs import DeleteConfirm
-from app.ui.admin.paged import Listing, PagedList, export_url
+from app.ui.admin.paged import PagedList, SectionListing, export_url
 from app.ui.admin.pickers import ClientPicker
 from app.ui.admin.state import AdminState, as_actor
 from app.ui.rows import Choice, Row
@@ -112,7 +112,7 @@ def _new_line() -> dict[str, str]:
 
 
 class BillingState(DeleteConfirm, ClientPicker, PagedList[InvoiceRow], AdminState):
-    listing: ClassVar[Listing[InvoiceRow]] = Listing(
+    listing: ClassVar[SectionListing[InvoiceRow]] = SectionListing(
         Perm.billing_read, FEATURE, billing.list_invoices, invoice_row, "invoices"
     )
     rows: list[InvoiceRow] = []

@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 import reflex as rx
 
 from app.ui.admin.accounts.state import AccountRow, AccountsMixin
-from app.ui.admin.paged import Listing
+from app.ui.admin.paged import SectionListing
 from app.ui.admin.state import AdminState
 
 VERIFIED_FILTERS = [("", "All Clients"), ("verified", "Verified"), ("unverified", "Unverified")]
@@ -16,7 +16,7 @@ CLIENT_EDIT_KEYS = ("first_name", "last_name", "email", "phone", "company")
 
 
 class ClientsState(AccountsMixin, AdminState):
-    listing: ClassVar[Listing[AccountRow]] = dataclasses.replace(
+    listing: ClassVar[SectionListing[AccountRow]] = dataclasses.replace(
         AccountsMixin.listing, feature="Clients", plural="clients", noun="client"
     )
     verified_filter: str = ""

@@ -9,6 +9,7 @@ import reflex as rx
 
 from app.core.permissions import Perm, Role, has_perm
 from app.services import dashboard, health
+from app.ui import routes
 from app.ui.admin.state import AdminState
 from app.ui.format import long_date
 
@@ -80,7 +81,7 @@ class DashboardState(AdminState):
             # the marker from the address so a reload does not greet again. The replace re-runs this page's on_load,
             # which then loads the figures.
             await self._notify("success", "Login Successful", login_greeting(actor.role))
-            return rx.redirect("/admin/dashboard", replace=True)
+            return rx.redirect(routes.ADMIN_DASHBOARD, replace=True)
         _, summary = await self._attempt(
             actor, lambda s, a: dashboard.summary(s, actor=a), "Dashboard", "Failed to load the dashboard figures."
         )

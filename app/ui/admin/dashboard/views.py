@@ -6,18 +6,19 @@ from typing import Any
 
 import reflex as rx
 
+from app.ui import routes
 from app.ui.admin.dashboard.state import CHECK_NAMES, DashboardState
 from app.ui.admin.state import AdminState
 from app.ui.admin.widgets import CARD, badge, page_header
 
 # Quick actions of the business sections, each shown with its section's permission.
 BUSINESS_ACTIONS = [
-    ("content", "Manage Content", "Organizations, projects, products", "/admin/content", "folder-kanban"),
-    ("billing", "Billing", "Invoices and payments", "/admin/billing", "receipt"),
-    ("meetings", "Meetings", "Client meetings and types", "/admin/meetings", "calendar"),
-    ("applications", "Applications", "Job applications", "/admin/applications", "briefcase"),
-    ("analytics", "Analytics", "Figures and charts", "/admin/analytics", "chart-column"),
-    ("products", "Products & Services", "Catalogue and prices", "/admin/products", "package"),
+    ("content", "Manage Content", "Organizations, projects, products", routes.ADMIN_CONTENT, "folder-kanban"),
+    ("billing", "Billing", "Invoices and payments", routes.ADMIN_BILLING, "receipt"),
+    ("meetings", "Meetings", "Client meetings and types", routes.ADMIN_MEETINGS, "calendar"),
+    ("applications", "Applications", "Job applications", routes.ADMIN_APPLICATIONS, "briefcase"),
+    ("analytics", "Analytics", "Figures and charts", routes.ADMIN_ANALYTICS, "chart-column"),
+    ("products", "Products & Services", "Catalogue and prices", routes.ADMIN_PRODUCTS, "package"),
 ]
 
 
@@ -190,20 +191,20 @@ def dashboard_content() -> rx.Component:
         rx.el.div(
             rx.cond(
                 sections.contains("users"),
-                _quick_action("Manage Users", "Staff and client accounts", "/admin/users", "users"),
+                _quick_action("Manage Users", "Staff and client accounts", routes.ADMIN_USERS, "users"),
                 rx.fragment(),
             ),
             rx.cond(
                 sections.contains("clients"),
-                _quick_action("Manage Clients", "Client accounts and details", "/admin/clients", "building-2"),
+                _quick_action("Manage Clients", "Client accounts and details", routes.ADMIN_CLIENTS, "building-2"),
                 rx.fragment(),
             ),
-            _quick_action("View Inquiries", "Contact form requests", "/admin/inquiries", "inbox"),
+            _quick_action("View Inquiries", "Contact form requests", routes.ADMIN_INQUIRIES, "inbox"),
             *[
                 rx.cond(sections.contains(key), _quick_action(label, text, href, icon), rx.fragment())
                 for key, label, text, href, icon in BUSINESS_ACTIONS
             ],
-            _quick_action("Settings", "Your account and activity", "/admin/settings", "settings"),
+            _quick_action("Settings", "Your account and activity", routes.ADMIN_SETTINGS, "settings"),
             class_name="grid gap-3 sm:grid-cols-2 xl:grid-cols-4",
         ),
     )

@@ -14,7 +14,7 @@ from app.services import admin_inquiries
 from app.services.paging import Page
 from app.ui.admin.common import timestamp_text
 from app.ui.admin.dialogs import SectionWriter
-from app.ui.admin.paged import Listing, PagedList, export_url
+from app.ui.admin.paged import PagedList, SectionListing, export_url
 from app.ui.admin.state import AdminState
 from app.ui.format import long_date
 from app.ui.rows import Choice, Row
@@ -91,7 +91,7 @@ def inquiry_row(i: dict[str, Any], me: str = "") -> InquiryRow:
 
 
 class InquiriesState(SectionWriter, PagedList[InquiryRow], AdminState):
-    listing: ClassVar[Listing[InquiryRow]] = Listing(
+    listing: ClassVar[SectionListing[InquiryRow]] = SectionListing(
         Perm.inquiries_read,
         FEATURE,
         admin_inquiries.list_inquiries,

@@ -15,7 +15,7 @@ from app.services.meetings_admin import MeetingTypeCreate, MeetingTypeSave
 from app.services.schema import parse
 from app.ui.admin.common import form_text
 from app.ui.admin.dialogs import FormDialog
-from app.ui.admin.paged import Listing, PagedList
+from app.ui.admin.paged import PagedList, SectionListing
 from app.ui.admin.state import AdminState
 from app.ui.rows import Choice, Row
 from app.ui.state.calls import call
@@ -91,7 +91,7 @@ def booking_data(form: dict[str, Any]) -> dict[str, Any]:
 
 
 class MeetingTypesState(FormDialog, PagedList[TypeRow], AdminState):
-    listing: ClassVar[Listing[TypeRow]] = Listing(
+    listing: ClassVar[SectionListing[TypeRow]] = SectionListing(
         Perm.meetings_read, FEATURE, meetings_admin.list_types, type_row, "meeting types"
     )
     rows: rx.Field[list[TypeRow]] = rx.field(default_factory=list)

@@ -18,7 +18,7 @@ from app.services.paging import PAGE_SIZE_MAX, Page
 from app.services.schema import parse
 from app.ui.admin.common import form_text, row_id
 from app.ui.admin.dialogs import FormDialog
-from app.ui.admin.paged import Listing, PagedList
+from app.ui.admin.paged import PagedList, SectionListing
 from app.ui.admin.pickers import ClientPicker
 from app.ui.admin.state import AdminState, as_actor
 from app.ui.rows import Choice, Row
@@ -94,7 +94,7 @@ def meeting_row(m: dict[str, Any]) -> MeetingRow:
 class MeetingsState(FormDialog, ClientPicker, PagedList[MeetingRow], AdminState):
     """The client filter and the form share one client picker (its search and options); each keeps its own choice."""
 
-    listing: ClassVar[Listing[MeetingRow]] = Listing(
+    listing: ClassVar[SectionListing[MeetingRow]] = SectionListing(
         Perm.meetings_read, FEATURE, meetings_admin.list_all, meeting_row, "meetings"
     )
     rows: list[MeetingRow] = []

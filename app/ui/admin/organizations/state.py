@@ -12,7 +12,7 @@ from app.services import organizations
 from app.services.organizations import OrganizationPublic
 from app.ui.admin.cards import CardList, card_listing
 from app.ui.admin.common import form_text
-from app.ui.admin.paged import Listing
+from app.ui.admin.paged import SectionListing
 from app.ui.admin.pickers import ClientPicker
 from app.ui.admin.state import AdminState
 from app.ui.rows import Choice, Row
@@ -43,7 +43,7 @@ def organization_row(o: OrganizationPublic) -> OrganizationRow:
 
 
 class OrganizationListState(ClientPicker, CardList[OrganizationRow], AdminState):
-    listing: ClassVar[Listing[OrganizationRow]] = card_listing(
+    listing: ClassVar[SectionListing[OrganizationRow]] = card_listing(
         "organization", organizations.list_organizations, organization_row
     )
     rows: list[OrganizationRow] = []

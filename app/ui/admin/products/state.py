@@ -14,11 +14,11 @@ from app.models.user import User, UserPublic
 from app.services import products
 from app.services.paging import Page
 from app.ui.admin.cards import CardList, card_listing
-from app.ui.admin.common import dollars, form_text, label_of, row_id
+from app.ui.admin.common import dollars, form_text, row_id
 from app.ui.admin.dialogs import SectionWriter
-from app.ui.admin.paged import Listing, PagedList
+from app.ui.admin.paged import PagedList, SectionListing
 from app.ui.admin.state import AdminState, as_actor
-from app.ui.rows import Choice, Row
+from app.ui.rows import Choice, Row, label_of
 
 CATALOGUE = "Products & Services"
 CATALOGUE_PAGE_SIZE = 10  # products per page; each shows its price table
@@ -64,7 +64,7 @@ def product_row(p: dict[str, Any]) -> ProductRow:
 
 
 class ProductListState(CardList[ProductRow], AdminState):
-    listing: ClassVar[Listing[ProductRow]] = card_listing("product", products.list_products, product_row)
+    listing: ClassVar[SectionListing[ProductRow]] = card_listing("product", products.list_products, product_row)
     rows: list[ProductRow] = []
     sort: str = "name"
     edit: ProductRow = ProductRow()
@@ -103,7 +103,7 @@ class ProductListState(CardList[ProductRow], AdminState):
 
 
 class ProductCatalogueState(SectionWriter, PagedList[ProductRow], AdminState):
-    listing: ClassVar[Listing[ProductRow]] = Listing(
+    listing: ClassVar[SectionListing[ProductRow]] = SectionListing(
         Perm.products_read, CATALOGUE, products.list_products, product_row, "products"
     )
     rows: rx.Field[list[ProductRow]] = rx.field(default_factory=list)

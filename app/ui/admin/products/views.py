@@ -8,7 +8,7 @@ from reflex.vars.object import ObjectVar
 
 from app.models.enums import BillingPeriod, ProductCategory
 from app.ui.admin.cards import CARD_BOX, card_actions, card_form, card_page, card_title, pager
-from app.ui.admin.common import empty_panel, label_of
+from app.ui.admin.common import empty_panel
 from app.ui.admin.dialog_views import (
     area_field,
     check_field,
@@ -27,6 +27,7 @@ from app.ui.admin.widgets import (
     allowed_button,
     badge,
 )
+from app.ui.rows import label_of
 
 S = ProductListState
 C = ProductCatalogueState

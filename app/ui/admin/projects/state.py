@@ -15,7 +15,7 @@ from app.services import booking_settings, organizations, projects
 from app.services.paging import SEARCH_MAX
 from app.ui.admin.cards import CardList, card_listing
 from app.ui.admin.common import day_text, dollars, form_text, row_id, row_index, without_row
-from app.ui.admin.paged import Listing
+from app.ui.admin.paged import SectionListing
 from app.ui.admin.pickers import ClientPicker
 from app.ui.admin.projects.time_state import ProjectTimeMixin
 from app.ui.admin.state import AdminState, as_actor
@@ -92,7 +92,7 @@ def project_row(p: dict[str, Any]) -> ProjectRow:
 
 
 class ProjectListState(ProjectTimeMixin, ClientPicker, CardList[ProjectRow], AdminState):
-    listing: ClassVar[Listing[ProjectRow]] = card_listing("project", projects.list_projects_page, project_row)
+    listing: ClassVar[SectionListing[ProjectRow]] = card_listing("project", projects.list_projects_page, project_row)
     rows: list[ProjectRow] = []
     sort: str = "newest"
     edit: ProjectRow = ProjectRow()

@@ -2,8 +2,8 @@
 inline confirmation that deletes an entry.
 
 Mixed into ProjectListState, so a logged or deleted entry updates the project's card at once. Every handler checks
-the session and the permission again (reading: content:read; logging and deleting: content:write, and the service
-lets only the author or an admin delete), because any browser can call any handler with any payload.
+the session and content:read again, because any browser can call any handler with any payload; the service decides
+who logs and deletes (the project's manager or content:write; an entry's author or an admin) and when (open projects).
 """
 
 from __future__ import annotations
@@ -49,6 +49,8 @@ class ProjectTimeMixin(Dialogs, mixin=True):
     time_estimated: rx.Field[str] = rx.field("")
     time_today: rx.Field[str] = rx.field("")  # the latest day the date picker offers (the business zone's today)
     time_loading: rx.Field[bool] = rx.field(False)
+    time_can_log: rx.Field[bool] = rx.field(False)  # the form shows: the caller may log time on this project now
+    time_closed: rx.Field[str] = rx.field("")  # why nobody may (the project is completed or cancelled)
     time_error: rx.Field[str] = rx.field("")  # the list could not be loaded
     # The form's field errors, one var each (a dict var reads as a list to mypy).
     time_date_error: rx.Field[str] = rx.field("")
@@ -83,7 +85,7 @@ class ProjectTimeMixin(Dialogs, mixin=True):
         )
         self.time_loading = False
         if result is None:
-            self.time_rows, self.time_total = [], 0
+            self.time_rows, self.time_total, self.time_can_log, self.time_closed = [], 0, False, ""
             return
         self.time_project = result.project_name
         self.time_rows = [
@@ -100,6 +102,7 @@ class ProjectTimeMixin(Dialogs, mixin=True):
         self.time_total, self.time_page, self.time_pages = result.total, result.page, result.pages
         self.time_actual = _hours(result.actual_hours)
         self.time_estimated = _hours(result.estimated_hours)
+        self.time_can_log, self.time_closed = result.can_log, result.closed or ""
         self._hours_changed(project_id, self.time_actual)
 
     @rx.var
@@ -137,8 +140,8 @@ class ProjectTimeMixin(Dialogs, mixin=True):
 
     @rx.event
     async def log_time(self, form: dict[str, Any]) -> None:
-        """Log hours on the open project (content:write; the service checks again and judges the entry)."""
-        actor = await self._actor(Perm.content_write, FEATURE)
+        """Log hours on the open project (the service checks who and when, and judges the entry)."""
+        actor = await self._actor(Perm.content_read, FEATURE)
         if actor is None or self.dialog != "time":
             return
         project_id = self._dialog_row()
@@ -167,8 +170,8 @@ class ProjectTimeMixin(Dialogs, mixin=True):
 
     @rx.event
     async def confirm_delete_time(self) -> None:
-        """Delete the entry awaiting confirmation (its author or an admin, with content:write)."""
-        actor = await self._actor(Perm.content_write, FEATURE)
+        """Delete the entry awaiting confirmation (the service checks: its author or an admin, on an open project)."""
+        actor = await self._actor(Perm.content_read, FEATURE)
         entry_id, project_id = self.time_confirm, self._dialog_row()
         self.time_confirm = 0
         if actor is None or not entry_id or self.dialog != "time":

@@ -166,7 +166,15 @@ def _form() -> rx.Component:
 def time_dialog() -> rx.Component:
     body = rx.el.div(
         _totals(),
-        rx.cond(S.can_write, _form(), rx.fragment()),
+        rx.cond(
+            S.time_can_log,
+            _form(),
+            rx.cond(
+                S.time_closed != "",
+                rx.el.p(S.time_closed, class_name="mb-4 text-sm text-slate-600", data_testid="time-closed"),
+                rx.fragment(),
+            ),
+        ),
         _entries(),
         close_row(ev.close_dialog(False)),
         data_testid="time-dialog",

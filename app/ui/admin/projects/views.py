@@ -13,7 +13,6 @@ from app.ui.admin.cards import CARD_BOX, card_actions, card_form, card_page, car
 from app.ui.admin.common import (
     INPUT_INLINE,
     add_row_button,
-    label_of,
     option_select,
     row_button,
     row_input,
@@ -25,6 +24,7 @@ from app.ui.admin.pickers import client_picker
 from app.ui.admin.projects.state import MilestoneRow, ProjectListState, ProjectRow
 from app.ui.admin.projects.time_views import time_button, time_dialog
 from app.ui.admin.widgets import INPUT, badge, choice_badge, field
+from app.ui.rows import label_of
 
 S = ProjectListState
 STATUS_COLORS = {

@@ -6,6 +6,7 @@ from typing import Any
 
 import reflex as rx
 
+from app.ui import routes
 from app.ui.admin.company.state import CompanySettingsState
 from app.ui.admin.company.views import company_card
 from app.ui.admin.settings.state import AUDIT_LIMIT, SettingsState
@@ -47,7 +48,7 @@ def _account_card() -> rx.Component:
         ),
         rx.el.p(
             "To change your name, phone or password, use ",
-            rx.link("your profile page", href="/profile", class_name="text-blue-600 underline"),
+            rx.link("your profile page", href=routes.PROFILE, class_name="text-blue-600 underline"),
             ".",
             class_name="mt-6 text-xs text-slate-500",
         ),

@@ -18,11 +18,11 @@ from app.models.enums import SubscriberStatus
 from app.services import newsletter_admin
 from app.services.newsletter_admin import SubscriberPublic
 from app.ui.admin.cards import FEATURE
-from app.ui.admin.common import day_text, label_of
+from app.ui.admin.common import day_text
 from app.ui.admin.dialogs import SectionWriter
-from app.ui.admin.paged import Listing, PagedTab, export_url
+from app.ui.admin.paged import PagedTab, SectionListing, export_url
 from app.ui.admin.state import AdminState
-from app.ui.rows import Choice, Row
+from app.ui.rows import Choice, Row, label_of
 
 PAGE_SIZE = 20
 STATUSES = [s.value for s in SubscriberStatus]
@@ -53,7 +53,7 @@ def subscriber_row(sub: SubscriberPublic) -> SubscriberRow:
 
 
 class SubscriberListState(SectionWriter, PagedTab[SubscriberRow], AdminState):
-    listing: ClassVar[Listing[SubscriberRow]] = Listing(
+    listing: ClassVar[SectionListing[SubscriberRow]] = SectionListing(
         Perm.content_read, FEATURE, newsletter_admin.list_subscribers, subscriber_row, "subscribers"
     )
     rows: rx.Field[list[SubscriberRow]] = rx.field(default_factory=list)

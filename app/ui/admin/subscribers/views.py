@@ -13,12 +13,13 @@ from typing import Any
 import reflex as rx
 from reflex.vars.object import ObjectVar
 
-from app.ui.admin.common import confirm_dialog, label_of
+from app.ui.admin.common import confirm_dialog
 from app.ui.admin.dialogs import shown
 from app.ui.admin.section import filter_select, section_page
 from app.ui.admin.subscribers.state import SORTS, STATUSES, SubscriberListState, SubscriberRow
 from app.ui.admin.tables import Column, data_table
 from app.ui.admin.widgets import BTN_SECONDARY, choice_badge
+from app.ui.rows import label_of
 
 STATUS_COLORS = {"pending": "yellow", "confirmed": "green", "unsubscribed": "grey"}
 S = SubscriberListState
