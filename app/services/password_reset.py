@@ -172,7 +172,7 @@ def _no_account_letter(address: str, firm: str) -> tuple[str, str]:
 def request_reset(s: Session, *, data: ResetRequest | Mapping[str, Any], ip: str | None = None) -> str:
     """Mail the address a reset link, or, when it has no account, a note saying so; the answer and the work done
     (the same statements, one mail through the outbox's public caps, one commit) never tell which."""
-    address = parse(ResetRequest, data).email
+    address = parse(ResetRequest, data).email or ""  # required: a blank one is refused by the model
     if ip:
         ratelimit.hit(s, key=f"reset:ip:{ip}", limit=REQUESTS_PER_ADDRESS, window=REQUEST_WINDOW, message=TOO_MANY)
     ratelimit.hit(s, key=f"reset:email:{address}", limit=REQUESTS_PER_ACCOUNT, window=REQUEST_WINDOW, message=TOO_MANY)
