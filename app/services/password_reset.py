@@ -2,7 +2,8 @@
 
 A link is random, single-use and stored only as a keyed hash; sending a newer link kills the older ones. Using it sets
 the new password, ends every session of the account, and marks the address verified (only its owner could open the
-link). The request answers the same whether or not an account exists.
+link; a never-verified account someone registered loses what they typed, see `_squatted`). The request answers the
+same, and does the same work, whether or not an account exists: an address without one gets a note instead of a link.
 
 Links are of one kind whoever starts them; only their lifetime and wording differ (`LINK_TTLS`): 30 minutes when the
 owner asked (they are waiting for it), 24 hours when staff started a reset, 72 hours for the invitation of an account
