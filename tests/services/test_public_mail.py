@@ -77,8 +77,8 @@ def test_a_dropped_mail_leaves_the_public_action_standing(session: Session) -> N
 
 
 def test_every_public_sender_counts_against_the_cap(session: Session) -> None:
-    """Registration codes and resends, resets, contact acknowledgements, newsletter confirmations, the staff-register
-    note and booking invitations: once the recipient's cap is full, none of them queues another mail."""
+    """Registration codes and resends, resets, contact acknowledgements, newsletter confirmations, the note of a
+    second registration and booking invitations: once the recipient's cap is full, none of them queues another."""
     victim = "victim@example.com"
     user = auth.register(session, data={"username": "victim_user", "email": victim, "password": f.PASSWORD})
     for _ in range(CAP - 1):
