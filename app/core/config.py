@@ -57,6 +57,10 @@ class Settings(BaseSettings):
     smtp_tls: Literal["none", "starttls", "ssl"] = "starttls"
     mail_from: str = "Coastline IT Solutions <no-reply@coastline-it.example>"
     staff_notify_email: str | None = None
+    # Mail that anyone can make us send (codes, resets, acknowledgements, booking invitations, and the staff copies
+    # they cause): past these, the outbox drops it (logged), however many forms or links trigger it.
+    public_mail_per_recipient_per_day: int = Field(default=10, ge=1)
+    public_mail_per_day: int = Field(default=2000, ge=1)
 
     # The company's time zone: meeting types' weekly hours and dates off are read in it.
     business_timezone: str = "America/New_York"

@@ -227,4 +227,4 @@ def _tell_applicant(s: Session, a: JobApplication) -> None:
     subject, text = letter
     role = f" for the {a.job_code} position" if a.job_code else ""
     words = {"name": a.first_name, "role": role, "firm": company.profile(s).name}
-    mail.enqueue(s, to=a.email, subject=subject.format(**words), text=text.format(**words))
+    mail.enqueue(s, to=a.email, subject=subject.format(**words), text=text.format(**words), public=False)

@@ -118,27 +118,73 @@ def _code_digest(user_id: uuid.UUID, code: str) -> str:
     return token_digest(f"verify:{user_id}:{code}")
 
 
-def issue_code(s: Session, user: User) -> str:
-    """Kill the user's earlier codes, store a new one and e-mail it (in the caller's transaction); commits."""
+def _store_code(s: Session, user: User) -> str:
     s.exec(update(VerificationCode).where(col(VerificationCode.user_id) == user.id).values(is_used=True))
     code = f"{secrets.randbelow(10**6):06d}"
     s.add(VerificationCode(user_id=user.id, code=_code_digest(user.id, code), expires_at=utcnow() + CODE_TTL))
-    name = user.first_name or user.username
-    mail.enqueue(
-        s,
-        to=user.email,
-        subject=f"Your {company.profile(s).name} verification code: {code}",
-        text=(
-            f"Hello {name},\n\nYour verification code is {code}.\nIt expires in 15 minutes.\n\n"
-            f"If you did not create an account at {settings.public_url}, you can ignore this e-mail.\n"
-        ),
-    )
+    return code
+
+
+def issue_code(s: Session, user: User) -> str:
+    """Kill the user's earlier codes, store a new one and e-mail it (in the caller's transaction); commits.
+
+    A stand-in account (see `register`) gets its code stored and mailed to nobody: its address is no mailbox."""
+    code = _store_code(s, user)
+    if not is_stand_in(user):
+        name = user.first_name or user.username
+        mail.enqueue(
+            s,
+            to=user.email,
+            subject=f"Your {company.profile(s).name} verification code: {code}",
+            public=True,
+            text=(
+                f"Hello {name},\n\nYour verification code is {code}.\nIt expires in 15 minutes.\n\n"
+                f"If you did not create an account at {settings.public_url}, you can ignore this e-mail.\n"
+            ),
+        )
     s.commit()
     return code
 
 
+# RFC 2606 reserves .example: no such address is anyone's mailbox, and none can be typed into the form and verified.
+STAND_IN_DOMAIN = "unclaimed.example"
+
+
+def is_stand_in(user: User) -> bool:
+    """A stand-in account: made by a registration of an address that already had an account."""
+    return user.email.endswith(f"@{STAND_IN_DOMAIN}")
+
+
+def _tell_owner(s: Session, user: User, address: str) -> None:
+    """The register step of a stand-in, in place of the code: the same statements, and a mail to the owner."""
+    _store_code(s, user)
+    firm = company.profile(s).name
+    url = settings.public_url
+    mail.enqueue(
+        s,
+        to=address,
+        subject=f"Someone tried to register at {firm} with your e-mail address",
+        public=True,
+        text=(
+            f"Hello,\n\nSomeone (perhaps you) tried to create a {firm} account with this e-mail address. It already "
+            "has an account, so no account was created with it and nothing about yours has changed.\n\n"
+            f"If it was you: sign in at {url}/client-portal. Forgot your password? Choose a new one at "
+            f"{url}/forgot-password.\n\nIf it was not you, you can ignore this e-mail.\n"
+        ),
+    )
+    s.commit()
+
+
 def register(s: Session, *, data: RegisterCreate | Mapping[str, Any], ip: str | None = None) -> User:
-    """Create an unverified client and e-mail a 6-digit code."""
+    """Create an unverified client and e-mail a 6-digit code.
+
+    An address that already has an account gets the same answer, so registering tells nobody whether it has one: a
+    stand-in account is made in its place (an unverified client with the name, password and profile as typed and an
+    address that is no mailbox, whose code goes to nobody), the same work is done, and the address's owner is told
+    by mail instead. The stand-in behaves as a new account would on every later step (verify, resend, sign-in with
+    its username, the username taken). So callers answer with the address the visitor typed (the form's `email`),
+    never the returned account's.
+    """
     form = parse(RegisterCreate, data)
     if ip:
         ratelimit.hit(
@@ -148,13 +194,24 @@ def register(s: Session, *, data: RegisterCreate | Mapping[str, Any], ip: str | 
             window=timedelta(hours=1),
             message="Too many registrations from this address. Please try again later.",
         )
-    try:
-        user = create_user(s, **form.model_dump(), role=Role.client, is_verified=False)
-    except Conflict as exc:
-        # The UI tells the two cases apart by these words.
-        field = "email" if "email" in exc.errors else "username"
-        raise Conflict(exc.errors[field], errors=exc.errors) from exc
-    issue_code(s, user)
+    address = form.email or ""
+    taken = s.exec(select(User.id).where(User.email == address)).first() is not None
+    fields = form.model_dump(exclude={"email"})
+    for _ in range(2):  # a second pass only when the address was registered between the check and the insert
+        try:
+            email = f"taken-{uuid.uuid4().hex}@{STAND_IN_DOMAIN}" if taken else address
+            user = create_user(s, **fields, email=email, role=Role.client, is_verified=False)
+            break
+        except Conflict as exc:
+            if "username" in exc.errors or taken:
+                # A username is a chosen handle, not an address: a taken one may say so (the UI keys on these
+                # words).
+                raise Conflict(exc.errors.get("username", exc.message), errors=exc.errors) from exc
+            taken = True
+    if taken:
+        _tell_owner(s, user, address)
+    else:
+        issue_code(s, user)
     return user
 
 

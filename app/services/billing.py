@@ -365,6 +365,7 @@ def issue_invoice(s: Session, *, actor: User, invoice_id: int) -> dict[str, Any]
             s,
             to=client.email,
             subject=f"Invoice {invoice.invoice_number} from {firm}",
+            public=False,
             text=(
                 f"Hello {client.first_name or client.username},\n\nInvoice {invoice.invoice_number} for "
                 f"${invoice.total_amount:,.2f} is ready.{due}\n\nView and download it in your client portal: "

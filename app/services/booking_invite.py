@@ -134,10 +134,15 @@ def send(
     method: Method,
     manage_link: str | None = None,
     time_zone: str | None = None,
+    public: bool = True,
 ) -> None:
     """Mail the invitation (or its update or cancellation) to the booker and the organizer, in the caller's
     transaction. The organizer's copy carries no manage link: it belongs to the booker. The booker's letter gives the
-    time in `time_zone` (their browser's, when known), the organizer's in the business time zone."""
+    time in `time_zone` (their browser's, when known), the organizer's in the business time zone.
+
+    `public` (the default: the booking page and its manage links are open to anyone) counts both copies against the
+    outbox's daily caps, the organizer's too: a manage link must not be a way to flood either inbox. Staff changes
+    pass False."""
     filename = "cancel.ics" if method == "CANCEL" else "invite.ics"
     content_type = f"text/calendar; method={method}"
     org_email, _ = _organizer(s, m)
@@ -149,7 +154,7 @@ def send(
         tz = zone() if staff else reader_zone(time_zone)
         subject, body = _letter(m, t, method, link, staff=staff, tz=tz)
         attachment = mail.Attachment(filename, content_type, ics(s, m, t, method, manage_link=link))
-        mail.enqueue(s, to=to, subject=subject, text=body, attachments=[attachment])
+        mail.enqueue(s, to=to, subject=subject, text=body, attachments=[attachment], public=public)
 
 
 def ask_to_confirm(
@@ -169,4 +174,4 @@ def ask_to_confirm(
         f"We hold this time for you until {until}. If it is not confirmed by then, the time is released.\n"
         "If you did not book this meeting, ignore this e-mail: nothing is booked without your confirmation.\n"
     )
-    mail.enqueue(s, to=m.booker_email or "", subject=f"Please confirm: {kind} on {when}", text=body)
+    mail.enqueue(s, to=m.booker_email or "", subject=f"Please confirm: {kind} on {when}", text=body, public=True)

@@ -151,6 +151,7 @@ def _send_mails(s: Session, a: JobApplication, job_title: str | None) -> None:
             s,
             to=to,
             subject=f"New job application: {name} ({position})",
+            public=True,  # anyone can apply: HR's inbox is capped like any other
             text=(
                 f"{name} applied for {position}.\n\nEmail: {a.email}\nPhone: {a.phone}\n"
                 f"LinkedIn: {a.linkedin_url or 'Not provided'}\nFiles: {attachments} (stored privately; not attached)"
@@ -162,6 +163,7 @@ def _send_mails(s: Session, a: JobApplication, job_title: str | None) -> None:
         s,
         to=a.email,
         subject=f"We received your application - {firm}",
+        public=True,
         text=(
             f"Hello {a.first_name},\n\nThank you for applying for {position} at {firm}. "
             "We have received your application and our team will review it carefully. If your profile matches "

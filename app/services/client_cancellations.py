@@ -71,7 +71,9 @@ def notify_staff(
         lines.append(calendly)
     lines.append(f"\nDetails: {settings.public_url}/admin/{'meetings' if kind == 'meeting' else 'content'}")
     for address in _owner_addresses(s, owner_id):
-        mail.enqueue(s, to=address, subject=f"Client cancelled {noun}: {name}", text="\n".join(lines) + "\n")
+        # A client (not staff) causes it: capped like any mail from outside the staff.
+        subject = f"Client cancelled {noun}: {name}"
+        mail.enqueue(s, to=address, subject=subject, text="\n".join(lines) + "\n", public=True)
 
 
 def cancel_at_calendly(event_id: str | None, reason: str) -> str:

@@ -171,6 +171,7 @@ def _acknowledge(s: Session, i: ContactInquiry, *, capped: bool = True) -> None:
         s,
         to=i.email,
         subject=f"Thank you for contacting {firm.name}",
+        public=capped,  # staff's "Not spam" is a person's decision, not the form's
         text=(
             f"Hello {i.name},\n\nThank you for your inquiry. We've received your message and we'll get back to you "
             f"within 24 hours.\n\nHere is a summary of what you sent:\n\n{_summary(i)}\n\nProject details:\n{echo}\n"
@@ -194,6 +195,7 @@ def _notify_staff(s: Session, i: ContactInquiry) -> None:
         s,
         to=settings.staff_notify_email,
         subject=f"New inquiry from {i.name} ({service})",
+        public=True,  # anyone can fill in the form: the staff inbox is capped like any other
         text=(
             f"A new inquiry arrived through the contact form.\n\n{_summary(i)}\n\nProject details:\n{i.message}\n\n"
             f"Open the inbox: {settings.public_url}/admin/inquiries\n"

@@ -15,16 +15,15 @@ from urllib.parse import urlencode
 
 import httpx
 import jwt
-from sqlalchemy import func, update
-from sqlmodel import Session, col, select
+from sqlalchemy import func
+from sqlmodel import Session, select
 
 from app.core.config import Settings, settings
 from app.core.errors import Invalid
 from app.core.permissions import Role
 from app.core.security import JWT_ALGORITHM
-from app.models.user import RefreshToken, User, VerificationCode
-from app.services import audit
-from app.services.users import normalize_email
+from app.models.user import User
+from app.services.users import normalize_email, take_back
 
 TIMEOUT = httpx.Timeout(10.0)
 FLOW_TTL_S = 600
@@ -128,23 +127,6 @@ def _free_username(s: Session, email: str) -> str:
     return candidate
 
 
-def _take_back(s: Session, user: User, claims: dict[str, Any]) -> None:
-    """The address's owner claims an account someone registered with it but never verified.
-
-    Whoever registered it chose its password and profile without proving they own the address (anyone can type any
-    address into the form), so none of it may survive: the password is cleared, every session and pending code ends,
-    and the owner fills in the profile again on /complete-profile.
-    """
-    user.password_hash = None
-    user.first_name = claims.get("given_name") or None
-    user.last_name = claims.get("family_name") or None
-    user.company = user.phone = None
-    user.profile_complete = False
-    s.exec(update(VerificationCode).where(col(VerificationCode.user_id) == user.id).values(is_used=True))
-    s.exec(update(RefreshToken).where(col(RefreshToken.user_id) == user.id).values(is_revoked=True))
-    audit.record(s, actor=user, action="auth.google_claimed_unverified", entity=user)
-
-
 def finish(s: Session, *, code: str, state: str, flow_cookie: str, cfg: Settings = settings) -> User:
     """Verify the provider's answer and return the matching user, creating a verified client on first sign-in."""
     claims = _identity(code, state, flow_cookie, cfg)
@@ -159,7 +141,13 @@ def finish(s: Session, *, code: str, state: str, flow_cookie: str, cfg: Settings
         user = s.exec(select(User).where(User.email == email)).first()
         if user is not None:  # Google vouches for this address: link the existing account to it
             if not user.is_verified:
-                _take_back(s, user, claims)
+                take_back(
+                    s,
+                    user,
+                    action="auth.google_claimed_unverified",
+                    first_name=claims.get("given_name") or None,
+                    last_name=claims.get("family_name") or None,
+                )
             user.oauth_provider, user.oauth_id, user.is_verified = "google", sub, True
         else:
             user = User(

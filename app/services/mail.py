@@ -28,6 +28,7 @@ from app.core.config import Settings, settings
 from app.models.base import utcnow
 from app.models.enums import OutboxStatus
 from app.models.system import EmailOutbox
+from app.services import ratelimit
 
 log = logging.getLogger(__name__)
 
@@ -98,17 +99,26 @@ def enqueue(
     to: str,
     subject: str,
     text: str,
+    public: bool,
     html: str | None = None,
     attachments: Sequence[Attachment] = (),
-) -> EmailOutbox:
+) -> EmailOutbox | None:
     """Add a message to the outbox; it is sent only if the caller's transaction commits.
+
+    `public`: anyone outside the staff can cause this mail (a form, a link, a sign-up), so it counts against the daily
+    caps per recipient and in total; past either it is dropped (logged) and None returned. Every caller must say,
+    so no sender the public can reach is left uncapped by default.
 
     Subjects are built from names, job codes and titles that visitors and staff type: they are made one line here,
     the one place every message passes, so no stored row can carry a header that fails to build or injects another.
     Attachments are text only, with a plain file name and a `text/*` type, checked here and again when built.
     """
+    address = recipient(to)
+    if public and not _within_public_caps(s, address):
+        log.warning("Public mail to %s dropped: the daily cap of mail the public can trigger is reached", address)
+        return None
     message = EmailOutbox(
-        to_address=recipient(to),
+        to_address=address,
         subject=header_text(subject),
         body_text=_body_text(text),
         body_html=_body_text(html) if html is not None else None,
@@ -117,6 +127,34 @@ def enqueue(
     )
     s.add(message)
     return message
+
+
+PUBLIC_WINDOW = timedelta(days=1)
+PUBLIC_TOTAL = "mail:public"
+
+
+def mailbox(address: str) -> str:
+    """The mailbox an address reaches, for counting: case-insensitive, and without a `+tag` (a@x and A+1@X land in
+    one inbox, so they share one cap)."""
+    local, _, domain = address.lower().rpartition("@")
+    return f"{local.split('+', 1)[0] or local}@{domain}"
+
+
+def _within_public_caps(s: Session, address: str) -> bool:
+    """Count one public mail to `address`, or refuse it, in the caller's transaction (rolled back with it).
+
+    Per recipient the count is exact under concurrency: ratelimit holds the recipient's lock until the caller commits.
+    The total is a backstop far above a normal day, counted without a lock: one lock for all public mail, held to
+    each caller's commit, would queue every sign-up and booking behind the slowest, and make any two transactions
+    that mail two addresses each a possible deadlock. A burst can pass it by the mails in flight at that moment.
+    """
+    if ratelimit.count(s, PUBLIC_TOTAL, PUBLIC_WINDOW) >= settings.public_mail_per_day:
+        return False
+    limit = settings.public_mail_per_recipient_per_day
+    if not ratelimit.claim(s, ratelimit.Limit(f"mail:public:to:{mailbox(address)}", limit, PUBLIC_WINDOW)):
+        return False
+    ratelimit.record(s, PUBLIC_TOTAL)
+    return True
 
 
 def _retry_delay(attempts: int) -> timedelta:

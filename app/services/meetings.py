@@ -113,7 +113,7 @@ def cancel_meeting(s: Session, *, actor: User, meeting_id: int, reason: str | No
         meeting.sequence += 1
         kind = s.get(MeetingType, meeting.meeting_type_id) if meeting.meeting_type_id else None
         if confirmed:
-            booking_invite.send(s, meeting, kind, method="CANCEL")
+            booking_invite.send(s, meeting, kind, method="CANCEL", public=actor.role == Role.client)
     s.add(meeting)
     details = {"reason": meeting.cancel_reason, "name": meeting.title}
     audit.record(s, actor=actor, action="meeting.cancel", entity=meeting, details=details)

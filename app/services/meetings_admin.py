@@ -171,6 +171,7 @@ def _tell_client(s: Session, meeting: Meeting, subject: str, lead: str) -> None:
         s,
         to=client.email,
         subject=f"{subject}: {meeting.title}",
+        public=False,
         text=f"Hello {client.first_name or client.username},\n\n{lead}\n\n{meeting.title}\n{when}{join}\n\n"
         f"See your meetings in the client portal: {settings.public_url}/client-portal\n",
     )
@@ -206,7 +207,7 @@ def update_meeting(
         # manage link stays valid; only its hash is stored, so the update cannot repeat it.
         meeting.sequence += 1
         kind = s.get(MeetingType, meeting.meeting_type_id) if meeting.meeting_type_id else None
-        booking_invite.send(s, meeting, kind, method="REQUEST")
+        booking_invite.send(s, meeting, kind, method="REQUEST", public=False)
     elif meeting.start_time != before:
         _tell_client(s, meeting, "Meeting moved", "Your meeting has a new time:")
     s.add(meeting)

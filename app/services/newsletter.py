@@ -92,6 +92,7 @@ def stage(s: Session, *, email: str, source: str) -> None:
         s,
         to=email,
         subject=f"Please confirm your subscription to {firm} updates",
+        public=True,
         text=(
             f"Hello,\n\nPlease confirm that you would like to receive news and updates from {firm} "
             f"by opening this link:\n\n{confirm_url(token)}\n\n"

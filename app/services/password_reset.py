@@ -2,7 +2,8 @@
 
 A link is random, single-use and stored only as a keyed hash; sending a newer link kills the older ones. Using it sets
 the new password, ends every session of the account, and marks the address verified (only its owner could open the
-link). The request answers the same whether or not an account exists.
+link; a never-verified account someone registered loses what they typed, see `_squatted`). The request answers the
+same, and does the same work, whether or not an account exists: an address without one gets a note instead of a link.
 
 Links are of one kind whoever starts them; only their lifetime and wording differ (`LINK_TTLS`): 30 minutes when the
 owner asked (they are waiting for it), 24 hours when staff started a reset, 72 hours for the invitation of an account
@@ -16,7 +17,7 @@ from datetime import timedelta
 from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field
-from sqlalchemy import update
+from sqlalchemy import ColumnElement, insert, literal, update
 from sqlmodel import Session, col, select
 
 from app.core.config import settings
@@ -28,8 +29,9 @@ from app.core.security import (
     token_digest,
 )
 from app.models.base import utcnow
+from app.models.system import AuditLog
 from app.models.user import PasswordResetToken, User, VerificationCode
-from app.services import audit, company, mail, ratelimit, sessions
+from app.services import audit, company, mail, ratelimit, sessions, users
 from app.services.account_fields import NewPassword
 from app.services.schema import Body, Email, Verbatim, parse, required
 
@@ -39,6 +41,8 @@ INVITE_TTL = timedelta(hours=72)
 REQUEST_WINDOW = timedelta(hours=1)
 REQUESTS_PER_ADDRESS = 10  # per client IP address
 REQUESTS_PER_ACCOUNT = 5  # per e-mail address asked about, whether or not it has an account
+
+STAFF_CREATED = ("user.create", "client.create")  # audit actions of accounts staff created
 
 SENT = "If an account exists for that e-mail, we've sent a link to reset your password."
 INVALID_EMAIL = "Please enter a valid email address."
@@ -125,31 +129,63 @@ def _letter(user: User, link: str, reason: Reason, firm: str) -> tuple[str, str]
     return subject, text
 
 
-def send_link(s: Session, user: User, *, reason: Reason = "forgot") -> None:
-    """Kill the user's earlier links, store a new one and e-mail it; commits."""
-    _kill_links(s, user.id)
-    token = new_token()
-    s.add(PasswordResetToken(user_id=user.id, token=_digest(token), expires_at=utcnow() + LINK_TTLS[reason]))
-    subject, text = _letter(
-        user, f"{settings.public_url}/reset-password?token={token}", reason, company.profile(s).name
+def _store_link(s: Session, account: ColumnElement[bool], reason: Reason) -> str:
+    """Kill the earlier links of the account `account` selects and store a new one for it: the same two statements
+    whether or not it selects any (then nothing changes), so a request for an unknown address does the same work."""
+    ours = select(col(User.id)).where(account)
+    s.exec(
+        update(PasswordResetToken)
+        .where(col(PasswordResetToken.user_id).in_(ours), col(PasswordResetToken.used_at).is_(None))
+        .values(used_at=utcnow())
     )
-    mail.enqueue(s, to=user.email, subject=subject, text=text)
+    token = new_token()
+    table = PasswordResetToken.__table__.c  # type: ignore[attr-defined]
+    values = {"token": _digest(token), "expires_at": utcnow() + LINK_TTLS[reason], "created_at": utcnow()}
+    columns = [literal(value, table[name].type).label(name) for name, value in values.items()]
+    s.exec(insert(PasswordResetToken).from_select(["user_id", *values], select(col(User.id), *columns).where(account)))
+    return token
+
+
+def _url(token: str) -> str:
+    return f"{settings.public_url}/reset-password?token={token}"
+
+
+def send_link(s: Session, user: User, *, reason: Reason = "forgot") -> None:
+    """Kill the user's earlier links, store a new one and e-mail it; commits. Staff's links (an invitation, a reset
+    they started) are not the public's: only "forgot" counts against the outbox's public caps."""
+    token = _store_link(s, col(User.id) == user.id, reason)
+    subject, text = _letter(user, _url(token), reason, company.profile(s).name)
+    mail.enqueue(s, to=user.email, subject=subject, text=text, public=reason == "forgot")
     s.commit()
 
 
+def _no_account_letter(address: str, firm: str) -> tuple[str, str]:
+    subject = f"Reset your {firm} password"
+    text = (
+        f"Hello,\n\nSomeone (we hope you) asked to reset the password of a {firm} account for {address}, but this "
+        f"address has no account with us.\n\nIf you have an account, it may use another of your addresses: try that "
+        f"one at {settings.public_url}/forgot-password. To create an account, go to {settings.public_url}/register."
+        "\n\nIf you did not ask for this, you can ignore this e-mail.\n"
+    )
+    return subject, text
+
+
 def request_reset(s: Session, *, data: ResetRequest | Mapping[str, Any], ip: str | None = None) -> str:
-    """Send a reset link if the address has an account; the answer (and the work done) never tells which."""
-    address = parse(ResetRequest, data).email
+    """Mail the address a reset link, or, when it has no account, a note saying so; the answer and the work done
+    (the same statements, one mail through the outbox's public caps, one commit) never tell which."""
+    address = parse(ResetRequest, data).email or ""  # required: a blank one is refused by the model
     if ip:
         ratelimit.hit(s, key=f"reset:ip:{ip}", limit=REQUESTS_PER_ADDRESS, window=REQUEST_WINDOW, message=TOO_MANY)
     ratelimit.hit(s, key=f"reset:email:{address}", limit=REQUESTS_PER_ACCOUNT, window=REQUEST_WINDOW, message=TOO_MANY)
     user = s.exec(select(User).where(User.email == address)).first()
-    if user is None:
-        # The same statement and commit as a real request, so the answer takes the same time.
-        _kill_links(s, None)
-        s.commit()
-        return SENT
-    send_link(s, user)
+    token = _store_link(s, col(User.email) == address, "forgot")
+    firm = company.profile(s).name
+    if user is not None:
+        subject, text = _letter(user, _url(token), "forgot", firm)
+    else:
+        subject, text = _no_account_letter(address, firm)
+    mail.enqueue(s, to=address, subject=subject, text=text, public=True)
+    s.commit()
     return SENT
 
 
@@ -175,6 +211,19 @@ def check_link(s: Session, *, token: str) -> bool:
     return user is not None and user.password_hash is None
 
 
+def _squatted(s: Session, user: User) -> bool:
+    """Registered through the public form and never verified: its password and profile were typed by whoever knew
+    the address, not necessarily its owner. An account staff created (an invitation) keeps what staff typed."""
+    if user.is_verified:
+        return False
+    by_staff = select(AuditLog.id).where(
+        col(AuditLog.entity_type) == User.__tablename__,
+        col(AuditLog.entity_id) == str(user.id),
+        col(AuditLog.action).in_(STAFF_CREATED),
+    )
+    return s.exec(by_staff).first() is None
+
+
 def reset_password(s: Session, *, data: PasswordReset | Mapping[str, Any], ip: str | None = None) -> User:
     """Use a link: set the password, verify the address, end every session; the link dies."""
     form = parse(PasswordReset, data)
@@ -194,6 +243,9 @@ def reset_password(s: Session, *, data: PasswordReset | Mapping[str, Any], ip: s
         raise BadRequest(USED_LINK)
     user = s.get(User, row.user_id)
     assert user is not None  # the row cascades with its user
+    if _squatted(s, user):
+        # Opening the link proves the address; whoever registered it never did, so their profile goes too.
+        users.take_back(s, user, action="auth.password_reset_claimed_unverified", ip=ip)
     user.password_hash = hash_password(new_password)
     user.is_verified = True  # only the address's owner could open the link
     s.add(user)

@@ -109,6 +109,12 @@ def acquire(s: Session, *limits: Limit) -> list[int]:
     return ids
 
 
+def record(s: Session, key: str) -> None:
+    """Count an event under `key` in the caller's transaction, with no limit and no lock (for a count read with
+    `count`, where a burst may pass it by the events in flight)."""
+    s.add(RateLimitEvent(key=stored_key(key)))
+
+
 def hit(s: Session, *, key: str, limit: int, window: timedelta, message: str) -> None:
     """Count an attempt or refuse it: for actions limited whether or not they succeed (registration, resend code)."""
     acquire(s, Limit(key, limit, window, message))

@@ -6,14 +6,15 @@ import re
 from typing import NoReturn
 
 from email_validator import EmailNotValidError, validate_email
-from sqlalchemy import func
+from sqlalchemy import func, update
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from app.core.errors import Conflict, Invalid
 from app.core.permissions import EmployeeType, Role
 from app.core.security import hash_password, password_problem
-from app.models.user import User
+from app.models.user import RefreshToken, User, VerificationCode
+from app.services import audit
 
 USERNAME_MIN = 3
 USERNAME_MAX = 30
@@ -165,3 +166,30 @@ def get_user_by_identifier(s: Session, identifier: str) -> User | None:
     if "@" in identifier:
         return s.exec(select(User).where(User.email == identifier)).first()
     return s.exec(select(User).where(func.lower(User.username) == identifier)).first()
+
+
+def take_back(
+    s: Session,
+    user: User,
+    *,
+    action: str,
+    first_name: str | None = None,
+    last_name: str | None = None,
+    ip: str | None = None,
+) -> None:
+    """The address's owner claims an account someone registered with it but never verified (in the caller's
+    transaction; the caller then proves the address: Google vouches for it, or an e-mailed reset link was opened).
+
+    Whoever registered it chose its password and profile without proving they own the address (anyone can type any
+    address into the form), so none of it may survive: the password is cleared, every session and pending code ends,
+    the names become what the owner's proof says (Google's) or nothing, and the owner fills in the profile again on
+    /complete-profile. Audited as `action`.
+    """
+    user.password_hash = None
+    user.first_name, user.last_name = first_name, last_name
+    user.company = user.phone = None
+    user.profile_complete = False
+    s.add(user)
+    s.exec(update(VerificationCode).where(col(VerificationCode.user_id) == user.id).values(is_used=True))
+    s.exec(update(RefreshToken).where(col(RefreshToken.user_id) == user.id).values(is_revoked=True))
+    audit.record(s, actor=user, action=action, entity=user, ip=ip)

@@ -144,3 +144,39 @@ def test_forgot_and_reset_password_over_http(client: TestClient, session: Sessio
     assert (
         client.post("/api/auth/login", json={"identifier": "lostkey", "password": "Fresh-start-42"}).status_code == 200
     )
+
+
+def test_a_reset_reclaims_a_squatted_address_without_the_squatters_profile(
+    client: TestClient, session: Session
+) -> None:
+    """Defect: the owner who reset the password of an address someone registered first signed in as "Mallory
+    Squatter, Squatter Inc", with the squatter's phone."""
+    squatter = {"first_name": "Mallory", "last_name": "Squatter", "company": "Squatter Inc", "phone": "+1 555 0100 99"}
+    r = client.post(
+        "/api/auth/register",
+        json={"username": "victim_addr", "email": "victim@example.com", "password": "Squatter-pass-1", **squatter},
+    )
+    assert r.status_code == 201
+    assert client.post("/api/auth/forgot-password", json={"email": "victim@example.com"}).status_code == 200
+    token = mailed_token(session, "victim@example.com")
+    assert (
+        client.post("/api/auth/reset-password", json={"token": token, "newPassword": "Owners-own-42"}).status_code
+        == 200
+    )
+
+    assert (
+        client.post(
+            "/api/auth/login", json={"identifier": "victim@example.com", "password": "Squatter-pass-1"}
+        ).status_code
+        == 401
+    )
+    form = client.post(
+        "/api/auth/form/login",
+        data={"identifier": "victim@example.com", "password": "Owners-own-42"},
+        follow_redirects=False,
+    )
+    assert form.status_code == 303 and form.headers["location"] == "/complete-profile"
+    me = client.get("/api/auth/me").json()["user"]
+    assert me["is_verified"] and not me["profile_complete"]
+    assert [me[k] for k in squatter] == [None, None, None, None]
+    assert "Mallory" not in me["fullName"]

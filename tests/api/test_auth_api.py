@@ -95,12 +95,30 @@ def test_wrong_credentials_answer_one_message(client: TestClient, session: Sessi
     assert a.json()["message"] == b.json()["message"] == "Invalid credentials"
 
 
+def test_registering_a_taken_address_answers_as_a_new_one_and_mails_the_owner(
+    client: TestClient, session: Session
+) -> None:
+    """Defect: a 409 "email already registered" told anyone whether an address has an account."""
+    registered_and_verified(client, session, "owner")
+    new = client.post(
+        "/api/auth/register", json={"username": "x_new", "email": "Fresh@Example.com", "password": PASSWORD}
+    )
+    dup = client.post(
+        "/api/auth/register", json={"username": "x_dup", "email": "OWNER@example.com", "password": PASSWORD}
+    )
+    assert new.status_code == dup.status_code == 201, dup.text
+    assert new.json().keys() == dup.json().keys() and new.json()["message"] == dup.json()["message"]
+    assert (new.json()["email"], dup.json()["email"]) == ("fresh@example.com", "owner@example.com")
+    for answer in (new, dup):  # a wrong code, then a resend: the same answers
+        wrong = client.post("/api/auth/verify", json={"userId": answer.json()["userId"], "code": "000000"})
+        assert (wrong.status_code, wrong.json()["message"]) == (422, "Invalid verification code. 4 attempts left.")
+        assert client.post("/api/auth/resend-code", json={"userId": answer.json()["userId"]}).status_code == 200
+    subjects = session.exec(select(EmailOutbox.subject).where(EmailOutbox.to_address == "owner@example.com")).all()
+    assert any("tried to register" in s for s in subjects)
+
+
 def test_registration_errors(client: TestClient) -> None:
     register(client)
-    dup = client.post(
-        "/api/auth/register", json={"username": "x_new", "email": "apiuser@example.com", "password": PASSWORD}
-    )
-    assert dup.status_code == 409 and dup.json()["message"] == "email already registered"
     bad = client.post("/api/auth/register", json={"username": "a!", "email": "nope", "password": "short"})
     assert bad.status_code == 422
     errors = bad.json()["errors"]

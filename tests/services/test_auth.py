@@ -40,12 +40,37 @@ def test_register_creates_unverified_client_and_mails_a_code(session: Session) -
     assert timedelta(minutes=14) < row.expires_at - utcnow() <= timedelta(minutes=15)
 
 
-def test_register_duplicates_name_the_field(session: Session) -> None:
+def test_register_names_a_taken_username_but_never_a_taken_email(session: Session) -> None:
     register(session, "dupe")
-    with pytest.raises(Conflict, match="email already registered"):
-        auth.register(session, data={"username": "other", "email": "DUPE@example.com", "password": PASSWORD})
     with pytest.raises(Conflict, match="username already taken"):
         auth.register(session, data={"username": "Dupe", "email": "x@example.com", "password": PASSWORD})
+    with pytest.raises(Conflict, match="username already taken"):  # both taken: only the username is named
+        auth.register(session, data={"username": "Dupe", "email": "DUPE@example.com", "password": PASSWORD})
+
+
+def test_registering_a_taken_address_looks_new_and_tells_the_owner(session: Session) -> None:
+    """Defect: registration answered "email already registered", telling anyone which addresses have accounts."""
+    owner = register(session, "owner")
+    fresh = register(session, "newcomer")
+    again = auth.register(session, data={"username": "prober", "email": "OWNER@example.com", "password": PASSWORD})
+    assert again.id != owner.id and not again.is_verified and again.role == fresh.role
+    assert auth.is_stand_in(again) and not auth.is_stand_in(fresh)
+    # The owner is told, with no code; the stand-in has a code like any new account, mailed to nobody.
+    (note,) = session.exec(
+        select(EmailOutbox).where(EmailOutbox.to_address == owner.email, col(EmailOutbox.subject).contains("tried"))
+    ).all()
+    assert "already has an account" in note.body_text and not re.search(r"\d{6}", note.body_text)
+    assert session.exec(select(EmailOutbox).where(EmailOutbox.to_address == again.email)).all() == []
+    assert session.get(User, owner.id).username == "owner"  # type: ignore[union-attr]
+    # Every later step answers as for the new account: a wrong code, a resend, the username, a sign-in.
+    for user in (fresh, again):
+        with pytest.raises(Invalid, match="4 attempts left"):
+            auth.verify(session, data={"userId": user.id, "code": "000000"})
+        auth.resend_code(session, data={"userId": user.id})
+        with pytest.raises(Forbidden, match="verify your email"):
+            auth.login(session, data={"identifier": user.username, "password": PASSWORD})
+    with pytest.raises(Conflict, match="username already taken"):
+        auth.register(session, data={"username": "prober", "email": "y@example.com", "password": PASSWORD})
 
 
 def test_verify_with_the_right_code(session: Session) -> None:

@@ -16,7 +16,7 @@ from app.core.errors import Invalid, NotFound, PayloadTooLarge, TooManyRequests
 from app.models.careers import JobApplication, JobOpening
 from app.models.enums import EmployeeType, Role
 from app.models.system import EmailOutbox
-from app.services import careers, files
+from app.services import careers, files, mail
 from tests import factories as f
 
 STAFF = "office@coastline.example"
@@ -280,3 +280,16 @@ def test_stored_files_are_private_to_the_server_process(pdf: bytes, data_dir: Pa
     assert not any(p.name.endswith(".tmp") for p in (data_dir / "applications").iterdir())
     files.delete(stored.name)
     assert not path.exists()
+
+
+def test_application_mails_count_against_the_public_caps(session: Session, job: JobOpening, pdf: bytes) -> None:
+    """Anyone can apply: the applicant's receipt and HR's notification are public mail, capped per recipient."""
+    cap = settings.public_mail_per_recipient_per_day
+    for _ in range(cap):
+        mail.enqueue(session, to="jordan@example.com", subject="s", text="t", public=True)
+        mail.enqueue(session, to=STAFF, subject="s", text="t", public=True)
+    session.commit()
+    careers.submit_application(session, **application(pdf))
+    for address in ("jordan@example.com", STAFF):
+        assert len(session.exec(select(EmailOutbox).where(EmailOutbox.to_address == address)).all()) == cap
+    assert session.exec(select(JobApplication)).one()  # the application itself is stored as always

@@ -26,7 +26,9 @@ def sink() -> Iterator[SmtpSink]:
 
 def test_an_attachment_arrives_with_its_type_and_parameters(session: Session, sink: SmtpSink) -> None:
     invite = mail.Attachment("invite.ics", "text/calendar; method=REQUEST", ICS)
-    mail.enqueue(session, to="ann@example.com", subject="Invite", text="See attached", attachments=[invite])
+    mail.enqueue(
+        session, public=False, to="ann@example.com", subject="Invite", text="See attached", attachments=[invite]
+    )
     session.commit()
     assert mail.deliver_pending(session, cfg=smtp_settings(sink.port)) == 1
     [part] = list(sink.messages[0].iter_attachments())
@@ -47,6 +49,7 @@ def test_enqueue_refuses_unsafe_names_and_types(session: Session, filename: str,
     with pytest.raises(ValueError):
         mail.enqueue(
             session,
+            public=False,
             to="a@example.com",
             subject="s",
             text="t",
@@ -63,7 +66,7 @@ def test_a_poisoned_attachment_fails_its_row_alone(session: Session, sink: SmtpS
         next_attempt_at=utcnow(),
     )
     session.add(bad)
-    mail.enqueue(session, to="b@example.com", subject="Good", text="ok")
+    mail.enqueue(session, public=False, to="b@example.com", subject="Good", text="ok")
     session.commit()
     assert mail.deliver_pending(session, cfg=smtp_settings(sink.port)) == 1
     assert sink.recipients == [["b@example.com"]]

@@ -20,12 +20,13 @@ from sqlalchemy import create_engine, delete, func
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
+from app.core.config import settings
 from app.core.db import make_engine
 from app.core.errors import Invalid, TooManyRequests
 from app.models.inquiry import ContactInquiry, NewsletterSubscriber
 from app.models.system import AuditLog, EmailOutbox, RateLimitEvent
 from app.models.user import User, VerificationCode
-from app.services import auth, contact, newsletter, ratelimit
+from app.services import auth, contact, mail, newsletter, ratelimit
 from tests import factories as f
 from tests.migrations import migrate
 
@@ -268,3 +269,22 @@ def test_unauthorized_and_too_many_are_the_only_answers(committed: Committed, po
     counts = kinds(results)
     assert set(counts) <= {"Unauthorized", "TooManyRequests"}
     assert counts.get("Unauthorized", 0) <= auth.LOGIN_FAILURES_PER_ACCOUNT_AND_IP
+
+
+def _public_mail(s: Session, _: int) -> bool:
+    queued = mail.enqueue(s, to="race_mail@example.com", subject="s", text="t", public=True) is not None
+    s.commit()
+    return queued
+
+
+def test_parallel_public_mails_to_one_recipient_queue_exactly_the_cap(committed: Committed, pool: Engine) -> None:
+    results = in_parallel(pool, _public_mail)
+    cap = settings.public_mail_per_recipient_per_day
+    assert results.count(True) == cap
+    with Session(pool) as s:
+        assert s.exec(select(func.count()).where(EmailOutbox.to_address == "race_mail@example.com")).one() == cap
+
+
+def test_parallel_public_mails_on_sqlite(sqlite: Engine) -> None:
+    results = in_parallel(sqlite, _public_mail, n=20)
+    assert results.count(True) == settings.public_mail_per_recipient_per_day

@@ -18,6 +18,7 @@ from app.models.user import PasswordResetToken, User
 from app.services import password_reset
 from app.ui.auth.complete_profile import CompleteProfileState
 from app.ui.auth.password_reset import ForgotPasswordState, ResetPasswordState
+from app.ui.auth.register import RegisterState
 from tests import factories as f
 from tests.services.test_password_reset import mailed_token
 from tests.ui.test_portal_state import _token, drain, in_own_loop, root_state
@@ -111,3 +112,27 @@ async def test_the_staff_sign_in_sends_clients_to_their_own(engine: Engine, user
     wrong_password = await root.get_state(LoginState)
     await wrong_password.load_admin_login()
     assert not wrong_password.wrong_door  # only a refused client is sent elsewhere
+
+
+@in_own_loop
+async def test_the_register_page_answers_a_taken_address_as_a_new_one(engine: Engine, users: dict[str, User]) -> None:
+    """Defect: the page said "This email is already registered" for an address with an account."""
+    owner = users["done"]
+    tag = uuid.uuid4().hex[:6]
+    pages = []
+    for name, email in ((f"fresh_{tag}", f"fresh_{tag}@example.com"), (f"probe_{tag}", owner.email.upper())):
+        page = await root_state(None).get_state(RegisterState)
+        await drain(page.register({"username": name, "email": email, "password": "Correct-horse-1"}))
+        pages.append(page)
+    try:
+        for page, email in zip(pages, (f"fresh_{tag}@example.com", owner.email), strict=True):
+            assert (page.step, page.errors, page.message, page.email) == ("verify", {}, "", email)
+        with Session(engine) as s:
+            subjects = s.exec(select(EmailOutbox.subject).where(EmailOutbox.to_address == owner.email)).all()
+            assert any("tried to register" in subject for subject in subjects)
+    finally:
+        with Session(engine) as s:
+            made = s.exec(select(User.id).where(col(User.username).in_([f"fresh_{tag}", f"probe_{tag}"]))).all()
+            s.exec(delete(EmailOutbox).where(EmailOutbox.to_address == f"fresh_{tag}@example.com"))  # type: ignore[call-overload,arg-type]
+            s.exec(delete(User).where(col(User.id).in_(made)))  # type: ignore[call-overload]
+            s.commit()

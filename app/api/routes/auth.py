@@ -49,9 +49,15 @@ def clear_session_cookies(response: Response) -> None:
 
 @router.post("/register", status_code=201, response_model=Registered)
 def register(body: RegisterCreate, s: SessionDep, ip: ClientIP) -> dict[str, str]:
-    """Create an unverified client account and e-mail a 6-digit code."""
+    """Create an unverified client account and e-mail a 6-digit code. An address that already has an account gets
+    the same answer (its owner is told by mail), so this tells nobody whether it has one."""
     user = auth.register(s, data=body, ip=ip)
-    return {"userId": str(user.id), "email": user.email, "message": "Account created. Check your e-mail for the code."}
+    # The address as typed (normalised), never the account's: see auth.register.
+    return {
+        "userId": str(user.id),
+        "email": body.email or "",
+        "message": "Account created. Check your e-mail for the code.",
+    }
 
 
 @router.post("/verify", response_model=Done)

@@ -43,7 +43,7 @@ CODE_LENGTH = 6
 
 def _register(s: Session, form: RegisterCreate, ip: str | None) -> tuple[str, str]:
     user = auth.register(s, data=form, ip=ip)
-    return str(user.id), user.email
+    return str(user.id), form.email or ""  # the address as typed, never the account's: see auth.register
 
 
 class RegisterState(rx.State):
