@@ -60,6 +60,9 @@ class Settings(BaseSettings):
     # Mail that anyone can make us send (codes, resets, acknowledgements, booking invitations, and the staff copies
     # they cause): past these, the outbox drops it (logged), however many forms or links trigger it.
     public_mail_per_recipient_per_day: int = Field(default=10, ge=1)
+    # The company's own inboxes (staff accounts, STAFF_NOTIFY_EMAIL, the company address): a busy day's inquiries,
+    # applications and bookings must all reach them, so a much higher bound.
+    public_mail_per_staff_inbox_per_day: int = Field(default=500, ge=1)
     public_mail_per_day: int = Field(default=2000, ge=1)
 
     # The company's time zone: meeting types' weekly hours and dates off are read in it.

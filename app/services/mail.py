@@ -25,10 +25,12 @@ from sqlalchemy import func, or_
 from sqlmodel import Session, col, select
 
 from app.core.config import Settings, settings
+from app.core.permissions import STAFF_ROLES
 from app.models.base import utcnow
 from app.models.enums import OutboxStatus
 from app.models.system import EmailOutbox
-from app.services import ratelimit
+from app.models.user import User
+from app.services import company, ratelimit
 
 log = logging.getLogger(__name__)
 
@@ -150,11 +152,24 @@ def _within_public_caps(s: Session, address: str) -> bool:
     """
     if ratelimit.count(s, PUBLIC_TOTAL, PUBLIC_WINDOW) >= settings.public_mail_per_day:
         return False
-    limit = settings.public_mail_per_recipient_per_day
+    ours = _our_inbox(s, address)
+    limit = settings.public_mail_per_staff_inbox_per_day if ours else settings.public_mail_per_recipient_per_day
     if not ratelimit.claim(s, ratelimit.Limit(f"mail:public:to:{mailbox(address)}", limit, PUBLIC_WINDOW)):
         return False
     ratelimit.record(s, PUBLIC_TOTAL)
     return True
+
+
+def _our_inbox(s: Session, address: str) -> bool:
+    """Whether the address is the company's own: a staff account's, the staff notification inbox, or the company's
+    (the organizer of meetings without one). Strangers cannot turn those against a third party, and each inquiry,
+    application or booking that mails them is a day's real business, so their cap is far higher (still bounded)."""
+    box = mailbox(address)
+    inboxes = [settings.staff_notify_email or "", company.profile(s).email or ""]
+    if any(mailbox(inbox) == box for inbox in inboxes if inbox):
+        return True
+    staff = select(func.count()).select_from(User).where(func.lower(User.email) == address.lower())
+    return bool(s.exec(staff.where(col(User.role).in_(STAFF_ROLES))).one())
 
 
 def _retry_delay(attempts: int) -> timedelta:

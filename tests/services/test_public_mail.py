@@ -100,8 +100,13 @@ def test_every_public_sender_counts_against_the_cap(session: Session) -> None:
     assert queued(session, victim) == CAP
 
 
-def test_a_manage_link_cannot_flood_the_booker_or_the_organizer(session: Session) -> None:
-    """Defect: 200 reschedules of one booking mailed the booker's address and the organizer 400 times."""
+def test_a_manage_link_cannot_flood_the_booker_or_the_organizer(
+    session: Session, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Defect: 200 reschedules of one booking mailed the booker's address and the organizer 400 times. The organizer,
+    a staff inbox, has the higher cap of the company's own inboxes (made small here)."""
+    staff_cap = CAP * 2
+    monkeypatch.setattr(settings, "public_mail_per_staff_inbox_per_day", staff_cap)
     host = f.user(session, "organizer", role=Role.employee)
     t = MeetingType(
         slug="flood-call",
@@ -119,8 +124,22 @@ def test_a_manage_link_cannot_flood_the_booker_or_the_organizer(session: Session
         booking_invite.send(session, meeting, t, method="REQUEST", manage_link="https://example.com/m")
         session.commit()
     assert queued(session, "booker@example.com") == CAP
-    assert queued(session, host.email) == CAP
+    assert queued(session, host.email) == staff_cap
     # Staff moving the meeting still reach both.
     booking_invite.send(session, meeting, t, method="REQUEST", public=False)
     session.commit()
-    assert queued(session, "booker@example.com") == queued(session, host.email) == CAP + 1
+    assert queued(session, "booker@example.com") == CAP + 1
+    assert queued(session, host.email) == staff_cap + 1
+
+
+def test_the_companys_own_inboxes_take_a_busy_day(session: Session, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every inquiry, application and booking of a busy day reaches the staff inbox and the organizers (a cap of ten
+    would drop the eleventh inquiry's notice); their cap is higher, and still a cap."""
+    monkeypatch.setattr(settings, "staff_notify_email", "Office@Example.com")
+    monkeypatch.setattr(settings, "public_mail_per_staff_inbox_per_day", CAP * 3)
+    organizer = f.user(session, "organizer_inbox", role=Role.employee, employee_type="sales_lead")
+    for inbox in ("office@example.com", organizer.email):
+        sent = [public(session, inbox) for _ in range(CAP * 4)]
+        assert sum(row is not None for row in sent) == CAP * 3, inbox
+    client = f.user(session, "client_inbox")
+    assert sum(public(session, client.email) is not None for _ in range(CAP * 2)) == CAP  # a client is the public's
