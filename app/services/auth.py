@@ -19,6 +19,7 @@ from sqlmodel import Session, col, select
 
 from app.core.config import settings
 from app.core.errors import Conflict, Forbidden, Invalid, NotFound, Unauthorized
+from app.core.net import network
 from app.core.permissions import STAFF_ROLES, Role
 from app.core.security import token_digest, verify_password
 from app.models.base import utcnow
@@ -189,7 +190,7 @@ def register(s: Session, *, data: RegisterCreate | Mapping[str, Any], ip: str | 
     if ip:
         ratelimit.hit(
             s,
-            key=f"register:ip:{ip}",
+            key=f"register:ip:{network(ip)}",
             limit=10,
             window=timedelta(hours=1),
             message="Too many registrations from this address. Please try again later.",
@@ -292,7 +293,7 @@ def resend_code(s: Session, *, data: CodeResend | Mapping[str, Any], ip: str | N
         ratelimit.Limit(key, 5, timedelta(hours=1), TOO_MANY_CODES),
     ]
     if ip:
-        limits.append(ratelimit.Limit(f"resend:ip:{ip}", 20, timedelta(hours=1), TOO_MANY_CODES))
+        limits.append(ratelimit.Limit(f"resend:ip:{network(ip)}", 20, timedelta(hours=1), TOO_MANY_CODES))
     ratelimit.acquire(s, *limits)
     issue_code(s, user)
 
@@ -310,7 +311,10 @@ def login(
     # under itself. Keys are digested by ratelimit, so no identifier is too long for them.
     account = f"user:{user.id}" if user else f"name:{identifier.lower()}"
     per_address = ratelimit.Limit(
-        f"login:account-ip:{account}:{ip or '-'}", LOGIN_FAILURES_PER_ACCOUNT_AND_IP, LOGIN_WINDOW, TOO_MANY_LOGINS
+        f"login:account-ip:{account}:{network(ip) or '-'}",
+        LOGIN_FAILURES_PER_ACCOUNT_AND_IP,
+        LOGIN_WINDOW,
+        TOO_MANY_LOGINS,
     )
     limits = [per_address]
     if not (user and ip and _known_address(s, user, ip)):
@@ -321,7 +325,9 @@ def login(
             ratelimit.Limit(f"login:account:{account}", LOGIN_FAILURES_PER_ACCOUNT, LOGIN_WINDOW, TOO_MANY_LOGINS)
         )
         if ip:
-            limits.append(ratelimit.Limit(f"login:ip:{ip}", LOGIN_FAILURES_PER_IP, LOGIN_WINDOW, TOO_MANY_LOGINS))
+            limits.append(
+                ratelimit.Limit(f"login:ip:{network(ip)}", LOGIN_FAILURES_PER_IP, LOGIN_WINDOW, TOO_MANY_LOGINS)
+            )
     # The attempt is counted (and committed) as a failure before the password is checked, so parallel guesses cannot
     # all pass a check that none of them has yet been counted in; a success gives its attempt back below.
     attempt = ratelimit.acquire(s, *limits)
@@ -343,7 +349,7 @@ def login(
 
 
 def _address_digest(ip: str) -> str:
-    return token_digest(f"sign-in-address:{ip}")
+    return token_digest(f"sign-in-address:{network(ip)}")
 
 
 def _known_address(s: Session, user: User, ip: str) -> bool:

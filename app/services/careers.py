@@ -15,6 +15,7 @@ from sqlmodel import Session, col, select
 
 from app.core.config import settings
 from app.core.errors import Invalid, TooManyRequests
+from app.core.net import network
 from app.core.permissions import EmployeeType, Role
 from app.models.careers import JobApplication, JobOpening
 from app.models.user import User
@@ -151,7 +152,7 @@ def _send_mails(s: Session, a: JobApplication, job_title: str | None) -> None:
             s,
             to=to,
             subject=f"New job application: {name} ({position})",
-            public=True,  # anyone can apply: HR's inbox is capped like any other
+            public=True,  # anyone can apply: HR's inbox is capped too (by the staff inboxes' cap)
             text=(
                 f"{name} applied for {position}.\n\nEmail: {a.email}\nPhone: {a.phone}\n"
                 f"LinkedIn: {a.linkedin_url or 'Not provided'}\nFiles: {attachments} (stored privately; not attached)"
@@ -208,7 +209,7 @@ def submit_application(
         raise Invalid(_summary_message(errors), errors=errors)
     assert resume is not None
     # Counted in this transaction, so only stored applications count; a refusal raises before any file is written.
-    if ip and not ratelimit.claim(s, ratelimit.Limit(f"applications:ip:{ip}", *PER_IP)):
+    if ip and not ratelimit.claim(s, ratelimit.Limit(f"applications:ip:{network(ip)}", *PER_IP)):
         raise TooManyRequests(TOO_MANY)
     code = (job_code or "").strip()[:20] or None
     job = s.exec(select(JobOpening).where(JobOpening.code == code)).first() if code else None

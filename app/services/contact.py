@@ -16,6 +16,7 @@ from sqlmodel import Session
 
 from app.core.config import settings
 from app.core.errors import TooManyRequests
+from app.core.net import network
 from app.models.enums import InquiryPriority, InquiryStatus
 from app.models.inquiry import ContactInquiry
 from app.services import company, mail, ratelimit
@@ -195,7 +196,7 @@ def _notify_staff(s: Session, i: ContactInquiry) -> None:
         s,
         to=settings.staff_notify_email,
         subject=f"New inquiry from {i.name} ({service})",
-        public=True,  # anyone can fill in the form: the staff inbox is capped like any other
+        public=True,  # anyone can fill in the form: the staff inbox is capped too (by the staff inboxes' cap)
         text=(
             f"A new inquiry arrived through the contact form.\n\n{_summary(i)}\n\nProject details:\n{i.message}\n\n"
             f"Open the inbox: {settings.public_url}/admin/inquiries\n"
@@ -207,7 +208,7 @@ def submit_inquiry(s: Session, *, data: ContactCreate | Mapping[str, Any], ip: s
     """Validate and store an inquiry with its e-mails and newsletter request, in one transaction; commits."""
     form = parse(ContactCreate, data)
     # Counted in this transaction: only stored submissions count (spam too, which caps a flooding bot).
-    if ip and not ratelimit.claim(s, *(ratelimit.Limit(f"contact:ip:{ip}", n, w) for n, w in PER_IP_LIMITS)):
+    if ip and not ratelimit.claim(s, *(ratelimit.Limit(f"contact:ip:{network(ip)}", n, w) for n, w in PER_IP_LIMITS)):
         _keep_over_the_limit(s, form, ip)
         raise TooManyRequests(TOO_MANY)
     # `website` is the hidden honeypot: when filled, the inquiry is stored flagged as spam and nothing is sent, and
@@ -230,7 +231,7 @@ def submit_inquiry(s: Session, *, data: ContactCreate | Mapping[str, Any], ip: s
 def _keep_over_the_limit(s: Session, form: ContactCreate, ip: str) -> None:
     """A submission over the address's limit is refused (429) but kept in Spam, unsent, so a real person who wrote
     too often is not lost: staff can move it back with "Not spam". Kept up to a daily cap, so a flood stays bounded."""
-    if not ratelimit.claim(s, ratelimit.Limit(f"contact:over-limit:{ip}", *OVER_LIMIT_KEPT)):
+    if not ratelimit.claim(s, ratelimit.Limit(f"contact:over-limit:{network(ip)}", *OVER_LIMIT_KEPT)):
         return
     inquiry = _inquiry(form, is_spam=True)
     inquiry.notes = OVER_LIMIT_NOTE

@@ -20,6 +20,7 @@ from sqlmodel import Session, select
 from app.core.config import settings
 from app.core.db import MAX_ID, get_by_id
 from app.core.errors import Invalid
+from app.core.net import network
 from app.core.security import token_digest
 from app.models.base import utcnow
 from app.models.enums import SubscriberStatus
@@ -122,7 +123,7 @@ def subscribe(s: Session, *, data: SubscribeCreate | Mapping[str, Any], ip: str 
     request = parse(SubscribeCreate, data)
     assert request.email and request.source  # required by the model
     if ip:
-        ratelimit.hit(s, key=f"newsletter:ip:{ip}", limit=PER_IP[0], window=PER_IP[1], message=TOO_MANY)
+        ratelimit.hit(s, key=f"newsletter:ip:{network(ip)}", limit=PER_IP[0], window=PER_IP[1], message=TOO_MANY)
     stage(s, email=request.email, source=request.source)
     s.commit()
     return SUBSCRIBED

@@ -22,6 +22,7 @@ from sqlmodel import Session, col, select
 
 from app.core.config import settings
 from app.core.errors import BadRequest, Invalid
+from app.core.net import network
 from app.core.security import (
     hash_password,
     new_token,
@@ -175,7 +176,9 @@ def request_reset(s: Session, *, data: ResetRequest | Mapping[str, Any], ip: str
     (the same statements, one mail through the outbox's public caps, one commit) never tell which."""
     address = parse(ResetRequest, data).email or ""  # required: a blank one is refused by the model
     if ip:
-        ratelimit.hit(s, key=f"reset:ip:{ip}", limit=REQUESTS_PER_ADDRESS, window=REQUEST_WINDOW, message=TOO_MANY)
+        ratelimit.hit(
+            s, key=f"reset:ip:{network(ip)}", limit=REQUESTS_PER_ADDRESS, window=REQUEST_WINDOW, message=TOO_MANY
+        )
     ratelimit.hit(s, key=f"reset:email:{address}", limit=REQUESTS_PER_ACCOUNT, window=REQUEST_WINDOW, message=TOO_MANY)
     user = s.exec(select(User).where(User.email == address)).first()
     token = _store_link(s, col(User.email) == address, "forgot")

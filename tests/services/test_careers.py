@@ -297,3 +297,12 @@ def test_application_mails_count_against_the_public_caps(
     for address, cap in caps.items():
         assert len(session.exec(select(EmailOutbox).where(EmailOutbox.to_address == address)).all()) == cap
     assert session.exec(select(JobApplication)).one()  # the application itself is stored as always
+
+
+def test_applications_count_an_ipv6_subscriber_by_its_64(session: Session, job: JobOpening, pdf: bytes) -> None:
+    """Every address of one /64 is one subscriber: rotating through them does not pass the per-address limit."""
+    for n in range(careers.PER_IP[0]):
+        careers.submit_application(session, **application(pdf, email=f"a{n}@example.com", ip=f"2001:db8:5::{n + 1:x}"))
+    with pytest.raises(TooManyRequests):
+        careers.submit_application(session, **application(pdf, email="late@example.com", ip="2001:db8:5::ff"))
+    careers.submit_application(session, **application(pdf, email="other@example.com", ip="2001:db8:6::1"))
