@@ -13,7 +13,7 @@ from datetime import timedelta
 from typing import Annotated, Any
 
 from pydantic import BeforeValidator, ConfigDict, Field
-from sqlalchemy import update
+from sqlalchemy import delete, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
@@ -23,6 +23,9 @@ from app.core.net import network
 from app.core.permissions import STAFF_ROLES, Role
 from app.core.security import token_digest, verify_password
 from app.models.base import utcnow
+from app.models.billing import Invoice
+from app.models.commerce import Order
+from app.models.project import Project
 from app.models.user import KnownSignInAddress, User, VerificationCode
 from app.services import audit, company, mail, ratelimit, sessions
 from app.services.account_fields import AccountEmail, Company, FirstName, LastName, Password, Phone, Username
@@ -154,6 +157,25 @@ STAND_IN_DOMAIN = "unclaimed.example"
 def is_stand_in(user: User) -> bool:
     """A stand-in account: made by a registration of an address that already had an account."""
     return user.email.endswith(f"@{STAND_IN_DOMAIN}")
+
+
+STAND_IN_KEPT = timedelta(days=1)  # long past its code's 15 minutes: nobody can verify it any more
+
+
+def prune_stand_ins(s: Session, older_than: timedelta = STAND_IN_KEPT) -> int:
+    """Delete the stand-in accounts past any use (their codes reach nobody, so none is ever verified), so they do not
+    pile up among the clients staff see; one that staff gave a project, an invoice or an order is kept. Commits."""
+    kept = [col(User.id).not_in(select(model.client_id)) for model in (Project, Invoice, Order)]
+    done = s.exec(
+        delete(User).where(
+            col(User.email).endswith(f"@{STAND_IN_DOMAIN}"),
+            col(User.is_verified).is_(False),
+            col(User.created_at) < utcnow() - older_than,
+            *kept,
+        )
+    )
+    s.commit()
+    return int(done.rowcount or 0)
 
 
 def _tell_owner(s: Session, user: User, address: str) -> None:

@@ -1,5 +1,5 @@
-"""Background work of each server process: deliver the mail outbox, prune old rate-limit events and release the
-booking holds that were not confirmed in time."""
+"""Background work of each server process: deliver the mail outbox, prune old rate-limit events, release the
+booking holds that were not confirmed in time and delete the stand-in accounts of registrations past any use."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import asyncio
 import logging
 
 from app.core.db import session_scope
-from app.services import booking, mail, ratelimit
+from app.services import auth, booking, mail, ratelimit
 
 log = logging.getLogger(__name__)
 
@@ -15,7 +15,8 @@ INTERVAL_S = 5.0
 
 
 def run_once() -> int:
-    """One pass: deliver due mail, forget stale rate-limit events, release expired holds; returns messages delivered.
+    """One pass: deliver due mail, forget stale rate-limit events, release expired holds, delete old stand-ins;
+    returns messages delivered.
 
     Each task has its own session and transaction, and a failure of one is logged and does not stop the other:
     a broken outbox must not let the rate-limit table grow without end, nor a pruning error hold back the mail.
@@ -36,6 +37,11 @@ def run_once() -> int:
             booking.release_expired(s)
     except Exception:
         log.exception("Releasing expired booking holds failed in this pass")
+    try:
+        with session_scope() as s:
+            auth.prune_stand_ins(s)
+    except Exception:
+        log.exception("Pruning stand-in accounts failed in this pass")
     return sent
 
 

@@ -13,6 +13,7 @@ from app.models.base import utcnow
 from app.models.system import EmailOutbox
 from app.models.user import RefreshToken, User, VerificationCode
 from app.services import auth, sessions
+from tests import factories as f
 
 PASSWORD = "Correct-horse-1"
 
@@ -71,6 +72,26 @@ def test_registering_a_taken_address_looks_new_and_tells_the_owner(session: Sess
             auth.login(session, data={"identifier": user.username, "password": PASSWORD})
     with pytest.raises(Conflict, match="username already taken"):
         auth.register(session, data={"username": "prober", "email": "y@example.com", "password": PASSWORD})
+
+
+def test_stand_ins_are_deleted_once_past_any_use(session: Session) -> None:
+    """A stand-in's code reaches nobody, so it is never verified: the background job deletes it after a day, unless
+    staff gave it a record; a real unverified account and a fresh stand-in stay."""
+    owner = register(session, "holder")
+    unverified = register(session, "slow_verifier")
+    old, recent, kept = (
+        auth.register(session, data={"username": f"probe_{n}", "email": owner.email, "password": PASSWORD})
+        for n in range(3)
+    )
+    for user in (old, kept, unverified):
+        user.created_at = utcnow() - timedelta(days=2)
+        session.add(user)
+    session.commit()
+    f.project(session, kept, "Given by staff")
+    assert auth.prune_stand_ins(session) == 1
+    session.expire_all()
+    assert session.get(User, old.id) is None
+    assert all(session.get(User, u.id) is not None for u in (owner, unverified, recent, kept))
 
 
 def test_verify_with_the_right_code(session: Session) -> None:
