@@ -251,7 +251,10 @@ def _held() -> rx.Component:
             ": open the link to confirm your booking, or the time is released. Your host is told once you confirm.",
             class_name="text-slate-700",
         ),
-        rx.el.p("Signed in as a client, your bookings are confirmed at once.", class_name="text-sm text-slate-600"),
+        rx.el.p(
+            "Have a client account? Sign in before you book and your booking is confirmed at once.",
+            class_name="text-sm text-slate-600",
+        ),
         rx.el.div(
             rx.el.a("Cancel this booking", href=S.manage_url, class_name=f"{BUTTON_OUTLINE} h-11 px-5 text-sm"),
             class_name="flex flex-wrap gap-3",
