@@ -132,7 +132,7 @@ def test_a_manage_link_cannot_flood_the_booker_or_the_organizer(
     assert queued(session, host.email) == staff_cap + 1
 
 
-def test_the_companys_own_inboxes_take_a_busy_day(session: Session, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_company_inboxes_take_a_busy_day(session: Session, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every inquiry, application and booking of a busy day reaches the staff inbox and the organizers (a cap of ten
     would drop the eleventh inquiry's notice); their cap is higher, and still a cap."""
     monkeypatch.setattr(settings, "staff_notify_email", "Office@Example.com")
