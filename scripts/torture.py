@@ -10,7 +10,8 @@ what parallel payments record on one invoice, the calendar a burst of anonymous 
 trigger can send one recipient in a day.
 A suite that fails makes the whole command fail (after the report is written, so the failure is on record).
 
-Usage: python scripts/torture.py [--quick] [--only-load | --only-faults | --only-races] [--out docs/reliability.md]
+Usage: python scripts/torture.py [--quick] [--out docs/reliability.md]
+       [--only-load | --only-faults | --only-races | --only-suites WORD...]
 """
 
 from __future__ import annotations
@@ -245,13 +246,31 @@ def write(results: list[Result], loaded: list[str], out: Path, *, quick: bool) -
         "| suite | what it proves | tests | failed | time | command |",
         "|---|---|---|---|---|---|",
     ]
-    for r in results:
-        lines.append(
-            f"| {r.suite.name} | {r.suite.proves} | {r.tests} | {r.failures} | {r.seconds:.0f} s | `{r.command}` |"
-        )
+    lines += [row(r) for r in results]
     lines += loaded
     lines += closing_lines()
     out.write_text("\n".join(lines))
+
+
+def row(r: Result) -> str:
+    return f"| {r.suite.name} | {r.suite.proves} | {r.tests} | {r.failures} | {r.seconds:.0f} s | `{r.command}` |"
+
+
+def rerun_suites(out: Path, words: list[str], *, quick: bool) -> int:
+    """Run the suites whose names contain one of `words` again and put their rows in place of the old ones (a row
+    rerun says when and at which commit); the rest of the report is kept."""
+    chosen = [suite for suite in SUITES if any(w.lower() in suite.name.lower() for w in words)]
+    text = out.read_text()
+    failed = False
+    for suite in chosen:
+        result = run(suite, quick=quick)
+        failed = failed or bool(result.failures or not result.tests)
+        stamp = f" (run again {dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC at `{commit()}`)"
+        new = row(result).replace(f"| {suite.name} |", f"| {suite.name}{stamp} |", 1)
+        old = next((line for line in text.splitlines() if line.startswith(f"| {suite.name}")), None)
+        text = text.replace(old, new) if old else text
+    out.write_text(text)
+    return 1 if failed or not chosen else 0
 
 
 def replace_section(out: Path, name: str, lines: list[str], *, title: str = "# Reliability") -> None:
@@ -329,7 +348,12 @@ def main() -> int:
     parser.add_argument(
         "--only-races", action="store_true", help="measure the races again and replace only the Races section"
     )
+    parser.add_argument(
+        "--only-suites", nargs="+", metavar="WORD", help="run the suites named by these words again (their rows only)"
+    )
     args = parser.parse_args()
+    if args.only_suites:
+        return rerun_suites(args.out, args.only_suites, quick=args.quick)
     if args.only_races:
         return 0 if races(args.out) else 1
     if args.only_load:

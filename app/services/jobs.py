@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
+
+from sqlmodel import Session
 
 from app.core.db import session_scope
 from app.services import auth, booking, mail, ratelimit
@@ -14,35 +17,28 @@ log = logging.getLogger(__name__)
 INTERVAL_S = 5.0
 
 
+def _attempt(what: str, task: Callable[[Session], object]) -> object:
+    """Run one task in a session and transaction of its own; a failure is logged and leaves the other tasks be."""
+    try:
+        with session_scope() as s:
+            return task(s)
+    except Exception:
+        log.exception("%s failed in this pass", what)
+        return None
+
+
 def run_once() -> int:
     """One pass: deliver due mail, forget stale rate-limit events, release expired holds, delete old stand-ins;
     returns messages delivered.
 
-    Each task has its own session and transaction, and a failure of one is logged and does not stop the other:
+    Each task has its own session and transaction, and a failure of one is logged and does not stop the others:
     a broken outbox must not let the rate-limit table grow without end, nor a pruning error hold back the mail.
     """
-    sent = 0
-    try:
-        with session_scope() as s:
-            sent = mail.deliver_pending(s)
-    except Exception:
-        log.exception("Mail delivery failed in this pass")
-    try:
-        with session_scope() as s:
-            ratelimit.prune(s)
-    except Exception:
-        log.exception("Rate-limit pruning failed in this pass")
-    try:
-        with session_scope() as s:
-            booking.release_expired(s)
-    except Exception:
-        log.exception("Releasing expired booking holds failed in this pass")
-    try:
-        with session_scope() as s:
-            auth.prune_stand_ins(s)
-    except Exception:
-        log.exception("Pruning stand-in accounts failed in this pass")
-    return sent
+    sent = _attempt("Mail delivery", mail.deliver_pending)
+    _attempt("Rate-limit pruning", ratelimit.prune)
+    _attempt("Releasing expired booking holds", booking.release_expired)
+    _attempt("Pruning stand-in accounts", auth.prune_stand_ins)
+    return sent if isinstance(sent, int) else 0
 
 
 async def background_loop() -> None:

@@ -5,13 +5,16 @@ from __future__ import annotations
 import hashlib
 import hmac
 import time
+import uuid
 from datetime import datetime
 from typing import Any
+from urllib.parse import urlencode
 
 from pydantic import BaseModel, Field
 from sqlmodel import Session, col, select
 
 from app.core.errors import Forbidden, Invalid, Unauthorized
+from app.core.security import token_digest
 from app.models.base import utcnow
 from app.models.enums import MeetingStatus, Role
 from app.models.meeting import Meeting, MeetingType
@@ -152,17 +155,43 @@ def _when(value: str) -> datetime:
     return datetime.fromisoformat(value.replace("Z", "+00:00"))
 
 
+def calendly_tag(user_id: uuid.UUID) -> str:
+    """What the portal adds to a scheduling-service link (as `utm_content`, which the service reports back in the
+    webhook's `tracking`): the signed-in client's id and a keyed digest of it, which nobody else can make."""
+    return f"{user_id}.{token_digest(f'calendly-booker:{user_id}')[:32]}"
+
+
+def calendly_link(url: str, client_id: uuid.UUID) -> str:
+    """A scheduling-service booking link that tells the webhook which signed-in client booked."""
+    return f"{url}{'&' if '?' in url else '?'}{urlencode({'utm_content': calendly_tag(client_id)})}"
+
+
+def _tagged_client(s: Session, payload: dict[str, Any]) -> User | None:
+    """The client whose portal link the booking came through (a valid tag), else None."""
+    tag = str((payload.get("tracking") or {}).get("utm_content") or "")
+    try:
+        user_id = uuid.UUID(tag.partition(".")[0])
+    except ValueError:
+        return None
+    if not hmac.compare_digest(calendly_tag(user_id), tag):
+        return None
+    user = s.get(User, user_id)
+    return user if user is not None and user.role == Role.client else None
+
+
 def apply_webhook(s: Session, event: dict[str, Any]) -> str:
-    """Record a booking, cancellation or reschedule for the client with the invitee's e-mail; returns what happened."""
+    """Record a booking, cancellation or reschedule reported by the scheduling service; returns what happened.
+
+    A booking is in a client's portal only when it came through that client's own tagged link (`calendly_link`):
+    anyone can type a client's e-mail on the service's public page, so the address proves nothing. Other bookings are
+    recorded for staff, in no portal, and staff can link them to a client.
+    """
     kind, payload = event.get("event"), event.get("payload") or {}
     scheduled = payload.get("scheduled_event") or {}
     event_id = scheduled.get("uri")
     email = str(payload.get("email") or "").strip().lower()
     if kind not in ("invitee.created", "invitee.canceled") or not event_id or not email:
         return "ignored"
-    client = s.exec(select(User).where(User.email == email, User.role == Role.client)).first()
-    if client is None:
-        return "ignored: no client with that e-mail"
     meeting = s.exec(select(Meeting).where(Meeting.calendly_event_id == event_id)).first()
     if kind == "invitee.canceled":
         if meeting is None or meeting.status == MeetingStatus.cancelled:
@@ -177,7 +206,9 @@ def apply_webhook(s: Session, event: dict[str, Any]) -> str:
         s.commit()
         return "rescheduled" if rescheduled else "cancelled"
     if meeting is None:
-        meeting = Meeting(title=scheduled.get("name") or "Meeting", calendly_event_id=event_id, client_id=client.id)
+        client = _tagged_client(s, payload)
+        title = scheduled.get("name") or "Meeting"
+        meeting = Meeting(title=title, calendly_event_id=event_id, client_id=client.id if client else None)
     meeting.start_time, meeting.end_time = _when(scheduled["start_time"]), _when(scheduled["end_time"])
     location = scheduled.get("location") or {}
     meeting.meeting_url = location.get("join_url") or meeting.meeting_url

@@ -14,6 +14,8 @@ from sqlmodel import Session, select
 
 from app.core.config import settings
 from app.models.meeting import Meeting
+from app.models.user import User
+from app.services import meetings
 from tests import factories as f
 
 SECRET = "whsec-test"
@@ -27,12 +29,16 @@ def signed(body: dict, secret: str = SECRET, at: int | None = None) -> tuple[byt
     return raw, {"Calendly-Webhook-Signature": f"t={t},v1={sig}", "Content-Type": "application/json"}
 
 
-def booked(email: str, uri: str = EVENT_URI, start: str = "2030-05-01T15:00:00.000000Z") -> dict:
+def booked(
+    email: str, uri: str = EVENT_URI, start: str = "2030-05-01T15:00:00.000000Z", *, via: User | None = None
+) -> dict:
+    """The service's invitee.created; `via`: booked through that client's tagged portal link."""
     return {
         "event": "invitee.created",
         "payload": {
             "email": email,
             "rescheduled": False,
+            "tracking": {"utm_content": meetings.calendly_tag(via.id) if via else None},
             "scheduled_event": {
                 "uri": uri,
                 "name": "Project Discovery Call",
@@ -50,12 +56,13 @@ def webhook_secret(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_booking_then_cancellation(client: TestClient, session: Session) -> None:
-    f.user(session, "wendy")
-    raw, headers = signed(booked("Wendy@example.com"))
+    wendy = f.user(session, "wendy")
+    raw, headers = signed(booked("Wendy@example.com", via=wendy))
     r = client.post("/api/calendly/webhook", content=raw, headers=headers)
     assert r.status_code == 200 and r.json()["result"] == "booked"
     meeting = session.exec(select(Meeting).where(Meeting.calendly_event_id == EVENT_URI)).one()
     assert meeting.title == "Project Discovery Call" and meeting.meeting_url == "https://zoom.example/j/1"
+    assert meeting.client_id == wendy.id
     assert (meeting.end_time - meeting.start_time).total_seconds() == 3600
     # The same delivery twice (webhooks are retried) creates no second meeting.
     client.post("/api/calendly/webhook", content=raw, headers=headers)
@@ -72,13 +79,14 @@ def test_booking_then_cancellation(client: TestClient, session: Session) -> None
 
 
 def test_reschedule_cancels_the_old_event_and_books_the_new(client: TestClient, session: Session) -> None:
-    f.user(session, "rita")
-    raw, headers = signed(booked("rita@example.com"))
+    rita = f.user(session, "rita")
+    raw, headers = signed(booked("rita@example.com", via=rita))
     client.post("/api/calendly/webhook", content=raw, headers=headers)
     old = {"event": "invitee.canceled", "payload": {**booked("rita@example.com")["payload"], "rescheduled": True}}
     raw, headers = signed(old)
     assert client.post("/api/calendly/webhook", content=raw, headers=headers).json()["result"] == "rescheduled"
-    raw, headers = signed(booked("rita@example.com", uri=EVENT_URI + "-new", start="2030-05-02T15:00:00.000000Z"))
+    new = booked("rita@example.com", uri=EVENT_URI + "-new", start="2030-05-02T15:00:00.000000Z", via=rita)
+    raw, headers = signed(new)
     assert client.post("/api/calendly/webhook", content=raw, headers=headers).json()["result"] == "booked"
     statuses = {m.calendly_event_id: m.status for m in session.exec(select(Meeting)).all()}
     assert statuses == {EVENT_URI: "cancelled", EVENT_URI + "-new": "scheduled"}
@@ -94,10 +102,26 @@ def test_bad_or_stale_signatures_are_refused(client: TestClient, session: Sessio
     assert session.exec(select(Meeting)).first() is None
 
 
-def test_unknown_emails_are_ignored(client: TestClient, session: Session) -> None:
-    raw, headers = signed(booked("stranger@example.com"))
-    assert client.post("/api/calendly/webhook", content=raw, headers=headers).json()["result"].startswith("ignored")
-    assert session.exec(select(Meeting)).first() is None
+def test_a_booking_names_no_client_by_the_address_typed(client: TestClient, session: Session) -> None:
+    """Defect (issue 23, point 3, the scheduling service's path): anyone can type a client's e-mail on the service's
+    public page, and the booking showed up in that client's portal. Only the client's own tagged link puts it there;
+    any other booking is recorded for staff, in no portal."""
+    victim = f.user(session, "vera")
+    other = f.user(session, "otto")
+    forged = {"utm_content": f"{victim.id}.{'0' * 32}"}
+    for n, tracking in enumerate(({}, forged)):
+        body = booked("Vera@example.com", uri=f"{EVENT_URI}-{n}")
+        body["payload"]["tracking"] = tracking
+        raw, headers = signed(body)
+        assert client.post("/api/calendly/webhook", content=raw, headers=headers).json()["result"] == "booked"
+    rows = session.exec(select(Meeting)).all()
+    assert len(rows) == 2 and all(m.client_id is None for m in rows)  # recorded for staff, in nobody's portal
+    assert meetings.list_meetings(session, actor=victim)["upcoming"] == []
+    raw, headers = signed(booked("stranger@example.com", uri=EVENT_URI + "-s", via=other))  # otto's own link
+    client.post("/api/calendly/webhook", content=raw, headers=headers)
+    assert (
+        session.exec(select(Meeting).where(Meeting.calendly_event_id == EVENT_URI + "-s")).one().client_id == other.id
+    )
 
 
 def test_without_a_secret_the_webhook_does_not_exist(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:

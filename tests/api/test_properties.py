@@ -27,6 +27,7 @@ from app.api import create_api
 from app.api.middleware import BodySizeLimit, SecurityHeaders
 from app.core.db import get_session
 from app.core.errors import Invalid
+from app.core.text import storable
 from app.models import ContactInquiry, Project, User
 from app.models.enums import Role
 from app.services import billing, sessions
@@ -255,7 +256,8 @@ CENT = Decimal("0.01")
 money = st.decimals(min_value=0, max_value=Decimal("99999999.99"), places=2, allow_nan=False)
 line = st.fixed_dictionaries(
     {
-        "description": st.text(min_size=1, max_size=40).filter(str.strip),
+        # Text the database can store (a NUL is refused as a field error: the any-text property covers that).
+        "description": st.text(min_size=1, max_size=40).filter(lambda t: t.strip() and storable(t)),
         "quantity": st.integers(1, 100_000),
         "unit_price": money,
     }

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
 
+from app.services import meetings
 from app.ui.format import long_date, usd
 from app.ui.portal import meetings as portal_meetings
 from app.ui.portal.meetings import meeting_type_view, meeting_view
@@ -100,17 +103,20 @@ def test_meeting_type_view_prefers_scheduling_url_and_names_the_button_by_the_ur
         "booking_url": "https://book.example.com/free",
         "uri": "https://api.calendly.com/event_types/FREE30",
     }
-    view = meeting_type_view(t)
+    client = uuid.uuid4()
+    tag = f"utm_content={meetings.calendly_tag(client)}"
+    view = meeting_type_view(t, client)
     assert (view.slug, view.host, view.description, view.url) == (
         "FREE30",
         "Marcus Reed",
         "",
-        "https://book.example.com/free",
+        f"https://book.example.com/free?{tag}",  # tagged: the webhook puts the booking in this client's portal
     )
-    assert meeting_type_view({**t, "scheduling_url": "https://s.example.com/a"}).url == "https://s.example.com/a"
-    assert meeting_type_view({**t, "booking_url": None}).url == ""  # the button is disabled
+    scheduling = {**t, "scheduling_url": "https://s.example.com/a?month=2030-05"}
+    assert meeting_type_view(scheduling, client).url == f"https://s.example.com/a?month=2030-05&{tag}"
+    assert meeting_type_view({**t, "booking_url": None}, client).url == ""  # the button is disabled
     monkeypatch.setattr(portal_meetings, "builtin", lambda: True)  # the built-in scheduler: booked in the app
-    assert meeting_type_view(t).url == "/book-meeting?type=FREE30"
+    assert meeting_type_view(t, client).url == "/book-meeting?type=FREE30"
 
 
 @pytest.mark.parametrize(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import uuid
 from typing import Any, ClassVar
 
 import reflex as rx
@@ -69,13 +70,14 @@ def meeting_view(m: dict[str, Any]) -> MeetingView:
     )
 
 
-def meeting_type_view(t: dict[str, Any]) -> MeetingTypeView:
+def meeting_type_view(t: dict[str, Any], client_id: uuid.UUID) -> MeetingTypeView:
     uri = str(t.get("uri") or "")
     slug = uri.rstrip("/").rsplit("/", 1)[-1]
     if builtin():  # the built-in scheduler books the type on /book-meeting, as the signed-in client
         url = f"{routes.BOOK_MEETING}?type={slug}"
-    else:
-        url = str(t.get("scheduling_url") or t.get("booking_url") or "")
+    else:  # tagged, so the booking lands in this client's portal (the e-mail typed there proves nothing)
+        link = str(t.get("scheduling_url") or t.get("booking_url") or "")
+        url = meetings.calendly_link(link, client_id) if link else ""
     return MeetingTypeView(
         slug=slug,
         name=str(t.get("name") or ""),
@@ -137,7 +139,7 @@ class MeetingsState(CancelConfirm, ListTab, PortalState):
         except DomainError as exc:
             self.types_error = error_message(exc, "Meeting types are temporarily unavailable.")
             rows = []
-        self.meeting_types = [meeting_type_view(t) for t in rows]
+        self.meeting_types = [meeting_type_view(t, user.id) for t in rows]
         self.types_loading = False
 
     @rx.event

@@ -14,6 +14,26 @@ from app.ui.state.company import AT_BUILD
 from app.ui.styles import CONTAINER
 
 
+def mailed_link_page(title: str, lead: str, mode: str, view: rx.Component) -> rx.Component:
+    """A page that a mailed booking link opens: the hero, the visitor's zone, and `view` once the link's booking is
+    loaded (the flow's `mode` says so)."""
+    return site_layout(
+        page_hero("Your Meeting", title, lead),
+        rx.el.section(
+            rx.el.div(
+                zone_detector(),
+                rx.cond(
+                    BookingFlowState.mode == mode,
+                    view,
+                    rx.el.p("Loading your booking...", role="status", class_name="text-slate-600"),
+                ),
+                class_name=f"{CONTAINER} max-w-4xl",
+            ),
+            class_name="bg-slate-50 py-12 sm:py-16",
+        ),
+    )
+
+
 @public_page(
     routes.BOOK_MEETING_MANAGE,
     f"Your booking | {AT_BUILD.name}",
@@ -21,18 +41,6 @@ from app.ui.styles import CONTAINER
     on_load=BookingFlowState.load_manage,
 )
 def booking_manage_page() -> rx.Component:
-    return site_layout(
-        page_hero("Your Meeting", "Reschedule or cancel", "Pick another time or cancel; your host is told at once."),
-        rx.el.section(
-            rx.el.div(
-                zone_detector(),
-                rx.cond(
-                    BookingFlowState.mode == "manage",
-                    manage_view(),
-                    rx.el.p("Loading your booking...", role="status", class_name="text-slate-600"),
-                ),
-                class_name=f"{CONTAINER} max-w-4xl",
-            ),
-            class_name="bg-slate-50 py-12 sm:py-16",
-        ),
+    return mailed_link_page(
+        "Reschedule or cancel", "Pick another time or cancel; your host is told at once.", "manage", manage_view()
     )

@@ -234,15 +234,28 @@ def _add_to_calendar() -> rx.Component:
     )
 
 
-def _held() -> rx.Component:
-    """Booked signed out: the slot is held until the booker confirms from the e-mail (the service's rule)."""
+def _outcome(icon: str, colour: str, title: str, *children: rx.Component, test_id: str) -> rx.Component:
+    """The panel after the booking step: an icon and a title, the meeting and its time, then `children`."""
     return rx.el.div(
         rx.el.div(
-            rx.icon("mail-check", size=28, class_name="text-blue-700", aria_hidden="true"),
-            rx.el.h2("Check your e-mail to confirm", class_name="text-2xl font-bold text-slate-900"),
+            rx.icon(icon, size=28, class_name=colour, aria_hidden="true"),
+            rx.el.h2(title, class_name="text-2xl font-bold text-slate-900"),
             class_name="flex items-center gap-3",
         ),
         rx.el.p(rx.el.strong(S.type_name), rx.el.br(), S.chosen_label, class_name="text-lg text-slate-800"),
+        *children,
+        role="status",
+        class_name=f"{_PANEL} flex flex-col gap-4",
+        data_testid=test_id,
+    )
+
+
+def _held() -> rx.Component:
+    """Booked signed out: the slot is held until the booker confirms from the e-mail (the service's rule)."""
+    return _outcome(
+        "mail-check",
+        "text-blue-700",
+        "Check your e-mail to confirm",
         rx.el.p(
             "We've sent a confirmation link to ",
             rx.el.strong(S.email_to),
@@ -259,9 +272,7 @@ def _held() -> rx.Component:
             rx.el.a("Cancel this booking", href=S.manage_url, class_name=f"{BUTTON_OUTLINE} h-11 px-5 text-sm"),
             class_name="flex flex-wrap gap-3",
         ),
-        role="status",
-        class_name=f"{_PANEL} flex flex-col gap-4",
-        data_testid="booking-held",
+        test_id="booking-held",
     )
 
 
@@ -270,13 +281,10 @@ def confirmation() -> rx.Component:
 
 
 def _booked() -> rx.Component:
-    return rx.el.div(
-        rx.el.div(
-            rx.icon("circle-check", size=28, class_name="text-green-700", aria_hidden="true"),
-            rx.el.h2("You're booked!", class_name="text-2xl font-bold text-slate-900"),
-            class_name="flex items-center gap-3",
-        ),
-        rx.el.p(rx.el.strong(S.type_name), rx.el.br(), S.chosen_label, class_name="text-lg text-slate-800"),
+    return _outcome(
+        "circle-check",
+        "text-green-700",
+        "You're booked!",
         _join(),
         rx.el.p("We've e-mailed you the invitation, with a link to reschedule or cancel.", class_name="text-slate-600"),
         rx.el.div(
@@ -290,9 +298,7 @@ def _booked() -> rx.Component:
             ),
             class_name="flex flex-wrap gap-3",
         ),
-        role="status",
-        class_name=f"{_PANEL} flex flex-col gap-4",
-        data_testid="booking-confirmation",
+        test_id="booking-confirmation",
     )
 
 
