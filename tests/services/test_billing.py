@@ -123,14 +123,12 @@ def test_only_billing_writers_create_invoices(session: Session) -> None:
         billing.create_invoice(session, actor=client, data={"client_id": str(client.id), "items": lines(("x", 1, "1"))})
 
 
-def test_concurrent_creation_never_duplicates_a_number(engine: Engine) -> None:
-    """Real concurrent transactions (not the rolled-back test session): eight creators, eight distinct numbers."""
-    with Session(engine, expire_on_commit=False) as s:
-        client = f.user(s, "concurrent_payer")
-        actor = f.user(s, "concurrent_cfo", role=Role.employee, employee_type=EmployeeType.cfo)
+def create_at_once(engine: Engine, actor: User, client: User, count: int) -> tuple[list[str], list[Exception]]:
+    """`count` invoices for `client` created by `actor` in as many threads started together, each in its own
+    transaction: the numbers they got, and the errors raised."""
     numbers: list[str] = []
     errors: list[Exception] = []
-    barrier = threading.Barrier(8)
+    barrier = threading.Barrier(count)
 
     def create() -> None:
         with Session(engine) as s:
@@ -141,14 +139,23 @@ def test_concurrent_creation_never_duplicates_a_number(engine: Engine) -> None:
                     s, actor=me, data={"client_id": str(client.id), "items": lines(("Work", 1, "1.00"))}
                 )
                 numbers.append(str(inv["invoice_number"]))
-            except Exception as exc:  # collected and asserted below
+            except Exception as exc:  # collected and asserted by the caller
                 errors.append(exc)
 
-    threads = [threading.Thread(target=create) for _ in range(8)]
+    threads = [threading.Thread(target=create) for _ in range(count)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
+    return numbers, errors
+
+
+def test_concurrent_creation_never_duplicates_a_number(engine: Engine) -> None:
+    """Real concurrent transactions (not the rolled-back test session): eight creators, eight distinct numbers."""
+    with Session(engine, expire_on_commit=False) as s:
+        client = f.user(s, "concurrent_payer")
+        actor = f.user(s, "concurrent_cfo", role=Role.employee, employee_type=EmployeeType.cfo)
+    numbers, errors = create_at_once(engine, actor, client, 8)
     try:
         assert errors == []
         assert len(numbers) == len(set(numbers)) == 8

@@ -3,7 +3,6 @@ its sequence after migrating, and parallel creators get unique consecutive numbe
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
@@ -22,6 +21,7 @@ from app.services import billing
 from tests import factories as f
 from tests.conftest import PG_ADMIN_URL, TEST_DB_NAME
 from tests.migrations import migrate
+from tests.services.test_billing import create_at_once
 
 BEFORE_COUNTERS = "8c4d2b6e1f37"  # the last revision that numbered invoices by their text maximum
 NUMBERS_DB = f"{TEST_DB_NAME}_numbers"
@@ -99,24 +99,6 @@ def test_parallel_creators_past_9999_get_unique_consecutive_numbers(old_db: Engi
         clerk = f.user(s, "parallel_clerk", role=Role.employee, employee_type=EmployeeType.cfo)
         _existing(s, client, f"INV-{year}-9997")
     migrate(str(old_db.url.render_as_string(hide_password=False)), "head")
-    numbers: list[str] = []
-    errors: list[Exception] = []
-    barrier = threading.Barrier(8)
-
-    def create() -> None:
-        with Session(old_db) as s:
-            me = s.get(User, clerk.id)
-            barrier.wait()
-            try:
-                inv = billing.create_invoice(s, actor=me, data={"client_id": str(client.id), "items": WORK})
-                numbers.append(str(inv["invoice_number"]))
-            except Exception as exc:  # collected and asserted below
-                errors.append(exc)
-
-    threads = [threading.Thread(target=create) for _ in range(8)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    numbers, errors = create_at_once(old_db, clerk, client, 8)
     assert errors == []
     assert sorted(numbers, key=lambda n: int(n.rsplit("-", 1)[1])) == [f"INV-{year}-{n}" for n in range(9998, 10006)]
