@@ -7,7 +7,7 @@ from app.api import create_api
 from app.api.middleware import BodySizeLimit, SecurityHeaders
 from app.core.memory import freeze_after_startup
 from app.core.migrations import check_schema_at_startup
-from app.services.jobs import background_loop
+from app.services.operations.jobs import background_loop
 from app.ui import (
     pages,  # noqa: F401  (registers every page)
     routes,

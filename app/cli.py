@@ -22,9 +22,9 @@ from app.core.config import settings
 from app.core.db import make_engine, session_scope
 from app.core.errors import Conflict, Invalid
 from app.core.permissions import EmployeeType, Role
-from app.services import backup as backups
-from app.services.seed import seed_demo
-from app.services.users import create_user
+from app.services.accounts.users import create_user
+from app.services.operations import backup as backups
+from app.services.operations.seed import seed_demo
 
 log = logging.getLogger("app.cli")
 

@@ -74,7 +74,7 @@ def _prepare(env: dict[str, str], clients: int) -> list[str]:
     script = (
         "import sys\n"
         "from app.core.db import session_scope\n"
-        "from app.services.users import create_user\n"
+        "from app.services.accounts.users import create_user\n"
         "from app.core.permissions import Role\n"
         "with session_scope() as s:\n"
         "    for name in sys.argv[1:]:\n"

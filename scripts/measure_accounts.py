@@ -91,7 +91,7 @@ def _worker(n: int) -> list[str]:
     from app.core.security import hash_password
     from app.models.system import EmailOutbox, RateLimitEvent
     from app.models.user import User
-    from app.services.ratelimit import stored_key
+    from app.services.platform.ratelimit import stored_key
 
     engine = get_engine()
     digest = hash_password(PASSWORD)  # one hash for every account: bcrypt for each would only slow the setup

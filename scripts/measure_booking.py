@@ -37,7 +37,8 @@ from app.models.enums import MeetingStatus, Role
 from app.models.meeting import Meeting, MeetingType
 from app.models.system import EmailOutbox
 from app.models.user import User
-from app.services import booking, company
+from app.services.platform import company
+from app.services.scheduling import booking
 
 DB_NAME = "measure_booking"
 ADMIN_URL = os.environ.get("TEST_PG_ADMIN_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres")

@@ -37,7 +37,7 @@ from app.models.billing import Invoice, Payment  # noqa: E402
 from app.models.enums import EmployeeType, Role  # noqa: E402
 from app.models.system import EmailOutbox  # noqa: E402
 from app.models.user import User  # noqa: E402
-from app.services import billing  # noqa: E402
+from app.services.billing import billing  # noqa: E402
 
 ADMIN_URL = os.environ.get("MEASURE_PG_ADMIN_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres")
 DB_NAME = "measure_money"

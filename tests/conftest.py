@@ -64,8 +64,8 @@ def rolled_back(engine: Engine) -> Iterator[Session]:
 @pytest.fixture(autouse=True)
 def _company_copy_forgotten() -> Iterator[None]:
     """Each test starts from the stored company details: a copy kept by a test whose writes were rolled back must not
-    outlive it (app.services.company keeps one per process)."""
-    from app.services import company
+    outlive it (app.services.platform.company keeps one per process)."""
+    from app.services.platform import company
 
     company.forget()
     yield

@@ -35,7 +35,7 @@ from app.api.routes import (
 )
 from app.core.config import settings
 from app.core.errors import DomainError
-from app.services.schema import report
+from app.services.platform.schema import report
 
 log = logging.getLogger(__name__)
 

@@ -21,8 +21,9 @@ from app.core.permissions import STAFF_ROLES, effective_permissions, has_perm
 from app.core.text import INVALID_CHARACTER, unstorable_paths
 from app.models.enums import Role
 from app.models.user import User
-from app.services import access, sessions
-from app.services.schema import CHECK_FIELDS
+from app.services.accounts import sessions
+from app.services.platform import access
+from app.services.platform.schema import CHECK_FIELDS
 
 SessionDep = Annotated[Session, Depends(get_session)]
 # Every integer id in a path or query: what an INTEGER primary key can hold, so a larger one is a 422, not a query

@@ -34,7 +34,7 @@ class Settings(BaseSettings):
     data_dir: Path = ROOT / "data"  # private files (CVs); never served as static files
     redis_url: str | None = None
 
-    # The company's details: the defaults of what staff with settings:manage edit in Settings (app.services.company).
+    # Company details: defaults of what staff with settings:manage edit in Settings (app.services.platform.company).
     company_name: str = "Coastline IT Solutions"
     company_address: str = "Port St. Lucie, FL 34952"  # printed on invoices; the spec withholds the street
     company_email: str = "hello@coastline-it.example"

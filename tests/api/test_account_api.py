@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi.testclient import TestClient
 from sqlmodel import Session
 
-from app.services.users import create_user
+from app.services.accounts.users import create_user
 from tests.services.test_password_reset import mailed_token
 
 PASSWORD = "Correct-horse-1"

@@ -9,7 +9,7 @@ from app.models.enums import EmployeeType, InvoiceStatus, ProjectStatus, Role
 from app.models.inquiry import ContactInquiry
 from app.models.system import AuditLog
 from app.models.user import User
-from app.services import sessions
+from app.services.accounts import sessions
 from tests import factories as f
 
 

@@ -11,7 +11,8 @@ from app.models.careers import JobApplication
 from app.models.enums import EmployeeType, Role
 from app.models.system import EmailOutbox
 from app.models.user import User
-from app.services import files, sessions
+from app.services.accounts import sessions
+from app.services.platform import files
 from tests import factories as f
 
 

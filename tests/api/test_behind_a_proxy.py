@@ -10,7 +10,7 @@ from sqlmodel import Session
 
 from app.core.config import settings
 from app.core.net import client_address
-from app.services import auth
+from app.services.accounts import auth
 from tests import factories as f
 
 

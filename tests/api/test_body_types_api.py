@@ -11,7 +11,7 @@ from sqlmodel import Session
 
 from app.models.enums import Role
 from app.models.inquiry import ContactInquiry
-from app.services import sessions
+from app.services.accounts import sessions
 from tests import factories as f
 
 CHECK = "Please check the highlighted fields."

@@ -8,7 +8,7 @@ from sqlmodel import Session, select
 from app.models.enums import Role
 from app.models.meeting import MeetingType
 from app.models.system import EmailOutbox
-from app.services import booking
+from app.services.scheduling import booking
 from tests import factories as f
 
 EVERY_DAY = {str(d): [["09:00", "17:00"]] for d in range(7)}

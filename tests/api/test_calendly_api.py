@@ -13,7 +13,8 @@ from sqlmodel import Session
 from app.core.config import settings
 from app.models.enums import Role
 from app.models.meeting import MeetingType
-from app.services import meeting_types, sessions
+from app.services.accounts import sessions
+from app.services.scheduling import meeting_types
 from tests import factories as f
 from tests.fake_calendly import FakeCalendly, event_type
 

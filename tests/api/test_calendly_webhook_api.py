@@ -15,7 +15,7 @@ from sqlmodel import Session, select
 from app.core.config import settings
 from app.models.meeting import Meeting
 from app.models.user import User
-from app.services import meetings
+from app.services.scheduling import meetings
 from tests import factories as f
 
 SECRET = "whsec-test"

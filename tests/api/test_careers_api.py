@@ -12,7 +12,7 @@ from sqlmodel import Session, col, select
 from app.core.config import settings
 from app.models.careers import JobApplication, JobOpening
 from app.models.system import EmailOutbox
-from app.services import files, mail
+from app.services.platform import files, mail
 from tests.services.test_careers import EXE, make_docx, make_pdf
 from tests.services.test_mail import smtp_settings
 from tests.smtp_sink import SmtpSink

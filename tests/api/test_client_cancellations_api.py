@@ -9,7 +9,7 @@ from sqlmodel import Session, select
 from app.core.config import settings
 from app.models.enums import EmployeeType, Role
 from app.models.system import EmailOutbox
-from app.services import sessions
+from app.services.accounts import sessions
 from tests import factories as f
 
 STAFF_BOX = "office@coastline.example"

@@ -8,7 +8,7 @@ from sqlmodel import Session
 from app.core.config import settings
 from app.models.enums import Role
 from app.models.user import User
-from app.services import sessions
+from app.services.accounts import sessions
 from tests import factories as f
 
 URL = "/api/admin/settings/company"

@@ -12,7 +12,7 @@ from app.models.commerce import Product
 from app.models.enums import EmployeeType, Role
 from app.models.system import EmailOutbox
 from app.models.user import User
-from app.services import sessions
+from app.services.accounts import sessions
 from tests import factories as f
 
 

@@ -13,7 +13,7 @@ from app.models.commerce import Product
 from app.models.enums import EmployeeType, ProjectStatus, Role
 from app.models.project import Organization
 from app.models.user import User
-from app.services import sessions
+from app.services.accounts import sessions
 from tests import factories as f
 
 PAGING = {"data", "total", "page", "page_size", "pages"}

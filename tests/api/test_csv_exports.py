@@ -15,7 +15,8 @@ from sqlmodel import Session
 
 from app.models.enums import InvoiceStatus, Role
 from app.models.inquiry import ContactInquiry
-from app.services import admin_inquiries, sessions
+from app.services.accounts import sessions
+from app.services.crm import admin_inquiries
 from tests import factories as f
 
 

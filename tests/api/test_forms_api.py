@@ -10,8 +10,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy.exc import OperationalError
 from sqlmodel import Session
 
-from app.services import auth, sessions
-from app.services.users import create_user
+from app.services.accounts import auth, sessions
+from app.services.accounts.users import create_user
 
 PASSWORD = "Correct-horse-1"
 

@@ -12,8 +12,8 @@ from sqlmodel import Session, select
 
 from app.core.config import settings
 from app.models.user import User
-from app.services import google
-from app.services.users import create_user
+from app.services.accounts import google
+from app.services.accounts.users import create_user
 from tests.fake_oidc import FakeOIDC
 
 

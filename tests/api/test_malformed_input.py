@@ -29,7 +29,8 @@ from app.api.middleware import BodySizeLimit, SecurityHeaders
 from app.core import security
 from app.core.db import get_session
 from app.models.enums import InvoiceStatus, Role
-from app.services import sessions, site_admin
+from app.services.accounts import sessions
+from app.services.site import site_admin
 from tests import factories as f
 
 NUL = "a\x00b"

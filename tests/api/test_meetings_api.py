@@ -7,7 +7,7 @@ from sqlmodel import Session
 
 from app.models.enums import EmployeeType, Role
 from app.models.user import User
-from app.services import sessions
+from app.services.accounts import sessions
 from tests import factories as f
 
 

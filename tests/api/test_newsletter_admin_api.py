@@ -14,7 +14,7 @@ from app.models.enums import EmployeeType, Role, SubscriberStatus
 from app.models.inquiry import NewsletterSubscriber
 from app.models.system import AuditLog
 from app.models.user import User
-from app.services import sessions
+from app.services.accounts import sessions
 from tests import factories as f
 
 LIST = "/api/admin/newsletter/subscribers"

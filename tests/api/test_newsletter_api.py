@@ -10,7 +10,7 @@ from sqlmodel import Session, select
 from app.models.enums import SubscriberStatus
 from app.models.inquiry import NewsletterSubscriber
 from app.models.system import EmailOutbox
-from app.services import newsletter
+from app.services.crm import newsletter
 
 ALMOST_DONE = {"message": "Almost done! Check your inbox to confirm your subscription."}
 

@@ -11,7 +11,8 @@ from sqlmodel import Session
 
 from app.api import create_api
 from app.models.enums import Role
-from app.services import sessions, site_admin
+from app.services.accounts import sessions
+from app.services.site import site_admin
 from tests import factories as f
 
 # Writes that take no body by design: the cookie is the whole request, or the path names the action's object.

@@ -13,7 +13,7 @@ from sqlmodel import Session
 from app.api import create_api
 from app.core.permissions import ALL_PERMS
 from app.models.enums import EmployeeType, Role
-from app.services import sessions
+from app.services.accounts import sessions
 from tests import factories as f
 
 # Routes any signed-in user may write: their own account, the portal's own records, forms.

@@ -17,7 +17,7 @@ from sqlmodel import Session
 from app.models.content import TeamMember
 from app.models.enums import EmployeeType, Role
 from app.models.inquiry import ContactInquiry, NewsletterSubscriber
-from app.services import sessions
+from app.services.accounts import sessions
 from tests import factories as f
 
 EMPLOYEES = [t.value for t in EmployeeType]

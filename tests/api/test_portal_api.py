@@ -9,7 +9,7 @@ from fastapi.testclient import TestClient
 from sqlmodel import Session
 
 from app.models.enums import EmployeeType, InvoiceStatus, MeetingStatus, ProjectStatus, Role
-from app.services import sessions
+from app.services.accounts import sessions
 from tests import factories as f
 
 
@@ -137,7 +137,7 @@ def test_downloads_follow_the_session_not_the_short_token(
     import jwt
 
     from app.core.config import settings
-    from app.services import sessions
+    from app.services.accounts import sessions
 
     issued = sessions.start(session, two_clients["alice"])
     claims = jwt.decode(issued.access_token, options={"verify_signature": False})

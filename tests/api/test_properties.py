@@ -30,8 +30,9 @@ from app.core.errors import Invalid
 from app.core.text import storable
 from app.models import ContactInquiry, Project, User
 from app.models.enums import Role
-from app.services import billing, sessions
-from app.services.users import normalize_email
+from app.services.accounts import sessions
+from app.services.billing import billing
+from app.services.platform.rules import normalize_email
 from tests import factories as f
 
 EXAMPLES = int(os.environ.get("HYPOTHESIS_EXAMPLES", "40"))

@@ -21,7 +21,8 @@ from app.api.middleware import BodySizeLimit, SecurityHeaders
 from app.core.config import Settings, settings
 from app.core.db import get_session
 from app.models.enums import Role
-from app.services import mail, sessions
+from app.services.accounts import sessions
+from app.services.platform import mail
 from tests import factories as f
 from tests.smtp_sink import SmtpSink
 
@@ -111,7 +112,7 @@ def test_every_operation_answers_with_the_headers_and_leaks_nothing(
 def test_an_unexpected_error_says_nothing_about_its_cause(
     client: TestClient, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    from app.services import careers
+    from app.services.careers import careers
 
     secret = settings.secret_key.get_secret_value()
 

@@ -24,7 +24,7 @@ from app.core.security import encode_access_token
 from app.models.base import utcnow
 from app.models.enums import Role
 from app.models.user import RefreshToken, User
-from app.services import password_reset
+from app.services.accounts import password_reset
 from tests import factories as f
 from tests.services.test_password_reset import mailed_token
 

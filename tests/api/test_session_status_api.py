@@ -11,7 +11,7 @@ from sqlmodel import Session, select
 
 from app.models.base import utcnow
 from app.models.user import RefreshToken
-from app.services import sessions
+from app.services.accounts import sessions
 from tests import factories as f
 
 

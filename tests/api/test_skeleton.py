@@ -7,7 +7,8 @@ from fastapi.testclient import TestClient
 from sqlmodel import Session
 
 from app.models.enums import Role
-from app.services import health, sessions
+from app.services.accounts import sessions
+from app.services.operations import health
 from tests import factories as f
 
 

@@ -10,8 +10,8 @@ from sqlmodel import Session
 
 from app.models.enums import EmployeeType, ProjectStatus, Role
 from app.models.user import User
-from app.services import sessions
-from app.services.time_entries import business_today
+from app.services.accounts import sessions
+from app.services.projects.time_entries import business_today
 from tests import factories as f
 
 

@@ -13,7 +13,7 @@ from sqlmodel import Session, select
 from app.core.text import INVALID_CHARACTER
 from app.models.enums import Role
 from app.models.inquiry import ContactInquiry
-from app.services import sessions
+from app.services.accounts import sessions
 from tests import factories as f
 
 CONTACT = {"name": "Pat", "email": "pat@example.com", "message": "Hello"}

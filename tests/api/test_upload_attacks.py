@@ -25,7 +25,9 @@ from app.core.errors import TooManyRequests
 from app.models.careers import JobApplication
 from app.models.enums import EmployeeType, Role
 from app.models.system import EmailOutbox, RateLimitEvent
-from app.services import careers, files, sessions
+from app.services.accounts import sessions
+from app.services.careers import careers
+from app.services.platform import files
 from tests import factories as f
 from tests.api.test_careers_api import fields, submit
 from tests.services.test_careers import make_pdf

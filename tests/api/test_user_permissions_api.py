@@ -8,8 +8,8 @@ from sqlmodel import Session
 
 from app.models.enums import EmployeeType, Role
 from app.models.user import User
-from app.services import sessions
-from app.services.access import perms
+from app.services.accounts import sessions
+from app.services.platform.access import perms
 from tests import factories as f
 
 

@@ -18,7 +18,7 @@ from sqlmodel import Session, col, select
 from app.core.db import make_engine
 from app.models.system import EmailOutbox
 from app.models.user import User
-from app.services.users import create_user
+from app.services.accounts.users import create_user
 from tests.e2e.conftest import Server, wait_for_mail
 
 pytestmark = pytest.mark.e2e

@@ -21,7 +21,7 @@ from app.models.enums import EmployeeType, InquiryPriority, InquiryStatus, Role
 from app.models.inquiry import ContactInquiry
 from app.models.system import AuditLog
 from app.models.user import User
-from app.services import sessions
+from app.services.accounts import sessions
 from tests.e2e.conftest import Server
 
 pytestmark = pytest.mark.e2e

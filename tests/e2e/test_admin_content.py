@@ -22,8 +22,8 @@ from app.models.enums import ApplicationStatus, InvoiceStatus
 from app.models.inquiry import ContactInquiry
 from app.models.project import Organization
 from app.models.user import User
-from app.services import files
-from app.services.users import create_user
+from app.services.accounts.users import create_user
+from app.services.platform import files
 from tests.e2e.conftest import Server
 from tests.e2e.test_admin import _cookie_for, _toast, signed_in
 

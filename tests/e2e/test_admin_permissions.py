@@ -12,8 +12,8 @@ from sqlmodel import Session
 
 from app.models.enums import EmployeeType, Role
 from app.models.user import User
-from app.services.access import perms
-from app.services.users import create_user
+from app.services.accounts.users import create_user
+from app.services.platform.access import perms
 from tests.e2e.conftest import Server
 from tests.e2e.test_admin import _toast, signed_in
 

@@ -24,7 +24,8 @@ from sqlmodel import Session, col, select
 from app.core.db import make_engine
 from app.models.system import EmailOutbox
 from app.models.user import User
-from app.services import mail, sessions
+from app.services.accounts import sessions
+from app.services.platform import mail
 from scripts.cluster import Cluster, free_port  # what `make run-cluster` runs
 from tests.conftest import PG_ADMIN_URL, TEST_DB_NAME
 from tests.e2e.test_portal import track_errors
@@ -32,7 +33,7 @@ from tests.smtp_sink import SmtpSink
 
 pytestmark = pytest.mark.e2e
 DB = f"{TEST_DB_NAME}_cluster"
-CONTACT_LIMIT = 5  # app.services.contact.PER_IP_LIMITS: per address in 10 minutes
+CONTACT_LIMIT = 5  # app.services.crm.contact.PER_IP_LIMITS: per address in 10 minutes
 
 
 @pytest.fixture(scope="module")

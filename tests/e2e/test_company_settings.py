@@ -23,7 +23,7 @@ SHOTS = Path(os.environ.get("SCREENSHOT_DIR", "/tmp/shots"))  # looked at by peo
 
 @pytest.fixture
 def stored_details_removed(db_engine: Engine) -> Iterator[None]:
-    """The environment's details again afterwards (the server re-reads them within app.services.company.CACHE_S)."""
+    """The environment's details again afterwards (the server re-reads them within platform.company.CACHE_S)."""
     yield
     with Session(db_engine) as s:
         row = s.get(CompanySettings, 1)

@@ -19,7 +19,7 @@ from sqlmodel import Session, select
 
 from app.core.cookies import SIGNED_IN_HINT
 from app.models.user import User
-from app.services import sessions
+from app.services.accounts import sessions
 from tests.e2e.conftest import Server
 from tests.e2e.test_site_shell import PAGES
 

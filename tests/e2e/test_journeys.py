@@ -16,8 +16,8 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
 from app.models.user import User
-from app.services import sessions
-from app.services.users import create_user
+from app.services.accounts import sessions
+from app.services.accounts.users import create_user
 from tests.e2e.conftest import Server
 
 pytestmark = pytest.mark.e2e
@@ -223,7 +223,7 @@ def test_the_portal_warns_before_the_client_limit_and_leaves_when_the_server_end
 def test_staff_rescue_a_message_from_spam_and_the_visitor_is_acknowledged_once(
     server: Server, browser: Browser, db_engine: Engine, admin: User
 ) -> None:
-    from app.services import contact
+    from app.services.crm import contact
 
     email = f"caught_{uuid.uuid4().hex[:8]}@example.com"
     with Session(db_engine) as s:
@@ -252,7 +252,7 @@ def test_staff_rescue_a_message_from_spam_and_the_visitor_is_acknowledged_once(
     assert sum(1 for m in server.mail.messages if m["To"] == email) == 1
 
     # Point 7 on the same dashboard: a client's cancellation is listed for staff.
-    from app.services import meetings
+    from app.services.scheduling import meetings
     from tests import factories as f
 
     with Session(db_engine, expire_on_commit=False) as s:

@@ -21,7 +21,7 @@ from app.models.enums import EmployeeType, Role, SubscriberStatus
 from app.models.inquiry import NewsletterSubscriber
 from app.models.system import AuditLog
 from app.models.user import User
-from app.services.users import create_user
+from app.services.accounts.users import create_user
 from tests.e2e.conftest import Server
 from tests.e2e.test_admin import MOBILE, _toast, signed_in
 

@@ -15,7 +15,7 @@ from sqlmodel import Session, select
 from app.core.db import make_engine
 from app.models.enums import Role
 from app.models.user import User
-from app.services import sessions
+from app.services.accounts import sessions
 from tests import factories as f
 from tests.e2e.conftest import Server
 

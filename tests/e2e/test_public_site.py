@@ -18,7 +18,7 @@ from sqlalchemy import text
 from sqlalchemy.engine import Engine
 
 from app.core.db import make_engine
-from app.services import ratelimit
+from app.services.platform import ratelimit
 from tests.e2e.axe import axe_source, page_problems
 from tests.e2e.conftest import Server, wait_for_mail
 

@@ -26,7 +26,7 @@ from sqlmodel import Session
 
 from app.models.enums import InvoiceStatus, Role
 from app.models.inquiry import ContactInquiry
-from app.services import sessions
+from app.services.accounts import sessions
 from tests import factories as f
 from tests.e2e.conftest import Server
 from tests.ui.test_event_fuzz import GUARDED, PAYLOADS, _counts, _states

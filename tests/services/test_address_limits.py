@@ -10,7 +10,8 @@ import pytest
 from sqlmodel import Session
 
 from app.core.errors import TooManyRequests
-from app.services import auth, contact, newsletter, password_reset
+from app.services.accounts import auth, password_reset
+from app.services.crm import contact, newsletter
 
 ONE_SUBSCRIBER = "2001:db8:7:1::{n:x}"  # every address of one /64
 NEXT_DOOR = "2001:db8:7:2::1"  # another /64

@@ -15,7 +15,7 @@ from app.core.errors import Forbidden, Invalid
 from app.core.security import verify_password
 from app.models.enums import EmployeeType, Role
 from app.models.user import User
-from app.services import admin_users
+from app.services.accounts import admin_users
 from tests import factories as f
 
 NO_SELF = "You cannot change your own role or permissions"

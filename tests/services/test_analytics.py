@@ -15,7 +15,7 @@ from app.models.billing import Invoice
 from app.models.careers import JobApplication
 from app.models.enums import EmployeeType, InvoiceStatus, ProjectStatus, Role
 from app.models.inquiry import ContactInquiry
-from app.services import analytics
+from app.services.reporting import analytics
 from tests import factories as f
 from tests.migrations import migrate
 

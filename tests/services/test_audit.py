@@ -7,7 +7,7 @@ from sqlmodel import Session
 
 from app.core.errors import Forbidden
 from app.models.enums import EmployeeType, Role
-from app.services import audit
+from app.services.platform import audit
 from tests import factories as f
 
 

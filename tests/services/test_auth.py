@@ -12,7 +12,7 @@ from app.core.errors import Conflict, Forbidden, Invalid, NotFound, TooManyReque
 from app.models.base import utcnow
 from app.models.system import EmailOutbox
 from app.models.user import RefreshToken, User, VerificationCode
-from app.services import auth, sessions
+from app.services.accounts import auth, sessions
 from tests import factories as f
 
 PASSWORD = "Correct-horse-1"

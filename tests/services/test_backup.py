@@ -22,8 +22,9 @@ from app.core.config import settings
 from app.core.db import make_engine
 from app.core.errors import Conflict, Invalid
 from app.models import AuditLog, ContactInquiry, JobApplication, User
-from app.services import backup, files
-from app.services.seed import seed_demo
+from app.services.operations import backup
+from app.services.operations.seed import seed_demo
+from app.services.platform import files
 from tests import factories as f
 from tests.conftest import PG_ADMIN_URL, TEST_DB_NAME
 from tests.migrations import migrate

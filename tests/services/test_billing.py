@@ -15,7 +15,7 @@ from app.models.billing import Invoice, InvoiceItem, Payment
 from app.models.enums import EmployeeType, Role
 from app.models.system import AuditLog, EmailOutbox
 from app.models.user import User
-from app.services import billing
+from app.services.billing import billing
 from tests import factories as f
 
 

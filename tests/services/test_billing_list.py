@@ -13,7 +13,8 @@ from app.core.errors import Forbidden, Invalid
 from app.models.billing import Invoice
 from app.models.enums import EmployeeType, InvoiceStatus, Role
 from app.models.user import User
-from app.services import admin_users, billing, invoices
+from app.services.accounts import admin_users
+from app.services.billing import billing, invoices
 from tests import factories as f
 
 

@@ -17,7 +17,7 @@ from app.models.base import utcnow
 from app.models.billing import Invoice
 from app.models.enums import EmployeeType, Role
 from app.models.user import User
-from app.services import billing
+from app.services.billing import billing
 from tests import factories as f
 from tests.conftest import PG_ADMIN_URL, TEST_DB_NAME
 from tests.migrations import migrate

@@ -17,7 +17,8 @@ from app.models.enums import MeetingStatus, Role
 from app.models.meeting import Meeting, MeetingType
 from app.models.system import EmailOutbox
 from app.models.user import User
-from app.services import booking, mail
+from app.services.platform import mail
+from app.services.scheduling import booking
 from tests import factories as f
 from tests.smtp_sink import SmtpSink
 
@@ -268,7 +269,7 @@ def test_without_a_join_link_the_invite_says_the_organizer_sends_it(session: Ses
 
 
 def test_staff_set_the_booking_rules_of_a_type(session: Session, host: User) -> None:
-    from app.services import meetings_admin
+    from app.services.scheduling import meetings_admin
 
     admin = f.user(session, "bookadmin", role=Role.admin)
     saved = meetings_admin.save_type(
@@ -311,7 +312,7 @@ def test_staff_set_the_booking_rules_of_a_type(session: Session, host: User) -> 
 def test_a_booking_cancelled_in_the_portal_or_moved_by_staff_updates_the_calendars(
     session: Session, host: User
 ) -> None:
-    from app.services import meetings, meetings_admin
+    from app.services.scheduling import meetings, meetings_admin
 
     t = make_type(session, host, availability=EVERY_DAY)
     client = f.user(session, "portalclient")

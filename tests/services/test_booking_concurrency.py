@@ -21,7 +21,7 @@ from app.models.enums import Role
 from app.models.meeting import Meeting, MeetingType
 from app.models.system import AuditLog, EmailOutbox, RateLimitEvent
 from app.models.user import User
-from app.services import booking
+from app.services.scheduling import booking
 from tests.migrations import migrate
 
 PARALLEL = 8

@@ -16,7 +16,7 @@ from app.models.enums import MeetingStatus, Role
 from app.models.meeting import Meeting, MeetingType
 from app.models.system import EmailOutbox
 from app.models.user import User
-from app.services import booking, meetings, meetings_admin
+from app.services.scheduling import booking, meetings, meetings_admin
 from tests import factories as f
 from tests.services.test_booking import EVERY_DAY, confirm_link, first_free, make_type
 

@@ -20,8 +20,8 @@ from sqlmodel import Session, col, select
 from app.core.errors import Conflict, Invalid, TooManyRequests
 from app.models.enums import MeetingStatus, Role
 from app.models.meeting import Meeting, MeetingType
-from app.services import booking
-from app.services.booking_invite import zone
+from app.services.scheduling import booking
+from app.services.scheduling.booking_invite import zone
 from tests import factories as f
 from tests.conftest import rolled_back
 

@@ -20,7 +20,7 @@ from sqlmodel import Session, col, delete, func, select
 
 from app.core.errors import TooManyRequests, Unauthorized
 from app.models import KnownSignInAddress, RateLimitEvent, User
-from app.services import auth
+from app.services.accounts import auth
 from tests import factories as f
 
 OWNER_ADDRESS = "192.0.2.10"

@@ -16,7 +16,8 @@ from app.core.errors import Invalid, NotFound, PayloadTooLarge, TooManyRequests
 from app.models.careers import JobApplication, JobOpening
 from app.models.enums import EmployeeType, Role
 from app.models.system import EmailOutbox
-from app.services import careers, files, mail
+from app.services.careers import careers
+from app.services.platform import files, mail
 from tests import factories as f
 
 STAFF = "office@coastline.example"

@@ -12,7 +12,9 @@ from app.core.config import settings
 from app.core.errors import Invalid
 from app.models.enums import EmployeeType, MeetingStatus, Role
 from app.models.system import EmailOutbox
-from app.services import client_cancellations, meetings, projects
+from app.services.platform import client_cancellations
+from app.services.projects import projects
+from app.services.scheduling import meetings
 from tests import factories as f
 from tests.fake_calendly import FakeCalendly
 
@@ -155,7 +157,7 @@ def test_no_calendly_call_without_a_token_or_a_calendly_booking(session: Session
 
 
 def test_the_dashboard_summary_carries_the_cancellations(session: Session) -> None:
-    from app.services import dashboard
+    from app.services.reporting import dashboard
 
     client = f.user(session, "dash_client")
     meeting = f.meeting(session, client, title="Roadmap review")

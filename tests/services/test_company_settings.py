@@ -16,7 +16,11 @@ from app.models.billing import InvoiceItem
 from app.models.enums import EmployeeType, Role
 from app.models.system import AuditLog, CompanySettings, EmailOutbox
 from app.models.user import User
-from app.services import booking_invite, company, contact, invoice_pdf, time_entries
+from app.services.billing import invoice_pdf
+from app.services.crm import contact
+from app.services.platform import company
+from app.services.projects import time_entries
+from app.services.scheduling import booking_invite
 from tests import factories as f
 
 NEW = {

@@ -12,7 +12,7 @@ from app.core.errors import Invalid, TooManyRequests
 from app.models.enums import InquiryPriority, InquiryStatus, SubscriberStatus
 from app.models.inquiry import ContactInquiry, NewsletterSubscriber
 from app.models.system import EmailOutbox
-from app.services import contact
+from app.services.crm import contact
 
 STAFF = "sales@coastline.example"
 

@@ -18,7 +18,9 @@ from app.models.commerce import Price, Product
 from app.models.enums import ApplicationStatus, EmployeeType, ProductCategory, ProjectStatus, ProjectType, Role
 from app.models.project import Organization
 from app.models.user import User
-from app.services import applications, organizations, products, projects
+from app.services.careers import applications
+from app.services.catalogue import products
+from app.services.projects import organizations, projects
 from tests import factories as f
 
 

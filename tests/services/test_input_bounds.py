@@ -13,9 +13,12 @@ from sqlmodel import Session
 from app.core.errors import Invalid
 from app.models.enums import Role
 from app.models.user import User
-from app.services import admin_inquiries, admin_users, analytics, meetings_admin
-from app.services import validation as v
-from app.services.paging import Page
+from app.services.accounts import admin_users
+from app.services.crm import admin_inquiries
+from app.services.platform import validation as v
+from app.services.platform.paging import Page
+from app.services.reporting import analytics
+from app.services.scheduling import meetings_admin
 from tests import factories as f
 
 

@@ -10,7 +10,8 @@ import pytest
 from sqlmodel import Session, select
 
 from app.models.billing import Invoice, InvoiceItem
-from app.services import company, invoice_pdf
+from app.services.billing import invoice_pdf
+from app.services.platform import company
 from tests import factories as f
 
 TYPOGRAPHY = "Zo\u00eb\u2019s \u201caudit\u201d"  # curly quotes, spelled out for the linter

@@ -15,7 +15,8 @@ from app.models.base import utcnow
 from app.models.enums import MeetingStatus, OutboxStatus
 from app.models.meeting import Meeting
 from app.models.system import EmailOutbox, RateLimitEvent
-from app.services import jobs, mail, ratelimit
+from app.services.operations import jobs
+from app.services.platform import mail, ratelimit
 
 
 @pytest.fixture

@@ -16,7 +16,8 @@ from app.core.config import Settings
 from app.models.base import utcnow
 from app.models.enums import OutboxStatus
 from app.models.system import EmailOutbox
-from app.services import auth, mail
+from app.services.accounts import auth
+from app.services.platform import mail
 from tests import factories as f
 from tests.smtp_sink import SmtpSink
 
@@ -133,7 +134,7 @@ def test_without_smtp_host_mail_goes_to_the_log(session: Session, caplog: pytest
     mail.enqueue(session, public=False, to="e@example.com", subject="Your code", text="Your code is 654321")
     session.commit()
     cfg = Settings(_env_file=None, smtp_host=None)  # type: ignore[call-arg]
-    with caplog.at_level(logging.WARNING, logger="app.services.mail"):
+    with caplog.at_level(logging.WARNING, logger="app.services.platform.mail"):
         assert mail.deliver_pending(session, cfg=cfg) == 1
     assert "654321" in caplog.text
 
@@ -228,7 +229,7 @@ def test_a_message_that_cannot_be_built_is_failed_and_the_next_one_is_sent(
 ) -> None:
     poison = poisoned_row(session, subject="Hi\r\nBcc: attacker@example.com")
     code = verification_mail(session)
-    with caplog.at_level(logging.DEBUG, logger="app.services.mail"):
+    with caplog.at_level(logging.DEBUG, logger="app.services.platform.mail"):
         assert mail.deliver_pending(session, cfg=smtp_settings(sink.port)) == 1
     [msg] = sink.messages
     assert code in msg["Subject"] and sink.recipients == [["verifyme@example.com"]]

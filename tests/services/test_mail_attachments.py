@@ -10,7 +10,7 @@ from sqlmodel import Session
 from app.models.base import utcnow
 from app.models.enums import OutboxStatus
 from app.models.system import EmailOutbox
-from app.services import mail
+from app.services.platform import mail
 from tests.services.test_mail import smtp_settings
 from tests.smtp_sink import SmtpSink
 

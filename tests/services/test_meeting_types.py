@@ -12,7 +12,7 @@ from sqlmodel import Session
 from app.core.config import Settings
 from app.core.errors import Unavailable
 from app.models.meeting import MeetingType
-from app.services import meeting_types
+from app.services.scheduling import meeting_types
 from tests.fake_calendly import FakeCalendly, event_type
 
 TOKEN = "cal-test-token"

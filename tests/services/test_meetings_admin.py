@@ -18,8 +18,8 @@ from app.models.base import utcnow
 from app.models.enums import EmployeeType, MeetingStatus, Role
 from app.models.meeting import Meeting, MeetingType
 from app.models.user import User
-from app.services import meetings_admin
-from app.services.validation import MAX_PAGE
+from app.services.platform.validation import MAX_PAGE
+from app.services.scheduling import meetings_admin
 from tests import factories as f
 
 

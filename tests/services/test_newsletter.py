@@ -12,7 +12,7 @@ from app.core.errors import Invalid, TooManyRequests
 from app.models.enums import SubscriberStatus
 from app.models.inquiry import NewsletterSubscriber
 from app.models.system import EmailOutbox
-from app.services import newsletter
+from app.services.crm import newsletter
 
 
 def mails_to(s: Session, address: str) -> list[EmailOutbox]:

@@ -20,9 +20,9 @@ from app.models.enums import EmployeeType, Role, SubscriberStatus
 from app.models.inquiry import NewsletterSubscriber
 from app.models.system import AuditLog
 from app.models.user import User
-from app.services import newsletter, newsletter_admin
-from app.services.newsletter_admin import SubscriberPublic
-from app.services.paging import Page
+from app.services.crm import newsletter, newsletter_admin
+from app.services.crm.newsletter_admin import SubscriberPublic
+from app.services.platform.paging import Page
 from tests import factories as f
 
 P, C, U = SubscriberStatus.pending, SubscriberStatus.confirmed, SubscriberStatus.unsubscribed

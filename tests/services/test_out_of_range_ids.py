@@ -13,19 +13,13 @@ from app.core.db import MAX_ID, get_by_id
 from app.core.errors import Invalid, NotFound
 from app.models.billing import Invoice
 from app.models.enums import Role
-from app.services import (
-    admin_inquiries,
-    applications,
-    billing,
-    invoices,
-    meetings,
-    meetings_admin,
-    newsletter,
-    organizations,
-    products,
-    projects,
-    site_admin,
-)
+from app.services.billing import billing, invoices
+from app.services.careers import applications
+from app.services.catalogue import products
+from app.services.crm import admin_inquiries, newsletter
+from app.services.projects import organizations, projects
+from app.services.scheduling import meetings, meetings_admin
+from app.services.site import site_admin
 from tests import factories as f
 
 HUGE = (2**31, 2**63, -1, 0)

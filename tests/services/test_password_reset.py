@@ -16,7 +16,7 @@ from app.core.security import verify_password
 from app.models.base import utcnow
 from app.models.system import AuditLog, EmailOutbox
 from app.models.user import PasswordResetToken, RefreshToken, User
-from app.services import admin_users, auth, password_reset, sessions
+from app.services.accounts import admin_users, auth, password_reset, sessions
 from tests import factories as f
 
 NEW_PASSWORD = "Brand-new-pass-9"

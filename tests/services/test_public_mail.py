@@ -13,7 +13,10 @@ from app.models.base import utcnow
 from app.models.enums import Role
 from app.models.meeting import Meeting, MeetingType
 from app.models.system import EmailOutbox, RateLimitEvent
-from app.services import auth, booking, booking_invite, contact, mail, newsletter, password_reset
+from app.services.accounts import auth, password_reset
+from app.services.crm import contact, newsletter
+from app.services.platform import mail
+from app.services.scheduling import booking, booking_invite
 from tests import factories as f
 
 CAP = settings.public_mail_per_recipient_per_day

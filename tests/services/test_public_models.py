@@ -9,14 +9,15 @@ from sqlmodel import Session, select
 from app.models.billing import InvoiceItem
 from app.models.enums import Role
 from app.models.inquiry import ContactInquiry
-from app.services import analytics, audit, dashboard
-from app.services.admin_inquiries import InquiryPublic, inquiry_dto
-from app.services.analytics import AnalyticsReport
-from app.services.audit import AuditEntry
-from app.services.dashboard import DashboardSummary
-from app.services.invoices import InvoiceItemPublic, InvoicePublic, invoice_dto
-from app.services.meetings import MeetingPublic, meeting_dto
-from app.services.projects import MilestonePublic, ProjectPublic, project_dto
+from app.services.billing.invoices import InvoiceItemPublic, InvoicePublic, invoice_dto
+from app.services.crm.admin_inquiries import InquiryPublic, inquiry_dto
+from app.services.platform import audit
+from app.services.platform.audit import AuditEntry
+from app.services.projects.projects import MilestonePublic, ProjectPublic, project_dto
+from app.services.reporting import analytics, dashboard
+from app.services.reporting.analytics import AnalyticsReport
+from app.services.reporting.dashboard import DashboardSummary
+from app.services.scheduling.meetings import MeetingPublic, meeting_dto
 from tests import factories as f
 
 

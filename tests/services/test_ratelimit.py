@@ -10,7 +10,7 @@ from sqlmodel import Session, select
 from app.core.errors import TooManyRequests
 from app.models.base import utcnow
 from app.models.system import RateLimitEvent
-from app.services import ratelimit
+from app.services.platform import ratelimit
 
 
 def test_hit_allows_up_to_the_limit_then_refuses(session: Session) -> None:

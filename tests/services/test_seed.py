@@ -41,9 +41,9 @@ from app.models import (
     User,
 )
 from app.models import content as content_models  # `Testimonial` itself would look like a test class to pytest
-from app.services import billing
-from app.services import demo_content as content
-from app.services.seed import ACCOUNT_KINDS, CLIENT_KINDS, PUBLIC_KINDS, SeedReport, seed_demo
+from app.services.billing import billing
+from app.services.operations import demo_content as content
+from app.services.operations.seed import ACCOUNT_KINDS, CLIENT_KINDS, PUBLIC_KINDS, SeedReport, seed_demo
 
 TABLES: dict[str, type[SQLModel]] = {
     "services": Service,

@@ -10,7 +10,8 @@ from app.core.errors import Forbidden, Invalid, NotFound
 from app.models.careers import JobApplication, JobOpening
 from app.models.enums import EmployeeType, Role
 from app.models.system import AuditLog
-from app.services import careers, site_admin, site_content
+from app.services.careers import careers
+from app.services.site import site_admin, site_content
 from tests import factories as f
 
 

@@ -10,7 +10,7 @@ from sqlmodel import Session
 from app.models import content as models  # a module-level name starting with "Test" would be collected
 from app.models.careers import JobOpening
 from app.models.content import PortfolioProject, Service, TeamMember
-from app.services import site_content
+from app.services.site import site_content
 
 
 def test_services_in_order_without_inactive_ones(session: Session) -> None:

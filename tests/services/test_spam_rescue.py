@@ -9,7 +9,7 @@ from app.core.errors import Forbidden, TooManyRequests
 from app.models.enums import EmployeeType, InquiryStatus, Role
 from app.models.inquiry import ContactInquiry
 from app.models.system import EmailOutbox
-from app.services import admin_inquiries, contact
+from app.services.crm import admin_inquiries, contact
 from tests import factories as f
 
 

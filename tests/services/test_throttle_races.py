@@ -26,7 +26,9 @@ from app.core.errors import Invalid, TooManyRequests
 from app.models.inquiry import ContactInquiry, NewsletterSubscriber
 from app.models.system import AuditLog, EmailOutbox, RateLimitEvent
 from app.models.user import User, VerificationCode
-from app.services import auth, contact, mail, newsletter, ratelimit
+from app.services.accounts import auth
+from app.services.crm import contact, newsletter
+from app.services.platform import mail, ratelimit
 from tests import factories as f
 from tests.migrations import migrate
 

@@ -18,8 +18,8 @@ from app.models.enums import EmployeeType, ProjectStatus, Role
 from app.models.project import Project, ProjectTimeEntry
 from app.models.system import AuditLog
 from app.models.user import User
-from app.services import projects, time_entries
-from app.services.time_entries import business_today
+from app.services.projects import projects, time_entries
+from app.services.projects.time_entries import business_today
 from tests import factories as f
 
 

@@ -11,7 +11,7 @@ from sqlmodel import Session
 from app.core.db import TOO_LARGE
 from app.core.errors import Invalid
 from app.models.enums import Role
-from app.services import admin_users
+from app.services.accounts import admin_users
 from tests import factories as f
 
 

@@ -11,8 +11,10 @@ from app.core.db import make_engine
 from app.core.errors import Invalid
 from app.core.text import INVALID_CHARACTER, INVALID_TEXT, storable, unstorable_paths
 from app.models.enums import Role
-from app.services import contact, organizations, site_admin
-from app.services.users import get_user_by_identifier
+from app.services.accounts.users import get_user_by_identifier
+from app.services.crm import contact
+from app.services.projects import organizations
+from app.services.site import site_admin
 from tests import factories as f
 
 

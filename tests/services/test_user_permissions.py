@@ -9,10 +9,10 @@ from app.core.errors import Forbidden, Invalid, NotFound
 from app.models.enums import EmployeeType, Role
 from app.models.system import AuditLog
 from app.models.user import User
-from app.services import user_permissions as up
-from app.services.access import perms
-from app.services.admin_users import NO_SELF
-from app.services.user_permissions import PermissionChange
+from app.services.accounts import user_permissions as up
+from app.services.accounts.admin_users import NO_SELF
+from app.services.accounts.user_permissions import PermissionChange
+from app.services.platform.access import perms
 from tests import factories as f
 
 

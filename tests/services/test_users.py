@@ -12,7 +12,7 @@ from app.core.errors import Conflict, Invalid
 from app.core.permissions import EmployeeType, Role
 from app.core.security import verify_password
 from app.models import User
-from app.services.users import create_user, get_user_by_identifier
+from app.services.accounts.users import create_user, get_user_by_identifier
 
 VALID: dict[str, Any] = {"username": "jane_doe", "email": "jane@example.com", "password": "Correct-horse-1"}
 

@@ -15,7 +15,7 @@ from app.app import app  # noqa: F401  (registers the pages and their states)
 from app.core.security import verify_password
 from app.models.system import EmailOutbox
 from app.models.user import PasswordResetToken, User
-from app.services import password_reset
+from app.services.accounts import password_reset
 from app.ui.auth.complete_profile import CompleteProfileState
 from app.ui.auth.password_reset import ForgotPasswordState, ResetPasswordState
 from app.ui.auth.register import RegisterState

@@ -28,7 +28,7 @@ from app.models.enums import EmployeeType, InquiryStatus, Role
 from app.models.inquiry import ContactInquiry
 from app.models.system import EmailOutbox
 from app.models.user import User
-from app.services import sessions
+from app.services.accounts import sessions
 from app.ui.admin.clients.state import ClientsState
 from app.ui.admin.dashboard.state import DashboardState
 from app.ui.admin.inquiries.state import InquiriesState

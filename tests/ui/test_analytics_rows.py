@@ -8,7 +8,7 @@ from sqlmodel import Session
 
 from app.models.enums import InvoiceStatus, Role
 from app.models.inquiry import ContactInquiry
-from app.services import analytics
+from app.services.reporting import analytics
 from app.ui.admin.analytics.state import Bar, Month, Shaped, Week, shape
 from tests import factories as f
 

@@ -21,7 +21,7 @@ from app.models.billing import Invoice
 from app.models.enums import EmployeeType, InvoiceStatus, Role
 from app.models.project import Project
 from app.models.user import User
-from app.services import billing
+from app.services.billing import billing
 from app.ui.admin.billing.state import PAGE_SIZE, BillingState, InvoicePreview, invoice_preview
 from app.ui.admin.common import dollars
 from tests import factories as f

@@ -20,7 +20,7 @@ from app.models.base import utcnow
 from app.models.enums import EmployeeType, MeetingStatus, Role
 from app.models.meeting import Meeting, MeetingType
 from app.models.user import User
-from app.services.paging import PAGE_SIZE
+from app.services.platform.paging import PAGE_SIZE
 from app.ui.admin.meeting_types.state import MeetingTypesState, TypeRow
 from app.ui.admin.meetings.state import MeetingRow, MeetingsState
 from tests import factories as f

@@ -12,8 +12,8 @@ from sqlmodel import Session
 
 from app.models.enums import EmployeeType, Role
 from app.models.user import User
-from app.services.access import perms
-from app.services.admin_users import NO_SELF
+from app.services.accounts.admin_users import NO_SELF
+from app.services.platform.access import perms
 from app.ui.admin.users.state import UsersState
 from tests import factories as f
 from tests.ui.notices import notice

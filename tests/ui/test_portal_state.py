@@ -29,8 +29,9 @@ from app.models.enums import EmployeeType, InvoiceStatus, MeetingStatus, Project
 from app.models.meeting import Meeting
 from app.models.project import Project
 from app.models.user import User
-from app.services import sessions, time_entries
-from app.services.time_entries import business_today
+from app.services.accounts import sessions
+from app.services.projects import time_entries
+from app.services.projects.time_entries import business_today
 from app.ui.portal.invoices import InvoicesState
 from app.ui.portal.meetings import MeetingsState
 from app.ui.portal.profile import ProfileState

@@ -6,7 +6,7 @@ import uuid
 
 import pytest
 
-from app.services import meetings
+from app.services.scheduling import meetings
 from app.ui.format import long_date, usd
 from app.ui.portal import meetings as portal_meetings
 from app.ui.portal.meetings import meeting_type_view, meeting_view

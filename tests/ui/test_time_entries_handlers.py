@@ -15,7 +15,7 @@ from sqlmodel import Session, select
 from app.models.enums import EmployeeType, ProjectStatus, Role
 from app.models.project import Project, ProjectTimeEntry
 from app.models.user import User
-from app.services.time_entries import business_today
+from app.services.projects.time_entries import business_today
 from app.ui.admin.projects.state import ProjectListState
 from app.ui.format import long_date
 from tests import factories as f

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from app.core.security import password_problem
-from app.services.users import username_problem
+from app.services.accounts.users import username_problem
 from app.ui.auth import messages as m
 from app.ui.format import long_date
 

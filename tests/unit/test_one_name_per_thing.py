@@ -16,7 +16,10 @@ SOURCES = {path: path.read_text() for path in sorted(APP.rglob("*.py"))}
 # Loaded by the tooling rather than imported by the app: the Reflex config and the migrations.
 OUTSIDE = (ROOT / "rxconfig.py").read_text() + "".join(p.read_text() for p in (ROOT / "alembic").rglob("*.py"))
 # Kept though the app does not call them: hooks the tests call, and the link the unsubscribe endpoint verifies.
-HOOKS = {"app/services/meeting_types.py": {"clear_cache"}, "app/services/newsletter.py": {"unsubscribe_url"}}
+HOOKS = {
+    "app/services/scheduling/meeting_types.py": {"clear_cache"},
+    "app/services/crm/newsletter.py": {"unsubscribe_url"},
+}
 
 
 @cache

@@ -8,8 +8,8 @@ from pydantic import BaseModel
 from app.api.deps import CurrentSession, CurrentUser, SessionDep
 from app.api.schemas import Done
 from app.models.user import UserPublic
-from app.services import profile
-from app.services.profile import CompleteProfile, PasswordChange, ProfileUpdate
+from app.services.accounts import profile
+from app.services.accounts.profile import CompleteProfile, PasswordChange, ProfileUpdate
 
 router = APIRouter(tags=["account"])
 

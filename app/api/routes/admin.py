@@ -28,14 +28,18 @@ from app.api.downloads import csv_file
 from app.api.schemas import Created, Done, Listed, One, Saved
 from app.core.permissions import Perm
 from app.models.user import User, UserPublic
-from app.services import admin_inquiries, admin_users, audit, company, dashboard, health
-from app.services import user_permissions as perm_service
-from app.services.admin_inquiries import InquiryPublic, InquiryUpdate
-from app.services.admin_users import ClientCreate, UserCreate, UserUpdate
-from app.services.audit import AuditEntry
-from app.services.company import Company, CompanyUpdate
-from app.services.dashboard import DashboardSummary
-from app.services.user_permissions import PermissionChange, UserPermissions
+from app.services.accounts import admin_users
+from app.services.accounts import user_permissions as perm_service
+from app.services.accounts.admin_users import ClientCreate, UserCreate, UserUpdate
+from app.services.accounts.user_permissions import PermissionChange, UserPermissions
+from app.services.crm import admin_inquiries
+from app.services.crm.admin_inquiries import InquiryPublic, InquiryUpdate
+from app.services.operations import health
+from app.services.platform import audit, company
+from app.services.platform.audit import AuditEntry
+from app.services.platform.company import Company, CompanyUpdate
+from app.services.reporting import dashboard
+from app.services.reporting.dashboard import DashboardSummary
 
 router = APIRouter(tags=["admin"], dependencies=[Depends(require_staff)])
 

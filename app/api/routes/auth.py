@@ -12,9 +12,9 @@ from app.core.config import settings
 from app.core.cookies import ACCESS_COOKIE, REFRESH_COOKIE, REFRESH_COOKIE_PATH, SIGNED_IN_HINT
 from app.core.errors import Unauthorized
 from app.models.user import UserPublic
-from app.services import auth, password_reset, sessions
-from app.services.auth import CodeCheck, CodeResend, RegisterCreate, SignIn
-from app.services.password_reset import PasswordReset, ResetRequest
+from app.services.accounts import auth, password_reset, sessions
+from app.services.accounts.auth import CodeCheck, CodeResend, RegisterCreate, SignIn
+from app.services.accounts.password_reset import PasswordReset, ResetRequest
 
 router = APIRouter(prefix="/auth", tags=["auth"])
 

@@ -9,8 +9,8 @@ from fastapi import APIRouter, Depends, Query
 from pydantic import BaseModel, Field
 
 from app.api.deps import ClientIP, SessionDep
-from app.services import booking
-from app.services.booking import BookingCreate, BookingTime, SlotsQuery
+from app.services.scheduling import booking
+from app.services.scheduling.booking import BookingCreate, BookingTime, SlotsQuery
 
 router = APIRouter(prefix="/booking", tags=["public"])
 

@@ -7,7 +7,7 @@ from typing import Any
 from fastapi import APIRouter
 
 from app.api.deps import SessionDep
-from app.services import meeting_types
+from app.services.scheduling import meeting_types
 
 router = APIRouter(prefix="/calendly", tags=["public"])
 

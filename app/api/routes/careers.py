@@ -7,7 +7,8 @@ from typing import Annotated, Any
 from fastapi import APIRouter, File, Form, UploadFile
 
 from app.api.deps import ClientIP, SessionDep
-from app.services import careers, files
+from app.services.careers import careers
+from app.services.platform import files
 
 router = APIRouter(tags=["public"])
 Text = Annotated[str, Form()]

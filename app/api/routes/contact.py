@@ -6,8 +6,8 @@ from fastapi import APIRouter
 
 from app.api.deps import ClientIP, SessionDep
 from app.api.schemas import Done
-from app.services import contact
-from app.services.contact import ContactCreate
+from app.services.crm import contact
+from app.services.crm.contact import ContactCreate
 
 router = APIRouter(tags=["public"])
 

@@ -29,26 +29,22 @@ from app.api.deps import (
 from app.api.downloads import csv_file
 from app.api.schemas import Done, Listed, One, Saved
 from app.core.permissions import Perm
-from app.services import (
-    analytics,
-    applications,
-    billing,
-    meetings_admin,
-    organizations,
-    products,
-    projects,
-    site_admin,
-    time_entries,
-)
-from app.services.analytics import AnalyticsReport
-from app.services.applications import ApplicationPublic, ApplicationUpdate
-from app.services.billing import InvoiceCreate, PaymentCreate
-from app.services.invoices import InvoicePublic, InvoiceRow
-from app.services.meetings import MeetingPublic, MeetingRow
-from app.services.organizations import OrganizationCreate, OrganizationPublic, OrganizationUpdate
-from app.services.products import PriceActive, PriceCreate, ProductCreate, ProductPublic, ProductUpdate
-from app.services.projects import MilestonesSave, ProjectCreate, ProjectPublic
-from app.services.time_entries import TimeEntriesPage, TimeEntryCreate, TimeEntryPublic
+from app.services.billing import billing
+from app.services.billing.billing import InvoiceCreate, PaymentCreate
+from app.services.billing.invoices import InvoicePublic, InvoiceRow
+from app.services.careers import applications
+from app.services.careers.applications import ApplicationPublic, ApplicationUpdate
+from app.services.catalogue import products
+from app.services.catalogue.products import PriceActive, PriceCreate, ProductCreate, ProductPublic, ProductUpdate
+from app.services.projects import organizations, projects, time_entries
+from app.services.projects.organizations import OrganizationCreate, OrganizationPublic, OrganizationUpdate
+from app.services.projects.projects import MilestonesSave, ProjectCreate, ProjectPublic
+from app.services.projects.time_entries import TimeEntriesPage, TimeEntryCreate, TimeEntryPublic
+from app.services.reporting import analytics
+from app.services.reporting.analytics import AnalyticsReport
+from app.services.scheduling import meetings_admin
+from app.services.scheduling.meetings import MeetingPublic, MeetingRow
+from app.services.site import site_admin
 
 router = APIRouter(tags=["content"])
 public = APIRouter(tags=["content"])

@@ -19,9 +19,9 @@ from app.api.routes.auth import clear_session_cookies, set_session_cookies
 from app.core.cookies import ACCESS_COOKIE, REFRESH_COOKIE
 from app.core.errors import Forbidden, Invalid, TooManyRequests, Unauthorized
 from app.core.permissions import STAFF_ROLES
-from app.services import auth, sessions
-from app.services.auth import SignIn
-from app.services.schema import parse
+from app.services.accounts import auth, sessions
+from app.services.accounts.auth import SignIn
+from app.services.platform.schema import parse
 
 log = logging.getLogger(__name__)
 

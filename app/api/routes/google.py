@@ -14,7 +14,7 @@ from app.api.routes.auth import set_session_cookies
 from app.core.config import settings
 from app.core.errors import Invalid
 from app.core.permissions import STAFF_ROLES
-from app.services import google, sessions
+from app.services.accounts import google, sessions
 
 log = logging.getLogger(__name__)
 router = APIRouter(prefix="/auth/google", tags=["auth"])

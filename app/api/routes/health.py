@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
-from app.services import health as health_service
+from app.services.operations import health as health_service
 
 router = APIRouter(tags=["health"])
 

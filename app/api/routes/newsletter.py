@@ -11,8 +11,9 @@ from app.api.deps import ClientIP, SessionDep
 from app.api.pages import message_page
 from app.api.schemas import Done
 from app.core.errors import Invalid
-from app.services import company, newsletter
-from app.services.newsletter import SubscribeCreate
+from app.services.crm import newsletter
+from app.services.crm.newsletter import SubscribeCreate
+from app.services.platform import company
 
 router = APIRouter(prefix="/newsletter", tags=["public"])
 HOME = {"link": "/", "link_text": "Back to the website"}

@@ -1,7 +1,7 @@
 """/api/admin/newsletter: the staff side of the newsletter (list, CSV export, unsubscribe on request).
 
 The public double opt-in is app/api/routes/newsletter.py; the rules and permission checks are the service's
-(app/services/newsletter_admin.py), so these routes only translate HTTP.
+(app/services/crm/newsletter_admin.py), so these routes only translate HTTP.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from app.api.deps import DownloadUser, Paged, RowId, Search, SessionDep, StaffUs
 from app.api.downloads import csv_file
 from app.api.schemas import Listed, Saved
 from app.core.permissions import Perm
-from app.services import newsletter_admin
-from app.services.newsletter_admin import SubscriberPublic
+from app.services.crm import newsletter_admin
+from app.services.crm.newsletter_admin import SubscriberPublic
 
 router = APIRouter(prefix="/admin/newsletter", tags=["content"])
 

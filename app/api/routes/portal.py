@@ -11,11 +11,14 @@ from app.api.deps import CurrentUser, DownloadUser, Paged, PageNo, PageSize, Row
 from app.api.schemas import Listed, ProjectIn, Saved
 from app.core.errors import Invalid
 from app.core.permissions import Perm
-from app.services import export, invoices, meetings, projects
-from app.services.access import staff_can
-from app.services.invoices import InvoicePublic
-from app.services.meetings import MeetingCancel, MeetingLists, MeetingPublic
-from app.services.projects import ProjectPublic, ProjectRow
+from app.services.billing import invoices
+from app.services.billing.invoices import InvoicePublic
+from app.services.platform.access import staff_can
+from app.services.projects import projects
+from app.services.projects.projects import ProjectPublic, ProjectRow
+from app.services.reporting import export
+from app.services.scheduling import meetings
+from app.services.scheduling.meetings import MeetingCancel, MeetingLists, MeetingPublic
 
 router = APIRouter(prefix="/protected", tags=["portal"])
 

@@ -10,7 +10,7 @@ from starlette.concurrency import run_in_threadpool
 from app.api.deps import SessionDep
 from app.core.config import settings
 from app.core.errors import Invalid, NotFound
-from app.services import meetings
+from app.services.scheduling import meetings
 
 router = APIRouter(tags=["webhooks"])
 

@@ -9,7 +9,7 @@ import reflex as rx
 
 from app.core.db import MAX_ID
 from app.core.permissions import has_perm
-from app.services import admin_users
+from app.services.accounts import admin_users
 from app.ui.admin.state import as_actor
 from app.ui.admin.widgets import BTN_DANGER, BTN_SECONDARY, CARD, ICON_BTN, INPUT, alert, dialog, dialog_actions
 from app.ui.format import long_date

@@ -2,7 +2,7 @@
 
 A section's state mixes in `PagedList`, keeps its own filter vars and declares what it lists, once, as its `listing`
 (the permission that reads the list, its service's list function, which pages through
-`app.services.paging.paginate`, and the typed row of one DTO), with its own filters (`_filters`). `_reload` does the
+`platform.paging.paginate`, and the typed row of one DTO), with its own filters (`_filters`). `_reload` does the
 rest the same way everywhere: check the actor, fetch the page, show it or the error. No state ever holds more than
 one page, so a table of 20,000 invoices costs the browser what 25 rows cost.
 """
@@ -17,7 +17,7 @@ from urllib.parse import urlencode
 import reflex as rx
 
 from app.models.user import UserPublic
-from app.services.paging import PAGE_SIZE, SEARCH_MAX, Page
+from app.services.platform.paging import PAGE_SIZE, SEARCH_MAX, Page
 from app.ui.admin.common import row_id
 from app.ui.admin.state import AdminState, as_actor, error_text
 from app.ui.rows import Row

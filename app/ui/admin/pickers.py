@@ -14,8 +14,8 @@ from typing import Any
 import reflex as rx
 
 from app.models.user import UserPublic
-from app.services import admin_users
-from app.services.paging import SEARCH_MAX
+from app.services.accounts import admin_users
+from app.services.platform.paging import SEARCH_MAX
 from app.ui.admin.common import SEARCH_INPUT, load_clients, option
 from app.ui.admin.state import as_actor
 from app.ui.admin.widgets import INPUT

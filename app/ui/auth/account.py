@@ -10,9 +10,9 @@ from typing import Any
 import reflex as rx
 
 from app.core.errors import DomainError, Unauthorized
-from app.services import profile
-from app.services.profile import ProfileUpdate
-from app.services.schema import parse
+from app.services.accounts import profile
+from app.services.accounts.profile import ProfileUpdate
+from app.services.platform.schema import parse
 from app.ui import routes
 from app.ui.auth.components import (
     INPUT,

@@ -5,9 +5,9 @@ from __future__ import annotations
 import reflex as rx
 
 from app.core.errors import DomainError, Unauthorized
-from app.services import profile
-from app.services.profile import CompleteProfile
-from app.services.schema import parse
+from app.services.accounts import profile
+from app.services.accounts.profile import CompleteProfile
+from app.services.platform.schema import parse
 from app.ui import routes
 from app.ui.auth.components import (
     USERNAME_HINT,

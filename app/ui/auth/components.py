@@ -9,7 +9,7 @@ import reflex as rx
 from reflex.vars.object import ObjectVar
 from reflex_base.vars.base import Var
 
-from app.services import google
+from app.services.accounts import google
 from app.ui.components.native_form import native_form
 from app.ui.styles import FORM_PRIMARY, FORM_SECONDARY
 

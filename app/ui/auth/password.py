@@ -5,9 +5,9 @@ from __future__ import annotations
 import reflex as rx
 
 from app.core.errors import DomainError, Unauthorized
-from app.services import profile
-from app.services.profile import PasswordChange
-from app.services.schema import parse
+from app.services.accounts import profile
+from app.services.accounts.profile import PasswordChange
+from app.services.platform.schema import parse
 from app.ui.auth.components import account_form, banner, password_field, submit_button
 from app.ui.auth.guard import turn_away
 from app.ui.auth.messages import PASSWORD_CHANGE_DEFAULT

@@ -1,6 +1,6 @@
 """/forgot-password (ask for a link by e-mail) and /reset-password?token=... (choose a new password with it).
 
-Both call app.services.password_reset, like the `/api/auth/forgot-password` and `/api/auth/reset-password` routes.
+Both call accounts.password_reset, like the `/api/auth/forgot-password` and `/api/auth/reset-password` routes.
 """
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ import reflex as rx
 
 from app.core.errors import DomainError
 from app.core.permissions import STAFF_ROLES
-from app.services import password_reset
-from app.services.password_reset import PasswordReset, ResetRequest
-from app.services.schema import parse
+from app.services.accounts import password_reset
+from app.services.accounts.password_reset import PasswordReset, ResetRequest
+from app.services.platform.schema import parse
 from app.ui import routes
 from app.ui.auth.components import LINK, account_form, banner, loading, password_field, submit_button, text_field
 from app.ui.auth.layout import auth_layout, card_header

@@ -8,9 +8,9 @@ import reflex as rx
 from sqlmodel import Session
 
 from app.core.errors import DomainError
-from app.services import auth
-from app.services.auth import CodeCheck, CodeResend, RegisterCreate
-from app.services.schema import parse
+from app.services.accounts import auth
+from app.services.accounts.auth import CodeCheck, CodeResend, RegisterCreate
+from app.services.platform.schema import parse
 from app.ui import routes
 from app.ui.auth.components import (
     LINK,

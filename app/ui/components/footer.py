@@ -8,9 +8,9 @@ from reflex_components_core.react_router import ReactRouterLink
 
 from app.core.db import session_scope
 from app.core.errors import DomainError
-from app.services import newsletter
-from app.services.newsletter import SubscribeCreate
-from app.services.schema import parse
+from app.services.crm import newsletter
+from app.services.crm.newsletter import SubscribeCreate
+from app.services.platform.schema import parse
 from app.ui import routes
 from app.ui.components.logo import logo_link
 from app.ui.state.company import CompanyState

@@ -11,7 +11,7 @@ from sqlmodel import Session
 
 from app.core.errors import DomainError, Unauthorized
 from app.models.user import User
-from app.services import invoices
+from app.services.billing import invoices
 from app.ui.format import long_date, usd
 from app.ui.portal import components as ui
 from app.ui.portal.state import Badge, ListTab, PortalState, error_message

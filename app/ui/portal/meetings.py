@@ -11,8 +11,8 @@ from reflex.vars.object import ObjectVar
 
 from app.core.errors import DomainError, Unauthorized
 from app.models.user import UserPublic
-from app.services import meetings
-from app.services.meeting_types import list_active
+from app.services.scheduling import meetings
+from app.services.scheduling.meeting_types import list_active
 from app.ui import routes
 from app.ui.portal import components as ui
 from app.ui.portal.cancelling import CancelConfirm, cancel_dialog

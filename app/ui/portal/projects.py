@@ -10,7 +10,7 @@ import reflex as rx
 from reflex.vars.object import ObjectVar
 
 from app.models.user import UserPublic
-from app.services import projects
+from app.services.projects import projects
 from app.ui.format import long_date, usd
 from app.ui.portal import components as ui
 from app.ui.portal.cancelling import CancelConfirm, cancel_dialog

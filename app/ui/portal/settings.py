@@ -8,9 +8,9 @@ import reflex as rx
 
 from app.core.errors import Conflict, DomainError, Unauthorized
 from app.models.user import UserPublic
-from app.services import profile
-from app.services.profile import PasswordChange
-from app.services.schema import parse
+from app.services.accounts import profile
+from app.services.accounts.profile import PasswordChange
+from app.services.platform.schema import parse
 from app.ui.portal import components as ui
 from app.ui.portal.state import PortalState, ProfileFields, field_input
 from app.ui.state.calls import as_actor

@@ -17,9 +17,9 @@ from sqlmodel import Session
 from app.core.errors import DomainError, Unauthorized
 from app.core.permissions import STAFF_ROLES
 from app.models.user import User, UserPublic
-from app.services import profile
-from app.services.profile import ProfileUpdate
-from app.services.schema import parse
+from app.services.accounts import profile
+from app.services.accounts.profile import ProfileUpdate
+from app.services.platform.schema import parse
 from app.ui import routes
 from app.ui.auth.guard import refresh_user
 from app.ui.format import long_date

@@ -7,7 +7,7 @@ from typing import Any
 import reflex as rx
 from reflex.vars.object import ObjectVar
 
-from app.services import site_content
+from app.services.site import site_content
 from app.ui import routes
 from app.ui.components.blocks import (
     band,

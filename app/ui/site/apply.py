@@ -19,7 +19,8 @@ import reflex as rx
 from reflex_components_core.react_router import ReactRouterLink
 
 from app.core.config import settings
-from app.services import careers, files
+from app.services.careers import careers
+from app.services.platform import files
 from app.ui import routes
 from app.ui.components.behaviour import Behaviour
 from app.ui.components.blocks import required_note, send_button

@@ -11,7 +11,7 @@ from reflex_components_core.react_router import ReactRouterLink
 
 from app.core.config import settings
 from app.core.errors import DomainError
-from app.services import meeting_types
+from app.services.scheduling import meeting_types
 from app.ui import routes
 from app.ui.components.blocks import badge, band, new_tab_link, page_hero, skeleton_grid
 from app.ui.layouts.site import site_layout

@@ -1,6 +1,6 @@
 """The built-in booking flow's state: type → time (in the visitor's time zone) → details → confirmation (signed out:
 "confirm from the e-mail"); the mailed confirmation link's page; and the manage link's page (reschedule or cancel).
-Every rule lives in `app.services.booking`; this only keeps the view's data."""
+Every rule lives in `app.services.scheduling.booking`; this only keeps the view's data."""
 
 from __future__ import annotations
 
@@ -14,7 +14,8 @@ import reflex as rx
 
 from app.core.errors import DomainError, Invalid
 from app.models.enums import Role
-from app.services import booking, company
+from app.services.platform import company
+from app.services.scheduling import booking
 from app.ui import routes
 from app.ui.state.calls import as_actor, call
 from app.ui.state.company import AT_BUILD

@@ -13,7 +13,7 @@ from typing import Any
 
 from sqlmodel import Session
 
-from app.services import site_content
+from app.services.site import site_content
 from app.ui.prerender import read_at_build
 
 

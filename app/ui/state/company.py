@@ -1,4 +1,4 @@
-"""The company's details on the public pages (app.services.company).
+"""The company's details on the public pages (app.services.platform.company).
 
 `AT_BUILD` is what was stored when the pages were built: page titles, descriptions and the legal texts use it. The
 parts a visitor uses to reach the company (name in the header and footer, e-mails, phone, address, social links, the
@@ -12,8 +12,8 @@ import asyncio
 
 import reflex as rx
 
-from app.services import company
-from app.services.company import Company
+from app.services.platform import company
+from app.services.platform.company import Company
 from app.ui.prerender import read_at_build
 
 AT_BUILD: Company = read_at_build(company.profile, company.defaults())
@@ -44,7 +44,7 @@ class CompanyState(rx.State):
 
     @rx.event
     async def load(self) -> None:
-        """The details as now stored (at most app.services.company.CACHE_S old); unchanged values send nothing."""
+        """The details as now stored (at most platform.company.CACHE_S old); unchanged values send nothing."""
         now = await asyncio.to_thread(company.cached)
         fresh = {
             "name": now.name,

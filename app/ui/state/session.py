@@ -21,7 +21,7 @@ from app.core.errors import Forbidden, Unauthorized
 from app.core.permissions import STAFF_ROLES, has_perm, role_label
 from app.core.security import decode_access_token
 from app.models.user import UserPublic
-from app.services import sessions
+from app.services.accounts import sessions
 from app.ui import routes
 
 

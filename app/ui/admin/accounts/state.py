@@ -2,7 +2,7 @@
 
 `AccountsMixin` is mixed into UsersState and ClientsState (each a substate of AdminState); the UI helpers in
 views.py take the concrete state class. Every handler re-checks the session (`_actor`) and leaves the decision to the
-services in app/services/admin_users.py, which apply the rules of docs/permissions.md; the UI shows their message, or
+services in accounts/admin_users.py, which apply the rules of docs/permissions.md; the UI shows their message, or
 the spec's fallback when something unexpected failed.
 """
 
@@ -16,7 +16,7 @@ import reflex as rx
 
 from app.core.permissions import EMPLOYEE_TYPE_LABELS, Perm, has_perm
 from app.models.user import UserPublic
-from app.services import admin_users
+from app.services.accounts import admin_users
 from app.ui.admin.dialogs import Dialogs
 from app.ui.admin.paged import PagedList, SectionListing, export_url
 from app.ui.admin.state import AdminState

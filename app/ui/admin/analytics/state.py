@@ -10,7 +10,7 @@ from typing import Any
 import reflex as rx
 
 from app.core.permissions import Perm
-from app.services import analytics
+from app.services.reporting import analytics
 from app.ui.admin.common import dollars, form_text
 from app.ui.admin.inquiries.state import SERVICE_LABELS
 from app.ui.admin.state import AdminState

@@ -10,8 +10,8 @@ import reflex as rx
 
 from app.core.permissions import Perm
 from app.models.user import UserPublic
-from app.services import applications
-from app.services.paging import Page
+from app.services.careers import applications
+from app.services.platform.paging import Page
 from app.ui.admin.common import day_text, form_text
 from app.ui.admin.dialogs import SectionWriter
 from app.ui.admin.paged import PagedList, SectionListing, export_url

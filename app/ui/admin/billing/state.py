@@ -18,7 +18,7 @@ import reflex as rx
 from app.core.errors import DomainError
 from app.core.permissions import Perm
 from app.models.user import UserPublic
-from app.services import billing
+from app.services.billing import billing
 from app.ui.admin.common import day_text, dollars, form_text, row_id, row_index, without_row
 from app.ui.admin.dialogs import DeleteConfirm
 from app.ui.admin.paged import PagedList, SectionListing, export_url

@@ -1,4 +1,4 @@
-"""The Company card's state: the stored details in a form, saved through app.services.company (settings:manage)."""
+"""The Company card's state: the stored details in a form, saved through services.platform.company (settings:manage)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from typing import Any
 import reflex as rx
 
 from app.core.permissions import Perm
-from app.services import company
-from app.services.company import Company
+from app.services.platform import company
+from app.services.platform.company import Company
 from app.ui.admin.common import form_text, holds
 from app.ui.admin.dialogs import FormState
 from app.ui.admin.state import AdminState

@@ -8,7 +8,8 @@ from typing import Any
 import reflex as rx
 
 from app.core.permissions import Perm, Role, has_perm
-from app.services import dashboard, health
+from app.services.operations import health
+from app.services.reporting import dashboard
 from app.ui import routes
 from app.ui.admin.state import AdminState
 from app.ui.format import long_date

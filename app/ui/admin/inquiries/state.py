@@ -10,8 +10,8 @@ import reflex as rx
 
 from app.core.permissions import Perm
 from app.models.user import UserPublic
-from app.services import admin_inquiries
-from app.services.paging import Page
+from app.services.crm import admin_inquiries
+from app.services.platform.paging import Page
 from app.ui.admin.common import timestamp_text
 from app.ui.admin.dialogs import SectionWriter
 from app.ui.admin.paged import PagedList, SectionListing, export_url

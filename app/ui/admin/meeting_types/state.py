@@ -10,9 +10,10 @@ from typing import Any, ClassVar
 import reflex as rx
 
 from app.core.permissions import Perm
-from app.services import booking_settings, company, meetings_admin
-from app.services.meetings_admin import MeetingTypeCreate, MeetingTypeSave
-from app.services.schema import parse
+from app.services.platform import company
+from app.services.platform.schema import parse
+from app.services.scheduling import booking_settings, meetings_admin
+from app.services.scheduling.meetings_admin import MeetingTypeCreate, MeetingTypeSave
 from app.ui.admin.common import form_text
 from app.ui.admin.dialogs import FormDialog
 from app.ui.admin.paged import PagedList, SectionListing

@@ -12,10 +12,10 @@ import reflex as rx
 
 from app.core.permissions import Perm
 from app.models.user import UserPublic
-from app.services import meetings, meetings_admin
-from app.services.meetings_admin import MeetingCreate, MeetingUpdate
-from app.services.paging import PAGE_SIZE_MAX, Page
-from app.services.schema import parse
+from app.services.platform.paging import PAGE_SIZE_MAX, Page
+from app.services.platform.schema import parse
+from app.services.scheduling import meetings, meetings_admin
+from app.services.scheduling.meetings_admin import MeetingCreate, MeetingUpdate
 from app.ui.admin.common import form_text, row_id
 from app.ui.admin.dialogs import FormDialog
 from app.ui.admin.paged import PagedList, SectionListing

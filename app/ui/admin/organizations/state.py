@@ -8,8 +8,8 @@ from typing import Any, ClassVar
 from sqlmodel import Session
 
 from app.models.user import User, UserPublic
-from app.services import organizations
-from app.services.organizations import OrganizationPublic
+from app.services.projects import organizations
+from app.services.projects.organizations import OrganizationPublic
 from app.ui.admin.cards import CardList, card_listing
 from app.ui.admin.common import form_text
 from app.ui.admin.paged import SectionListing

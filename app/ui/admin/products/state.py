@@ -11,8 +11,8 @@ from sqlmodel import Session
 
 from app.core.permissions import Perm, has_perm
 from app.models.user import User, UserPublic
-from app.services import products
-from app.services.paging import Page
+from app.services.catalogue import products
+from app.services.platform.paging import Page
 from app.ui.admin.cards import CardList, card_listing
 from app.ui.admin.common import dollars, form_text, row_id
 from app.ui.admin.dialogs import SectionWriter

@@ -11,8 +11,9 @@ import reflex as rx
 from sqlmodel import Session
 
 from app.models.user import User, UserPublic
-from app.services import booking_settings, organizations, projects
-from app.services.paging import SEARCH_MAX
+from app.services.platform.paging import SEARCH_MAX
+from app.services.projects import organizations, projects
+from app.services.scheduling import booking_settings
 from app.ui.admin.cards import CardList, card_listing
 from app.ui.admin.common import day_text, dollars, form_text, row_id, row_index, without_row
 from app.ui.admin.paged import SectionListing

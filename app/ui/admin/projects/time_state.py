@@ -15,8 +15,8 @@ import reflex as rx
 
 from app.core.permissions import Perm
 from app.models.user import UserPublic
-from app.services import time_entries
-from app.services.time_entries import ENTRIES_PAGE_SIZE, business_today
+from app.services.projects import time_entries
+from app.services.projects.time_entries import ENTRIES_PAGE_SIZE, business_today
 from app.ui.admin.cards import FEATURE
 from app.ui.admin.common import day_text, form_text, row_id
 from app.ui.admin.dialogs import Dialogs

@@ -8,7 +8,7 @@ from typing import Any
 import reflex as rx
 
 from app.core.permissions import Perm, has_perm
-from app.services import audit
+from app.services.platform import audit
 from app.ui.admin.common import timestamp_text
 from app.ui.admin.state import AdminState
 from app.ui.format import long_date

@@ -7,9 +7,9 @@ from typing import Any
 import reflex as rx
 
 from app.core.permissions import Perm
-from app.services import site_admin
-from app.services.schema import parse
-from app.services.site_admin import KINDS, Field, Kind
+from app.services.platform.schema import parse
+from app.services.site import site_admin
+from app.services.site.site_admin import KINDS, Field, Kind
 from app.ui.admin.dialogs import DeleteConfirm, FormDialog
 from app.ui.admin.state import AdminState
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import reflex as rx
 from reflex.vars.object import ObjectVar
 
-from app.services.site_admin import KINDS, Field, Kind
+from app.services.site.site_admin import KINDS, Field, Kind
 from app.ui.admin.common import (
     confirm_dialog,
     empty_panel,

@@ -15,8 +15,8 @@ import reflex as rx
 
 from app.core.permissions import Perm
 from app.models.enums import SubscriberStatus
-from app.services import newsletter_admin
-from app.services.newsletter_admin import SubscriberPublic
+from app.services.crm import newsletter_admin
+from app.services.crm.newsletter_admin import SubscriberPublic
 from app.ui.admin.cards import FEATURE
 from app.ui.admin.common import day_text
 from app.ui.admin.dialogs import SectionWriter

@@ -14,8 +14,8 @@ from typing import Any
 import reflex as rx
 
 from app.core.permissions import Perm
-from app.services import user_permissions
-from app.services.user_permissions import PermissionChange, UserPermissions
+from app.services.accounts import user_permissions
+from app.services.accounts.user_permissions import PermissionChange, UserPermissions
 from app.ui.admin.dialogs import Dialogs
 from app.ui.admin.state import as_actor, error_text
 

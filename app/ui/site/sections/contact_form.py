@@ -10,9 +10,10 @@ import reflex as rx
 
 from app.core.db import session_scope
 from app.core.errors import DomainError, Invalid
-from app.services import contact, meeting_types
-from app.services.contact import ContactCreate
-from app.services.schema import parse
+from app.services.crm import contact
+from app.services.crm.contact import ContactCreate
+from app.services.platform.schema import parse
+from app.services.scheduling import meeting_types
 from app.ui.components.blocks import required_note, send_button
 from app.ui.state.notice import notify
 from app.ui.styles import FOCUS_RING

@@ -7,7 +7,7 @@ from typing import Any
 import reflex as rx
 from reflex.vars.object import ObjectVar
 
-from app.services import site_content
+from app.services.site import site_content
 from app.ui.components.blocks import badge, contact_cta, home_section, new_tab_link, skeleton_grid, tag_list
 from app.ui.site.content import SNAPSHOT
 from app.ui.state.calls import call

@@ -8,7 +8,7 @@ import reflex as rx
 from reflex.vars.object import ObjectVar
 from reflex_components_core.react_router import ReactRouterLink
 
-from app.services import site_content
+from app.services.site import site_content
 from app.ui import routes
 from app.ui.components.blocks import card_grid, home_section
 from app.ui.site.content import SNAPSHOT

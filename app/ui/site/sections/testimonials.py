@@ -9,7 +9,7 @@ import reflex as rx
 from reflex.vars.object import ObjectVar
 from reflex_components_core.react_router import ReactRouterLink
 
-from app.services import site_content
+from app.services.site import site_content
 from app.ui import routes
 from app.ui.components.blocks import badge, band, card_grid, initials_avatar, section_heading, stars
 from app.ui.format import long_date

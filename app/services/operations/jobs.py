@@ -1,0 +1,55 @@
+"""Background work of each server process: deliver the mail outbox, prune old rate-limit events, release the
+booking holds that were not confirmed in time and delete the stand-in accounts of registrations past any use."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+
+from sqlmodel import Session
+
+from app.core.db import session_scope
+from app.services.accounts import auth
+from app.services.platform import mail, ratelimit
+from app.services.scheduling import booking
+
+log = logging.getLogger(__name__)
+
+INTERVAL_S = 5.0
+
+
+def _attempt(what: str, task: Callable[[Session], object]) -> object:
+    """Run one task in a session and transaction of its own; a failure is logged and leaves the other tasks be."""
+    try:
+        with session_scope() as s:
+            return task(s)
+    except Exception:
+        log.exception("%s failed in this pass", what)
+        return None
+
+
+def run_once() -> int:
+    """One pass: deliver due mail, forget stale rate-limit events, release expired holds, delete old stand-ins;
+    returns messages delivered.
+
+    Each task has its own session and transaction, and a failure of one is logged and does not stop the others:
+    a broken outbox must not let the rate-limit table grow without end, nor a pruning error hold back the mail.
+    """
+    sent = _attempt("Mail delivery", mail.deliver_pending)
+    _attempt("Rate-limit pruning", ratelimit.prune)
+    _attempt("Releasing expired booking holds", booking.release_expired)
+    _attempt("Pruning stand-in accounts", auth.prune_stand_ins)
+    return sent if isinstance(sent, int) else 0
+
+
+async def background_loop() -> None:
+    """Runs for the life of the server; a failing pass is logged and retried, never fatal."""
+    while True:
+        sent = 0
+        try:
+            sent = await asyncio.to_thread(run_once)
+        except Exception:  # the loop must survive a database hiccup
+            log.exception("Background pass failed")
+        if sent < mail.BATCH_SIZE:  # a full batch means more are waiting (a backlog after an outage): go on at once
+            await asyncio.sleep(INTERVAL_S)

@@ -1,0 +1,136 @@
+"""Someone is told when a client cancels (issue 12, point 7): the staff owner gets an e-mail through the outbox, the
+staff dashboard lists recent cancellations, and a meeting booked through Calendly is cancelled there too.
+
+The owner is the meeting's organizer or the project's manager when that is a staff account; for a project without a
+manager (and a meeting without a staff organizer) it is `STAFF_NOTIFY_EMAIL` (skipped and logged when unset: the
+dashboard still shows the cancellation). Staff cancelling on a client's behalf notify nobody: they know.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from datetime import timedelta
+from typing import Any, Literal
+
+import httpx
+from sqlmodel import Session, col, select
+
+from app.core.config import settings
+from app.core.permissions import STAFF_ROLES, Perm, Role
+from app.models.base import utcnow
+from app.models.system import AuditLog
+from app.models.user import User
+from app.services.platform import mail
+from app.services.platform.access import perms
+
+log = logging.getLogger(__name__)
+
+Kind = Literal["project", "meeting"]
+ACTIONS = {"project": "project.cancel", "meeting": "meeting.cancel"}
+READ_PERMS = {"project": Perm.content_read, "meeting": Perm.meetings_read}
+CALENDLY_TIMEOUT_S = 5.0
+_EVENT_UUID = re.compile(r"^[A-Za-z0-9-]{1,64}$")
+
+
+def by_client(actor: User) -> bool:
+    return actor.role == Role.client
+
+
+def _owner_addresses(s: Session, owner_id: Any) -> list[str]:
+    owner = s.get(User, owner_id) if owner_id else None
+    if owner is not None and owner.role in STAFF_ROLES:
+        return [owner.email]
+    if settings.staff_notify_email:
+        return [settings.staff_notify_email]
+    log.warning("a client cancellation has no staff owner and STAFF_NOTIFY_EMAIL is unset; shown on the dashboard")
+    return []
+
+
+def notify_staff(
+    s: Session,
+    *,
+    actor: User,
+    kind: Kind,
+    name: str,
+    when: str = "",
+    reason: str = "",
+    owner_id: Any = None,
+    calendly: str = "",
+) -> None:
+    """Mail the staff owner that `actor` (a client) cancelled; in the caller's transaction, so it is sent only if the
+    cancellation commits."""
+    client = " ".join(p for p in (actor.first_name, actor.last_name) if p) or actor.username
+    noun = "meeting" if kind == "meeting" else "project"
+    lines = [f'{client} ({actor.email}) cancelled the {noun} "{name}".']
+    if when:
+        lines.append(f"It was scheduled for {when}.")
+    if reason:
+        lines.append(f"Reason given: {reason}")
+    if calendly:
+        lines.append(calendly)
+    lines.append(f"\nDetails: {settings.public_url}/admin/{'meetings' if kind == 'meeting' else 'content'}")
+    for address in _owner_addresses(s, owner_id):
+        # A client (not staff) causes it: capped like any mail from outside the staff.
+        subject = f"Client cancelled {noun}: {name}"
+        mail.enqueue(s, to=address, subject=subject, text="\n".join(lines) + "\n", public=True)
+
+
+def cancel_at_calendly(event_id: str | None, reason: str) -> str:
+    """Cancel a Calendly-booked event at Calendly when it is configured; a sentence for the staff e-mail ("" when
+    there was nothing to do). Never raises: the client's cancellation stands either way."""
+    token = settings.calendly_token.get_secret_value() if settings.calendly_token else ""
+    if not token or not event_id:
+        return ""
+    uuid = event_id.rstrip("/").rsplit("/", 1)[-1]
+    if not _EVENT_UUID.match(uuid):
+        return "The Calendly event id is not valid; please cancel it in Calendly."
+    # Only to the configured API host: the bearer token goes nowhere else.
+    url = f"{settings.calendly_api_url.rstrip('/')}/scheduled_events/{uuid}/cancellation"
+    try:
+        response = httpx.post(
+            url,
+            json={"reason": reason[:500]},
+            headers={"Authorization": f"Bearer {token}", "Accept": "application/json"},
+            timeout=CALENDLY_TIMEOUT_S,
+        )
+    except httpx.HTTPError:
+        log.warning("cancelling a Calendly event failed", exc_info=True)
+        return "It could not be cancelled in Calendly (no answer); please cancel it there."
+    if response.status_code in (200, 201, 204):
+        return "It was cancelled in Calendly too."
+    if response.status_code == 403 and "already" in response.text.lower():
+        return "It was already cancelled in Calendly."
+    log.warning("Calendly refused a cancellation: %s", response.status_code)
+    return f"Calendly refused to cancel it (HTTP {response.status_code}); please cancel it there."
+
+
+def recent(s: Session, *, actor: User, days: int = 14, limit: int = 10) -> list[dict[str, str]]:
+    """Cancellations by clients in the last `days`, newest first, of the kinds the actor may read (dashboard)."""
+    held = perms(actor)
+    actions = [ACTIONS[k] for k, perm in READ_PERMS.items() if perm in held]
+    if not actions:
+        return []
+    rows = s.exec(
+        select(AuditLog, User)
+        .join(User, col(User.id) == col(AuditLog.actor_id))
+        .where(col(AuditLog.action).in_(actions), User.role == Role.client)
+        .where(col(AuditLog.created_at) >= utcnow() - timedelta(days=days))
+        .order_by(col(AuditLog.created_at).desc(), col(AuditLog.id).desc())
+        .limit(limit)
+    ).all()
+    out = []
+    for entry, client in rows:
+        details = entry.details or {}
+        kind = "Meeting" if entry.action == ACTIONS["meeting"] else "Project"
+        name = " ".join(p for p in (client.first_name, client.last_name) if p) or client.username
+        out.append(
+            {
+                "kind": kind,
+                "name": str(details.get("name") or f"{kind} #{entry.entity_id}"),
+                "client": name,
+                "reason": str(details.get("reason") or ""),
+                "when": entry.created_at.isoformat(),
+            }
+        )
+    return out

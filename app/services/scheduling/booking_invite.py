@@ -1,0 +1,177 @@
+"""iCalendar invitations for in-app bookings, mailed through the outbox to the booker and the organizer.
+
+One UID per meeting; every change raises SEQUENCE, so calendars replace the event (REQUEST) or remove it (CANCEL).
+Times are UTC (DTSTART/DTEND with Z); the letters name the business time zone, the calendar shows the reader's own.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Literal
+from urllib.parse import urlsplit
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from icalendar import Calendar, Event, vCalAddress, vText
+from sqlmodel import Session
+
+from app.core.config import settings
+from app.models.base import utcnow
+from app.models.meeting import Meeting, MeetingType
+from app.models.user import User
+from app.services.platform import company, mail
+
+Method = Literal["REQUEST", "CANCEL"]
+NO_LINK = "The organizer will send you the link to join before the meeting."
+
+
+def uid(m: Meeting) -> str:
+    host = urlsplit(settings.public_url).hostname or "localhost"
+    return f"meeting-{m.id}@{host}"
+
+
+def _cn(value: str) -> str:
+    # A parameter value cannot hold a double quote or a line break; names are typed by visitors.
+    return " ".join(value.replace('"', "'").split())[:100]
+
+
+def _organizer(s: Session, m: Meeting) -> tuple[str, str]:
+    user = s.get(User, m.organizer_id) if m.organizer_id else None
+    if user is not None:
+        return user.email, " ".join(p for p in (user.first_name, user.last_name) if p) or user.username
+    firm = company.profile(s)
+    return firm.email, firm.name
+
+
+def zone() -> ZoneInfo:
+    """The business time zone (set in Settings): meeting types' weekly hours and the letters' times are read in it."""
+    return company.zone()
+
+
+def reader_zone(name: str | None) -> ZoneInfo:
+    """The zone a booker reads times in (the browser's, when the booking page sent a known one), else the business's."""
+    try:
+        return ZoneInfo(name) if name and "/" in name and len(name) <= 64 else zone()
+    except (ZoneInfoNotFoundError, ValueError):
+        return zone()
+
+
+def local_time(value: datetime, tz: ZoneInfo | None = None) -> str:
+    """'Tuesday, December 1, 2026, 10:00 AM EST' in `tz` (default the business time zone)."""
+    local = value.astimezone(tz or zone())
+    return local.strftime("%A, %B %-d, %Y, %-I:%M %p ") + (local.tzname() or str(local.tzinfo))
+
+
+def ics(s: Session, m: Meeting, t: MeetingType | None, method: Method, *, manage_link: str | None = None) -> str:
+    """The meeting as an iCalendar object with `method`."""
+    org_email, org_name = _organizer(s, m)
+    firm = company.profile(s).name
+    cal = Calendar()
+    cal.add("prodid", f"-//{_cn(firm)}//Booking//EN")
+    cal.add("version", "2.0")
+    cal.add("method", method)
+    event = Event()
+    event.add("uid", uid(m))
+    event.add("sequence", m.sequence)
+    event.add("dtstamp", utcnow().astimezone(UTC))
+    event.add("dtstart", m.start_time.astimezone(UTC))
+    event.add("dtend", m.end_time.astimezone(UTC))
+    event.add("summary", f"{t.name if t else m.meeting_type or 'Meeting'} with {firm}")
+    details = [f"Join: {m.meeting_url}" if m.meeting_url else NO_LINK]
+    if manage_link:
+        details.append(f"Reschedule or cancel: {manage_link}")
+    event.add("description", "\n".join(details))
+    organizer = vCalAddress(f"mailto:{org_email}")
+    organizer.params["cn"] = vText(_cn(org_name))
+    event.add("organizer", organizer)
+    attendee = vCalAddress(f"mailto:{m.booker_email}")
+    attendee.params["cn"] = vText(_cn(m.booker_name or m.booker_email or ""))
+    attendee.params["role"] = vText("REQ-PARTICIPANT")
+    attendee.params["partstat"] = vText("ACCEPTED")
+    event.add("attendee", attendee)
+    if m.meeting_url:
+        event.add("location", m.meeting_url)
+        event.add("url", m.meeting_url)
+    event.add("status", "CANCELLED" if method == "CANCEL" else "CONFIRMED")
+    cal.add_component(event)
+    return cal.to_ical().decode()
+
+
+def _letter(
+    m: Meeting, t: MeetingType | None, method: Method, manage_link: str | None, *, staff: bool, tz: ZoneInfo
+) -> tuple[str, str]:
+    kind = t.name if t else m.meeting_type or "Meeting"
+    when = local_time(m.start_time, tz)
+    if method == "CANCEL":
+        subject = f"Cancelled: {kind} on {when}"
+        lead = f"The {kind} with {m.booker_name} was cancelled." if staff else f"Your {kind} has been cancelled."
+    elif m.sequence > 0:
+        subject = f"Updated: {kind} on {when}"
+        lead = f"The {kind} with {m.booker_name} has a new time." if staff else f"Your {kind} has a new time."
+    else:
+        subject = f"Confirmed: {kind} on {when}"
+        lead = f"{m.booker_name} booked a {kind}." if staff else f"Your {kind} with {company.cached().name} is booked."
+    minutes = int((m.end_time - m.start_time).total_seconds() // 60)
+    lines = [lead, "", f"When: {when} ({minutes} minutes)"]
+    if method != "CANCEL":
+        lines.append(f"Join: {m.meeting_url}" if m.meeting_url else NO_LINK)
+    if staff:
+        lines += [f"Booked by: {m.booker_name} <{m.booker_email}>"]
+        if m.booker_company:
+            lines.append(f"Company: {m.booker_company}")
+        if m.booker_notes:
+            lines += ["", "Notes:", m.booker_notes]
+    elif manage_link:
+        lines += ["", f"To reschedule or cancel, open: {manage_link}"]
+    lines += ["", "The invitation is attached: open it to add the meeting to your calendar."]
+    return subject, "\n".join(lines) + "\n"
+
+
+def send(
+    s: Session,
+    m: Meeting,
+    t: MeetingType | None,
+    *,
+    method: Method,
+    manage_link: str | None = None,
+    time_zone: str | None = None,
+    public: bool = True,
+) -> None:
+    """Mail the invitation (or its update or cancellation) to the booker and the organizer, in the caller's
+    transaction. The organizer's copy carries no manage link: it belongs to the booker. The booker's letter gives the
+    time in `time_zone` (their browser's, when known), the organizer's in the business time zone.
+
+    `public` (the default: the booking page and its manage links are open to anyone) counts both copies against the
+    outbox's daily caps, the organizer's too: a manage link must not be a way to flood either inbox. Staff changes
+    pass False."""
+    filename = "cancel.ics" if method == "CANCEL" else "invite.ics"
+    content_type = f"text/calendar; method={method}"
+    org_email, _ = _organizer(s, m)
+    staff_to = org_email if m.organizer_id else settings.staff_notify_email
+    for to, staff in ((m.booker_email, False), (staff_to, True)):
+        if not to:
+            continue
+        link = None if staff else manage_link
+        tz = zone() if staff else reader_zone(time_zone)
+        subject, body = _letter(m, t, method, link, staff=staff, tz=tz)
+        attachment = mail.Attachment(filename, content_type, ics(s, m, t, method, manage_link=link))
+        mail.enqueue(s, to=to, subject=subject, text=body, attachments=[attachment], public=public)
+
+
+def ask_to_confirm(
+    s: Session, m: Meeting, t: MeetingType | None, *, confirm_link: str, time_zone: str | None = None
+) -> None:
+    """Mail the booker of an unconfirmed hold the link that confirms it, in the caller's transaction. No invitation
+    and nothing to the organizer: until the address is proven, no calendar holds the meeting."""
+    tz = reader_zone(time_zone)
+    kind = t.name if t else m.meeting_type or "Meeting"
+    when = local_time(m.start_time, tz)
+    until = local_time(m.hold_expires_at or m.start_time, tz)
+    minutes = int((m.end_time - m.start_time).total_seconds() // 60)
+    body = (
+        f"Please confirm your {kind} with {company.cached().name}.\n\n"
+        f"When: {when} ({minutes} minutes)\n\n"
+        f"To confirm it, open: {confirm_link}\n\n"
+        f"We hold this time for you until {until}. If it is not confirmed by then, the time is released.\n"
+        "If you did not book this meeting, ignore this e-mail: nothing is booked without your confirmation.\n"
+    )
+    mail.enqueue(s, to=m.booker_email or "", subject=f"Please confirm: {kind} on {when}", text=body, public=True)
