@@ -26,6 +26,7 @@ from app.models.system import EmailOutbox
 from app.models.user import User
 from app.services.accounts import sessions
 from app.services.platform import mail
+from app.services.platform.mail import Letter
 from scripts.cluster import Cluster, free_port  # what `make run-cluster` runs
 from tests.conftest import PG_ADMIN_URL, TEST_DB_NAME
 from tests.e2e.test_portal import track_errors
@@ -184,7 +185,7 @@ def test_each_message_is_delivered_once(cluster: Cluster, db: Session) -> None:
     subjects = [f"Cluster delivery {n}" for n in range(40)]
     for subject in subjects:
         mail.enqueue(
-            db, public=False, to="once@example.com", subject=subject, text="Delivered by whichever process claims it."
+            db, public=False, to="once@example.com", letter=Letter(subject, "Delivered by whichever process claims it.")
         )
     db.commit()
     deadline = time.monotonic() + 120
