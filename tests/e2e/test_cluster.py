@@ -26,7 +26,6 @@ from app.models.system import EmailOutbox
 from app.models.user import User
 from app.services.accounts import sessions
 from app.services.platform import mail
-from app.services.platform.mail import Letter
 from scripts.cluster import Cluster, free_port  # what `make run-cluster` runs
 from tests.conftest import PG_ADMIN_URL, TEST_DB_NAME
 from tests.e2e.test_portal import track_errors
@@ -184,9 +183,8 @@ def test_each_message_is_delivered_once(cluster: Cluster, db: Session) -> None:
     before = len(sink.messages)
     subjects = [f"Cluster delivery {n}" for n in range(40)]
     for subject in subjects:
-        mail.enqueue(
-            db, public=False, to="once@example.com", letter=Letter(subject, "Delivered by whichever process claims it.")
-        )
+        letter = mail.Letter(subject, "Delivered by whichever process claims it.")
+        mail.enqueue(db, public=False, to="once@example.com", letter=letter)
     db.commit()
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:

@@ -11,7 +11,6 @@ from app.models.base import utcnow
 from app.models.enums import OutboxStatus
 from app.models.system import EmailOutbox
 from app.services.platform import mail
-from app.services.platform.mail import Letter
 from tests.services.test_mail import smtp_settings
 from tests.smtp_sink import SmtpSink
 
@@ -28,7 +27,7 @@ def sink() -> Iterator[SmtpSink]:
 def test_an_attachment_arrives_with_its_type_and_parameters(session: Session, sink: SmtpSink) -> None:
     invite = mail.Attachment("invite.ics", "text/calendar; method=REQUEST", ICS)
     mail.enqueue(
-        session, public=False, to="ann@example.com", letter=Letter("Invite", "See attached"), attachments=[invite]
+        session, public=False, to="ann@example.com", letter=mail.Letter("Invite", "See attached"), attachments=[invite]
     )
     session.commit()
     assert mail.deliver_pending(session, cfg=smtp_settings(sink.port)) == 1
@@ -52,7 +51,7 @@ def test_enqueue_refuses_unsafe_names_and_types(session: Session, filename: str,
             session,
             public=False,
             to="a@example.com",
-            letter=Letter("s", "t"),
+            letter=mail.Letter("s", "t"),
             attachments=[mail.Attachment(filename, content_type, "")],
         )
 
@@ -66,7 +65,7 @@ def test_a_poisoned_attachment_fails_its_row_alone(session: Session, sink: SmtpS
         next_attempt_at=utcnow(),
     )
     session.add(bad)
-    mail.enqueue(session, public=False, to="b@example.com", letter=Letter("Good", "ok"))
+    mail.enqueue(session, public=False, to="b@example.com", letter=mail.Letter("Good", "ok"))
     session.commit()
     assert mail.deliver_pending(session, cfg=smtp_settings(sink.port)) == 1
     assert sink.recipients == [["b@example.com"]]

@@ -29,7 +29,6 @@ from app.models.user import User, VerificationCode
 from app.services.accounts import auth
 from app.services.crm import contact, newsletter
 from app.services.platform import mail, ratelimit
-from app.services.platform.mail import Letter
 from tests import factories as f
 from tests.migrations import migrate
 
@@ -275,7 +274,7 @@ def test_unauthorized_and_too_many_are_the_only_answers(committed: Committed, po
 
 
 def _public_mail(s: Session, _: int) -> bool:
-    queued = mail.enqueue(s, to="race_mail@example.com", letter=Letter("s", "t"), public=True) is not None
+    queued = mail.enqueue(s, to="race_mail@example.com", letter=mail.Letter("s", "t"), public=True) is not None
     s.commit()
     return queued
 
