@@ -183,9 +183,8 @@ def test_each_message_is_delivered_once(cluster: Cluster, db: Session) -> None:
     before = len(sink.messages)
     subjects = [f"Cluster delivery {n}" for n in range(40)]
     for subject in subjects:
-        mail.enqueue(
-            db, public=False, to="once@example.com", subject=subject, text="Delivered by whichever process claims it."
-        )
+        letter = mail.Letter(subject, "Delivered by whichever process claims it.")
+        mail.enqueue(db, public=False, to="once@example.com", letter=letter)
     db.commit()
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:

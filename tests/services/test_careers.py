@@ -292,7 +292,7 @@ def test_application_mails_count_against_the_public_caps(
     monkeypatch.setattr(settings, "public_mail_per_staff_inbox_per_day", caps[STAFF])
     for address, cap in caps.items():
         for _ in range(cap):
-            mail.enqueue(session, to=address, subject="s", text="t", public=True)
+            mail.enqueue(session, to=address, letter=mail.Letter("s", "t"), public=True)
     session.commit()
     careers.submit_application(session, **application(pdf))
     for address, cap in caps.items():

@@ -59,7 +59,7 @@ def test_pruning_runs_when_delivery_fails(
 
 def test_delivery_runs_when_pruning_fails(session: Session, scopes: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(settings, "smtp_host", None)  # delivered to the log
-    row = mail.enqueue(session, public=False, to="m@example.com", subject="Your code", text="t")
+    row = mail.enqueue(session, public=False, to="m@example.com", letter=mail.Letter("Your code", "t"))
     session.commit()
 
     def broken(s: Session, older_than: timedelta = timedelta(days=1)) -> int:

@@ -34,9 +34,8 @@ def smtp_settings(port: int) -> Settings:
 
 
 def test_enqueued_mail_is_delivered_over_smtp(session: Session, sink: SmtpSink) -> None:
-    mail.enqueue(
-        session, public=False, to="ann@example.com", subject="Hello", text="Plain body", html="<p>HTML body</p>"
-    )
+    letter = mail.Letter("Hello", "Plain body", "<p>HTML body</p>")
+    mail.enqueue(session, public=False, to="ann@example.com", letter=letter)
     session.commit()
     assert mail.deliver_pending(session, cfg=smtp_settings(sink.port)) == 1
     [msg] = sink.messages
@@ -56,7 +55,7 @@ def _dead_port() -> int:
 
 def test_mail_waits_and_retries_while_smtp_is_down(session: Session) -> None:
     dead_port = _dead_port()
-    mail.enqueue(session, public=False, to="bob@example.com", subject="Code", text="123456")
+    mail.enqueue(session, public=False, to="bob@example.com", letter=mail.Letter("Code", "123456"))
     session.commit()
     assert mail.deliver_pending(session, cfg=smtp_settings(dead_port)) == 0
     row = session.exec(select(EmailOutbox)).one()
@@ -75,7 +74,7 @@ def test_an_unreachable_server_costs_one_connection_per_pass_not_one_per_message
     session: Session, sink: SmtpSink
 ) -> None:
     for n in range(5):
-        mail.enqueue(session, public=False, to=f"q{n}@example.com", subject=f"Queued {n}", text="t")
+        mail.enqueue(session, public=False, to=f"q{n}@example.com", letter=mail.Letter(f"Queued {n}", "t"))
     session.commit()
     assert mail.deliver_pending(session, cfg=smtp_settings(_dead_port())) == 0
     rows = session.exec(select(EmailOutbox).order_by(EmailOutbox.id)).all()  # type: ignore[arg-type]
@@ -91,15 +90,15 @@ def test_an_unreachable_server_costs_one_connection_per_pass_not_one_per_message
 
 def test_one_pass_delivers_its_messages_over_one_smtp_session(session: Session, sink: SmtpSink) -> None:
     for n in range(20):
-        mail.enqueue(session, public=False, to=f"s{n}@example.com", subject=f"Batch {n}", text="t")
+        mail.enqueue(session, public=False, to=f"s{n}@example.com", letter=mail.Letter(f"Batch {n}", "t"))
     session.commit()
     assert mail.deliver_pending(session, cfg=smtp_settings(sink.port)) == 20
     assert len(sink.messages) == 20 and sink.sessions == 1
 
 
 def test_a_refused_message_does_not_end_the_session_for_the_others(session: Session, sink: SmtpSink) -> None:
-    mail.enqueue(session, public=False, to="refused@example.com", subject="Refused", text="t")
-    mail.enqueue(session, public=False, to="fine@example.com", subject="Fine", text="t")
+    mail.enqueue(session, public=False, to="refused@example.com", letter=mail.Letter("Refused", "t"))
+    mail.enqueue(session, public=False, to="fine@example.com", letter=mail.Letter("Fine", "t"))
     session.commit()
     sink.refuse("550 No such mailbox", to={"refused@example.com"})
     assert mail.deliver_pending(session, cfg=smtp_settings(sink.port)) == 1
@@ -108,7 +107,7 @@ def test_a_refused_message_does_not_end_the_session_for_the_others(session: Sess
 
 def test_mail_is_marked_failed_only_after_the_last_attempt(session: Session, sink: SmtpSink) -> None:
     sink.refuse("451 Try again later")  # reached, but the message is refused: that spends an attempt
-    row = mail.enqueue(session, public=False, to="c@example.com", subject="s", text="t")
+    row = mail.enqueue(session, public=False, to="c@example.com", letter=mail.Letter("s", "t"))
     row.attempts = mail.MAX_ATTEMPTS - 2
     session.commit()
     mail.deliver_pending(session, cfg=smtp_settings(sink.port))
@@ -122,7 +121,7 @@ def test_mail_is_marked_failed_only_after_the_last_attempt(session: Session, sin
 
 
 def test_retry_after_smtp_comes_back(session: Session, sink: SmtpSink) -> None:
-    row = mail.enqueue(session, public=False, to="d@example.com", subject="Later", text="t")
+    row = mail.enqueue(session, public=False, to="d@example.com", letter=mail.Letter("Later", "t"))
     row.attempts = 2
     row.next_attempt_at = utcnow() - timedelta(seconds=1)
     session.commit()
@@ -131,7 +130,7 @@ def test_retry_after_smtp_comes_back(session: Session, sink: SmtpSink) -> None:
 
 
 def test_without_smtp_host_mail_goes_to_the_log(session: Session, caplog: pytest.LogCaptureFixture) -> None:
-    mail.enqueue(session, public=False, to="e@example.com", subject="Your code", text="Your code is 654321")
+    mail.enqueue(session, public=False, to="e@example.com", letter=mail.Letter("Your code", "Your code is 654321"))
     session.commit()
     cfg = Settings(_env_file=None, smtp_host=None)  # type: ignore[call-arg]
     with caplog.at_level(logging.WARNING, logger="app.services.platform.mail"):
@@ -140,14 +139,14 @@ def test_without_smtp_host_mail_goes_to_the_log(session: Session, caplog: pytest
 
 
 def test_uncommitted_mail_is_never_sent(session: Session, sink: SmtpSink) -> None:
-    mail.enqueue(session, public=False, to="f@example.com", subject="Rolled back", text="t")
+    mail.enqueue(session, public=False, to="f@example.com", letter=mail.Letter("Rolled back", "t"))
     session.rollback()
     assert mail.deliver_pending(session, cfg=smtp_settings(sink.port)) == 0
     assert sink.messages == []
 
 
 def test_queue_health_counts(session: Session) -> None:
-    mail.enqueue(session, public=False, to="g@example.com", subject="s", text="t")
+    mail.enqueue(session, public=False, to="g@example.com", letter=mail.Letter("s", "t"))
     session.commit()
     health = mail.queue_health(session)
     assert health["pending"] == 1 and health["failed"] == 0
@@ -164,8 +163,7 @@ def test_header_values_are_made_one_line_at_enqueue(session: Session, sink: Smtp
         session,
         public=False,
         to="h@example.com",
-        subject=f"  Job X{breaker}Bcc: attacker@example.com{breaker}  ",
-        text="t",
+        letter=mail.Letter(f"  Job X{breaker}Bcc: attacker@example.com{breaker}  ", "t"),
     )
     session.commit()
     assert row.subject.startswith("Job X") and row.subject.endswith("Bcc: attacker@example.com")
@@ -177,7 +175,8 @@ def test_header_values_are_made_one_line_at_enqueue(session: Session, sink: Smtp
 
 
 def test_subject_is_capped_to_the_column_on_a_character_boundary(session: Session, sink: SmtpSink) -> None:
-    row = mail.enqueue(session, public=False, to="i@example.com", subject="Meeting: " + "\U0001f600" * 300, text="t")
+    letter = mail.Letter("Meeting: " + "\U0001f600" * 300, "t")
+    row = mail.enqueue(session, public=False, to="i@example.com", letter=letter)
     session.commit()
     assert len(row.subject) == 255 and row.subject.endswith("\U0001f600")
     assert mail.deliver_pending(session, cfg=smtp_settings(sink.port)) == 1
@@ -186,7 +185,10 @@ def test_subject_is_capped_to_the_column_on_a_character_boundary(session: Sessio
 
 def test_unencodable_text_is_repaired_at_enqueue(session: Session, sink: SmtpSink) -> None:
     row = mail.enqueue(
-        session, public=False, to="j@example.com", subject="Hi \ud800", text="Hello \ud800 and \x00 there\nsecond line"
+        session,
+        public=False,
+        to="j@example.com",
+        letter=mail.Letter("Hi \ud800", "Hello \ud800 and \x00 there\nsecond line"),
     )
     session.commit()
     assert row.subject == "Hi \ufffd"
@@ -207,7 +209,7 @@ def test_unencodable_text_is_repaired_at_enqueue(session: Session, sink: SmtpSin
 )
 def test_enqueue_refuses_anything_but_one_address(session: Session, to: str) -> None:
     with pytest.raises(ValueError, match="one valid e-mail address"):
-        mail.enqueue(session, public=False, to=to, subject="s", text="t")
+        mail.enqueue(session, public=False, to=to, letter=mail.Letter("s", "t"))
 
 
 def poisoned_row(session: Session, **fields: str) -> EmailOutbox:
@@ -262,8 +264,8 @@ def test_a_stored_list_of_recipients_is_never_sent(session: Session, sink: SmtpS
 def test_an_unexpected_send_error_is_retried_later_and_does_not_block_the_queue(
     session: Session, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    first = mail.enqueue(session, public=False, to="k@example.com", subject="First", text="t")
-    second = mail.enqueue(session, public=False, to="l@example.com", subject="Second", text="t")
+    first = mail.enqueue(session, public=False, to="k@example.com", letter=mail.Letter("First", "t"))
+    second = mail.enqueue(session, public=False, to="l@example.com", letter=mail.Letter("Second", "t"))
     session.commit()
     tried: list[str] = []
 

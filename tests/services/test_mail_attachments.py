@@ -27,7 +27,7 @@ def sink() -> Iterator[SmtpSink]:
 def test_an_attachment_arrives_with_its_type_and_parameters(session: Session, sink: SmtpSink) -> None:
     invite = mail.Attachment("invite.ics", "text/calendar; method=REQUEST", ICS)
     mail.enqueue(
-        session, public=False, to="ann@example.com", subject="Invite", text="See attached", attachments=[invite]
+        session, public=False, to="ann@example.com", letter=mail.Letter("Invite", "See attached"), attachments=[invite]
     )
     session.commit()
     assert mail.deliver_pending(session, cfg=smtp_settings(sink.port)) == 1
@@ -51,8 +51,7 @@ def test_enqueue_refuses_unsafe_names_and_types(session: Session, filename: str,
             session,
             public=False,
             to="a@example.com",
-            subject="s",
-            text="t",
+            letter=mail.Letter("s", "t"),
             attachments=[mail.Attachment(filename, content_type, "")],
         )
 
@@ -66,7 +65,7 @@ def test_a_poisoned_attachment_fails_its_row_alone(session: Session, sink: SmtpS
         next_attempt_at=utcnow(),
     )
     session.add(bad)
-    mail.enqueue(session, public=False, to="b@example.com", subject="Good", text="ok")
+    mail.enqueue(session, public=False, to="b@example.com", letter=mail.Letter("Good", "ok"))
     session.commit()
     assert mail.deliver_pending(session, cfg=smtp_settings(sink.port)) == 1
     assert sink.recipients == [["b@example.com"]]

@@ -27,7 +27,7 @@ def queued(s: Session, address: str) -> int:
 
 
 def public(s: Session, to: str) -> EmailOutbox | None:
-    row = mail.enqueue(s, to=to, subject="Your code", text="t", public=True)
+    row = mail.enqueue(s, to=to, letter=mail.Letter("Your code", "t"), public=True)
     s.commit()
     return row
 
@@ -44,7 +44,7 @@ def test_staff_mail_is_not_capped(session: Session) -> None:
     for _ in range(CAP):
         public(session, "client@example.com")
     for n in range(CAP * 3):
-        assert mail.enqueue(session, to="client@example.com", subject=f"Invoice {n}", text="t", public=False)
+        assert mail.enqueue(session, to="client@example.com", letter=mail.Letter(f"Invoice {n}", "t"), public=False)
     session.commit()
     assert queued(session, "client@example.com") == CAP * 4
 
@@ -64,7 +64,7 @@ def test_public_mail_has_a_total_cap_too(session: Session, monkeypatch: pytest.M
     monkeypatch.setattr(settings, "public_mail_per_day", 5)
     sent = [public(session, f"many{n}@example.com") for n in range(8)]
     assert [row is not None for row in sent] == [True] * 5 + [False] * 3
-    assert mail.enqueue(session, to="staff-sent@example.com", subject="s", text="t", public=False) is not None
+    assert mail.enqueue(session, to="staff-sent@example.com", letter=mail.Letter("s", "t"), public=False) is not None
 
 
 def test_a_dropped_mail_leaves_the_public_action_standing(session: Session) -> None:

@@ -274,7 +274,7 @@ def test_unauthorized_and_too_many_are_the_only_answers(committed: Committed, po
 
 
 def _public_mail(s: Session, _: int) -> bool:
-    queued = mail.enqueue(s, to="race_mail@example.com", subject="s", text="t", public=True) is not None
+    queued = mail.enqueue(s, to="race_mail@example.com", letter=mail.Letter("s", "t"), public=True) is not None
     s.commit()
     return queued
 

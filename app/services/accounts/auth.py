@@ -17,7 +17,6 @@ from sqlalchemy import delete, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
-from app.core.config import settings
 from app.core.errors import Conflict, Forbidden, Invalid, NotFound, Unauthorized
 from app.core.net import network
 from app.core.permissions import STAFF_ROLES, Role
@@ -33,7 +32,7 @@ from app.services.accounts.users import (
     create_user,
     get_user_by_identifier,
 )
-from app.services.platform import audit, company, mail, ratelimit
+from app.services.platform import audit, letters, mail, ratelimit
 from app.services.platform.schema import Body, Verbatim, parse, problem, required
 
 CODE_TTL = timedelta(minutes=15)
@@ -136,17 +135,8 @@ def issue_code(s: Session, user: User) -> str:
     A stand-in account (see `register`) gets its code stored and mailed to nobody: its address is no mailbox."""
     code = _store_code(s, user)
     if not is_stand_in(user):
-        name = user.first_name or user.username
-        mail.enqueue(
-            s,
-            to=user.email,
-            subject=f"Your {company.profile(s).name} verification code: {code}",
-            public=True,
-            text=(
-                f"Hello {name},\n\nYour verification code is {code}.\nIt expires in 15 minutes.\n\n"
-                f"If you did not create an account at {settings.public_url}, you can ignore this e-mail.\n"
-            ),
-        )
+        letter = letters.render(s, "verification_code", name=user.first_name or user.username, code=code)
+        mail.enqueue(s, to=user.email, letter=letter, public=True)
     s.commit()
     return code
 
@@ -182,20 +172,7 @@ def prune_stand_ins(s: Session, older_than: timedelta = STAND_IN_KEPT) -> int:
 def _tell_owner(s: Session, user: User, address: str) -> None:
     """The register step of a stand-in, in place of the code: the same statements, and a mail to the owner."""
     _store_code(s, user)
-    firm = company.profile(s).name
-    url = settings.public_url
-    mail.enqueue(
-        s,
-        to=address,
-        subject=f"Someone tried to register at {firm} with your e-mail address",
-        public=True,
-        text=(
-            f"Hello,\n\nSomeone (perhaps you) tried to create a {firm} account with this e-mail address. It already "
-            "has an account, so no account was created with it and nothing about yours has changed.\n\n"
-            f"If it was you: sign in at {url}/client-portal. Forgot your password? Choose a new one at "
-            f"{url}/forgot-password.\n\nIf it was not you, you can ignore this e-mail.\n"
-        ),
-    )
+    mail.enqueue(s, to=address, letter=letters.render(s, "registration_attempt"), public=True)
     s.commit()
 
 

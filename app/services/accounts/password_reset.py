@@ -34,7 +34,7 @@ from app.models.system import AuditLog
 from app.models.user import PasswordResetToken, User, VerificationCode
 from app.services.accounts import sessions, users
 from app.services.accounts.account_fields import NewPassword
-from app.services.platform import audit, company, mail, ratelimit
+from app.services.platform import audit, letters, mail, ratelimit
 from app.services.platform.schema import Body, Email, Verbatim, parse, required
 
 LINK_TTL = timedelta(minutes=30)  # a link the owner asked for
@@ -102,33 +102,12 @@ def _kill_links(s: Session, user_id: object) -> None:
     )
 
 
-def _letter(user: User, link: str, reason: Reason, firm: str) -> tuple[str, str]:
+def _letter(s: Session, user: User, link: str, reason: Reason) -> mail.Letter:
     name = user.first_name or user.username
-    if reason == "account_created":
-        subject = f"Welcome to {firm}: set your password"
-        opening = f"An account has been created for you at {firm} (username: {user.username})."
-        action = "To set your password and sign in, open this link"
-    elif reason == "staff_reset":
-        subject = f"Reset your {firm} password"
-        opening = f"A member of the {firm} team started a password reset for your account."
-        action = "To choose a new password, open this link"
-    else:
-        subject = f"Reset your {firm} password"
-        opening = f"Someone (we hope you) asked to reset the password of your {firm} account."
-        action = "To choose a new password, open this link"
     within = _lifetime(LINK_TTLS[reason])
-    if reason == "account_created":
-        closing = (
-            'The link works once. Afterwards, "Forgot password?" on the sign-in page sends a new link whenever '
-            "you need one.\n"
-        )
-    else:
-        closing = (
-            "The link works once. If you did not ask for this, you can ignore this e-mail: your password stays as "
-            "it is.\n"
-        )
-    text = f"Hello {name},\n\n{opening}\n\n{action} within {within}:\n{link}\n\n{closing}"
-    return subject, text
+    return letters.render(
+        s, "password_link", reason=reason, name=name, username=user.username, link=link, within=within
+    )
 
 
 def _store_link(s: Session, account: ColumnElement[bool], reason: Reason) -> str:
@@ -156,20 +135,8 @@ def send_link(s: Session, user: User, *, reason: Reason = "forgot") -> None:
     """Kill the user's earlier links, store a new one and e-mail it; commits. Staff's links (an invitation, a reset
     they started) are not the public's: only "forgot" counts against the outbox's public caps."""
     token = _store_link(s, col(User.id) == user.id, reason)
-    subject, text = _letter(user, _url(token), reason, company.profile(s).name)
-    mail.enqueue(s, to=user.email, subject=subject, text=text, public=reason == "forgot")
+    mail.enqueue(s, to=user.email, letter=_letter(s, user, _url(token), reason), public=reason == "forgot")
     s.commit()
-
-
-def _no_account_letter(address: str, firm: str) -> tuple[str, str]:
-    subject = f"Reset your {firm} password"
-    text = (
-        f"Hello,\n\nSomeone (we hope you) asked to reset the password of a {firm} account for {address}, but this "
-        f"address has no account with us.\n\nIf you have an account, it may use another of your addresses: try that "
-        f"one at {settings.public_url}/forgot-password. To create an account, go to {settings.public_url}/register."
-        "\n\nIf you did not ask for this, you can ignore this e-mail.\n"
-    )
-    return subject, text
 
 
 def request_reset(s: Session, *, data: ResetRequest | Mapping[str, Any], ip: str | None = None) -> str:
@@ -183,12 +150,11 @@ def request_reset(s: Session, *, data: ResetRequest | Mapping[str, Any], ip: str
     ratelimit.hit(s, key=f"reset:email:{address}", limit=REQUESTS_PER_ACCOUNT, window=REQUEST_WINDOW, message=TOO_MANY)
     user = s.exec(select(User).where(User.email == address)).first()
     token = _store_link(s, col(User.email) == address, "forgot")
-    firm = company.profile(s).name
     if user is not None:
-        subject, text = _letter(user, _url(token), "forgot", firm)
+        letter = _letter(s, user, _url(token), "forgot")
     else:
-        subject, text = _no_account_letter(address, firm)
-    mail.enqueue(s, to=address, subject=subject, text=text, public=True)
+        letter = letters.render(s, "password_reset_no_account", address=address)
+    mail.enqueue(s, to=address, letter=letter, public=True)
     s.commit()
     return SENT
 

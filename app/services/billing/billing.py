@@ -18,7 +18,6 @@ from pydantic import AfterValidator, ConfigDict, Field
 from sqlalchemy import func, text
 from sqlmodel import Session, col, select
 
-from app.core.config import settings
 from app.core.db import MAX_ID, get_by_id, valid_id
 from app.core.errors import Invalid, NotFound
 from app.core.permissions import Perm
@@ -29,7 +28,7 @@ from app.models.project import Project
 from app.models.user import User
 from app.services.accounts.admin_users import CLIENT_SEARCH
 from app.services.billing.invoices import invoice_dto
-from app.services.platform import access, audit, company, mail
+from app.services.platform import access, audit, letters, mail
 from app.services.platform import validation as v
 from app.services.platform.csv_export import table
 from app.services.platform.paging import Listing, Ordering, Page, View, one_of
@@ -359,19 +358,15 @@ def issue_invoice(s: Session, *, actor: User, invoice_id: int) -> dict[str, Any]
     invoice.issue_date = invoice.issue_date or date.today()
     client = s.get(User, invoice.client_id)
     if client is not None:
-        firm = company.profile(s).name
-        due = f" It is due on {invoice.due_date:%B %-d, %Y}." if invoice.due_date else ""
-        mail.enqueue(
+        letter = letters.render(
             s,
-            to=client.email,
-            subject=f"Invoice {invoice.invoice_number} from {firm}",
-            public=False,
-            text=(
-                f"Hello {client.first_name or client.username},\n\nInvoice {invoice.invoice_number} for "
-                f"${invoice.total_amount:,.2f} is ready.{due}\n\nView and download it in your client portal: "
-                f"{settings.public_url}/client-portal\n\n{firm}\n"
-            ),
+            "invoice_issued",
+            name=client.first_name or client.username,
+            number=invoice.invoice_number,
+            total=invoice.total_amount,
+            due_date=invoice.due_date,
         )
+        mail.enqueue(s, to=client.email, letter=letter, public=False)
     s.add(invoice)
     audit.record(s, actor=actor, action="invoice.issue", entity=invoice)
     s.commit()

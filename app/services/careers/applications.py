@@ -18,7 +18,7 @@ from app.core.permissions import Perm
 from app.models.careers import JobApplication, JobOpening
 from app.models.enums import ApplicationStatus as S
 from app.models.user import User
-from app.services.platform import audit, company, files, mail
+from app.services.platform import audit, files, letters, mail
 from app.services.platform.access import found, require
 from app.services.platform.csv_export import table
 from app.services.platform.paging import Listing, Ordering, Page, View, one_of
@@ -205,26 +205,12 @@ def update_application(
     return application_dto(a, title)
 
 
-# What an applicant is told when their application moves to these statuses: the subject and the letter, filled in
-# with their first name, the position (" for the JOB-001 position", or nothing) and the company's name.
-LETTERS = {
-    S.interview: (
-        "Interview invitation from {firm}",
-        "Dear {name},\n\nThank you for applying{role} at {firm}. We would like to invite you to an interview; we will "
-        "contact you shortly to find a time that suits you.\n\nKind regards,\n{firm}\n",
-    ),
-    S.rejected: (
-        "Your application to {firm}",
-        "Dear {name},\n\nThank you for your interest{role} at {firm} and for the time you put into your application. "
-        "After careful consideration we will not be moving forward with it.\n\nWe wish you every success.\n{firm}\n",
-    ),
-}
+# The letter (mail_templates/<name>.txt) an applicant gets when their application moves to these statuses.
+LETTERS = {S.interview: "application_interview", S.rejected: "application_rejected"}
 
 
 def _tell_applicant(s: Session, a: JobApplication) -> None:
-    if (letter := LETTERS.get(S(a.status))) is None:
+    if (name := LETTERS.get(S(a.status))) is None:
         return
-    subject, text = letter
-    role = f" for the {a.job_code} position" if a.job_code else ""
-    words = {"name": a.first_name, "role": role, "firm": company.profile(s).name}
-    mail.enqueue(s, to=a.email, subject=subject.format(**words), text=text.format(**words), public=False)
+    letter = letters.render(s, name, first_name=a.first_name, job_code=a.job_code)
+    mail.enqueue(s, to=a.email, letter=letter, public=False)

@@ -19,7 +19,7 @@ from app.core.net import network
 from app.core.permissions import EmployeeType, Role
 from app.models.careers import JobApplication, JobOpening
 from app.models.user import User
-from app.services.platform import company, files, mail, ratelimit
+from app.services.platform import files, letters, mail, ratelimit
 from app.services.platform.rules import normalize_email, one_line, phone_problem
 
 log = logging.getLogger(__name__)
@@ -140,36 +140,17 @@ def _hr_recipients(s: Session) -> list[str]:
 
 
 def _send_mails(s: Session, a: JobApplication, job_title: str | None) -> None:
-    position = job_title or (f"position {a.job_code}" if a.job_code else "a general application")
-    name = f"{a.first_name} {a.last_name}"
+    job = {"job_title": job_title, "job_code": a.job_code}
     recipients = _hr_recipients(s)
     if not recipients:
         log.warning("No HR recipient for application %s (no verified HR employee, STAFF_NOTIFY_EMAIL unset)", a.id)
-    attachments = "resume" + (" and cover letter" if a.cover_letter_path else "")
-    for to in recipients:
-        mail.enqueue(
-            s,
-            to=to,
-            subject=f"New job application: {name} ({position})",
-            public=True,  # anyone can apply: HR's inbox is capped too (by the staff inboxes' cap)
-            text=(
-                f"{name} applied for {position}.\n\nEmail: {a.email}\nPhone: {a.phone}\n"
-                f"LinkedIn: {a.linkedin_url or 'Not provided'}\nFiles: {attachments} (stored privately; not attached)"
-                f"\n\nApplication #{a.id}. Sign in to review it: {settings.public_url}/admin/dashboard\n"
-            ),
-        )
-    firm = company.profile(s).name
-    mail.enqueue(
-        s,
-        to=a.email,
-        subject=f"We received your application - {firm}",
-        public=True,
-        text=(
-            f"Hello {a.first_name},\n\nThank you for applying for {position} at {firm}. "
-            "We have received your application and our team will review it carefully. If your profile matches "
-            f"what we are looking for, we will contact you to arrange next steps.\n\n{firm}\n"
-        ),
-    )
+    else:
+        letter = letters.render(s, "application_for_hr", application=a, name=f"{a.first_name} {a.last_name}", **job)
+        for to in recipients:
+            # Anyone can apply: HR's inbox is capped too (by the staff inboxes' cap).
+            mail.enqueue(s, to=to, letter=letter, public=True)
+    letter = letters.render(s, "application_received", first_name=a.first_name, **job)
+    mail.enqueue(s, to=a.email, letter=letter, public=True)
 
 
 def submit_application(

@@ -19,7 +19,7 @@ from app.core.net import network
 from app.models.enums import InquiryPriority, InquiryStatus
 from app.models.inquiry import ContactInquiry
 from app.services.crm import newsletter as subscriptions  # `newsletter` is also the form's checkbox
-from app.services.platform import company, mail, ratelimit
+from app.services.platform import letters, mail, ratelimit
 from app.services.platform.rules import PHONE_MAX, phone_problem
 from app.services.platform.schema import CHECK_FIELDS, Body, Email, RawText, Text, parse, problem, required
 
@@ -127,17 +127,9 @@ class ContactCreate(Body):
     website: RawText = Field(None, description="The hidden honeypot: people leave it empty.")
 
 
-def _summary(i: ContactInquiry) -> str:
-    rows = [
-        ("Name", i.name),
-        ("Email", i.email),
-        ("Company", i.company),
-        ("Phone", i.phone),
-        ("Service", service_label(i.service_type)),
-        ("Budget", budget_label(i.budget)),
-        ("Newsletter", "Yes" if i.newsletter else "No"),
-    ]
-    return "\n".join(f"{label}: {value}" for label, value in rows if value)
+def _labels(i: ContactInquiry) -> dict[str, str | None]:
+    """The words for the inquiry's choices, for its letters' summary."""
+    return {"service": service_label(i.service_type), "budget": budget_label(i.budget)}
 
 
 def _acknowledge(s: Session, i: ContactInquiry, *, capped: bool = True) -> None:
@@ -147,22 +139,8 @@ def _acknowledge(s: Session, i: ContactInquiry, *, capped: bool = True) -> None:
         log.info("Acknowledgement to %s skipped: daily cap reached (inquiry stored)", i.email)
         return
     echo = i.message if len(i.message) <= ECHO_CHARS else i.message[:ECHO_CHARS].rstrip() + " [...]"
-    newsletter_note = (
-        "\nWe have also sent you a separate e-mail to confirm your newsletter subscription.\n" if i.newsletter else ""
-    )
-    firm = company.profile(s)
-    mail.enqueue(
-        s,
-        to=i.email,
-        subject=f"Thank you for contacting {firm.name}",
-        public=capped,  # staff's "Not spam" is a person's decision, not the form's
-        text=(
-            f"Hello {i.name},\n\nThank you for your inquiry. We've received your message and we'll get back to you "
-            f"within 24 hours.\n\nHere is a summary of what you sent:\n\n{_summary(i)}\n\nProject details:\n{echo}\n"
-            f"{newsletter_note}\nIf anything is urgent, write to {firm.email} or call "
-            f"{firm.phone}.\n\n{firm.name}\n"
-        ),
-    )
+    letter = letters.render(s, "inquiry_received", inquiry=i, echo=echo, **_labels(i))
+    mail.enqueue(s, to=i.email, letter=letter, public=capped)  # staff's "Not spam" is a person's, not the form's
 
 
 def acknowledge_rescued(s: Session, i: ContactInquiry) -> None:
@@ -174,17 +152,9 @@ def _notify_staff(s: Session, i: ContactInquiry) -> None:
     if not settings.staff_notify_email:
         log.info("STAFF_NOTIFY_EMAIL is not set; no staff e-mail for inquiry %s (it is in the admin inbox)", i.id)
         return
-    service = service_label(i.service_type) or "No service chosen"
-    mail.enqueue(
-        s,
-        to=settings.staff_notify_email,
-        subject=f"New inquiry from {i.name} ({service})",
-        public=True,  # anyone can fill in the form: the staff inbox is capped too (by the staff inboxes' cap)
-        text=(
-            f"A new inquiry arrived through the contact form.\n\n{_summary(i)}\n\nProject details:\n{i.message}\n\n"
-            f"Open the inbox: {settings.public_url}/admin/inquiries\n"
-        ),
-    )
+    letter = letters.render(s, "inquiry_for_staff", inquiry=i, **_labels(i))
+    # Anyone can fill in the form: the staff inbox is capped too (by the staff inboxes' cap).
+    mail.enqueue(s, to=settings.staff_notify_email, letter=letter, public=True)
 
 
 def submit_inquiry(s: Session, *, data: ContactCreate | Mapping[str, Any], ip: str | None = None) -> ContactInquiry:

@@ -25,7 +25,7 @@ from app.core.security import token_digest
 from app.models.base import utcnow
 from app.models.enums import SubscriberStatus
 from app.models.inquiry import NewsletterSubscriber
-from app.services.platform import company, mail, ratelimit
+from app.services.platform import letters, mail, ratelimit
 from app.services.platform.schema import Body, Email, RawText, parse, required
 
 CONFIRM_TTL = timedelta(days=7)
@@ -88,19 +88,8 @@ def stage(s: Session, *, email: str, source: str) -> None:
     sub.confirm_token = _digest(token)
     sub.source = source[:30]
     s.add(sub)
-    firm = company.profile(s).name
-    mail.enqueue(
-        s,
-        to=email,
-        subject=f"Please confirm your subscription to {firm} updates",
-        public=True,
-        text=(
-            f"Hello,\n\nPlease confirm that you would like to receive news and updates from {firm} "
-            f"by opening this link:\n\n{confirm_url(token)}\n\n"
-            f"The link works for {CONFIRM_TTL.days} days. If you did not ask to subscribe, simply ignore this e-mail: "
-            "you will not hear from us again.\n"
-        ),
-    )
+    letter = letters.render(s, "newsletter_confirm", confirm_url=confirm_url(token), days=CONFIRM_TTL.days)
+    mail.enqueue(s, to=email, letter=letter, public=True)
 
 
 def _known_source(value: str | None) -> str:

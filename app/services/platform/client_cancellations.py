@@ -21,7 +21,7 @@ from app.core.permissions import STAFF_ROLES, Perm, Role
 from app.models.base import utcnow
 from app.models.system import AuditLog
 from app.models.user import User
-from app.services.platform import mail
+from app.services.platform import letters, mail
 from app.services.platform.access import perms
 
 log = logging.getLogger(__name__)
@@ -61,19 +61,20 @@ def notify_staff(
     """Mail the staff owner that `actor` (a client) cancelled; in the caller's transaction, so it is sent only if the
     cancellation commits."""
     client = " ".join(p for p in (actor.first_name, actor.last_name) if p) or actor.username
-    noun = "meeting" if kind == "meeting" else "project"
-    lines = [f'{client} ({actor.email}) cancelled the {noun} "{name}".']
-    if when:
-        lines.append(f"It was scheduled for {when}.")
-    if reason:
-        lines.append(f"Reason given: {reason}")
-    if calendly:
-        lines.append(calendly)
-    lines.append(f"\nDetails: {settings.public_url}/admin/{'meetings' if kind == 'meeting' else 'content'}")
+    letter = letters.render(
+        s,
+        "client_cancelled",
+        kind=kind,
+        name=name,
+        client=client,
+        client_email=actor.email,
+        when=when,
+        reason=reason,
+        calendly=calendly,
+    )
     for address in _owner_addresses(s, owner_id):
         # A client (not staff) causes it: capped like any mail from outside the staff.
-        subject = f"Client cancelled {noun}: {name}"
-        mail.enqueue(s, to=address, subject=subject, text="\n".join(lines) + "\n", public=True)
+        mail.enqueue(s, to=address, letter=letter, public=True)
 
 
 def cancel_at_calendly(event_id: str | None, reason: str) -> str:

@@ -95,14 +95,21 @@ def _attachment(a: Attachment) -> dict[str, str]:
     return {"filename": a.filename, "content_type": a.content_type, "content": _body_text(a.content)}
 
 
+@dataclass(frozen=True)
+class Letter:
+    """A message's parts: a subject, the text, and an HTML alternative of it (the letters module renders them)."""
+
+    subject: str
+    text: str
+    html: str | None = None
+
+
 def enqueue(
     s: Session,
     *,
     to: str,
-    subject: str,
-    text: str,
+    letter: Letter,
     public: bool,
-    html: str | None = None,
     attachments: Sequence[Attachment] = (),
 ) -> EmailOutbox | None:
     """Add a message to the outbox; it is sent only if the caller's transaction commits.
@@ -111,8 +118,9 @@ def enqueue(
     caps per recipient and in total; past either it is dropped (logged) and None returned. Every caller must say,
     so no sender the public can reach is left uncapped by default.
 
-    Subjects are built from names, job codes and titles that visitors and staff type: they are made one line here,
-    the one place every message passes, so no stored row can carry a header that fails to build or injects another.
+    Letters come from `letters.render` (their templates). Subjects are built from names, job codes and titles that
+    visitors and staff type: they are made one line here, the one place every message passes, so no stored row can
+    carry a header that fails to build or injects another.
     Attachments are text only, with a plain file name and a `text/*` type, checked here and again when built.
     """
     address = recipient(to)
@@ -121,9 +129,9 @@ def enqueue(
         return None
     message = EmailOutbox(
         to_address=address,
-        subject=header_text(subject),
-        body_text=_body_text(text),
-        body_html=_body_text(html) if html is not None else None,
+        subject=header_text(letter.subject),
+        body_text=_body_text(letter.text),
+        body_html=_body_text(letter.html) if letter.html is not None else None,
         attachments=[_attachment(a) for a in attachments],
         next_attempt_at=utcnow(),
     )

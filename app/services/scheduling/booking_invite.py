@@ -18,7 +18,7 @@ from app.core.config import settings
 from app.models.base import utcnow
 from app.models.meeting import Meeting, MeetingType
 from app.models.user import User
-from app.services.platform import company, mail
+from app.services.platform import company, letters, mail
 
 Method = Literal["REQUEST", "CANCEL"]
 NO_LINK = "The organizer will send you the link to join before the meeting."
@@ -97,33 +97,22 @@ def ics(s: Session, m: Meeting, t: MeetingType | None, method: Method, *, manage
 
 
 def _letter(
-    m: Meeting, t: MeetingType | None, method: Method, manage_link: str | None, *, staff: bool, tz: ZoneInfo
-) -> tuple[str, str]:
-    kind = t.name if t else m.meeting_type or "Meeting"
-    when = local_time(m.start_time, tz)
-    if method == "CANCEL":
-        subject = f"Cancelled: {kind} on {when}"
-        lead = f"The {kind} with {m.booker_name} was cancelled." if staff else f"Your {kind} has been cancelled."
-    elif m.sequence > 0:
-        subject = f"Updated: {kind} on {when}"
-        lead = f"The {kind} with {m.booker_name} has a new time." if staff else f"Your {kind} has a new time."
-    else:
-        subject = f"Confirmed: {kind} on {when}"
-        lead = f"{m.booker_name} booked a {kind}." if staff else f"Your {kind} with {company.cached().name} is booked."
-    minutes = int((m.end_time - m.start_time).total_seconds() // 60)
-    lines = [lead, "", f"When: {when} ({minutes} minutes)"]
-    if method != "CANCEL":
-        lines.append(f"Join: {m.meeting_url}" if m.meeting_url else NO_LINK)
+    s: Session, m: Meeting, t: MeetingType | None, method: Method, manage_link: str | None, *, staff: bool, tz: ZoneInfo
+) -> mail.Letter:
+    """The booker's letter (with their manage link) or the organizer's copy (who booked, and their notes)."""
+    change = "cancelled" if method == "CANCEL" else "updated" if m.sequence > 0 else "confirmed"
+    context = {
+        "change": change,
+        "kind": t.name if t else m.meeting_type or "Meeting",
+        "when": local_time(m.start_time, tz),
+        "minutes": int((m.end_time - m.start_time).total_seconds() // 60),
+        "meeting_url": m.meeting_url,
+        "booker_name": m.booker_name,
+    }
     if staff:
-        lines += [f"Booked by: {m.booker_name} <{m.booker_email}>"]
-        if m.booker_company:
-            lines.append(f"Company: {m.booker_company}")
-        if m.booker_notes:
-            lines += ["", "Notes:", m.booker_notes]
-    elif manage_link:
-        lines += ["", f"To reschedule or cancel, open: {manage_link}"]
-    lines += ["", "The invitation is attached: open it to add the meeting to your calendar."]
-    return subject, "\n".join(lines) + "\n"
+        extra = {"booker_email": m.booker_email, "booker_company": m.booker_company, "booker_notes": m.booker_notes}
+        return letters.render(s, "booking_for_organizer", **context, **extra)
+    return letters.render(s, "booking_for_booker", **context, manage_link=manage_link)
 
 
 def send(
@@ -152,9 +141,9 @@ def send(
             continue
         link = None if staff else manage_link
         tz = zone() if staff else reader_zone(time_zone)
-        subject, body = _letter(m, t, method, link, staff=staff, tz=tz)
+        letter = _letter(s, m, t, method, link, staff=staff, tz=tz)
         attachment = mail.Attachment(filename, content_type, ics(s, m, t, method, manage_link=link))
-        mail.enqueue(s, to=to, subject=subject, text=body, attachments=[attachment], public=public)
+        mail.enqueue(s, to=to, letter=letter, attachments=[attachment], public=public)
 
 
 def ask_to_confirm(
@@ -163,15 +152,13 @@ def ask_to_confirm(
     """Mail the booker of an unconfirmed hold the link that confirms it, in the caller's transaction. No invitation
     and nothing to the organizer: until the address is proven, no calendar holds the meeting."""
     tz = reader_zone(time_zone)
-    kind = t.name if t else m.meeting_type or "Meeting"
-    when = local_time(m.start_time, tz)
-    until = local_time(m.hold_expires_at or m.start_time, tz)
-    minutes = int((m.end_time - m.start_time).total_seconds() // 60)
-    body = (
-        f"Please confirm your {kind} with {company.cached().name}.\n\n"
-        f"When: {when} ({minutes} minutes)\n\n"
-        f"To confirm it, open: {confirm_link}\n\n"
-        f"We hold this time for you until {until}. If it is not confirmed by then, the time is released.\n"
-        "If you did not book this meeting, ignore this e-mail: nothing is booked without your confirmation.\n"
+    letter = letters.render(
+        s,
+        "booking_confirm_request",
+        kind=t.name if t else m.meeting_type or "Meeting",
+        when=local_time(m.start_time, tz),
+        until=local_time(m.hold_expires_at or m.start_time, tz),
+        minutes=int((m.end_time - m.start_time).total_seconds() // 60),
+        confirm_link=confirm_link,
     )
-    mail.enqueue(s, to=m.booker_email or "", subject=f"Please confirm: {kind} on {when}", text=body, public=True)
+    mail.enqueue(s, to=m.booker_email or "", letter=letter, public=True)

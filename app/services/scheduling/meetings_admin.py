@@ -15,7 +15,6 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import aliased
 from sqlmodel import Session, col, select
 
-from app.core.config import settings
 from app.core.db import MAX_ID, get_by_id
 from app.core.errors import Conflict, Invalid, NotFound
 from app.core.permissions import Perm
@@ -24,7 +23,7 @@ from app.models.enums import MeetingStatus
 from app.models.meeting import Meeting, MeetingType
 from app.models.project import Project
 from app.models.user import User
-from app.services.platform import audit, mail
+from app.services.platform import audit, letters, mail
 from app.services.platform import validation as v
 from app.services.platform.access import require
 from app.services.platform.paging import Listing, Page, View, of_client, one_of
@@ -162,20 +161,20 @@ def _values(s: Session, body: MeetingUpdate, meeting: Meeting | None) -> dict[st
     return out
 
 
-def _tell_client(s: Session, meeting: Meeting, subject: str, lead: str) -> None:
+def _tell_client(s: Session, meeting: Meeting, *, moved: bool) -> None:
     client = s.get(User, meeting.client_id) if meeting.client_id else None
     if client is None:
         return
-    when = meeting.start_time.strftime("%A, %B %-d, %Y at %-I:%M %p UTC")
-    join = f"\nJoin link: {meeting.meeting_url}" if meeting.meeting_url else ""
-    mail.enqueue(
+    letter = letters.render(
         s,
-        to=client.email,
-        subject=f"{subject}: {meeting.title}",
-        public=False,
-        text=f"Hello {client.first_name or client.username},\n\n{lead}\n\n{meeting.title}\n{when}{join}\n\n"
-        f"See your meetings in the client portal: {settings.public_url}/client-portal\n",
+        "meeting_for_client",
+        moved=moved,
+        name=client.first_name or client.username,
+        title=meeting.title,
+        when=meeting.start_time.strftime("%A, %B %-d, %Y at %-I:%M %p UTC"),
+        meeting_url=meeting.meeting_url,
     )
+    mail.enqueue(s, to=client.email, letter=letter, public=False)
 
 
 def create_meeting(s: Session, *, actor: User, data: MeetingCreate | Mapping[str, Any]) -> dict[str, Any]:
@@ -184,7 +183,7 @@ def create_meeting(s: Session, *, actor: User, data: MeetingCreate | Mapping[str
     meeting = Meeting(organizer_id=actor.id, **_values(s, parse(MeetingCreate, data), None))
     s.add(meeting)
     s.flush()
-    _tell_client(s, meeting, "Meeting scheduled", "A meeting has been scheduled for you:")
+    _tell_client(s, meeting, moved=False)
     audit.record(s, actor=actor, action="meeting.create", entity=meeting)
     s.commit()
     return meeting_dto(meeting)
@@ -210,7 +209,7 @@ def update_meeting(
         kind = s.get(MeetingType, meeting.meeting_type_id) if meeting.meeting_type_id else None
         booking_invite.send(s, meeting, kind, method="REQUEST", public=False)
     elif meeting.start_time != before:
-        _tell_client(s, meeting, "Meeting moved", "Your meeting has a new time:")
+        _tell_client(s, meeting, moved=True)
     s.add(meeting)
     try:
         s.flush()
