@@ -10,7 +10,6 @@ from app.models.billing import InvoiceItem
 from app.models.enums import Role
 from app.models.inquiry import ContactInquiry
 from app.services.billing.invoices import InvoiceItemPublic, InvoicePublic, invoice_dto
-from app.services.crm.admin_inquiries import InquiryPublic, inquiry_dto
 from app.services.platform import audit
 from app.services.platform.audit import AuditEntry
 from app.services.projects.projects import MilestonePublic, ProjectPublic, project_dto
@@ -46,11 +45,8 @@ def test_the_answer_models_carry_every_key_of_the_services_records(session: Sess
     assert set(meeting_dto(meeting)) == _keys(MeetingPublic)
     MeetingPublic.model_validate(meeting_dto(meeting))
 
-    inquiry = ContactInquiry(name="Pat", email="pat@example.com", message="Hello")
-    session.add(inquiry)
+    session.add(ContactInquiry(name="Pat", email="pat@example.com", message="Hello"))  # for the analytics figures
     session.commit()
-    assert set(inquiry_dto(inquiry)) == _keys(InquiryPublic)
-    InquiryPublic.model_validate(inquiry_dto(inquiry))
 
     admin = f.user(session, "public_models_admin", role=Role.admin)
     audit.record(session, actor=admin, action="user.update", entity=client, details={"fields": ["phone"]})
