@@ -19,6 +19,7 @@ from app.models.enums import ApplicationStatus, EmployeeType, ProductCategory, P
 from app.models.project import Organization
 from app.models.user import User
 from app.services.careers import applications
+from app.services.careers.applications import OpeningChoice
 from app.services.catalogue import products
 from app.services.projects import organizations, projects
 from tests import factories as f
@@ -271,23 +272,23 @@ def test_applications_page_search_filters_and_sort(session: Session) -> None:
 
     page = applications.list_applications(session, actor=hr, search=tag, page_size=2)
     assert (page.total, page.pages) == (5, 3)
-    assert [a["first_name"] for a in page.data] == ["Robin4", "Robin3"]  # newest first
+    assert [a.first_name for a in page.data] == ["Robin4", "Robin3"]  # newest first
     assert applications.list_applications(session, actor=hr, search=tag, page=9, page_size=2).data == []
     oldest = applications.list_applications(session, actor=hr, search=tag, sort="oldest", page_size=1)
-    assert [a["first_name"] for a in oldest.data] == ["Robin0"]
+    assert [a.first_name for a in oldest.data] == ["Robin0"]
     # Name (also "first last"), e-mail and the job (code or title) are searched; opening and status filter.
     assert applications.list_applications(session, actor=hr, search=f"Robin2 Tester{tag}").total == 1
     assert applications.list_applications(session, actor=hr, search=f"robin3.{tag}@").total == 1
     by_title = applications.list_applications(session, actor=hr, search=f"gardener {tag}")
-    assert by_title.total == 3 and {a["job_title"] for a in by_title.data} == {f"Gardener {tag}"}
+    assert by_title.total == 3 and {a.job_title for a in by_title.data} == {f"Gardener {tag}"}
     assert applications.list_applications(session, actor=hr, search=tag, job_code=code).total == 3
     reviewing = applications.list_applications(session, actor=hr, search=tag, status="reviewing")
-    assert [a["first_name"] for a in reviewing.data] == ["Robin1"]
+    assert [a.first_name for a in reviewing.data] == ["Robin1"]
     with pytest.raises(Invalid):
         applications.list_applications(session, actor=hr, status="hired")
 
     choices = applications.opening_choices(session, actor=hr)
-    assert {"code": code, "label": f"Gardener {tag} ({code})"} in choices
+    assert OpeningChoice(code=code, label=f"Gardener {tag} ({code})") in choices
 
 
 def test_applications_need_applications_read(session: Session) -> None:

@@ -231,9 +231,7 @@ def create_product(s: Session, *, actor: User, data: ProductCreate | Mapping[str
     return _with_prices(s, [product], active_prices_only=False, actor=actor)[0]
 
 
-def update_product(
-    s: Session, *, actor: User, product_id: int, data: ProductUpdate | Mapping[str, Any]
-) -> ProductView:
+def update_product(s: Session, *, actor: User, product_id: int, data: ProductUpdate | Mapping[str, Any]) -> ProductView:
     """Change the fields sent (products:write)."""
     require(actor, Perm.products_write, "update products")
     product = _get(s, product_id)
