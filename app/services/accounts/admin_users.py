@@ -20,7 +20,7 @@ import uuid
 from collections.abc import Iterator, Mapping
 from typing import Annotated, Any, Unpack
 
-from pydantic import AfterValidator, ConfigDict, Field, ValidationInfo
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationInfo
 from sqlalchemy import func
 from sqlmodel import Session, col, select
 
@@ -510,12 +510,20 @@ CLIENT_SEARCH = (
 )
 
 
-def _client_choice(u: User) -> dict[str, str]:
+class ClientChoice(BaseModel):
+    """A client as the staff forms' pickers offer it: its id (text), the option's label and the client's name."""
+
+    id: str
+    label: str
+    name: str
+
+
+def _client_choice(u: User) -> ClientChoice:
     name = " ".join(p for p in (u.first_name, u.last_name) if p)
     label = f"{name} (@{u.username})" if name else u.username
     if u.company:
         label = f"{label} · {u.company}"
-    return {"id": str(u.id), "label": label, "name": name or u.username}
+    return ClientChoice(id=str(u.id), label=label, name=name or u.username)
 
 
 def _may_pick_clients(actor: User) -> None:
@@ -523,8 +531,8 @@ def _may_pick_clients(actor: User) -> None:
         raise Forbidden("You don't have permission to view clients")
 
 
-def client_choices(s: Session, *, actor: User, search: str = "", limit: int) -> list[dict[str, str]]:
-    """Client accounts as {id, label, name} for the pickers of the staff forms (projects, invoices, meetings), by
+def client_choices(s: Session, *, actor: User, search: str = "", limit: int) -> list[ClientChoice]:
+    """Client accounts for the pickers of the staff forms (projects, invoices, meetings), by
     username; `search` matches username, e-mail, names or company, `limit` caps the count (at most 100).
 
     The limit is mandatory: a picker offers the first matches and a search box narrows them, so no state ever holds
@@ -538,8 +546,8 @@ def client_choices(s: Session, *, actor: User, search: str = "", limit: int) -> 
     return [_client_choice(u) for u in s.exec(query).all()]
 
 
-def client_choice(s: Session, *, actor: User, client_id: str) -> dict[str, str] | None:
-    """One client as the pickers show it ({id, label, name}), or None when `client_id` is not a client: the choice an
+def client_choice(s: Session, *, actor: User, client_id: str) -> ClientChoice | None:
+    """One client as the pickers show it, or None when `client_id` is not a client: the choice an
     existing record keeps whatever the picker's search offers."""
     _may_pick_clients(actor)
     try:

@@ -10,6 +10,7 @@ import reflex as rx
 from app.core.db import MAX_ID
 from app.core.permissions import has_perm
 from app.services.accounts import admin_users
+from app.services.accounts.admin_users import ClientChoice
 from app.ui.admin.state import as_actor
 from app.ui.admin.widgets import BTN_DANGER, BTN_SECONDARY, CARD, ICON_BTN, INPUT, alert, dialog, dialog_actions
 from app.ui.format import long_date
@@ -108,7 +109,7 @@ def timestamp_text(value: str) -> str:
     return f"{long_date(moment)} at {hour}:{moment:%M} {'AM' if moment.hour < 12 else 'PM'} UTC"
 
 
-async def load_clients(actor: Any, *, search: str = "", limit: int) -> list[dict[str, str]]:
+async def load_clients(actor: Any, *, search: str = "", limit: int) -> list[ClientChoice]:
     """The client picker's choices (those matching `search`, at most `limit`, which is mandatory: no state holds every
     client); empty when the actor may not see them (the server decides anyway)."""
     try:
