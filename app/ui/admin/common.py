@@ -9,6 +9,7 @@ import reflex as rx
 
 from app.core.db import MAX_ID
 from app.core.permissions import has_perm
+from app.models.user import UserPublic
 from app.services.accounts import admin_users
 from app.services.accounts.admin_users import ClientChoice
 from app.ui.admin.state import as_actor
@@ -91,8 +92,8 @@ def add_row_button(label: str, on_click: Any, **props: Any) -> rx.Component:
     )
 
 
-def holds(user: dict[str, Any], perm: str) -> bool:
-    return bool(user) and has_perm(user.get("effective_permissions", []), perm)
+def holds(user: UserPublic | None, perm: str) -> bool:
+    return user is not None and has_perm(user.effective_permissions, perm)
 
 
 def day_text(value: Any) -> str:

@@ -14,10 +14,11 @@ from typing import Any, ClassVar
 
 import reflex as rx
 
-from app.core.permissions import EMPLOYEE_TYPE_LABELS, Perm, has_perm
+from app.core.permissions import EMPLOYEE_TYPE_LABELS, Perm
 from app.models.user import UserPublic
 from app.services.accounts import admin_users
 from app.services.accounts.admin_users import UserRow
+from app.ui.admin.common import holds
 from app.ui.admin.dialogs import Dialogs
 from app.ui.admin.paged import PagedList, SectionListing, export_url
 from app.ui.admin.state import AdminState
@@ -138,12 +139,11 @@ class AccountsMixin(Dialogs, PagedList[AccountRow], AdminState, mixin=True):
 
     @rx.var
     def can_create_clients(self) -> bool:
-        perms = self.user.get("effective_permissions", [])
-        return has_perm(perms, Perm.clients_create) or has_perm(perms, Perm.users_manage)
+        return holds(self.user, Perm.clients_create) or holds(self.user, Perm.users_manage)
 
     @rx.var
     def can_manage(self) -> bool:
-        return has_perm(self.user.get("effective_permissions", []), Perm.users_manage)
+        return holds(self.user, Perm.users_manage)
 
     # --- create ------------------------------------------------------------------------------------------------
 

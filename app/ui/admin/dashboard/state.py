@@ -6,12 +6,13 @@ import dataclasses
 
 import reflex as rx
 
-from app.core.permissions import Perm, Role, has_perm
+from app.core.permissions import Perm, Role
 from app.services.operations import health
 from app.services.operations.health import HealthReport
 from app.services.platform.client_cancellations import CancellationPublic
 from app.services.reporting import dashboard
 from app.ui import routes
+from app.ui.admin.common import holds
 from app.ui.admin.state import AdminState
 from app.ui.format import long_date
 
@@ -99,8 +100,8 @@ class DashboardState(AdminState):
 
     @rx.var
     def shows_users(self) -> bool:
-        return has_perm(self.user.get("effective_permissions", []), Perm.users_read)
+        return holds(self.user, Perm.users_read)
 
     @rx.var
     def shows_sessions(self) -> bool:
-        return has_perm(self.user.get("effective_permissions", []), Perm.analytics_read)
+        return holds(self.user, Perm.analytics_read)

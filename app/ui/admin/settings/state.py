@@ -10,7 +10,7 @@ import reflex as rx
 from app.core.permissions import Perm, has_perm
 from app.services.platform import audit
 from app.services.platform.audit import AuditEntry
-from app.ui.admin.common import timestamp_text
+from app.ui.admin.common import holds, timestamp_text
 from app.ui.admin.state import AdminState
 from app.ui.format import long_date
 
@@ -69,15 +69,15 @@ class SettingsState(AdminState):
 
     @rx.var
     def can_audit(self) -> bool:
-        return has_perm(self.user.get("effective_permissions", []), Perm.audit_read)
+        return holds(self.user, Perm.audit_read)
 
     @rx.var
     def member_since(self) -> str:
-        return long_date(self.user.get("created_at") or "")
+        return long_date(self.user.created_at) if self.user else ""
 
     @rx.var
     def permission_list(self) -> list[str]:
-        return sorted(self.user.get("effective_permissions", []))
+        return sorted(self.user.effective_permissions) if self.user else []
 
     @rx.event
     async def load(self) -> None:
