@@ -19,7 +19,7 @@ def test_public_health_answers_only_the_status(client: TestClient) -> None:
 
 
 def test_public_health_is_503_when_the_database_is_down(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(health, "_database", lambda: {"status": "down", "error": "OperationalError"})
+    monkeypatch.setattr(health, "_database", lambda: health.DatabaseHealth(status="down", error="OperationalError"))
     r = client.get("/api/health")
     assert r.status_code == 503
     assert r.json() == {"status": "unavailable"}

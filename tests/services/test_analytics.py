@@ -59,7 +59,7 @@ def test_report_matches_the_data(db: Session) -> None:
     analyst = f.user(s, "analyst", role=Role.employee, employee_type=EmployeeType.marketing_lead)
     # Projects by status is today's picture of every project, not the period's, and the UI handler tests commit
     # projects to the shared database: count what this test adds, whatever ran before it.
-    before = analytics.report(s, actor=analyst, start=date(2026, 3, 2), end=date(2026, 3, 31))["projects_by_status"]
+    before = analytics.report(s, actor=analyst, start=date(2026, 3, 2), end=date(2026, 3, 31)).projects_by_status
     client = f.user(s, "converted", email="a@example.com")
     inquiry(s, "2026-03-03", "a@example.com", "web-development")
     inquiry(s, "2026-03-04", "b@example.com", "web-development", status="resolved")
@@ -82,7 +82,7 @@ def test_report_matches_the_data(db: Session) -> None:
     application(s, "2026-04-02", "JOB-002")
     s.commit()
 
-    r = analytics.report(s, actor=analyst, start=date(2026, 3, 2), end=date(2026, 3, 31))
+    r = analytics.report(s, actor=analyst, start=date(2026, 3, 2), end=date(2026, 3, 31)).model_dump()
     assert r["inquiries_total"] == 3
     assert sorted((x["week"], x["status"], x["count"]) for x in r["inquiries_by_week_status"]) == [
         ("2026-03-02", "new", 1),

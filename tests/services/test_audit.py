@@ -21,11 +21,11 @@ def test_recent_lists_newest_first_with_actor_names_and_respects_the_limit(sessi
 
     rows = audit.recent(session, actor=admin, limit=3)
 
-    assert [r["action"] for r in rows] == ["test.system", "test.action2", "test.action1"]
-    assert rows[0]["actor"] == "system"
-    assert rows[1]["actor"] == "auditor_admin"
-    assert rows[1]["entity_type"] == "users" and rows[1]["entity_id"] == str(target.id)
-    assert rows[1]["ip_address"] == "10.0.0.9" and rows[1]["details"] == {"n": 2}
+    assert [r.action for r in rows] == ["test.system", "test.action2", "test.action1"]
+    assert rows[0].actor == "system"
+    assert rows[1].actor == "auditor_admin"
+    assert rows[1].entity_type == "users" and rows[1].entity_id == str(target.id)
+    assert rows[1].ip_address == "10.0.0.9" and rows[1].details == {"n": 2}
 
 
 @pytest.mark.parametrize(

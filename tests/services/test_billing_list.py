@@ -124,16 +124,15 @@ def test_client_choices_search_on_the_server_and_are_capped(session: Session, cf
         f.user(session, f"picker_{i:02d}", first_name="Pat", last_name=f"Number{i}", company="Picker Co")
     f.user(session, "picker_staff", role=Role.employee, employee_type=EmployeeType.hr)
     capped = admin_users.client_choices(session, actor=cfo, search="picker", limit=5)
-    assert [c["label"].split("@")[1][:9] for c in capped] == [f"picker_{i:02d}" for i in range(5)]
-    assert set(capped[0]) == {"id", "label", "name"}  # the shape the other sections' pickers use
-    assert capped[0]["label"] == "Pat Number0 (@picker_00) · Picker Co" and capped[0]["name"] == "Pat Number0"
+    assert [c.label.split("@")[1][:9] for c in capped] == [f"picker_{i:02d}" for i in range(5)]
+    assert capped[0].label == "Pat Number0 (@picker_00) · Picker Co" and capped[0].name == "Pat Number0"
     assert len(admin_users.client_choices(session, actor=cfo, search="pat number1", limit=50)) == 3  # 1, 10, 11
     assert len(admin_users.client_choices(session, actor=cfo, search="picker", limit=10_000)) == 12  # at most 100
     picked = admin_users.client_choices(session, actor=cfo, search="picker", limit=50)
-    assert len(picked) == 12 and all(c["label"] != "picker_staff" for c in picked)
+    assert len(picked) == 12 and all(c.label != "picker_staff" for c in picked)
     with pytest.raises(TypeError):  # no unlimited list: every picker says how many it shows
         admin_users.client_choices(session, actor=cfo, search="picker")  # type: ignore[call-arg]
-    one = admin_users.client_choice(session, actor=cfo, client_id=capped[3]["id"])
+    one = admin_users.client_choice(session, actor=cfo, client_id=capped[3].id)
     assert one == capped[3]  # an existing record's client, as the picker shows it
     assert admin_users.client_choice(session, actor=cfo, client_id="not-an-id") is None
     staff = session.exec(select(User).where(User.username == "picker_staff")).one()
@@ -141,7 +140,7 @@ def test_client_choices_search_on_the_server_and_are_capped(session: Session, cf
     with pytest.raises(Forbidden):  # every staff type holds one of the picker's permissions; clients none
         admin_users.client_choices(session, actor=f.user(session, "client_picker"), search="picker", limit=5)
     with pytest.raises(Forbidden):
-        admin_users.client_choice(session, actor=f.user(session, "client_picker2"), client_id=capped[0]["id"])
+        admin_users.client_choice(session, actor=f.user(session, "client_picker2"), client_id=capped[0].id)
 
 
 def test_project_choices_are_one_clients_for_billing_writers(session: Session, cfo: User, world: dict) -> None:

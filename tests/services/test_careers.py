@@ -109,9 +109,9 @@ def stored_files(root: Path) -> list[Path]:
 def test_open_jobs_and_lookup(session: Session, job: JobOpening) -> None:
     session.add(JobOpening(code="JOB-009", title="Closed", department="X", location="Y", is_active=False))
     session.commit()
-    assert [j["id"] for j in careers.list_open_jobs(session)] == ["JOB-001"]
+    assert [j.id for j in careers.list_open_jobs(session)] == ["JOB-001"]
     found = careers.get_job(session, "JOB-001")
-    assert found is not None and found["title"] == "Senior Full-Stack Developer" and found["type"] == "Full-time"
+    assert found is not None and found.title == "Senior Full-Stack Developer" and found.type == "Full-time"
     assert careers.get_job(session, "JOB-009") is None and careers.get_job(session, "nope") is None
 
 

@@ -69,7 +69,7 @@ def test_a_client_cancelling_a_project_tells_the_shared_box_and_the_dashboard(se
 
     manager = f.user(session, "pm1", role=Role.employee, employee_type=EmployeeType.product_manager)
     rows = client_cancellations.recent(session, actor=manager)
-    assert [(r["kind"], r["name"], r["client"]) for r in rows] == [("Project", "Harbor website", "cancel_client3")]
+    assert [(r.kind, r.name, r.client) for r in rows] == [("Project", "Harbor website", "cancel_client3")]
     hr = f.user(session, "hr_reader", role=Role.employee, employee_type=EmployeeType.hr)
     assert client_cancellations.recent(session, actor=hr) == []  # HR reads meetings, not projects
 
@@ -163,5 +163,5 @@ def test_the_dashboard_summary_carries_the_cancellations(session: Session) -> No
     meeting = f.meeting(session, client, title="Roadmap review")
     meetings.cancel_meeting(session, actor=client, meeting_id=meeting.id, reason="Sick")
     admin = f.user(session, "dash_admin", role=Role.admin)
-    [row] = dashboard.summary(session, actor=admin)["client_cancellations"]
-    assert (row["kind"], row["name"], row["reason"]) == ("Meeting", "Roadmap review", "Sick")
+    [row] = dashboard.summary(session, actor=admin).client_cancellations
+    assert (row.kind, row.name, row.reason) == ("Meeting", "Roadmap review", "Sick")

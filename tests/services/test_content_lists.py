@@ -14,11 +14,12 @@ from sqlmodel import Session
 from app.core.errors import Forbidden, Invalid
 from app.models.base import utcnow
 from app.models.careers import JobApplication, JobOpening
-from app.models.commerce import Price, Product
+from app.models.commerce import Order, OrderItem, Price, Product
 from app.models.enums import ApplicationStatus, EmployeeType, ProductCategory, ProjectStatus, ProjectType, Role
 from app.models.project import Organization
 from app.models.user import User
 from app.services.careers import applications
+from app.services.careers.applications import OpeningChoice
 from app.services.catalogue import products
 from app.services.projects import organizations, projects
 from tests import factories as f
@@ -189,18 +190,39 @@ def test_products_page_search_sort_and_prices(session: Session) -> None:
 
     page = products.list_products(session, actor=cfo, search=tag, page_size=2)
     assert (page.total, page.pages) == (5, 3)
-    assert [p["name"] for p in page.data] == [f"{tag} Product 0", f"{tag} Product 1"]
-    assert [x["amount"] for x in page.data[0]["prices"]] == ["5.00", "10.00"]  # every price, staff see them all
+    assert [p.name for p in page.data] == [f"{tag} Product 0", f"{tag} Product 1"]
+    assert [x.amount for x in page.data[0].prices] == ["5.00", "10.00"]  # every price, staff see them all
     assert products.list_products(session, actor=cfo, search=tag, page=4, page_size=2).data == []
     newest = products.list_products(session, actor=cfo, search=tag, sort="newest", page_size=1)
-    assert [p["name"] for p in newest.data] == [f"{tag} Product 4"]  # inactive ones too
+    assert [p.name for p in newest.data] == [f"{tag} Product 4"]  # inactive ones too
     training = products.list_products(session, actor=cfo, search="training", page_size=100)
-    assert {p["name"] for p in training.data if p["name"].startswith(tag)} == {f"{tag} Product 0", f"{tag} Product 1"}
+    assert {p.name for p in training.data if p.name.startswith(tag)} == {f"{tag} Product 0", f"{tag} Product 1"}
     assert products.list_products(session, actor=cfo, search="service package", page_size=100).total >= 3
 
     public = products.list_active_products(session, search=tag, page_size=100)
-    assert public.total == 4 and all(p["is_active"] for p in public.data)
-    assert [x["amount"] for x in public.data[0]["prices"]] == ["10.00"]  # only active prices
+    assert public.total == 4 and all(p.is_active for p in public.data)
+    assert [x.amount for x in public.data[0].prices] == ["10.00"]  # only active prices
+
+
+def test_products_say_who_may_delete_them(session: Session) -> None:
+    """`can_delete` is the delete rule, computed once: the actor writes products and the product was never ordered
+    (an ordered one is deactivated instead, and its delete is refused)."""
+    tag = _tag()
+    kept, spare = Product(name=f"{tag} Ordered"), Product(name=f"{tag} Spare")
+    _add(session, kept, spare)
+    client = f.user(session, f"client_{tag}")
+    order = Order(order_number=f"ORD-{tag}", client_id=client.id)
+    _add(session, order)
+    _add(session, OrderItem(order_id=order.id or 0, product_id=kept.id or 0))
+    writer = _staff(session, EmployeeType.product_manager)  # products:write
+
+    flags = {p.name: p.can_delete for p in products.list_products(session, actor=writer, search=tag).data}
+    assert flags == {f"{tag} Ordered": False, f"{tag} Spare": True}
+    reader = _staff(session, EmployeeType.marketing_lead)  # products:read only: may delete neither
+    assert not any(p.can_delete for p in products.list_products(session, actor=reader, search=tag).data)
+    with pytest.raises(Invalid):
+        products.delete_product(session, actor=writer, product_id=kept.id or 0)
+    assert products.update_product(session, actor=writer, product_id=spare.id or 0, data={}).can_delete
 
 
 def test_products_need_products_read(session: Session) -> None:
@@ -250,23 +272,23 @@ def test_applications_page_search_filters_and_sort(session: Session) -> None:
 
     page = applications.list_applications(session, actor=hr, search=tag, page_size=2)
     assert (page.total, page.pages) == (5, 3)
-    assert [a["first_name"] for a in page.data] == ["Robin4", "Robin3"]  # newest first
+    assert [a.first_name for a in page.data] == ["Robin4", "Robin3"]  # newest first
     assert applications.list_applications(session, actor=hr, search=tag, page=9, page_size=2).data == []
     oldest = applications.list_applications(session, actor=hr, search=tag, sort="oldest", page_size=1)
-    assert [a["first_name"] for a in oldest.data] == ["Robin0"]
+    assert [a.first_name for a in oldest.data] == ["Robin0"]
     # Name (also "first last"), e-mail and the job (code or title) are searched; opening and status filter.
     assert applications.list_applications(session, actor=hr, search=f"Robin2 Tester{tag}").total == 1
     assert applications.list_applications(session, actor=hr, search=f"robin3.{tag}@").total == 1
     by_title = applications.list_applications(session, actor=hr, search=f"gardener {tag}")
-    assert by_title.total == 3 and {a["job_title"] for a in by_title.data} == {f"Gardener {tag}"}
+    assert by_title.total == 3 and {a.job_title for a in by_title.data} == {f"Gardener {tag}"}
     assert applications.list_applications(session, actor=hr, search=tag, job_code=code).total == 3
     reviewing = applications.list_applications(session, actor=hr, search=tag, status="reviewing")
-    assert [a["first_name"] for a in reviewing.data] == ["Robin1"]
+    assert [a.first_name for a in reviewing.data] == ["Robin1"]
     with pytest.raises(Invalid):
         applications.list_applications(session, actor=hr, status="hired")
 
     choices = applications.opening_choices(session, actor=hr)
-    assert {"code": code, "label": f"Gardener {tag} ({code})"} in choices
+    assert OpeningChoice(code=code, label=f"Gardener {tag} ({code})") in choices
 
 
 def test_applications_need_applications_read(session: Session) -> None:

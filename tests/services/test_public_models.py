@@ -10,13 +10,9 @@ from app.models.billing import InvoiceItem
 from app.models.enums import Role
 from app.models.inquiry import ContactInquiry
 from app.services.billing.invoices import InvoiceItemPublic, InvoicePublic, invoice_dto
-from app.services.crm.admin_inquiries import InquiryPublic, inquiry_dto
 from app.services.platform import audit
-from app.services.platform.audit import AuditEntry
 from app.services.projects.projects import MilestonePublic, ProjectPublic, project_dto
 from app.services.reporting import analytics, dashboard
-from app.services.reporting.analytics import AnalyticsReport
-from app.services.reporting.dashboard import DashboardSummary
 from app.services.scheduling.meetings import MeetingPublic, meeting_dto
 from tests import factories as f
 
@@ -46,21 +42,16 @@ def test_the_answer_models_carry_every_key_of_the_services_records(session: Sess
     assert set(meeting_dto(meeting)) == _keys(MeetingPublic)
     MeetingPublic.model_validate(meeting_dto(meeting))
 
-    inquiry = ContactInquiry(name="Pat", email="pat@example.com", message="Hello")
-    session.add(inquiry)
+    session.add(ContactInquiry(name="Pat", email="pat@example.com", message="Hello"))  # for the analytics figures
     session.commit()
-    assert set(inquiry_dto(inquiry)) == _keys(InquiryPublic)
-    InquiryPublic.model_validate(inquiry_dto(inquiry))
 
     admin = f.user(session, "public_models_admin", role=Role.admin)
     audit.record(session, actor=admin, action="user.update", entity=client, details={"fields": ["phone"]})
     session.commit()
+    # The audit log, the dashboard and analytics return their answer models themselves (typed, no keys to drift).
     entry = audit.recent(session, actor=admin, limit=1)[0]
-    assert set(entry) == _keys(AuditEntry)
+    assert (entry.action, entry.actor, entry.details) == ("user.update", admin.username, {"fields": ["phone"]})
     figures = dashboard.summary(session, actor=admin)
-    assert set(figures) | {"system"} == _keys(DashboardSummary)
-    DashboardSummary.model_validate({**figures, "system": {}})
-    figures = analytics.report(session, actor=admin)
-    assert set(figures) == _keys(AnalyticsReport)
-    shown = AnalyticsReport.model_validate(figures)
+    assert figures.total_users and figures.total_users >= 2 and figures.active_sessions is not None
+    shown = analytics.report(session, actor=admin)
     assert shown.inquiries_total >= 1 and shown.inquiries_by_week_service and shown.billing_by_month

@@ -35,11 +35,11 @@ def test_a_created_service_shows_on_the_public_page_with_its_features_cleaned(se
     made = site_admin.create_item(session, actor=editor, kind="services", data=SERVICE)
     assert made["features"] == ["ETL pipelines", "Data warehouses", "Streaming"]
     assert made["is_active"] is True and made["popular"] is True and made["sort_order"] == 7
-    card = next(c for c in site_content.services(session) if c["slug"] == "data-engineering")
-    assert card["title"] == "Data Engineering" and card["icon"] == "database"
+    card = next(c for c in site_content.services(session) if c.slug == "data-engineering")
+    assert card.title == "Data Engineering" and card.icon == "database"
 
     site_admin.update_item(session, actor=editor, kind="services", item_id=made["id"], data={"is_active": False})
-    assert all(c["slug"] != "data-engineering" for c in site_content.services(session))
+    assert all(c.slug != "data-engineering" for c in site_content.services(session))
     row = site_admin.list_items(session, actor=editor, kind="services")
     assert any(r["slug"] == "data-engineering" and r["title"] == "Data Engineering" for r in row)  # partial update
 
@@ -86,7 +86,7 @@ def test_testimonial_rules(session: Session, editor) -> None:
     )  # fmt: skip
     assert made["date"] == "2026-03-01" and made["verified"] is True
     featured = site_content.featured_testimonials(session)
-    assert any(t["name"] == "Ann Lee" and t["rating"] == 4 for t in featured)
+    assert any(t.name == "Ann Lee" and t.rating == 4 for t in featured)
 
 
 def test_portfolio_link_must_be_a_web_address_and_category_a_filter(session: Session, editor) -> None:
@@ -108,7 +108,8 @@ def test_job_ids_are_unique_upper_case_and_applications_survive_a_removed_openin
            "employment_type": "Contract", "requirements": ["Pytest", "Playwright"]}  # fmt: skip
     made = site_admin.create_item(session, actor=editor, kind="jobs", data=job)
     assert made["code"] == "JOB-900"
-    assert careers.get_job(session, "JOB-900")["requirements"] == ["Pytest", "Playwright"]
+    opening = careers.get_job(session, "JOB-900")
+    assert opening is not None and opening.requirements == ["Pytest", "Playwright"]
     with pytest.raises(Invalid) as caught:
         site_admin.create_item(session, actor=editor, kind="jobs", data={**job, "code": "JOB-900"})
     assert caught.value.errors == {"code": "Job ID is already used"}

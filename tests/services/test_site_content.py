@@ -21,8 +21,8 @@ def test_services_in_order_without_inactive_ones(session: Session) -> None:
     session.add(Service(slug="c", title="Hidden", description="d", is_active=False))
     session.commit()
     cards = site_content.services(session)
-    assert [c["title"] for c in cards] == ["BI Reports", "Web Development"]
-    assert cards[1]["popular"] is True and cards[0]["features"] == ["Power BI"]
+    assert [c.title for c in cards] == ["BI Reports", "Web Development"]
+    assert cards[1].popular is True and cards[0].features == ["Power BI"]
 
 
 def test_portfolio_filter_and_publication(session: Session) -> None:
@@ -32,9 +32,9 @@ def test_portfolio_filter_and_publication(session: Session) -> None:
     session.add(PortfolioProject(title="Shop", description="d", category="Web Development"))
     session.add(PortfolioProject(title="Draft", description="d", category="Healthcare", is_published=False))
     session.commit()
-    assert [p["title"] for p in site_content.portfolio_projects(session)] == ["Clinic", "Shop"]
+    assert [p.title for p in site_content.portfolio_projects(session)] == ["Clinic", "Shop"]
     healthcare = site_content.portfolio_projects(session, category="Healthcare")
-    assert [p["title"] for p in healthcare] == ["Clinic"] and healthcare[0]["isActive"] is True
+    assert [p.title for p in healthcare] == ["Clinic"] and healthcare[0].live is True
     assert site_content.portfolio_projects(session, category="IoT") == []  # the page shows "Be Our First"
 
 
@@ -47,14 +47,14 @@ def test_random_testimonials_pick_k_of_the_published_ones(session: Session) -> N
     seen: set[str] = set()
     for _ in range(20):
         picked = site_content.random_testimonials(session)
-        assert len(picked) == 3 and len({t["name"] for t in picked}) == 3
-        seen.update(t["name"] for t in picked)
+        assert len(picked) == 3 and len({t.name for t in picked}) == 3
+        seen.update(t.name for t in picked)
     assert seen <= {f"Client {n}" for n in range(10)}
     assert len(seen) > 3  # a different pick per visit
-    json.dumps(picked)  # JSON-safe: dates are ISO strings
-    assert picked[0]["date"].startswith("2025-03-")
+    json.dumps([t.model_dump() for t in picked])  # JSON-safe: dates are ISO strings
+    assert (picked[0].date or "").startswith("2025-03-")
     featured = site_content.featured_testimonials(session)
-    assert [(t["name"], t["role"], t["company"]) for t in featured] == [("Fixed", "CEO", "Acme")]
+    assert [(t.name, t.role, t.company) for t in featured] == [("Fixed", "CEO", "Acme")]
 
 
 def test_team_members_and_open_jobs(session: Session) -> None:
@@ -64,5 +64,5 @@ def test_team_members_and_open_jobs(session: Session) -> None:
     session.add(JobOpening(code="JOB-002", title="UI/UX Designer", department="Design", location="Remote"))
     session.commit()
     team = site_content.team_members(session)
-    assert [(m["name"], m["initials"]) for m in team] == [("Marcus Reed", "MR"), ("Elena Vasquez", "EV")]
-    assert [j["id"] for j in site_content.open_jobs(session)] == ["JOB-002"]
+    assert [(m.name, m.initials) for m in team] == [("Marcus Reed", "MR"), ("Elena Vasquez", "EV")]
+    assert [j.id for j in site_content.open_jobs(session)] == ["JOB-002"]

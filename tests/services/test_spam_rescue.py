@@ -29,10 +29,10 @@ def test_not_spam_moves_it_to_new_and_acknowledges_once(session: Session) -> Non
     assert inquiry.is_spam and _acks(session, inquiry.email) == 0
     admin = f.user(session, "spam_admin", role=Role.admin)
     spam_list = admin_inquiries.list_inquiries(session, actor=admin, spam=True)
-    assert [row["id"] for row in spam_list.data] == [inquiry.id]
+    assert [row.id for row in spam_list.data] == [inquiry.id]
 
     dto = admin_inquiries.update_inquiry(session, actor=admin, inquiry_id=inquiry.id, data={"is_spam": False})
-    assert dto["is_spam"] is False and dto["status"] == InquiryStatus.new
+    assert dto.is_spam is False and dto.status == InquiryStatus.new
     assert _acks(session, inquiry.email) == 1
     assert admin_inquiries.list_inquiries(session, actor=admin, spam=True).total == 0
 

@@ -27,7 +27,7 @@ from app.models.content import TeamMember
 from app.models.enums import EmployeeType, InquiryStatus, Role
 from app.models.inquiry import ContactInquiry
 from app.models.system import EmailOutbox
-from app.models.user import User
+from app.models.user import User, UserPublic
 from app.services.accounts import sessions
 from app.ui.admin.clients.state import ClientsState
 from app.ui.admin.dashboard.state import DashboardState
@@ -259,7 +259,7 @@ def test_a_revoked_session_is_refused_even_with_its_cookie(db: Session) -> None:
     token = _token(db, admin)
     sessions.revoke_all(db, admin.id)  # e.g. logout elsewhere, password reset, idle timeout
     state = _state(UsersState, token)
-    state.user = {"id": str(admin.id)}  # the tab still shows the old display data
+    state.user = UserPublic.of(admin)  # the tab still shows the old display data
     username = _name("late")
     _call(state, "submit_create", {**NEW_EMPLOYEE, "username": username, "email": f"{username}@example.com"})
     assert _user_named(db, username) is None

@@ -185,7 +185,7 @@ async def test_an_ended_session_drops_what_the_tab_had_loaded(engine: Engine, wo
     with Session(engine) as s:
         sessions.end(s, access_token=token, refresh_token=None)  # logout elsewhere in this browser
     await portal.on_load()
-    assert portal.user == {} and not portal.is_client
+    assert portal.user is None and not portal.is_client
     assert projects.projects == [] and projects.loading
 
 

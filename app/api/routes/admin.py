@@ -197,7 +197,7 @@ def update_inquiry(
 async def dashboard_summary(user: StaffUser, s: SessionDep) -> dict[str, Any]:
     """The dashboard cards: users, live sessions and system status from real checks."""
     figures = await run_in_threadpool(dashboard.summary, s, actor=user)
-    return {**figures, "system": await health.check()}
+    return {**figures.model_dump(), "system": (await health.check()).as_json()}
 
 
 AuditLimit = Annotated[int, Query(description="How many entries, newest first: 1 to 500 (clamped into range).")]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from datetime import date
-from typing import Any
 
 from fastapi import APIRouter
 
@@ -20,6 +19,6 @@ router = APIRouter(tags=["content"])
 @router.get("/admin/analytics", response_model=AnalyticsReport)
 def analytics_report(
     user: CurrentUser, s: SessionDep, start: date | None = None, end: date | None = None
-) -> dict[str, Any]:
+) -> AnalyticsReport:
     """The analytics figures for a period (default: the last 90 days; analytics:read)."""
     return analytics.report(s, actor=user, start=start, end=end)

@@ -20,7 +20,7 @@ import uuid
 from collections.abc import Iterator, Mapping
 from typing import Annotated, Any, Unpack
 
-from pydantic import AfterValidator, ConfigDict, Field, ValidationInfo
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationInfo
 from sqlalchemy import func
 from sqlmodel import Session, col, select
 
@@ -101,11 +101,16 @@ USER_COLUMNS = (
 )  # fmt: skip
 
 
-def _user_row(u: User) -> dict[str, Any]:
-    return UserPublic.of(u).model_dump(mode="json")
+class UserRow(UserPublic):
+    """An account as one staff member sees it in the lists: what that actor may do with it, by the rules of this
+    module (not in the REST answer, whose model is `UserPublic`)."""
+
+    can_edit: bool = False  # update_user would not refuse the account itself (its fields are judged on saving)
+    can_delete: bool = False  # delete_user would not refuse it
+    can_reset_password: bool = False  # send_reset_link would not refuse it (the hourly cap aside)
 
 
-USERS = Listing(_user_row, USER_SORTS, USER_SEARCH)
+USERS = Listing(lambda u: u, USER_SORTS, USER_SEARCH)
 
 
 def _users(actor: User, *, role: str, verified: bool | None) -> Any:
@@ -122,16 +127,30 @@ def export_users(
 ) -> Iterator[str]:
     """Every user (or client, with role="client") the list shows with these filters, as CSV text in pieces."""
     query = _users(actor, role=role, verified=verified)
-    rows = USERS.stream(s, query, **order)
+    rows = (UserPublic.of(u).model_dump(mode="json") for u in USERS.stream(s, query, **order))
     return table(USER_COLUMNS, rows)
 
 
 def list_users(
     s: Session, *, actor: User, role: str = "", verified: bool | None = None, **view: Unpack[View]
-) -> Page[dict[str, Any]]:
-    """A page of users filtered in SQL by text (username, e-mail, names, company), role and verification."""
+) -> Page[UserRow]:
+    """A page of users filtered in SQL by text (username, e-mail, names, company), role and verification; each says
+    what the actor may do with it."""
     query = _users(actor, role=role, verified=verified)
-    return USERS.page(s, query, **view)
+    page = USERS.page(s, query, **view)
+    last_admin = _admin_count(s) <= 1
+    kept = _with_records(s, [u.id for u in page.data if u.role == Role.client])
+    return page.with_data(
+        [
+            UserRow(
+                **UserPublic.of(u).model_dump(),
+                can_edit=_may_manage(actor, u),
+                can_delete=_delete_refusal(actor, u, last_admin=last_admin) is None and u.id not in kept,
+                can_reset_password=_reset_refusal(actor, u) is None,
+            )
+            for u in page.data
+        ]
+    )
 
 
 def _raise_invalid(errors: dict[str, str]) -> None:
@@ -306,6 +325,27 @@ def _may_manage(actor: User, target: User) -> bool:
     return _can(actor, Perm.users_manage) and target.role != Role.admin
 
 
+def _delete_refusal(actor: User, target: User, *, last_admin: bool) -> str | None:
+    """Why `actor` may not delete `target` (before its records are looked at), or None. `last_admin`: whether there
+    is one admin only."""
+    if target.id == actor.id:
+        return "You cannot delete your own account"
+    if not _may_manage(actor, target):
+        return f"You don't have permission to delete this {'client' if target.role == Role.client else 'user'}"
+    if target.role == Role.admin and last_admin:
+        return "The last admin cannot be deleted"
+    return None
+
+
+def _with_records(s: Session, client_ids: list[uuid.UUID]) -> set[uuid.UUID]:
+    """Which of these clients have a project or an invoice: those records are kept, so the account is too."""
+    if not client_ids:
+        return set()
+    projects = s.exec(select(Project.client_id).where(col(Project.client_id).in_(client_ids))).all()
+    invoices = s.exec(select(Invoice.client_id).where(col(Invoice.client_id).in_(client_ids))).all()
+    return {*projects, *invoices}
+
+
 def _may_manage_some(actor: User, doing: str) -> None:
     """Refuse, before any lookup, an actor who may manage nobody: ids are not probed by the 404s of a lookup."""
     if actor.role != Role.admin and not _can(actor, Perm.users_manage):
@@ -369,21 +409,30 @@ def update_user(
     return target
 
 
-def _reset_target(s: Session, actor: User, user_id: uuid.UUID | str) -> User:
-    """Admins reset anyone's password; users:reset_password non-admins'; clients:reset_password clients' only; and
-    nobody an account holding permissions they lack."""
-    resetters = (Perm.users_reset_password, Perm.clients_reset_password)
-    if actor.role != Role.admin and not any(_can(actor, perm) for perm in resetters):
-        raise Forbidden(NO_RESET)  # before the lookup: no probing of ids
-    target = _get(s, user_id)
+def _reset_refusal(actor: User, target: User) -> str | None:
+    """Why `actor` may not reset `target`'s password, or None: admins reset anyone's; users:reset_password
+    non-admins'; clients:reset_password clients' only; and nobody an account holding permissions they lack."""
     allowed = (
         actor.role == Role.admin
         or (target.role != Role.admin and _can(actor, Perm.users_reset_password))
         or (target.role == Role.client and _can(actor, Perm.clients_reset_password))
     )
     if not allowed:
-        raise Forbidden(NO_RESET)
-    _check_sign_in_change(actor, target)
+        return NO_RESET
+    try:
+        _check_sign_in_change(actor, target)
+    except Forbidden as exc:
+        return exc.message
+    return None
+
+
+def _reset_target(s: Session, actor: User, user_id: uuid.UUID | str) -> User:
+    resetters = (Perm.users_reset_password, Perm.clients_reset_password)
+    if actor.role != Role.admin and not any(_can(actor, perm) for perm in resetters):
+        raise Forbidden(NO_RESET)  # before the lookup: no probing of ids
+    target = _get(s, user_id)
+    if refusal := _reset_refusal(actor, target):
+        raise Forbidden(refusal)
     return target
 
 
@@ -421,13 +470,8 @@ def delete_user(s: Session, *, actor: User, user_id: uuid.UUID | str, ip: str | 
     """Delete an account; never one's own, never the last admin, never a client whose records must be kept."""
     _may_manage_some(actor, "delete this user")
     target = _get(s, user_id)
-    if target.id == actor.id:
-        raise Forbidden("You cannot delete your own account")
-    if not _may_manage(actor, target):
-        noun = "client" if target.role == Role.client else "user"
-        raise Forbidden(f"You don't have permission to delete this {noun}")
-    if target.role == Role.admin and _admin_count(s) <= 1:
-        raise Forbidden("The last admin cannot be deleted")
+    if refusal := _delete_refusal(actor, target, last_admin=target.role == Role.admin and _admin_count(s) <= 1):
+        raise Forbidden(refusal)
     active = s.exec(
         select(Project.id).where(
             Project.client_id == target.id,
@@ -466,12 +510,20 @@ CLIENT_SEARCH = (
 )
 
 
-def _client_choice(u: User) -> dict[str, str]:
+class ClientChoice(BaseModel):
+    """A client as the staff forms' pickers offer it: its id (text), the option's label and the client's name."""
+
+    id: str
+    label: str
+    name: str
+
+
+def _client_choice(u: User) -> ClientChoice:
     name = " ".join(p for p in (u.first_name, u.last_name) if p)
     label = f"{name} (@{u.username})" if name else u.username
     if u.company:
         label = f"{label} · {u.company}"
-    return {"id": str(u.id), "label": label, "name": name or u.username}
+    return ClientChoice(id=str(u.id), label=label, name=name or u.username)
 
 
 def _may_pick_clients(actor: User) -> None:
@@ -479,8 +531,8 @@ def _may_pick_clients(actor: User) -> None:
         raise Forbidden("You don't have permission to view clients")
 
 
-def client_choices(s: Session, *, actor: User, search: str = "", limit: int) -> list[dict[str, str]]:
-    """Client accounts as {id, label, name} for the pickers of the staff forms (projects, invoices, meetings), by
+def client_choices(s: Session, *, actor: User, search: str = "", limit: int) -> list[ClientChoice]:
+    """Client accounts for the pickers of the staff forms (projects, invoices, meetings), by
     username; `search` matches username, e-mail, names or company, `limit` caps the count (at most 100).
 
     The limit is mandatory: a picker offers the first matches and a search box narrows them, so no state ever holds
@@ -494,8 +546,8 @@ def client_choices(s: Session, *, actor: User, search: str = "", limit: int) -> 
     return [_client_choice(u) for u in s.exec(query).all()]
 
 
-def client_choice(s: Session, *, actor: User, client_id: str) -> dict[str, str] | None:
-    """One client as the pickers show it ({id, label, name}), or None when `client_id` is not a client: the choice an
+def client_choice(s: Session, *, actor: User, client_id: str) -> ClientChoice | None:
+    """One client as the pickers show it, or None when `client_id` is not a client: the choice an
     existing record keeps whatever the picker's search offers."""
     _may_pick_clients(actor)
     try:

@@ -71,28 +71,35 @@ class ApplicationPublic(BaseModel):
     created_at: str
 
 
-def application_dto(a: JobApplication, job_title: str | None = None) -> dict[str, Any]:
-    return {
-        "id": a.id,
-        "job_code": a.job_code,
-        "job_title": job_title,
-        "first_name": a.first_name,
-        "last_name": a.last_name,
-        "email": a.email,
-        "phone": a.phone,
-        "linkedin_url": a.linkedin_url,
-        "status": str(a.status),
-        "next_statuses": sorted(str(x) for x in NEXT[S(a.status)]),
-        "notes": a.notes,
-        "resume_filename": a.resume_filename,
-        "cover_letter_filename": a.cover_letter_filename,
-        "created_at": a.created_at.isoformat(),
-    }
+class OpeningChoice(BaseModel):
+    """An opening applications were made to, as the list's filter offers it."""
+
+    code: str
+    label: str
+
+
+def application_public(a: JobApplication, job_title: str | None = None) -> ApplicationPublic:
+    return ApplicationPublic(
+        id=a.id or 0,
+        job_code=a.job_code,
+        job_title=job_title,
+        first_name=a.first_name,
+        last_name=a.last_name,
+        email=a.email,
+        phone=a.phone,
+        linkedin_url=a.linkedin_url,
+        status=str(a.status),
+        next_statuses=sorted(str(x) for x in NEXT[S(a.status)]),
+        notes=a.notes,
+        resume_filename=a.resume_filename,
+        cover_letter_filename=a.cover_letter_filename,
+        created_at=a.created_at.isoformat(),
+    )
 
 
 def list_applications(
     s: Session, *, actor: User, job_code: str = "", status: str = "", **view: Unpack[View]
-) -> Page[dict[str, Any]]:
+) -> Page[ApplicationPublic]:
     """A page of applications (newest first unless sorted), by opening and status, searched in the applicant's name,
     e-mail and the job (code or title) (applications:read)."""
     query = _applications(actor, job_code=job_code, status=status)
@@ -111,8 +118,8 @@ APPLICATION_COLUMNS = (
 )  # fmt: skip
 
 
-def _application_row(row: Any) -> dict[str, Any]:
-    return application_dto(row[0], row[1])
+def _application_row(row: Any) -> ApplicationPublic:
+    return application_public(row[0], row[1])
 
 
 APPLICATIONS = Listing(_application_row, APPLICATION_SORTS, APPLICATION_SEARCH)
@@ -133,12 +140,12 @@ def export_applications(
 ) -> Iterator[str]:
     """Every application the list shows with these filters, as CSV text in pieces (checked before the first)."""
     query = _applications(actor, job_code=job_code, status=status)
-    rows = APPLICATIONS.stream(s, query, **order)
+    rows = (row.model_dump() for row in APPLICATIONS.stream(s, query, **order))
     return table(APPLICATION_COLUMNS, rows)
 
 
-def opening_choices(s: Session, *, actor: User) -> list[dict[str, str]]:
-    """The openings applications were made to ({code, label}, by code), for the list's filter (applications:read)."""
+def opening_choices(s: Session, *, actor: User) -> list[OpeningChoice]:
+    """The openings applications were made to (by code), for the list's filter (applications:read)."""
     require(actor, Perm.applications_read, "access job applications")
     rows = s.exec(
         select(JobApplication.job_code, func.max(JobOpening.title))
@@ -149,7 +156,7 @@ def opening_choices(s: Session, *, actor: User) -> list[dict[str, str]]:
         .limit(OPENINGS_MAX)
     ).all()
     return [
-        {"code": code, "label": f"{title} ({code})" if title and title != code else code}
+        OpeningChoice(code=code, label=f"{title} ({code})" if title and title != code else code)
         for code, title in rows
         if code
     ]
@@ -181,7 +188,7 @@ def open_document(s: Session, *, actor: User, application_id: int, which: str) -
 
 def update_application(
     s: Session, *, actor: User, application_id: int, data: ApplicationUpdate | Mapping[str, Any]
-) -> dict[str, Any]:
+) -> ApplicationPublic:
     """Move an application along the workflow and/or change its notes (applications:write)."""
     require(actor, Perm.applications_write, "access job applications")
     a = _get(s, application_id)
@@ -202,7 +209,7 @@ def update_application(
     audit.record(s, actor=actor, action="application.update", entity=a, details={"status": str(a.status)})
     s.commit()
     title = s.get(JobOpening, a.job_opening_id).title if a.job_opening_id else None  # type: ignore[union-attr]
-    return application_dto(a, title)
+    return application_public(a, title)
 
 
 # The letter (mail_templates/<name>.txt) an applicant gets when their application moves to these statuses.

@@ -11,6 +11,7 @@ from datetime import timedelta
 from typing import Any
 from urllib.parse import urlsplit
 
+from pydantic import BaseModel
 from sqlmodel import Session, col, select
 
 from app.core.config import settings
@@ -41,34 +42,48 @@ REQUIRED = {
 }
 
 
-def job_dto(j: JobOpening) -> dict[str, Any]:
-    return {
-        "id": j.code,
-        "title": j.title,
-        "department": j.department,
-        "location": j.location,
-        "type": j.employment_type,
-        "salary": j.salary,
-        "description": j.description,
-        "requirements": list(j.requirements),
-        "benefits": list(j.benefits),
-    }
+class JobPublic(BaseModel):
+    """An open position as the site and GET /api/jobs show it; `id` is its public job id (JOB-001)."""
+
+    id: str
+    title: str
+    department: str
+    location: str
+    type: str
+    salary: str | None
+    description: str | None
+    requirements: list[str]
+    benefits: list[str]
 
 
-def list_open_jobs(s: Session) -> list[dict[str, Any]]:
+def job_public(j: JobOpening) -> JobPublic:
+    return JobPublic(
+        id=j.code,
+        title=j.title,
+        department=j.department,
+        location=j.location,
+        type=j.employment_type,
+        salary=j.salary,
+        description=j.description,
+        requirements=list(j.requirements),
+        benefits=list(j.benefits),
+    )
+
+
+def list_open_jobs(s: Session) -> list[JobPublic]:
     """Active openings in display order (public)."""
     query = select(JobOpening).where(col(JobOpening.is_active).is_(True))
     rows = s.exec(query.order_by(col(JobOpening.sort_order), col(JobOpening.id))).all()
-    return [job_dto(j) for j in rows]
+    return [job_public(j) for j in rows]
 
 
-def get_job(s: Session, code: str | None) -> dict[str, Any] | None:
+def get_job(s: Session, code: str | None) -> JobPublic | None:
     """The active opening with this public id, or None (the apply page then shows its generic prompt)."""
     code = (code or "").strip()
     if not code:
         return None
     job = s.exec(select(JobOpening).where(JobOpening.code == code, col(JobOpening.is_active).is_(True))).first()
-    return job_dto(job) if job else None
+    return job_public(job) if job else None
 
 
 def _text(value: str | None, field: str, errors: dict[str, str], label: str, limit: int) -> str:

@@ -18,7 +18,7 @@ from app.models.commerce import OrderItem, Price, Product
 from app.models.enums import BillingPeriod, ProductCategory
 from app.models.user import User
 from app.services.platform import audit
-from app.services.platform.access import found, require
+from app.services.platform.access import found, require, staff_can
 from app.services.platform.paging import Listing, Page, View, contains
 from app.services.platform.schema import Flag, Input, Money, OneOf, RawText, Text, parse, problem, required
 
@@ -109,28 +109,48 @@ class ProductPublic(BaseModel):
     created_at: str
 
 
-def price_dto(p: Price) -> dict[str, Any]:
-    return {
-        "id": p.id,
-        "amount": f"{p.amount:.2f}",
-        "currency": p.currency,
-        "billing_period": str(p.billing_period),
-        "is_active": p.is_active,
-    }
+class ProductView(ProductPublic):
+    """A product as one actor sees it: its public fields and what that actor may do with it. The flag stays out of the
+    REST answer (the routes' response model is `ProductPublic`)."""
+
+    can_delete: bool = False  # may write products, and the product was never ordered (else deactivate it)
 
 
-def product_dto(p: Product, prices: list[Price]) -> dict[str, Any]:
-    return {
-        **p.model_dump(include={"id", "name", "description", "is_active"}),
-        "category": str(p.category),
-        "metadata": p.meta,
-        "prices": [price_dto(x) for x in prices],
-        "created_at": p.created_at.isoformat(),
-    }
+def price_public(p: Price) -> PricePublic:
+    return PricePublic(
+        id=p.id or 0,
+        amount=f"{p.amount:.2f}",
+        currency=p.currency,
+        billing_period=str(p.billing_period),
+        is_active=p.is_active,
+    )
 
 
-def _with_prices(s: Session, products: list[Product], *, active_prices_only: bool) -> list[dict[str, Any]]:
-    ids = [p.id for p in products]
+def product_view(p: Product, prices: list[Price], *, can_delete: bool = False) -> ProductView:
+    return ProductView(
+        id=p.id or 0,
+        name=p.name,
+        description=p.description,
+        is_active=p.is_active,
+        category=str(p.category),
+        metadata=p.meta,
+        prices=[price_public(x) for x in prices],
+        created_at=p.created_at.isoformat(),
+        can_delete=can_delete,
+    )
+
+
+def _ordered(s: Session, ids: list[int]) -> set[int]:
+    """Which of these products appear on an order (those are deactivated, never deleted)."""
+    if not ids:
+        return set()
+    return set(s.exec(select(OrderItem.product_id).where(col(OrderItem.product_id).in_(ids)).distinct()).all())
+
+
+def _with_prices(
+    s: Session, products: list[Product], *, active_prices_only: bool, actor: User | None = None
+) -> list[ProductView]:
+    ids = [p.id or 0 for p in products]
     prices: dict[int, list[Price]] = {}
     if ids:
         query = select(Price).where(col(Price.product_id).in_(ids)).order_by(col(Price.amount))
@@ -138,31 +158,40 @@ def _with_prices(s: Session, products: list[Product], *, active_prices_only: boo
             query = query.where(col(Price.is_active).is_(True))
         for price in s.exec(query).all():
             prices.setdefault(price.product_id, []).append(price)
-    return [product_dto(p, prices.get(p.id or 0, [])) for p in products]
+    writer = actor is not None and staff_can(actor, Perm.products_write)
+    ordered = _ordered(s, ids) if writer else set()
+    return [
+        product_view(p, prices.get(p.id or 0, []), can_delete=writer and (p.id or 0) not in ordered) for p in products
+    ]
 
 
-def list_public(s: Session) -> list[dict[str, Any]]:
+def list_public(s: Session) -> list[ProductView]:
     """Active products with their active prices (GET /api/products, no sign-in)."""
     products = s.exec(select(Product).where(col(Product.is_active).is_(True)).order_by(func.lower(Product.name))).all()
     return _with_prices(s, list(products), active_prices_only=True)
 
 
-def list_products(s: Session, *, actor: User, **view: Unpack[View]) -> Page[dict[str, Any]]:
+def list_products(s: Session, *, actor: User, **view: Unpack[View]) -> Page[ProductView]:
     """A page of every product (active or not) with every price, searched in name and category, by name unless
-    sorted (products:read)."""
+    sorted (products:read); each says whether the actor may delete it."""
     require(actor, Perm.products_read, "view products")
-    return _page(s, select(Product), active_prices_only=False, **view)
+    return _page(s, select(Product), active_prices_only=False, actor=actor, **view)
 
 
-def list_active_products(s: Session, **view: Unpack[View]) -> Page[dict[str, Any]]:
+def list_active_products(s: Session, **view: Unpack[View]) -> Page[ProductView]:
     """A page of the public catalogue: active products with their active prices (anyone may see them)."""
     query = select(Product).where(col(Product.is_active).is_(True))
     return _page(s, query, active_prices_only=True, **view)
 
 
 def _page(
-    s: Session, query: SelectOfScalar[Product], *, active_prices_only: bool, **view: Unpack[View]
-) -> Page[dict[str, Any]]:
+    s: Session,
+    query: SelectOfScalar[Product],
+    *,
+    active_prices_only: bool,
+    actor: User | None = None,
+    **view: Unpack[View],
+) -> Page[ProductView]:
     # The category is searched as the list shows it too: "service package" finds service_package.
     search = view.pop("search", "")
     parts = [
@@ -172,7 +201,7 @@ def _page(
     if where := [p for p in parts if p is not None]:
         query = query.where(sa.or_(*where))
     result = Listing(lambda p: p, PRODUCT_SORTS).page(s, query, **view)
-    data = _with_prices(s, result.data, active_prices_only=active_prices_only)
+    data = _with_prices(s, result.data, active_prices_only=active_prices_only, actor=actor)
     return result.with_data(data)
 
 
@@ -187,7 +216,7 @@ def _get(s: Session, product_id: int) -> Product:
     return found(s, Product, product_id, "Product")
 
 
-def create_product(s: Session, *, actor: User, data: ProductCreate | Mapping[str, Any]) -> dict[str, Any]:
+def create_product(s: Session, *, actor: User, data: ProductCreate | Mapping[str, Any]) -> ProductView:
     """Create a product, optionally with its first prices (products:write)."""
     require(actor, Perm.products_write, "create products")
     body = parse(ProductCreate, data)
@@ -199,12 +228,10 @@ def create_product(s: Session, *, actor: User, data: ProductCreate | Mapping[str
         s.add(Price(product_id=product.id or 0, **price.model_dump()))
     audit.record(s, actor=actor, action="product.create", entity=product)
     s.commit()
-    return _with_prices(s, [product], active_prices_only=False)[0]
+    return _with_prices(s, [product], active_prices_only=False, actor=actor)[0]
 
 
-def update_product(
-    s: Session, *, actor: User, product_id: int, data: ProductUpdate | Mapping[str, Any]
-) -> dict[str, Any]:
+def update_product(s: Session, *, actor: User, product_id: int, data: ProductUpdate | Mapping[str, Any]) -> ProductView:
     """Change the fields sent (products:write)."""
     require(actor, Perm.products_write, "update products")
     product = _get(s, product_id)
@@ -213,21 +240,21 @@ def update_product(
     s.add(product)
     audit.record(s, actor=actor, action="product.update", entity=product)
     s.commit()
-    return _with_prices(s, [product], active_prices_only=False)[0]
+    return _with_prices(s, [product], active_prices_only=False, actor=actor)[0]
 
 
 def delete_product(s: Session, *, actor: User, product_id: int) -> None:
     """Delete a product and its prices; one that was ordered is deactivated instead, so orders keep their lines."""
     require(actor, Perm.products_write, "delete products")
     product = _get(s, product_id)
-    if s.exec(select(OrderItem.id).where(OrderItem.product_id == product.id)).first() is not None:
+    if _ordered(s, [product.id or 0]):
         raise Invalid("This product has been ordered; deactivate it instead of deleting it.")
     audit.record(s, actor=actor, action="product.delete", details={"name": product.name, "id": product.id})
     s.delete(product)
     s.commit()
 
 
-def add_price(s: Session, *, actor: User, product_id: int, data: PriceCreate | Mapping[str, Any]) -> dict[str, Any]:
+def add_price(s: Session, *, actor: User, product_id: int, data: PriceCreate | Mapping[str, Any]) -> ProductView:
     """Offer the product at another price (products:write)."""
     require(actor, Perm.products_write, "update products")
     product = _get(s, product_id)
@@ -235,10 +262,10 @@ def add_price(s: Session, *, actor: User, product_id: int, data: PriceCreate | M
     s.add(Price(product_id=product.id or 0, **price.model_dump()))
     audit.record(s, actor=actor, action="price.create", entity=product)
     s.commit()
-    return _with_prices(s, [product], active_prices_only=False)[0]
+    return _with_prices(s, [product], active_prices_only=False, actor=actor)[0]
 
 
-def set_price_active(s: Session, *, actor: User, price_id: int, active: bool) -> dict[str, Any]:
+def set_price_active(s: Session, *, actor: User, price_id: int, active: bool) -> ProductView:
     """Switch a price on or off; prices are never edited in place, so past orders keep what they paid."""
     require(actor, Perm.products_write, "update products")
     price = found(s, Price, price_id, "Price")
@@ -246,4 +273,4 @@ def set_price_active(s: Session, *, actor: User, price_id: int, active: bool) ->
     s.add(price)
     audit.record(s, actor=actor, action="price.update", entity=price, details={"is_active": active})
     s.commit()
-    return _with_prices(s, [_get(s, price.product_id)], active_prices_only=False)[0]
+    return _with_prices(s, [_get(s, price.product_id)], active_prices_only=False, actor=actor)[0]

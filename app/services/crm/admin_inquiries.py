@@ -51,15 +51,25 @@ _INQUIRY_FIELDS = {
 }  # fmt: skip
 
 
-def inquiry_dto(i: ContactInquiry) -> dict[str, Any]:
-    return {
+class InquiryView(InquiryPublic):
+    """An inquiry as one staff member sees it: whether it is assigned to them (not in the REST answer)."""
+
+    assigned_to_me: bool = False
+
+
+def inquiry_public(i: ContactInquiry) -> InquiryPublic:
+    return InquiryPublic(
         **i.model_dump(include=_INQUIRY_FIELDS),
-        "status": str(i.status),
-        "priority": str(i.priority),
-        "assigned_to": str(i.assigned_to) if i.assigned_to else None,
-        "created_at": i.created_at.isoformat(),
-        "updated_at": i.updated_at.isoformat(),
-    }
+        status=str(i.status),
+        priority=str(i.priority),
+        assigned_to=str(i.assigned_to) if i.assigned_to else None,
+        created_at=i.created_at.isoformat(),
+        updated_at=i.updated_at.isoformat(),
+    )
+
+
+def _view(i: InquiryPublic, actor: User) -> InquiryView:
+    return InquiryView(**i.model_dump(), assigned_to_me=i.assigned_to == str(actor.id))
 
 
 INQUIRY_SORTS = {
@@ -71,11 +81,12 @@ INQUIRY_SORTS = {
 
 def list_inquiries(
     s: Session, *, actor: User, status: str = "", spam: bool = False, **view: Unpack[View]
-) -> Page[dict[str, Any]]:
+) -> Page[InquiryView]:
     """A page of inquiries (newest first unless sorted), searched and filtered in SQL; spam-flagged ones only in their
-    own list (`spam=True`)."""
+    own list (`spam=True`). Each says whether it is assigned to the actor."""
     query = _inquiries(actor, status=status, spam=spam)
-    return INQUIRIES.page(s, query, **view)
+    page = INQUIRIES.page(s, query, **view)
+    return page.with_data([_view(i, actor) for i in page.data])
 
 
 INQUIRY_SEARCH = (ContactInquiry.name, ContactInquiry.email, ContactInquiry.company, ContactInquiry.message)
@@ -83,7 +94,7 @@ INQUIRY_COLUMNS = (
     "id", "created_at", "name", "email", "company", "phone", "service_type", "budget", "status", "priority",
     "assigned_to", "newsletter", "is_spam", "message", "notes",
 )  # fmt: skip
-INQUIRIES = Listing(inquiry_dto, INQUIRY_SORTS, INQUIRY_SEARCH)
+INQUIRIES = Listing(inquiry_public, INQUIRY_SORTS, INQUIRY_SEARCH)
 
 
 def _inquiries(actor: User, *, status: str, spam: bool) -> SelectOfScalar[ContactInquiry]:
@@ -97,7 +108,7 @@ def export_inquiries(
 ) -> Iterator[str]:
     """Every inquiry the list shows with these filters, as CSV text in pieces (checked before the first piece)."""
     query = _inquiries(actor, status=status, spam=spam)
-    rows = INQUIRIES.stream(s, query, **order)
+    rows = (row.model_dump() for row in INQUIRIES.stream(s, query, **order))
     return table(INQUIRY_COLUMNS, rows)
 
 
@@ -113,7 +124,7 @@ class InquiryUpdate(Body):
 
 def update_inquiry(
     s: Session, *, actor: User, inquiry_id: int, data: InquiryUpdate | Mapping[str, Any], ip: str | None = None
-) -> dict[str, Any]:
+) -> InquiryView:
     """Change status, priority, assignee or notes (any value to any value: staff triage freely)."""
     require(actor, Perm.inquiries_write, "update inquiries")
     inquiry = found(s, ContactInquiry, inquiry_id, "Inquiry")
@@ -144,7 +155,7 @@ def update_inquiry(
     audit.record(s, actor=actor, action="inquiry.update", entity=inquiry, details={"from": before, "to": after}, ip=ip)
     s.commit()
     s.refresh(inquiry)
-    return inquiry_dto(inquiry)
+    return _view(inquiry_public(inquiry), actor)
 
 
 def _lock(s: Session, inquiry: ContactInquiry) -> None:

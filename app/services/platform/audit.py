@@ -50,7 +50,7 @@ class AuditEntry(BaseModel):
     ip_address: str
 
 
-def recent(s: Session, *, actor: User, limit: int = 100) -> list[dict[str, Any]]:
+def recent(s: Session, *, actor: User, limit: int = 100) -> list[AuditEntry]:
     """The latest audit entries, newest first, with the actor's username (needs audit:read)."""
     require(actor, Perm.audit_read, "view the audit log")
     limit = max(1, min(int(limit), 500))
@@ -61,16 +61,16 @@ def recent(s: Session, *, actor: User, limit: int = 100) -> list[dict[str, Any]]
         .limit(limit)
     ).all()
     return [
-        {
-            "id": entry.id,
-            "created_at": entry.created_at.isoformat(),
-            "actor_id": str(entry.actor_id) if entry.actor_id else None,
-            "actor": username or ("(deleted user)" if entry.actor_id else "system"),
-            "action": entry.action,
-            "entity_type": entry.entity_type or "",
-            "entity_id": entry.entity_id or "",
-            "details": entry.details or {},
-            "ip_address": entry.ip_address or "",
-        }
+        AuditEntry(
+            id=entry.id or 0,
+            created_at=entry.created_at.isoformat(),
+            actor_id=str(entry.actor_id) if entry.actor_id else None,
+            actor=username or ("(deleted user)" if entry.actor_id else "system"),
+            action=entry.action,
+            entity_type=entry.entity_type or "",
+            entity_id=entry.entity_id or "",
+            details=entry.details or {},
+            ip_address=entry.ip_address or "",
+        )
         for entry, username in rows
     ]

@@ -14,6 +14,7 @@ from datetime import timedelta
 from typing import Any, Literal
 
 import httpx
+from pydantic import BaseModel
 from sqlmodel import Session, col, select
 
 from app.core.config import settings
@@ -106,7 +107,17 @@ def cancel_at_calendly(event_id: str | None, reason: str) -> str:
     return f"Calendly refused to cancel it (HTTP {response.status_code}); please cancel it there."
 
 
-def recent(s: Session, *, actor: User, days: int = 14, limit: int = 10) -> list[dict[str, str]]:
+# A client's cancellation of a meeting or project: its kind ("Meeting", "Project"), the record's name, the client's
+# name, their reason and when (ISO time). (No docstring: it would become the REST schema's description.)
+class CancellationPublic(BaseModel):
+    kind: str
+    name: str
+    client: str
+    reason: str
+    when: str
+
+
+def recent(s: Session, *, actor: User, days: int = 14, limit: int = 10) -> list[CancellationPublic]:
     """Cancellations by clients in the last `days`, newest first, of the kinds the actor may read (dashboard)."""
     held = perms(actor)
     actions = [ACTIONS[k] for k, perm in READ_PERMS.items() if perm in held]
@@ -126,12 +137,12 @@ def recent(s: Session, *, actor: User, days: int = 14, limit: int = 10) -> list[
         kind = "Meeting" if entry.action == ACTIONS["meeting"] else "Project"
         name = " ".join(p for p in (client.first_name, client.last_name) if p) or client.username
         out.append(
-            {
-                "kind": kind,
-                "name": str(details.get("name") or f"{kind} #{entry.entity_id}"),
-                "client": name,
-                "reason": str(details.get("reason") or ""),
-                "when": entry.created_at.isoformat(),
-            }
+            CancellationPublic(
+                kind=kind,
+                name=str(details.get("name") or f"{kind} #{entry.entity_id}"),
+                client=name,
+                reason=str(details.get("reason") or ""),
+                when=entry.created_at.isoformat(),
+            )
         )
     return out

@@ -93,7 +93,7 @@ class AnalyticsReport(BaseModel):
     applications_by_opening: dict[str, int]
 
 
-def report(s: Session, *, actor: User, start: date | None = None, end: date | None = None) -> dict[str, Any]:
+def report(s: Session, *, actor: User, start: date | None = None, end: date | None = None) -> AnalyticsReport:
     """Every figure of the analytics page for the period [start, end] (inclusive days; default the last 90)."""
     require(actor, Perm.analytics_read, "view analytics")
     end = end or date.today()
@@ -158,25 +158,25 @@ def report(s: Session, *, actor: User, start: date | None = None, end: date | No
     ).all()
     months = sorted({m for m, _ in invoiced} | {m for m, _ in paid})
     invoiced_by, paid_by = dict(invoiced), dict(paid)
-    return {
-        "period": {"start": start.isoformat(), "end": end.isoformat()},
-        "inquiries_total": total_inquiries,
-        "inquiries_by_week_status": [{"week": w, "status": str(st), "count": n} for w, st, n in by_status],
-        "inquiries_by_week_service": [{"week": w, "service": sv, "count": n} for w, sv, n in by_service],
-        "conversion": {
-            "senders": distinct_senders,
-            "became_clients": converted,
-            "rate": round(converted / distinct_senders, 4) if distinct_senders else 0.0,
-        },
-        "projects_by_status": {str(st): n for st, n in projects},
-        "billing_by_month": [
-            {
-                "month": m,
-                "invoiced": f"{Decimal(invoiced_by.get(m) or 0):.2f}",
-                "paid": f"{Decimal(paid_by.get(m) or 0):.2f}",
-            }
+    return AnalyticsReport(
+        period=Period(start=start.isoformat(), end=end.isoformat()),
+        inquiries_total=total_inquiries,
+        inquiries_by_week_status=[WeekStatusCount(week=w, status=str(st), count=n) for w, st, n in by_status],
+        inquiries_by_week_service=[WeekServiceCount(week=w, service=sv, count=n) for w, sv, n in by_service],
+        conversion=Conversion(
+            senders=distinct_senders,
+            became_clients=converted,
+            rate=round(converted / distinct_senders, 4) if distinct_senders else 0.0,
+        ),
+        projects_by_status={str(st): n for st, n in projects},
+        billing_by_month=[
+            MonthMoney(
+                month=m,
+                invoiced=f"{Decimal(invoiced_by.get(m) or 0):.2f}",
+                paid=f"{Decimal(paid_by.get(m) or 0):.2f}",
+            )
             for m in months
         ],
-        "upcoming_meetings_30_days": upcoming,
-        "applications_by_opening": dict(applications),
-    }
+        upcoming_meetings_30_days=upcoming,
+        applications_by_opening=dict(applications),
+    )

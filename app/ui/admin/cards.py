@@ -127,20 +127,19 @@ class CardList(FormDialog, DeleteConfirm, PagedTab[R], AdminState, mixin=True):
 # --- views ------------------------------------------------------------------------------------------------------
 
 
-def card_actions(allowed: rx.Var, name: rx.Var, on_edit: Any, on_delete: Any) -> rx.Component:
-    """A card's edit and delete buttons, for those who may write."""
+def card_actions(
+    allowed: rx.Var, name: rx.Var, on_edit: Any, on_delete: Any, deletable: rx.Var | bool = True
+) -> rx.Component:
+    """A card's edit and delete buttons, for those who may write; the delete one only where `deletable` (a row's flag
+    from its service, when some rows cannot be deleted)."""
+    delete = icon_button(
+        "trash-2", "Delete", f"Delete {name}", on_delete, extra="hover:!text-red-600", data_testid="delete-button"
+    )
     return rx.cond(
         allowed,
         rx.el.div(
             icon_button("pencil", "Edit", f"Edit {name}", on_edit, data_testid="edit-button"),
-            icon_button(
-                "trash-2",
-                "Delete",
-                f"Delete {name}",
-                on_delete,
-                extra="hover:!text-red-600",
-                data_testid="delete-button",
-            ),
+            delete if deletable is True else rx.cond(deletable, delete, rx.fragment()),
             class_name="flex shrink-0 gap-1",
         ),
         rx.fragment(),

@@ -9,7 +9,9 @@ import reflex as rx
 
 from app.core.db import MAX_ID
 from app.core.permissions import has_perm
+from app.models.user import UserPublic
 from app.services.accounts import admin_users
+from app.services.accounts.admin_users import ClientChoice
 from app.ui.admin.state import as_actor
 from app.ui.admin.widgets import BTN_DANGER, BTN_SECONDARY, CARD, ICON_BTN, INPUT, alert, dialog, dialog_actions
 from app.ui.format import long_date
@@ -90,8 +92,8 @@ def add_row_button(label: str, on_click: Any, **props: Any) -> rx.Component:
     )
 
 
-def holds(user: dict[str, Any], perm: str) -> bool:
-    return bool(user) and has_perm(user.get("effective_permissions", []), perm)
+def holds(user: UserPublic | None, perm: str) -> bool:
+    return user is not None and has_perm(user.effective_permissions, perm)
 
 
 def day_text(value: Any) -> str:
@@ -108,7 +110,7 @@ def timestamp_text(value: str) -> str:
     return f"{long_date(moment)} at {hour}:{moment:%M} {'AM' if moment.hour < 12 else 'PM'} UTC"
 
 
-async def load_clients(actor: Any, *, search: str = "", limit: int) -> list[dict[str, str]]:
+async def load_clients(actor: Any, *, search: str = "", limit: int) -> list[ClientChoice]:
     """The client picker's choices (those matching `search`, at most `limit`, which is mandatory: no state holds every
     client); empty when the actor may not see them (the server decides anyway)."""
     try:

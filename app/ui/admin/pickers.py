@@ -53,7 +53,7 @@ class ClientPicker(rx.State, mixin=True):
         """The clients matching the search box, capped; the kept clients stay options whatever is typed."""
         rows = await load_clients(actor, search=self.client_search, limit=CLIENT_LIMIT + 1)
         self.clients_capped = len(rows) > CLIENT_LIMIT
-        options = [Choice(c["id"], c["label"]) for c in rows[:CLIENT_LIMIT]]
+        options = [Choice(c.id, c.label) for c in rows[:CLIENT_LIMIT]]
         for kept in reversed(self._kept_clients()):
             if all(o.value != kept.value for o in options):
                 options.insert(0, kept)
@@ -67,7 +67,7 @@ class ClientPicker(rx.State, mixin=True):
             dto = await as_actor(actor, lambda s, a: admin_users.client_choice(s, actor=a, client_id=client_id))
         except Exception:
             return None
-        return Choice(dto["id"], dto["label"]) if dto else None
+        return Choice(dto.id, dto.label) if dto else None
 
     async def _reset_clients(self, actor: UserPublic, client_id: str = "") -> None:
         """Open the picker afresh: no search, `client_id` (an edited record's client) chosen and kept as an option."""

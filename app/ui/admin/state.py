@@ -60,10 +60,9 @@ def section_perm(section: str) -> str | None:
     return str(perm) if perm else None
 
 
-def may_see(user: UserPublic | dict[str, Any], section: str) -> bool:
-    perms = user.effective_permissions if isinstance(user, UserPublic) else user.get("effective_permissions", [])
+def may_see(user: UserPublic, section: str) -> bool:
     perm = section_perm(section)
-    return perm is None or has_perm(perms, perm)
+    return perm is None or has_perm(user.effective_permissions, perm)
 
 
 def error_text(exc: BaseException, fallback: str) -> str:
@@ -112,7 +111,7 @@ class AdminState(SessionState):
         self.allowed_section = ""
         self.restricted_section = ""
         user = await self._user()
-        self.user = user.model_dump(mode="json") if user else {}
+        self.user = user
         self.session_checked = True
         owner = str(user.id) if user else ""
         if owner != self._owner:
@@ -144,10 +143,10 @@ class AdminState(SessionState):
         except Unauthorized:
             if self.leave_reason:
                 return None
-            expired = bool(self.user) and not quiet
+            expired = self.user is not None and not quiet
             if expired:
                 await self._notify("error", *SESSION_EXPIRED)
-            self.user = {}
+            self.user = None
             self.allowed_section = ""
             await self._leave("expired" if expired else "auth")
             return None
@@ -224,22 +223,23 @@ class AdminState(SessionState):
 
     @rx.var
     def visible_sections(self) -> list[str]:
-        if self.user.get("role") not in STAFF_ROLES:
+        user = self.user
+        if user is None or user.role not in STAFF_ROLES:
             return []
-        return [key for key, *_ in SECTIONS if may_see(self.user, key)]
+        return [key for key, *_ in SECTIONS if may_see(user, key)]
 
     @rx.var
     def welcome_name(self) -> str:
-        return str(self.user.get("first_name") or self.user.get("username") or "")
+        return (self.user.first_name or self.user.username) if self.user else ""
 
     @rx.var
     def role_name(self) -> str:
-        role = str(self.user.get("role") or "")
+        role = self.user.role if self.user else ""
         return {"admin": "Administrator", "employee": "Employee", "client": "Client"}.get(role, role.title())
 
     @rx.var
     def employee_type_label(self) -> str:
-        value = self.user.get("employee_type")
+        value = self.user.employee_type if self.user else None
         if not value:
             return ""
         try:
@@ -249,11 +249,12 @@ class AdminState(SessionState):
 
     @rx.var
     def permission_count(self) -> int:
-        return len(self.user.get("effective_permissions", []))
+        return len(self.user.effective_permissions) if self.user else 0
 
     @rx.var
     def initials(self) -> str:
-        parts = [p for p in (self.user.get("first_name"), self.user.get("last_name")) if p]
+        user = self.user
+        parts = [p for p in (user.first_name, user.last_name) if p] if user else []
         if not parts:
-            return str(self.user.get("username") or "?")[:2].upper()
+            return (user.username if user else "?")[:2].upper()
         return "".join(str(p)[0] for p in parts).upper()

@@ -94,7 +94,7 @@ class AccountState(SessionState):
         finally:
             self.saving = False
         if updated is not None:
-            self.user = updated.model_dump(mode="json")
+            self.user = updated
             self.initial = {**self.initial, **{k: str(getattr(updated, k) or "") for k in fields}}
         self._success_seq += 1
         self.success = PROFILE_UPDATED

@@ -18,7 +18,7 @@ AUTH_REQUIRED = "Authentication Required: Please log in to access the dashboard.
 async def refresh_user(state: SessionState) -> UserPublic | None:
     """What `check_session` does, returning the user: one look-up, checked against the session store, per load."""
     user = await state._user()
-    state.user = user.model_dump(mode="json") if user else {}
+    state.user = user
     state.session_checked = True
     return user
 

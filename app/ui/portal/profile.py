@@ -35,8 +35,8 @@ class ProfileState(ProfileFields, PortalState):
 
 
 def _value(key: str) -> rx.Var:
-    value = PortalState.user[key].to(str)
-    return rx.cond(PortalState.user[key], value, NOT_SET)
+    value = getattr(PortalState.account, key)
+    return rx.cond(value != "", value, NOT_SET)
 
 
 def _read_view() -> rx.Component:
@@ -76,7 +76,7 @@ def _edit_view() -> rx.Component:
                 rx.el.label("Email", html_for="portal-email", class_name="text-sm font-medium text-slate-700"),
                 rx.el.input(
                     id="portal-email",
-                    value=PortalState.user["email"].to(str),
+                    value=PortalState.account.email,
                     read_only=True,
                     disabled=True,
                     class_name="w-full rounded-md border border-slate-200 bg-slate-100 px-3 py-2 text-sm "

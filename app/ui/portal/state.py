@@ -64,6 +64,16 @@ def error_message(exc: DomainError, fallback: str = GENERIC_ERROR) -> str:
     return exc.message or fallback
 
 
+@dataclasses.dataclass
+class AccountShown:
+    first_name: str = ""
+    last_name: str = ""
+    phone: str = ""
+    company: str = ""
+    email: str = ""
+    role: str = ""
+
+
 class PortalState(SessionState):
     """The portal's shell: access decision, active tab and welcome dialog."""
 
@@ -74,22 +84,29 @@ class PortalState(SessionState):
 
     @rx.var
     def is_client(self) -> bool:
-        return self.user.get("role") == "client"
+        return self.user is not None and self.user.role == "client"
 
     @rx.var
     def is_other_role(self) -> bool:
         """Signed in, but neither a client nor staff: Access Denied."""
-        role = self.user.get("role")
-        return bool(self.user) and role != "client" and role not in STAFF_ROLES
+        return self.user is not None and self.user.role != "client" and self.user.role not in STAFF_ROLES
+
+    @rx.var
+    def account(self) -> AccountShown:
+        """The signed-in account's fields as the profile shows them ("" when not set or signed out)."""
+        u = self.user
+        if u is None:
+            return AccountShown()
+        return AccountShown(u.first_name or "", u.last_name or "", u.phone or "", u.company or "", u.email, u.role)
 
     @rx.var
     def company_label(self) -> str:
-        return str(self.user.get("company") or "Individual")
+        return (self.user.company if self.user else None) or "Individual"
 
     @rx.var
     def member_since(self) -> str:
         """'Member since' date of the account (en-US long form)."""
-        return long_date(self.user.get("created_at"))
+        return long_date(self.user.created_at) if self.user else ""
 
     @rx.event
     async def on_load(self):
@@ -121,7 +138,7 @@ class PortalState(SessionState):
 
     async def _signed_out(self) -> None:
         """The session ended while the page was open: show the signed-out view and drop the data."""
-        self.user = {}
+        self.user = None
         await self._forget_client_data()
 
     async def _update_profile(self, values: dict[str, str]) -> UserPublic | None:
@@ -135,7 +152,7 @@ class PortalState(SessionState):
         except Unauthorized:
             await self._signed_out()
             return None
-        self.user = updated.model_dump(mode="json")
+        self.user = updated
         return updated
 
     @rx.event
@@ -226,7 +243,7 @@ class ProfileFields(PortalState, mixin=True):
         except Unauthorized:
             await self._signed_out()
             return False
-        self.user = user.model_dump(mode="json")
+        self.user = user
         self._fill(user)
         return True
 

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import reflex as rx
 from reflex.vars.object import ObjectVar
 
 from app.services.site import site_content
+from app.services.site.site_content import TeamCard
 from app.ui import routes
 from app.ui.components.blocks import (
     band,
@@ -62,8 +61,8 @@ VALUES: list[tuple[str, str, str]] = [
 class AboutState(rx.State):
     """The published team members."""
 
-    team: list[dict[str, Any]] = SNAPSHOT["team"]
-    loaded: bool = bool(SNAPSHOT["team"])
+    team: list[TeamCard] = SNAPSHOT.team
+    loaded: bool = bool(SNAPSHOT.team)
 
     @rx.event
     async def load(self) -> None:
@@ -85,14 +84,14 @@ def _mission() -> rx.Component:
     )
 
 
-def _member(member: ObjectVar[dict[str, Any]]) -> rx.Component:
+def _member(member: ObjectVar[TeamCard]) -> rx.Component:
     return rx.el.article(
-        initials_avatar(member["initials"].to(str)),
-        rx.el.h3(member["name"], class_name="mt-5 text-lg font-bold text-slate-900"),
-        rx.el.p(member["role"], class_name="text-sm font-semibold text-blue-800"),
-        rx.el.p(member["bio"], class_name="mt-3 flex-1 text-sm leading-relaxed text-slate-600"),
+        initials_avatar(member.initials.to(str)),
+        rx.el.h3(member.name, class_name="mt-5 text-lg font-bold text-slate-900"),
+        rx.el.p(member.role, class_name="text-sm font-semibold text-blue-800"),
+        rx.el.p(member.bio, class_name="mt-3 flex-1 text-sm leading-relaxed text-slate-600"),
         tag_list(
-            member["skills"],
+            member.skills,
             label="Skills",
             tag_class="rounded-full bg-blue-50 px-2.5 py-1 text-xs font-semibold text-blue-800",
             class_name="mt-5 flex flex-wrap gap-1.5",

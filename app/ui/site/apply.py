@@ -20,6 +20,7 @@ from reflex_components_core.react_router import ReactRouterLink
 
 from app.core.config import settings
 from app.services.careers import careers
+from app.services.careers.careers import JobPublic
 from app.services.platform import files
 from app.ui import routes
 from app.ui.components.behaviour import Behaviour
@@ -100,9 +101,15 @@ def server_outcome(status: int, body: str) -> tuple[str, str, dict[str, str]]:
     return _SERVER_TITLES.get(message, ERROR_TITLE), message, errors
 
 
+# What the page shows without an opening (no jobId, or one that is not open): the general application.
+NO_JOB = JobPublic(
+    id="", title="", department="", location="", type="", salary=None, description=None, requirements=[], benefits=[]
+)
+
+
 class ApplyState(rx.State):
     job_id: str = ""
-    job: dict[str, Any] = {}
+    job: JobPublic = NO_JOB
     job_loaded: bool = False
     confirm_open: bool = False
     submitting: bool = False
@@ -112,7 +119,7 @@ class ApplyState(rx.State):
 
     @rx.var
     def has_job(self) -> bool:
-        return bool(self.job)
+        return self.job.id != ""
 
     @rx.event
     async def load(self) -> None:
@@ -120,8 +127,8 @@ class ApplyState(rx.State):
         self.errors = {}
         code = (self.router.url.query_parameters.get("jobId") or "").strip()[:20]
         self.job_id = code
-        job: dict[str, Any] | None = await call(careers.get_job, code) if code else None
-        self.job = job or {}
+        job = await call(careers.get_job, code) if code else None
+        self.job = job or NO_JOB
         self.job_loaded = True
 
     @rx.event
@@ -276,7 +283,7 @@ def _job_header() -> rx.Component:
             rx.el.div(
                 rx.el.p("Apply for", class_name="text-sm font-semibold tracking-wider text-amber-300 uppercase"),
                 rx.el.h1(
-                    job["title"].to(str),
+                    job.title,
                     id="page-heading",
                     class_name="mt-2 text-3xl font-extrabold text-white sm:text-4xl",
                 ),
@@ -284,7 +291,7 @@ def _job_header() -> rx.Component:
                     *[
                         rx.el.li(
                             rx.icon(icon, size=16, class_name="text-amber-300", aria_hidden="true"),
-                            job[key].to(str),
+                            getattr(job, key),
                             class_name="flex items-center gap-1.5",
                         )
                         for icon, key in facts
@@ -408,7 +415,7 @@ def _confirm_dialog() -> rx.Component:
                 rx.el.span(
                     ApplyState.applicant,
                     ", you're applying for ",
-                    rx.el.strong(rx.cond(ApplyState.has_job, ApplyState.job["title"].to(str), "a general position")),
+                    rx.el.strong(rx.cond(ApplyState.has_job, ApplyState.job.title, "a general position")),
                     ". Please check your details and documents: once submitted, the application can't be changed.",
                 ),
             ),

@@ -4,11 +4,11 @@ tab."""
 from __future__ import annotations
 
 import copy
-from typing import Any
 
 import reflex as rx
 from reflex.vars.object import ObjectVar
 
+from app.services.careers.careers import JobPublic
 from app.services.site import site_content
 from app.ui import routes
 from app.ui.components.blocks import band, icon_cards, new_tab_link, page_hero, section_heading, skeleton_grid
@@ -48,8 +48,8 @@ class CareersState(rx.State):
     """The open positions."""
 
     # Each visitor's state starts from its own copy of the snapshot (as a plain default would be copied).
-    jobs: rx.Field[list[dict[str, Any]]] = rx.field(default_factory=lambda: copy.deepcopy(SNAPSHOT["jobs"]))
-    loaded: bool = bool(SNAPSHOT["jobs"])
+    jobs: rx.Field[list[JobPublic]] = rx.field(default_factory=lambda: copy.deepcopy(SNAPSHOT.jobs))
+    loaded: bool = bool(SNAPSHOT.jobs)
 
     @rx.event
     async def load(self) -> None:
@@ -65,17 +65,17 @@ def _fact(icon: str, value: rx.Var) -> rx.Component:
     )
 
 
-def _job(job: ObjectVar[dict[str, Any]]) -> rx.Component:
-    title = job["title"].to(str)
+def _job(job: ObjectVar[JobPublic]) -> rx.Component:
+    title = job.title.to(str)
     return rx.el.article(
         rx.el.div(
             rx.el.div(
                 rx.el.h3(title, class_name="text-xl font-bold text-slate-900"),
                 rx.el.ul(
-                    _fact("briefcase", job["department"].to(str)),
-                    _fact("map-pin", job["location"].to(str)),
-                    _fact("clock", job["type"].to(str)),
-                    _fact("wallet", job["salary"].to(str)),
+                    _fact("briefcase", job.department.to(str)),
+                    _fact("map-pin", job.location.to(str)),
+                    _fact("clock", job.type.to(str)),
+                    _fact("wallet", job.salary.to(str)),
                     aria_label="Position details",
                     class_name="mt-3 flex flex-wrap gap-x-5 gap-y-2 text-sm text-slate-700",
                 ),
@@ -84,14 +84,14 @@ def _job(job: ObjectVar[dict[str, Any]]) -> rx.Component:
                 "Apply Now",
                 rx.icon("external-link", size=16, aria_hidden="true"),
                 announced=(" for ", title),
-                href=f"{routes.APPLY}?jobId=" + job["id"].to(str),
+                href=f"{routes.APPLY}?jobId=" + job.id.to(str),
                 rel="noopener",
-                data_apply_link=job["id"].to(str),
+                data_apply_link=job.id.to(str),
                 class_name=f"{BUTTON_PRIMARY} h-11 shrink-0 px-5 text-sm",
             ),
             class_name="flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between",
         ),
-        rx.el.p(job["description"], class_name="mt-4 leading-relaxed text-slate-600"),
+        rx.el.p(job.description, class_name="mt-4 leading-relaxed text-slate-600"),
         rx.el.details(
             rx.el.summary(
                 "Requirements and benefits",
@@ -101,14 +101,14 @@ def _job(job: ObjectVar[dict[str, Any]]) -> rx.Component:
                 rx.el.div(
                     rx.el.h4("Requirements", class_name="text-sm font-semibold text-slate-900"),
                     rx.el.ul(
-                        rx.foreach(job["requirements"].to(list[str]), lambda r: rx.el.li(r)),
+                        rx.foreach(job.requirements.to(list[str]), lambda r: rx.el.li(r)),
                         class_name="mt-2 list-disc space-y-1 pl-5 text-sm text-slate-600",
                     ),
                 ),
                 rx.el.div(
                     rx.el.h4("Benefits", class_name="text-sm font-semibold text-slate-900"),
                     rx.el.ul(
-                        rx.foreach(job["benefits"].to(list[str]), lambda b: rx.el.li(b)),
+                        rx.foreach(job.benefits.to(list[str]), lambda b: rx.el.li(b)),
                         class_name="mt-2 list-disc space-y-1 pl-5 text-sm text-slate-600",
                     ),
                 ),
@@ -116,7 +116,7 @@ def _job(job: ObjectVar[dict[str, Any]]) -> rx.Component:
             ),
             class_name="mt-4 border-t border-slate-100 pt-4",
         ),
-        data_job=job["id"].to(str),
+        data_job=job.id.to(str),
         class_name="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm",
     )
 

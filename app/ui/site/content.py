@@ -8,27 +8,39 @@ build time (a clean CI checkout) the snapshot is empty and the sections show ske
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
-from typing import Any
 
 from sqlmodel import Session
 
+from app.services.careers.careers import JobPublic
 from app.services.site import site_content
+from app.services.site.site_content import PortfolioCard, ServiceCard, TeamCard, TestimonialCard
 from app.ui.prerender import read_at_build
 
 
-def _snapshot(s: Session) -> dict[str, list[dict[str, Any]]]:
-    return {
-        "services": site_content.services(s),
-        "portfolio": site_content.portfolio_projects(s),
-        "featured": site_content.featured_testimonials(s),
-        "team": site_content.team_members(s),
-        "jobs": site_content.open_jobs(s),
-    }
+@dataclasses.dataclass(frozen=True)
+class Snapshot:
+    """The public pages' database content as the build read it (empty lists without a database)."""
+
+    services: list[ServiceCard] = dataclasses.field(default_factory=list)
+    portfolio: list[PortfolioCard] = dataclasses.field(default_factory=list)
+    featured: list[TestimonialCard] = dataclasses.field(default_factory=list)
+    team: list[TeamCard] = dataclasses.field(default_factory=list)
+    jobs: list[JobPublic] = dataclasses.field(default_factory=list)
 
 
-_EMPTY: dict[str, list[dict[str, Any]]] = {"services": [], "portfolio": [], "featured": [], "team": [], "jobs": []}
-SNAPSHOT = read_at_build(_snapshot, _EMPTY)
+def _snapshot(s: Session) -> Snapshot:
+    return Snapshot(
+        services=site_content.services(s),
+        portfolio=site_content.portfolio_projects(s),
+        featured=site_content.featured_testimonials(s),
+        team=site_content.team_members(s),
+        jobs=site_content.open_jobs(s),
+    )
+
+
+SNAPSHOT = read_at_build(_snapshot, Snapshot())
 
 
 def relative_date(iso: str | None, today: dt.date | None = None) -> str:

@@ -49,7 +49,7 @@ def _lookup(token: str | None) -> UserPublic | None:
 class SessionState(rx.State):
     """Who is signed in (display data) and the guard every privileged handler calls."""
 
-    user: dict = {}
+    user: UserPublic | None = None  # the display copy (None: signed out); handlers re-check through `_user()`
     session_checked: bool = False
 
     def _token(self) -> str | None:
@@ -97,38 +97,45 @@ class SessionState(rx.State):
     @rx.event
     async def check_session(self) -> None:
         """On page load: refresh the display copy of the user from the cookie and the session store."""
-        user = await self._user()
-        self.user = user.model_dump(mode="json") if user else {}
+        self.user = await self._user()
         self.session_checked = True
 
     @rx.var
     def is_authenticated(self) -> bool:
-        return bool(self.user)
+        return self.user is not None
 
     @rx.var
     def role(self) -> str:
-        return str(self.user.get("role", ""))
+        return self.user.role if self.user else ""
 
     @rx.var
     def is_staff(self) -> bool:
-        return self.user.get("role") in STAFF_ROLES
+        return self.user is not None and self.user.role in STAFF_ROLES
 
     @rx.var
     def permissions(self) -> list[str]:
-        return list(self.user.get("effective_permissions", []))
+        return list(self.user.effective_permissions) if self.user else []
 
     @rx.var
     def display_name(self) -> str:
-        return str(self.user.get("first_name") or self.user.get("username") or "")
+        return (self.user.first_name or self.user.username) if self.user else ""
 
     @rx.var
     def full_name(self) -> str:
-        return str(self.user.get("fullName") or "")
+        return self.user.fullName if self.user else ""
+
+    @rx.var
+    def username(self) -> str:
+        return self.user.username if self.user else ""
+
+    @rx.var
+    def email(self) -> str:
+        return self.user.email if self.user else ""
 
     @rx.var
     def idle_minutes(self) -> int:
         """The inactivity limit the browser watches (0: not signed in); the server enforces the same one."""
-        if not self.user:
+        if self.user is None:
             return 0
         return settings.staff_idle_minutes if self.is_staff else settings.client_idle_minutes
 
@@ -144,6 +151,6 @@ class SessionState(rx.State):
 
     @rx.var
     def role_title(self) -> str:
-        if not self.user:
+        if self.user is None:
             return ""
-        return role_label(str(self.user.get("role")), self.user.get("employee_type"))
+        return role_label(self.user.role, self.user.employee_type)

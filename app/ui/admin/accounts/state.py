@@ -14,9 +14,11 @@ from typing import Any, ClassVar
 
 import reflex as rx
 
-from app.core.permissions import EMPLOYEE_TYPE_LABELS, Perm, has_perm
+from app.core.permissions import EMPLOYEE_TYPE_LABELS, Perm
 from app.models.user import UserPublic
 from app.services.accounts import admin_users
+from app.services.accounts.admin_users import UserRow
+from app.ui.admin.common import holds
 from app.ui.admin.dialogs import Dialogs
 from app.ui.admin.paged import PagedList, SectionListing, export_url
 from app.ui.admin.state import AdminState
@@ -51,23 +53,30 @@ class AccountRow:
     employee_type: Choice = dataclasses.field(default_factory=Choice)
     verified: bool = False
     created: str = ""
+    # What the signed-in staff member may do with the account: the service's flags (admin_users.UserRow).
+    can_edit: bool = False
+    can_delete: bool = False
+    can_reset_password: bool = False
 
 
-def account_row(u: dict[str, Any]) -> AccountRow:
-    """A UserPublic dump as the tables show it."""
+def account_row(u: UserRow) -> AccountRow:
+    """An account as the tables show it."""
     return AccountRow(
-        id=str(u["id"]),
-        username=u["username"],
-        email=u["email"],
-        full_name=u.get("fullName") or u["username"],
-        first_name=u.get("first_name") or "",
-        last_name=u.get("last_name") or "",
-        phone=u.get("phone") or "",
-        company=u.get("company") or "",
-        role=Choice.of(u["role"], ROLE_LABELS),
-        employee_type=Choice.of(u.get("employee_type"), EMPLOYEE_TYPE_NAMES),
-        verified=bool(u.get("is_verified")),
-        created=long_date(u.get("created_at")),
+        id=str(u.id),
+        username=u.username,
+        email=u.email,
+        full_name=u.fullName or u.username,
+        first_name=u.first_name or "",
+        last_name=u.last_name or "",
+        phone=u.phone or "",
+        company=u.company or "",
+        role=Choice.of(u.role, ROLE_LABELS),
+        employee_type=Choice.of(u.employee_type, EMPLOYEE_TYPE_NAMES),
+        verified=u.is_verified,
+        created=long_date(u.created_at),
+        can_edit=u.can_edit,
+        can_delete=u.can_delete,
+        can_reset_password=u.can_reset_password,
     )
 
 
@@ -130,21 +139,11 @@ class AccountsMixin(Dialogs, PagedList[AccountRow], AdminState, mixin=True):
 
     @rx.var
     def can_create_clients(self) -> bool:
-        perms = self.user.get("effective_permissions", [])
-        return has_perm(perms, Perm.clients_create) or has_perm(perms, Perm.users_manage)
+        return holds(self.user, Perm.clients_create) or holds(self.user, Perm.users_manage)
 
     @rx.var
     def can_manage(self) -> bool:
-        return has_perm(self.user.get("effective_permissions", []), Perm.users_manage)
-
-    @rx.var
-    def can_reset_any(self) -> bool:
-        return has_perm(self.user.get("effective_permissions", []), Perm.users_reset_password)
-
-    @rx.var
-    def can_reset_clients(self) -> bool:
-        perms = self.user.get("effective_permissions", [])
-        return has_perm(perms, Perm.clients_reset_password) or has_perm(perms, Perm.users_reset_password)
+        return holds(self.user, Perm.users_manage)
 
     # --- create ------------------------------------------------------------------------------------------------
 

@@ -236,26 +236,33 @@ def verified_badge(row: Any) -> rx.Component:
     return rx.cond(row.verified, badge("Verified", "green"), badge("Unverified", "yellow"))
 
 
-def row_actions(state: type[AccountsMixin], row: ObjectVar[AccountRow], *, reset_allowed: rx.Var) -> rx.Component:
-    """Edit and delete for everyone who sees the list (the server decides); reset for those who may reset."""
+def row_actions(state: type[AccountsMixin], row: ObjectVar[AccountRow]) -> rx.Component:
+    """Edit, reset password and delete, each where the row's flag says the signed-in user may (the service computed
+    them; its handlers refuse anyway)."""
+
+    def when(flag: rx.Var, button: rx.Component) -> rx.Component:
+        return rx.cond(flag, button, rx.fragment())
+
     return rx.el.div(
-        icon_button("pencil", "Edit", f"Edit {row.username}", state.open_edit(row.id)),
-        rx.cond(
-            reset_allowed,
+        when(row.can_edit, icon_button("pencil", "Edit", f"Edit {row.username}", state.open_edit(row.id))),
+        when(
+            row.can_reset_password,
             icon_button(
                 "key-round",
                 "Reset password",
                 f"Reset password of {row.username}",
                 state.open_reset(row.id, row.username, row.email),
             ),
-            rx.fragment(),
         ),
-        icon_button(
-            "trash-2",
-            "Delete",
-            f"Delete {row.username}",
-            state.open_delete(row.id, row.username),
-            extra="hover:!bg-red-50 hover:!text-red-600",
+        when(
+            row.can_delete,
+            icon_button(
+                "trash-2",
+                "Delete",
+                f"Delete {row.username}",
+                state.open_delete(row.id, row.username),
+                extra="hover:!bg-red-50 hover:!text-red-600",
+            ),
         ),
         class_name="flex items-center justify-end gap-1",
     )

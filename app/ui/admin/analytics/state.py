@@ -11,6 +11,7 @@ import reflex as rx
 
 from app.core.permissions import Perm
 from app.services.reporting import analytics
+from app.services.reporting.analytics import AnalyticsReport
 from app.ui.admin.common import dollars, form_text
 from app.ui.admin.inquiries.state import SERVICE_LABELS
 from app.ui.admin.state import AdminState
@@ -97,11 +98,11 @@ def _bars(pairs: list[tuple[str, float]], colors: dict[str, str] | None = None) 
     ]
 
 
-def shape(report: dict[str, Any]) -> Shaped:
+def shape(report: AnalyticsReport) -> Shaped:
     """The report as display rows (every value a string)."""
     weeks: dict[str, dict[str, int]] = {}
-    for row in report["inquiries_by_week_status"]:
-        weeks.setdefault(row["week"], {})[row["status"]] = int(row["count"])
+    for row in report.inquiries_by_week_status:
+        weeks.setdefault(row.week, {})[row.status] = row.count
     top = max((sum(v.values()) for v in weeks.values()), default=0)
     week_rows = [
         Week(
@@ -115,35 +116,35 @@ def shape(report: dict[str, Any]) -> Shaped:
         for w, counts in sorted(weeks.items())
     ]
     services: dict[str, int] = {}
-    for row in report["inquiries_by_week_service"]:
-        name = SERVICE_LABELS.get(row["service"], label_of(row["service"]))
-        services[name] = services.get(name, 0) + int(row["count"])
-    money = report["billing_by_month"]
-    top_money = max((max(Decimal(m["invoiced"]), Decimal(m["paid"])) for m in money), default=Decimal(0))
+    for svc in report.inquiries_by_week_service:
+        name = SERVICE_LABELS.get(svc.service, label_of(svc.service))
+        services[name] = services.get(name, 0) + svc.count
+    money = report.billing_by_month
+    top_money = max((max(Decimal(m.invoiced), Decimal(m.paid)) for m in money), default=Decimal(0))
     months = [
         Month(
-            label=date.fromisoformat(m["month"]).strftime("%b %Y"),
-            invoiced=Bar(value=dollars(m["invoiced"]), width=_pct(float(m["invoiced"]), float(top_money))),
-            paid=Bar(value=dollars(m["paid"]), width=_pct(float(m["paid"]), float(top_money))),
+            label=date.fromisoformat(m.month).strftime("%b %Y"),
+            invoiced=Bar(value=dollars(m.invoiced), width=_pct(float(m.invoiced), float(top_money))),
+            paid=Bar(value=dollars(m.paid), width=_pct(float(m.paid), float(top_money))),
         )
         for m in money
     ]
-    conv = report["conversion"]
-    projects = report["projects_by_status"]
+    conv = report.conversion
+    projects = report.projects_by_status
     return Shaped(
         figures=Figures(
-            inquiries=str(report["inquiries_total"]),
-            conversion=f"{conv['rate'] * 100:.1f}%",
-            conversion_note=f"{conv['became_clients']} of {conv['senders']} senders became clients",
-            meetings=str(report["upcoming_meetings_30_days"]),
-            invoiced=dollars(sum((Decimal(m["invoiced"]) for m in money), Decimal(0))),
-            paid=dollars(sum((Decimal(m["paid"]) for m in money), Decimal(0))),
+            inquiries=str(report.inquiries_total),
+            conversion=f"{conv.rate * 100:.1f}%",
+            conversion_note=f"{conv.became_clients} of {conv.senders} senders became clients",
+            meetings=str(report.upcoming_meetings_30_days),
+            invoiced=dollars(sum((Decimal(m.invoiced) for m in money), Decimal(0))),
+            paid=dollars(sum((Decimal(m.paid) for m in money), Decimal(0))),
         ),
         weeks=week_rows,
         services=_bars(sorted(services.items(), key=lambda kv: -kv[1])),
         months=months,
         projects=_bars([(k, projects.get(k, 0)) for k in PROJECT_BAR], PROJECT_BAR),
-        applications=_bars(sorted(report["applications_by_opening"].items())),
+        applications=_bars(sorted(report.applications_by_opening.items())),
     )
 
 

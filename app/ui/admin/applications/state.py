@@ -11,6 +11,7 @@ import reflex as rx
 from app.core.permissions import Perm
 from app.models.user import UserPublic
 from app.services.careers import applications
+from app.services.careers.applications import ApplicationPublic
 from app.services.platform.paging import Page
 from app.ui.admin.common import day_text, form_text
 from app.ui.admin.dialogs import SectionWriter
@@ -41,23 +42,23 @@ class ApplicationRow(Row):
     date: str = ""
 
 
-def application_row(a: dict[str, Any]) -> ApplicationRow:
+def application_row(a: ApplicationPublic) -> ApplicationRow:
     return ApplicationRow(
-        id=int(a["id"]),
-        name=f"{a['first_name']} {a['last_name']}".strip(),
-        email=a["email"],
-        phone=a.get("phone") or "",
-        linkedin=a.get("linkedin_url") or "",
-        job_code=a.get("job_code") or "",
-        opening=a.get("job_title") or a.get("job_code") or "General application",
-        status=Choice.of(a["status"]),
-        next_statuses=[Choice.of(s) for s in a.get("next_statuses") or []],
-        notes=a.get("notes") or "",
-        resume_name=a.get("resume_filename") or "CV",
-        cover_name=a.get("cover_letter_filename") or "",
-        resume_url=f"/api/admin/applications/{a['id']}/resume",
-        cover_url=f"/api/admin/applications/{a['id']}/cover-letter",
-        date=day_text(a.get("created_at")),
+        id=a.id,
+        name=f"{a.first_name} {a.last_name}".strip(),
+        email=a.email,
+        phone=a.phone or "",
+        linkedin=a.linkedin_url or "",
+        job_code=a.job_code or "",
+        opening=a.job_title or a.job_code or "General application",
+        status=Choice.of(a.status),
+        next_statuses=[Choice.of(s) for s in a.next_statuses],
+        notes=a.notes or "",
+        resume_name=a.resume_filename or "CV",
+        cover_name=a.cover_letter_filename or "",
+        resume_url=f"/api/admin/applications/{a.id}/resume",
+        cover_url=f"/api/admin/applications/{a.id}/cover-letter",
+        date=day_text(a.created_at),
     )
 
 
@@ -85,7 +86,7 @@ class ApplicationListState(SectionWriter, PagedList[ApplicationRow], AdminState)
         result = await super()._page(actor, page)
         if not self.openings:  # the opening filter's choices, once per visit
             openings = await as_actor(actor, lambda s, a: applications.opening_choices(s, actor=a))
-            self.openings = [Choice(o["code"], o["label"]) for o in openings]
+            self.openings = [Choice(o.code, o.label) for o in openings]
         return result
 
     def _clear(self, error: str = "") -> None:

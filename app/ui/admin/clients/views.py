@@ -22,7 +22,7 @@ COLUMNS: list[Column[AccountRow]] = [
 
 
 def _actions(row: ObjectVar[AccountRow]) -> rx.Component:
-    return row_actions(ClientsState, row, reset_allowed=ClientsState.can_reset_clients)
+    return row_actions(ClientsState, row)
 
 
 def clients_content() -> rx.Component:

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
 
 import reflex as rx
 
-from app.core.permissions import Perm, Role, has_perm
+from app.core.permissions import Perm, Role
 from app.services.operations import health
+from app.services.operations.health import HealthReport
+from app.services.platform.client_cancellations import CancellationPublic
 from app.services.reporting import dashboard
 from app.ui import routes
+from app.ui.admin.common import holds
 from app.ui.admin.state import AdminState
 from app.ui.format import long_date
 
@@ -38,24 +40,22 @@ class Cancellation:
     when: str = ""
 
     @classmethod
-    def of(cls, row: dict[str, str]) -> Cancellation:
+    def of(cls, row: CancellationPublic) -> Cancellation:
         """From client_cancellations.recent's row; the time as a long date."""
-        return cls(row["kind"], row["name"], row["client"], row["reason"], long_date(row["when"]))
+        return cls(row.kind, row.name, row.client, row.reason, long_date(row.when))
 
 
-def _check_rows(report: dict[str, Any]) -> list[Check]:
-    rows = []
-    for key, name in CHECK_NAMES.items():
-        check = report.get(key) or {}
-        status = str(check.get("status", "unknown"))
-        if key == "database":
-            detail = f"{check.get('latency_ms')} ms" if status == "ok" else str(check.get("error") or "unreachable")
-        elif status in ("ok", "degraded"):
-            detail = f"{check.get('pending', 0)} pending, {check.get('failed', 0)} failed"
-        else:
-            detail = str(check.get("error") or "not checked")
-        rows.append(Check(name=name, status=status, ok=status == "ok", detail=detail))
-    return rows
+def _check_rows(report: HealthReport) -> list[Check]:
+    db, queue = report.database, report.mail
+    db_detail = f"{db.latency_ms} ms" if db.status == "ok" else (db.error or "unreachable")
+    if queue.status in ("ok", "degraded"):
+        mail_detail = f"{queue.pending or 0} pending, {queue.failed or 0} failed"
+    else:
+        mail_detail = queue.error or "not checked"
+    return [
+        Check(name=CHECK_NAMES["database"], status=db.status, ok=db.status == "ok", detail=db_detail),
+        Check(name=CHECK_NAMES["mail"], status=queue.status, ok=queue.status == "ok", detail=mail_detail),
+    ]
 
 
 def login_greeting(role: str) -> str:
@@ -86,13 +86,12 @@ class DashboardState(AdminState):
         _, summary = await self._attempt(
             actor, lambda s, a: dashboard.summary(s, actor=a), "Dashboard", "Failed to load the dashboard figures."
         )
-        figures = summary or {}
-        self.total_users = str(figures["total_users"]) if "total_users" in figures else ""
-        self.active_sessions = str(figures["active_sessions"]) if "active_sessions" in figures else ""
-        self.cancellations = [Cancellation.of(c) for c in figures.get("client_cancellations", [])]
+        shown = (summary.total_users, summary.active_sessions) if summary else (None, None)
+        self.total_users, self.active_sessions = ("" if n is None else str(n) for n in shown)
+        self.cancellations = [Cancellation.of(c) for c in summary.client_cancellations] if summary else []
         report = await health.check()
         self.checks = _check_rows(report)
-        healthy = report.get("status") == "ok"
+        healthy = report.status == "ok"
         self.system_status = "Healthy" if healthy else "Degraded"
         failing = [f"{c.name} {c.status}" for c in self.checks if not c.ok]
         self.system_problem = "" if healthy else ", ".join(failing)
@@ -101,8 +100,8 @@ class DashboardState(AdminState):
 
     @rx.var
     def shows_users(self) -> bool:
-        return has_perm(self.user.get("effective_permissions", []), Perm.users_read)
+        return holds(self.user, Perm.users_read)
 
     @rx.var
     def shows_sessions(self) -> bool:
-        return has_perm(self.user.get("effective_permissions", []), Perm.analytics_read)
+        return holds(self.user, Perm.analytics_read)

@@ -9,9 +9,8 @@ from typing import Any, ClassVar
 import reflex as rx
 
 from app.core.permissions import Perm
-from app.models.user import UserPublic
 from app.services.crm import admin_inquiries
-from app.services.platform.paging import Page
+from app.services.crm.admin_inquiries import InquiryView
 from app.ui.admin.common import timestamp_text
 from app.ui.admin.dialogs import SectionWriter
 from app.ui.admin.paged import PagedList, SectionListing, export_url
@@ -66,27 +65,26 @@ class InquiryRow(Row):
     spam: bool = False
 
 
-def inquiry_row(i: dict[str, Any], me: str = "") -> InquiryRow:
-    """An inquiry as the table shows it to the staff member `me` (their id: the row says whether it is theirs)."""
-    service = i.get("service_type") or ""
-    budget = i.get("budget") or ""
-    assignee = i.get("assigned_to") or ""
+def inquiry_row(i: InquiryView) -> InquiryRow:
+    """An inquiry as the table shows it to the staff member it was read for (the row says whether it is theirs)."""
+    service = i.service_type or ""
+    budget = i.budget or ""
     return InquiryRow(
-        id=i["id"],
-        name=i["name"],
-        email=i["email"],
-        phone=i.get("phone") or "",
-        company=i.get("company") or "",
+        id=i.id,
+        name=i.name,
+        email=i.email,
+        phone=i.phone or "",
+        company=i.company or "",
         service=SERVICE_LABELS.get(service, service),
         budget=BUDGET_LABELS.get(budget, budget),
-        message=i.get("message") or "",
-        status=Choice.of(i["status"], dict(STATUS_OPTIONS)),
-        priority=Choice.of(i["priority"], dict(PRIORITY_OPTIONS)),
-        date=long_date(i["created_at"]),
-        submitted=timestamp_text(i["created_at"]),
-        notes=i.get("notes") or "",
-        assigned="you" if assignee and assignee == me else ("other" if assignee else ""),
-        spam=bool(i.get("is_spam")),
+        message=i.message or "",
+        status=Choice.of(i.status, dict(STATUS_OPTIONS)),
+        priority=Choice.of(i.priority, dict(PRIORITY_OPTIONS)),
+        date=long_date(i.created_at),
+        submitted=timestamp_text(i.created_at),
+        notes=i.notes or "",
+        assigned="you" if i.assigned_to_me else ("other" if i.assigned_to else ""),
+        spam=i.is_spam,
     )
 
 
@@ -104,19 +102,10 @@ class InquiriesState(SectionWriter, PagedList[InquiryRow], AdminState):
     page_size: int = PAGE_SIZE
 
     detail: InquiryRow = InquiryRow()
-    _viewer_id: str = ""  # who the rows were read for (a row says whether it is assigned to them)
 
     def _filters(self) -> dict[str, Any]:
         spam = self.status_filter == SPAM
         return {"status": "" if spam else self.status_filter, "spam": spam}
-
-    async def _page(self, actor: UserPublic, page: int) -> Page[Any]:
-        self._viewer_id = str(actor.id)
-        return await super()._page(actor, page)
-
-    def _take(self, data: list[Any]) -> None:
-        """The rows as the viewer sees them: which are assigned to them."""
-        self.rows = [inquiry_row(i, self._viewer_id) for i in data]
 
     @rx.var
     def export_url(self) -> str:
@@ -161,7 +150,7 @@ class InquiriesState(SectionWriter, PagedList[InquiryRow], AdminState):
         )
         if not ok or dto is None:
             return
-        self.detail = inquiry_row(dto, str(actor.id))
+        self.detail = inquiry_row(dto)
         await self._notify("success", *done)
         await self._reload()
 

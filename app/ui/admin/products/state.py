@@ -12,6 +12,7 @@ from sqlmodel import Session
 from app.core.permissions import Perm, has_perm
 from app.models.user import User, UserPublic
 from app.services.catalogue import products
+from app.services.catalogue.products import ProductView
 from app.services.platform.paging import Page
 from app.ui.admin.cards import CardList, card_listing
 from app.ui.admin.common import dollars, form_text, row_id
@@ -41,25 +42,27 @@ class ProductRow(Row):
     category: Choice = dataclasses.field(default_factory=Choice)
     active: bool = True
     prices: list[PriceRow] = dataclasses.field(default_factory=list)
+    can_delete: bool = False  # the service's flag: the actor may write and the product was never ordered
 
 
-def product_row(p: dict[str, Any]) -> ProductRow:
+def product_row(p: ProductView) -> ProductRow:
     return ProductRow(
-        id=int(p["id"]),
-        name=p["name"],
-        description=p.get("description") or "",
-        category=Choice.of(p.get("category")),
-        active=bool(p.get("is_active")),
+        id=p.id,
+        name=p.name,
+        description=p.description or "",
+        category=Choice.of(p.category),
+        active=p.is_active,
         prices=[
             PriceRow(
-                id=int(x["id"]),
-                amount=dollars(x["amount"]),
-                currency=str(x["currency"]).upper(),
-                period=label_of(x["billing_period"]),
-                active=bool(x["is_active"]),
+                id=x.id,
+                amount=dollars(x.amount),
+                currency=x.currency.upper(),
+                period=label_of(x.billing_period),
+                active=x.is_active,
             )
-            for x in p.get("prices") or []
+            for x in p.prices
         ],
+        can_delete=p.can_delete,
     )
 
 
@@ -72,7 +75,7 @@ class ProductListState(CardList[ProductRow], AdminState):
     def _write_perm(self) -> str:
         return Perm.products_write
 
-    async def _page(self, actor: UserPublic, page: int) -> Page[Any]:
+    async def _page(self, actor: UserPublic, page: int) -> Page[ProductView]:
         query: dict[str, Any] = {"search": self.search, "sort": self.sort, "page_size": self.page_size}
         if has_perm(actor.effective_permissions, Perm.products_read):
             return await as_actor(actor, lambda s, a: products.list_products(s, actor=a, page=page, **query))
@@ -93,7 +96,7 @@ class ProductListState(CardList[ProductRow], AdminState):
         data["is_active"] = str(form.get("is_active") or "") in ("on", "true", "1")
         return data
 
-    def _write(self, s: Session, actor: User, edit_id: int, data: dict[str, Any]) -> Any:
+    def _write(self, s: Session, actor: User, edit_id: int, data: dict[str, Any]) -> ProductView:
         if edit_id:
             return products.update_product(s, actor=actor, product_id=edit_id, data=data)
         return products.create_product(s, actor=actor, data=data)

@@ -38,7 +38,9 @@ C = ProductCatalogueState
 
 def _card(p: ObjectVar[ProductRow]) -> rx.Component:
     return rx.el.div(
-        card_title(p.name, card_actions(S.can_write, p.name, S.open_edit(p.id), S.ask_delete(p.id, p.name))),
+        card_title(
+            p.name, card_actions(S.can_write, p.name, S.open_edit(p.id), S.ask_delete(p.id, p.name), p.can_delete)
+        ),
         rx.el.div(
             rx.cond(p.category.value != "", badge(p.category.label, "blue"), rx.fragment()),
             rx.cond(p.active, badge("Active", "green"), badge("Inactive", "grey")),

@@ -9,7 +9,8 @@ import reflex as rx
 
 from app.core.permissions import Perm, has_perm
 from app.services.platform import audit
-from app.ui.admin.common import timestamp_text
+from app.services.platform.audit import AuditEntry
+from app.ui.admin.common import holds, timestamp_text
 from app.ui.admin.state import AdminState
 from app.ui.format import long_date
 
@@ -36,11 +37,11 @@ class AuditRow:
     where: str = "—"
 
 
-def audit_row(entry: dict[str, Any]) -> AuditRow:
-    record = entry["entity_type"]
-    if record and entry["entity_id"]:
-        record = f"{record} #{entry['entity_id'][:8]}"
-    details = entry.get("details") or {}
+def audit_row(entry: AuditEntry) -> AuditRow:
+    record = entry.entity_type
+    if record and entry.entity_id:
+        record = f"{record} #{entry.entity_id[:8]}"
+    details = entry.details
     summary = ""
     if "to" in details and isinstance(details["to"], dict):
         summary = ", ".join(f"{k} → {_shown(v)}" for k, v in details["to"].items())
@@ -51,13 +52,13 @@ def audit_row(entry: dict[str, Any]) -> AuditRow:
     elif "role" in details:
         summary = f"role {details['role']}"
     return AuditRow(
-        id=str(entry["id"]),
-        when=timestamp_text(entry["created_at"]),
-        who=entry["actor"],
-        action=entry["action"],
+        id=str(entry.id),
+        when=timestamp_text(entry.created_at),
+        who=entry.actor,
+        action=entry.action,
         record=record or "—",
         summary=summary,
-        where=entry["ip_address"] or "—",
+        where=entry.ip_address or "—",
     )
 
 
@@ -68,15 +69,15 @@ class SettingsState(AdminState):
 
     @rx.var
     def can_audit(self) -> bool:
-        return has_perm(self.user.get("effective_permissions", []), Perm.audit_read)
+        return holds(self.user, Perm.audit_read)
 
     @rx.var
     def member_since(self) -> str:
-        return long_date(self.user.get("created_at") or "")
+        return long_date(self.user.created_at) if self.user else ""
 
     @rx.var
     def permission_list(self) -> list[str]:
-        return sorted(self.user.get("effective_permissions", []))
+        return sorted(self.user.effective_permissions) if self.user else []
 
     @rx.event
     async def load(self) -> None:

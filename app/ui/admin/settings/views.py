@@ -21,13 +21,12 @@ def _item(label: str, value: Any) -> rx.Component:
 
 
 def _account_card() -> rx.Component:
-    u = SettingsState.user
     return rx.el.section(
         rx.el.h2("Your Account", class_name="text-lg font-semibold text-slate-900"),
         rx.el.dl(
             _item("Full name", SettingsState.full_name),
-            _item("Username", u["username"]),
-            _item("Email", u["email"]),
+            _item("Username", SettingsState.username),
+            _item("Email", SettingsState.email),
             _item("Role", SettingsState.role_name),
             _item(
                 "Employee type",

@@ -45,10 +45,9 @@ COLUMNS: list[Column[AccountRow]] = [
 
 
 def _actions(row: ObjectVar[AccountRow]) -> rx.Component:
-    reset_allowed = UsersState.can_reset_any | ((row.role.value == "client") & UsersState.can_reset_clients)
     return rx.el.div(
         permissions_button(row),
-        row_actions(UsersState, row, reset_allowed=reset_allowed),
+        row_actions(UsersState, row),
         class_name="flex items-center justify-end gap-1",
     )
 

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import reflex as rx
 from reflex.vars.object import ObjectVar
 
 from app.services.site import site_content
+from app.services.site.site_content import PortfolioCard
 from app.ui.components.blocks import badge, contact_cta, home_section, new_tab_link, skeleton_grid, tag_list
 from app.ui.site.content import SNAPSHOT
 from app.ui.state.calls import call
@@ -37,15 +36,15 @@ _GRADIENTS = {
 class PortfolioState(rx.State):
     """Every published project; the filter is applied here, so switching needs no database round trip."""
 
-    projects: list[dict[str, Any]] = SNAPSHOT["portfolio"]
+    projects: list[PortfolioCard] = SNAPSHOT.portfolio
     category: str = "All"
-    loaded: bool = bool(SNAPSHOT["portfolio"])
+    loaded: bool = bool(SNAPSHOT.portfolio)
 
     @rx.var
-    def visible(self) -> list[dict[str, Any]]:
+    def visible(self) -> list[PortfolioCard]:
         if self.category == "All":
             return self.projects
-        return [p for p in self.projects if p.get("category") == self.category]
+        return [p for p in self.projects if p.category == self.category]
 
     @rx.event
     async def load(self) -> None:
@@ -77,8 +76,8 @@ def _filter_button(category: str) -> rx.Component:
     )
 
 
-def _thumbnail(project: ObjectVar[dict[str, Any]]) -> rx.Component:
-    category = project["category"].to(str)
+def _thumbnail(project: ObjectVar[PortfolioCard]) -> rx.Component:
+    category = project.category.to(str)
     return rx.el.div(
         rx.match(
             category,
@@ -93,20 +92,20 @@ def _thumbnail(project: ObjectVar[dict[str, Any]]) -> rx.Component:
     )
 
 
-def _project_card(project: ObjectVar[dict[str, Any]]) -> rx.Component:
-    live = project["isActive"].bool() & project["link"].bool()
+def _project_card(project: ObjectVar[PortfolioCard]) -> rx.Component:
+    live = project.live & project.link.bool()
     return rx.el.article(
         _thumbnail(project),
         rx.el.div(
             rx.el.div(
-                badge(project["category"].to(str)),
+                badge(project.category.to(str)),
                 rx.cond(live, badge("Live", tone="green", icon="circle-check"), badge("In progress", tone="slate")),
                 class_name="flex flex-wrap items-center gap-2",
             ),
-            rx.el.h3(project["title"], class_name="mt-4 text-lg font-bold text-slate-900"),
-            rx.el.p(project["description"], class_name="mt-2 text-sm leading-relaxed text-slate-600"),
+            rx.el.h3(project.title, class_name="mt-4 text-lg font-bold text-slate-900"),
+            rx.el.p(project.description, class_name="mt-2 text-sm leading-relaxed text-slate-600"),
             tag_list(
-                project["tags"],
+                project.tags,
                 label="Technologies",
                 tag_class="rounded-md bg-slate-100 px-2 py-1 text-xs font-medium text-slate-700",
                 class_name="mt-4 flex flex-wrap gap-1.5",
@@ -117,8 +116,8 @@ def _project_card(project: ObjectVar[dict[str, Any]]) -> rx.Component:
                     new_tab_link(
                         "Visit Site",
                         rx.icon("external-link", size=16, aria_hidden="true"),
-                        announced=(": ", project["title"]),
-                        href=project["link"].to(str),
+                        announced=(": ", project.title),
+                        href=project.link.to(str),
                         class_name=f"{BUTTON_PRIMARY} h-10 px-4 text-sm",
                     ),
                     rx.el.span(

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import reflex as rx
 from reflex.vars.object import ObjectVar
 from reflex_components_core.react_router import ReactRouterLink
 
 from app.services.site import site_content
+from app.services.site.site_content import ServiceCard
 from app.ui import routes
 from app.ui.components.blocks import card_grid, home_section
 from app.ui.site.content import SNAPSHOT
@@ -19,8 +18,8 @@ from app.ui.styles import BUTTON_OUTLINE, BUTTON_PRIMARY, TEXT_LINK
 class ServicesState(rx.State):
     """The active service cards in display order."""
 
-    services: list[dict[str, Any]] = SNAPSHOT["services"]
-    loaded: bool = bool(SNAPSHOT["services"])
+    services: list[ServiceCard] = SNAPSHOT.services
+    loaded: bool = bool(SNAPSHOT.services)
 
     @rx.event
     async def load(self) -> None:
@@ -44,8 +43,8 @@ def _feature(text: rx.Var) -> rx.Component:
     )
 
 
-def _card(service: ObjectVar[dict[str, Any]]) -> rx.Component:
-    popular = service["popular"].to(bool)
+def _card(service: ObjectVar[ServiceCard]) -> rx.Component:
+    popular = service.popular.to(bool)
     return rx.el.article(
         rx.cond(
             popular,
@@ -59,30 +58,30 @@ def _card(service: ObjectVar[dict[str, Any]]) -> rx.Component:
             ),
         ),
         rx.el.div(
-            service_icon(service["icon"].to(str)),
+            service_icon(service.icon.to(str)),
             class_name=rx.cond(
                 popular,
                 "flex size-12 items-center justify-center rounded-xl bg-blue-800 text-white",
                 "flex size-12 items-center justify-center rounded-xl bg-blue-50 text-blue-800",
             ),
         ),
-        rx.el.h3(service["title"], class_name="mt-5 text-xl font-bold text-slate-900"),
-        rx.el.p(service["description"], class_name="mt-2 leading-relaxed text-slate-600"),
+        rx.el.h3(service.title, class_name="mt-5 text-xl font-bold text-slate-900"),
+        rx.el.p(service.description, class_name="mt-2 leading-relaxed text-slate-600"),
         rx.el.ul(
-            rx.foreach(service["features"].to(list[str]), _feature),
+            rx.foreach(service.features.to(list[str]), _feature),
             aria_label="Features",
             class_name="mt-5 space-y-2",
         ),
         rx.el.div(
             ReactRouterLink.create(
                 "Learn More",
-                rx.el.span(" about ", service["title"], class_name="sr-only"),
+                rx.el.span(" about ", service.title, class_name="sr-only"),
                 to=routes.CONTACT,
                 class_name=f"{TEXT_LINK} text-sm",
             ),
             ReactRouterLink.create(
                 "Get Custom Quote",
-                rx.el.span(" for ", service["title"], class_name="sr-only"),
+                rx.el.span(" for ", service.title, class_name="sr-only"),
                 to=routes.CONTACT,
                 class_name=rx.cond(
                     popular,

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+import dataclasses
 
 import reflex as rx
 from reflex.vars.object import ObjectVar
 from reflex_components_core.react_router import ReactRouterLink
 
 from app.services.site import site_content
+from app.services.site.site_content import TestimonialCard
 from app.ui import routes
 from app.ui.components.blocks import badge, band, card_grid, initials_avatar, section_heading, stars
 from app.ui.format import long_date
@@ -22,53 +23,76 @@ RANDOM_COUNT = 3  # spec: 3 random of 10
 SERVICE_AREA = "Port St. Lucie and Treasure Coast"
 
 
-def _with_initials(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [{**t, "initials": "".join(p[0] for p in t["name"].split()[:2]).upper()} for t in items]
+@dataclasses.dataclass
+class TestimonialRow:
+    """A testimonial as its card shows it: the service's fields, the avatar's initials and the date in words."""
+
+    name: str = ""
+    role: str = ""
+    company: str = ""
+    rating: int = 0
+    text: str = ""
+    verified: bool = False
+    initials: str = ""
+    date: str = ""  # ISO day ("" when none)
+    ago: str = ""  # "2 weeks ago"
+    date_label: str = ""  # "March 5, 2026"
 
 
-def _dated(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [{**t, "ago": relative_date(t.get("date")), "date_label": long_date(t.get("date"))} for t in items]
+def testimonial_row(t: TestimonialCard) -> TestimonialRow:
+    return TestimonialRow(
+        name=t.name,
+        role=t.role or "",
+        company=t.company or "",
+        rating=t.rating,
+        text=t.text,
+        verified=t.verified,
+        initials="".join(p[0] for p in t.name.split()[:2]).upper(),
+        date=t.date or "",
+        ago=relative_date(t.date),
+        date_label=long_date(t.date),
+    )
 
 
 class TestimonialsState(rx.State):
     """Three reviews picked at random by the server on each page load, and the fixed featured ones."""
 
-    reviews: list[dict[str, Any]] = []
+    reviews: list[TestimonialRow] = []
     reviews_loaded: bool = False
-    featured: list[dict[str, Any]] = _with_initials(SNAPSHOT["featured"])
+    featured: list[TestimonialRow] = [testimonial_row(t) for t in SNAPSHOT.featured]
 
     @rx.event
     async def load(self) -> None:
         reviews, featured = await asyncio.gather(
             call(site_content.random_testimonials, RANDOM_COUNT), call(site_content.featured_testimonials)
         )
-        self.reviews = _dated(reviews)
-        self.featured = _with_initials(featured)
+        self.reviews = [testimonial_row(t) for t in reviews]
+        self.featured = [testimonial_row(t) for t in featured]
         self.reviews_loaded = True
 
 
-def _review_card(review: ObjectVar[dict[str, Any]]) -> rx.Component:
+def _review_card(review: ObjectVar[TestimonialRow]) -> rx.Component:
     return rx.el.article(
         rx.el.div(
-            stars(review["rating"].to(int)),
+            stars(review.rating.to(int)),
             badge("Client", tone="blue"),
             class_name="flex items-center justify-between gap-3",
         ),
         rx.el.blockquote(
-            rx.el.p("\u201c", review["text"], "\u201d"),
+            rx.el.p("\u201c", review.text, "\u201d"),
             class_name="mt-4 flex-1 leading-relaxed text-slate-700",
         ),
         rx.el.footer(
             rx.el.div(
-                rx.el.p(review["name"], class_name="font-semibold text-slate-900"),
+                rx.el.p(review.name, class_name="font-semibold text-slate-900"),
                 rx.el.time(
-                    review["ago"],
-                    date_time=review["date"].to(str),
-                    title=review["date_label"].to(str),
+                    review.ago,
+                    date_time=review.date.to(str),
+                    title=review.date_label.to(str),
                     class_name="text-sm text-slate-600",
                 ),
             ),
-            rx.cond(review["verified"].bool(), badge("Verified", tone="green", icon="badge-check")),
+            rx.cond(review.verified.bool(), badge("Verified", tone="green", icon="badge-check")),
             class_name="mt-6 flex items-end justify-between gap-3 border-t border-slate-100 pt-4",
         ),
         data_review_card=True,
@@ -76,19 +100,19 @@ def _review_card(review: ObjectVar[dict[str, Any]]) -> rx.Component:
     )
 
 
-def _featured_card(item: ObjectVar[dict[str, Any]]) -> rx.Component:
+def _featured_card(item: ObjectVar[TestimonialRow]) -> rx.Component:
     return rx.el.figure(
         rx.icon("quote", size=28, class_name="text-amber-300", aria_hidden="true"),
         rx.el.blockquote(
-            rx.el.p(item["text"]),
+            rx.el.p(item.text),
             class_name="mt-4 flex-1 text-lg leading-relaxed text-white",
         ),
         rx.el.figcaption(
-            initials_avatar(item["initials"], size="size-12 text-base"),
+            initials_avatar(item.initials, size="size-12 text-base"),
             rx.el.div(
-                rx.el.p(item["name"], class_name="font-semibold text-white"),
-                rx.el.p(item["role"], ", ", item["company"], class_name="text-sm text-blue-200"),
-                stars(item["rating"].to(int), size=14),
+                rx.el.p(item.name, class_name="font-semibold text-white"),
+                rx.el.p(item.role, ", ", item.company, class_name="text-sm text-blue-200"),
+                stars(item.rating.to(int), size=14),
                 class_name="space-y-1",
             ),
             class_name="mt-6 flex items-center gap-4",
