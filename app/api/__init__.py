@@ -19,18 +19,23 @@ from app.api.routes import (
     account,
     admin,
     auth,
+    billing,
     booking,
     calendly,
     careers,
+    catalogue,
     contact,
-    content,
     forms,
     google,
     health,
     newsletter,
     newsletter_admin,
     portal,
+    projects,
+    reporting,
+    scheduling,
     seo,
+    site,
     webhooks,
 )
 from app.core.config import settings
@@ -100,9 +105,15 @@ def create_api() -> FastAPI:
     api.include_router(google.router, prefix="/api")
     api.include_router(portal.router, prefix="/api", dependencies=guarded)
     api.include_router(admin.router, prefix="/api", dependencies=guarded)
-    api.include_router(content.router, prefix="/api", dependencies=guarded)
+    api.include_router(projects.router, prefix="/api", dependencies=guarded)
+    api.include_router(site.router, prefix="/api", dependencies=guarded)
+    api.include_router(catalogue.router, prefix="/api", dependencies=guarded)
+    api.include_router(billing.router, prefix="/api", dependencies=guarded)
+    api.include_router(scheduling.router, prefix="/api", dependencies=guarded)
+    api.include_router(careers.staff, prefix="/api", dependencies=guarded)
+    api.include_router(reporting.router, prefix="/api", dependencies=guarded)
     api.include_router(newsletter_admin.router, prefix="/api", dependencies=guarded)
-    api.include_router(content.public, prefix="/api")
+    api.include_router(catalogue.public, prefix="/api")
     # Public site calls: no sign-in, but their writes are still refused from foreign origins.
     api.include_router(contact.router, prefix="/api", dependencies=guarded)
     api.include_router(newsletter.router, prefix="/api", dependencies=guarded)

@@ -11,7 +11,7 @@ from app.core.config import settings
 
 # React Router's hydration needs inline scripts and styles, so script-src allows inline code; it refuses eval, so no
 # text can become code in the browser (handlers never send scripts: tests/unit/test_no_eval.py). Everything else is
-# same-origin only. See docs/decisions.md for why.
+# same-origin only. See docs/adr/0019-security-headers-and-a-csp-that-refuses-eval.md for why.
 CSP = "; ".join(
     [
         "default-src 'self'",

@@ -151,7 +151,7 @@ def test_a_reset_reclaims_a_squatted_address_without_the_squatters_profile(
 ) -> None:
     """Defect: the owner who reset the password of an address someone registered first signed in as "Mallory
     Squatter, Squatter Inc", with the squatter's phone."""
-    squatter = {"first_name": "Mallory", "last_name": "Squatter", "company": "Squatter Inc", "phone": "+1 555 0100 99"}
+    squatter = {"first_name": "Mallory", "last_name": "Squatter", "company": "Squatter Inc", "phone": "+1 772 555 0199"}
     r = client.post(
         "/api/auth/register",
         json={"username": "victim_addr", "email": "victim@example.com", "password": "Squatter-pass-1", **squatter},

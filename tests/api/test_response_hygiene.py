@@ -86,7 +86,8 @@ def _check(method: str, path: str, r: Any) -> list[str]:
         problems.append(f"{method} {path}: the server header names a version ({r.headers['server']})")
     body = r.text if "pdf" not in r.headers.get("content-type", "") else ""
     if path == "/api/admin/dashboard" and r.status_code == 200:
-        body = ""  # the system status for staff names the database engine on purpose (docs/decisions.md)
+        # The system status for staff names the database engine on purpose (docs/adr/0060-faults-and-health.md).
+        body = ""
     if (match := LEAKS.search(body)) or settings.secret_key.get_secret_value() in body:
         problems.append(f"{method} {path} -> {r.status_code}: leaks {match.group(0) if match else 'the secret key'}")
     return problems

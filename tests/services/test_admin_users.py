@@ -77,11 +77,11 @@ def test_resending_ones_own_unchanged_access_is_fine(session: Session) -> None:
             "employee_type": "hr",
             "extra_permissions": ["audit:read", "content:read", "audit:read"],
             "revoked_permissions": ["applications:write"],
-            "phone": "555-0100",
+            "phone": "(772) 555-0100",
         },
     )
     fresh = _reloaded(session, hr)
-    assert fresh.phone == "555-0100"
+    assert fresh.phone == "(772) 555-0100"
     assert _access(fresh) == (Role.employee, EmployeeType.hr, ["audit:read", "content:read"], ["applications:write"])
 
 
@@ -229,9 +229,9 @@ def test_hr_cannot_move_a_founders_sign_in_address(session: Session) -> None:
     assert _reloaded(session, founder).email == "founder_x@example.com"
     # Profile fields, and the unchanged address a form sends back, are fine.
     admin_users.update_user(
-        session, actor=hr, user_id=founder.id, data={"email": "Founder_X@example.com", "phone": "555-0199"}
+        session, actor=hr, user_id=founder.id, data={"email": "Founder_X@example.com", "phone": "(772) 555-0199"}
     )
-    assert _reloaded(session, founder).phone == "555-0199"
+    assert _reloaded(session, founder).phone == "(772) 555-0199"
     # An account within HR's own permissions may get a new address.
     client = f.user(session, "client_x")
     admin_users.update_user(session, actor=hr, user_id=client.id, data={"email": "client-new@example.com"})

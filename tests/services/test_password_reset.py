@@ -149,7 +149,7 @@ def test_a_reset_that_claims_an_unverified_account_clears_what_the_squatter_type
             "first_name": "Mallory",
             "last_name": "Squatter",
             "company": "Squatter Inc",
-            "phone": "+1 555 0100 99",
+            "phone": "+1 772 555 0199",
         },
     )
     squatters_session = sessions.start(session, squatter)

@@ -186,9 +186,9 @@ def test_hr_cannot_promote_itself_or_an_account_it_controls_through_crafted_even
 
     # The positive control: the whole record sent back unchanged, with a new phone number, is saved.
     _open_edit(state, hr)
-    call(state, "submit_edit", {**me, "phone": "555-0102"})
+    call(state, "submit_edit", {**me, "phone": "(772) 555-0102"})
     saved = _user_named(db, hr.username)
-    assert saved is not None and saved.phone == "555-0102" and saved.employee_type == EmployeeType.hr
+    assert saved is not None and saved.phone == "(772) 555-0102" and saved.employee_type == EmployeeType.hr
     assert notice(state)["title"] == "User updated successfully"
 
 

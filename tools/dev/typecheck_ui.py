@@ -2,9 +2,9 @@
 
 The layers below the UI are checked with no errors allowed (`mypy`, pyproject's [tool.mypy]). The UI is not clean yet:
 Reflex state attributes read on the class are Vars at run time but plain Python types to mypy, so most of its errors
-are that mismatch (see docs/decisions.md). Rather than switch the check off, every error known today is listed in
-tools/dev/mypy_ui_baseline.txt, keyed by file, error code and message (not line numbers, so unrelated edits do not
-churn it), with a count. This check fails when
+are that mismatch (see docs/adr/0006-lint-types-and-import-contracts.md). Rather than switch the check off, every
+error known today is listed in tools/dev/mypy_ui_baseline.txt, keyed by file, error code and message (not line
+numbers, so unrelated edits do not churn it), with a count. This check fails when
 - an error appears that the baseline does not hold, or a known one appears more often (new code must type-check), or
 - the baseline holds more than mypy reports (a fix landed: run `python tools/dev/typecheck_ui.py --update` and commit
   the smaller baseline, so it cannot grow back unnoticed).

@@ -4,7 +4,7 @@ filled → validated (ApplyState.review, the spec's texts) → confirm dialog (C
 success (toast, back to /careers after 2 s) or error (the form keeps everything typed and chosen).
 
 The files travel as a native multipart POST to /api/applications/submit (apply_form.js), not through the websocket
-or Reflex's upload endpoint: see docs/decisions.md, "Public site UI".
+or Reflex's upload endpoint: see docs/adr/0038-job-applications.md.
 """
 
 from __future__ import annotations
