@@ -52,13 +52,13 @@ LOCK := uv pip compile --quiet --universal --python-version 3.11 --generate-hash
 	touch $@
 
 .tools/.ready:
-	scripts/ensure-node.sh $(NODE_VERSION) $(BUN_VERSION)
+	tools/dev/ensure-node.sh $(NODE_VERSION) $(BUN_VERSION)
 	mkdir -p $(@D)  # a machine with its own Node 22 and bun fetches nothing, so .tools/ may not exist yet
 	touch $@
 
 # The accessibility checker the end-to-end tests inject into every public page.
 .tools/.axe-ready:
-	scripts/ensure-axe.sh
+	tools/dev/ensure-axe.sh
 	mkdir -p $(@D)
 	touch $@
 
@@ -84,11 +84,12 @@ run: setup seed
 dev: setup seed
 	reflex run --frontend-port $(PORT) --backend-port $(BACKEND_PORT) --backend-host $(HOST)
 
-## Two app processes behind nginx on http://127.0.0.1:PORT, sharing Redis and PostgreSQL (scripts/cluster.py; needs
-## nginx and the local PostgreSQL and Redis; PROCESSES=3 for more). docs/deploy.md: the same behind TLS.
+## Two app processes behind nginx on http://127.0.0.1:PORT, sharing Redis and PostgreSQL
+## (tools/reliability/cluster.py; needs nginx and the local PostgreSQL and Redis; PROCESSES=3 for more).
+## docs/deploy.md: the same behind TLS.
 run-cluster: setup
-	scripts/ensure-test-services.sh --no-browser
-	python scripts/cluster.py --port $(PORT) $(if $(PROCESSES),--processes $(PROCESSES))
+	tools/dev/ensure-test-services.sh --no-browser
+	python tools/reliability/cluster.py --port $(PORT) $(if $(PROCESSES),--processes $(PROCESSES))
 
 ## Reload on save, one port, the production-like bundle rebuilt at each reload (slower than dev).
 preview: setup seed
@@ -100,7 +101,7 @@ lint: .venv/.installed-dev
 	ruff check .
 	lint-imports
 	mypy
-	python scripts/typecheck_ui.py
+	python tools/dev/typecheck_ui.py
 	bandit -q -r app -ll
 	typos
 
@@ -110,30 +111,30 @@ format: .venv/.installed-dev
 
 ## Lint, then every test (PostgreSQL on 127.0.0.1:5432, Chromium and axe-core are made sure of first).
 test: setup .venv/.installed-dev .tools/.axe-ready lint
-	scripts/ensure-test-services.sh
+	tools/dev/ensure-test-services.sh
 	python -m pytest
 
 ## Lint, then every test but the browser ones. Pytest's cache is on: `make test-fast ARGS=--lf` reruns the failures.
 test-fast: .venv/.installed-dev lint
-	scripts/ensure-test-services.sh --no-browser
+	tools/dev/ensure-test-services.sh --no-browser
 	python -m pytest -m "not e2e" $(ARGS)
 
 ## Full-page screenshots of every public page at 1280 and 390 px into screenshots/ (git-ignored); starts its own
 ## server on a free port over the local database with demo content (URL=http://... to shoot a running one).
 screenshots: setup .venv/.installed-dev seed
-	python scripts/screenshots.py $(if $(URL),--url $(URL))
+	python tools/dev/screenshots.py $(if $(URL),--url $(URL))
 
 ## The long runs of the suites that try to break the product (deep schemathesis and property runs, uploads, sessions,
 ## brute force, backups), the load run and the fault run; writes docs/reliability.md. About 45 minutes on 2 cores.
 torture: setup .venv/.installed-dev .tools/.axe-ready
-	scripts/ensure-test-services.sh
-	python scripts/torture.py
+	tools/dev/ensure-test-services.sh
+	python tools/reliability/torture.py
 
 ## Only the fault run (PostgreSQL, the app, Redis, SMTP, the scheduling service and the upload disk failing one at a
 ## time under load; nothing acknowledged may be lost): its section of docs/reliability.md. About 10 minutes; root.
 faults: setup .venv/.installed-dev
-	scripts/ensure-test-services.sh
-	python scripts/torture.py --only-faults
+	tools/dev/ensure-test-services.sh
+	python tools/reliability/torture.py --only-faults
 
 ## Benchmark of every staff section and portal tab over a large data set (100k inquiries, 20k invoices, ...), against
 ## the targets first rows < 1 s, websocket frame < 100 KB, state < 1 MB: bench/report.md (git-ignored). Needs
@@ -142,26 +143,27 @@ faults: setup .venv/.installed-dev
 bench: bench-admin bench-ws bench-startup
 
 bench-admin: setup .venv/.installed-dev
-	scripts/ensure-test-services.sh
-	python scripts/bench_admin.py $(if $(SCALE),--scale $(SCALE)) $(ARGS)
+	tools/dev/ensure-test-services.sh
+	python tools/bench/bench_admin.py $(if $(SCALE),--scale $(SCALE)) $(ARGS)
 
 ## 200 tabs on one worker (3 headless Chromium, the rest socket.io clients), an event a second each: round trip
-## p50/p95 and server memory per tab against p95 < 50 ms and < 200 KB per tab (scripts/bench_ws.py; about 4 minutes
+## p50/p95 and server memory per tab against p95 < 50 ms and < 200 KB per tab (tools/bench/bench_ws.py; about 4 minutes
 ## a run; its own database). WS_ARGS for more, e.g. WS_ARGS="--runs 3".
 bench-ws: setup .venv/.installed-dev
-	scripts/ensure-test-services.sh
-	python scripts/bench_ws.py $(WS_ARGS)
+	tools/dev/ensure-test-services.sh
+	python tools/bench/bench_ws.py $(WS_ARGS)
 
 ## Time from `make run` to the first 200 on `/`: 3 runs on this checkout and one on a fresh clone (virtualenv,
-## Node and bun, first build; needs PyPI and the npm registry) (scripts/bench_startup.py). STARTUP_ARGS for more.
+## Node and bun, first build; needs PyPI and the npm registry) (tools/bench/bench_startup.py). STARTUP_ARGS for more.
 bench-startup: setup
-	python scripts/bench_startup.py $(STARTUP_ARGS)
+	python tools/bench/bench_startup.py $(STARTUP_ARGS)
 
 ## Lighthouse 12.8 (mobile, simulated throttling) on every public page, the sign-in page and, signed in, the portal and
-## the staff dashboard: medians of 3 runs against the targets of issue 14 (scripts/bench_pages.py; reports in
-## bench/pages/; about 6 minutes). Serves the site like `make run` on a free port; URL=http://... measures a running one.
+## the staff dashboard: medians of 3 runs against the targets of issue 14 (tools/bench/bench_pages.py; reports in
+## bench/pages/; about 6 minutes). Serves the site like `make run` on a free port (tools/server.py); URL=http://...
+## measures a running one.
 bench-pages: setup .venv/.installed-dev seed
-	python scripts/bench_pages.py $(if $(URL),--url $(URL)) $(PAGES_ARGS)
+	python tools/bench/bench_pages.py $(if $(URL),--url $(URL)) $(PAGES_ARGS)
 
 clean:
 	rm -rf .web .web-cluster .states .tools .venv

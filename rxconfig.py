@@ -12,8 +12,8 @@ from app.ui.page_weight import PageWeightPlugin
 from app.ui.portal.colours import BADGE_COLOURS
 from app.ui.seo import PublicSitemapPlugin
 
-# A backend-only process (the app processes behind nginx, scripts/cluster.py) serves no pages, and Reflex refuses to
-# start one that has a frontend port.
+# A backend-only process (the app processes behind nginx, tools/reliability/cluster.py) serves no pages, and Reflex
+# refuses to start one that has a frontend port.
 BACKEND_ONLY = os.environ.get("REFLEX_BACKEND_ONLY", "").lower() in ("1", "true", "yes")
 
 config = rx.Config(

@@ -1,4 +1,7 @@
-"""Test harness: a PostgreSQL database of the tests' own, migrated once; each test runs in a rolled-back transaction."""
+"""Test harness: a PostgreSQL database of the tests' own, migrated once; each test runs in a rolled-back transaction.
+
+Tiers whose tests commit have a database of their own, so no tier sees another's rows and the order the tests run in
+does not matter: tests/ui (TEST_UI_DB_NAME, tests/ui/conftest.py) and tests/e2e (TEST_E2E_DB_NAME, the server's)."""
 
 from __future__ import annotations
 
@@ -25,20 +28,22 @@ from app.core.db import make_engine  # noqa: E402
 from tests.migrations import migrate  # noqa: E402
 
 
-def _recreate_database() -> None:
+def fresh_database(name: str) -> str:
+    """The database `name` on the test server, dropped if it was there, created empty and migrated to head: its URL."""
     admin = make_engine(PG_ADMIN_URL).execution_options(isolation_level="AUTOCOMMIT")
     with admin.connect() as conn:
-        conn.execute(text(f'DROP DATABASE IF EXISTS "{TEST_DB_NAME}" WITH (FORCE)'))
-        conn.execute(text(f'CREATE DATABASE "{TEST_DB_NAME}"'))
+        conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
     admin.dispose()
+    url = PG_ADMIN_URL.rsplit("/", 1)[0] + f"/{name}"
+    migrate(url, "head")
+    return url
 
 
 @pytest.fixture(scope="session")
 def engine() -> Iterator[Engine]:
     """The test database, created fresh and migrated to head by the project's own migrations."""
-    _recreate_database()
-    eng = make_engine(TEST_DATABASE_URL)
-    migrate(TEST_DATABASE_URL, "head")
+    eng = make_engine(fresh_database(TEST_DB_NAME))
     # Services and the API reach the database through app.core.db.get_engine(); make it this one.
     import app.core.db as db
 
@@ -76,21 +81,3 @@ def _company_copy_forgotten() -> Iterator[None]:
 def session(engine: Engine) -> Iterator[Session]:
     with rolled_back(engine) as s:
         yield s
-
-
-def _order(item: pytest.Item) -> int:
-    path = str(item.path)
-    if "/tests/e2e/" in path:
-        return 2
-    return 1 if "/tests/ui/" in path else 0
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The tests that commit run after the rolled-back ones, whatever order the paths were named in, and browser
-    journeys run last.
-
-    The Reflex handler tests (tests/ui) run services in sessions of their own, so their rows stay in the test
-    database; the API and service tests that count rows (an empty outbox, every project by status) must run first.
-    Playwright's sync API keeps an event loop running in this thread until the session ends, which would stop the
-    in-process handler tests (asyncio.run) that come after them."""
-    items.sort(key=_order)

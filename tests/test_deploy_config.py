@@ -21,6 +21,7 @@ import pytest
 
 from app.api import middleware
 from app.core.config import settings
+from tools.server import free_port
 
 NGINX = Path(__file__).resolve().parents[1] / "deploy" / "nginx"
 
@@ -34,16 +35,10 @@ def test_nginx_sends_the_apps_security_headers(monkeypatch: pytest.MonkeyPatch) 
 
 
 NEEDS_NGINX = pytest.mark.skipif(
-    shutil.which("nginx") is None, reason="nginx is installed by scripts/ensure-test-services.sh"
+    shutil.which("nginx") is None, reason="nginx is installed by tools/dev/ensure-test-services.sh"
 )
 NAME = "www.example.com"  # the sample's server name
 EVENT_SOCKETS_PER_ADDRESS = 50  # app-locations.conf: limit_conn event_sockets
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @dataclass
@@ -129,7 +124,7 @@ def test_the_tls_sample_is_a_valid_nginx_config(tmp_path: Path) -> None:
 @pytest.fixture
 def site(tmp_path: Path) -> Iterator[Site]:
     upstream = _Upstream()
-    http, https = _free_port(), _free_port()
+    http, https = free_port(), free_port()
     conf = _sample(tmp_path, (http, https, upstream.port))
     nginx = subprocess.Popen(
         ["nginx", "-p", str(tmp_path), "-c", str(conf)], stderr=subprocess.PIPE, start_new_session=True

@@ -1,5 +1,5 @@
 """The type checks `make lint` runs catch what they are for: mypy over the layers below the UI allows no error, and
-the UI's check (scripts/typecheck_ui.py) fails on an error its baseline does not hold and on a stale baseline.
+the UI's check (tools/dev/typecheck_ui.py) fails on an error its baseline does not hold and on a stale baseline.
 
 Each case runs on a copy of the app in a temporary folder; the real tree is never touched.
 """
@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-SCRIPT = ROOT / "scripts" / "typecheck_ui.py"
+SCRIPT = ROOT / "tools" / "dev" / "typecheck_ui.py"
+BASELINE = ROOT / "tools" / "dev" / "mypy_ui_baseline.txt"
 
 
 @pytest.fixture(scope="module")
@@ -43,7 +44,7 @@ def test_a_type_error_below_the_ui_fails_mypy(tree: Path) -> None:
 
 
 def test_the_ui_check_holds_today_and_fails_on_a_new_error_and_on_a_stale_baseline(tree: Path, tmp_path: Path) -> None:
-    check = [sys.executable, str(SCRIPT), "--root", str(tree), "--baseline", str(ROOT / "scripts/mypy_ui_baseline.txt")]
+    check = [sys.executable, str(SCRIPT), "--root", str(tree), "--baseline", str(BASELINE)]
     run = _run(check, tree)
     assert run.returncode == 0, run.stdout + run.stderr  # the committed baseline is exact
 
@@ -57,7 +58,7 @@ def test_the_ui_check_holds_today_and_fails_on_a_new_error_and_on_a_stale_baseli
     assert "app/ui/type_probe.py: new type error (x1): [return-value] Incompatible return value type" in run.stdout
 
     stale = tmp_path / "baseline.txt"
-    stale.write_text((ROOT / "scripts/mypy_ui_baseline.txt").read_text() + "1\tapp/ui/gone.py\t[misc] fixed since\n")
+    stale.write_text(BASELINE.read_text() + "1\tapp/ui/gone.py\t[misc] fixed since\n")
     run = _run([*check[:-1], str(stale)], tree)
     assert run.returncode == 1
     assert "1 baseline error(s) are gone" in run.stdout

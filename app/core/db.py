@@ -159,7 +159,7 @@ async def get_session() -> AsyncIterator[Session]:
     The routes are sync, so FastAPI runs each on a worker thread, and after the route it needs a thread again to
     serialize the answer before this cleanup closes the session. With more requests than pooled connections, every
     thread ended up waiting for a connection that only a thread could give back, and the server answered nothing
-    until the pool timed out (scripts/bench_server.py: 0 requests/s at 64 connections). So a request waits here, on
+    until the pool timed out (tools/bench/bench_server.py: 0 requests/s at 64 connections). So a request waits here, on
     the event loop and without a thread, until one of the pool's connections is free for it; a route that starts
     always finds its connection, and the threads keep moving. The session is closed on asyncio's own executor,
     which the routes' thread pool cannot exhaust.

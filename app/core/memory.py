@@ -3,7 +3,7 @@
 Once the app has started, a worker holds some 800,000 tracked objects that live as long as it does (the compiled
 pages, state classes, modules). CPython's full collections walk all of them every few seconds and free nearly nothing:
 on this machine each took 160-240 ms, during which no websocket event is answered, which made the slowest 5% of
-events wait 80 ms and more with 200 open tabs (scripts/bench_ws.py; docs/performance.md). Freezing what exists once
+events wait 80 ms and more with 200 open tabs (tools/bench/bench_ws.py; docs/performance.md). Freezing what exists once
 start-up has settled moves it out of the collector's reach, so a full collection walks only what the requests made.
 """
 

@@ -35,7 +35,7 @@ def password_problem(password: str) -> str | None:
 
 # bcrypt runs on threads of its own, one per core, at a lower CPU priority (Linux gives each thread its own nice
 # value): sign-ins still use every idle core, but the event loop and the other requests come first, so a burst of
-# sign-ins does not slow the rest of the site (scripts/bench_server.py: the health check during 20 sign-ins).
+# sign-ins does not slow the rest of the site (tools/bench/bench_server.py: the health check during 20 sign-ins).
 HASH_NICENESS = 10
 _hashing: tuple[int, ThreadPoolExecutor] | None = None
 

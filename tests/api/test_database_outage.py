@@ -1,7 +1,8 @@
 """When the database is down, restarting or out of connections, the API answers a clear 503 at once, never a 500
 and never a hang; the next request after it is back succeeds on the same server (the pool reconnects).
 
-The whole outage (a restart, 30 s unreachable, under load) is driven by `scripts/faults.py`; this is the rule."""
+The whole outage (a restart, 30 s unreachable, under load) is driven by `tools/reliability/faults.py`; this is the
+rule."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@
 FastAPI runs sync routes and a sync dependency's cleanup on worker threads. When the session dependency was sync, a
 finished request kept its pooled connection until a worker thread was free to close its session; with more requests
 than connections every thread ended up waiting for a connection that only a thread could give back, and the server
-answered nothing until the pool timed out (scripts/bench_server.py: 0 requests/s at 64 connections).
+answered nothing until the pool timed out (tools/bench/bench_server.py: 0 requests/s at 64 connections).
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ from tests.e2e.conftest import ROOT
 
 
 def axe_source() -> str:
-    """axe-core's browser bundle: AXE_CORE_JS, this checkout's .tools/ (scripts/ensure-axe.sh), or a .tools/ on PATH."""
+    """axe-core's browser bundle: AXE_CORE_JS, this checkout's .tools/ (tools/dev/ensure-axe.sh), or one on PATH."""
     candidates = [Path(p) for p in [os.environ.get("AXE_CORE_JS")] if p]
     candidates.append(ROOT / ".tools" / "node_modules" / "axe-core" / "axe.min.js")
     for entry in os.environ.get("PATH", "").split(os.pathsep):
@@ -21,7 +21,7 @@ def axe_source() -> str:
     for candidate in candidates:
         if candidate.is_file():
             return candidate.read_text(encoding="utf-8")
-    pytest.fail("axe-core is missing: run scripts/ensure-axe.sh (or set AXE_CORE_JS to axe.min.js)")
+    pytest.fail("axe-core is missing: run tools/dev/ensure-axe.sh (or set AXE_CORE_JS to axe.min.js)")
 
 
 def page_problems(page: Page, name: str, axe: str) -> list[str]:

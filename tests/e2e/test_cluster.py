@@ -6,7 +6,8 @@ across both.
 - The contact form's per-address limit and a verification code's attempt limit count requests to either process.
 - The outbox is delivered once: both processes run the mail sender, and no message reaches the SMTP server twice.
 
-The cluster is scripts/cluster.py, the one `make run-cluster` starts, on a database and a Redis of the test's own.
+The cluster is tools/reliability/cluster.py, the one `make run-cluster` starts, on a database and a Redis of the
+test's own.
 """
 
 from __future__ import annotations
@@ -26,10 +27,11 @@ from app.models.system import EmailOutbox
 from app.models.user import User
 from app.services.accounts import sessions
 from app.services.platform import mail
-from scripts.cluster import Cluster, free_port  # what `make run-cluster` runs
 from tests.conftest import PG_ADMIN_URL, TEST_DB_NAME
 from tests.e2e.test_portal import track_errors
 from tests.smtp_sink import SmtpSink
+from tools.reliability.cluster import Cluster  # what `make run-cluster` runs
+from tools.server import free_port
 
 pytestmark = pytest.mark.e2e
 DB = f"{TEST_DB_NAME}_cluster"

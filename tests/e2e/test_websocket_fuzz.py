@@ -29,7 +29,7 @@ from app.models.inquiry import ContactInquiry
 from app.services.accounts import sessions
 from tests import factories as f
 from tests.e2e.conftest import Server
-from tests.ui.test_event_fuzz import GUARDED, PAYLOADS, _counts, _states
+from tests.ui.harness import GUARDED, PAYLOADS, app_states, row_counts
 
 pytestmark = pytest.mark.e2e
 
@@ -111,7 +111,7 @@ def _payloads(handler: Any, n: int) -> list[dict[str, Any]]:
 def _sweep(browser: Browser, path: str) -> int:
     sent = 0
     browser.hydrate(path)
-    for n, cls in enumerate(_states()):
+    for n, cls in enumerate(app_states()):
         for name, handler in sorted(cls.event_handlers.items()):
             for payload in _payloads(handler, n):
                 browser.send(f"{cls.get_full_name()}.{name}", payload, path)
@@ -177,7 +177,7 @@ def test_every_handler_over_the_websocket_reveals_and_changes_nothing(
 ) -> None:
     s: Session = world["session"]
     token = sessions.start(s, world["me"]).access_token if caller == "client" else None
-    before = {t: n for t, n in _counts(s).items() if t in GUARDED}
+    before = {t: n for t, n in row_counts(s).items() if t in GUARDED}
     browser = Browser(server, token)
     try:
         sent = _sweep(browser, "/client-portal" if token else "/")
@@ -187,7 +187,7 @@ def test_every_handler_over_the_websocket_reveals_and_changes_nothing(
     assert len(_states_answered(browser)) >= 20, "the events reached the handlers of many states"
     leaked = [m[:300] for m in browser.received if MARKER in m]
     assert leaked == []
-    assert {t: n for t, n in _counts(s).items() if t in GUARDED} == before
+    assert {t: n for t, n in row_counts(s).items() if t in GUARDED} == before
     _alive(server)
 
 

@@ -204,7 +204,8 @@ def statements_of(engine: Engine, fn: Callable[[], object]) -> list[str]:
 def test_a_known_and_an_unknown_address_cost_the_same_work(session: Session, engine: Engine) -> None:
     """Defect: a request for an address with an account did more work (a link, a mail) than one without: 15 ms
     against 12, telling which addresses have accounts from one request. Now both run the same statements (values
-    aside) and queue one mail. Timings are measured by scripts/measure_accounts.py, not here (too noisy for a test)."""
+    aside) and queue one mail. Timings are measured by tools/reliability/measure_accounts.py, not here (too noisy for
+    a test)."""
     f.user(session, "has_account")
     password_reset.request_reset(session, data={"email": "warm-up@example.com"}, ip="10.9.0.1")  # caches warmed
 

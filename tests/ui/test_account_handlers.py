@@ -21,7 +21,7 @@ from app.ui.auth.password_reset import ForgotPasswordState, ResetPasswordState
 from app.ui.auth.register import RegisterState
 from tests import factories as f
 from tests.services.test_password_reset import mailed_token
-from tests.ui.test_portal_state import _token, drain, in_own_loop, root_state
+from tests.ui.harness import drain, in_own_loop, root_state, sign_in
 
 
 @pytest.fixture
@@ -53,7 +53,7 @@ async def test_a_crafted_complete_profile_event_cannot_replace_a_password(
     for kind in ("done", "half"):
         user = users[kind]
         before = password_hash(engine, user)
-        state = await root_state(_token(engine, user)).get_state(CompleteProfileState)
+        state = await root_state(sign_in(engine, user)).get_state(CompleteProfileState)
         await drain(state.submit({"username": user.username, **CRAFTED}))
         assert password_hash(engine, user) == before
         assert not verify_password(CRAFTED["password"], before)
@@ -94,7 +94,7 @@ async def test_the_staff_sign_in_sends_clients_to_their_own(engine: Engine, user
     from app.ui.auth.login import LoginState
 
     client = users["done"]
-    signed_in = await root_state(_token(engine, client)).get_state(LoginState)
+    signed_in = await root_state(sign_in(engine, client)).get_state(LoginState)
     assert await signed_in.load_admin_login() is None
     assert signed_in.view == "client" and signed_in.portal_sign_in == "/client-portal"
 

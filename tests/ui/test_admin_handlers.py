@@ -3,21 +3,18 @@
 Each test builds the real state tree in-process with the router data a websocket handshake would carry (the session
 cookie header, the client IP), calls a handler function the way Reflex's event processor would, and checks the
 database. The handlers run their services in threads over their own connections, so the rows here are committed
-(the test database is created fresh for each run).
+(in the UI tier's own database: tests/ui/conftest.py).
 """
 
 from __future__ import annotations
 
 import asyncio
-import inspect
 import uuid
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from reflex import constants
 from reflex.state import State
-from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
 from app.core.permissions import effective_permissions
@@ -36,48 +33,11 @@ from app.ui.admin.site_editor.state import SiteEditorState
 from app.ui.admin.state import AdminState
 from app.ui.admin.users.state import UsersState
 from tests import factories as f
-from tests.ui.notices import notice
-
-
-@pytest.fixture
-def db(engine: Engine) -> Iterator[Session]:
-    with Session(engine, expire_on_commit=False) as s:
-        yield s
+from tests.ui.harness import call, handler_state, notice, sign_in
 
 
 def _name(prefix: str) -> str:
     return f"{prefix}_{uuid.uuid4().hex[:8]}"
-
-
-def _state(cls: type[AdminState], token: str | None) -> Any:
-    """A fresh state tree whose router carries `token` as the handshake's access_token cookie."""
-    root = State(_reflex_internal_init=True)
-    router_data = {
-        constants.RouteVar.HEADERS: {"cookie": f"access_token={token}" if token else ""},
-        constants.RouteVar.PATH: "/admin/users",
-        constants.RouteVar.CLIENT_IP: "203.0.113.7",
-    }
-    root._update_router_vars(router_data, {})
-    return root.get_substate(cls.get_full_name().split("."))
-
-
-def _call(state: Any, handler: str, *args: Any) -> None:
-    """Run an event handler's function to completion, as the event processor would."""
-    fn = type(state).event_handlers[handler].fn
-
-    async def run() -> None:
-        result = fn(state, *args)
-        if inspect.isasyncgen(result):
-            async for _ in result:
-                pass
-        elif inspect.isawaitable(result):
-            await result
-
-    asyncio.run(run())
-
-
-def _token(s: Session, user: User) -> str:
-    return sessions.start(s, user).access_token
 
 
 def _user_named(s: Session, username: str) -> User | None:
@@ -97,10 +57,10 @@ NEW_EMPLOYEE = {
 def test_admin_creates_a_user_through_the_handler(db: Session) -> None:
     """The positive control: the same harness does change the database when the rules allow it."""
     admin = f.user(db, _name("adm"), role=Role.admin)
-    state = _state(UsersState, _token(db, admin))
+    state = handler_state(UsersState, sign_in(db, admin))
     state.create_mode = "user"
     username = _name("new")
-    _call(state, "submit_create", {**NEW_EMPLOYEE, "username": username, "email": f"{username}@example.com"})
+    call(state, "submit_create", {**NEW_EMPLOYEE, "username": username, "email": f"{username}@example.com"})
     created = _user_named(db, username)
     assert created is not None and created.role == Role.employee and created.employee_type == EmployeeType.founder
     assert notice(state)["title"] == "User created successfully"
@@ -109,26 +69,26 @@ def test_admin_creates_a_user_through_the_handler(db: Session) -> None:
 
 def test_developer_cannot_create_users_or_list_them(db: Session) -> None:
     dev = f.user(db, _name("dev"), role=Role.employee, employee_type=EmployeeType.developer)
-    state = _state(UsersState, _token(db, dev))
+    state = handler_state(UsersState, sign_in(db, dev))
     username = _name("evil")
-    _call(state, "submit_create", {**NEW_EMPLOYEE, "username": username, "email": f"{username}@example.com"})
+    call(state, "submit_create", {**NEW_EMPLOYEE, "username": username, "email": f"{username}@example.com"})
     assert _user_named(db, username) is None
     assert notice(state)["title"] == "Access Restricted"
     assert "User Management" in notice(state)["description"]
 
-    _call(state, "load")
+    call(state, "load")
     assert state.rows == [] and state.total == 0
 
 
 def test_developer_cannot_delete_or_reset_through_crafted_state(db: Session) -> None:
     dev = f.user(db, _name("dev"), role=Role.employee, employee_type=EmployeeType.developer)
     victim = f.user(db, _name("client"))
-    state = _state(ClientsState, _token(db, dev))
+    state = handler_state(ClientsState, sign_in(db, dev))
     # A browser can call these handlers directly, with any id, without ever opening the dialogs.
-    _call(state, "open_delete", str(victim.id), victim.username)
-    _call(state, "confirm_delete")
-    _call(state, "open_reset", str(victim.id), victim.username)
-    _call(state, "send_reset")
+    call(state, "open_delete", str(victim.id), victim.username)
+    call(state, "confirm_delete")
+    call(state, "open_reset", str(victim.id), victim.username)
+    call(state, "send_reset")
     kept = _user_named(db, victim.username)
     assert kept is not None
     assert kept.password_hash is not None and verify_password(f.PASSWORD, kept.password_hash)
@@ -143,10 +103,10 @@ def _mails_to(s: Session, address: str) -> int:
 def test_staff_create_and_reset_send_links_never_passwords(db: Session) -> None:
     """Issue 12: the create form has no password (a password sent anyway is dropped) and reset mails a link."""
     admin = f.user(db, _name("adm"), role=Role.admin)
-    state = _state(ClientsState, _token(db, admin))
-    _call(state, "open_create", "client")
+    state = handler_state(ClientsState, sign_in(db, admin))
+    call(state, "open_create", "client")
     username = _name("inv")
-    _call(state, "submit_create", {"username": username, "email": f"{username}@example.com", "password": "Mine-123"})
+    call(state, "submit_create", {"username": username, "email": f"{username}@example.com", "password": "Mine-123"})
     created = _user_named(db, username)
     assert created is not None and created.password_hash is None  # staff never choose it
     assert _mails_to(db, created.email) == 1
@@ -154,9 +114,9 @@ def test_staff_create_and_reset_send_links_never_passwords(db: Session) -> None:
     assert "a link to set their password" in notice(state)["description"]
 
     victim = f.user(db, _name("locked"))
-    _call(state, "open_reset", str(victim.id), victim.username, victim.email)
+    call(state, "open_reset", str(victim.id), victim.username, victim.email)
     assert state.dialog == "reset" and state.reset_email == victim.email
-    _call(state, "send_reset")
+    call(state, "send_reset")
     assert _mails_to(db, victim.email) == 1 and state.dialog == ""
     assert notice(state)["title"] == "Reset link sent"
     kept = _user_named(db, victim.username)
@@ -165,68 +125,68 @@ def test_staff_create_and_reset_send_links_never_passwords(db: Session) -> None:
 
 def _open_edit(state: Any, user: User) -> None:
     """Open the edit dialog of `user`'s row as its Edit button does: the row has to be on the page shown."""
-    _call(state, "set_search", user.username)
-    _call(state, "open_edit", str(user.id))
+    call(state, "set_search", user.username)
+    call(state, "open_edit", str(user.id))
     assert state.dialog == "edit" and state.edit.username == user.username
 
 
 def test_the_edit_dialog_opens_only_for_a_row_on_the_page_shown(db: Session) -> None:
     admin = f.user(db, _name("adm"), role=Role.admin)
     other = f.user(db, _name("other"))
-    state = _state(UsersState, _token(db, admin))
-    _call(state, "open_edit", str(other.id))  # no page read yet: not a row the user was shown
+    state = handler_state(UsersState, sign_in(db, admin))
+    call(state, "open_edit", str(other.id))  # no page read yet: not a row the user was shown
     assert state.dialog == ""
     _open_edit(state, other)
 
 
 def test_sales_lead_creates_clients_but_not_employees_and_cannot_promote_themselves(db: Session) -> None:
     lead = f.user(db, _name("lead"), role=Role.employee, employee_type=EmployeeType.sales_lead)
-    state = _state(UsersState, _token(db, lead))
+    state = handler_state(UsersState, sign_in(db, lead))
 
     employee = _name("emp")
-    _call(state, "open_create", "user")
-    _call(state, "submit_create", {**NEW_EMPLOYEE, "username": employee, "email": f"{employee}@example.com"})
+    call(state, "open_create", "user")
+    call(state, "submit_create", {**NEW_EMPLOYEE, "username": employee, "email": f"{employee}@example.com"})
     assert _user_named(db, employee) is None
     assert state.form_error == "You don't have permission to create this type of user"
 
     client = _name("cli")
-    _call(state, "open_create", "client")
+    call(state, "open_create", "client")
     # Even with a role smuggled into the payload, create-client makes a client.
-    _call(state, "submit_create", {**NEW_EMPLOYEE, "username": client, "email": f"{client}@example.com"})
+    call(state, "submit_create", {**NEW_EMPLOYEE, "username": client, "email": f"{client}@example.com"})
     created = _user_named(db, client)
     assert created is not None and created.role == Role.client and created.employee_type is None
 
     _open_edit(state, lead)
-    _call(state, "submit_edit", {"username": lead.username, "email": lead.email, "role": "admin"})
+    call(state, "submit_edit", {"username": lead.username, "email": lead.email, "role": "admin"})
     assert _user_named(db, lead.username).role == Role.employee  # type: ignore[union-attr]
     assert state.form_error == "You don't have permission to update this user"
 
 
 def test_hr_cannot_promote_itself_or_an_account_it_controls_through_crafted_events(db: Session) -> None:
     hr = f.user(db, _name("hr"), role=Role.employee, employee_type=EmployeeType.hr)
-    state = _state(UsersState, _token(db, hr))
+    state = handler_state(UsersState, sign_in(db, hr))
     me = {"id": str(hr.id), "username": hr.username, "email": hr.email, "role": "employee", "employee_type": "hr"}
 
     # The edit dialog of one's own row, submitted with another type (the form's select lists every type).
     _open_edit(state, hr)
-    _call(state, "submit_edit", {**me, "employee_type": "founder"})
+    call(state, "submit_edit", {**me, "employee_type": "founder"})
     assert state.form_error == "You cannot change your own role or permissions" and state.dialog == "edit"
     assert _user_named(db, hr.username).employee_type == EmployeeType.hr  # type: ignore[union-attr]
 
     # A client HR just created (so knows the password of), edited into a founder.
     puppet = _name("puppet")
-    _call(state, "open_create", "client")
-    _call(state, "submit_create", {"username": puppet, "email": f"{puppet}@example.com", "password": "Long-enough-1"})
+    call(state, "open_create", "client")
+    call(state, "submit_create", {"username": puppet, "email": f"{puppet}@example.com", "password": "Long-enough-1"})
     created = _user_named(db, puppet)
     assert created is not None and created.role == Role.client
     _open_edit(state, created)
-    _call(state, "submit_edit", {"username": puppet, "role": "employee", "employee_type": "founder"})
+    call(state, "submit_edit", {"username": puppet, "role": "employee", "employee_type": "founder"})
     assert state.form_error.startswith("You cannot grant permissions you do not hold")
     assert _user_named(db, puppet).role == Role.client  # type: ignore[union-attr]
 
     # The positive control: the whole record sent back unchanged, with a new phone number, is saved.
     _open_edit(state, hr)
-    _call(state, "submit_edit", {**me, "phone": "(772) 555-0102"})
+    call(state, "submit_edit", {**me, "phone": "(772) 555-0102"})
     saved = _user_named(db, hr.username)
     assert saved is not None and saved.phone == "(772) 555-0102" and saved.employee_type == EmployeeType.hr
     assert notice(state)["title"] == "User updated successfully"
@@ -239,15 +199,15 @@ def test_client_and_anonymous_callers_change_nothing(db: Session) -> None:
     db.commit()
     db.refresh(inquiry)
 
-    state = _state(InquiriesState, _token(db, client))
+    state = handler_state(InquiriesState, sign_in(db, client))
     state._dialog_key = str(inquiry.id)
-    _call(state, "set_status", "closed")
-    _call(state, "load")
+    call(state, "set_status", "closed")
+    call(state, "load")
     assert state.rows == []
 
-    anonymous = _state(InquiriesState, None)
+    anonymous = handler_state(InquiriesState, None)
     anonymous._dialog_key = str(inquiry.id)
-    _call(anonymous, "set_priority", "urgent")
+    call(anonymous, "set_priority", "urgent")
     assert anonymous.leave_reason == "auth"
 
     db.refresh(inquiry)
@@ -256,12 +216,12 @@ def test_client_and_anonymous_callers_change_nothing(db: Session) -> None:
 
 def test_a_revoked_session_is_refused_even_with_its_cookie(db: Session) -> None:
     admin = f.user(db, _name("adm"), role=Role.admin)
-    token = _token(db, admin)
+    token = sign_in(db, admin)
     sessions.revoke_all(db, admin.id)  # e.g. logout elsewhere, password reset, idle timeout
-    state = _state(UsersState, token)
+    state = handler_state(UsersState, token)
     state.user = UserPublic.of(admin)  # the tab still shows the old display data
     username = _name("late")
-    _call(state, "submit_create", {**NEW_EMPLOYEE, "username": username, "email": f"{username}@example.com"})
+    call(state, "submit_create", {**NEW_EMPLOYEE, "username": username, "email": f"{username}@example.com"})
     assert _user_named(db, username) is None
     assert state.leave_reason == "expired" and notice(state)["title"] == "Session Expired"
 
@@ -291,8 +251,8 @@ def test_the_page_guard(
     leave: str,
 ) -> None:
     user = f.user(db, _name("g"), role=role, employee_type=etype)
-    state = _state(AdminState, _token(db, user))
-    _call(state, "open_section", section)
+    state = handler_state(AdminState, sign_in(db, user))
+    call(state, "open_section", section)
     assert (state.allowed_section, state.restricted_section, state.leave_reason) == (allowed, restricted, leave)
 
 
@@ -305,15 +265,15 @@ def test_handler_permission_matrix(db: Session, role: Role, etype: EmployeeType 
     perms = effective_permissions(role, etype)
     is_staff = role in (Role.admin, Role.employee)
     actor = f.user(db, _name("m"), role=role, employee_type=etype)
-    token = _token(db, actor)
+    token = sign_in(db, actor)
 
-    users = _state(UsersState, token)
-    _call(users, "load")
+    users = handler_state(UsersState, token)
+    call(users, "load")
     assert (users.total > 0) == (is_staff and "users:read" in perms)
 
     client = _name("mc")
-    _call(users, "open_create", "client")
-    _call(users, "submit_create", {"username": client, "email": f"{client}@example.com", "password": "Long-enough-1"})
+    call(users, "open_create", "client")
+    call(users, "submit_create", {"username": client, "email": f"{client}@example.com", "password": "Long-enough-1"})
     may_create = is_staff and ("clients:create" in perms or "users:manage" in perms)
     assert (_user_named(db, client) is not None) == may_create
 
@@ -321,40 +281,40 @@ def test_handler_permission_matrix(db: Session, role: Role, etype: EmployeeType 
     db.add(inquiry)
     db.commit()
     db.refresh(inquiry)
-    inquiries = _state(InquiriesState, token)
+    inquiries = handler_state(InquiriesState, token)
     inquiries._dialog_key = str(inquiry.id)
-    _call(inquiries, "set_status", "resolved")
+    call(inquiries, "set_status", "resolved")
     db.refresh(inquiry)
     assert (inquiry.status == InquiryStatus.resolved) == (is_staff and "inquiries:write" in perms)
 
 
 def test_site_content_handlers_write_only_for_content_writers(db: Session) -> None:
     editor = f.user(db, _name("mkt"), role=Role.employee, employee_type=EmployeeType.marketing_lead)
-    state = _state(SiteEditorState, _token(db, editor))
-    _call(state, "load")
-    _call(state, "set_kind", "team")
+    state = handler_state(SiteEditorState, sign_in(db, editor))
+    call(state, "load")
+    call(state, "set_kind", "team")
     name = _name("Member")
-    _call(state, "open_create")
-    _call(state, "submit_form", {"name": name, "role": "Designer", "bio": "Designs things", "is_published": "on"})
+    call(state, "open_create")
+    call(state, "submit_form", {"name": name, "role": "Designer", "bio": "Designs things", "is_published": "on"})
     assert notice(state)["title"] == "Team member created successfully"
     member = db.exec(select(TeamMember).where(TeamMember.name == name)).one()
     assert member.is_published is True
     member_id = member.id
 
     dev = f.user(db, _name("dev"), role=Role.employee, employee_type=EmployeeType.developer)
-    crafted = _state(SiteEditorState, _token(db, dev))
-    _call(crafted, "load")
-    _call(crafted, "set_kind", "team")
+    crafted = handler_state(SiteEditorState, sign_in(db, dev))
+    call(crafted, "load")
+    call(crafted, "set_kind", "team")
     assert any(r["name"] == name for r in crafted.rows)  # content:read
-    _call(crafted, "submit_form", {"name": _name("Evil"), "role": "x", "bio": "x"})
+    call(crafted, "submit_form", {"name": _name("Evil"), "role": "x", "bio": "x"})
     assert notice(crafted)["title"] == "Access Restricted"
     crafted._dialog_key = str(member_id)  # a browser can send any id; the handler still asks the server
-    _call(crafted, "confirm_delete")
+    call(crafted, "confirm_delete")
     db.expire_all()
     assert db.get(TeamMember, member_id) is not None
     assert db.exec(select(TeamMember).where(TeamMember.name.startswith("Evil"))).first() is None  # type: ignore[attr-defined]
-    _call(state, "ask_delete", str(member_id), name)
-    _call(state, "confirm_delete")
+    call(state, "ask_delete", str(member_id), name)
+    call(state, "confirm_delete")
     db.expire_all()
     assert db.get(TeamMember, member_id) is None
 
@@ -366,15 +326,15 @@ def test_text_no_database_can_store_is_a_message_not_a_crash(db: Session) -> Non
     db.add(inquiry)
     db.commit()
     db.refresh(inquiry)
-    state = _state(InquiriesState, _token(db, admin))
+    state = handler_state(InquiriesState, sign_in(db, admin))
     state._dialog_key = str(inquiry.id)
-    _call(state, "save_notes", {"notes": "Call\x00back"})
+    call(state, "save_notes", {"notes": "Call\x00back"})
     assert notice(state)["title"] == "Update Failed"
     assert notice(state)["description"] == INVALID_TEXT
     db.refresh(inquiry)
     assert inquiry.notes == "Kept"
 
-    _call(state, "set_search", "\ud800")
+    call(state, "set_search", "\ud800")
     assert state.load_error == INVALID_TEXT
 
 
@@ -401,7 +361,7 @@ def _dashboard(token: str, url: str) -> Any:
 def test_the_dashboard_greets_after_a_form_sign_in_and_drops_the_marker(
     db: Session, role: Role, etype: EmployeeType | None, text: str
 ) -> None:
-    token = _token(db, f.user(db, _name("hi"), role=role, employee_type=etype))
+    token = sign_in(db, f.user(db, _name("hi"), role=role, employee_type=etype))
     state = _dashboard(token, "/admin/dashboard?login=1")
     assert state.router.url.query_parameters.get("login") == "1"
     result = asyncio.run(type(state).event_handlers["load"].fn(state))
@@ -414,7 +374,7 @@ def test_the_dashboard_greets_after_a_form_sign_in_and_drops_the_marker(
     assert not state.loaded  # the figures load on the on_load the replace triggers
 
     again = _dashboard(token, "/admin/dashboard")
-    _call(again, "load")
+    call(again, "load")
     assert notice(again)["title"] != "Login Successful" and again.loaded
 
 
@@ -429,20 +389,20 @@ def test_the_spam_filter_lists_caught_messages_and_not_spam_rescues_once(db: Ses
         db, _name("dev"), role=Role.employee, employee_type=EmployeeType.developer,
         revoked_permissions=["inquiries:write"],
     )  # fmt: skip
-    crafted = _state(InquiriesState, _token(db, outsider))
+    crafted = handler_state(InquiriesState, sign_in(db, outsider))
     crafted._dialog_key = str(inquiry.id)
-    _call(crafted, "not_spam")
+    call(crafted, "not_spam")
     db.refresh(inquiry)
     assert inquiry.is_spam and _mails_to(db, email) == 0
 
     admin = f.user(db, _name("adm"), role=Role.admin)
-    state = _state(InquiriesState, _token(db, admin))
-    _call(state, "set_status_filter", "spam")
-    _call(state, "set_search", email)
+    state = handler_state(InquiriesState, sign_in(db, admin))
+    call(state, "set_status_filter", "spam")
+    call(state, "set_search", email)
     assert [r.email for r in state.rows] == [email] and state.rows[0].spam
-    _call(state, "open_detail", str(inquiry.id))
-    _call(state, "not_spam")
-    _call(state, "not_spam")  # a double click
+    call(state, "open_detail", str(inquiry.id))
+    call(state, "not_spam")
+    call(state, "not_spam")  # a double click
     db.refresh(inquiry)
     assert not inquiry.is_spam and inquiry.status == InquiryStatus.new
     assert _mails_to(db, email) == 1

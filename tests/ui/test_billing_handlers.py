@@ -1,7 +1,7 @@
 """The billing page's handlers: the state holds one page of invoices, crafted events from those without billing
 permissions get and change nothing, the pickers ask the server, and the preview is the billing service's arithmetic.
 
-Built like tests/ui/test_admin_handlers.py: the real state tree with the handshake's cookie, handlers run as the
+Built on tests/ui/harness.py: the real state tree with the handshake's cookie, handlers run as the
 event processor runs them, rows committed (and this module's invoices deleted afterwards).
 """
 
@@ -14,7 +14,6 @@ from decimal import Decimal
 
 import pytest
 from sqlalchemy import delete, func
-from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
 from app.models.billing import Invoice
@@ -25,8 +24,7 @@ from app.services.billing import billing
 from app.ui.admin.billing.state import PAGE_SIZE, BillingState, InvoicePreview, invoice_preview
 from app.ui.admin.common import dollars
 from tests import factories as f
-from tests.ui.notices import notice
-from tests.ui.test_admin_handlers import _call, _state, _token
+from tests.ui.harness import call, handler_state, notice, sign_in
 
 SEEDED = 60
 
@@ -48,12 +46,6 @@ def _name(prefix: str) -> str:
 
 def _count(s: Session) -> int:
     return int(s.exec(select(func.count()).select_from(Invoice)).one())
-
-
-@pytest.fixture
-def db(engine: Engine) -> Iterator[Session]:
-    with Session(engine, expire_on_commit=False) as s:
-        yield s
 
 
 @pytest.fixture
@@ -81,57 +73,57 @@ def world(db: Session) -> Iterator[World]:
 
 def test_the_state_holds_one_page_and_pages_through_the_rest(db: Session, world: World) -> None:
     others = _count(db) - SEEDED  # invoices other tests may have committed
-    state = _state(BillingState, _token(db, world.cfo))
-    _call(state, "load")
+    state = handler_state(BillingState, sign_in(db, world.cfo))
+    call(state, "load")
     assert len(state.rows) == PAGE_SIZE and state.total == SEEDED + others
     assert state.page == 1 and state.pages == -(-state.total // PAGE_SIZE)
 
-    _call(state, "set_search", world.client.username)
+    call(state, "set_search", world.client.username)
     assert state.total == SEEDED and len(state.rows) == PAGE_SIZE
     assert {r.client for r in state.rows} == {"Quinn Ledger"}
     assert state.rows[0].number == world.draft.invoice_number and state.rows[0].status.label == "Draft"
-    _call(state, "next_page")
-    _call(state, "next_page")
+    call(state, "next_page")
+    call(state, "next_page")
     assert state.page == 3 and len(state.rows) == SEEDED - 2 * PAGE_SIZE
     assert (state.first_shown, state.last_shown) == (2 * PAGE_SIZE + 1, SEEDED)
 
-    _call(state, "set_status_filter", "draft")  # a filter starts again at the first page
+    call(state, "set_status_filter", "draft")  # a filter starts again at the first page
     assert state.page == 1 and state.total == 1 and [r.id for r in state.rows] == [world.draft.id]
-    _call(state, "set_status_filter", "not-a-status")  # an unknown value is no filter
+    call(state, "set_status_filter", "not-a-status")  # an unknown value is no filter
     assert state.status_filter == "" and state.total == SEEDED
-    _call(state, "set_sort", "oldest")
+    call(state, "set_sort", "oldest")
     assert state.rows[0].number != world.draft.invoice_number
-    _call(state, "set_search", "Ledger Labs")
+    call(state, "set_search", "Ledger Labs")
     assert state.total == SEEDED
 
 
 def test_callers_without_billing_read_get_nothing(db: Session, world: World) -> None:
     for caller in (world.developer, world.client):
-        state = _state(BillingState, _token(db, caller))
+        state = handler_state(BillingState, sign_in(db, caller))
         for handler, args in (("load", ()), ("set_search", ("",)), ("next_page", ()), ("set_sort", ("total",))):
-            _call(state, handler, *args)
+            call(state, handler, *args)
             assert state.rows == [] and state.total == 0, (caller.username, handler)
-        _call(state, "open_create")
-        _call(state, "search_clients", world.client.username)
+        call(state, "open_create")
+        call(state, "search_clients", world.client.username)
         assert state.dialog == "" and state.client_options == []
-    anonymous = _state(BillingState, None)
-    _call(anonymous, "load")
+    anonymous = handler_state(BillingState, None)
+    call(anonymous, "load")
     assert anonymous.rows == [] and anonymous.total == 0
 
 
 def test_readers_cannot_write_through_crafted_events(db: Session, world: World) -> None:
     before = _count(db)
-    state = _state(BillingState, _token(db, world.legal))
-    _call(state, "load")
+    state = handler_state(BillingState, sign_in(db, world.legal))
+    call(state, "load")
     assert state.total >= SEEDED and state.can_write is False  # legal reads billing
-    _call(state, "issue", world.draft.id)
-    _call(state, "ask_delete", world.draft.id, world.draft.invoice_number)
-    _call(state, "confirm_delete")
-    _call(state, "open_create")
+    call(state, "issue", world.draft.id)
+    call(state, "ask_delete", world.draft.id, world.draft.invoice_number)
+    call(state, "confirm_delete")
+    call(state, "open_create")
     assert state.dialog == ""
-    _call(state, "set_inv_client", str(world.client.id))
+    call(state, "set_inv_client", str(world.client.id))
     assert state.project_options == []
-    _call(
+    call(
         state,
         "submit_create",
         {"client_id": str(world.client.id), "description": "Sneaky"},
@@ -140,54 +132,54 @@ def test_readers_cannot_write_through_crafted_events(db: Session, world: World) 
     kept = db.get(Invoice, world.draft.id)
     assert kept is not None and kept.status == InvoiceStatus.draft
     assert _count(db) == before
-    _call(state, "issue", "not-a-number")  # a crafted id is ignored, not a crash
-    _call(state, "remove_line", "x")
-    _call(state, "set_line", "x", "quantity", "2")
+    call(state, "issue", "not-a-number")  # a crafted id is ignored, not a crash
+    call(state, "remove_line", "x")
+    call(state, "set_line", "x", "quantity", "2")
 
 
 def test_the_pickers_ask_the_server(db: Session, world: World) -> None:
-    state = _state(BillingState, _token(db, world.cfo))
-    _call(state, "open_create")
+    state = handler_state(BillingState, sign_in(db, world.cfo))
+    call(state, "open_create")
     assert state.dialog == "create" and len(state.client_options) <= 50
-    _call(state, "search_clients", "quinn ledger")  # every client of this module is a Quinn Ledger
+    call(state, "search_clients", "quinn ledger")  # every client of this module is a Quinn Ledger
     assert str(world.client.id) in [c.value for c in state.client_options]
-    _call(state, "search_clients", world.client.username.upper())
+    call(state, "search_clients", world.client.username.upper())
     assert [c.value for c in state.client_options] == [str(world.client.id)]
     assert state.client_options[0].label.startswith("Quinn Ledger (@payer_") and state.clients_capped is False
-    _call(state, "set_inv_client", str(world.client.id))
+    call(state, "set_inv_client", str(world.client.id))
     assert state.inv_client == str(world.client.id)
     assert [(p.value, p.label) for p in state.project_options] == [(str(world.project.id), "Ledger site")]
-    _call(state, "search_clients", world.other.username)  # the chosen client stays chosen while searching on
+    call(state, "search_clients", world.other.username)  # the chosen client stays chosen while searching on
     assert [c.value for c in state.client_options] == [str(world.client.id), str(world.other.id)]
-    _call(state, "set_inv_client", str(uuid.uuid4()))  # not one of the options offered
+    call(state, "set_inv_client", str(uuid.uuid4()))  # not one of the options offered
     assert state.inv_client == "" and state.project_options == []
 
     crowd = _name("crowd")
     for i in range(51):
         f.user(db, f"{crowd}_{i:02d}")
-    _call(state, "search_clients", crowd)
+    call(state, "search_clients", crowd)
     assert len(state.client_options) == 50 and state.clients_capped is True
-    _call(state, "search_clients", f"{crowd}_50")
+    call(state, "search_clients", f"{crowd}_50")
     assert len(state.client_options) == 1 and state.clients_capped is False  # typing finds the 51st
 
 
 def test_the_preview_is_the_services_arithmetic(db: Session, world: World) -> None:
-    state = _state(BillingState, _token(db, world.cfo))
-    _call(state, "open_create")
+    state = handler_state(BillingState, sign_in(db, world.cfo))
+    call(state, "open_create")
     assert state.preview == InvoicePreview("$0.00", "$0.00", "$0.00", "")
-    _call(state, "set_line", 0, "quantity", "3")
-    _call(state, "set_line", 0, "unit_price", "33.33")  # no description yet: priced all the same
-    _call(state, "set_line", 1, "description", "Domain")
-    _call(state, "set_line", 1, "unit_price", "0.10")
-    _call(state, "set_tax_rate", "7")
+    call(state, "set_line", 0, "quantity", "3")
+    call(state, "set_line", 0, "unit_price", "33.33")  # no description yet: priced all the same
+    call(state, "set_line", 1, "description", "Domain")
+    call(state, "set_line", 1, "unit_price", "0.10")
+    call(state, "set_tax_rate", "7")
     expected = billing.price_invoice(
         [{"quantity": "3", "unit_price": "33.33"}, {"quantity": "1", "unit_price": "0.10"}], "7", descriptions=False
     )
     assert (expected.subtotal, expected.tax, expected.total) == (Decimal("100.09"), Decimal("7.01"), Decimal("107.10"))
     assert state.preview == InvoicePreview(dollars(expected.subtotal), dollars(expected.tax), dollars(expected.total))
 
-    _call(state, "set_line", 0, "description", "Hours")
-    _call(state, "submit_create", {"client_id": str(world.client.id), "description": "Preview check"})
+    call(state, "set_line", 0, "description", "Hours")
+    call(state, "submit_create", {"client_id": str(world.client.id), "description": "Preview check"})
     assert state.dialog == "" and notice(state)["title"] == "Invoice created successfully"
     saved = db.exec(select(Invoice).where(Invoice.description == "Preview check")).one()
     assert saved.total_amount == expected.total and state.rows[0].id == saved.id  # first page, newest first

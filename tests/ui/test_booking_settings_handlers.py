@@ -9,22 +9,20 @@ from sqlmodel import Session, select
 from app.models.enums import EmployeeType
 from app.models.meeting import MeetingType
 from app.ui.admin.meeting_types.state import MeetingTypesState
-from tests.ui.notices import notice
-from tests.ui.test_admin_handlers import _call, _state, _token
-from tests.ui.test_meetings_handlers import _staff, db  # noqa: F401 (the fixture)
+from tests.ui.harness import call, handler_state, notice, sign_in, staff
 
 
-def test_the_dialog_saves_and_shows_the_booking_rules(db: Session) -> None:  # noqa: F811
-    staff = _staff(db, EmployeeType.product_manager)
+def test_the_dialog_saves_and_shows_the_booking_rules(db: Session) -> None:
+    person = staff(db, EmployeeType.product_manager)
     name = f"Clinic {uuid.uuid4().hex[:6]}"
-    state = _state(MeetingTypesState, _token(db, staff))
-    _call(state, "load")
-    _call(state, "open_type", 0)
+    state = handler_state(MeetingTypesState, sign_in(db, person))
+    call(state, "load")
+    call(state, "open_type", 0)
     assert state.edit.days == [True] * 5 + [False] * 2 and state.edit.opens == "09:00"
-    assert str(staff.id) in [c.value for c in state.organizers]
+    assert str(person.id) in [c.value for c in state.organizers]
     form = {
         "name": name,
-        "organizer_id": str(staff.id),
+        "organizer_id": str(person.id),
         "day_1": "on",
         "day_3": "on",
         "opens": "10:00",
@@ -34,19 +32,19 @@ def test_the_dialog_saves_and_shows_the_booking_rules(db: Session) -> None:  # n
         "horizon_days": "10",
         "dates_off": "2031-01-02",
     }
-    _call(state, "submit_type", form)
+    call(state, "submit_type", form)
     assert notice(state)["title"] == "Meeting type saved", state.form_errors
     made = db.exec(select(MeetingType).where(MeetingType.name == name)).one()
     db.refresh(made)
     assert made.availability == {"1": [["10:00", "14:30"]], "3": [["10:00", "14:30"]]}
-    assert (made.organizer_id, made.buffer_after_minutes, made.horizon_days) == (staff.id, 15, 10)
+    assert (made.organizer_id, made.buffer_after_minutes, made.horizon_days) == (person.id, 15, 10)
     assert made.dates_off == ["2031-01-02"]
-    _call(state, "set_search", name)
-    _call(state, "open_type", made.id)
+    call(state, "set_search", name)
+    call(state, "open_type", made.id)
     assert state.edit.days == [False, True, False, True, False, False, False] and state.edit.closes == "14:30"
-    _call(state, "submit_type", {**form, "closes": "09:00"})  # closing before opening
+    call(state, "submit_type", {**form, "closes": "09:00"})  # closing before opening
     assert "availability" in state.form_errors
     db.delete(made)
     db.commit()
-    db.delete(staff)  # committed for real: later tests count users
+    db.delete(person)  # committed for real
     db.commit()

@@ -2,7 +2,7 @@
 most `CLIENT_LIMIT` options however many clients there are, a search finds the others on the server, an edited
 record keeps its client, and a caller without the section's permission gets nothing from a crafted search.
 
-Same harness as test_admin_handlers: the real state tree, the session cookie in the router, committed rows; the
+The harness is tests/ui/harness.py: the real state tree, the session cookie in the router, committed rows; the
 clients of a test share a tag that sorts after every other username, so the first page of a plain listing never
 reaches them.
 """
@@ -10,10 +10,8 @@ reaches them.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
 
 import pytest
-from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
 from app.models.enums import EmployeeType, Role
@@ -24,15 +22,9 @@ from app.ui.admin.organizations.state import OrganizationListState
 from app.ui.admin.pickers import CLIENT_LIMIT
 from app.ui.admin.projects.state import ProjectListState
 from tests import factories as f
-from tests.ui.test_admin_handlers import _call, _state, _token
+from tests.ui.harness import call, handler_state, sign_in, staff
 
 CLIENTS = 120
-
-
-@pytest.fixture
-def db(engine: Engine) -> Iterator[Session]:
-    with Session(engine, expire_on_commit=False) as s:
-        yield s
 
 
 @pytest.fixture
@@ -52,42 +44,38 @@ def crowd(db: Session) -> tuple[str, list[User]]:
     return tag, users
 
 
-def _staff(db: Session, etype: EmployeeType) -> User:
-    return f.user(db, f"pk_{etype}_{uuid.uuid4().hex[:8]}", role=Role.employee, employee_type=etype)
-
-
 def _ids(state: object) -> list[str]:
     return [o.value for o in state.client_options]  # type: ignore[attr-defined]
 
 
 def _searches_on_the_server(state: object, tag: str, last: User) -> None:
     assert len(state.client_options) <= CLIENT_LIMIT  # type: ignore[attr-defined]
-    _call(state, "search_clients", tag)
+    call(state, "search_clients", tag)
     assert len(state.client_options) == CLIENT_LIMIT and state.clients_capped is True  # type: ignore[attr-defined]
     assert str(last.id) not in _ids(state)
-    _call(state, "search_clients", last.username)
+    call(state, "search_clients", last.username)
     assert _ids(state) == [str(last.id)] and state.clients_capped is False  # type: ignore[attr-defined]
-    _call(state, "choose_client", str(last.id))
+    call(state, "choose_client", str(last.id))
     assert state.client_id == str(last.id)  # type: ignore[attr-defined]
-    _call(state, "search_clients", tag)  # the choice stays an option whatever is typed next
+    call(state, "search_clients", tag)  # the choice stays an option whatever is typed next
     assert _ids(state)[0] == str(last.id) and len(state.client_options) == CLIENT_LIMIT + 1  # type: ignore[attr-defined]
-    _call(state, "choose_client", str(uuid.uuid4()))  # not offered: no choice
+    call(state, "choose_client", str(uuid.uuid4()))  # not offered: no choice
     assert state.client_id == ""  # type: ignore[attr-defined]
 
 
 def test_projects_pick_clients_on_the_server(db: Session, crowd: tuple[str, list[User]]) -> None:
     tag, users = crowd
     last = users[-1]
-    writer = _token(db, _staff(db, EmployeeType.product_manager))
-    state = _state(ProjectListState, writer)
-    _call(state, "open_create")
+    writer = sign_in(db, staff(db, EmployeeType.product_manager))
+    state = handler_state(ProjectListState, writer)
+    call(state, "open_create")
     assert state.dialog == "form" and state.client_id == ""
     _searches_on_the_server(state, tag, last)
 
     f.project(db, last, f"{tag} portal")
-    state = _state(ProjectListState, writer)
-    _call(state, "set_search", f"{tag} portal")
-    _call(state, "open_edit", state.rows[0].id)
+    state = handler_state(ProjectListState, writer)
+    call(state, "set_search", f"{tag} portal")
+    call(state, "open_edit", state.rows[0].id)
     assert state.client_id == str(last.id) and _ids(state)[0] == str(last.id)  # kept though past the first page
     assert len(state.client_options) <= CLIENT_LIMIT + 1
 
@@ -95,16 +83,16 @@ def test_projects_pick_clients_on_the_server(db: Session, crowd: tuple[str, list
 def test_organizations_pick_the_primary_contact_on_the_server(db: Session, crowd: tuple[str, list[User]]) -> None:
     tag, users = crowd
     last = users[-1]
-    writer = _token(db, _staff(db, EmployeeType.marketing_lead))
-    state = _state(OrganizationListState, writer)
-    _call(state, "open_create")
+    writer = sign_in(db, staff(db, EmployeeType.marketing_lead))
+    state = handler_state(OrganizationListState, writer)
+    call(state, "open_create")
     _searches_on_the_server(state, tag, last)
 
     db.add(Organization(name=f"{tag} Org", primary_contact_id=last.id))
     db.commit()
-    state = _state(OrganizationListState, writer)
-    _call(state, "set_search", f"{tag} Org")
-    _call(state, "open_edit", state.rows[0].id)
+    state = handler_state(OrganizationListState, writer)
+    call(state, "set_search", f"{tag} Org")
+    call(state, "open_edit", state.rows[0].id)
     assert state.client_id == str(last.id) and _ids(state)[0] == str(last.id)
     assert state.client_options[0].label == f"{last.username}"
 
@@ -112,21 +100,21 @@ def test_organizations_pick_the_primary_contact_on_the_server(db: Session, crowd
 def test_meetings_pick_clients_on_the_server(db: Session, crowd: tuple[str, list[User]]) -> None:
     tag, users = crowd
     last = users[-1]
-    state = _state(MeetingsState, _token(db, _staff(db, EmployeeType.product_manager)))
-    _call(state, "load")
+    state = handler_state(MeetingsState, sign_in(db, staff(db, EmployeeType.product_manager)))
+    call(state, "load")
     assert len(state.client_options) <= CLIENT_LIMIT
-    _call(state, "open_create")
+    call(state, "open_create")
     _searches_on_the_server(state, tag, last)
 
     meeting = f.meeting(db, last, title=f"{tag} call")
-    _call(state, "search_clients", last.username)
-    _call(state, "set_client_filter", str(last.id))  # the filter: found by searching, kept
+    call(state, "search_clients", last.username)
+    call(state, "set_client_filter", str(last.id))  # the filter: found by searching, kept
     assert state.client_filter == str(last.id) and [r.id for r in state.rows] == [meeting.id]
-    _call(state, "search_clients", tag)
+    call(state, "search_clients", tag)
     assert _ids(state)[0] == str(last.id) and len(state.client_options) <= CLIENT_LIMIT + 2
-    _call(state, "open_edit", meeting.id)
+    call(state, "open_edit", meeting.id)
     assert state.client_id == str(last.id) and str(last.id) in _ids(state)
-    _call(state, "set_client_filter", str(uuid.uuid4()))  # not offered: all clients
+    call(state, "set_client_filter", str(uuid.uuid4()))  # not offered: all clients
     assert state.client_filter == ""
 
 
@@ -142,8 +130,8 @@ def test_a_crafted_search_without_the_sections_permission_gets_nothing(
     db: Session, crowd: tuple[str, list[User]], cls: type, etype: EmployeeType
 ) -> None:
     tag, users = crowd
-    for token in (_token(db, _staff(db, etype)), _token(db, users[0]), None):
-        state = _state(cls, token)
-        _call(state, "search_clients", tag)
-        _call(state, "choose_client", str(users[0].id))
+    for token in (sign_in(db, staff(db, etype)), sign_in(db, users[0]), None):
+        state = handler_state(cls, token)
+        call(state, "search_clients", tag)
+        call(state, "choose_client", str(users[0].id))
         assert state.client_options == [] and state.client_id == "" and state.clients_capped is False

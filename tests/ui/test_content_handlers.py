@@ -1,7 +1,7 @@
 """The content, products and applications states hold one page, never a whole table, and their handlers refuse
 callers without the permission (a browser can send any event with any payload).
 
-The harness is test_admin_handlers': the real state tree, the session cookie in the router's headers, and committed
+The harness is tests/ui/harness.py's: the real state tree, the session cookie in the router's headers, and committed
 rows (the handlers' services run in threads over their own connections). Each test tags its rows and searches by the
 tag, so rows other tests committed do not count.
 """
@@ -9,19 +9,14 @@ tag, so rows other tests committed do not count.
 from __future__ import annotations
 
 import asyncio
-import inspect
-import uuid
-from collections.abc import Iterator
 
 import pytest
-from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
 from app.models.careers import JobApplication
 from app.models.commerce import Product
-from app.models.enums import ApplicationStatus, EmployeeType, Role
+from app.models.enums import ApplicationStatus, EmployeeType
 from app.models.project import Organization, Project
-from app.models.user import User
 from app.ui.admin.applications.state import ApplicationListState
 from app.ui.admin.content.state import ContentState
 from app.ui.admin.organizations.state import OrganizationListState
@@ -29,25 +24,9 @@ from app.ui.admin.pickers import CLIENT_LIMIT
 from app.ui.admin.products.state import ProductCatalogueState, ProductListState
 from app.ui.admin.projects.state import ProjectListState
 from tests import factories as f
-from tests.ui.notices import notice
-from tests.ui.test_admin_handlers import _call, _state, _token
+from tests.ui.harness import call, call_returning, handler_state, new_tag, notice, sign_in, staff
 
 ROWS = 60
-
-
-@pytest.fixture
-def db(engine: Engine) -> Iterator[Session]:
-    with Session(engine, expire_on_commit=False) as s:
-        yield s
-
-
-def _tag() -> str:
-    return uuid.uuid4().hex[:10]
-
-
-def _staff(s: Session, etype: EmployeeType | None) -> User:
-    role = Role.employee if etype else Role.admin
-    return f.user(s, f"u_{_tag()}", role=role, employee_type=etype)
 
 
 def _seed(s: Session, rows: list[object]) -> None:
@@ -62,45 +41,45 @@ def _one_page(state: object) -> None:
 
 
 def test_organizations_state_holds_one_page(db: Session) -> None:
-    tag = _tag()
+    tag = new_tag()
     _seed(db, [Organization(name=f"{tag} Org {i:02d}", industry="Retail") for i in range(ROWS)])
-    state = _state(OrganizationListState, _token(db, _staff(db, EmployeeType.developer)))
-    _call(state, "set_search", tag)
+    state = handler_state(OrganizationListState, sign_in(db, staff(db, EmployeeType.developer)))
+    call(state, "set_search", tag)
     _one_page(state)
     assert [r.name for r in state.rows][:2] == [f"{tag} Org 00", f"{tag} Org 01"]
-    _call(state, "next_page")
+    call(state, "next_page")
     assert state.page == 2 and state.rows[0].name == f"{tag} Org {state.page_size:02d}"
-    _call(state, "load")  # the page's loader: back to the first page, the search kept
+    call(state, "load")  # the page's loader: back to the first page, the search kept
     assert state.page == 1 and state.total == ROWS
 
 
 def test_projects_state_holds_one_page(db: Session) -> None:
-    tag = _tag()
+    tag = new_tag()
     client = f.user(db, f"client_{tag}", first_name="Casey")
     _seed(db, [Project(name=f"{tag} Project {i}", client_id=client.id) for i in range(ROWS)])
-    state = _state(ProjectListState, _token(db, _staff(db, EmployeeType.developer)))
-    _call(state, "set_search", tag)
+    state = handler_state(ProjectListState, sign_in(db, staff(db, EmployeeType.developer)))
+    call(state, "set_search", tag)
     _one_page(state)
     assert state.rows[0].client == "Casey" and state.rows[0].progress == 0
 
 
 def test_products_state_holds_one_page(db: Session) -> None:
-    tag = _tag()
+    tag = new_tag()
     _seed(db, [Product(name=f"{tag} Product {i:02d}", is_active=i % 2 == 0) for i in range(ROWS)])
-    tab = _state(ProductListState, _token(db, _staff(db, EmployeeType.cfo)))  # products:read: every product
-    _call(tab, "set_search", tag)
+    tab = handler_state(ProductListState, sign_in(db, staff(db, EmployeeType.cfo)))  # products:read: every product
+    call(tab, "set_search", tag)
     _one_page(tab)
-    catalogue = _state(ProductCatalogueState, _token(db, _staff(db, EmployeeType.cfo)))
-    _call(catalogue, "set_search", tag)
+    catalogue = handler_state(ProductCatalogueState, sign_in(db, staff(db, EmployeeType.cfo)))
+    call(catalogue, "set_search", tag)
     _one_page(catalogue)
     # Content readers without products:read see the public catalogue in the tab: the active half.
-    public = _state(ProductListState, _token(db, _staff(db, EmployeeType.developer)))
-    _call(public, "set_search", tag)
+    public = handler_state(ProductListState, sign_in(db, staff(db, EmployeeType.developer)))
+    call(public, "set_search", tag)
     assert public.total == ROWS // 2 and all(r.active for r in public.rows)
 
 
 def test_applications_state_holds_one_page(db: Session) -> None:
-    tag = _tag()
+    tag = new_tag()
     _seed(
         db,
         [
@@ -111,13 +90,13 @@ def test_applications_state_holds_one_page(db: Session) -> None:
             for i in range(ROWS)
         ],
     )  # fmt: skip
-    state = _state(ApplicationListState, _token(db, _staff(db, EmployeeType.hr)))
-    _call(state, "load")
+    state = handler_state(ApplicationListState, sign_in(db, staff(db, EmployeeType.hr)))
+    call(state, "load")
     assert state.total >= ROWS and len(state.rows) <= state.page_size
     assert any(o.value == "JOB-001" for o in state.openings)
-    _call(state, "set_search", tag)
+    call(state, "set_search", tag)
     _one_page(state)
-    _call(state, "set_status_filter", "reviewing")
+    call(state, "set_status_filter", "reviewing")
     assert state.total == 0 and state.rows == []
 
 
@@ -132,7 +111,7 @@ def test_applications_state_holds_one_page(db: Session) -> None:
     ],
 )
 def test_a_crafted_load_without_the_permission_gets_nothing(db: Session, cls: type, etype: EmployeeType) -> None:
-    tag = _tag()
+    tag = new_tag()
     client = f.user(db, f"client_{tag}")
     _seed(
         db,
@@ -146,125 +125,120 @@ def test_a_crafted_load_without_the_permission_gets_nothing(db: Session, cls: ty
             ),
         ],
     )  # fmt: skip
-    for token in (_token(db, _staff(db, etype)), _token(db, client), None):
-        state = _state(cls, token)
-        _call(state, "set_search", tag)
-        _call(state, "load")
-        _call(state, "next_page")
+    for token in (sign_in(db, staff(db, etype)), sign_in(db, client), None):
+        state = handler_state(cls, token)
+        call(state, "set_search", tag)
+        call(state, "load")
+        call(state, "next_page")
         assert state.rows == [] and state.total == 0
 
 
 def test_content_writes_through_the_handlers(db: Session) -> None:
     """The positive control, then the same events from a reader: nothing changes."""
-    tag = _tag()
+    tag = new_tag()
     client = f.user(db, f"client_{tag}")
-    writer = _token(db, _staff(db, EmployeeType.product_manager))  # content:write and products:write
+    writer = sign_in(db, staff(db, EmployeeType.product_manager))  # content:write and products:write
 
-    orgs = _state(OrganizationListState, writer)
-    _call(orgs, "open_create")
+    orgs = handler_state(OrganizationListState, writer)
+    call(orgs, "open_create")
     assert orgs.dialog == "form" and orgs.form_title == "Create Organization"
-    _call(orgs, "submit_form", {"name": f"{tag} Dental", "industry": "Healthcare", "size": "small"})
+    call(orgs, "submit_form", {"name": f"{tag} Dental", "industry": "Healthcare", "size": "small"})
     assert notice(orgs)["title"] == "Organization created successfully" and orgs.dialog == ""
     org = db.exec(select(Organization).where(Organization.name == f"{tag} Dental")).one()
 
-    projects = _state(ProjectListState, writer)
-    _call(projects, "open_create")
+    projects = handler_state(ProjectListState, writer)
+    call(projects, "open_create")
     assert len(projects.client_options) <= CLIENT_LIMIT and projects.client_id == ""
-    _call(projects, "search_clients", client.username)
+    call(projects, "search_clients", client.username)
     assert [c.value for c in projects.client_options] == [str(client.id)]
     assert any(c.value == str(org.id) for c in projects.org_choices)
-    _call(projects, "add_milestone")
-    _call(projects, "set_milestone", 0, "title", "Discovery")
-    _call(projects, "remove_milestone", "not-a-number")  # ignored, not the first row
+    call(projects, "add_milestone")
+    call(projects, "set_milestone", 0, "title", "Discovery")
+    call(projects, "remove_milestone", "not-a-number")  # ignored, not the first row
     form = {"name": f"{tag} Portal", "client_id": str(client.id), "status": "planning"}
-    _call(projects, "submit_form", {**form, "project_type": "consulting", "organization_id": str(org.id)})
+    call(projects, "submit_form", {**form, "project_type": "consulting", "organization_id": str(org.id)})
     assert notice(projects)["title"] == "Project created successfully"
-    _call(projects, "set_search", tag)
+    call(projects, "set_search", tag)
     assert [(r.name, r.milestone_count) for r in projects.rows] == [(f"{tag} Portal", 1)]
-    _call(projects, "open_edit", projects.rows[0].id)
+    call(projects, "open_edit", projects.rows[0].id)
     assert projects.edit.name == f"{tag} Portal" and projects.form_org == str(org.id)
     assert [m.title for m in projects.milestones] == ["Discovery"]
     project_id = projects.rows[0].id
 
-    products = _state(ProductListState, writer)
-    _call(products, "open_create")
+    products = handler_state(ProductListState, writer)
+    call(products, "open_create")
     assert products.edit.active is True
-    _call(products, "submit_form", {"name": f"{tag} Audit", "category": "consultation", "is_active": "on"})
+    call(products, "submit_form", {"name": f"{tag} Audit", "category": "consultation", "is_active": "on"})
     assert notice(products)["title"] == "Product created successfully"
     product = db.exec(select(Product).where(Product.name == f"{tag} Audit")).one()
 
-    reader = _token(db, _staff(db, EmployeeType.developer))  # content:read only
+    reader = sign_in(db, staff(db, EmployeeType.developer))  # content:read only
     for cls, target, form in (
         (OrganizationListState, org.id, {"name": "Hijacked"}),
         (ProjectListState, project_id, {"name": "Hijacked", "client_id": str(client.id)}),
         (ProductListState, product.id, {"name": "Hijacked"}),
     ):
-        crafted = _state(cls, reader)
+        crafted = handler_state(cls, reader)
         crafted._dialog_key = str(target)
-        _call(crafted, "submit_form", form)
+        call(crafted, "submit_form", form)
         assert notice(crafted)["title"] == "Access Restricted"
-        _call(crafted, "ask_delete", target, "x")
-        _call(crafted, "confirm_delete")
+        call(crafted, "ask_delete", target, "x")
+        call(crafted, "confirm_delete")
     db.expire_all()
     assert db.get(Organization, org.id).name == f"{tag} Dental"  # type: ignore[union-attr]
     assert db.get(Project, project_id).name == f"{tag} Portal"  # type: ignore[union-attr]
     assert db.get(Product, product.id).name == f"{tag} Audit"  # type: ignore[union-attr]
 
-    _call(orgs, "set_search", tag)
-    _call(orgs, "ask_delete", org.id, org.name)
-    _call(orgs, "confirm_delete")
+    call(orgs, "set_search", tag)
+    call(orgs, "ask_delete", org.id, org.name)
+    call(orgs, "confirm_delete")
     assert notice(orgs)["title"] == "Organization deleted successfully" and orgs.rows == []
 
 
 def test_applications_move_only_for_writers(db: Session) -> None:
-    tag = _tag()
+    tag = new_tag()
     application = JobApplication(
         first_name="Robin", last_name=tag, email=f"r.{tag}@example.com", phone="5550100",
         resume_path="x", resume_filename="cv.pdf", resume_content_type="application/pdf",
     )  # fmt: skip
     _seed(db, [application])
     for etype in (EmployeeType.developer, EmployeeType.coo):  # coo reads applications but may not process them
-        crafted = _state(ApplicationListState, _token(db, _staff(db, etype)))
+        crafted = handler_state(ApplicationListState, sign_in(db, staff(db, etype)))
         crafted._dialog_key = str(application.id)
-        _call(crafted, "move_to", "reviewing")
+        call(crafted, "move_to", "reviewing")
     db.expire_all()
     assert db.get(JobApplication, application.id).status == ApplicationStatus.new  # type: ignore[union-attr]
 
-    hr = _state(ApplicationListState, _token(db, _staff(db, EmployeeType.hr)))
-    _call(hr, "set_search", tag)
-    _call(hr, "open_detail", hr.rows[0].id)
-    _call(hr, "move_to", "reviewing")
+    hr = handler_state(ApplicationListState, sign_in(db, staff(db, EmployeeType.hr)))
+    call(hr, "set_search", tag)
+    call(hr, "open_detail", hr.rows[0].id)
+    call(hr, "move_to", "reviewing")
     assert notice(hr)["title"] == "Application updated successfully" and hr.detail.status.value == "reviewing"
     assert hr.rows[0].status.label == "Reviewing"
 
 
 def test_the_content_page_loads_only_the_tab_shown(db: Session) -> None:
-    state = _state(ContentState, _token(db, _staff(db, EmployeeType.developer)))
-    assert _call_returning(state, "load") == OrganizationListState.load
-    assert _call_returning(state, "set_tab", "projects") == ProjectListState.show
-    assert _call_returning(state, "set_tab", "nonsense") == OrganizationListState.show
+    state = handler_state(ContentState, sign_in(db, staff(db, EmployeeType.developer)))
+    assert call_returning(state, "load") == OrganizationListState.load
+    assert call_returning(state, "set_tab", "projects") == ProjectListState.show
+    assert call_returning(state, "set_tab", "nonsense") == OrganizationListState.show
     assert state.tab == "organizations"
 
 
 def test_a_dialog_opened_before_the_tabs_loader_runs_stays_open(db: Session) -> None:
     """The tab's loader is a chained event: a click queued before it (CI caught "Create" being clicked that early)
     runs first, and the loader must not close the dialog it opened. The switch itself closes what was left open."""
-    state = _state(ContentState, _token(db, _staff(db, None)))
+    state = handler_state(ContentState, sign_in(db, staff(db, None)))
     orgs = asyncio.run(state.get_state(OrganizationListState))
-    _call(orgs, "open_create")
+    call(orgs, "open_create")
     assert orgs.dialog == "form"
-    loader = _call_returning(state, "set_tab", "organizations")  # a dialog left open: the switch closes it
+    loader = call_returning(state, "set_tab", "organizations")  # a dialog left open: the switch closes it
     assert loader == OrganizationListState.show and orgs.dialog == ""
-    _call(orgs, "open_create")  # the user's click, queued before the chained loader
-    _call(orgs, "show")
+    call(orgs, "open_create")  # the user's click, queued before the chained loader
+    call(orgs, "show")
     assert orgs.dialog == "form"
-    _call_returning(state, "load")
+    call_returning(state, "load")
     assert orgs.dialog == ""
-    _call(orgs, "open_create")
-    _call(orgs, "load")
+    call(orgs, "open_create")
+    call(orgs, "load")
     assert orgs.dialog == "form"
-
-
-def _call_returning(state: object, handler: str, *args: object) -> object:
-    result = type(state).event_handlers[handler].fn(state, *args)  # type: ignore[attr-defined]
-    return asyncio.run(result) if inspect.isawaitable(result) else result

@@ -1,7 +1,7 @@
 """Every event handler of every state of the app, called the way a hostile browser can call it over the websocket:
 signed out, and signed in as a client, with malformed, oversized and wrong-typed payloads.
 
-The harness is test_admin_handlers': the real state tree with the caller's cookie in the handshake headers. Checked:
+The harness is tests/ui/harness.py's: the real state tree with the caller's cookie in the handshake headers. Checked:
 - nothing is revealed: rows that only staff (or another client) may read carry a marker, and no state of the tree
   ever holds it after any call;
 - nothing is changed: the signed-out sweep leaves every table as it was (rate-limit counters aside: counting an
@@ -16,60 +16,21 @@ import asyncio
 import inspect
 import json
 import uuid
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from reflex.state import BaseState, State
-from sqlalchemy import func
-from sqlalchemy.engine import Engine
-from sqlmodel import Session, SQLModel, select
+from sqlmodel import Session, select
 
 import app.app  # noqa: F401  (registers every page and state)
 from app.models.enums import InvoiceStatus
 from app.models.inquiry import ContactInquiry
 from app.models.project import Project
 from tests import factories as f
-from tests.ui.test_admin_handlers import _state, _token
+from tests.ui.harness import GUARDED, PAYLOADS, app_states, handler_state, row_counts, sign_in
 
 MARKER = f"FUZZ-SECRET-{uuid.uuid4().hex[:8]}"
-PAYLOADS: list[Any] = [
-    None,
-    "",
-    "x" * 100_000,
-    -1,
-    2**63,
-    {"id": 1, "email": "a@example.com", "password": "p", "role": "admin"},
-    ["1", "2"],
-    "1 OR 1=1",
-    "\x00\ud800",
-    "../../etc/passwd",
-    True,
-    3.5,
-]
-# Tables whose rows an attempt may add whoever calls: the throttles count attempts, that is their purpose.
-COUNTERS = {"rate_limit_events"}
-# What staff (or an account's owner) alone may change: a signed-out visitor or another client must leave these as
-# they were. Public forms may add rows elsewhere (an inquiry, a subscription, an application, a registration, a
-# booking, their mails), which is what they are for.
-GUARDED = (
-    "services", "portfolio_projects", "testimonials", "team_members", "job_openings", "products", "prices",
-    "organizations", "projects", "project_milestones", "invoices", "invoice_items", "payments", "meeting_types",
-    "refresh_tokens", "password_reset_tokens", "known_sign_in_addresses",
-)  # fmt: skip
 # Handlers that wait on purpose (a toast's lifetime, a debounce) before doing anything: called, not awaited in full.
 CALL_SECONDS = 5
-
-
-def _states() -> list[type[BaseState]]:
-    found: list[type[BaseState]] = []
-    pending = list(State.get_substates())
-    while pending:
-        cls = pending.pop()
-        pending.extend(cls.get_substates())
-        if cls.__module__.startswith("app."):
-            found.append(cls)
-    return sorted(found, key=lambda c: c.get_full_name())
 
 
 def _arguments(fn: Any, n: int) -> list[Any]:
@@ -88,21 +49,6 @@ async def _run(fn: Any, state: Any, args: list[Any]) -> None:
             pass
     elif inspect.isawaitable(result):
         await result
-
-
-def _counts(s: Session) -> dict[str, int]:
-    s.expire_all()
-    return {
-        t.name: s.exec(select(func.count()).select_from(t)).one()
-        for t in SQLModel.metadata.sorted_tables
-        if t.name not in COUNTERS
-    }
-
-
-@pytest.fixture
-def db(engine: Engine) -> Iterator[Session]:
-    with Session(engine, expire_on_commit=False) as s:
-        yield s
 
 
 @pytest.fixture
@@ -135,9 +81,9 @@ def _sweep(token: str | None, forged: dict[str, str] | None = None) -> tuple[lis
     """Call every handler of every state with payloads (after forging its id fields, if `forged`); the calls that
     raised, and those after which a state of the tree held the marker."""
     raised, leaked = [], []
-    for n, cls in enumerate(_states()):
+    for n, cls in enumerate(app_states()):
         for name, handler in sorted(cls.event_handlers.items()):
-            state = _state(cls, token)  # type: ignore[arg-type]
+            state = handler_state(cls, token)  # type: ignore[arg-type]
             if forged:
                 _forge(state, forged)
             args = _arguments(handler.fn, n)
@@ -165,10 +111,10 @@ def _guarded(counts: dict[str, int]) -> dict[str, int]:
 
 
 def test_signed_out_callers_change_nothing_and_see_nothing(db: Session, secrets: dict[str, Any]) -> None:
-    before = _counts(db)
+    before = row_counts(db)
     raised, leaked = _sweep(None)
     assert leaked == []
-    after = _counts(db)
+    after = row_counts(db)
     assert _guarded(after) == _guarded(before), raised
     assert after["users"] == before["users"]  # no payload here is a valid registration
     print(f"signed out: {len(raised)} calls raised (caught by the event processor)")  # noqa: T201
@@ -184,8 +130,8 @@ def test_a_client_changes_and_sees_nothing_of_anyone_else(db: Session, secrets: 
     # once with the other client's meeting and once with their project.
     forged = {"client_id": str(other.id), "cancel_id": meeting.id}
     forged_project = {"client_id": str(other.id), "cancel_id": project.id}
-    token = _token(db, secrets["me"])
-    before = _counts(db)
+    token = sign_in(db, secrets["me"])
+    before = row_counts(db)
     db.refresh(other)
     other_before = other.model_dump()
     raised, leaked = _sweep(token)
@@ -200,5 +146,5 @@ def test_a_client_changes_and_sees_nothing_of_anyone_else(db: Session, secrets: 
     db.refresh(meeting)
     assert project.status == "planning" and project.name == f"{MARKER} project"
     assert meeting.status == "scheduled"
-    assert _guarded(_counts(db)) == _guarded(before), raised + forged_raised
+    assert _guarded(row_counts(db)) == _guarded(before), raised + forged_raised
     print(f"client: {len(raised) + len(forged_raised)} calls raised (caught by the event processor)")  # noqa: T201

@@ -1,7 +1,7 @@
 """The Meetings section's handlers: the state holds one page of meetings, never the table, and a caller without the
 permission gets nothing and changes nothing, whatever events and payloads its browser sends.
 
-Same harness as test_admin_handlers: the real state tree in-process, the session cookie in the router data, rows
+The harness is tests/ui/harness.py: the real state tree in-process, the session cookie in the router data, rows
 committed (the handlers run their services over their own connections).
 """
 
@@ -13,7 +13,6 @@ from datetime import timedelta
 
 import pytest
 from sqlalchemy import delete
-from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
 from app.models.base import utcnow
@@ -24,14 +23,7 @@ from app.services.platform.paging import PAGE_SIZE
 from app.ui.admin.meeting_types.state import MeetingTypesState, TypeRow
 from app.ui.admin.meetings.state import MeetingRow, MeetingsState
 from tests import factories as f
-from tests.ui.notices import notice
-from tests.ui.test_admin_handlers import _call, _state, _token
-
-
-@pytest.fixture
-def db(engine: Engine) -> Iterator[Session]:
-    with Session(engine, expire_on_commit=False) as s:
-        yield s
+from tests.ui.harness import call, handler_state, notice, sign_in, staff
 
 
 @pytest.fixture
@@ -44,41 +36,37 @@ def client(db: Session) -> Iterator[User]:
     db.commit()
 
 
-def _staff(db: Session, etype: EmployeeType | None, role: Role = Role.employee) -> User:
-    return f.user(db, f"mtg_{etype or role}_{uuid.uuid4().hex[:8]}", role=role, employee_type=etype)
-
-
 def _seed(db: Session, client: User, count: int) -> list[Meeting]:
     return [f.meeting(db, client, in_hours=1 + i, title=f"Check-in {i:02d}") for i in range(count)]
 
 
 def test_the_state_holds_one_page_of_meetings(db: Session, client: User) -> None:
     _seed(db, client, 60)
-    state = _state(MeetingsState, _token(db, _staff(db, None, Role.admin)))
+    state = handler_state(MeetingsState, sign_in(db, staff(db, None, Role.admin)))
 
-    _call(state, "load")
+    call(state, "load")
     assert state.load_error == ""
     assert 0 < len(state.rows) <= state.page_size == PAGE_SIZE
     assert state.total >= 60  # every upcoming meeting in the database, counted in SQL
 
-    _call(state, "set_client_filter", str(client.id))
+    call(state, "set_client_filter", str(client.id))
     assert state.total == 60 and state.pages == 3 and state.page == 1
     assert len(state.rows) == PAGE_SIZE and all(isinstance(r, MeetingRow) for r in state.rows)
     assert [r.title for r in state.rows[:2]] == ["Check-in 00", "Check-in 01"]  # upcoming: soonest first
 
-    _call(state, "next_page")
-    _call(state, "next_page")
-    _call(state, "next_page")  # past the last page: stays on it
+    call(state, "next_page")
+    call(state, "next_page")
+    call(state, "next_page")  # past the last page: stays on it
     assert (state.page, len(state.rows), state.rows[-1].title) == (3, 10, "Check-in 59")
 
-    _call(state, "set_search", "check-in 07")  # a search starts again at the first page
+    call(state, "set_search", "check-in 07")  # a search starts again at the first page
     assert (state.page, state.total, [r.title for r in state.rows]) == (1, 1, ["Check-in 07"])
-    _call(state, "set_search", "")
-    _call(state, "set_sort", "latest")
+    call(state, "set_search", "")
+    call(state, "set_sort", "latest")
     assert state.rows[0].title == "Check-in 59" and state.sort_shown == "latest"
-    _call(state, "set_when", "past")
+    call(state, "set_when", "past")
     assert state.total == 0 and state.rows == []
-    _call(state, "set_status_filter", "no-such-status")  # a crafted value falls back to all statuses
+    call(state, "set_status_filter", "no-such-status")  # a crafted value falls back to all statuses
     assert state.status_filter == "" and state.load_error == ""
 
 
@@ -89,9 +77,9 @@ def test_a_caller_without_meetings_read_gets_nothing_and_changes_nothing(db: Ses
     db.add(kind)
     db.commit()
 
-    for actor in (_staff(db, EmployeeType.cfo), _staff(db, None, Role.client)):
-        token = _token(db, actor)
-        state = _state(MeetingsState, token)
+    for actor in (staff(db, EmployeeType.cfo), staff(db, None, Role.client)):
+        token = sign_in(db, actor)
+        state = handler_state(MeetingsState, token)
         for event, args in [
             ("load", ()),
             ("set_client_filter", (str(client.id),)),
@@ -100,22 +88,22 @@ def test_a_caller_without_meetings_read_gets_nothing_and_changes_nothing(db: Ses
             ("set_sort", ("title",)),
             ("retry", ()),
         ]:
-            _call(state, event, *args)
+            call(state, event, *args)
             assert state.rows == [] and state.total == 0, event
         # Writes with crafted ids and payloads, without ever opening a dialog.
         state._dialog_key = str(meeting.id)
-        _call(state, "submit_form", {"title": "Hijacked", "date": "2031-01-01", "time": "10:00"})
-        _call(state, "complete", started.id)
+        call(state, "submit_form", {"title": "Hijacked", "date": "2031-01-01", "time": "10:00"})
+        call(state, "complete", started.id)
         state._dialog_key = str(meeting.id)
-        _call(state, "submit_cancel", {"reason": "crafted"})
-        _call(state, "open_create")
+        call(state, "submit_cancel", {"reason": "crafted"})
+        call(state, "open_create")
         assert state.type_names == []
 
-        types = _state(MeetingTypesState, token)
-        _call(types, "load")
+        types = handler_state(MeetingTypesState, token)
+        call(types, "load")
         assert types.rows == [] and types.total == 0
-        _call(types, "submit_type", {"name": "Crafted type"})
-        _call(types, "toggle_type", kind.id, False)
+        call(types, "submit_type", {"name": "Crafted type"})
+        call(types, "toggle_type", kind.id, False)
 
     db.expire_all()
     assert db.get(Meeting, meeting.id).title == "Check-in 00"  # type: ignore[union-attr]
@@ -126,9 +114,9 @@ def test_a_caller_without_meetings_read_gets_nothing_and_changes_nothing(db: Ses
 
 
 def test_a_reader_lists_but_only_a_writer_schedules(db: Session, client: User) -> None:
-    dev = _state(MeetingsState, _token(db, _staff(db, EmployeeType.developer)))  # meetings:read only
-    _call(dev, "load")
-    _call(dev, "set_client_filter", str(client.id))
+    dev = handler_state(MeetingsState, sign_in(db, staff(db, EmployeeType.developer)))  # meetings:read only
+    call(dev, "load")
+    call(dev, "set_client_filter", str(client.id))
     assert dev.total == 0 and dev.load_error == "" and dev.can_write is False
     form = {
         "client_id": str(client.id),
@@ -137,40 +125,40 @@ def test_a_reader_lists_but_only_a_writer_schedules(db: Session, client: User) -
         "time": "09:30",
         "duration_minutes": "45",
     }
-    _call(dev, "submit_form", form)
+    call(dev, "submit_form", form)
     assert notice(dev)["title"] == "Access Restricted" and dev.total == 0
 
-    support = _state(MeetingsState, _token(db, _staff(db, EmployeeType.customer_support)))
-    _call(support, "load")
-    _call(support, "set_client_filter", str(client.id))
-    _call(support, "open_create")
+    support = handler_state(MeetingsState, sign_in(db, staff(db, EmployeeType.customer_support)))
+    call(support, "load")
+    call(support, "set_client_filter", str(client.id))
+    call(support, "open_create")
     assert support.dialog == "form" and support.edit.id == 0
-    _call(support, "submit_form", form)
+    call(support, "submit_form", form)
     assert notice(support)["title"] == "Meeting scheduled" and support.dialog == ""
     assert [(r.title, r.when, r.duration) for r in support.rows] == [
         ("Scoping call", "Tue Mar 4, 2031 · 09:30 UTC", 45)
     ]
-    _call(support, "open_edit", support.rows[0].id)
+    call(support, "open_edit", support.rows[0].id)
     assert support.edit.title == "Scoping call" and (support.edit.date, support.edit.time) == ("2031-03-04", "09:30")
-    _call(support, "ask_cancel", support.rows[0].id)
-    _call(support, "submit_cancel", {"reason": "Moved to e-mail"})
+    call(support, "ask_cancel", support.rows[0].id)
+    call(support, "submit_cancel", {"reason": "Moved to e-mail"})
     assert support.rows[0].status.value == "cancelled" and support.rows[0].cancel_reason == "Moved to e-mail"
 
 
 def test_meeting_types_are_a_page_and_writers_edit_them(db: Session) -> None:
     name = f"Workshop {uuid.uuid4().hex[:6]}"
-    state = _state(MeetingTypesState, _token(db, _staff(db, EmployeeType.product_manager)))
-    _call(state, "load")
+    state = handler_state(MeetingTypesState, sign_in(db, staff(db, EmployeeType.product_manager)))
+    call(state, "load")
     assert len(state.rows) <= state.page_size and state.total >= len(state.rows)
-    _call(state, "open_type", 0)
+    call(state, "open_type", 0)
     assert state.edit == TypeRow() and state.dialog == "form"
-    _call(state, "submit_type", {"name": name, "duration_minutes": "90", "is_active": "on"})
+    call(state, "submit_type", {"name": name, "duration_minutes": "90", "is_active": "on"})
     assert notice(state)["title"] == "Meeting type saved" and state.dialog == ""
     made = db.exec(select(MeetingType).where(MeetingType.name == name)).one()
     assert made.duration_minutes == 90 and made.is_active
-    _call(state, "set_search", name)
+    call(state, "set_search", name)
     assert [t.name for t in state.rows] == [name]
-    _call(state, "toggle_type", made.id, False)
+    call(state, "toggle_type", made.id, False)
     assert state.rows[0].active is False
     db.delete(made)
     db.commit()
@@ -186,24 +174,24 @@ def test_writers_see_unconfirmed_bookings_and_cancel_the_pages_at_once(db: Sessi
     ]
     kept = f.meeting(db, client, in_hours=9, title="Confirmed one")
 
-    dev = _state(MeetingsState, _token(db, _staff(db, EmployeeType.developer)))  # meetings:read only
-    _call(dev, "load")
-    _call(dev, "set_client_filter", str(client.id))
-    _call(dev, "set_status_filter", "unconfirmed")
+    dev = handler_state(MeetingsState, sign_in(db, staff(db, EmployeeType.developer)))  # meetings:read only
+    call(dev, "load")
+    call(dev, "set_client_filter", str(client.id))
+    call(dev, "set_status_filter", "unconfirmed")
     assert sorted(r.title for r in dev.rows) == ["Hold 0", "Hold 1"] and dev.shown_holds == 2
-    _call(dev, "ask_cancel_holds")
-    _call(dev, "submit_cancel_holds", {})  # crafted, without the dialog: the permission is checked again
+    call(dev, "ask_cancel_holds")
+    call(dev, "submit_cancel_holds", {})  # crafted, without the dialog: the permission is checked again
     assert notice(dev)["title"] == "Access Restricted"
     db.expire_all()
     assert {db.get(Meeting, m.id).status for m in holds} == {MeetingStatus.unconfirmed}  # type: ignore[union-attr]
 
-    support = _state(MeetingsState, _token(db, _staff(db, EmployeeType.customer_support)))
-    _call(support, "load")
-    _call(support, "set_client_filter", str(client.id))
+    support = handler_state(MeetingsState, sign_in(db, staff(db, EmployeeType.customer_support)))
+    call(support, "load")
+    call(support, "set_client_filter", str(client.id))
     assert {r.status.value for r in support.rows} == {"unconfirmed", "scheduled"} and support.shown_holds == 2
-    _call(support, "ask_cancel_holds")
+    call(support, "ask_cancel_holds")
     assert support.dialog == "holds" and support.dialog_name == "2"
-    _call(support, "submit_cancel_holds", {})
+    call(support, "submit_cancel_holds", {})
     assert notice(support)["title"] == "Unconfirmed bookings cancelled" and support.dialog == ""
     db.expire_all()
     assert [db.get(Meeting, m.id).status for m in holds] == [MeetingStatus.cancelled] * 2  # type: ignore[union-attr]

@@ -7,18 +7,11 @@ drops what the tab had loaded.
 
 from __future__ import annotations
 
-import asyncio
-import contextvars
-import functools
 import uuid
-from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
 
 import pytest
-from reflex.istate.data import RouterData
-from reflex.state import State
 from sqlalchemy import delete
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col
@@ -39,22 +32,7 @@ from app.ui.portal.projects import ProjectsState
 from app.ui.portal.settings import SettingsState
 from app.ui.portal.state import PROFILE_SAVED, PortalState
 from tests import factories as f
-
-
-def in_own_loop(test: Callable[..., Coroutine[Any, Any, None]]) -> Callable[..., None]:
-    """Run an async test on a fresh event loop in a worker thread.
-
-    The e2e tests' session-wide Playwright (sync API) keeps an event loop running on the main thread, so a test
-    runner's loop could not start there when both kinds run in one pytest session.
-    """
-
-    @functools.wraps(test)
-    def run(*args: Any, **kwargs: Any) -> None:
-        with ThreadPoolExecutor(max_workers=1) as pool:
-            # Reflex keeps its app registration in context variables: carry them into the thread.
-            pool.submit(contextvars.copy_context().run, asyncio.run, test(*args, **kwargs)).result()
-
-    return run
+from tests.ui.harness import drain, in_own_loop, root_state, sign_in
 
 
 @dataclass
@@ -92,32 +70,9 @@ def world(engine: Engine) -> Iterator[World]:
         s.commit()
 
 
-def _token(engine: Engine, user: User) -> str:
-    with Session(engine) as s:
-        return sessions.start(s, s.get(User, user.id)).access_token  # type: ignore[arg-type]
-
-
-def root_state(token: str | None) -> State:
-    """A fresh state tree whose websocket handshake carried `token` as the session cookie (or no cookie)."""
-    root = State(_reflex_internal_init=True)
-    headers = {"cookie": f"access_token={token}"} if token else {}
-    root.router = RouterData.from_router_data({"headers": headers})
-    return root
-
-
-async def drain(result: Any) -> Any:
-    """Run a handler to its end (generator handlers yield intermediate updates); the last value it gave."""
-    last = None
-    if isinstance(result, AsyncIterator):
-        async for item in result:
-            last = item
-        return last
-    return await result
-
-
 @in_own_loop
 async def test_lists_hold_only_the_clients_own_records(engine: Engine, world: World) -> None:
-    root = root_state(_token(engine, world.alice))
+    root = root_state(sign_in(engine, world.alice))
     projects = await root.get_state(ProjectsState)
     await projects.load()
     assert [p.name for p in projects.projects] == ["Alice site"]
@@ -131,7 +86,7 @@ async def test_lists_hold_only_the_clients_own_records(engine: Engine, world: Wo
 
 @in_own_loop
 async def test_cancelling_another_clients_project_shows_not_found(engine: Engine, world: World) -> None:
-    root = root_state(_token(engine, world.alice))
+    root = root_state(sign_in(engine, world.alice))
     state = await root.get_state(ProjectsState)
     await state.load()
     state.ask_cancel(world.bob_project.id, "anything")
@@ -144,7 +99,7 @@ async def test_cancelling_another_clients_project_shows_not_found(engine: Engine
 
 @in_own_loop
 async def test_downloading_another_clients_or_a_draft_invoice_is_refused(engine: Engine, world: World) -> None:
-    root = root_state(_token(engine, world.alice))
+    root = root_state(sign_in(engine, world.alice))
     state = await root.get_state(InvoicesState)
     for invoice in (world.bob_invoice, world.alice_draft):
         assert await state.download(invoice.id) is None
@@ -153,7 +108,7 @@ async def test_downloading_another_clients_or_a_draft_invoice_is_refused(engine:
 
 @in_own_loop
 async def test_cancelling_another_clients_meeting_shows_not_found(engine: Engine, world: World) -> None:
-    root = root_state(_token(engine, world.alice))
+    root = root_state(sign_in(engine, world.alice))
     state = await root.get_state(MeetingsState)
     state.ask_cancel(world.bob_meeting.id)
     await drain(state.confirm_cancel())
@@ -175,7 +130,7 @@ async def test_no_session_means_no_data(engine: Engine, world: World) -> None:
 
 @in_own_loop
 async def test_an_ended_session_drops_what_the_tab_had_loaded(engine: Engine, world: World) -> None:
-    token = _token(engine, world.alice)
+    token = sign_in(engine, world.alice)
     root = root_state(token)
     portal = await root.get_state(PortalState)
     await portal.on_load()
@@ -193,7 +148,7 @@ async def test_an_ended_session_drops_what_the_tab_had_loaded(engine: Engine, wo
 async def test_a_tab_switch_on_a_state_the_server_lost_loads_the_page_again(engine: Engine, world: World) -> None:
     """Redis lost or expired the tab's state: the browser still shows the portal, its next event meets a fresh state.
     The tab switch loads the page again (the session comes from the websocket's cookie) instead of signing out."""
-    root = root_state(_token(engine, world.alice))  # a fresh tree: what a lost state looks like to the server
+    root = root_state(sign_in(engine, world.alice))  # a fresh tree: what a lost state looks like to the server
     portal = await root.get_state(PortalState)
     again = portal.set_tab("projects")
     assert again is not None and again.fn.__name__ == "on_load"  # type: ignore[attr-defined]
@@ -218,7 +173,7 @@ async def test_the_projects_tab_shows_hours_worked_against_the_estimate(engine: 
             data = {"work_date": business_today().isoformat(), "hours": hours}
             time_entries.log_time(s, actor=pm, project_id=project.id or 0, data=data)
     try:
-        root = root_state(_token(engine, world.alice))
+        root = root_state(sign_in(engine, world.alice))
         projects = await root.get_state(ProjectsState)
         await projects.load()
         assert [(p.name, p.hours) for p in projects.projects] == [("Alice site", "7.25 of 40 hours")]
@@ -232,7 +187,7 @@ async def test_the_projects_tab_shows_hours_worked_against_the_estimate(engine: 
 async def test_the_profile_and_settings_forms_save_only_their_own_fields(engine: Engine, world: World) -> None:
     """Both tabs' forms are ProfileFields: typing is clipped and limited to the tab's fields, a save goes through the
     profile service, and a taken username shows under the username field."""
-    root = root_state(_token(engine, world.alice))
+    root = root_state(sign_in(engine, world.alice))
     profile_tab = await root.get_state(ProfileState)
     await profile_tab.start_edit()
     assert profile_tab.editing and set(profile_tab.form) == {"first_name", "last_name", "phone", "company"}
@@ -262,7 +217,7 @@ async def test_the_profile_and_settings_forms_save_only_their_own_fields(engine:
 
 @in_own_loop
 async def test_a_refused_password_change_shows_each_fields_error(engine: Engine, world: World) -> None:
-    root = root_state(_token(engine, world.alice))
+    root = root_state(sign_in(engine, world.alice))
     settings_tab = await root.get_state(SettingsState)
     await drain(settings_tab.change_password({"current_password": "", "new_password": "x", "confirm_password": "y"}))
     assert set(settings_tab.password_errors) == {"currentPassword", "newPassword", "confirmPassword"}

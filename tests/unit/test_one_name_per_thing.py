@@ -114,5 +114,5 @@ def test_the_config_cites_files_that_exist() -> None:
     for name in ("pyproject.toml", "Makefile", "rxconfig.py", "alembic.ini"):
         for line in (ROOT / name).read_text().splitlines():
             comment = line.partition("#")[2]
-            cited |= set(re.findall(r"\b(?:docs|scripts|app|tests|deploy)/[\w./-]+\.\w+", comment))
+            cited |= set(re.findall(r"\b(?:docs|tools|app|tests|deploy)/[\w./-]+\.\w+", comment))
     assert sorted(c for c in cited if not (ROOT / c).exists()) == []

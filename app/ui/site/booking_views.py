@@ -13,7 +13,7 @@ from app.ui.site.booking_state import ZONES, BookingFlowState
 from app.ui.styles import BUTTON_OUTLINE, BUTTON_PRIMARY, FOCUS_RING, TEXT_LINK
 
 # Typed loosely on purpose: mypy sees the state's fields as plain Python values and its handlers as namespaces, where
-# Reflex makes them Vars and event specs (see scripts/typecheck_ui.py).
+# Reflex makes them Vars and event specs (see tools/dev/typecheck_ui.py).
 S: Any = BookingFlowState
 _INPUT = (
     "block w-full rounded-lg border border-slate-300 bg-white px-3 text-base text-slate-900 shadow-xs "

@@ -1,11 +1,11 @@
 """Websocket benchmark: N connected tabs on one worker, each sending an event a second (issue 14).
 
-    python scripts/bench_ws.py                           # 200 tabs (3 of them headless Chromium), 60 s, one run
-    python scripts/bench_ws.py --tabs 200 --runs 3       # the median of three runs, each on a fresh server
-    python scripts/bench_ws.py --tabs 20 --seconds 10    # a quick look
+    python tools/bench/bench_ws.py                           # 200 tabs (3 of them headless Chromium), 60 s, one run
+    python tools/bench/bench_ws.py --tabs 200 --runs 3       # the median of three runs, each on a fresh server
+    python tools/bench/bench_ws.py --tabs 20 --seconds 10    # a quick look
 
 What it does, per run:
-1. starts the app as `make run` serves it (`reflex run --env prod --single-port`, scripts/load.py's `_start`) on a
+1. starts the app as `make run` serves it (`reflex run --env prod --single-port`, tools/server.py) on a
    free port over a PostgreSQL database of its own (`ws_bench`, migrated and seeded with the demo content) and with
    no REDIS_URL: Reflex then runs one worker and keeps every tab's state in that process's memory;
 2. warms it up (each public page fetched once, one tab hydrated and sent a few events, then closed) and takes the
@@ -59,14 +59,13 @@ from typing import Any
 import httpx
 import socketio
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "scripts"))
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))  # run as a file: the app, tests and tools packages are at the checkout's root
 os.environ.setdefault("LOAD_DB_NAME", "ws_bench")
-import load as served  # noqa: E402  (scripts/load.py: the database, starting the served app, its memory)
-from torture import replace_section  # noqa: E402  (one "## ..." section of a markdown report replaced)
-
 from tests.chromium import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from tools import server  # noqa: E402
+from tools.bench import load as served  # noqa: E402  (the load run's database, the server's memory)
+from tools.reliability.torture import replace_section  # noqa: E402  (one "## ..." section of a report replaced)
 
 OUT = ROOT / "bench"
 # Reflex's event protocol, as tests/e2e/test_websocket_fuzz.py speaks it (copied: importing that module imports
@@ -216,16 +215,7 @@ def _machine_ticks() -> tuple[int, int]:
 
 
 def _rss_bytes(pgid: int) -> int:
-    return int(served._rss_mb(pgid) * 1024 * 1024)
-
-
-def _stop(proc: subprocess.Popen[bytes]) -> None:
-    os.killpg(proc.pid, signal.SIGTERM)
-    try:
-        proc.wait(timeout=60)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait(timeout=60)
+    return int(served.rss_mb(pgid) * 1024 * 1024)
 
 
 # --- one run ------------------------------------------------------------------------------------------------------
@@ -329,14 +319,13 @@ def _drive(tabs: list[ProtocolTab], seconds: float, stop: threading.Event) -> No
 
 
 def one_run(args: argparse.Namespace, env: dict[str, str], run_no: int, event: str, state: str) -> Run:
-    port = served._free_port()
-    env = {**env, "PORT": str(port), "PUBLIC_URL": f"http://127.0.0.1:{port}"}
     log = OUT / "server-ws.log"  # bench/server* is git-ignored
-    say(f"run {run_no}: starting the server on port {port} (log: {log.relative_to(ROOT)})…")
+    say(f"run {run_no}: starting the server (log: {log.relative_to(ROOT)})…")
     started = time.monotonic()
-    proc = served._start(env, port, log)
-    say(f"  ready in {time.monotonic() - started:.0f} s")
-    url = f"http://127.0.0.1:{port}"
+    app = server.start(env, log, timeout_s=900)
+    proc = app.proc
+    say(f"  ready on {app.url} in {time.monotonic() - started:.0f} s")
+    url = app.url
     run = Run(tabs_wanted=args.tabs)
     tabs: list[ProtocolTab] = []
     try:
@@ -418,7 +407,7 @@ def one_run(args: argparse.Namespace, env: dict[str, str], run_no: int, event: s
             if pw is not None:
                 pw.stop()
     finally:
-        _stop(proc)
+        app.stop()
     return run
 
 
@@ -572,7 +561,7 @@ def main(argv: list[str] | None = None) -> int:
         "when": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "commit": _git("rev-parse", "--short", "HEAD"),
         "branch": _git("rev-parse", "--abbrev-ref", "HEAD"),
-        "command": shlex.join(["python", "scripts/bench_ws.py", *(sys.argv[1:] if argv is None else argv)]),
+        "command": shlex.join(["python", "tools/bench/bench_ws.py", *(sys.argv[1:] if argv is None else argv)]),
         "machine": _machine(),
         "load_start": _load(),
         "reflex": metadata.version("reflex"),
@@ -580,10 +569,10 @@ def main(argv: list[str] | None = None) -> int:
     OUT.mkdir(exist_ok=True)
     event, state = _event_names()
     data_dir = tempfile.mkdtemp(prefix="ws-bench-data-")
-    env = {**os.environ, "APP_ENV": "dev", "DATABASE_URL": served._database_url(), "DATA_DIR": data_dir}
+    env = {**os.environ, "APP_ENV": "dev", "DATABASE_URL": served.database_url(), "DATA_DIR": data_dir}
     env.pop("REDIS_URL", None)  # one worker, state in its memory
     say(f"preparing the database {served.DB}…")
-    served._prepare(env, 0)
+    served.prepare(env, 0)
     runs: list[Run] = []
     try:
         for n in range(1, args.runs + 1):

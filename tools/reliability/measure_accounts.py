@@ -8,13 +8,13 @@
   the address again, the contact form), with every per-sender limit cleared before each request, as if each came
   from a visitor of its own: only the outbox's cap per recipient stands.
 
-`measure() -> list[str]` returns markdown rows `| figure | value | how |` (scripts/torture.py puts them in
+`measure() -> list[str]` returns markdown rows `| figure | value | how |` (tools/reliability/torture.py puts them in
 docs/reliability.md); run directly, it prints them.
 
 The database (MEASURE_ACCOUNTS_DB_NAME, default app_measure_accounts, on TEST_PG_ADMIN_URL's server) is created,
 migrated and dropped. The work runs in a fresh interpreter: settings are read once, at import, and must name it.
 
-Usage: python scripts/measure_accounts.py [-n 200]
+Usage: python tools/reliability/measure_accounts.py [-n 200]
 """
 
 from __future__ import annotations
@@ -28,8 +28,8 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))  # run as `python scripts/measure_accounts.py`: the app package is beside this folder
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))  # run as a file: the app, tests and tools packages are at the checkout's root
 
 DB = os.environ.get("MEASURE_ACCOUNTS_DB_NAME", "app_measure_accounts")
 PG = os.environ.get("TEST_PG_ADMIN_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres")

@@ -10,7 +10,7 @@ Each figure is a ratio to a limit the machine itself sets, because absolute numb
   p95 during a burst of 20 concurrent sign-ins against its idle p95 (hashing must run off the event loop).
 wrk (Debian's package) drives HTTP at 1, 16 and 64 connections; every run reports requests/s, p50/p95/p99 and errors.
 
-Usage: python scripts/bench_server.py [--seconds 10] [--json FILE] [--report docs/performance.md]
+Usage: python tools/bench/bench_server.py [--seconds 10] [--json FILE] [--report docs/performance.md]
 """
 
 from __future__ import annotations
@@ -35,11 +35,11 @@ from typing import Any
 
 import httpx
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "scripts"))
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))  # run as a file: the app, tests and tools packages are at the checkout's root
 os.environ.setdefault("LOAD_DB_NAME", "app_bench_server")
-import load as served  # noqa: E402  (starting the served app, its database)
+from tools import server  # noqa: E402
+from tools.bench import load as served  # noqa: E402  (the load run's database and clients)
 
 CONNECTIONS = (1, 16, 64)
 # Prints what wrk measured as one JSON line (wrk's own summary has no p95).
@@ -144,7 +144,7 @@ def static_ceiling(site: Path) -> Iterator[str]:
     if not shutil.which("nginx"):
         sys.exit("nginx is needed for the static ceiling: apt-get install nginx")
     with tempfile.TemporaryDirectory(prefix="bench-nginx-") as root:
-        port = served._free_port()
+        port = server.free_port()
         conf = Path(root) / "nginx.conf"
         conf.write_text(NGINX.format(root=root, port=port, site=site))
         proc = subprocess.Popen(["nginx", "-p", root, "-c", str(conf)], stderr=subprocess.DEVNULL)
@@ -170,7 +170,7 @@ def api_ceiling(env: dict[str, str], source: str = BARE, probe: str = "/api/heal
     (granian), one worker."""
     with tempfile.TemporaryDirectory(prefix="bench-bare-") as folder:
         (Path(folder) / "bare_api.py").write_text(source)
-        port = served._free_port()
+        port = server.free_port()
         env = {**env, "PYTHONPATH": f"{ROOT}:{folder}", "SITE": str(ROOT / ".web" / "build" / "client")}
         cmd = [
             "granian",
@@ -269,22 +269,19 @@ def main() -> int:
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # stop the servers it started when stopped
     if not shutil.which("wrk"):
         sys.exit("wrk is needed: apt-get install wrk")
-    port = served._free_port()
     env = {
         **os.environ,
         "APP_ENV": "dev",
-        "DATABASE_URL": served._database_url(),
-        "PORT": str(port),
-        "PUBLIC_URL": f"http://127.0.0.1:{port}",
+        "DATABASE_URL": served.database_url(),
         "DATA_DIR": str(ROOT / ".load-data"),
         "TRUSTED_PROXY_HOPS": "1",  # wrk's requests name their own addresses, as a proxy in front would
     }
     env.pop("REDIS_URL", None)  # one worker, as the ceilings have
     say("preparing the database…")
-    username = served._prepare(env, 1)[0]
+    username = served.prepare(env, 1)[0]
     say("starting the app…")
-    app = served._start(env, port, ROOT / "bench" / "server-bench.log")
-    url = f"http://127.0.0.1:{port}"
+    app = server.start(env, ROOT / "bench" / "server-bench.log", timeout_s=900)
+    url = app.url
     rows: list[dict[str, Any]] = []
 
     def pair(name: str, path: str, ceiling_url: str | None, ceiling: str, target: float | None, **kw: Any) -> None:
@@ -417,11 +414,7 @@ def main() -> int:
             }
         )
     finally:
-        os.killpg(app.pid, signal.SIGTERM)
-        try:
-            app.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            os.killpg(app.pid, signal.SIGKILL)
+        app.stop()
     result = {
         "run_at": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "commit": subprocess.run(
@@ -450,7 +443,8 @@ def report_lines(result: dict[str, Any]) -> list[str]:
         "",
         "## Server (issue 14)",
         "",
-        f"`python scripts/bench_server.py` at commit `{result['commit']}`, {result['run_at']}; {result['machine']};",
+        f"`python tools/bench/bench_server.py` at commit `{result['commit']}`, {result['run_at']};",
+        f"{result['machine']};",
         f"wrk, {result['seconds']:.0f} s per run, the app as `make run` serves it with one worker (no Redis) and each",
         "ceiling measured right beside it. Ratio: the app's requests/s over the ceiling's (for the health check under",
         "sign-ins: its p95 over its idle p95, lower is better).",

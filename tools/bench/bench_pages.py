@@ -1,8 +1,8 @@
 """Lighthouse on every public page, the sign-in page and, signed in, the portal and the staff dashboard (issue 14).
 
-    python scripts/bench_pages.py                    # serves the site like `make run` on a free port, then stops it
-    python scripts/bench_pages.py --url URL          # measures a server that is already running
-    python scripts/bench_pages.py --runs 3 --out bench/pages
+    python tools/bench/bench_pages.py                    # serves the site like `make run` on a free port, then stops it
+    python tools/bench/bench_pages.py --url URL          # measures a server that is already running
+    python tools/bench/bench_pages.py --runs 3 --out bench/pages
 
 Lighthouse 12.8.2 (mobile, default simulated throttling, the performance issue's measurement) with Debian's chromium;
 installed under ~/.cache/lighthouse-12.8 on first use (npm registry). Each page is measured `--runs` times, the table
@@ -15,18 +15,18 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import signal
-import socket
 import statistics
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import httpx
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))  # run as a file: the app, tests and tools packages are at the checkout's root
+from tools import server  # noqa: E402
+
 LH_HOME = Path(os.environ.get("LH_HOME", Path.home() / ".cache" / "lighthouse-12.8"))
 LIGHTHOUSE = LH_HOME / "node_modules" / ".bin" / "lighthouse"
 PUBLIC = [
@@ -61,36 +61,11 @@ def ensure_lighthouse() -> None:
     )
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def start_server() -> tuple[subprocess.Popen[bytes], str]:
+def start_server() -> server.Server:
     """The site as `make run` serves it (prod, one port, the local database with demo content)."""
-    port = _free_port()
-    env = {**os.environ, "PORT": str(port), "PUBLIC_URL": f"http://127.0.0.1:{port}"}
-    for step in ("migrate", "seed-demo"):
-        subprocess.run([sys.executable, "-m", "app.cli", step], cwd=ROOT, env=env, check=True, capture_output=True)
-    cmd = ["reflex", "run", "--env", "prod", "--single-port", "--frontend-port", str(port), "--backend-port", str(port)]
-    cmd += ["--backend-host", "127.0.0.1"]
-    (ROOT / "bench").mkdir(exist_ok=True)
-    log = open(ROOT / "bench" / "pages-server.log", "wb")  # noqa: SIM115 (the server outlives this function)
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 300
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(url + "/ping", timeout=2).status_code == 200:
-                return proc, url
-        except httpx.HTTPError:
-            pass
-        if proc.poll() is not None:
-            break
-        time.sleep(1)
-    os.killpg(proc.pid, signal.SIGTERM)
-    raise SystemExit("the server did not start: see bench/pages-server.log")
+    env = dict(os.environ)
+    server.app_cli(env, "migrate", "seed-demo")
+    return server.start(env, ROOT / "bench" / "pages-server.log")
 
 
 def session_cookie(url: str, user: str, password: str) -> str:
@@ -147,10 +122,11 @@ def main() -> int:
     args = ap.parse_args()
     ensure_lighthouse()
     args.out.mkdir(parents=True, exist_ok=True)
-    proc = None
+    app = None
     url = args.url
     if not url:
-        proc, url = start_server()
+        app = start_server()
+        url = app.url
     try:
         pages = [(p, None) for p in [*PUBLIC, *NOINDEX]] + [(p, SIGNED_IN[p]) for p in SIGNED_IN]
         if args.only:
@@ -177,9 +153,8 @@ def main() -> int:
         public_short = [label for label, m in rows if "signed in" not in label and misses(label, m)]
         return 1 if public_short else 0
     finally:
-        if proc is not None:
-            os.killpg(proc.pid, signal.SIGTERM)
-            proc.wait(timeout=30)
+        if app is not None:
+            app.stop(timeout_s=30)
 
 
 if __name__ == "__main__":

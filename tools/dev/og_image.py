@@ -1,6 +1,6 @@
 """Draw assets/og-image.png (1200x630), the picture shown when a page is shared; re-run after renaming the company.
 
-Usage: python scripts/og_image.py  (needs Pillow, which fpdf2 already installs, and the Liberation Sans fonts)
+Usage: python tools/dev/og_image.py  (needs Pillow, which fpdf2 already installs, and the Liberation Sans fonts)
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from app.core.config import settings  # noqa: E402

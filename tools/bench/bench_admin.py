@@ -1,13 +1,13 @@
 """Benchmark of the staff panel and the client portal over a large data set (the structure issue's "Show it").
 
-    python scripts/bench_admin.py                 # full size: 100k inquiries, 20k invoices, 10k users, ...
-    python scripts/bench_admin.py --scale 0.05    # a quick run on 5 % of the rows
-    python scripts/bench_admin.py --only billing --only content/site --runs 1
+    python tools/bench/bench_admin.py                 # full size: 100k inquiries, 20k invoices, 10k users, ...
+    python tools/bench/bench_admin.py --scale 0.05    # a quick run on 5 % of the rows
+    python tools/bench/bench_admin.py --only billing --only content/site --runs 1
 
 What it does:
 1. creates a fresh PostgreSQL database (default `bench_admin`), applies the project's migrations
    (`python -m app.cli migrate`), adds the demo content and accounts (`python -m app.cli seed-demo`), then bulk-loads
-   the rows of scripts/bench_seed.py with COPY;
+   the rows of tools/bench/bench_seed.py with COPY;
 2. empties a Redis database of its own (default redis://127.0.0.1:6379/7) and starts the real server there the way
    `make run` does (`reflex run --env prod --single-port`, on a free port, with REDIS_URL so state lives in Redis);
 3. signs in with Chromium as the demo admin (the form on /admin/login) and the demo client (the form on
@@ -32,8 +32,6 @@ import os
 import platform
 import re
 import shlex
-import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -47,19 +45,17 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-import httpx
 import psycopg
 import redis
 from playwright.sync_api import Browser, BrowserContext, Page, WebSocket, sync_playwright
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import bench_seed  # a sibling module of this script
-
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "bench"
-sys.path.insert(0, str(ROOT))  # the tests package: how Chromium is launched
+sys.path.insert(0, str(ROOT))  # run as a file: the app, tests and tools packages are at the checkout's root
 from tests.chromium import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from tools import server  # noqa: E402
+from tools.bench import bench_seed  # noqa: E402
 
 ADMIN = ("admin", "Admin-demo-2026")
 CLIENT = ("democlient", "Client-demo-2026")
@@ -252,19 +248,14 @@ def drop_database(pg: str, name: str) -> None:
 
 def app_env(database_url: str, **extra: str) -> dict[str, str]:
     """The environment of the project's commands and server, with the toolchain and switches of `make run`."""
-    venv_bin = Path(sys.executable).parent
-    return {
-        **os.environ,
-        "PATH": f"{ROOT / '.tools' / 'node_modules' / '.bin'}:{venv_bin}:{os.environ['PATH']}",
-        "REFLEX_USE_SYSTEM_BUN": "1",
-        "REFLEX_TELEMETRY_ENABLED": "false",
-        "REFLEX_CHECK_LATEST_VERSION": "0",
-        "REFLEX_HTTP_CLIENT_BIND_ADDRESS": "0.0.0.0",
-        "NPM_CONFIG_REGISTRY": "https://registry.npmjs.org",
-        "APP_ENV": "dev",  # as `make run`: demo accounts exist
-        "DATABASE_URL": database_url.replace("postgresql://", "postgresql+psycopg://", 1),
-        **extra,
-    }
+    return server.toolchain_env(
+        {
+            **os.environ,
+            "APP_ENV": "dev",  # as `make run`: demo accounts exist
+            "DATABASE_URL": database_url.replace("postgresql://", "postgresql+psycopg://", 1),
+            **extra,
+        }
+    )
 
 
 def prepare_database(args: argparse.Namespace) -> tuple[str, dict[str, int], float]:
@@ -276,26 +267,16 @@ def prepare_database(args: argparse.Namespace) -> tuple[str, dict[str, int], flo
     say(f"Creating database {args.db_name} and applying the migrations")
     create_database(args.pg, args.db_name)
     env = app_env(url)
-    subprocess.run([sys.executable, "-m", "app.cli", "migrate"], cwd=ROOT, env=env, check=True, capture_output=True)
-    subprocess.run([sys.executable, "-m", "app.cli", "seed-demo"], cwd=ROOT, env=env, check=True, capture_output=True)
+    server.app_cli(env, "migrate", "seed-demo")
     say(f"Bulk-loading the rows (scale {args.scale:g})")
     started = time.monotonic()
     counts = bench_seed.seed(url, args.scale, say=say)
     return url, counts, time.monotonic() - started
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @contextmanager
 def running_server(database_url: str, redis_url: str, args: argparse.Namespace) -> Iterator[tuple[str, Any]]:
-    port = _free_port()
     extra = {
-        "PORT": str(port),
-        "PUBLIC_URL": f"http://127.0.0.1:{port}",
         "REDIS_URL": redis_url,
         "DATA_DIR": tempfile.mkdtemp(prefix="bench-data-"),
         # A full run takes longer than the staff idle limit (10 minutes); this keeps the admin signed in.
@@ -303,36 +284,18 @@ def running_server(database_url: str, redis_url: str, args: argparse.Namespace) 
     }
     if args.workers:
         extra["GRANIAN_WORKERS"] = str(args.workers)
-    env = app_env(database_url, **extra)
     log_path = OUT / "server.log"
-    cmd = ["reflex", "run", "--env", "prod", "--single-port", "--frontend-port", str(port), "--backend-port", str(port)]
-    cmd += ["--backend-host", "127.0.0.1"]
-    say(f"Starting the server on port {port} (log: {log_path.relative_to(ROOT)})")
-    with log_path.open("wb") as log:
-        proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-    url = f"http://127.0.0.1:{port}"
+    say(f"Starting the server (log: {log_path.relative_to(ROOT)})")
+    started = time.monotonic()
     try:
-        started = time.monotonic()
-        while True:
-            if proc.poll() is not None:
-                raise SystemExit(f"the server exited with {proc.returncode}:\n{log_path.read_text()[-3000:]}")
-            if time.monotonic() - started > args.startup_timeout:
-                raise SystemExit(f"the server did not answer within {args.startup_timeout} s; see {log_path}")
-            try:
-                if httpx.get(f"{url}/ping", timeout=2).status_code == 200 and httpx.get(url, timeout=5).is_success:
-                    break
-            except httpx.HTTPError:
-                pass
-            time.sleep(1)
-        say(f"Server ready in {time.monotonic() - started:.0f} s")
-        yield url, proc
+        app = server.start(app_env(database_url, **extra), log_path, timeout_s=args.startup_timeout)
+    except server.ServerFailed as exc:
+        raise SystemExit(str(exc)) from exc
+    say(f"Server ready on {app.url} in {time.monotonic() - started:.0f} s")
+    try:
+        yield app.url, app.proc
     finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(timeout=10)
+        app.stop(timeout_s=30)
 
 
 def state_size(r: redis.Redis, token: str) -> tuple[int, int]:
@@ -625,7 +588,7 @@ def run(args: argparse.Namespace) -> int:
         "when": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "commit": _git("rev-parse", "--short", "HEAD"),
         "branch": _git("rev-parse", "--abbrev-ref", "HEAD"),
-        "command": shlex.join(["python", "scripts/bench_admin.py", *sys.argv[1:]]),
+        "command": shlex.join(["python", "tools/bench/bench_admin.py", *sys.argv[1:]]),
         "load_start": _load(),
         "reflex": metadata.version("reflex"),
         "redis_url": args.redis_url,

@@ -3,13 +3,13 @@
 The layers below the UI are checked with no errors allowed (`mypy`, pyproject's [tool.mypy]). The UI is not clean yet:
 Reflex state attributes read on the class are Vars at run time but plain Python types to mypy, so most of its errors
 are that mismatch (see docs/adr/0006-lint-types-and-import-contracts.md). Rather than switch the check off, every
-error known today is listed in scripts/mypy_ui_baseline.txt, keyed by file, error code and message (not line numbers,
-so unrelated edits do not churn it), with a count. This check fails when
+error known today is listed in tools/dev/mypy_ui_baseline.txt, keyed by file, error code and message (not line
+numbers, so unrelated edits do not churn it), with a count. This check fails when
 - an error appears that the baseline does not hold, or a known one appears more often (new code must type-check), or
-- the baseline holds more than mypy reports (a fix landed: run `python scripts/typecheck_ui.py --update` and commit the
-  smaller baseline, so it cannot grow back unnoticed).
+- the baseline holds more than mypy reports (a fix landed: run `python tools/dev/typecheck_ui.py --update` and commit
+  the smaller baseline, so it cannot grow back unnoticed).
 
-Usage: python scripts/typecheck_ui.py [--update] [--root DIR]
+Usage: python tools/dev/typecheck_ui.py [--update] [--root DIR]
 """
 
 from __future__ import annotations
@@ -59,14 +59,16 @@ def read_baseline(path: Path) -> Counter[str]:
 
 def write_baseline(path: Path, found: Counter[str]) -> None:
     lines = [f"{n}\t{key}" for key, n in sorted(found.items())]
-    header = "# count<TAB>file<TAB>[code] message -- written by scripts/typecheck_ui.py --update; it may only shrink\n"
+    header = (
+        "# count<TAB>file<TAB>[code] message -- written by tools/dev/typecheck_ui.py --update; it may only shrink\n"
+    )
     path.write_text(header + "\n".join(lines) + "\n")
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--update", action="store_true", help="write the current errors as the baseline")
-    parser.add_argument("--root", type=Path, default=Path(__file__).resolve().parents[1])
+    parser.add_argument("--root", type=Path, default=Path(__file__).resolve().parents[2])
     parser.add_argument("--baseline", type=Path, default=BASELINE)
     args = parser.parse_args()
     found = errors(args.root)
@@ -85,7 +87,7 @@ def main() -> int:
         return 1
     if fixed:
         say(
-            f"{sum(fixed.values())} baseline error(s) are gone: run `python scripts/typecheck_ui.py --update` "
+            f"{sum(fixed.values())} baseline error(s) are gone: run `python tools/dev/typecheck_ui.py --update` "
             "and commit the smaller baseline."
         )
         return 1

@@ -1,11 +1,11 @@
-"""Bulk data for the admin benchmark (scripts/bench_admin.py): realistic rows written with PostgreSQL COPY.
+"""Bulk data for the admin benchmark (tools/bench/bench_admin.py): realistic rows written with PostgreSQL COPY.
 
 The tables must exist already (the project's migrations) and `python -m app.cli seed-demo` must have run: the demo
 staff, the demo client, the job openings and the meeting types are looked up and used. Nothing here goes through the
 services: 100,000 inquiries take seconds this way instead of minutes. The values respect the tables' CHECK
 constraints and lengths, so a schema change that breaks them fails loudly here instead of producing odd data.
 
-    python scripts/bench_seed.py postgresql://postgres@127.0.0.1:5432/bench_admin --scale 0.05
+    python tools/bench/bench_seed.py postgresql://postgres@127.0.0.1:5432/bench_admin --scale 0.05
 """
 
 from __future__ import annotations

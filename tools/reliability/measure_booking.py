@@ -9,7 +9,7 @@ unconfirmed holds expire.
 It runs on a PostgreSQL database of its own (created, migrated and dropped here): TEST_PG_ADMIN_URL names the server
 (the test suite's default otherwise).
 
-Usage: python scripts/measure_booking.py
+Usage: python tools/reliability/measure_booking.py
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from pathlib import Path
 from sqlalchemy import text, update
 from sqlmodel import Session, col, select
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script from anywhere: the app's packages
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a script from anywhere: the app's packages
 
 from alembic import command
 from app.core import db

@@ -1,9 +1,9 @@
 """Start-up benchmark: from `make run` to the first 200 on `/`, on a built checkout and on a fresh clone (issue 14).
 
-    python scripts/bench_startup.py                  # both: 3 runs on this checkout, 1 on a fresh clone
-    python scripts/bench_startup.py --only built     # only this checkout (--runs N)
-    python scripts/bench_startup.py --only fresh     # only a fresh clone
-    python scripts/bench_startup.py --warm-caches    # the fresh clone may use this machine's pip/npm/bun caches
+    python tools/bench/bench_startup.py                  # both: 3 runs on this checkout, 1 on a fresh clone
+    python tools/bench/bench_startup.py --only built     # only this checkout (--runs N)
+    python tools/bench/bench_startup.py --only fresh     # only a fresh clone
+    python tools/bench/bench_startup.py --warm-caches    # the fresh clone may use this machine's pip/npm/bun caches
 
 What it does:
 - built: runs `make run PORT=<free port>` in this checkout and times from starting the command to the first HTTP 200
@@ -13,7 +13,7 @@ What it does:
   `make run`;
 - fresh: `git clone` of this repository (its committed HEAD) into a temporary folder, then the same timing of
   `make run PORT=<free port>` there: the virtualenv created and installed from the hashed lock files, Node and bun
-  made sure of (scripts/ensure-node.sh), the database migrated and seeded, the first frontend build. One run. The
+  made sure of (tools/dev/ensure-node.sh), the database migrated and seeded, the first frontend build. One run. The
   pip, npm and bun caches start empty (folders of the run's own) unless --warm-caches; the machine's pip and npm
   configuration (indexes, mirrors) applies as it does for anyone on this machine. The clone is deleted afterwards.
 
@@ -34,7 +34,6 @@ import platform
 import shlex
 import shutil
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -47,9 +46,10 @@ from pathlib import Path
 
 import httpx
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "scripts"))
-from torture import replace_section  # noqa: E402  (one "## ..." section of a markdown report replaced)
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))  # run as a file: the app, tests and tools packages are at the checkout's root
+from tools.reliability.torture import replace_section  # noqa: E402  (one "## ..." section of a report replaced)
+from tools.server import free_port  # noqa: E402
 
 OUT = ROOT / "bench"
 SECTION = "Start-up (issue 14)"
@@ -72,12 +72,6 @@ MAKE_VARS = ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES")
 def say(text: str = "") -> None:
     sys.stdout.write(text + "\n")
     sys.stdout.flush()
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def newcomer_env(caches: Path | None) -> dict[str, str]:
@@ -106,7 +100,7 @@ class Timing:
 
 def time_make_run(checkout: Path, env: dict[str, str], log: Path, limit_s: float) -> Timing:
     """Start `make run PORT=<free port>` in the checkout; seconds until `/` first answers 200; stop it."""
-    port = _free_port()
+    port = free_port()
     url = f"http://127.0.0.1:{port}/"
     started = time.monotonic()
     proc = subprocess.Popen(
@@ -293,7 +287,7 @@ def main(argv: list[str] | None = None) -> int:
         "when": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "commit": _git("rev-parse", "--short", "HEAD"),
         "branch": _git("rev-parse", "--abbrev-ref", "HEAD"),
-        "command": shlex.join(["python", "scripts/bench_startup.py", *(sys.argv[1:] if argv is None else argv)]),
+        "command": shlex.join(["python", "tools/bench/bench_startup.py", *(sys.argv[1:] if argv is None else argv)]),
         "machine": _machine(),
         "load_start": _load(),
     }

@@ -5,7 +5,7 @@ data, the way a busy office does: everyone recording the whole amount of one inv
 it, everyone issuing one draft, everyone creating invoices across INV-YYYY-9999. `measure()` returns the rows of a
 markdown table (`| figure | value | how |`); the database (measure_money) is created, migrated and dropped here.
 
-    python scripts/measure_money.py [--threads 6] [--rounds 20]
+    python tools/reliability/measure_money.py [--threads 6] [--rounds 20]
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from sqlalchemy import create_engine, func, text  # noqa: E402

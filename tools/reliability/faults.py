@@ -23,7 +23,7 @@ answer, and the time to recover after the fault ends; at the end, acknowledged w
 application, booking and inquiry update that got a 2xx must be in the database) and mail lost (every message in the
 outbox delivered to the sink once SMTP is back).
 
-Usage: python scripts/faults.py [--quick] [--only NAME ...] [--json FILE] [--report docs/reliability.md]
+Usage: python tools/reliability/faults.py [--quick] [--only NAME ...] [--json FILE] [--report docs/reliability.md]
 Exit status 1 when an acknowledged write or a message was lost, a request answered another 5xx than 503, or the
 product did not recover without a restart.
 """
@@ -54,12 +54,12 @@ from typing import Any
 
 import httpx
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "scripts"))
-import load as served  # noqa: E402  (scripts/load.py: starting the served app, its memory)
-
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))  # run as a file: the app, tests and tools packages are at the checkout's root
 from tests.chromium import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from tools.bench import load as served  # noqa: E402  (the load run's database and clients, the server's memory)
+from tools.server import free_port  # noqa: E402
+from tools.server import start as start_app  # noqa: E402
 
 DB = "app_faults"
 ADMIN = ("admin", "Admin-demo-2026")  # the demo content's administrator
@@ -70,10 +70,6 @@ SLOW_ANSWER_S = 10.0  # an answer slower than this counts as a hang
 def say(text: str) -> None:
     sys.stdout.write(f"[{time.strftime('%H:%M:%S')}] {text}\n")
     sys.stdout.flush()
-
-
-def free_port() -> int:
-    return served._free_port()
 
 
 # ----------------------------------------------------------------------------------------------- the run's own services
@@ -611,8 +607,9 @@ def faults(quick: bool) -> list[Fault]:
 
 
 def _launch(world: World) -> subprocess.Popen[bytes]:
+    """The app on the run's port (the one its clients and the database proxy know), the same after a crash."""
     port = int(world.env["PORT"])
-    return served._start(world.env, port, ROOT / "bench" / "faults-server.log")
+    return start_app(world.env, ROOT / "bench" / "faults-server.log", port=port, timeout_s=900).proc
 
 
 def _group_size(pgid: int) -> int:
@@ -881,7 +878,7 @@ def main() -> int:
     (ROOT / "bench").mkdir(exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="faults-") as tmp, world_up(Path(tmp)) as world:
         say("preparing the database…")
-        clients = served._prepare(world.env, 3)
+        clients = served.prepare(world.env, 3)
         say("starting the app…")
         world.app = _launch(world)
         processes = _group_size(world.app.pid)
@@ -912,7 +909,7 @@ def main() -> int:
     if args.json:
         args.json.write_text(json.dumps(result, indent=2))
     if args.report:
-        command = "python scripts/faults.py" + (" --quick" if args.quick else "")
+        command = "python tools/reliability/faults.py" + (" --quick" if args.quick else "")
         from torture import replace_section  # the report's owner
 
         replace_section(args.report, "Faults", report_lines(result, command))

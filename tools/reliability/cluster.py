@@ -1,8 +1,8 @@
 """Several app processes behind nginx on loopback, sharing one PostgreSQL database and one Redis (`make run-cluster`).
 
-    python scripts/cluster.py                     # 2 processes behind http://127.0.0.1:3000, until Ctrl-C
-    python scripts/cluster.py --processes 3 --port 3100
-    python scripts/cluster.py --bench             # wrk through nginx: the read routes with 1 and with 2 processes
+    python tools/reliability/cluster.py                  # 2 processes behind http://127.0.0.1:3000, until Ctrl-C
+    python tools/reliability/cluster.py --processes 3 --port 3100
+    python tools/reliability/cluster.py --bench          # wrk through nginx: the read routes with 1 and 2 processes
 
 The frontend is built once, into its own folder (`.web-cluster`; `make run` and the tests keep `.web`), for the port
 nginx listens on. nginx serves the pages and hashed assets itself and passes the API, Reflex's websocket and uploads
@@ -21,7 +21,6 @@ import os
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -31,7 +30,10 @@ from pathlib import Path
 
 import httpx
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))  # run as a file: the app, tests and tools packages are at the checkout's root
+from tools.server import free_port  # noqa: E402
+
 NGINX = ROOT / "deploy" / "nginx"
 WEB_DIR = ".web-cluster"
 DEFAULT_DATABASE = "postgresql+psycopg://postgres@127.0.0.1:5432/app_cluster"
@@ -43,12 +45,6 @@ FAIL_TIMEOUT_S = 5
 def say(text: str) -> None:
     sys.stdout.write(text + "\n")
     sys.stdout.flush()
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def _wait_until(ok: Callable[[], bool], what: str, limit: float, proc: subprocess.Popen[bytes] | None = None) -> None:

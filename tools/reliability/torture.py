@@ -2,15 +2,15 @@
 
 `make test` runs every suite below with few examples; here the generated ones run deep (SCHEMATHESIS_MAX_EXAMPLES,
 HYPOTHESIS_EXAMPLES) and each suite's outcome, size and time goes into a table with the command that reproduces it;
-then the load run (scripts/load.py: 200 visitors and 50 signed-in clients for 5 minutes) adds p50/p95/p99 per route,
-the 5xx count and the server's memory at the start and the end, and the fault run (scripts/faults.py: PostgreSQL,
-the app, Redis, SMTP, the scheduling service and the upload disk failing one at a time under load) adds what failed,
-how fast it recovered and whether any acknowledged write or mail was lost, and the race scripts (RACE_SCRIPTS) add
-what parallel payments record on one invoice, the calendar a burst of anonymous bookers leaves, and the mail a public
-trigger can send one recipient in a day.
+then the load run (tools/bench/load.py: 200 visitors and 50 signed-in clients for 5 minutes) adds p50/p95/p99 per
+route, the 5xx count and the server's memory at the start and the end, and the fault run (tools/reliability/faults.py:
+PostgreSQL, the app, Redis, SMTP, the scheduling service and the upload disk failing one at a time under load) adds
+what failed, how fast it recovered and whether any acknowledged write or mail was lost, and the race scripts
+(RACE_SCRIPTS) add what parallel payments record on one invoice, the calendar a burst of anonymous bookers leaves,
+and the mail a public trigger can send one recipient in a day.
 A suite that fails makes the whole command fail (after the report is written, so the failure is on record).
 
-Usage: python scripts/torture.py [--quick] [--out docs/reliability.md]
+Usage: python tools/reliability/torture.py [--quick] [--out docs/reliability.md]
        [--only-load | --only-faults | --only-races | --only-suites WORD...]
 """
 
@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @dataclass(frozen=True)
@@ -163,13 +163,13 @@ def run(suite: Suite, *, quick: bool) -> Result:
 
 
 def load(*, quick: bool) -> tuple[dict[str, Any] | None, str]:
-    """The load run (scripts/load.py) and the command that reproduces it."""
+    """The load run (tools/bench/load.py) and the command that reproduces it."""
     args = ["--visitors", "20", "--clients", "5", "--seconds", "30"] if quick else []
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "load.json"
-        subprocess.run([sys.executable, "scripts/load.py", *args, "--json", str(out)], cwd=ROOT, check=False)
+        subprocess.run([sys.executable, "tools/bench/load.py", *args, "--json", str(out)], cwd=ROOT, check=False)
         result = json.loads(out.read_text()) if out.exists() else None
-    return result, " ".join(["python scripts/load.py", *args])
+    return result, " ".join(["python tools/bench/load.py", *args])
 
 
 def load_lines(result: dict[str, Any] | None, command: str) -> list[str]:
@@ -236,7 +236,8 @@ def write(results: list[Result], loaded: list[str], out: Path, *, quick: bool) -
     lines = [
         "# Reliability",
         "",
-        "Written by `make torture` (`scripts/torture.py`); do not edit by hand. Each suite tries to break the product;",
+        "Written by `make torture` (`tools/reliability/torture.py`); do not edit by hand. Each suite tries to break the"
+        " product;",
         "`make test` runs the same suites with few examples, this run with many.",
         "",
         f"- Run: {dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC at commit `{commit()}`"
@@ -299,14 +300,20 @@ def rerun_load(out: Path, *, quick: bool) -> int:
 
 
 def faults(out: Path, *, quick: bool) -> bool:
-    """The fault run (scripts/faults.py), which writes its own section; whether nothing was lost."""
+    """The fault run (tools/reliability/faults.py), which writes its own section; whether nothing was lost."""
     args = ["--quick"] if quick else []
-    done = subprocess.run([sys.executable, "scripts/faults.py", *args, "--report", str(out)], cwd=ROOT, check=False)
+    done = subprocess.run(
+        [sys.executable, "tools/reliability/faults.py", *args, "--report", str(out)], cwd=ROOT, check=False
+    )
     return done.returncode == 0
 
 
 # Each prints markdown rows "| figure | value | how |": races on money, and what the public can make us spend.
-RACE_SCRIPTS = ("scripts/measure_money.py", "scripts/measure_booking.py", "scripts/measure_accounts.py")
+RACE_SCRIPTS = (
+    "tools/reliability/measure_money.py",
+    "tools/reliability/measure_booking.py",
+    "tools/reliability/measure_accounts.py",
+)
 
 
 def races(out: Path) -> bool:
@@ -323,7 +330,8 @@ def races(out: Path) -> bool:
         [
             "## Races and public triggers",
             "",
-            f"Run: {dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC at commit `{commit()}` (`python scripts/torture.py"
+            f"Run: {dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC at commit `{commit()}`"
+            " (`python tools/reliability/torture.py"
             " --only-races`). Each figure comes from the real services on a PostgreSQL database of its own.",
             "",
             "| figure | value | how |",

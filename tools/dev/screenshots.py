@@ -1,7 +1,7 @@
 """Full-page screenshots of every public page at 1280 and 390 px into screenshots/ (git-ignored).
 
-    python scripts/screenshots.py                 # starts the server (like `make run`) on a free port, then stops it
-    python scripts/screenshots.py --url URL       # uses a server that is already running
+    python tools/dev/screenshots.py                 # starts the server (like `make run`) on a free port, then stops it
+    python tools/dev/screenshots.py --url URL       # uses a server that is already running
 
 Each shot waits for the page's content to load (no skeleton left) and reports console errors and horizontal
 overflow, so a broken page is visible in the output as well as in the pictures.
@@ -11,17 +11,15 @@ from __future__ import annotations
 
 import argparse
 import os
-import signal
-import socket
-import subprocess
 import sys
-import time
 from pathlib import Path
 
-import httpx
 from playwright.sync_api import Page, sync_playwright
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))  # run as a file: the app, tests and tools packages are at the checkout's root
+from tools import server  # noqa: E402
+
 OUT = ROOT / "screenshots"
 CHROMIUM = "/usr/bin/chromium"
 WIDTHS = {"desktop": (1280, 800), "mobile": (390, 844)}
@@ -48,33 +46,10 @@ def _say(line: str) -> None:
     sys.stdout.flush()
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _start_server() -> tuple[subprocess.Popen[bytes], str]:
-    port = _free_port()
-    env = {**os.environ, "PORT": str(port), "PUBLIC_URL": f"http://127.0.0.1:{port}"}
-    subprocess.run([sys.executable, "-m", "app.cli", "migrate"], cwd=ROOT, env=env, check=True)
-    subprocess.run([sys.executable, "-m", "app.cli", "seed-demo"], cwd=ROOT, env=env, check=True, capture_output=True)
-    cmd = ["reflex", "run", "--env", "prod", "--single-port", "--frontend-port", str(port), "--backend-port", str(port)]
-    log = (OUT / "server.log").open("wb")
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 600
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            sys.exit(f"server exited with {proc.returncode}; see {OUT / 'server.log'}")
-        try:
-            if httpx.get(f"{url}/ping", timeout=2).status_code == 200 and httpx.get(url, timeout=5).status_code == 200:
-                return proc, url
-        except httpx.HTTPError:
-            pass
-        time.sleep(2)
-    os.killpg(proc.pid, signal.SIGTERM)
-    sys.exit("server did not start within 10 minutes")
+def _start_server() -> server.Server:
+    env = dict(os.environ)
+    server.app_cli(env, "migrate", "seed-demo")
+    return server.start(env, OUT / "server.log")
 
 
 def _settle(page: Page) -> None:
@@ -123,16 +98,16 @@ def main() -> None:
     parser.add_argument("--url", help="a running server (default: start one)")
     args = parser.parse_args()
     OUT.mkdir(exist_ok=True)
-    proc = None
+    app = None
     url = args.url.rstrip("/") if args.url else None
     if url is None:
-        proc, url = _start_server()
+        app = _start_server()
+        url = app.url
     try:
         problems = shoot(url)
     finally:
-        if proc is not None:
-            os.killpg(proc.pid, signal.SIGTERM)
-            proc.wait(timeout=30)
+        if app is not None:
+            app.stop(timeout_s=30)
     _say(f"{len(PAGES) * len(WIDTHS)} screenshots in {OUT.relative_to(ROOT)}/, {problems} with problems")
 
 

@@ -9,7 +9,7 @@ and N client accounts, then for `--seconds`:
 Reported: requests, statuses and p50/p95/p99 per route, 5xx and transport errors, and the server's memory (RSS of
 its whole process group) at the start and at the end. HTTP only: the websocket's events are not simulated.
 
-Usage: python scripts/load.py [--visitors 200] [--clients 50] [--seconds 300] [--json FILE]
+Usage: python tools/bench/load.py [--visitors 200] [--clients 50] [--seconds 300] [--json FILE]
 Exit status 1 when any response was a 5xx or a request failed.
 """
 
@@ -20,8 +20,6 @@ import asyncio
 import json
 import os
 import random
-import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -32,8 +30,9 @@ from typing import Any
 
 import httpx
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))  # run as `python scripts/load.py`: the app package is beside this folder
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))  # run as a file: the app, tests and tools packages are at the checkout's root
+from tools import server  # noqa: E402
 
 DB = os.environ.get("LOAD_DB_NAME", "app_load")
 PG = os.environ.get("TEST_PG_ADMIN_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres")
@@ -47,13 +46,7 @@ def say(text: str) -> None:
     sys.stdout.flush()
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _database_url() -> str:
+def database_url() -> str:
     from sqlalchemy import text
 
     from app.core.db import make_engine
@@ -66,10 +59,9 @@ def _database_url() -> str:
     return PG.rsplit("/", 1)[0] + f"/{DB}"
 
 
-def _prepare(env: dict[str, str], clients: int) -> list[str]:
+def prepare(env: dict[str, str], clients: int) -> list[str]:
     """Migrate, seed the demo content and create the clients; their usernames."""
-    subprocess.run([sys.executable, "-m", "app.cli", "migrate"], cwd=ROOT, env=env, check=True, capture_output=True)
-    subprocess.run([sys.executable, "-m", "app.cli", "seed-demo"], cwd=ROOT, env=env, check=True, capture_output=True)
+    server.app_cli(env, "migrate", "seed-demo")
     names = [f"load_client_{i}" for i in range(clients)]
     script = (
         "import sys\n"
@@ -86,26 +78,7 @@ def _prepare(env: dict[str, str], clients: int) -> list[str]:
     return names
 
 
-def _start(env: dict[str, str], port: int, log: Path) -> subprocess.Popen[bytes]:
-    cmd = ["reflex", "run", "--env", "prod", "--single-port", "--frontend-port", str(port), "--backend-port", str(port)]
-    with log.open("wb") as out:
-        proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 900
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            sys.exit(f"server exited with {proc.returncode}; see {log}")
-        try:
-            if httpx.get(f"{url}/api/health", timeout=2).status_code == 200 and httpx.get(url, timeout=5).is_success:
-                return proc
-        except httpx.HTTPError:
-            pass
-        time.sleep(2)
-    os.killpg(proc.pid, signal.SIGTERM)
-    sys.exit("server did not start within 15 minutes")
-
-
-def _rss_mb(pgid: int) -> float:
+def rss_mb(pgid: int) -> float:
     """Resident memory of every process in the server's process group, in MB."""
     total = 0
     for stat in Path("/proc").glob("[0-9]*/stat"):
@@ -211,36 +184,20 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=300)
     parser.add_argument("--json", type=Path, help="write the results here as JSON")
     args = parser.parse_args()
-    port = _free_port()
-    env = {
-        **os.environ,
-        "APP_ENV": "dev",
-        "DATABASE_URL": _database_url(),
-        "PORT": str(port),
-        "PUBLIC_URL": f"http://127.0.0.1:{port}",
-        "DATA_DIR": str(ROOT / ".load-data"),
-    }
+    env = {**os.environ, "APP_ENV": "dev", "DATABASE_URL": database_url(), "DATA_DIR": str(ROOT / ".load-data")}
     say("preparing the database…")
-    names = _prepare(env, args.clients)
-    log = ROOT / "bench" / "load-server.log"
-    log.parent.mkdir(exist_ok=True)
+    names = prepare(env, args.clients)
     say("starting the server…")
-    proc = _start(env, port, log)
-    url = f"http://127.0.0.1:{port}"
+    served = server.start(env, ROOT / "bench" / "load-server.log", timeout_s=900)
     try:
         for path in PAGES:  # the first request of each page is not part of the measurement
-            httpx.get(url + path, timeout=60)
-        rss_start = _rss_mb(proc.pid)
+            httpx.get(served.url + path, timeout=60)
+        rss_start = rss_mb(served.proc.pid)
         say(f"running {args.visitors} visitors and {args.clients} clients for {args.seconds:.0f} s…")
-        stats = asyncio.run(drive(url, names, args.visitors, args.seconds))
-        rss_end = _rss_mb(proc.pid)
+        stats = asyncio.run(drive(served.url, names, args.visitors, args.seconds))
+        rss_end = rss_mb(served.proc.pid)
     finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=60)
-        except subprocess.TimeoutExpired:  # still draining a backlog: the figures above are taken already
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(timeout=60)
+        served.stop()  # a server still draining a backlog is killed: the figures above are taken already
     rows = stats.table()
     server_errors = sum(n for r in rows for code, n in r["statuses"].items() if code >= 500)
     failures = sum(r["errors"] for r in rows)
