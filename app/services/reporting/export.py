@@ -17,9 +17,7 @@ def export_client_data(s: Session, *, actor: User) -> dict[str, object]:
     client_view = _as_client(actor)
     own_invoices = []
     for summary in invoices.list_invoices(s, actor=client_view):
-        invoice, items, _client = invoices.get_invoice_with_items(
-            s, actor=client_view, invoice_id=summary.id
-        )
+        invoice, items, _client = invoices.get_invoice_with_items(s, actor=client_view, invoice_id=summary.id)
         own_invoices.append(invoices.invoice_dto(invoice, items).model_dump())
     inquiries = s.exec(
         select(ContactInquiry).where(ContactInquiry.email == actor.email).order_by(col(ContactInquiry.created_at))

@@ -246,9 +246,7 @@ class BillingState(DeleteConfirm, ClientPicker, PagedList[InvoiceRow], AdminStat
         if not ok or dto is None:
             return
         self.close_dialogs()
-        await self._notify(
-            "success", "Invoice created successfully", f"{dto.invoice_number} is a draft until issued."
-        )
+        await self._notify("success", "Invoice created successfully", f"{dto.invoice_number} is a draft until issued.")
         self.page = 1  # the new draft heads the default order
         await self._reload()
 
