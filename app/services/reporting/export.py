@@ -26,9 +26,9 @@ def export_client_data(s: Session, *, actor: User) -> dict[str, object]:
     return {
         "exported_at": utcnow().isoformat(),
         "profile": UserPublic.of(actor).model_dump(mode="json"),
-        "projects": projects.list_projects(s, actor=client_view),
+        "projects": [p.model_dump() for p in projects.list_projects(s, actor=client_view)],
         "invoices": own_invoices,
-        "meetings": own_meetings["upcoming"] + own_meetings["past"],
+        "meetings": [m.model_dump() for m in own_meetings.upcoming + own_meetings.past],
         "inquiries": [
             i.model_dump(mode="json", exclude={"assigned_to", "notes", "is_spam", "priority"}) for i in inquiries
         ],
