@@ -17,6 +17,7 @@ from app.models.meeting import Meeting, MeetingType
 from app.models.system import EmailOutbox
 from app.models.user import User
 from app.services.scheduling import booking, meetings, meetings_admin
+from app.services.scheduling.booking import Booking
 from tests import factories as f
 from tests.services.test_booking import EVERY_DAY, confirm_link, first_free, make_type
 
@@ -31,7 +32,7 @@ def kind(session: Session, host: User) -> MeetingType:
     return make_type(session, host, availability=EVERY_DAY)
 
 
-def visit(s: Session, t: MeetingType, email: str, *, ip: str | None = None, start: str | None = None) -> dict:  # type: ignore[type-arg]
+def visit(s: Session, t: MeetingType, email: str, *, ip: str | None = None, start: str | None = None) -> Booking:
     data = {"type": t.slug, "start": start or first_free(s, t), "name": "Visitor", "email": email}
     return booking.book(s, data=data, ip=ip)
 
@@ -40,7 +41,7 @@ def mails_to(s: Session, address: str) -> list[EmailOutbox]:
     return list(s.exec(select(EmailOutbox).where(EmailOutbox.to_address == address)).all())
 
 
-def token_of(done: dict) -> str:  # type: ignore[type-arg]
+def token_of(done: Booking) -> str:
     return str(done.manageUrl).split("token=")[1]
 
 
@@ -233,3 +234,17 @@ def test_staff_see_holds_and_cancel_many_at_once(session: Session, kind: Meeting
     assert first_free(session, kind) == min(session.get(Meeting, h).start_time for h in holds).isoformat().replace(  # type: ignore[union-attr]
         "+00:00", "Z"
     )
+
+
+def test_the_manage_link_says_what_the_booker_may_do(session: Session, kind: MeetingType) -> None:
+    """A hold may only be cancelled; once confirmed it may also be moved and added to a calendar (ADR 0065)."""
+    held = visit(session, kind, "flags@example.com")
+    shown = booking.get_booking(session, token=token_of(held))
+    assert (shown.can_cancel, shown.can_reschedule, shown.can_add_to_calendar) == (True, False, False)
+    assert shown.canChange is False
+    with pytest.raises(Conflict):
+        booking.reschedule(session, token=token_of(held), data={"start": held.start})
+    done = booking.confirm(session, token=confirm_link(session, "flags@example.com"))
+    shown = booking.get_booking(session, token=token_of(done))
+    assert (shown.can_cancel, shown.can_reschedule, shown.can_add_to_calendar) == (True, True, True)
+    assert shown.canChange is True and "can_cancel" not in shown.model_dump()  # the REST answer keeps its shape
