@@ -41,15 +41,14 @@ class BookingSettings(BaseModel):
     horizon_days: int
 
 
-def settings_dto(t: MeetingType) -> dict[str, Any]:
-    """The type's booking settings as `BookingSettings`' fields (a meeting type row adds them to its own)."""
-    return {
-        "organizer_id": str(t.organizer_id) if t.organizer_id else None,
-        "availability": t.availability or {},
-        "dates_off": list(t.dates_off or []),
-        "join_url": t.join_url,
+def settings_dto(t: MeetingType) -> BookingSettings:
+    return BookingSettings(
+        organizer_id=str(t.organizer_id) if t.organizer_id else None,
+        availability=t.availability or {},
+        dates_off=list(t.dates_off or []),
+        join_url=t.join_url,
         **{name: getattr(t, name) for name in NUMBERS},
-    }
+    )
 
 
 def staff_choices(s: Session, limit: int = 100) -> list[tuple[str, str]]:

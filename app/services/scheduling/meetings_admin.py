@@ -294,7 +294,7 @@ class MeetingTypeRow(booking_settings.BookingSettings):
 
 
 def meeting_type_dto(t: MeetingType) -> MeetingTypeRow:
-    return MeetingTypeRow(**t.model_dump(include=_TYPE_FIELDS), **booking_settings.settings_dto(t))
+    return MeetingTypeRow(**t.model_dump(include=_TYPE_FIELDS), **booking_settings.settings_dto(t).model_dump())
 
 
 TYPE_SORTS = {
