@@ -185,7 +185,7 @@ def test_project_choices_are_one_clients_for_billing_writers(session: Session, c
     mine = f.project(session, world["acme"], "Acme portal")
     f.project(session, world["zed"], "Zulu app")
     assert billing.project_choices(session, actor=cfo, client_id=str(world["acme"].id)) == [
-        billing.ProjectChoice(id=str(mine.id), name="Acme portal")
+        billing.InvoiceProject(id=str(mine.id), name="Acme portal")
     ]
     assert billing.project_choices(session, actor=cfo, client_id="not-a-uuid") == []
     legal = f.user(session, "legal_projects", role=Role.employee, employee_type=EmployeeType.legal)

@@ -276,14 +276,14 @@ def export_invoices(s: Session, *, actor: User, status: str = "", **order: Unpac
     return table(INVOICE_COLUMNS, rows)
 
 
-class ProjectChoice(BaseModel):
+class InvoiceProject(BaseModel):
     """A project the invoice form offers: its id (as text, a select's value) and its name."""
 
     id: str
     name: str
 
 
-def project_choices(s: Session, *, actor: User, client_id: str) -> list[ProjectChoice]:
+def project_choices(s: Session, *, actor: User, client_id: str) -> list[InvoiceProject]:
     """One client's projects for the invoice form (billing:write), newest first.
 
     Empty for staff who do not read projects (content:read): their invoices simply name no project.
@@ -301,7 +301,7 @@ def project_choices(s: Session, *, actor: User, client_id: str) -> list[ProjectC
         .order_by(col(Project.created_at).desc(), col(Project.id).desc())
         .limit(PROJECT_CHOICES_MAX)
     ).all()
-    return [ProjectChoice(id=str(pid), name=name) for pid, name in rows]
+    return [InvoiceProject(id=str(pid), name=name) for pid, name in rows]
 
 
 def create_invoice(s: Session, *, actor: User, data: InvoiceCreate | Mapping[str, Any]) -> InvoicePublic:
