@@ -116,7 +116,7 @@ def test_a_booking_names_no_client_by_the_address_typed(client: TestClient, sess
         assert client.post("/api/calendly/webhook", content=raw, headers=headers).json()["result"] == "booked"
     rows = session.exec(select(Meeting)).all()
     assert len(rows) == 2 and all(m.client_id is None for m in rows)  # recorded for staff, in nobody's portal
-    assert meetings.list_meetings(session, actor=victim)["upcoming"] == []
+    assert meetings.list_meetings(session, actor=victim).upcoming == []
     raw, headers = signed(booked("stranger@example.com", uri=EVENT_URI + "-s", via=other))  # otto's own link
     client.post("/api/calendly/webhook", content=raw, headers=headers)
     assert (

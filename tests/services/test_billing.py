@@ -39,9 +39,9 @@ def test_arithmetic_is_exact_to_the_cent(session: Session, cfo: User) -> None:
             "items": lines(("Hours", 3, "33.33"), ("Domain", 1, "0.10")),
         },
     )
-    assert [i["amount"] for i in inv["items"]] == ["99.99", "0.10"]
-    assert (inv["subtotal"], inv["tax_amount"], inv["total_amount"]) == ("100.09", "7.01", "107.10")
-    assert inv["status"] == "draft"
+    assert [i.amount for i in inv.items] == ["99.99", "0.10"]
+    assert (inv.subtotal, inv.tax_amount, inv.total_amount) == ("100.09", "7.01", "107.10")
+    assert inv.status == "draft"
     # Half-up rounding of the tax: 0.5 cent goes up.
     assert billing.totals([Decimal("0.50")], Decimal("1")) == (Decimal("0.50"), Decimal("0.01"), Decimal("0.51"))
 
@@ -79,14 +79,14 @@ def test_amounts_past_what_numeric_10_2_holds_are_field_errors(session: Session,
         assert "$99,999,999.99" in err.value.message
     assert session.exec(select(Invoice)).all() == []
     largest = {"client_id": str(client.id), "items": lines(("Max", 1, "99999999.99"))}
-    assert billing.create_invoice(session, actor=cfo, data=largest)["total_amount"] == "99999999.99"
+    assert billing.create_invoice(session, actor=cfo, data=largest).total_amount == "99999999.99"
 
 
 def test_numbers_are_sequential_per_year(session: Session, cfo: User) -> None:
     client = f.user(session, "payer3")
     data = {"client_id": str(client.id), "items": lines(("Work", 1, "10.00"))}
-    first = billing.create_invoice(session, actor=cfo, data=data)["invoice_number"]
-    second = billing.create_invoice(session, actor=cfo, data=data)["invoice_number"]
+    first = billing.create_invoice(session, actor=cfo, data=data).invoice_number
+    second = billing.create_invoice(session, actor=cfo, data=data).invoice_number
     prefix, seq = first.rsplit("-", 1)
     assert second == f"{prefix}-{int(seq) + 1:04d}"
 
@@ -97,20 +97,20 @@ def test_issue_notifies_the_client_and_payment_marks_paid(session: Session, cfo:
         session, actor=cfo, data={"client_id": str(client.id), "items": lines(("Work", 2, "50.00"))}
     )
     with pytest.raises(Invalid):
-        billing.record_payment(session, actor=cfo, invoice_id=inv["id"])  # drafts take no payments
-    issued = billing.issue_invoice(session, actor=cfo, invoice_id=inv["id"])
-    assert issued["status"] == "pending" and issued["issue_date"]
+        billing.record_payment(session, actor=cfo, invoice_id=inv.id)  # drafts take no payments
+    issued = billing.issue_invoice(session, actor=cfo, invoice_id=inv.id)
+    assert issued.status == "pending" and issued.issue_date
     mail = session.exec(select(EmailOutbox).where(EmailOutbox.to_address == client.email)).one()
-    assert inv["invoice_number"] in mail.subject and "$100.00" in mail.body_text
+    assert inv.invoice_number in mail.subject and "$100.00" in mail.body_text
     with pytest.raises(Invalid, match="outstanding"):
-        billing.record_payment(session, actor=cfo, invoice_id=inv["id"], data={"amount": "100.01"})
-    partly = billing.record_payment(session, actor=cfo, invoice_id=inv["id"], data={"amount": "40", "method": "check"})
-    assert partly["status"] == "pending"
-    paid = billing.record_payment(session, actor=cfo, invoice_id=inv["id"])
-    assert paid["status"] == "paid" and paid["paid_date"]
+        billing.record_payment(session, actor=cfo, invoice_id=inv.id, data={"amount": "100.01"})
+    partly = billing.record_payment(session, actor=cfo, invoice_id=inv.id, data={"amount": "40", "method": "check"})
+    assert partly.status == "pending"
+    paid = billing.record_payment(session, actor=cfo, invoice_id=inv.id)
+    assert paid.status == "paid" and paid.paid_date
     assert sum(p.amount for p in session.exec(select(Payment)).all()) == Decimal("100.00")
     with pytest.raises(Invalid):
-        billing.delete_draft(session, actor=cfo, invoice_id=inv["id"])  # issued invoices stay
+        billing.delete_draft(session, actor=cfo, invoice_id=inv.id)  # issued invoices stay
     assert session.exec(select(AuditLog).where(AuditLog.action == "invoice.payment")).all()
 
 
@@ -138,7 +138,7 @@ def create_at_once(engine: Engine, actor: User, client: User, count: int) -> tup
                 inv = billing.create_invoice(
                     s, actor=me, data={"client_id": str(client.id), "items": lines(("Work", 1, "1.00"))}
                 )
-                numbers.append(str(inv["invoice_number"]))
+                numbers.append(str(inv.invoice_number))
             except Exception as exc:  # collected and asserted by the caller
                 errors.append(exc)
 

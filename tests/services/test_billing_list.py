@@ -35,7 +35,7 @@ def world(session: Session) -> dict[str, User]:
 
 
 def numbers(page: object) -> list[str]:
-    return [row["invoice_number"] for row in page.data]  # type: ignore[attr-defined]
+    return [row.invoice_number for row in page.data]  # type: ignore[attr-defined]
 
 
 def test_the_list_is_one_page_with_its_place_in_the_whole(session: Session, cfo: User, world: dict) -> None:
@@ -52,8 +52,8 @@ def test_the_list_is_one_page_with_its_place_in_the_whole(session: Session, cfo:
         everyone[:4]
     )
     row = first.data[0]
-    assert row["client_name"] == "zed_client" and row["client_username"] == "zed_client"  # newest first
-    assert "items" not in row and row["total_amount"]
+    assert row.client_name == "zed_client" and row.client_username == "zed_client"  # newest first
+    assert not hasattr(row, "items") and row.total_amount
     assert first.as_json()["pages"] == 3
 
 
@@ -66,7 +66,7 @@ def test_search_looks_at_the_number_and_the_client(session: Session, cfo: User, 
     assert found("acme widgets") == 3  # the company
     assert found("zulu.example") == 2  # the e-mail
     assert found("zed_") == 2  # the username (an underscore is literal, not LIKE's wildcard)
-    one = billing.list_invoices(session, actor=cfo, search="zed").data[0]["invoice_number"]
+    one = billing.list_invoices(session, actor=cfo, search="zed").data[0].invoice_number
     assert numbers(billing.list_invoices(session, actor=cfo, search=one)) == [one]
     assert found("%") == 0
     assert found("nobody-like-this") == 0
@@ -74,7 +74,7 @@ def test_search_looks_at_the_number_and_the_client(session: Session, cfo: User, 
 
 def test_status_filter_and_sorts(session: Session, cfo: User, world: dict) -> None:
     drafts = billing.list_invoices(session, actor=cfo, status="draft")
-    assert drafts.total == 2 and {r["status"] for r in drafts.data} == {"draft"}
+    assert drafts.total == 2 and {r.status for r in drafts.data} == {"draft"}
     assert billing.list_invoices(session, actor=cfo, status="paid", search="zed").total == 0
     with pytest.raises(Invalid) as err:
         billing.list_invoices(session, actor=cfo, status="void")
@@ -83,21 +83,21 @@ def test_status_filter_and_sorts(session: Session, cfo: User, world: dict) -> No
     newest = numbers(billing.list_invoices(session, actor=cfo, sort="newest"))
     assert numbers(billing.list_invoices(session, actor=cfo, sort="oldest")) == newest[::-1]
     assert numbers(billing.list_invoices(session, actor=cfo, sort="number")) == sorted(newest)
-    totals = [Decimal(r["total_amount"]) for r in billing.list_invoices(session, actor=cfo, sort="total").data]
+    totals = [Decimal(r.total_amount) for r in billing.list_invoices(session, actor=cfo, sort="total").data]
     assert totals == sorted(totals, reverse=True) and totals[0] > Decimal("9000")
     assert numbers(billing.list_invoices(session, actor=cfo, sort="no-such-sort")) == newest  # the default
 
 
 def test_due_sort_puts_invoices_without_a_due_date_last(session: Session, cfo: User, world: dict) -> None:
     rows = billing.list_invoices(session, actor=cfo, page_size=100).data
-    first, undated = rows[0]["id"], rows[1]["id"]
+    first, undated = rows[0].id, rows[1].id
     soon = session.get(Invoice, first)
     never = session.get(Invoice, undated)
     assert soon is not None and never is not None
     soon.due_date, never.due_date = date.today() - timedelta(days=400), None
     session.add_all([soon, never])
     session.commit()
-    due = [r["id"] for r in billing.list_invoices(session, actor=cfo, sort="due").data]
+    due = [r.id for r in billing.list_invoices(session, actor=cfo, sort="due").data]
     assert due[0] == first and due[-1] == undated
 
 
@@ -114,9 +114,46 @@ def test_only_staff_who_read_billing_list_invoices(session: Session, world: dict
 
 def test_a_client_sees_only_their_own_issued_invoices(session: Session, world: dict) -> None:
     mine = invoices.list_invoices(session, actor=world["acme"])
-    assert {r["client_id"] for r in mine} == {str(world["acme"].id)}
-    assert sorted(r["status"] for r in mine) == ["paid", "pending"]  # the draft stays with staff
-    assert [r["status"] for r in invoices.list_invoices(session, actor=world["zed"])] == ["pending"]
+    assert {r.client_id for r in mine} == {str(world["acme"].id)}
+    assert sorted(r.status for r in mine) == ["paid", "pending"]  # the draft stays with staff
+    assert [r.status for r in invoices.list_invoices(session, actor=world["zed"])] == ["pending"]
+
+
+def test_the_staff_list_says_what_the_caller_may_do_with_each_invoice(session: Session, world: dict) -> None:
+    """A writer may issue or delete a draft and record a payment on an issued unpaid invoice, nothing else; a reader
+    (billing:read only) may do none of it; the PDF is offered for issued invoices only."""
+    writer = f.user(session, "cfo_flags", role=Role.employee, employee_type=EmployeeType.cfo)
+    reader = f.user(session, "legal_flags", role=Role.employee, employee_type=EmployeeType.legal)
+    flags = ("can_issue", "can_delete", "can_record_payment", "can_download")
+
+    def seen(actor: User) -> dict[str, set[tuple[bool, ...]]]:
+        rows = billing.list_invoices(session, actor=actor, page_size=100).data
+        out: dict[str, set[tuple[bool, ...]]] = {}
+        for r in rows:
+            out.setdefault(r.status, set()).add(tuple(getattr(r, name) for name in flags))
+        return out
+
+    assert seen(writer) == {
+        "draft": {(True, True, False, False)},
+        "pending": {(False, False, True, True)},
+        "paid": {(False, False, False, True)},
+    }
+    assert seen(reader) == {
+        "draft": {(False, False, False, False)},
+        "pending": {(False, False, False, True)},
+        "paid": {(False, False, False, True)},
+    }
+    # The flags are the UI's: the REST row (the parent model) and any dump leave them out.
+    row = billing.list_invoices(session, actor=writer, page_size=1).data[0]
+    assert not set(flags) & set(row.model_dump())
+
+
+def test_a_client_may_download_their_issued_invoices(session: Session, world: dict) -> None:
+    assert all(r.can_download for r in invoices.list_invoices(session, actor=world["acme"]))
+    other = f.invoice(session, world["zed"], status=InvoiceStatus.pending)
+    assert not invoices.may_download(world["acme"], other)  # another client's
+    draft = f.invoice(session, world["acme"], status=InvoiceStatus.draft)
+    assert not invoices.may_download(world["acme"], draft)  # a draft stays with staff
 
 
 def test_client_choices_search_on_the_server_and_are_capped(session: Session, cfo: User) -> None:
@@ -147,7 +184,7 @@ def test_project_choices_are_one_clients_for_billing_writers(session: Session, c
     mine = f.project(session, world["acme"], "Acme portal")
     f.project(session, world["zed"], "Zulu app")
     assert billing.project_choices(session, actor=cfo, client_id=str(world["acme"].id)) == [
-        {"id": str(mine.id), "name": "Acme portal"}
+        billing.InvoiceProject(id=str(mine.id), name="Acme portal")
     ]
     assert billing.project_choices(session, actor=cfo, client_id="not-a-uuid") == []
     legal = f.user(session, "legal_projects", role=Role.employee, employee_type=EmployeeType.legal)
@@ -167,7 +204,7 @@ def test_price_invoice_is_the_arithmetic_create_stores(session: Session, cfo: Us
     saved = billing.create_invoice(
         session, actor=cfo, data={"client_id": str(client.id), "tax_rate": "7", "items": items}
     )
-    assert (saved["subtotal"], saved["tax_amount"], saved["total_amount"]) == ("100.09", "7.01", "107.10")
+    assert (saved.subtotal, saved.tax_amount, saved.total_amount) == ("100.09", "7.01", "107.10")
 
     unnamed = [{"description": "", "quantity": "2", "unit_price": "5"}]
     assert billing.price_invoice(unnamed, descriptions=False).total == Decimal("10.00")

@@ -67,8 +67,8 @@ def test_an_existing_database_continues_past_9999_after_migrating(old_db: Engine
 
     with Session(old_db) as s:
         data = {"client_id": str(client.id), "items": WORK}
-        first = billing.create_invoice(s, actor=clerk, data=data)["invoice_number"]
-        second = billing.create_invoice(s, actor=clerk, data=data)["invoice_number"]
+        first = billing.create_invoice(s, actor=clerk, data=data).invoice_number
+        second = billing.create_invoice(s, actor=clerk, data=data).invoice_number
         counters = dict(s.execute(text("SELECT year, last_number FROM invoice_number_counters")).all())
 
     assert (first, second) == (f"INV-{year}-10000", f"INV-{year}-10001")
@@ -88,7 +88,7 @@ def test_a_new_year_starts_at_0001_and_numbers_stay_four_digits(session: Session
         "INV-2091-10001",
     ]
     created = billing.create_invoice(session, actor=clerk, data={"client_id": str(client.id), "items": WORK})
-    assert created["invoice_number"].startswith(f"INV-{utcnow().year}-")
+    assert created.invoice_number.startswith(f"INV-{utcnow().year}-")
 
 
 @pytest.mark.parametrize("old_db", ["postgresql"], indirect=True)  # SQLite has one writer

@@ -44,7 +44,7 @@ class Office:
                 "client_id": str(self.client.id),
                 "items": [{"description": "Work", "quantity": 1, "unit_price": price}],
             }
-            invoice_id = int(billing.create_invoice(s, actor=self.clerk, data=data)["id"])
+            invoice_id = int(billing.create_invoice(s, actor=self.clerk, data=data).id)
             self.invoice_ids.append(invoice_id)
             if issued:
                 billing.issue_invoice(s, actor=self.clerk, invoice_id=invoice_id)

@@ -102,7 +102,7 @@ def test_slots_avoid_the_organizers_meetings_with_buffers(session: Session, host
 
 
 def first_free(s: Session, t: MeetingType) -> str:
-    return booking.free_slots(s, data={"type": t.slug, "days": 14})[0]["start"]
+    return booking.free_slots(s, data={"type": t.slug, "days": 14})[0].start
 
 
 def confirm_link(s: Session, email: str) -> str:
@@ -117,7 +117,7 @@ def confirm_link(s: Session, email: str) -> str:
 def book_confirmed(s: Session, data: dict[str, str], **kw: object) -> dict[str, object]:
     """A visitor books and confirms from the mailed link: the confirmed booking, with its new manage link."""
     held = booking.book(s, data=data, **kw)  # type: ignore[arg-type]
-    assert held["status"] == "unconfirmed"
+    assert held.status == "unconfirmed"
     return booking.confirm(s, token=confirm_link(s, data["email"].lower()))
 
 
@@ -131,18 +131,16 @@ def test_a_confirmed_booking_attaches_the_client_mails_both_sides_and_takes_the_
         session, {"type": t.slug, "start": start, "name": "Dana W", "email": "Dana@Example.com"}, ip="1.2.3.4"
     )
     assert (
-        done["start"] == start
-        and done["manageUrl"].startswith("http")
-        and "/book-meeting/manage?token=" in (done["manageUrl"])
+        done.start == start and done.manageUrl.startswith("http") and "/book-meeting/manage?token=" in (done.manageUrl)
     )
-    assert done["joinUrl"].startswith("https://meet.example.com/call-")
-    meeting = session.get(Meeting, done["id"])
+    assert done.joinUrl.startswith("https://meet.example.com/call-")
+    meeting = session.get(Meeting, done.id)
     assert meeting is not None and meeting.client_id == client.id and meeting.organizer_id == host.id
     outbox = session.exec(select(EmailOutbox).where(EmailOutbox.to_address.in_(["dana@example.com", host.email]))).all()  # type: ignore[attr-defined]
     invites = [m for m in outbox if m.attachments]  # the confirmation request before them carries none
     assert sorted(m.to_address for m in invites) == sorted(["dana@example.com", host.email])
     assert all(m.attachments[0]["content_type"] == "text/calendar; method=REQUEST" for m in invites)
-    assert start not in [slot["start"] for slot in booking.free_slots(session, data={"type": t.slug, "days": 14})]
+    assert start not in [slot.start for slot in booking.free_slots(session, data={"type": t.slug, "days": 14})]
     with pytest.raises(Conflict):
         booking.book(session, data={"type": t.slug, "start": start, "name": "Eve", "email": "eve@example.com"})
 
@@ -172,8 +170,8 @@ def test_signed_in_client_books_as_themselves(session: Session, host: User) -> N
     t = make_type(session, host, availability=EVERY_DAY)
     client = f.user(session, "kim", first_name="Kim", last_name="Lee", company="Acme")
     done = booking.book(session, data={"type": t.slug, "start": first_free(session, t)}, actor=client)
-    assert done["name"] == "Kim Lee" and done["email"] == client.email and done["company"] == "Acme"
-    assert session.get(Meeting, done["id"]).client_id == client.id  # type: ignore[union-attr]
+    assert done.name == "Kim Lee" and done.email == client.email and done.company == "Acme"
+    assert session.get(Meeting, done.id).client_id == client.id  # type: ignore[union-attr]
 
 
 def test_bookings_per_address_are_limited(session: Session, host: User) -> None:
@@ -189,20 +187,20 @@ def test_bookings_per_address_are_limited(session: Session, host: User) -> None:
 
 def test_reschedule_replaces_the_link_and_cancel_frees_the_slot(session: Session, host: User) -> None:
     t = make_type(session, host, availability=EVERY_DAY)
-    first, second = [s["start"] for s in booking.free_slots(session, data={"type": t.slug, "days": 14})[:2]]
+    first, second = [s.start for s in booking.free_slots(session, data={"type": t.slug, "days": 14})[:2]]
     done = book_confirmed(session, {"type": t.slug, "start": first, "name": "A", "email": "a@example.com"})
-    token = str(done["manageUrl"]).split("token=")[1]
-    assert booking.get_booking(session, token=token)["start"] == first
+    token = str(done.manageUrl).split("token=")[1]
+    assert booking.get_booking(session, token=token).start == first
     moved = booking.reschedule(session, data={"start": second}, token=token)
-    assert moved["start"] == second
+    assert moved.start == second
     with pytest.raises(NotFound):
         booking.get_booking(session, token=token)  # the old link died
-    new_token = moved["manageUrl"].split("token=")[1]
-    assert session.get(Meeting, done["id"]).sequence == 1  # type: ignore[union-attr]
-    free = [s["start"] for s in booking.free_slots(session, data={"type": t.slug, "days": 14})]
+    new_token = moved.manageUrl.split("token=")[1]
+    assert session.get(Meeting, done.id).sequence == 1  # type: ignore[union-attr]
+    free = [s.start for s in booking.free_slots(session, data={"type": t.slug, "days": 14})]
     assert first in free and second not in free
     booking.cancel(session, token=new_token)
-    assert second in [s["start"] for s in booking.free_slots(session, data={"type": t.slug, "days": 14})]
+    assert second in [s.start for s in booking.free_slots(session, data={"type": t.slug, "days": 14})]
     with pytest.raises(NotFound):
         booking.cancel(session, token=new_token)
     with pytest.raises(NotFound):
@@ -224,9 +222,9 @@ def invitation(msg: EmailMessage) -> tuple[str, Calendar]:
 def test_invitations_parse_as_icalendar_request_update_and_cancel(session: Session, host: User, sink: SmtpSink) -> None:
     cfg = Settings(_env_file=None, smtp_host="127.0.0.1", smtp_port=sink.port, smtp_tls="none")  # type: ignore[call-arg]
     t = make_type(session, host, availability=EVERY_DAY, join_url="https://meet.example.com/fixed")
-    first, second = [s["start"] for s in booking.free_slots(session, data={"type": t.slug, "days": 14})[:2]]
+    first, second = [s.start for s in booking.free_slots(session, data={"type": t.slug, "days": 14})[:2]]
     done = book_confirmed(session, {"type": t.slug, "start": first, "name": "Ann Booker", "email": "ann@example.com"})
-    token = str(done["manageUrl"]).split("token=")[1]
+    token = str(done.manageUrl).split("token=")[1]
     mail.deliver_pending(session, cfg=cfg)
     to_ann = [m for m in sink.messages if m["To"] == "ann@example.com"]
     method, cal = invitation(to_ann[-1])
@@ -249,7 +247,7 @@ def test_invitations_parse_as_icalendar_request_update_and_cancel(session: Sessi
     assert method == "REQUEST" and str(event["UID"]) == uid and int(event["SEQUENCE"]) == 1
     assert event.decoded("DTSTART") == datetime.fromisoformat(second)
 
-    booking.cancel(session, token=moved["manageUrl"].split("token=")[1])
+    booking.cancel(session, token=moved.manageUrl.split("token=")[1])
     mail.deliver_pending(session, cfg=cfg)
     method, cal = invitation([m for m in sink.messages if m["To"] == "ann@example.com"][-1])
     [event] = cal.walk("VEVENT")
@@ -262,7 +260,7 @@ def test_without_a_join_link_the_invite_says_the_organizer_sends_it(session: Ses
     done = book_confirmed(
         session, {"type": t.slug, "start": first_free(session, t), "name": "A", "email": "a@example.com"}
     )
-    assert done["joinUrl"] is None
+    assert done.joinUrl is None
     invite = select(EmailOutbox).where(EmailOutbox.to_address == "a@example.com").order_by(col(EmailOutbox.id))
     row = session.exec(invite).all()[-1]
     assert "organizer will send you the link" in row.body_text
@@ -287,13 +285,13 @@ def test_staff_set_the_booking_rules_of_a_type(session: Session, host: User) -> 
             "join_url": "https://meet.jit.si/{room}",
         },
     )
-    assert saved["organizer_id"] == str(host.id) and saved["horizon_days"] == 14
-    assert saved["availability"]["0"] == [["09:00", "12:00"], ["13:00", "17:00"]]
-    assert saved["dates_off"] == ["2027-12-24", "2027-12-31"]
+    assert saved.organizer_id == str(host.id) and saved.horizon_days == 14
+    assert saved.availability["0"] == [["09:00", "12:00"], ["13:00", "17:00"]]
+    assert saved.dates_off == ["2027-12-24", "2027-12-31"]
     cleared = meetings_admin.save_type(
-        session, actor=admin, type_id=saved["id"], data={"organizer_id": None, "join_url": None, "dates_off": None}
+        session, actor=admin, type_id=saved.id, data={"organizer_id": None, "join_url": None, "dates_off": None}
     )
-    assert cleared["organizer_id"] is None and cleared["join_url"] is None and cleared["dates_off"] == []
+    assert cleared.organizer_id is None and cleared.join_url is None and cleared.dates_off == []
     bad = {
         "availability": {"0": [["17:00", "09:00"]]},
         "organizer_id": str(f.user(session).id),  # a client cannot host
@@ -302,10 +300,10 @@ def test_staff_set_the_booking_rules_of_a_type(session: Session, host: User) -> 
         "join_url": "http://insecure.example",
     }
     with pytest.raises(Invalid) as caught:
-        meetings_admin.save_type(session, actor=admin, type_id=saved["id"], data=bad)
+        meetings_admin.save_type(session, actor=admin, type_id=saved.id, data=bad)
     assert set(caught.value.errors) == {"availability", "horizon_days", "dates_off", "join_url"}
     with pytest.raises(Invalid) as caught:  # the host is looked up once the values themselves are right
-        meetings_admin.save_type(session, actor=admin, type_id=saved["id"], data={"organizer_id": bad["organizer_id"]})
+        meetings_admin.save_type(session, actor=admin, type_id=saved.id, data={"organizer_id": bad["organizer_id"]})
     assert caught.value.errors == {"organizer_id": "Please choose a staff member"}
 
 
@@ -316,20 +314,20 @@ def test_a_booking_cancelled_in_the_portal_or_moved_by_staff_updates_the_calenda
 
     t = make_type(session, host, availability=EVERY_DAY)
     client = f.user(session, "portalclient")
-    first, second = [s["start"] for s in booking.free_slots(session, data={"type": t.slug, "days": 14})[:2]]
+    first, second = [s.start for s in booking.free_slots(session, data={"type": t.slug, "days": 14})[:2]]
     moved = booking.book(session, data={"type": t.slug, "start": first}, actor=client)
     admin = f.user(session, "moveadmin", role=Role.admin)
-    meetings_admin.update_meeting(session, actor=admin, meeting_id=moved["id"], data={"start_time": second})
-    row = session.get(Meeting, moved["id"])
+    meetings_admin.update_meeting(session, actor=admin, meeting_id=moved.id, data={"start_time": second})
+    row = session.get(Meeting, moved.id)
     assert row is not None and row.sequence == 1
     mails = select(EmailOutbox).where(EmailOutbox.to_address == client.email).order_by(col(EmailOutbox.id))
     update = session.exec(mails).all()[-1]
     assert "SEQUENCE:1" in update.attachments[0]["content"] and update.subject.startswith("Updated:")
-    meetings.cancel_meeting(session, actor=client, meeting_id=moved["id"])
+    meetings.cancel_meeting(session, actor=client, meeting_id=moved.id)
     last = session.exec(mails).all()[-1]
     assert last.attachments[0]["content_type"] == "text/calendar; method=CANCEL"
     assert row.manage_token_hash is None and second in [
-        s["start"] for s in booking.free_slots(session, data={"type": t.slug, "days": 14})
+        s.start for s in booking.free_slots(session, data={"type": t.slug, "days": 14})
     ]
 
 
@@ -405,7 +403,7 @@ def test_a_signed_in_client_sends_only_the_time(session: Session, host: User) ->
     client = f.user(session, "long", first_name="L" * 100, last_name="Name")
     base = booking.BookingBase(type=t.slug, start=first_free(session, t), company="Other Co")
     done = booking.book(session, data=base, actor=client)
-    assert done["name"] == "L" * 100 and done["company"] == "Other Co"  # the account's name, cut to the form's limit
+    assert done.name == "L" * 100 and done.company == "Other Co"  # the account's name, cut to the form's limit
     with pytest.raises(Invalid) as caught:
         booking.book(session, data=base)
     assert caught.value.errors == {"name": "Name is required", "email": "Please enter a valid email address."}
@@ -416,7 +414,7 @@ def test_reschedule_and_slots_take_typed_input(session: Session, host: User) -> 
     done = booking.book(
         session, data={"type": t.slug, "start": first_free(session, t), "name": "A", "email": "a@example.com"}
     )
-    token = done["manageUrl"].split("token=")[1]
+    token = done.manageUrl.split("token=")[1]
     with pytest.raises(Invalid) as caught:
         booking.reschedule(session, token=token, data={"start": "later"})
     assert caught.value.errors == {"start": "Please choose a time."}

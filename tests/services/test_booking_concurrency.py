@@ -62,7 +62,7 @@ def committed(engine: Engine) -> Iterator[tuple[User, MeetingType]]:
 def test_parallel_bookings_of_one_slot_give_exactly_one(engine: Engine, committed: tuple[User, MeetingType]) -> None:
     _, t = committed
     with Session(engine) as s:
-        start = booking.free_slots(s, data={"type": t.slug, "days": 14})[0]["start"]
+        start = booking.free_slots(s, data={"type": t.slug, "days": 14})[0].start
     barrier = threading.Barrier(PARALLEL)
     results: list[str] = []
 
@@ -90,7 +90,7 @@ def test_parallel_holds_from_one_address_stop_at_its_cap(engine: Engine, committ
     address (each request a new e-mail and another slot) gets no more than the cap."""
     _, t = committed
     with Session(engine) as s:
-        starts = [x["start"] for x in booking.free_slots(s, data={"type": t.slug, "days": 14})[:PARALLEL]]
+        starts = [x.start for x in booking.free_slots(s, data={"type": t.slug, "days": 14})[:PARALLEL]]
     barrier = threading.Barrier(PARALLEL)
     results: list[str] = []
 
@@ -157,7 +157,7 @@ def test_parallel_bookings_on_sqlite_give_exactly_one(tmp_path: Path) -> None:
         )
         s.add(t)
         s.commit()
-        start = booking.free_slots(s, data={"type": "lite", "days": 14})[0]["start"]
+        start = booking.free_slots(s, data={"type": "lite", "days": 14})[0].start
     barrier = threading.Barrier(4)
     results: list[str] = []
 

@@ -141,7 +141,7 @@ def test_any_start_is_booked_only_when_offered_and_never_twice(engine: Engine, s
         every_day = {str(d): [["09:00", "17:00"]] for d in range(7)}
         t = _setup(s, {"availability": every_day, "duration_minutes": 30, "horizon_days": 30}, [])
         s.commit()
-        offered = [x["start"] for x in booking.free_slots(s, data={"type": t.slug, "days": 14})]
+        offered = [x.start for x in booking.free_slots(s, data={"type": t.slug, "days": 14})]
         if use_offered and offered:
             start = offered[len(offered) // 2]
         try:
@@ -153,12 +153,10 @@ def test_any_start_is_booked_only_when_offered_and_never_twice(engine: Engine, s
             assert refused.message
             return
         event("booked")
-        assert done["start"] in offered
-        assert done["start"] not in [x["start"] for x in booking.free_slots(s, data={"type": t.slug, "days": 14})]
+        assert done.start in offered
+        assert done.start not in [x.start for x in booking.free_slots(s, data={"type": t.slug, "days": 14})]
         try:
-            booking.book(
-                s, data={"type": t.slug, "start": done["start"], "name": "Second", "email": "second@example.com"}
-            )
+            booking.book(s, data={"type": t.slug, "start": done.start, "name": "Second", "email": "second@example.com"})
         except Conflict:
             pass
         else:

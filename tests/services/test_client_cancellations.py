@@ -84,8 +84,8 @@ def test_a_client_cancelling_a_managed_project_tells_its_manager(session: Sessio
         data={"name": "Dock app", "client_id": str(client.id), "status": "in_progress",
               "project_type": "mobile_app", "manager_id": str(manager.id)},
     )  # fmt: skip
-    assert created["manager_id"] == str(manager.id)
-    projects.cancel_project(session, actor=client, project_id=int(created["id"]))
+    assert created.manager_id == str(manager.id)
+    projects.cancel_project(session, actor=client, project_id=created.id)
     [mail] = _mails(session, manager.email)
     assert mail.subject == "Client cancelled project: Dock app"
     assert _mails(session, STAFF_BOX) == []  # the manager, not the shared box
@@ -106,7 +106,7 @@ def test_a_project_manager_must_be_staff_and_can_be_removed(session: Session) ->
     session.refresh(project)
     assert project.manager_id == manager.id  # not sent: kept
     page = projects.list_projects_page(session, actor=admin, search="Kiosk")
-    assert page.data[0]["manager_name"] == "pm3"
+    assert page.data[0].manager_name == "pm3"
     projects.update_project(session, actor=admin, project_id=project.id, data={"manager_id": ""})
     session.refresh(project)
     assert project.manager_id is None  # sent empty: nobody
@@ -141,7 +141,7 @@ def test_calendly_failing_does_not_stop_the_cancellation(session: Session, calen
     client = f.user(session, "cal_client2")
     meeting = f.meeting(session, client, calendly_event_id="https://api.calendly.com/scheduled_events/EVT-9")
     dto = meetings.cancel_meeting(session, actor=client, meeting_id=meeting.id)
-    assert dto["status"] == "cancelled"
+    assert dto.status == "cancelled"
     assert "please cancel it there" in _mails(session, STAFF_BOX)[0].body_text
 
 

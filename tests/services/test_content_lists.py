@@ -80,10 +80,10 @@ def test_organization_choices_are_capped_searched_and_keep_the_chosen_one(sessio
     _add(session, *rows)
     pm = _staff(session, EmployeeType.product_manager)
     capped = organizations.organization_choices(session, actor=pm, search=tag, limit=2)
-    assert capped.total == 5 and [c["name"] for c in capped.data] == [f"{tag} Choice 00", f"{tag} Choice 01"]
+    assert capped.total == 5 and [c.name for c in capped.data] == [f"{tag} Choice 00", f"{tag} Choice 01"]
     kept = organizations.organization_choices(session, actor=pm, search=tag, limit=2, include_id=rows[4].id)
-    assert [c["name"] for c in kept.data] == [f"{tag} Choice 00", f"{tag} Choice 01", f"{tag} Choice 04"]
-    assert set(capped.data[0]) == {"id", "name"}
+    assert [c.name for c in kept.data] == [f"{tag} Choice 00", f"{tag} Choice 01", f"{tag} Choice 04"]
+    assert set(capped.data[0].model_dump()) == {"id", "name"}
 
 
 def test_organizations_need_content_read(session: Session) -> None:
@@ -121,23 +121,23 @@ def test_projects_page_search_filters_and_sort(session: Session) -> None:
 
     page = projects.list_projects_page(session, actor=dev, search=tag, page_size=4)
     assert (page.total, page.pages, len(page.data)) == (6, 2, 4)
-    assert [p["name"] for p in page.data][:2] == [f"{tag} Project 5", f"{tag} Project 4"]  # newest first
+    assert [p.name for p in page.data][:2] == [f"{tag} Project 5", f"{tag} Project 4"]  # newest first
     top = page.data[0]
-    assert [m["title"] for m in top["milestones"]] == ["Kick-off"] and top["client_name"] == other.username
+    assert [m.title for m in top.milestones] == ["Kick-off"] and top.client_name == other.username
     assert projects.list_projects_page(session, actor=dev, search=tag, page=3, page_size=4).data == []
     by_name = projects.list_projects_page(session, actor=dev, search=tag, sort="name", page_size=2)
-    assert [p["name"] for p in by_name.data] == [f"{tag} Project 0", f"{tag} Project 1"]
+    assert [p.name for p in by_name.data] == [f"{tag} Project 0", f"{tag} Project 1"]
 
     # The client's name, the status and the type as the cards show them ("in progress") are searched too.
     assert projects.list_projects_page(session, actor=dev, search=f"quill{tag}").total == 4
     assert projects.list_projects_page(session, actor=dev, search=f"Casey Quill{tag}").total == 4
     both = projects.list_projects_page(session, actor=dev, search="in progress", page_size=100)
-    assert {p["name"] for p in both.data if p["name"].startswith(tag)} == {f"{tag} Project {i}" for i in (1, 3, 5)}
+    assert {p.name for p in both.data if p.name.startswith(tag)} == {f"{tag} Project {i}" for i in (1, 3, 5)}
     named = projects.list_projects_page(session, actor=dev, search=tag, status="in_progress", project_type="consulting")
-    assert [p["name"] for p in named.data] == [f"{tag} Project 5"]
+    assert [p.name for p in named.data] == [f"{tag} Project 5"]
     assert projects.list_projects_page(session, actor=dev, search=tag, client_id=str(casey.id)).total == 4
     in_org = projects.list_projects_page(session, actor=dev, organization_id=org.id)
-    assert [(p["name"], p["organization_name"]) for p in in_org.data] == [(f"{tag} Project 0", f"{tag} Org")]
+    assert [(p.name, p.organization_name) for p in in_org.data] == [(f"{tag} Project 0", f"{tag} Org")]
     for bad in ({"status": "done"}, {"project_type": "gardening"}, {"client_id": "not-a-uuid"}):
         with pytest.raises(Invalid):
             projects.list_projects_page(session, actor=dev, **bad)  # type: ignore[arg-type]
@@ -149,7 +149,7 @@ def test_projects_page_shows_a_client_only_their_own_and_staff_without_content_r
     f.project(session, casey, f"{tag} Mine")
     f.project(session, other, f"{tag} Theirs")
     mine = projects.list_projects_page(session, actor=casey, search=tag)
-    assert [p["name"] for p in mine.data] == [f"{tag} Mine"]
+    assert [p.name for p in mine.data] == [f"{tag} Mine"]
     hr = _staff(session, EmployeeType.hr)  # no content:read: sees only projects of their own, i.e. none
     assert projects.list_projects_page(session, actor=hr, search=tag).total == 0
 
@@ -162,8 +162,8 @@ def test_project_choices_for_pickers(session: Session) -> None:
     f.project(session, other, f"{tag} Pick other")
     cfo = _staff(session, EmployeeType.cfo)
     picked = projects.project_choices(session, actor=cfo, search=tag, client_id=str(casey.id), limit=2)
-    assert picked.total == 3 and [c["name"] for c in picked.data] == [f"{tag} Pick 0", f"{tag} Pick 1"]
-    assert picked.data[0]["client_id"] == str(casey.id)
+    assert picked.total == 3 and [c.name for c in picked.data] == [f"{tag} Pick 0", f"{tag} Pick 1"]
+    assert picked.data[0].client_id == str(casey.id)
     with pytest.raises(Forbidden):
         projects.project_choices(session, actor=_staff(session, EmployeeType.hr))
 

@@ -53,7 +53,7 @@ def test_database_types_in_the_spec_shape(session: Session) -> None:
     session.commit()
     cfg = Settings(public_url="https://site.example", company_name="Coastline IT Solutions", calendly_token=None)
     first, second = meeting_types.list_active(session, cfg)
-    assert first == {
+    assert first.model_dump() == {
         "name": "Free Consultation",
         "duration": 30,
         "active": True,
@@ -63,8 +63,8 @@ def test_database_types_in_the_spec_shape(session: Session) -> None:
         "booking_url": None,
         "uri": "https://site.example/meeting-types/free-consultation",
     }
-    assert second["name"] == "Deep Dive" and second["uri"].rsplit("/", 1)[-1] == "deep-dive"
-    assert second["profile"] == {"name": "Coastline IT Solutions"}  # no host named: the company hosts
+    assert second.name == "Deep Dive" and second.uri.rsplit("/", 1)[-1] == "deep-dive"
+    assert second.profile.model_dump() == {"name": "Coastline IT Solutions"}  # no host named: the company hosts
 
 
 def test_calendly_types_are_mapped_and_filtered(session: Session, fake: FakeCalendly) -> None:
@@ -76,8 +76,8 @@ def test_calendly_types_are_mapped_and_filtered(session: Session, fake: FakeCale
         event_type("review", "Review", profile=None, description_plain=None),
     ]
     types = meeting_types.list_active(session, calendly_cfg(fake))
-    assert [t["name"] for t in types] == ["Intro Call", "Review"]
-    assert types[0] == {
+    assert [t.name for t in types] == ["Intro Call", "Review"]
+    assert types[0].model_dump() == {
         "name": "Intro Call",
         "duration": 15,
         "active": True,
@@ -87,7 +87,7 @@ def test_calendly_types_are_mapped_and_filtered(session: Session, fake: FakeCale
         "booking_url": None,
         "uri": "https://api.calendly.com/event_types/intro",
     }
-    assert types[1]["profile"] == {"name": None} and types[1]["description_plain"] is None
+    assert types[1].profile.model_dump() == {"name": None} and types[1].description_plain is None
     assert fake.requests[0] == "/users/me"
     assert "organization=" in fake.requests[1] and "active=true" in fake.requests[1]
 
@@ -96,7 +96,7 @@ def test_calendly_pages_are_followed(session: Session, fake: FakeCalendly) -> No
     fake.event_types = [event_type(f"t{n}", f"Type {n}") for n in range(5)]
     fake.page_size = 2
     types = meeting_types.list_active(session, calendly_cfg(fake))
-    assert [t["name"] for t in types] == [f"Type {n}" for n in range(5)]
+    assert [t.name for t in types] == [f"Type {n}" for n in range(5)]
 
 
 def test_calendly_answers_are_cached_briefly(
@@ -104,8 +104,8 @@ def test_calendly_answers_are_cached_briefly(
 ) -> None:
     fake.event_types = [event_type("intro", "Intro Call")]
     cfg = calendly_cfg(fake)
-    meeting_types.list_active(session, cfg)[0]["name"] = "mutated by a caller"
-    assert meeting_types.list_active(session, cfg)[0]["name"] == "Intro Call"
+    meeting_types.list_active(session, cfg)[0].name = "mutated by a caller"
+    assert meeting_types.list_active(session, cfg)[0].name == "Intro Call"
     assert len(fake.requests) == 2  # the second call was served from the cache
     real = time.monotonic
     monkeypatch.setattr(meeting_types.time, "monotonic", lambda: real() + meeting_types.CACHE_TTL_S + 1)
@@ -144,20 +144,20 @@ def test_while_calendly_fails_the_last_types_it_gave_are_served_and_it_is_not_as
 ) -> None:
     fake.event_types = [event_type("intro", "Intro Call")]
     cfg = calendly_cfg(fake)
-    assert [t["name"] for t in meeting_types.list_active(session, cfg)] == ["Intro Call"]
+    assert [t.name for t in meeting_types.list_active(session, cfg)] == ["Intro Call"]
     clock = time.monotonic() + meeting_types.CACHE_TTL_S + 1  # the cached answer has expired
     monkeypatch.setattr(meeting_types.time, "monotonic", lambda: clock)
     fake.fail_status = 500
     asked = len(fake.requests)
-    assert [t["name"] for t in meeting_types.list_active(session, cfg)] == ["Intro Call"]  # stale, not a 503
+    assert [t.name for t in meeting_types.list_active(session, cfg)] == ["Intro Call"]  # stale, not a 503
     assert len(fake.requests) == asked + 1
     for _ in range(5):  # within the back-off nobody waits for the failing service
-        assert [t["name"] for t in meeting_types.list_active(session, cfg)] == ["Intro Call"]
+        assert [t.name for t in meeting_types.list_active(session, cfg)] == ["Intro Call"]
     assert len(fake.requests) == asked + 1
     clock += meeting_types.RETRY_AFTER_FAILURE_S + 1
     fake.fail_status = None
     fake.event_types = [event_type("intro", "Intro Call"), event_type("deep", "Deep Dive")]
-    assert [t["name"] for t in meeting_types.list_active(session, cfg)] == ["Intro Call", "Deep Dive"]
+    assert [t.name for t in meeting_types.list_active(session, cfg)] == ["Intro Call", "Deep Dive"]
 
 
 def test_a_failure_with_nothing_cached_is_a_fast_503_for_the_next_visitors(

@@ -49,7 +49,7 @@ def _meeting(s: Session, client: User | None, title: str, in_hours: float, **kw:
 
 
 def _titles(page: Any) -> list[str]:
-    return [m["title"] for m in page.data]
+    return [m.title for m in page.data]
 
 
 def _list(s: Session, actor: User, **kw: Any) -> Any:
@@ -94,7 +94,7 @@ def test_filters_when_status_and_client(session: Session, admin: User, client: U
     assert _titles(_list(session, admin, when="all", status="cancelled", client_id=mine)) == ["Tomorrow"]
     assert _titles(_list(session, admin, when="all", status="completed", client_id=mine)) == ["Last month"]
     row = _list(session, admin, status="cancelled", client_id=mine).data[0]
-    assert row["client_name"] == f"{client.first_name} {client.last_name}" and row["cancel_reason"] == "Ill"
+    assert row.client_name == f"{client.first_name} {client.last_name}" and row.cancel_reason == "Ill"
 
     with pytest.raises(Invalid) as err:
         _list(session, admin, status="postponed")
@@ -135,7 +135,7 @@ def test_paging_fields_and_a_page_past_the_end(session: Session, admin: User, cl
     assert beyond.data == [] and beyond.total == 7 and beyond.page == 4
     huge = _list(session, admin, client_id=mine, page=2**63, page_size=2**63)
     assert huge.data == [] and (huge.page, huge.page_size) == (MAX_PAGE, 100)
-    assert first.as_json()["pages"] == 3 and first.as_json()["data"][0]["title"] == "Call 1"
+    assert first.as_json()["pages"] == 3 and first.as_json()["data"][0].title == "Call 1"
 
 
 @pytest.mark.parametrize(
@@ -164,10 +164,10 @@ def test_meeting_types_page_in_booking_order(session: Session, admin: User) -> N
     session.commit()
 
     found = meetings_admin.list_types(session, actor=admin, search=word)
-    assert [t["name"] for t in found.data] == [f"Intro {word}", f"Deep dive {word}", f"Review {word}"]
+    assert [t.name for t in found.data] == [f"Intro {word}", f"Deep dive {word}", f"Review {word}"]
     active = meetings_admin.list_types(session, actor=admin, search=word, active=True)
-    assert [t["name"] for t in active.data] == [f"Intro {word}", f"Review {word}"]
+    assert [t.name for t in active.data] == [f"Intro {word}", f"Review {word}"]
     by_name = meetings_admin.list_types(session, actor=admin, search=word, sort="name", page_size=2)
-    assert [t["name"] for t in by_name.data] == [f"Deep dive {word}", f"Intro {word}"]
+    assert [t.name for t in by_name.data] == [f"Deep dive {word}", f"Intro {word}"]
     assert (by_name.total, by_name.pages) == (3, 2)
     assert meetings_admin.list_types(session, actor=admin, search=word, page=3, page_size=2).data == []

@@ -64,7 +64,7 @@ def test_actual_hours_is_the_sum_of_the_entries(session: Session, world: dict) -
     assert page.total == 1 and page.actual_hours == 1.5 and page.estimated_hours == 40
     # The portal's project (the client's own list) carries the same figures.
     mine = projects.list_projects(session, actor=world["client"])
-    assert {p["name"]: (p["estimated_hours"], p["actual_hours"]) for p in mine}["Website"] == (40, 1.5)
+    assert {p.name: (p.estimated_hours, p.actual_hours) for p in mine}["Website"] == (40, 1.5)
     logged = session.exec(select(AuditLog).where(AuditLog.entity_id == str(project.id))).all()
     assert sorted(a.action for a in logged if a.action.startswith("project.time")) == [
         "project.time_deleted",

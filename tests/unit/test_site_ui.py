@@ -9,10 +9,11 @@ import pytest
 
 from app.api.routes.seo import robots_txt
 from app.core.config import settings
+from app.services.scheduling.meeting_types import EventType
 from app.ui.format import long_date
 from app.ui.seo import canonical, is_private, page_meta
 from app.ui.site.apply import server_outcome, validate
-from app.ui.site.book_meeting import FALLBACK_DESCRIPTION, _card
+from app.ui.site.book_meeting import FALLBACK_DESCRIPTION, TypeCard, _card
 from app.ui.site.content import relative_date
 
 TODAY = dt.date(2026, 11, 22)
@@ -95,18 +96,22 @@ def test_server_outcome_maps_messages_to_the_spec_titles() -> None:
 
 
 def test_meeting_card_prefers_the_scheduling_link_and_falls_back() -> None:
-    base = {"name": "Call", "duration": 30, "profile": {"name": "Host"}, "uri": "https://x/event_types/abc"}
-    card = _card({**base, "scheduling_url": "https://s", "booking_url": "https://b", "description_plain": " "})
-    assert card == {
-        "id": "abc",
+    base = {
         "name": "Call",
         "duration": 30,
-        "host": "Host",
-        "description": FALLBACK_DESCRIPTION,
-        "url": "https://s",
+        "active": True,
+        "profile": {"name": "Host"},
+        "uri": "https://x/event_types/abc",
     }
-    assert _card({**base, "scheduling_url": None, "booking_url": "https://b"})["url"] == "https://b"
-    assert _card({**base, "scheduling_url": None, "booking_url": None})["url"] == ""
+
+    def card(**links: str | None) -> TypeCard:
+        return _card(EventType.model_validate({**base, "description_plain": " ", **links}))
+
+    assert card(scheduling_url="https://s", booking_url="https://b") == TypeCard(
+        id="abc", name="Call", duration=30, host="Host", description=FALLBACK_DESCRIPTION, url="https://s"
+    )
+    assert card(scheduling_url=None, booking_url="https://b").url == "https://b"
+    assert card(scheduling_url=None, booking_url=None).url == ""
 
 
 @pytest.mark.parametrize(

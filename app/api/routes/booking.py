@@ -10,48 +10,17 @@ from pydantic import BaseModel, Field
 
 from app.api.deps import ClientIP, SessionDep
 from app.services.scheduling import booking
-from app.services.scheduling.booking import BookingCreate, BookingTime, SlotsQuery
+from app.services.scheduling.booking import (
+    Booked,
+    Booking,
+    BookingCreate,
+    BookingTime,
+    BookingType,
+    SlotOut,
+    SlotsQuery,
+)
 
 router = APIRouter(prefix="/booking", tags=["public"])
-
-
-class BookingType(BaseModel):
-    slug: str
-    name: str
-    durationMinutes: int  # noqa: N815 (the interface's JSON names)
-    description: str | None
-
-
-class SlotOut(BaseModel):
-    start: str
-    end: str
-
-
-class Booking(BaseModel):
-    id: int
-    type: str | None
-    typeName: str | None  # noqa: N815
-    start: str
-    end: str
-    status: str
-    name: str | None
-    email: str | None
-    company: str | None
-    notes: str | None
-    joinUrl: str | None  # noqa: N815
-    holdExpiresAt: str | None = None  # noqa: N815 (an unconfirmed hold's end)
-    manageUrl: str | None = None  # noqa: N815
-    canChange: bool | None = None  # noqa: N815
-
-
-class Booked(BaseModel):
-    id: int
-    start: str
-    end: str
-    status: str  # "unconfirmed" (signed out: confirm from the mailed link) or "scheduled"
-    holdExpiresAt: str | None  # noqa: N815 (until when an unconfirmed booking holds its slot)
-    joinUrl: str | None  # noqa: N815
-    manageUrl: str  # noqa: N815
 
 
 T = TypeVar("T")
@@ -67,13 +36,13 @@ Token = Annotated[str, Field(max_length=200)]
 @router.get("/types")
 def types(s: SessionDep) -> Data[list[BookingType]]:
     """The active meeting types a visitor can book."""
-    return Data(data=[BookingType(**t) for t in booking.list_types(s)])
+    return Data(data=booking.list_types(s))
 
 
 @router.get("/slots")
 def slots(s: SessionDep, query: Annotated[SlotsQuery, Query()]) -> Data[list[SlotOut]]:
     """Free slots of a type (UTC), `days` business days from `from` (default today), notice and horizon applied."""
-    return Data(data=[SlotOut(**x) for x in booking.free_slots(s, data=query)])
+    return Data(data=booking.free_slots(s, data=query))
 
 
 def admit(s: SessionDep, ip: ClientIP) -> None:
@@ -92,29 +61,29 @@ def book(body: BookingCreate, s: SessionDep, ip: ClientIP) -> dict[str, Any]:
 @router.get("/manage/{token}")
 def manage(token: Token, s: SessionDep) -> Data[Booking]:
     """The booking a manage link opens; 404 for an unknown or used link."""
-    return Data(data=Booking(**booking.get_booking(s, token=token)))
+    return Data(data=booking.get_booking(s, token=token))
 
 
 @router.post("/manage/{token}/reschedule", dependencies=[Depends(admit)])
 def reschedule(token: Token, body: BookingTime, s: SessionDep, ip: ClientIP) -> Data[Booking]:
     """Move the booking to another free slot (at most three times a day); the answer carries the new manage link (the
     old one dies)."""
-    return Data(data=Booking(**booking.reschedule(s, token=token, data=body, ip=ip, admitted=True)))
+    return Data(data=booking.reschedule(s, token=token, data=body, ip=ip, admitted=True))
 
 
 @router.post("/manage/{token}/cancel", dependencies=[Depends(admit)])
 def cancel(token: Token, s: SessionDep, ip: ClientIP) -> Data[Booking]:
     """Cancel the booking; the slot is free again and the link dies."""
-    return Data(data=Booking(**booking.cancel(s, token=token, ip=ip, admitted=True)))
+    return Data(data=booking.cancel(s, token=token, ip=ip, admitted=True))
 
 
 @router.get("/confirm/{token}")
 def confirmation(token: Token, s: SessionDep) -> Data[Booking]:
     """The unconfirmed booking a mailed confirmation link names; 404 for an unknown or used link, 409 when expired."""
-    return Data(data=Booking(**booking.get_confirmation(s, token=token)))
+    return Data(data=booking.get_confirmation(s, token=token))
 
 
 @router.post("/confirm/{token}")
 def confirm(token: Token, s: SessionDep, ip: ClientIP) -> Data[Booking]:
     """Confirm the booking from the mailed link: both sides get the invitation; the answer carries a new manage link."""
-    return Data(data=Booking(**booking.confirm(s, token=token, ip=ip)))
+    return Data(data=booking.confirm(s, token=token, ip=ip))

@@ -85,7 +85,7 @@ def download_invoice(invoice_id: RowId, user: DownloadUser, s: SessionDep) -> Re
 def list_meetings(user: CurrentUser, s: SessionDep) -> dict[str, object]:
     """Upcoming and past meetings of the signed-in client (staff: all, with meetings:read)."""
     lists = meetings.list_meetings(s, actor=user)
-    return {"data": lists["upcoming"] + lists["past"], **lists}
+    return {"data": lists.upcoming + lists.past, "upcoming": lists.upcoming, "past": lists.past}
 
 
 @router.post("/meetings/{meeting_id}/cancel", response_model=Saved[MeetingPublic])

@@ -14,7 +14,7 @@ from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Annotated, Any, Unpack
 
-from pydantic import AfterValidator, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 from sqlalchemy import func, text
 from sqlmodel import Session, col, select
 
@@ -27,7 +27,7 @@ from app.models.enums import InvoiceStatus, PaymentStatus
 from app.models.project import Project
 from app.models.user import User
 from app.services.accounts.admin_users import CLIENT_SEARCH
-from app.services.billing.invoices import invoice_dto
+from app.services.billing.invoices import InvoicePublic, StaffInvoice, invoice_dto, invoice_row, staff_invoice
 from app.services.platform import access, audit, letters, mail
 from app.services.platform import validation as v
 from app.services.platform.csv_export import table
@@ -238,23 +238,23 @@ INVOICE_SEARCH = (Invoice.invoice_number, *CLIENT_SEARCH)
 PROJECT_CHOICES_MAX = 100
 
 
-def _list_row(row: tuple[Invoice, User]) -> dict[str, Any]:
-    invoice, client = row
-    name = " ".join(p for p in (client.first_name, client.last_name) if p)
-    data = {k: value for k, value in invoice_dto(invoice).items() if k != "items"}
-    return {**data, "client_name": name or client.username, "client_username": client.username}
+def _pair(row: tuple[Invoice, User]) -> tuple[Invoice, User]:
+    return row
 
 
-INVOICES = Listing(_list_row, INVOICE_SORTS, INVOICE_SEARCH)
+# The page and the CSV share the query, its search and its sorts; each makes its own row of an (invoice, client) pair.
+INVOICES = Listing(_pair, INVOICE_SORTS, INVOICE_SEARCH)
 
 
-def list_invoices(s: Session, *, actor: User, status: str = "", **view: Unpack[View]) -> Page[dict[str, Any]]:
-    """A page of every client's invoices for staff (billing:read), drafts included, with each client's name.
+def list_invoices(s: Session, *, actor: User, status: str = "", **view: Unpack[View]) -> Page[StaffInvoice]:
+    """A page of every client's invoices for staff (billing:read), drafts included, with each client's name and what
+    the caller may do with each (`StaffInvoice`'s flags).
 
     Searched in SQL by invoice number and the client's username, e-mail, names or company; filtered by status;
     sorted by one of INVOICE_SORTS (newest first unless asked).
     """
-    return INVOICES.page(s, _invoices(actor, status=status), **view)
+    found = INVOICES.page(s, _invoices(actor, status=status), **view)
+    return found.with_data([staff_invoice(actor, invoice, client) for invoice, client in found.data])
 
 
 INVOICE_COLUMNS = (
@@ -272,12 +272,19 @@ def _invoices(actor: User, *, status: str) -> Any:
 def export_invoices(s: Session, *, actor: User, status: str = "", **order: Unpack[Ordering]) -> Iterator[str]:
     """Every invoice the staff list shows with these filters, as CSV text in pieces (checked before the first)."""
     query = _invoices(actor, status=status)
-    rows = INVOICES.stream(s, query, **order)
+    rows = (invoice_row(invoice, client).model_dump() for invoice, client in INVOICES.stream(s, query, **order))
     return table(INVOICE_COLUMNS, rows)
 
 
-def project_choices(s: Session, *, actor: User, client_id: str) -> list[dict[str, str]]:
-    """One client's projects as {id, name} for the invoice form (billing:write), newest first.
+class InvoiceProject(BaseModel):
+    """A project the invoice form offers: its id (as text, a select's value) and its name."""
+
+    id: str
+    name: str
+
+
+def project_choices(s: Session, *, actor: User, client_id: str) -> list[InvoiceProject]:
+    """One client's projects for the invoice form (billing:write), newest first.
 
     Empty for staff who do not read projects (content:read): their invoices simply name no project.
     """
@@ -294,10 +301,10 @@ def project_choices(s: Session, *, actor: User, client_id: str) -> list[dict[str
         .order_by(col(Project.created_at).desc(), col(Project.id).desc())
         .limit(PROJECT_CHOICES_MAX)
     ).all()
-    return [{"id": str(pid), "name": name} for pid, name in rows]
+    return [InvoiceProject(id=str(pid), name=name) for pid, name in rows]
 
 
-def create_invoice(s: Session, *, actor: User, data: InvoiceCreate | Mapping[str, Any]) -> dict[str, Any]:
+def create_invoice(s: Session, *, actor: User, data: InvoiceCreate | Mapping[str, Any]) -> InvoicePublic:
     """A draft invoice with its lines; the number is the next of the year, unique even under concurrent creation."""
     access.require(actor, Perm.billing_write, "create invoices")
     body = parse(InvoiceCreate, data)
@@ -327,7 +334,7 @@ def create_invoice(s: Session, *, actor: User, data: InvoiceCreate | Mapping[str
     return _dto(s, invoice)
 
 
-def _dto(s: Session, invoice: Invoice) -> dict[str, Any]:
+def _dto(s: Session, invoice: Invoice) -> InvoicePublic:
     items = list(s.exec(select(InvoiceItem).where(InvoiceItem.invoice_id == invoice.id).order_by(col(InvoiceItem.id))))
     return invoice_dto(invoice, items)
 
@@ -348,7 +355,7 @@ def _locked(s: Session, invoice_id: int) -> Invoice:
     return invoice
 
 
-def issue_invoice(s: Session, *, actor: User, invoice_id: int) -> dict[str, Any]:
+def issue_invoice(s: Session, *, actor: User, invoice_id: int) -> InvoicePublic:
     """Draft → pending: the client can now see it, and is told by e-mail."""
     access.require(actor, Perm.billing_write, "issue invoices")
     invoice = _locked(s, invoice_id)
@@ -375,7 +382,7 @@ def issue_invoice(s: Session, *, actor: User, invoice_id: int) -> dict[str, Any]
 
 def record_payment(
     s: Session, *, actor: User, invoice_id: int, data: PaymentCreate | Mapping[str, Any] | None = None
-) -> dict[str, Any]:
+) -> InvoicePublic:
     """Record a payment on an issued invoice; once payments cover the total, it is paid (paid date set)."""
     access.require(actor, Perm.billing_write, "record payments on invoices")
     invoice = _locked(s, invoice_id)

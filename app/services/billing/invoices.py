@@ -7,10 +7,12 @@ from typing import Any, Unpack
 from pydantic import BaseModel
 from sqlmodel import Session, col, select
 
+from app.core.permissions import Perm
 from app.models.billing import Invoice, InvoiceItem
 from app.models.enums import InvoiceStatus
 from app.models.user import User
 from app.services.platform import access, company
+from app.services.platform.actions import Action
 from app.services.platform.paging import Listing, Page, View
 
 
@@ -53,11 +55,45 @@ class InvoiceRow(InvoiceSummary):
     client_username: str
 
 
+class ClientInvoice(InvoicePublic):
+    """An invoice of the portal's list (without its lines), with what the caller may do with it (ADR 0065)."""
+
+    can_download: Action  # the caller may download its PDF
+
+
+class StaffInvoice(InvoiceRow):
+    """A row of the staff list, with what the calling staff member may do with it (ADR 0065)."""
+
+    can_issue: Action  # a draft, and the caller writes billing
+    can_record_payment: Action  # issued and unpaid, and the caller writes billing
+    can_delete: Action  # a draft, and the caller writes billing
+    can_download: Action  # issued: the list offers no draft's PDF
+
+
+def may_download(actor: User, inv: Invoice) -> bool:
+    """Its PDF is offered once it is issued (a draft may still change), to its client and to staff who read billing."""
+    return inv.status != InvoiceStatus.draft and (inv.client_id == actor.id or access.sees_all(actor, "invoice"))
+
+
+def staff_invoice(actor: User, inv: Invoice, client: User) -> StaffInvoice:
+    """The staff list's row with the caller's flags: a draft may be issued or deleted, an issued unpaid invoice may
+    take a payment (billing:write, as issue_invoice, delete_draft and record_payment check)."""
+    writes = access.staff_can(actor, Perm.billing_write)
+    draft, pending = inv.status == InvoiceStatus.draft, inv.status == InvoiceStatus.pending
+    return StaffInvoice(
+        **invoice_row(inv, client).model_dump(),
+        can_issue=writes and draft,
+        can_record_payment=writes and pending,
+        can_delete=writes and draft,
+        can_download=may_download(actor, inv),
+    )
+
+
 def _iso(value: object) -> str | None:
     return value.isoformat() if value is not None else None  # type: ignore[attr-defined]
 
 
-def invoice_dto(inv: Invoice, items: list[InvoiceItem] | None = None) -> dict[str, object]:
+def _summary(inv: Invoice) -> dict[str, Any]:
     return {
         "id": inv.id,
         "invoice_number": inv.invoice_number,
@@ -73,16 +109,26 @@ def invoice_dto(inv: Invoice, items: list[InvoiceItem] | None = None) -> dict[st
         "paid_date": _iso(inv.paid_date),
         "notes": inv.notes,
         "created_at": inv.created_at.isoformat(),
-        "items": [
-            {
-                "description": i.description,
-                "quantity": i.quantity,
-                "unit_price": f"{i.unit_price:.2f}",
-                "amount": f"{i.amount:.2f}",
-            }
-            for i in (items or [])
-        ],
     }
+
+
+def _items(items: list[InvoiceItem] | None) -> list[InvoiceItemPublic]:
+    return [
+        InvoiceItemPublic(
+            description=i.description, quantity=i.quantity, unit_price=f"{i.unit_price:.2f}", amount=f"{i.amount:.2f}"
+        )
+        for i in (items or [])
+    ]
+
+
+def invoice_dto(inv: Invoice, items: list[InvoiceItem] | None = None) -> InvoicePublic:
+    return InvoicePublic(**_summary(inv), items=_items(items))
+
+
+def invoice_row(inv: Invoice, client: User) -> InvoiceRow:
+    """The staff list's row: the invoice without its lines, and its client's name (or username)."""
+    name = " ".join(p for p in (client.first_name, client.last_name) if p)
+    return InvoiceRow(**_summary(inv), client_name=name or client.username, client_username=client.username)
 
 
 NEWEST_FIRST = (col(Invoice.created_at).desc(), col(Invoice.id).desc())
@@ -96,14 +142,15 @@ def _visible(actor: User) -> Any:
     return query
 
 
-def list_invoices(s: Session, *, actor: User) -> list[dict[str, object]]:
+def list_invoices(s: Session, *, actor: User) -> list[ClientInvoice]:
     """The actor's own issued invoices, newest first (the portal's list: a client has a handful; staff, who see every
     client's, page through list_invoices_page)."""
     query = select(Invoice).where(Invoice.client_id == actor.id, Invoice.status != InvoiceStatus.draft)
-    return [invoice_dto(inv) for inv in s.exec(query.order_by(*NEWEST_FIRST)).all()]
+    rows = s.exec(query.order_by(*NEWEST_FIRST)).all()
+    return [ClientInvoice(**_summary(inv), items=[], can_download=may_download(actor, inv)) for inv in rows]
 
 
-def list_invoices_page(s: Session, *, actor: User, **view: Unpack[View]) -> Page[dict[str, Any]]:
+def list_invoices_page(s: Session, *, actor: User, **view: Unpack[View]) -> Page[InvoicePublic]:
     """One page of the invoices the actor may see, newest first (GET /api/protected/invoices)."""
     return Listing(invoice_dto, {"newest": NEWEST_FIRST}).page(s, _visible(actor), **view)
 

@@ -77,10 +77,21 @@ def organization_dto(o: Organization) -> OrganizationPublic:
 
 
 ORGANIZATIONS = Listing(organization_dto, ORGANIZATION_SORTS, (Organization.name, Organization.industry))
-# The form's picker: {id, name} by name, searched in the name.
-CHOICES = Listing(
-    lambda o: {"id": str(o.id), "name": o.name}, {"name": ORGANIZATION_SORTS["name"]}, (Organization.name,)
-)
+
+
+class OrganizationChoice(BaseModel):
+    """An organization a picker offers: its id (as text, a select's value) and its name."""
+
+    id: str
+    name: str
+
+
+def _choice(o: Organization) -> OrganizationChoice:
+    return OrganizationChoice(id=str(o.id), name=o.name)
+
+
+# The form's picker: by name, searched in the name.
+CHOICES = Listing(_choice, {"name": ORGANIZATION_SORTS["name"]}, (Organization.name,))
 
 
 def list_organizations(s: Session, *, actor: User, **view: Unpack[View]) -> Page[OrganizationPublic]:
@@ -91,15 +102,15 @@ def list_organizations(s: Session, *, actor: User, **view: Unpack[View]) -> Page
 
 def organization_choices(
     s: Session, *, actor: User, search: str = "", include_id: int | None = None, limit: int = CHOICES_MAX
-) -> Page[dict[str, str]]:
-    """The organizations a picker offers ({id, name}, by name, at most `limit`, searched by name), plus `include_id`
+) -> Page[OrganizationChoice]:
+    """The organizations a picker offers (by name, at most `limit`, searched by name), plus `include_id`
     (the one already chosen) wherever it sorts; `total` says how many match, so a picker knows to offer its search."""
     require(actor, Perm.content_read, "view organizations")
     result = CHOICES.page(s, select(Organization), search=search, page_size=limit)
-    if include_id and all(c["id"] != str(include_id) for c in result.data):
+    if include_id and all(c.id != str(include_id) for c in result.data):
         chosen = get_by_id(s, Organization, include_id)
         if chosen is not None:
-            data = sorted([*result.data, {"id": str(chosen.id), "name": chosen.name}], key=lambda c: c["name"].lower())
+            data = sorted([*result.data, _choice(chosen)], key=lambda c: c.name.lower())
             return Page(data=data, total=result.total, page=1, page_size=result.page_size)
     return result
 

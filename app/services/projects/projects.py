@@ -21,6 +21,7 @@ from app.models.project import Organization, Project, ProjectMilestone
 from app.models.user import User
 from app.services.platform import access, audit, client_cancellations
 from app.services.platform import validation as v
+from app.services.platform.actions import Action
 from app.services.platform.paging import Listing, Page, View, contains, of_client, one_of
 from app.services.platform.schema import AList, Body, Day, Money, OneOf, RawText, Text, Whole, parse, problem, required
 from app.services.projects.time_entries import hours_number
@@ -73,11 +74,25 @@ class ProjectRow(ProjectPublic):
     manager_name: str | None
 
 
+class ClientProject(ProjectPublic):
+    """A project of the portal's list, with what the caller may do with it (ADR 0065)."""
+
+    can_cancel: Action  # cancel_project would accept it from the caller: not completed or cancelled yet
+
+
+class ProjectChoice(BaseModel):
+    """A project a picker offers: its id (as text, a select's value), its name and its client's id."""
+
+    id: str
+    name: str
+    client_id: str
+
+
 def _money(value: object) -> str | None:
     return f"{value:.2f}" if value is not None else None
 
 
-def project_dto(p: Project, milestones: list[ProjectMilestone]) -> dict[str, object]:
+def _fields(p: Project, milestones: list[ProjectMilestone]) -> dict[str, Any]:
     return {
         **p.model_dump(include={"id", "name", "description", "organization_id", "progress_percentage"}),
         "status": str(p.status),
@@ -93,17 +108,32 @@ def project_dto(p: Project, milestones: list[ProjectMilestone]) -> dict[str, obj
         "actual_hours": hours_number(p.actual_hours),
         "created_at": p.created_at.isoformat(),
         "milestones": [
-            {
+            MilestonePublic(
                 **m.model_dump(include={"id", "title", "description", "order_index"}),
-                "due_date": m.due_date.isoformat() if m.due_date else None,
-                "status": str(m.status),
-            }
+                due_date=m.due_date.isoformat() if m.due_date else None,
+                status=str(m.status),
+            )
             for m in milestones
         ],
     }
 
 
-def list_projects(s: Session, *, actor: User) -> list[dict[str, object]]:
+def project_dto(p: Project, milestones: list[ProjectMilestone]) -> ProjectPublic:
+    return ProjectPublic(**_fields(p, milestones))
+
+
+def may_cancel(actor: User, p: Project) -> bool:
+    """What cancel_project accepts: the client's own project (or any, for staff who write content) that is not
+    completed or cancelled yet."""
+    mine = p.client_id == actor.id or access.staff_can(actor, Perm.content_write)
+    return mine and p.status not in PROJECT_FINAL_STATUSES
+
+
+def client_project(actor: User, p: Project, milestones: list[ProjectMilestone]) -> ClientProject:
+    return ClientProject(**_fields(p, milestones), can_cancel=may_cancel(actor, p))
+
+
+def list_projects(s: Session, *, actor: User) -> list[ClientProject]:
     """The actor's own projects (clients) or all of them (staff who read content), newest first, with milestones.
 
     For the portal and the data export, where a client's projects are few; staff lists page (`list_projects_page`).
@@ -113,7 +143,7 @@ def list_projects(s: Session, *, actor: User) -> list[dict[str, object]]:
         query = query.where(Project.client_id == actor.id)
     projects = list(s.exec(query).all())
     milestones = _milestones_of(s, projects)
-    return [project_dto(p, milestones.get(p.id or 0, [])) for p in projects]
+    return [client_project(actor, p, milestones.get(p.id or 0, [])) for p in projects]
 
 
 def _milestones_of(s: Session, projects: list[Project]) -> dict[int, list[ProjectMilestone]]:
@@ -145,7 +175,7 @@ def list_projects_page(
     client_id: str = "",
     organization_id: int | None = None,
     **view: Unpack[View],
-) -> Page[dict[str, object]]:
+) -> Page[ProjectRow]:
     """A page of projects (newest first unless sorted) with their milestones, client and organization names.
 
     Staff who read content see every project, anyone else their own; the search looks in the name, the status, the
@@ -179,20 +209,20 @@ def list_projects_page(
     result = Listing(lambda row: row, PROJECT_SORTS).page(s, query, **view)
     milestones = _milestones_of(s, [p for p, *_names in result.data])
     data = [
-        {
-            **project_dto(p, milestones.get(p.id or 0, [])),
-            "client_name": client_name,
-            "organization_name": org,
-            "manager_name": manager_name,
-        }
+        ProjectRow(
+            **_fields(p, milestones.get(p.id or 0, [])),
+            client_name=client_name,
+            organization_name=org,
+            manager_name=manager_name,
+        )
         for p, client_name, org, manager_name in result.data
     ]
     return result.with_data(data)
 
 
-# The pickers' {id, name, client_id} by name, searched in the name.
+# The pickers' choices by name, searched in the name.
 CHOICES = Listing(
-    lambda p: {"id": str(p.id), "name": p.name, "client_id": str(p.client_id)},
+    lambda p: ProjectChoice(id=str(p.id), name=p.name, client_id=str(p.client_id)),
     {"name": PROJECT_SORTS["name"]},
     (Project.name,),
 )
@@ -200,15 +230,15 @@ CHOICES = Listing(
 
 def project_choices(
     s: Session, *, actor: User, search: str = "", client_id: str = "", limit: int = CHOICES_MAX
-) -> Page[dict[str, str]]:
-    """The projects a picker offers ({id, name, client_id}, by name, at most `limit`), searched by name and limited
+) -> Page[ProjectChoice]:
+    """The projects a picker offers (by name, at most `limit`), searched by name and limited
     to one client when given (staff who read content)."""
     access.require(actor, Perm.content_read, "view projects")
     query = of_client(select(Project), Project.client_id, client_id)
     return CHOICES.page(s, query, search=search, page_size=limit)
 
 
-def cancel_project(s: Session, *, actor: User, project_id: int) -> dict[str, object]:
+def cancel_project(s: Session, *, actor: User, project_id: int) -> ClientProject:
     """A client cancels their own project; completed and already cancelled projects cannot be cancelled."""
     project = access.get_visible(s, Project, project_id, actor, "project", label="Project")
     if project.client_id != actor.id and not access.staff_can(actor, Perm.content_write):
@@ -223,7 +253,7 @@ def cancel_project(s: Session, *, actor: User, project_id: int) -> dict[str, obj
             s, actor=actor, kind="project", name=project.name, owner_id=project.manager_id
         )
     s.commit()
-    return project_dto(project, _milestones(s, project.id))
+    return client_project(actor, project, _milestones(s, project.id))
 
 
 # --- staff management (content:write) --------------------------------------------------------------------------------
@@ -297,7 +327,7 @@ def _project_values(s: Session, body: ProjectUpdate, *, creating: bool) -> dict[
     return out
 
 
-def create_project(s: Session, *, actor: User, data: ProjectCreate | Mapping[str, Any]) -> dict[str, object]:
+def create_project(s: Session, *, actor: User, data: ProjectCreate | Mapping[str, Any]) -> ProjectPublic:
     """Create a project for a client (content:write)."""
     access.require(actor, Perm.content_write, "create projects")
     project = Project(**_project_values(s, parse(ProjectCreate, data), creating=True))
@@ -310,7 +340,7 @@ def create_project(s: Session, *, actor: User, data: ProjectCreate | Mapping[str
 
 def update_project(
     s: Session, *, actor: User, project_id: int, data: ProjectUpdate | Mapping[str, Any]
-) -> dict[str, object]:
+) -> ProjectPublic:
     """Change the fields sent (content:write), including progress."""
     access.require(actor, Perm.content_write, "update projects")
     project = access.found(s, Project, project_id, "Project")
@@ -358,7 +388,7 @@ class MilestonesSave(Body):
 
 def set_milestones(
     s: Session, *, actor: User, project_id: int, milestones: Sequence[MilestoneSave | Mapping[str, Any]]
-) -> dict[str, object]:
+) -> ProjectPublic:
     """Replace a project's milestones with the given list, in the given order (content:write); a refused item
     refuses the whole list."""
     access.require(actor, Perm.content_write, "update projects")

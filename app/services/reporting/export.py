@@ -17,10 +17,8 @@ def export_client_data(s: Session, *, actor: User) -> dict[str, object]:
     client_view = _as_client(actor)
     own_invoices = []
     for summary in invoices.list_invoices(s, actor=client_view):
-        invoice, items, _client = invoices.get_invoice_with_items(
-            s, actor=client_view, invoice_id=int(str(summary["id"]))
-        )
-        own_invoices.append(invoices.invoice_dto(invoice, items))
+        invoice, items, _client = invoices.get_invoice_with_items(s, actor=client_view, invoice_id=summary.id)
+        own_invoices.append(invoices.invoice_dto(invoice, items).model_dump())
     inquiries = s.exec(
         select(ContactInquiry).where(ContactInquiry.email == actor.email).order_by(col(ContactInquiry.created_at))
     ).all()
@@ -28,9 +26,9 @@ def export_client_data(s: Session, *, actor: User) -> dict[str, object]:
     return {
         "exported_at": utcnow().isoformat(),
         "profile": UserPublic.of(actor).model_dump(mode="json"),
-        "projects": projects.list_projects(s, actor=client_view),
+        "projects": [p.model_dump() for p in projects.list_projects(s, actor=client_view)],
         "invoices": own_invoices,
-        "meetings": own_meetings["upcoming"] + own_meetings["past"],
+        "meetings": [m.model_dump() for m in own_meetings.upcoming + own_meetings.past],
         "inquiries": [
             i.model_dump(mode="json", exclude={"assigned_to", "notes", "is_spam", "priority"}) for i in inquiries
         ],

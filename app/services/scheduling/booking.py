@@ -28,7 +28,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import Annotated, Any
 from zoneinfo import ZoneInfo
 
-from pydantic import BeforeValidator, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 from sqlalchemy import and_, func, or_, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
@@ -42,6 +42,7 @@ from app.models.enums import MeetingStatus, Role
 from app.models.meeting import Meeting, MeetingType
 from app.models.user import User
 from app.services.platform import audit, ratelimit
+from app.services.platform.actions import Action
 from app.services.platform.rules import one_line
 from app.services.platform.schema import CHECK_FIELDS, Body, Day, Email, Moment, Text, Whole, parse, required, verbatim
 from app.services.scheduling import booking_invite
@@ -88,8 +89,61 @@ class Slot:
     start: datetime
     end: datetime
 
-    def as_json(self) -> dict[str, str]:
-        return {"start": iso(self.start), "end": iso(self.end)}
+    def public(self) -> SlotOut:
+        return SlotOut(start=iso(self.start), end=iso(self.end))
+
+
+# --- what a visitor is answered (the interface's JSON names, camelCase) ---------------------------------------------
+
+
+class BookingType(BaseModel):
+    slug: str
+    name: str
+    durationMinutes: int  # noqa: N815 (the interface's JSON names)
+    description: str | None
+
+
+class SlotOut(BaseModel):
+    start: str
+    end: str
+
+
+class Booking(BaseModel):
+    id: int
+    type: str | None
+    typeName: str | None  # noqa: N815
+    start: str
+    end: str
+    status: str
+    name: str | None
+    email: str | None
+    company: str | None
+    notes: str | None
+    joinUrl: str | None  # noqa: N815
+    holdExpiresAt: str | None = None  # noqa: N815 (an unconfirmed hold's end)
+    manageUrl: str | None = None  # noqa: N815 (with a new manage link only: the answer to a booking or a move)
+    canChange: bool | None = None  # noqa: N815 (the manage page only: whether it may still be moved)
+
+
+class ManagedBooking(Booking):
+    """The booking a manage link opens, with what its booker may do with it (ADR 0065; the REST answer is the
+    `Booking` with its `canChange`)."""
+
+    can_reschedule: Action  # confirmed and not started (reschedule)
+    can_cancel: Action  # not started (cancel)
+    can_add_to_calendar: Action  # confirmed: its invitation file exists (calendar_file)
+
+
+# The answer to a booking: a `Booking` narrowed to what the booker needs next. (A docstring here would be the schema's
+# description in the OpenAPI document.)
+class Booked(BaseModel):
+    id: int
+    start: str
+    end: str
+    status: str  # "unconfirmed" (signed out: confirm from the mailed link) or "scheduled"
+    holdExpiresAt: str | None  # noqa: N815 (until when an unconfirmed booking holds its slot)
+    joinUrl: str | None  # noqa: N815
+    manageUrl: str  # noqa: N815
 
 
 # --- meeting types and slots ----------------------------------------------------------------------------------------
@@ -100,11 +154,11 @@ def active_types(s: Session) -> list[MeetingType]:
     return list(s.exec(query.order_by(col(MeetingType.sort_order), col(MeetingType.id))).all())
 
 
-def type_json(t: MeetingType) -> dict[str, Any]:
-    return {"slug": t.slug, "name": t.name, "durationMinutes": t.duration_minutes, "description": t.description}
+def type_json(t: MeetingType) -> BookingType:
+    return BookingType(slug=t.slug, name=t.name, durationMinutes=t.duration_minutes, description=t.description)
 
 
-def list_types(s: Session) -> list[dict[str, Any]]:
+def list_types(s: Session) -> list[BookingType]:
     """The active meeting types a visitor can book (public)."""
     return [type_json(t) for t in active_types(s)]
 
@@ -258,12 +312,12 @@ class BookingCreate(BookingBase):
     )
 
 
-def free_slots(s: Session, *, data: SlotsQuery | Mapping[str, Any]) -> list[dict[str, str]]:
+def free_slots(s: Session, *, data: SlotsQuery | Mapping[str, Any]) -> list[SlotOut]:
     """The free slots of an active type (public), in UTC."""
     query = parse(SlotsQuery, data)
     t = get_type(s, query.type)
     first, days = query.from_ or zone_today(), query.days or 7
-    return [slot.as_json() for slot in slots_for(s, t, first_day=first, days=days)]
+    return [slot.public() for slot in slots_for(s, t, first_day=first, days=days)]
 
 
 # --- booking, rescheduling, cancelling ------------------------------------------------------------------------------
@@ -363,24 +417,26 @@ def _join_url(t: MeetingType) -> str | None:
     return template.replace("{room}", f"{t.slug[:40]}-{secrets.token_hex(8)}")
 
 
-def booking_json(m: Meeting, t: MeetingType | None, token: str | None = None) -> dict[str, Any]:
-    data: dict[str, Any] = {
-        "id": m.id,
-        "type": t.slug if t else None,
-        "typeName": t.name if t else m.meeting_type,
-        "start": iso(m.start_time),
-        "end": iso(m.end_time),
-        "status": str(m.status),
-        "name": m.booker_name,
-        "email": m.booker_email,
-        "company": m.booker_company,
-        "notes": m.booker_notes,
-        "joinUrl": m.meeting_url,
-        "holdExpiresAt": iso(m.hold_expires_at) if m.hold_expires_at else None,
-    }
-    if token is not None:
-        data["manageUrl"] = manage_url(token)
-    return data
+def booking_json(
+    m: Meeting, t: MeetingType | None, token: str | None = None, *, can_change: bool | None = None
+) -> Booking:
+    assert m.id is not None  # a booking is answered once stored
+    return Booking(
+        id=m.id,
+        type=t.slug if t else None,
+        typeName=t.name if t else m.meeting_type,
+        start=iso(m.start_time),
+        end=iso(m.end_time),
+        status=str(m.status),
+        name=m.booker_name,
+        email=m.booker_email,
+        company=m.booker_company,
+        notes=m.booker_notes,
+        joinUrl=m.meeting_url,
+        holdExpiresAt=iso(m.hold_expires_at) if m.hold_expires_at else None,
+        manageUrl=manage_url(token) if token is not None else None,
+        canChange=can_change,
+    )
 
 
 @dataclass(frozen=True)
@@ -420,7 +476,7 @@ def book(
     ip: str | None = None,
     actor: User | None = None,
     admitted: bool = False,
-) -> dict[str, Any]:
+) -> Booking:
     """Book a free slot (public); mails the invitation; commits. `data` is a `BookingCreate`; a signed-in client
     books as themselves and needs only a `BookingBase`. `admitted`: the caller has counted the attempt with `admit`
     (the API does, before it reads the body); otherwise it is counted here, before anything else.
@@ -496,7 +552,7 @@ def _tell(
     ip: str | None,
     details: dict[str, Any] | None = None,
     notify: bool = True,
-) -> dict[str, Any]:
+) -> Booking:
     """Mail both sides the invitation (REQUEST, with the booker's new manage link) or its cancellation, unless not
     `notify`; audit the change; commit. The booking as answered."""
     link = manage_url(token) if token else None
@@ -533,12 +589,17 @@ def _holds(m: Meeting) -> bool:
     return m.status == MeetingStatus.scheduled
 
 
-def get_booking(s: Session, *, token: str) -> dict[str, Any]:
-    """The booking a manage link opens (public, by token); 404 for an unknown or used link. An unconfirmed hold can
-    be cancelled, not moved."""
+def get_booking(s: Session, *, token: str) -> ManagedBooking:
+    """The booking a manage link opens (public, by token), with what its booker may do; 404 for an unknown or used
+    link. An unconfirmed hold can be cancelled, not moved; nothing can be done once it has started."""
     meeting, t = _by_token(s, token)
-    confirmed = meeting.status == MeetingStatus.scheduled
-    return {**booking_json(meeting, t), "canChange": confirmed and meeting.start_time > utcnow()}
+    confirmed, ahead = meeting.status == MeetingStatus.scheduled, meeting.start_time > utcnow()
+    return ManagedBooking(
+        **booking_json(meeting, t, can_change=confirmed and ahead).model_dump(),
+        can_reschedule=confirmed and ahead,
+        can_cancel=ahead,
+        can_add_to_calendar=confirmed,
+    )
 
 
 def reschedule(
@@ -548,7 +609,7 @@ def reschedule(
     data: BookingTime | Mapping[str, Any],
     ip: str | None = None,
     admitted: bool = False,
-) -> dict[str, Any]:
+) -> Booking:
     """Move a booking to another free slot; the invitation is updated and the manage link replaced; commits.
     Counted against the address's booking limit (`admitted`: the caller has counted it), and refused (429) past
     MOVES_PER_DAY moves of the booking in a day. An unknown or used link is a 404 whatever else was sent."""
@@ -581,7 +642,7 @@ def reschedule(
 
 def cancel(
     s: Session, *, token: str, ip: str | None = None, time_zone: str | None = None, admitted: bool = False
-) -> dict[str, Any]:
+) -> Booking:
     """Cancel a booking; the slot is free again, both sides get a cancellation and the link dies; commits. Counted
     against the address's booking limit (`admitted`: the caller has counted it). An unconfirmed hold is cancelled
     without mail: no calendar holds it yet."""
@@ -640,14 +701,14 @@ def _by_confirm(s: Session, token: str, *, for_update: bool = False) -> tuple[Me
     return meeting, t
 
 
-def get_confirmation(s: Session, *, token: str) -> dict[str, Any]:
+def get_confirmation(s: Session, *, token: str) -> Booking:
     """The hold a confirmation link opens (public, by the mailed token): 404 for an unknown or used link, 409 when it
     expired."""
     meeting, t = _by_confirm(s, token)
     return booking_json(meeting, t)
 
 
-def confirm(s: Session, *, token: str, ip: str | None = None, time_zone: str | None = None) -> dict[str, Any]:
+def confirm(s: Session, *, token: str, ip: str | None = None, time_zone: str | None = None) -> Booking:
     """Confirm a hold from the link mailed to the booker, which proves the address: the booking is scheduled, linked
     to the client account with that address (if any), and both sides get the invitation, the booker with a new manage
     link (whoever typed the address kept the old one); commits. 404 for an unknown or used link, 409 when expired."""

@@ -8,7 +8,7 @@ from datetime import date
 from itertools import pairwise
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, BeforeValidator, Field
+from pydantic import AfterValidator, BaseModel, BeforeValidator, Field
 from sqlmodel import Session, col, select
 
 from app.models.enums import Role
@@ -27,14 +27,28 @@ NUMBERS = {  # field: (label, low, high)
 MAX_WINDOWS = 4
 
 
-def settings_dto(t: MeetingType) -> dict[str, Any]:
-    return {
-        "organizer_id": str(t.organizer_id) if t.organizer_id else None,
-        "availability": t.availability or {},
-        "dates_off": list(t.dates_off or []),
-        "join_url": t.join_url,
+class BookingSettings(BaseModel):
+    """A meeting type's in-app booking rules as staff edit them: weekly hours per weekday ("0" is Monday) as
+    [["09:00", "17:00"], ...] in the business time zone, dates off (ISO days), buffers, notice and horizon."""
+
+    organizer_id: str | None
+    availability: dict[str, list[list[str]]]
+    dates_off: list[str]
+    join_url: str | None
+    buffer_before_minutes: int
+    buffer_after_minutes: int
+    min_notice_minutes: int
+    horizon_days: int
+
+
+def settings_dto(t: MeetingType) -> BookingSettings:
+    return BookingSettings(
+        organizer_id=str(t.organizer_id) if t.organizer_id else None,
+        availability=t.availability or {},
+        dates_off=list(t.dates_off or []),
+        join_url=t.join_url,
         **{name: getattr(t, name) for name in NUMBERS},
-    }
+    )
 
 
 def staff_choices(s: Session, limit: int = 100) -> list[tuple[str, str]]:

@@ -13,6 +13,7 @@ import time
 from typing import Any
 
 import httpx
+from pydantic import BaseModel
 from sqlmodel import Session, col, select
 
 from app.core.config import Settings, settings
@@ -28,6 +29,30 @@ MAX_PAGES = 5
 # After a failure Calendly is not asked again for this long: a slow service would otherwise hold every visitor for
 # the whole TIMEOUT_S, one after another.
 RETRY_AFTER_FAILURE_S = 30.0
+
+
+class EventHost(BaseModel):
+    name: str | None
+
+
+class EventType(BaseModel):
+    """One bookable meeting type in the spec's shape, from either source."""
+
+    name: str
+    duration: int
+    active: bool
+    profile: EventHost
+    description_plain: str | None
+    scheduling_url: str | None
+    booking_url: str | None
+    uri: str
+
+    @property
+    def slug(self) -> str:
+        """The last path segment of its uri: the booking button's id and the booking link's ?type=/?meeting=."""
+        return self.uri.rstrip("/").rsplit("/", 1)[-1]
+
+
 # Public data only, so a per-worker cache is harmless: at worst each worker asks Calendly once a minute. An expired
 # entry is kept: it is the answer while Calendly is down.
 _cache: dict[str, tuple[float, list[dict[str, Any]]]] = {}
@@ -134,8 +159,8 @@ def _last_known(cached: tuple[float, list[dict[str, Any]]] | None, cause: Except
     raise Unavailable(UNAVAILABLE) from cause
 
 
-def list_active(s: Session, cfg: Settings = settings) -> list[dict[str, Any]]:
+def list_active(s: Session, cfg: Settings = settings) -> list[EventType]:
     """The active meeting types (public): Calendly's with a token configured, else the database's."""
     if cfg.calendly_token and cfg.calendly_token.get_secret_value():
-        return _from_calendly(cfg)
-    return _from_database(s, cfg)
+        return [EventType.model_validate(item) for item in _from_calendly(cfg)]
+    return [EventType.model_validate(item) for item in _from_database(s, cfg)]

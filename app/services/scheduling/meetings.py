@@ -6,6 +6,7 @@ import hashlib
 import hmac
 import time
 import uuid
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 from urllib.parse import urlencode
@@ -14,12 +15,14 @@ from pydantic import BaseModel, Field
 from sqlmodel import Session, col, select
 
 from app.core.errors import Forbidden, Invalid, Unauthorized
+from app.core.permissions import Perm
 from app.core.security import token_digest
 from app.models.base import utcnow
 from app.models.enums import MeetingStatus, Role
 from app.models.meeting import Meeting, MeetingType
 from app.models.user import User
 from app.services.platform import access, audit, client_cancellations
+from app.services.platform.actions import Action
 from app.services.platform.schema import Body, RawText
 from app.services.scheduling import booking_invite
 
@@ -51,6 +54,30 @@ class MeetingRow(MeetingPublic):
     organizer_name: str | None
 
 
+class ClientMeeting(MeetingPublic):
+    """A meeting of the portal's lists, with what the caller may do with it (ADR 0065)."""
+
+    can_cancel: Action  # cancel_meeting would accept it from the caller
+    can_reschedule: Action  # booked through Calendly, scheduled and not started: its reschedule_url moves it
+    can_join: Action  # scheduled, with a join link (a cancelled or unconfirmed meeting's link is not offered)
+
+
+class StaffMeeting(MeetingRow):
+    """A row of the staff list, with what the calling staff member may do with it (ADR 0065)."""
+
+    can_edit: Action  # scheduled, and the caller writes meetings (update_meeting)
+    can_cancel: Action  # scheduled or unconfirmed and not started, and the caller writes meetings (cancel_meeting)
+    can_complete: Action  # scheduled and started, and the caller writes meetings (complete_meeting)
+
+
+@dataclass(frozen=True)
+class ClientMeetings:
+    """The portal's meetings: upcoming (soonest first) and past (latest first)."""
+
+    upcoming: list[ClientMeeting]
+    past: list[ClientMeeting]
+
+
 class MeetingLists(BaseModel):
     """The portal's meetings: upcoming (soonest first) and past, and both in `data` (the spec's shape)."""
 
@@ -65,7 +92,7 @@ class MeetingCancel(Body):
     reason: RawText = Field(None, description="At most 500 characters are kept.")
 
 
-def meeting_dto(m: Meeting) -> dict[str, object]:
+def _fields(m: Meeting) -> dict[str, Any]:
     event_uuid = (m.calendly_event_id or "").rstrip("/").rsplit("/", 1)[-1]
     return {
         "id": m.id,
@@ -86,7 +113,42 @@ def meeting_dto(m: Meeting) -> dict[str, object]:
     }
 
 
-def list_meetings(s: Session, *, actor: User) -> dict[str, list[dict[str, object]]]:
+def meeting_dto(m: Meeting) -> MeetingPublic:
+    return MeetingPublic(**_fields(m))
+
+
+def may_cancel(actor: User, m: Meeting, now: datetime) -> bool:
+    """What cancel_meeting accepts: the client's own meeting or any for staff who write meetings, scheduled or an
+    unconfirmed hold, not started yet."""
+    mine = m.client_id == actor.id or access.staff_can(actor, Perm.meetings_write)
+    return mine and m.status in (MeetingStatus.scheduled, MeetingStatus.unconfirmed) and m.start_time > now
+
+
+def client_meeting(actor: User, m: Meeting, now: datetime) -> ClientMeeting:
+    scheduled = m.status == MeetingStatus.scheduled
+    return ClientMeeting(
+        **_fields(m),
+        can_cancel=may_cancel(actor, m, now),
+        can_reschedule=scheduled and bool(m.calendly_event_id) and m.start_time > now,
+        can_join=scheduled and bool(m.meeting_url),
+    )
+
+
+def staff_meeting(actor: User, m: Meeting, now: datetime, names: dict[uuid.UUID | None, str]) -> StaffMeeting:
+    """The staff list's row: the meeting, its client's and organizer's names, and the caller's flags."""
+    writes = access.staff_can(actor, Perm.meetings_write)
+    scheduled = m.status == MeetingStatus.scheduled
+    return StaffMeeting(
+        **_fields(m),
+        client_name=names.get(m.client_id),
+        organizer_name=names.get(m.organizer_id),
+        can_edit=writes and scheduled,
+        can_cancel=writes and may_cancel(actor, m, now),
+        can_complete=writes and scheduled and m.start_time <= now,
+    )
+
+
+def list_meetings(s: Session, *, actor: User) -> ClientMeetings:
     """Upcoming (soonest first) and past (latest first) meetings of the client, or all for staff who read them."""
     query = select(Meeting)
     if not access.sees_all(actor, "meeting"):
@@ -97,10 +159,12 @@ def list_meetings(s: Session, *, actor: User) -> dict[str, list[dict[str, object
     live = (MeetingStatus.scheduled, MeetingStatus.unconfirmed)
     upcoming = [m for m in meetings if m.end_time >= now and m.status in live]
     past = [m for m in reversed(meetings) if m not in upcoming]
-    return {"upcoming": [meeting_dto(m) for m in upcoming], "past": [meeting_dto(m) for m in past]}
+    return ClientMeetings(
+        upcoming=[client_meeting(actor, m, now) for m in upcoming], past=[client_meeting(actor, m, now) for m in past]
+    )
 
 
-def cancel_meeting(s: Session, *, actor: User, meeting_id: int, reason: str | None = None) -> dict[str, object]:
+def cancel_meeting(s: Session, *, actor: User, meeting_id: int, reason: str | None = None) -> MeetingPublic:
     """Cancel a scheduled, future meeting of the client's (or any, for staff who manage meetings)."""
     meeting = access.get_visible(s, Meeting, meeting_id, actor, "meeting", label="Meeting")
     if meeting.client_id != actor.id and not access.staff_can(actor, "meetings:write"):

@@ -29,7 +29,7 @@ from app.services.platform.access import require
 from app.services.platform.paging import Listing, Page, View, of_client, one_of
 from app.services.platform.schema import Flag, Form, Input, Moment, RawText, Text, Whole, parse, problem
 from app.services.scheduling import booking_invite, booking_settings
-from app.services.scheduling.meetings import meeting_dto
+from app.services.scheduling.meetings import MeetingPublic, StaffMeeting, meeting_dto, staff_meeting
 
 MEETING_SORTS_DEFAULT = {"upcoming": "soonest", "past": "latest", "all": "latest"}
 _client = aliased(User, name="client")
@@ -65,7 +65,11 @@ MEETING_SEARCH = (
 )
 
 
-MEETINGS = Listing(lambda m: m, MEETING_SORTS, MEETING_SEARCH)
+def _meeting(m: Meeting) -> Meeting:
+    return m
+
+
+MEETINGS = Listing(_meeting, MEETING_SORTS, MEETING_SEARCH)
 
 
 def list_all(
@@ -76,8 +80,9 @@ def list_all(
     status: str = "",
     client_id: str = "",
     **view: Unpack[View],
-) -> Page[dict[str, Any]]:
-    """A page of meetings (meetings:read), searched, filtered by upcoming/past, status and client, and sorted in SQL.
+) -> Page[StaffMeeting]:
+    """A page of meetings (meetings:read), searched, filtered by upcoming/past, status and client, and sorted in SQL,
+    each with its client's and organizer's names and what the caller may do with it (`StaffMeeting`'s flags).
 
     Upcoming meetings come soonest first, past and all latest first, unless `sort` names another of MEETING_SORTS.
     """
@@ -99,11 +104,7 @@ def list_all(
         view["sort"] = MEETING_SORTS_DEFAULT[when]
     found = MEETINGS.page(s, query, **view)
     names = _names(s, {i for m in found.data for i in (m.client_id, m.organizer_id) if i})
-    rows = [
-        {**meeting_dto(m), "client_name": names.get(m.client_id), "organizer_name": names.get(m.organizer_id)}
-        for m in found.data
-    ]
-    return Page(data=rows, total=found.total, page=found.page, page_size=found.page_size)
+    return found.with_data([staff_meeting(actor, m, now, names) for m in found.data])
 
 
 def _names(s: Session, ids: set[uuid.UUID]) -> dict[uuid.UUID | None, str]:
@@ -177,7 +178,7 @@ def _tell_client(s: Session, meeting: Meeting, *, moved: bool) -> None:
     mail.enqueue(s, to=client.email, letter=letter, public=False)
 
 
-def create_meeting(s: Session, *, actor: User, data: MeetingCreate | Mapping[str, Any]) -> dict[str, Any]:
+def create_meeting(s: Session, *, actor: User, data: MeetingCreate | Mapping[str, Any]) -> MeetingPublic:
     """Schedule a meeting with a client, who is told by e-mail (meetings:write)."""
     require(actor, Perm.meetings_write, "schedule meetings")
     meeting = Meeting(organizer_id=actor.id, **_values(s, parse(MeetingCreate, data), None))
@@ -191,7 +192,7 @@ def create_meeting(s: Session, *, actor: User, data: MeetingCreate | Mapping[str
 
 def update_meeting(
     s: Session, *, actor: User, meeting_id: int, data: MeetingUpdate | Mapping[str, Any]
-) -> dict[str, Any]:
+) -> MeetingPublic:
     """Change a scheduled meeting; a new time is e-mailed to the client."""
     require(actor, Perm.meetings_write, "update meetings")
     meeting = get_by_id(s, Meeting, meeting_id)
@@ -221,7 +222,7 @@ def update_meeting(
     return meeting_dto(meeting)
 
 
-def complete_meeting(s: Session, *, actor: User, meeting_id: int) -> dict[str, Any]:
+def complete_meeting(s: Session, *, actor: User, meeting_id: int) -> MeetingPublic:
     """Mark a scheduled meeting that has started as completed."""
     require(actor, Perm.meetings_write, "update meetings")
     meeting = get_by_id(s, Meeting, meeting_id)
@@ -279,8 +280,21 @@ def cancel_unconfirmed(s: Session, *, actor: User, meeting_ids: list[int]) -> in
 _TYPE_FIELDS = {"id", "slug", "name", "duration_minutes", "host_name", "description", "scheduling_url", "is_active"}
 
 
-def meeting_type_dto(t: MeetingType) -> dict[str, Any]:
-    return {**t.model_dump(include=_TYPE_FIELDS), **booking_settings.settings_dto(t)}
+class MeetingTypeRow(booking_settings.BookingSettings):
+    """A meeting type as staff list and edit it: what the booking view shows and its booking rules."""
+
+    id: int
+    slug: str
+    name: str
+    duration_minutes: int
+    host_name: str | None
+    description: str | None
+    scheduling_url: str | None
+    is_active: bool
+
+
+def meeting_type_dto(t: MeetingType) -> MeetingTypeRow:
+    return MeetingTypeRow(**t.model_dump(include=_TYPE_FIELDS), **booking_settings.settings_dto(t).model_dump())
 
 
 TYPE_SORTS = {
@@ -298,7 +312,7 @@ def list_types(
     actor: User,
     active: bool | None = None,
     **view: Unpack[View],
-) -> Page[dict[str, Any]]:
+) -> Page[MeetingTypeRow]:
     """A page of meeting types in booking-view order (meetings:read), searched by name or host; `active` filters."""
     require(actor, Perm.meetings_read, "view meetings")
     query = select(MeetingType)
@@ -339,7 +353,7 @@ class MeetingTypeCreate(MeetingTypeSave):
 
 def save_type(
     s: Session, *, actor: User, data: MeetingTypeSave | Mapping[str, Any], type_id: int | None = None
-) -> dict[str, Any]:
+) -> MeetingTypeRow:
     """Create or change a meeting type (meetings:write)."""
     require(actor, Perm.meetings_write, "manage meetings")
     # None creates; any other id must name a row (0 used to create a nameless type, skipping the name check).

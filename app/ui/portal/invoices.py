@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
 
 import reflex as rx
 from reflex.vars.object import ObjectVar
@@ -12,6 +11,7 @@ from sqlmodel import Session
 from app.core.errors import DomainError, Unauthorized
 from app.models.user import User
 from app.services.billing import invoices
+from app.services.billing.invoices import ClientInvoice
 from app.ui.format import long_date, usd
 from app.ui.portal import components as ui
 from app.ui.portal.state import Badge, ListTab, PortalState, error_message
@@ -27,17 +27,19 @@ class InvoiceView(Row):
     due: str = ""
     total: str = ""
     status: Badge = dataclasses.field(default_factory=Badge)
+    can_download: bool = False
 
 
-def invoice_view(inv: dict[str, Any]) -> InvoiceView:
+def invoice_view(inv: ClientInvoice) -> InvoiceView:
     return InvoiceView(
-        id=int(inv["id"]),
-        number=str(inv.get("invoice_number") or ""),
-        description=str(inv.get("description") or ""),
-        created_at=str(inv.get("created_at") or ""),
-        due=long_date(inv.get("due_date")),
-        total=usd(inv.get("total_amount")),
-        status=Badge.of(inv.get("status")),
+        id=inv.id,
+        number=inv.invoice_number,
+        description=inv.description or "",
+        created_at=inv.created_at,
+        due=long_date(inv.due_date),
+        total=usd(inv.total_amount),
+        status=Badge.of(inv.status),
+        can_download=inv.can_download,
     )
 
 
@@ -88,12 +90,15 @@ def _invoice_card(inv: ObjectVar[InvoiceView]) -> rx.Component:
             ui.fact("Created", ui.local_date(inv.created_at)),
             rx.cond(inv.due != "", ui.fact("Due", inv.due)),
             ui.fact("Total", inv.total, "text-lg font-semibold text-slate-900"),
-            ui.action_button(
-                "download",
-                "Download",
-                InvoicesState.download(inv.id),
-                ui.BUTTON_SECONDARY + " sm:ml-auto",
-                aria_label=f"Download invoice {inv.number}",
+            rx.cond(
+                inv.can_download,
+                ui.action_button(
+                    "download",
+                    "Download",
+                    InvoicesState.download(inv.id),
+                    ui.BUTTON_SECONDARY + " sm:ml-auto",
+                    aria_label=f"Download invoice {inv.number}",
+                ),
             ),
             class_name="flex flex-wrap items-end gap-x-8 gap-y-3",
         ),

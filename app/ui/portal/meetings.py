@@ -12,7 +12,8 @@ from reflex.vars.object import ObjectVar
 from app.core.errors import DomainError, Unauthorized
 from app.models.user import UserPublic
 from app.services.scheduling import meetings
-from app.services.scheduling.meeting_types import list_active
+from app.services.scheduling.meeting_types import EventType, list_active
+from app.services.scheduling.meetings import ClientMeeting, ClientMeetings
 from app.ui import routes
 from app.ui.portal import components as ui
 from app.ui.portal.cancelling import CancelConfirm, cancel_dialog
@@ -54,36 +55,32 @@ class MeetingTypeView(TypeView):
     url: str = ""
 
 
-def meeting_view(m: dict[str, Any]) -> MeetingView:
-    status = str(m.get("status") or "")
-    scheduled = status == "scheduled"
+def meeting_view(m: ClientMeeting) -> MeetingView:
     return MeetingView(
-        id=int(m["id"]),
-        title=str(m.get("title") or ""),
-        scheduled_at=str(m.get("scheduled_at") or ""),
-        duration=int(m.get("duration_minutes") or 0),
-        meeting_type=str(m.get("meeting_type") or ""),
-        status=Badge.of(status),
-        join_url=str(m.get("join_url") or "") if scheduled else "",
-        reschedule_url=str(m.get("reschedule_url") or "") if scheduled and m.get("calendly_event_id") else "",
-        can_cancel=scheduled,
+        id=m.id,
+        title=m.title,
+        scheduled_at=m.scheduled_at,
+        duration=m.duration_minutes,
+        meeting_type=m.meeting_type or "",
+        status=Badge.of(m.status),
+        join_url=(m.join_url or "") if m.can_join else "",
+        reschedule_url=(m.reschedule_url or "") if m.can_reschedule else "",
+        can_cancel=m.can_cancel,
     )
 
 
-def meeting_type_view(t: dict[str, Any], client_id: uuid.UUID) -> MeetingTypeView:
-    uri = str(t.get("uri") or "")
-    slug = uri.rstrip("/").rsplit("/", 1)[-1]
+def meeting_type_view(t: EventType, client_id: uuid.UUID) -> MeetingTypeView:
     if builtin():  # the built-in scheduler books the type on /book-meeting, as the signed-in client
-        url = f"{routes.BOOK_MEETING}?type={slug}"
+        url = f"{routes.BOOK_MEETING}?type={t.slug}"
     else:  # tagged, so the booking lands in this client's portal (the e-mail typed there proves nothing)
-        link = str(t.get("scheduling_url") or t.get("booking_url") or "")
+        link = t.scheduling_url or t.booking_url or ""
         url = meetings.calendly_link(link, client_id) if link else ""
     return MeetingTypeView(
-        slug=slug,
-        name=str(t.get("name") or ""),
-        duration=int(t.get("duration") or 0),
-        host=str((t.get("profile") or {}).get("name") or ""),
-        description=str(t.get("description_plain") or ""),
+        slug=t.slug,
+        name=t.name,
+        duration=t.duration,
+        host=t.profile.name or "",
+        description=t.description_plain or "",
         url=url,
     )
 
@@ -105,9 +102,9 @@ class MeetingsState(CancelConfirm, ListTab, PortalState):
         self._show(lists)
         self.view = "list"  # back from booking on /book-meeting: show the list with the new meeting
 
-    def _show(self, lists: dict[str, list[dict[str, Any]]]) -> None:
-        self.upcoming = [meeting_view(m) for m in lists["upcoming"]]
-        self.past = [meeting_view(m) for m in lists["past"]]
+    def _show(self, lists: ClientMeetings) -> None:
+        self.upcoming = [meeting_view(m) for m in lists.upcoming]
+        self.past = [meeting_view(m) for m in lists.past]
 
     cancel_noun: ClassVar[str] = "meeting"
 

@@ -11,14 +11,13 @@ from reflex.vars.object import ObjectVar
 
 from app.models.user import UserPublic
 from app.services.projects import projects
+from app.services.projects.projects import ClientProject
 from app.ui.format import long_date, usd
 from app.ui.portal import components as ui
 from app.ui.portal.cancelling import CancelConfirm, cancel_dialog
 from app.ui.portal.state import Badge, ListTab, PortalState
 from app.ui.rows import Row
 from app.ui.state.calls import as_actor
-
-FINAL = {"completed", "cancelled"}
 
 
 @dataclasses.dataclass
@@ -53,25 +52,19 @@ def _number(value: Any) -> str:
     return f"{Decimal(str(value or 0)).quantize(Decimal('0.01')).normalize():f}"
 
 
-def project_view(p: dict[str, Any]) -> ProjectView:
-    status = str(p.get("status") or "")
+def project_view(p: ClientProject) -> ProjectView:
     return ProjectView(
-        id=int(p["id"]),
-        name=str(p.get("name") or ""),
-        status=Badge.of(status),
-        progress=max(0, min(100, int(p.get("progress_percentage") or 0))),
-        deadline=long_date(p.get("deadline")),
-        budget=usd(p.get("budget")),
-        hours=hours_text(p.get("actual_hours"), p.get("estimated_hours")),
-        description=str(p.get("description") or ""),
-        can_cancel=status not in FINAL,
+        id=p.id,
+        name=p.name,
+        status=Badge.of(p.status),
+        progress=max(0, min(100, p.progress_percentage)),
+        deadline=long_date(p.deadline),
+        budget=usd(p.budget),
+        hours=hours_text(p.actual_hours, p.estimated_hours),
+        description=p.description or "",
+        can_cancel=p.can_cancel,
         milestones=[
-            MilestoneView(
-                title=str(m.get("title") or ""),
-                status=Badge.of(m.get("status")),
-                due=long_date(m.get("due_date")),
-            )
-            for m in p.get("milestones") or []
+            MilestoneView(title=m.title, status=Badge.of(m.status), due=long_date(m.due_date)) for m in p.milestones
         ],
     )
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from typing import Any
 
@@ -12,6 +13,7 @@ from reflex_components_core.react_router import ReactRouterLink
 from app.core.config import settings
 from app.core.errors import DomainError
 from app.services.scheduling import meeting_types
+from app.services.scheduling.meeting_types import EventType
 from app.ui import routes
 from app.ui.components.blocks import badge, band, new_tab_link, page_hero, skeleton_grid
 from app.ui.layouts.site import site_layout
@@ -39,26 +41,36 @@ EXPECTATIONS: list[tuple[str, str]] = [
 ]
 
 
-def _card(t: dict[str, Any]) -> dict[str, Any]:
+@dataclasses.dataclass
+class TypeCard:
+    """What the view shows of one meeting type."""
+
+    id: str = ""  # the booking button's id: the last path segment of the type's uri
+    name: str = ""
+    duration: int = 0
+    host: str = ""
+    description: str = ""
+    url: str = ""  # its scheduling link, else its booking link, else none
+
+
+def _card(t: EventType) -> TypeCard:
     """What the view shows of one meeting type; the link is scheduling_url, else booking_url, else none."""
-    url = t.get("scheduling_url") or t.get("booking_url") or ""
+    url = t.scheduling_url or t.booking_url or ""
     if not url:
-        log.error(
-            "Meeting type %r has no scheduling or booking link; its Book Meeting button is disabled", t.get("name")
-        )
-    return {
-        "id": str(t.get("uri") or "").rstrip("/").rsplit("/", 1)[-1],
-        "name": str(t.get("name") or ""),
-        "duration": int(t.get("duration") or 0),
-        "host": str((t.get("profile") or {}).get("name") or AT_BUILD.name),
-        "description": (t.get("description_plain") or "").strip() or FALLBACK_DESCRIPTION,
-        "url": url,
-    }
+        log.error("Meeting type %r has no scheduling or booking link; its Book Meeting button is disabled", t.name)
+    return TypeCard(
+        id=t.slug,
+        name=t.name,
+        duration=t.duration,
+        host=t.profile.name or AT_BUILD.name,
+        description=(t.description_plain or "").strip() or FALLBACK_DESCRIPTION,
+        url=url,
+    )
 
 
 class BookMeetingState(rx.State):
     status: str = "loading"  # loading, ready, error
-    types: rx.Field[list[dict[str, Any]]] = rx.field(default_factory=list)
+    types: rx.Field[list[TypeCard]] = rx.field(default_factory=list)
     error: str = ""
 
     @rx.event
@@ -78,43 +90,43 @@ def builtin() -> bool:
     return not (settings.calendly_token and settings.calendly_token.get_secret_value())
 
 
-def _book_button(t: ObjectVar[dict[str, Any]]) -> rx.Component:
+def _book_button(t: ObjectVar[TypeCard]) -> rx.Component:
     flow: Any = BookingFlowState  # its handlers are event specs to Reflex, namespaces to mypy
     return rx.el.button(
         rx.icon("calendar-plus", size=16, aria_hidden="true"),
         "Book Meeting",
-        rx.el.span(": ", t["name"], class_name="sr-only"),
+        rx.el.span(": ", t.name, class_name="sr-only"),
         type="button",
-        on_click=flow.choose_type(t["id"].to(str)),
+        on_click=flow.choose_type(t.id),
         disabled=~rx.State.is_hydrated,
         class_name=f"{BUTTON_PRIMARY} h-11 w-full px-5 text-sm",
     )
 
 
-def _type_card(t: ObjectVar[dict[str, Any]]) -> rx.Component:
-    url = t["url"].to(str)
+def _type_card(t: ObjectVar[TypeCard]) -> rx.Component:
+    url = t.url
     return rx.el.article(
         rx.el.div(
-            rx.el.h3(t["name"], class_name="text-lg font-bold text-slate-900"),
+            rx.el.h3(t.name, class_name="text-lg font-bold text-slate-900"),
             badge("1-on-1", tone="blue", icon="user-round"),
             class_name="flex items-start justify-between gap-3",
         ),
         rx.el.ul(
             rx.el.li(
                 rx.icon("clock", size=16, class_name="text-blue-800", aria_hidden="true"),
-                t["duration"],
+                t.duration,
                 " minutes",
                 class_name="flex items-center gap-1.5",
             ),
             rx.el.li(
                 rx.icon("circle-user-round", size=16, class_name="text-blue-800", aria_hidden="true"),
-                t["host"],
+                t.host,
                 class_name="flex items-center gap-1.5",
             ),
             aria_label="Meeting details",
             class_name="mt-3 flex flex-wrap gap-x-5 gap-y-1 text-sm text-slate-700",
         ),
-        rx.el.p(t["description"], class_name="mt-4 line-clamp-3 flex-1 text-sm leading-relaxed text-slate-600"),
+        rx.el.p(t.description, class_name="mt-4 line-clamp-3 flex-1 text-sm leading-relaxed text-slate-600"),
         rx.el.div(
             _book_button(t)
             if builtin()
@@ -123,7 +135,7 @@ def _type_card(t: ObjectVar[dict[str, Any]]) -> rx.Component:
                 new_tab_link(
                     rx.icon("calendar-plus", size=16, aria_hidden="true"),
                     "Book Meeting",
-                    announced=(": ", t["name"]),
+                    announced=(": ", t.name),
                     href=url,
                     class_name=f"{BUTTON_PRIMARY} h-11 w-full px-5 text-sm",
                 ),
@@ -137,7 +149,7 @@ def _type_card(t: ObjectVar[dict[str, Any]]) -> rx.Component:
             ),
             class_name="mt-6",
         ),
-        data_meeting_type=t["id"].to(str),
+        data_meeting_type=t.id,
         class_name="flex flex-col rounded-2xl border border-slate-200 bg-white p-6 shadow-sm",
     )
 

@@ -16,6 +16,7 @@ from app.core.errors import DomainError, Invalid
 from app.models.enums import Role
 from app.services.platform import company
 from app.services.scheduling import booking
+from app.services.scheduling.booking import SlotOut
 from app.ui import routes
 from app.ui.state.calls import as_actor, call
 from app.ui.state.company import AT_BUILD
@@ -60,15 +61,15 @@ def when_label(iso: str, zone_name: str) -> str:
     return local.strftime("%A, %B %-d, %Y at %-I:%M %p") + f" ({zone_name})"
 
 
-def group_days(slots: list[dict[str, str]], zone_name: str) -> list[DayView]:
+def group_days(slots: list[SlotOut], zone_name: str) -> list[DayView]:
     """Slots grouped by the visitor's local date, in order."""
     tz = _zone(zone_name)
     days: dict[str, DayView] = {}
     for slot in slots:
-        local = datetime.fromisoformat(slot["start"].replace("Z", "+00:00")).astimezone(tz)
+        local = datetime.fromisoformat(slot.start.replace("Z", "+00:00")).astimezone(tz)
         key = local.date().isoformat()
         day = days.setdefault(key, DayView(key, local.strftime("%A"), local.strftime("%b %-d")))
-        day.slots.append(SlotView(slot["start"], local.strftime("%-I:%M %p")))
+        day.slots.append(SlotView(slot.start, local.strftime("%-I:%M %p")))
     return list(days.values())
 
 
@@ -100,6 +101,10 @@ class BookingFlowState(SessionState):
     manage_url: str = ""
     status: str = ""  # the booking's: unconfirmed (booked signed out, until confirmed) or scheduled
     held_until: str = ""  # an unconfirmed booking's hold, "9:30 AM" in the visitor's zone
+    # What the manage link's booker may do, as the service decided (ManagedBooking).
+    can_reschedule: bool = False
+    can_cancel: bool = False
+    can_add_to_calendar: bool = False
     email_to: str = ""  # where the confirmation link went
     confirm_cancel: bool = False
     _confirm_token: str = ""
@@ -217,11 +222,12 @@ class BookingFlowState(SessionState):
             log.exception("Booking failed")
             self.message = FAILED
         else:
-            self._manage_token = done["manageUrl"].split("token=", 1)[1]
-            self.join_url, self.manage_url = done["joinUrl"] or "", done["manageUrl"]
-            self.chosen_label = when_label(done["start"], self.zone_name)
-            self.status, self.email_to = done["status"], done["email"] or ""
-            self.held_until = time_label(done["holdExpiresAt"], self.zone_name) if done["holdExpiresAt"] else ""
+            self.manage_url = done.manageUrl or ""
+            self._manage_token = self.manage_url.split("token=", 1)[1]
+            self.join_url = done.joinUrl or ""
+            self.chosen_label = when_label(done.start, self.zone_name)
+            self.status, self.email_to = done.status, done.email or ""
+            self.held_until = time_label(done.holdExpiresAt, self.zone_name) if done.holdExpiresAt else ""
             self.step = "done"
         finally:
             self.busy = False
@@ -252,12 +258,14 @@ class BookingFlowState(SessionState):
         except DomainError as exc:
             self.step, self.message = "invalid", exc.message
             return
-        self.type_slug, self.type_name = found["type"] or "", found["typeName"] or "Meeting"
-        self.chosen_start = found["start"]
-        self.chosen_label = when_label(found["start"], self.zone_name)
-        self.duration = int((_parse(found["end"]) - _parse(found["start"])).total_seconds() // 60)
-        self.join_url, self.status = found["joinUrl"] or "", found["status"]
-        self.held_until = time_label(found["holdExpiresAt"], self.zone_name) if found["holdExpiresAt"] else ""
+        self.type_slug, self.type_name = found.type or "", found.typeName or "Meeting"
+        self.chosen_start = found.start
+        self.chosen_label = when_label(found.start, self.zone_name)
+        self.duration = int((_parse(found.end) - _parse(found.start)).total_seconds() // 60)
+        self.join_url, self.status = found.joinUrl or "", found.status
+        self.held_until = time_label(found.holdExpiresAt, self.zone_name) if found.holdExpiresAt else ""
+        self.can_reschedule, self.can_cancel = found.can_reschedule, found.can_cancel
+        self.can_add_to_calendar = found.can_add_to_calendar
         self.step = "view"
 
     @rx.event
@@ -289,8 +297,7 @@ class BookingFlowState(SessionState):
             yield BookingFlowState.load_slots
             return
         self.busy = False
-        new_url = done["manageUrl"]
-        self._manage_token = new_url.split("token=", 1)[1]
+        self._manage_token = (done.manageUrl or "").split("token=", 1)[1]
         self.message = self._carried = "Your meeting has a new time. We've e-mailed the updated invitation."
         await self._show_booking()
         yield rx.redirect(routes.BOOK_MEETING_MANAGE + "?token=" + self._manage_token, replace=True)
@@ -331,9 +338,9 @@ class BookingFlowState(SessionState):
         except DomainError as exc:
             self.step, self.message = "invalid", exc.message
         else:
-            self.type_name, self.chosen_start = found["typeName"] or "Meeting", found["start"]
-            self.chosen_label = when_label(found["start"], self.zone_name)
-            self.email_to = found["email"] or ""
+            self.type_name, self.chosen_start = found.typeName or "Meeting", found.start
+            self.chosen_label = when_label(found.start, self.zone_name)
+            self.email_to = found.email or ""
             self.step = "confirm"
 
     @rx.event
@@ -356,7 +363,7 @@ class BookingFlowState(SessionState):
             self.busy = False
             return
         self.busy, self._confirm_token = False, ""
-        self._manage_token = done["manageUrl"].split("token=", 1)[1]
+        self._manage_token = (done.manageUrl or "").split("token=", 1)[1]
         self.message = self._carried = "Your booking is confirmed. We've e-mailed you the invitation."
         yield rx.redirect(routes.BOOK_MEETING_MANAGE + "?token=" + self._manage_token, replace=True)
 

@@ -325,27 +325,30 @@ def manage_view() -> rx.Component:
             ),
             _join(),
         ),
+        # Each button by its flag: the service decided what the booker may do with this booking.
         rx.el.div(
+            rx.cond(S.can_add_to_calendar, _add_to_calendar(), rx.fragment()),
             rx.cond(
-                S.status == "unconfirmed",
-                rx.fragment(),
-                rx.fragment(
-                    _add_to_calendar(),
-                    rx.el.button(
-                        rx.icon("calendar-clock", size=16, aria_hidden="true"),
-                        "Reschedule",
-                        type="button",
-                        on_click=S.start_reschedule,
-                        class_name=f"{BUTTON_PRIMARY} h-11 px-5 text-sm",
-                    ),
+                S.can_reschedule,
+                rx.el.button(
+                    rx.icon("calendar-clock", size=16, aria_hidden="true"),
+                    "Reschedule",
+                    type="button",
+                    on_click=S.start_reschedule,
+                    class_name=f"{BUTTON_PRIMARY} h-11 px-5 text-sm",
                 ),
+                rx.fragment(),
             ),
-            rx.el.button(
-                rx.icon("x", size=16, aria_hidden="true"),
-                "Cancel booking",
-                type="button",
-                on_click=S.ask_cancel(True),
-                class_name=f"{_DANGER} h-11 px-5 text-sm",
+            rx.cond(
+                S.can_cancel,
+                rx.el.button(
+                    rx.icon("x", size=16, aria_hidden="true"),
+                    "Cancel booking",
+                    type="button",
+                    on_click=S.ask_cancel(True),
+                    class_name=f"{_DANGER} h-11 px-5 text-sm",
+                ),
+                rx.fragment(),
             ),
             class_name="flex flex-wrap gap-3",
         ),

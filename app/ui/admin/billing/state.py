@@ -19,6 +19,7 @@ from app.core.errors import DomainError
 from app.core.permissions import Perm
 from app.models.user import UserPublic
 from app.services.billing import billing
+from app.services.billing.invoices import StaffInvoice
 from app.ui.admin.common import day_text, dollars, form_text, row_id, row_index, without_row
 from app.ui.admin.dialogs import DeleteConfirm
 from app.ui.admin.paged import PagedList, SectionListing, export_url
@@ -57,6 +58,11 @@ class InvoiceRow(Row):
     due_date: str = ""
     paid_date: str = ""
     pdf: str = ""
+    # What the signed-in staff member may do with it, as the service decided (StaffInvoice).
+    can_issue: bool = False
+    can_record_payment: bool = False
+    can_delete: bool = False
+    can_download: bool = False
 
 
 @dataclasses.dataclass
@@ -69,18 +75,22 @@ class InvoicePreview:
     note: str = ""
 
 
-def invoice_row(i: dict[str, Any]) -> InvoiceRow:
+def invoice_row(i: StaffInvoice) -> InvoiceRow:
     return InvoiceRow(
-        id=int(i["id"]),
-        number=str(i.get("invoice_number") or ""),
-        client=str(i.get("client_name") or "—"),
-        status=Choice.of(i.get("status"), STATUS_LABELS),
-        description=str(i.get("description") or ""),
-        total=dollars(i.get("total_amount")),
-        issue_date=day_text(i.get("issue_date")) or "—",
-        due_date=day_text(i.get("due_date")) or "—",
-        paid_date=day_text(i.get("paid_date")),
-        pdf=f"/api/protected/invoices/{i['id']}/download",
+        id=i.id,
+        number=i.invoice_number,
+        client=i.client_name or "—",
+        status=Choice.of(i.status, STATUS_LABELS),
+        description=i.description or "",
+        total=dollars(i.total_amount),
+        issue_date=day_text(i.issue_date) or "—",
+        due_date=day_text(i.due_date) or "—",
+        paid_date=day_text(i.paid_date),
+        pdf=f"/api/protected/invoices/{i.id}/download",
+        can_issue=i.can_issue,
+        can_record_payment=i.can_record_payment,
+        can_delete=i.can_delete,
+        can_download=i.can_download,
     )
 
 
@@ -173,7 +183,7 @@ class BillingState(DeleteConfirm, ClientPicker, PagedList[InvoiceRow], AdminStat
             if not isinstance(exc, DomainError):
                 log.exception("loading the client's projects failed")
             rows = []
-        self.project_options = [Choice(p["id"], p["name"]) for p in rows]
+        self.project_options = [Choice(p.id, p.name) for p in rows]
 
     @rx.var
     def inv_client(self) -> str:
@@ -236,9 +246,7 @@ class BillingState(DeleteConfirm, ClientPicker, PagedList[InvoiceRow], AdminStat
         if not ok or dto is None:
             return
         self.close_dialogs()
-        await self._notify(
-            "success", "Invoice created successfully", f"{dto['invoice_number']} is a draft until issued."
-        )
+        await self._notify("success", "Invoice created successfully", f"{dto.invoice_number} is a draft until issued.")
         self.page = 1  # the new draft heads the default order
         await self._reload()
 

@@ -20,9 +20,10 @@ S = BillingState
 
 
 def _actions(r: ObjectVar[InvoiceRow]) -> rx.Component:
+    # Each button by the row's flag: the service decided what this staff member may do with this invoice.
     return rx.el.div(
         rx.cond(
-            r.status.value != "draft",
+            r.can_download,
             rx.el.a(
                 rx.icon("file-down", size=16),
                 href=r.pdf,
@@ -34,32 +35,28 @@ def _actions(r: ObjectVar[InvoiceRow]) -> rx.Component:
             rx.fragment(),
         ),
         rx.cond(
-            S.can_write,
-            rx.fragment(
-                rx.cond(
-                    r.status.value == "draft",
-                    rx.fragment(
-                        rx.el.button(
-                            "Issue",
-                            on_click=S.issue(r.id),
-                            disabled=S.saving,
-                            class_name=f"{BTN_SECONDARY} !px-2.5 !py-1",
-                            data_testid="invoice-issue",
-                        ),
-                        icon_button("trash-2", "Delete draft", f"Delete {r.number}", S.ask_delete(r.id, r.number)),
-                    ),
-                    rx.fragment(),
-                ),
-                rx.cond(
-                    r.status.value == "pending",
-                    rx.el.button(
-                        "Record payment",
-                        on_click=S.open_pay(r.id, r.number),
-                        class_name=f"{BTN_SECONDARY} !px-2.5 !py-1",
-                        data_testid="invoice-pay",
-                    ),
-                    rx.fragment(),
-                ),
+            r.can_issue,
+            rx.el.button(
+                "Issue",
+                on_click=S.issue(r.id),
+                disabled=S.saving,
+                class_name=f"{BTN_SECONDARY} !px-2.5 !py-1",
+                data_testid="invoice-issue",
+            ),
+            rx.fragment(),
+        ),
+        rx.cond(
+            r.can_delete,
+            icon_button("trash-2", "Delete draft", f"Delete {r.number}", S.ask_delete(r.id, r.number)),
+            rx.fragment(),
+        ),
+        rx.cond(
+            r.can_record_payment,
+            rx.el.button(
+                "Record payment",
+                on_click=S.open_pay(r.id, r.number),
+                class_name=f"{BTN_SECONDARY} !px-2.5 !py-1",
+                data_testid="invoice-pay",
             ),
             rx.fragment(),
         ),

@@ -13,7 +13,7 @@ from app.core.permissions import Perm
 from app.services.platform import company
 from app.services.platform.schema import parse
 from app.services.scheduling import booking_settings, meetings_admin
-from app.services.scheduling.meetings_admin import MeetingTypeCreate, MeetingTypeSave
+from app.services.scheduling.meetings_admin import MeetingTypeCreate, MeetingTypeRow, MeetingTypeSave
 from app.ui.admin.common import form_text
 from app.ui.admin.dialogs import FormDialog
 from app.ui.admin.paged import PagedList, SectionListing
@@ -51,27 +51,27 @@ class TypeRow(Row):
 WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 
 
-def type_row(t: dict[str, Any]) -> TypeRow:
-    hours: dict[str, list[list[str]]] = t.get("availability") or {}
+def type_row(t: MeetingTypeRow) -> TypeRow:
+    hours = t.availability
     first = next((w[0] for w in hours.values() if w), ["09:00", "17:00"])
     return TypeRow(
-        id=int(t["id"]),
-        name=str(t["name"]),
-        duration=int(t.get("duration_minutes") or 30),
-        host_name=t.get("host_name") or "",
-        description=t.get("description") or "",
-        scheduling_url=t.get("scheduling_url") or "",
-        active=bool(t.get("is_active")),
-        organizer_id=t.get("organizer_id") or "",
+        id=t.id,
+        name=t.name,
+        duration=t.duration_minutes or 30,
+        host_name=t.host_name or "",
+        description=t.description or "",
+        scheduling_url=t.scheduling_url or "",
+        active=t.is_active,
+        organizer_id=t.organizer_id or "",
         days=[bool(hours.get(str(d))) for d in range(7)],
         opens=first[0],
         closes=first[1],
-        buffer_before=int(t.get("buffer_before_minutes") or 0),
-        buffer_after=int(t.get("buffer_after_minutes") or 0),
-        notice_minutes=int(t.get("min_notice_minutes") or 0),
-        horizon_days=int(t.get("horizon_days") or 30),
-        dates_off="\n".join(t.get("dates_off") or []),
-        join_url=t.get("join_url") or "",
+        buffer_before=t.buffer_before_minutes,
+        buffer_after=t.buffer_after_minutes,
+        notice_minutes=t.min_notice_minutes,
+        horizon_days=t.horizon_days or 30,
+        dates_off="\n".join(t.dates_off),
+        join_url=t.join_url or "",
     )
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any, ClassVar
 
 import reflex as rx
@@ -15,6 +15,7 @@ from app.models.user import UserPublic
 from app.services.platform.paging import PAGE_SIZE_MAX, Page
 from app.services.platform.schema import parse
 from app.services.scheduling import meetings, meetings_admin
+from app.services.scheduling.meetings import StaffMeeting
 from app.services.scheduling.meetings_admin import MeetingCreate, MeetingUpdate
 from app.ui.admin.common import form_text, row_id
 from app.ui.admin.dialogs import FormDialog
@@ -60,34 +61,39 @@ class MeetingRow(Row):
     description: str = ""
     status: Choice = dataclasses.field(default_factory=Choice)
     cancel_reason: str = ""
-    started: bool = False  # a scheduled meeting that has started can be completed, not cancelled
+    # What the signed-in staff member may do with it, as the service decided (StaffMeeting).
+    can_edit: bool = False
+    can_cancel: bool = False
+    can_complete: bool = False
 
 
 def _when_text(t: datetime) -> str:
     return f"{t:%a} {t:%b} {t.day}, {t.year} · {t:%H:%M} UTC"
 
 
-def meeting_row(m: dict[str, Any]) -> MeetingRow:
-    """A service DTO as a table row."""
+def meeting_row(m: StaffMeeting) -> MeetingRow:
+    """A service row as a table row."""
     try:
-        start: datetime | None = datetime.fromisoformat(str(m["scheduled_at"]))
-    except (TypeError, ValueError):
+        start: datetime | None = datetime.fromisoformat(m.scheduled_at)
+    except ValueError:
         start = None
     return MeetingRow(
-        id=int(m["id"]),
-        title=str(m["title"]),
-        client=m.get("client_name") or "—",
-        client_id=str(m.get("client_id") or ""),
-        when=_when_text(start) if start else str(m.get("scheduled_at") or ""),
+        id=m.id,
+        title=m.title,
+        client=m.client_name or "—",
+        client_id=m.client_id or "",
+        when=_when_text(start) if start else m.scheduled_at,
         date=f"{start:%Y-%m-%d}" if start else "",
         time=f"{start:%H:%M}" if start else "",
-        duration=int(m.get("duration_minutes") or 30),
-        meeting_type=m.get("meeting_type") or "",
-        join_url=m.get("join_url") or "",
-        description=m.get("description") or "",
-        status=Choice.of(m["status"]),
-        cancel_reason=m.get("cancel_reason") or "",
-        started=start is not None and start <= datetime.now(start.tzinfo or UTC),
+        duration=m.duration_minutes or 30,
+        meeting_type=m.meeting_type or "",
+        join_url=m.join_url or "",
+        description=m.description or "",
+        status=Choice.of(m.status),
+        cancel_reason=m.cancel_reason or "",
+        can_edit=m.can_edit,
+        can_cancel=m.can_cancel,
+        can_complete=m.can_complete,
     )
 
 
@@ -179,7 +185,7 @@ class MeetingsState(FormDialog, ClientPicker, PagedList[MeetingRow], AdminState)
         except Exception:
             log.exception("meeting type suggestions failed")  # the field still takes any text
             return
-        self.type_names = [t["name"] for t in found.data]
+        self.type_names = [t.name for t in found.data]
 
     def _write_guard(self) -> tuple[str, str]:
         return Perm.meetings_write, FEATURE

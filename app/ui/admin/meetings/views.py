@@ -19,21 +19,20 @@ STATUS_COLORS = {"unconfirmed": "yellow", "scheduled": "blue", "completed": "gre
 
 
 def _actions(m: ObjectVar[MeetingRow]) -> rx.Component:
-    # An unconfirmed booking (booked signed out, waiting for the booker) can only be cancelled.
-    held = m.status.value == "unconfirmed"
-    cancel = icon_button("calendar-x", "Cancel meeting", f"Cancel {m.title}", S.ask_cancel(m.id))
-    return rx.cond(
-        S.can_write & ((m.status.value == "scheduled") | held),
-        rx.el.div(
-            rx.cond(held, rx.fragment(), icon_button("pencil", "Edit", f"Edit {m.title}", S.open_edit(m.id))),
-            rx.cond(
-                m.started & ~held,
-                icon_button("circle-check", "Mark completed", f"Mark {m.title} completed", S.complete(m.id)),
-                cancel,
-            ),
-            class_name="flex justify-end gap-1",
+    # Each button by the row's flag: the service decided what this staff member may do with this meeting.
+    return rx.el.div(
+        rx.cond(m.can_edit, icon_button("pencil", "Edit", f"Edit {m.title}", S.open_edit(m.id)), rx.fragment()),
+        rx.cond(
+            m.can_complete,
+            icon_button("circle-check", "Mark completed", f"Mark {m.title} completed", S.complete(m.id)),
+            rx.fragment(),
         ),
-        rx.fragment(),
+        rx.cond(
+            m.can_cancel,
+            icon_button("calendar-x", "Cancel meeting", f"Cancel {m.title}", S.ask_cancel(m.id)),
+            rx.fragment(),
+        ),
+        class_name="flex justify-end gap-1",
     )
 
 

@@ -13,6 +13,8 @@ from sqlmodel import Session
 from app.models.user import User, UserPublic
 from app.services.platform.paging import SEARCH_MAX
 from app.services.projects import organizations, projects
+from app.services.projects.projects import MilestonePublic, ProjectPublic
+from app.services.projects.projects import ProjectRow as ProjectListed
 from app.services.scheduling import booking_settings
 from app.ui.admin.cards import CardList, card_listing
 from app.ui.admin.common import day_text, dollars, form_text, row_id, row_index, without_row
@@ -59,34 +61,35 @@ class ProjectRow(Row):
     milestones: list[MilestoneRow] = dataclasses.field(default_factory=list)
 
 
-def _milestone(m: dict[str, Any]) -> MilestoneRow:
-    return MilestoneRow(key=uuid.uuid4().hex, title=m["title"], due_date=m.get("due_date") or "", status=m["status"])
+def _milestone(m: MilestonePublic) -> MilestoneRow:
+    return MilestoneRow(key=uuid.uuid4().hex, title=m.title, due_date=m.due_date or "", status=m.status)
 
 
-def project_row(p: dict[str, Any]) -> ProjectRow:
-    progress = int(p.get("progress_percentage") or 0)
-    milestones = [_milestone(m) for m in p.get("milestones") or []]
+def project_row(p: ProjectListed) -> ProjectRow:
+    """A row of the service's list as its card and the edit form show it."""
+    progress = p.progress_percentage
+    milestones = [_milestone(m) for m in p.milestones]
     return ProjectRow(
-        id=int(p["id"]),
-        name=p["name"],
-        description=p.get("description") or "",
-        status=Choice.of(p["status"]),
-        project_type=Choice.of(p["project_type"]),
-        client_id=p["client_id"],
-        client=p.get("client_name") or "",
-        organization_id=str(p.get("organization_id") or ""),
-        manager_id=p.get("manager_id") or "",
-        manager=p.get("manager_name") or "",
-        budget=p.get("budget") or "",
-        budget_text=dollars(p.get("budget")),
+        id=p.id,
+        name=p.name,
+        description=p.description or "",
+        status=Choice.of(p.status),
+        project_type=Choice.of(p.project_type),
+        client_id=p.client_id,
+        client=p.client_name or "",
+        organization_id=str(p.organization_id or ""),
+        manager_id=p.manager_id or "",
+        manager=p.manager_name or "",
+        budget=p.budget or "",
+        budget_text=dollars(p.budget),
         progress=progress,
         progress_width=f"{progress}%",
-        start_date=p.get("start_date") or "",
-        start_text=day_text(p.get("start_date")),
-        end_date=p.get("end_date") or "",
-        deadline=p.get("deadline") or "",
-        estimated_hours=str(p["estimated_hours"]) if p.get("estimated_hours") is not None else "",
-        actual_hours=str(p.get("actual_hours") or 0),
+        start_date=p.start_date or "",
+        start_text=day_text(p.start_date),
+        end_date=p.end_date or "",
+        deadline=p.deadline or "",
+        estimated_hours=str(p.estimated_hours) if p.estimated_hours is not None else "",
+        actual_hours=str(p.actual_hours or 0),
         milestone_count=len(milestones),
         milestones=milestones,
     )
@@ -125,7 +128,7 @@ class ProjectListState(ProjectTimeMixin, ClientPicker, CardList[ProjectRow], Adm
         except Exception:
             self.org_choices, self.org_total = [], 0  # without content:read the project simply has no organization
             return
-        self.org_choices = [Choice(c["id"], c["name"]) for c in result.data]
+        self.org_choices = [Choice(c.id, c.name) for c in result.data]
         self.org_total = result.total
 
     def _new_row(self) -> ProjectRow:
@@ -192,7 +195,7 @@ class ProjectListState(ProjectTimeMixin, ClientPicker, CardList[ProjectRow], Adm
         ]
         return data
 
-    def _write(self, s: Session, actor: User, edit_id: int, data: dict[str, Any]) -> Any:
+    def _write(self, s: Session, actor: User, edit_id: int, data: dict[str, Any]) -> ProjectPublic:
         data = dict(data)
         milestones = data.pop("milestones")
         if edit_id:
@@ -200,5 +203,5 @@ class ProjectListState(ProjectTimeMixin, ClientPicker, CardList[ProjectRow], Adm
         else:
             dto = projects.create_project(s, actor=actor, data=data)
         if edit_id or milestones:
-            dto = projects.set_milestones(s, actor=actor, project_id=int(dto["id"]), milestones=milestones)
+            dto = projects.set_milestones(s, actor=actor, project_id=dto.id, milestones=milestones)
         return dto

@@ -14,6 +14,7 @@ from app.services.crm import contact
 from app.services.crm.contact import ContactCreate
 from app.services.platform.schema import parse
 from app.services.scheduling import meeting_types
+from app.services.scheduling.meeting_types import EventType
 from app.ui.components.blocks import required_note, send_button
 from app.ui.state.notice import notify
 from app.ui.styles import FOCUS_RING
@@ -47,13 +48,10 @@ def _submit(form: dict[str, Any], ip: str | None) -> None:
         contact.submit_inquiry(s, data=data, ip=ip)
 
 
-def _meeting_request(slug: str) -> dict[str, Any] | None:
+def _meeting_request(slug: str) -> EventType | None:
     """The active meeting type a booking link named (/contact?meeting=<slug>), if any."""
     with session_scope() as s:
-        for t in meeting_types.list_active(s):
-            if str(t.get("uri", "")).rstrip("/").rsplit("/", 1)[-1] == slug:
-                return t
-    return None
+        return next((t for t in meeting_types.list_active(s) if t.slug == slug), None)
 
 
 class ContactFormState(rx.State):
@@ -86,8 +84,8 @@ class ContactFormState(rx.State):
             except DomainError:
                 found = None
             if found:
-                meeting = str(found["name"])
-                prefill = f"I'd like to book a {meeting} ({found['duration']} minutes). Times that suit me: "
+                meeting = found.name
+                prefill = f"I'd like to book a {meeting} ({found.duration} minutes). Times that suit me: "
         if (meeting, prefill) != (self.meeting, self.prefill):
             self.meeting, self.prefill = meeting, prefill
             self.form_key += 1
