@@ -479,7 +479,7 @@ def sweep(engine: Engine) -> Iterator[tuple[Connection, World]]:
     w |= f.one_of_each(s, "Sweep")
     w["site_rows"] = {}
     for kind, values in SITE.items():
-        w["site_rows"][kind] = site_admin.create_item(s, actor=admin, kind=kind, data=dict(values))["id"]
+        w["site_rows"][kind] = site_admin.create_item(s, actor=admin, kind=kind, data=dict(values)).id
     # Each kind's unique id is taken now, so a case's create must pick its own.
     w["tokens"] = {
         "client": sessions.start(s, client).access_token,

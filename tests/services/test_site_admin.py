@@ -33,15 +33,15 @@ SERVICE = {
 
 def test_a_created_service_shows_on_the_public_page_with_its_features_cleaned(session: Session, editor) -> None:
     made = site_admin.create_item(session, actor=editor, kind="services", data=SERVICE)
-    assert made["features"] == ["ETL pipelines", "Data warehouses", "Streaming"]
-    assert made["is_active"] is True and made["popular"] is True and made["sort_order"] == 7
+    assert made.features == ["ETL pipelines", "Data warehouses", "Streaming"]
+    assert made.is_active is True and made.popular is True and made.sort_order == 7
     card = next(c for c in site_content.services(session) if c.slug == "data-engineering")
     assert card.title == "Data Engineering" and card.icon == "database"
 
-    site_admin.update_item(session, actor=editor, kind="services", item_id=made["id"], data={"is_active": False})
+    site_admin.update_item(session, actor=editor, kind="services", item_id=made.id, data={"is_active": False})
     assert all(c.slug != "data-engineering" for c in site_content.services(session))
     row = site_admin.list_items(session, actor=editor, kind="services")
-    assert any(r["slug"] == "data-engineering" and r["title"] == "Data Engineering" for r in row)  # partial update
+    assert any(r.slug == "data-engineering" and r.title == "Data Engineering" for r in row)  # partial update
 
 
 def test_bad_input_names_each_field_and_changes_nothing(session: Session, editor) -> None:
@@ -84,7 +84,7 @@ def test_testimonial_rules(session: Session, editor) -> None:
         data={"name": "Ann Lee", "text": "Great work", "rating": 4, "date": "2026-03-01", "featured": True,
               "role": "CTO", "company": "Acme"},
     )  # fmt: skip
-    assert made["date"] == "2026-03-01" and made["verified"] is True
+    assert made.date == "2026-03-01" and made.verified is True
     featured = site_content.featured_testimonials(session)
     assert any(t.name == "Ann Lee" and t.rating == 4 for t in featured)
 
@@ -107,7 +107,7 @@ def test_job_ids_are_unique_upper_case_and_applications_survive_a_removed_openin
     job = {"title": "QA Engineer", "code": "job-900", "department": "Engineering", "location": "Remote",
            "employment_type": "Contract", "requirements": ["Pytest", "Playwright"]}  # fmt: skip
     made = site_admin.create_item(session, actor=editor, kind="jobs", data=job)
-    assert made["code"] == "JOB-900"
+    assert made.code == "JOB-900"
     opening = careers.get_job(session, "JOB-900")
     assert opening is not None and opening.requirements == ["Pytest", "Playwright"]
     with pytest.raises(Invalid) as caught:
@@ -119,13 +119,13 @@ def test_job_ids_are_unique_upper_case_and_applications_survive_a_removed_openin
         )
 
     application = JobApplication(
-        job_opening_id=made["id"], job_code="JOB-900", first_name="Q", last_name="A", email="qa@example.com",
+        job_opening_id=made.id, job_code="JOB-900", first_name="Q", last_name="A", email="qa@example.com",
         phone="+1 555 0100", resume_path="r", resume_filename="cv.pdf", resume_content_type="application/pdf",
     )  # fmt: skip
     session.add(application)
     session.commit()
-    site_admin.delete_item(session, actor=editor, kind="jobs", item_id=made["id"])
-    assert session.get(JobOpening, made["id"]) is None
+    site_admin.delete_item(session, actor=editor, kind="jobs", item_id=made.id)
+    assert session.get(JobOpening, made.id) is None
     session.refresh(application)
     assert application.job_opening_id is None and application.job_code == "JOB-900"
 
@@ -133,7 +133,7 @@ def test_job_ids_are_unique_upper_case_and_applications_survive_a_removed_openin
 def test_empty_required_field_on_update_is_refused(session: Session, editor) -> None:
     made = site_admin.create_item(session, actor=editor, kind="team", data={"name": "Sam", "role": "Dev", "bio": "b"})
     with pytest.raises(Invalid) as caught:
-        site_admin.update_item(session, actor=editor, kind="team", item_id=made["id"], data={"name": " "})
+        site_admin.update_item(session, actor=editor, kind="team", item_id=made.id, data={"name": " "})
     assert caught.value.errors == {"name": "Name is required"}
     with pytest.raises(NotFound):
         site_admin.update_item(session, actor=editor, kind="team", item_id=10**9, data={"name": "X"})
@@ -152,6 +152,6 @@ def test_permissions_and_audit(session: Session, editor) -> None:
         with pytest.raises(Forbidden):
             site_admin.list_items(session, actor=outsider, kind="team")
     made = site_admin.create_item(session, actor=editor, kind="team", data={"name": "Kim", "role": "PM", "bio": "b"})
-    site_admin.delete_item(session, actor=editor, kind="team", item_id=made["id"])
+    site_admin.delete_item(session, actor=editor, kind="team", item_id=made.id)
     actions = session.exec(select(AuditLog.action).where(AuditLog.actor_id == editor.id)).all()
     assert actions == ["site.team.create", "site.team.delete"]

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 from fastapi import APIRouter
 from fastapi.responses import Response
 
@@ -98,7 +96,7 @@ def cancel_meeting(meeting_id: RowId, body: MeetingCancel, user: CurrentUser, s:
 @router.get("/export")
 def export_my_data(user: DownloadUser, s: SessionDep) -> Response:
     """Everything held about the signed-in user, as a JSON download."""
-    document = json.dumps(export.export_client_data(s, actor=user), indent=2)
+    document = export.export_client_data(s, actor=user).document()
     return Response(
         document,
         media_type="application/json",

@@ -163,15 +163,16 @@ def kind_of(key: str) -> Kind:
     return kind
 
 
-def _dto(kind: Kind, row: SQLModel) -> dict[str, Any]:
+def _dto(kind: Kind, row: SQLModel) -> BaseModel:
+    """The row as its kind's public model (`PUBLIC[key]`: the kinds' fields differ, so the class is built per kind)."""
     out: dict[str, Any] = {"id": getattr(row, "id")}  # noqa: B009  (every kind's table has an id; SQLModel does not say so)
     for f in kind.fields:
         value = getattr(row, f.name)
         out[f.name] = value.isoformat() if isinstance(value, date) else list(value) if f.type == "lines" else value
-    return out
+    return PUBLIC[kind.key].model_validate(out)
 
 
-def list_items(s: Session, *, actor: User, kind: str) -> list[dict[str, Any]]:
+def list_items(s: Session, *, actor: User, kind: str) -> list[BaseModel]:
     """Every row of a kind, published or not, in display order (content:read)."""
     require(actor, Perm.content_read, "view site content")
     k = kind_of(kind)
@@ -344,7 +345,7 @@ def _commit(s: Session, k: Kind, values: dict[str, Any], item_id: int | None) ->
         raise
 
 
-def create_item(s: Session, *, actor: User, kind: str, data: Body | Mapping[str, Any]) -> dict[str, Any]:
+def create_item(s: Session, *, actor: User, kind: str, data: Body | Mapping[str, Any]) -> BaseModel:
     """Add a row of a kind (content:write)."""
     require(actor, Perm.content_write, "create site content")
     k = kind_of(kind)
@@ -359,7 +360,7 @@ def create_item(s: Session, *, actor: User, kind: str, data: Body | Mapping[str,
     return _dto(k, row)
 
 
-def update_item(s: Session, *, actor: User, kind: str, item_id: int, data: Body | Mapping[str, Any]) -> dict[str, Any]:
+def update_item(s: Session, *, actor: User, kind: str, item_id: int, data: Body | Mapping[str, Any]) -> BaseModel:
     """Change the fields sent (content:write)."""
     require(actor, Perm.content_write, "update site content")
     k = kind_of(kind)

@@ -83,7 +83,8 @@ class SiteEditorState(FormDialog, DeleteConfirm, AdminState):
             f"There was an error loading the {LABELS[kind.key].lower()}.",
         )
         self.loading = False
-        self._items = items or []
+        # Plain values in the tab's state: the kinds' models are built at import time and are not picklable.
+        self._items = [i.model_dump() for i in items or []]
         self.rows = [_row(kind, i) for i in self._items]
 
     def _write_guard(self) -> tuple[str, str]:
