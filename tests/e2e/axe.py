@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page
 
-from tests.e2e.conftest import ROOT
+ROOT = Path(__file__).resolve().parents[2]  # the checkout
 
 
 def axe_source() -> str:
