@@ -15,7 +15,7 @@ from sqlmodel import Session, select
 from app.core.config import settings
 from app.models.meeting import Meeting
 from app.models.user import User
-from app.services.scheduling import meetings
+from app.services.scheduling import calendly, meetings
 from tests import factories as f
 
 SECRET = "whsec-test"
@@ -38,7 +38,7 @@ def booked(
         "payload": {
             "email": email,
             "rescheduled": False,
-            "tracking": {"utm_content": meetings.calendly_tag(via.id) if via else None},
+            "tracking": {"utm_content": calendly.calendly_tag(via.id) if via else None},
             "scheduled_event": {
                 "uri": uri,
                 "name": "Project Discovery Call",

@@ -14,6 +14,7 @@ from app.models.enums import EmployeeType, MeetingStatus, Role
 from app.models.system import EmailOutbox
 from app.services.platform import client_cancellations
 from app.services.projects import projects
+from app.services.scheduling import calendly as calendly_service
 from app.services.scheduling import meetings
 from tests import factories as f
 from tests.fake_calendly import FakeCalendly
@@ -150,7 +151,7 @@ def test_no_calendly_call_without_a_token_or_a_calendly_booking(session: Session
     plain = f.meeting(session, client)  # booked here, not at Calendly
     meetings.cancel_meeting(session, actor=client, meeting_id=plain.id)
     assert calendly.requests == []
-    assert client_cancellations.cancel_at_calendly("https://api.calendly.com/scheduled_events/x?y=%2F", "r").startswith(
+    assert calendly_service.cancel_event("https://api.calendly.com/scheduled_events/x?y=%2F", "r").startswith(
         "The Calendly event id is not valid"
     )
     assert calendly.requests == []

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from app.services.projects.projects import ClientProject, MilestonePublic
-from app.services.scheduling import meetings
+from app.services.scheduling import calendly
 from app.services.scheduling.meeting_types import EventHost, EventType
 from app.services.scheduling.meetings import ClientMeeting
 from app.ui.format import long_date, usd
@@ -135,7 +135,7 @@ def test_meeting_type_view_prefers_scheduling_url_and_names_the_button_by_the_ur
         uri="https://api.calendly.com/event_types/FREE30",
     )
     client = uuid.uuid4()
-    tag = f"utm_content={meetings.calendly_tag(client)}"
+    tag = f"utm_content={calendly.calendly_tag(client)}"
     view = meeting_type_view(t, client)
     assert (view.slug, view.host, view.description, view.url) == (
         "FREE30",

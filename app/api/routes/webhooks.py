@@ -10,7 +10,7 @@ from starlette.concurrency import run_in_threadpool
 from app.api.deps import SessionDep
 from app.core.config import settings
 from app.core.errors import Invalid, NotFound
-from app.services.scheduling import meetings
+from app.services.scheduling import calendly
 
 router = APIRouter(tags=["webhooks"])
 
@@ -21,11 +21,11 @@ async def calendly_webhook(request: Request, s: SessionDep) -> dict[str, str]:
     if settings.calendly_webhook_secret is None:
         raise NotFound("Not found")
     body = await request.body()
-    meetings.verify_signature(
+    calendly.verify_signature(
         request.headers.get("calendly-webhook-signature", ""), body, settings.calendly_webhook_secret.get_secret_value()
     )
     try:
         event = json.loads(body)
     except ValueError as exc:
         raise Invalid("Webhook body is not JSON") from exc
-    return {"result": await run_in_threadpool(meetings.apply_webhook, s, event)}
+    return {"result": await run_in_threadpool(calendly.apply_webhook, s, event)}

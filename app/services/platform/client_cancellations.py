@@ -1,5 +1,5 @@
-"""Someone is told when a client cancels (issue 12, point 7): the staff owner gets an e-mail through the outbox, the
-staff dashboard lists recent cancellations, and a meeting booked through Calendly is cancelled there too.
+"""Someone is told when a client cancels (issue 12, point 7): the staff owner gets an e-mail through the outbox and
+the staff dashboard lists recent cancellations (a Calendly booking is also cancelled there: scheduling.calendly).
 
 The owner is the meeting's organizer or the project's manager when that is a staff account; for a project without a
 manager (and a meeting without a staff organizer) it is `STAFF_NOTIFY_EMAIL` (skipped and logged when unset: the
@@ -9,11 +9,9 @@ dashboard still shows the cancellation). Staff cancelling on a client's behalf n
 from __future__ import annotations
 
 import logging
-import re
 from datetime import timedelta
 from typing import Any, Literal
 
-import httpx
 from pydantic import BaseModel
 from sqlmodel import Session, col, select
 
@@ -30,8 +28,6 @@ log = logging.getLogger(__name__)
 Kind = Literal["project", "meeting"]
 ACTIONS = {"project": "project.cancel", "meeting": "meeting.cancel"}
 READ_PERMS = {"project": Perm.content_read, "meeting": Perm.meetings_read}
-CALENDLY_TIMEOUT_S = 5.0
-_EVENT_UUID = re.compile(r"^[A-Za-z0-9-]{1,64}$")
 
 
 def by_client(actor: User) -> bool:
@@ -76,35 +72,6 @@ def notify_staff(
     for address in _owner_addresses(s, owner_id):
         # A client (not staff) causes it: capped like any mail from outside the staff.
         mail.enqueue(s, to=address, letter=letter, public=True)
-
-
-def cancel_at_calendly(event_id: str | None, reason: str) -> str:
-    """Cancel a Calendly-booked event at Calendly when it is configured; a sentence for the staff e-mail ("" when
-    there was nothing to do). Never raises: the client's cancellation stands either way."""
-    token = settings.calendly_token.get_secret_value() if settings.calendly_token else ""
-    if not token or not event_id:
-        return ""
-    uuid = event_id.rstrip("/").rsplit("/", 1)[-1]
-    if not _EVENT_UUID.match(uuid):
-        return "The Calendly event id is not valid; please cancel it in Calendly."
-    # Only to the configured API host: the bearer token goes nowhere else.
-    url = f"{settings.calendly_api_url.rstrip('/')}/scheduled_events/{uuid}/cancellation"
-    try:
-        response = httpx.post(
-            url,
-            json={"reason": reason[:500]},
-            headers={"Authorization": f"Bearer {token}", "Accept": "application/json"},
-            timeout=CALENDLY_TIMEOUT_S,
-        )
-    except httpx.HTTPError:
-        log.warning("cancelling a Calendly event failed", exc_info=True)
-        return "It could not be cancelled in Calendly (no answer); please cancel it there."
-    if response.status_code in (200, 201, 204):
-        return "It was cancelled in Calendly too."
-    if response.status_code == 403 and "already" in response.text.lower():
-        return "It was already cancelled in Calendly."
-    log.warning("Calendly refused a cancellation: %s", response.status_code)
-    return f"Calendly refused to cancel it (HTTP {response.status_code}); please cancel it there."
 
 
 # A client's cancellation of a meeting or project: its kind ("Meeting", "Project"), the record's name, the client's

@@ -1,22 +1,17 @@
-"""Meetings as the portal shows them, the client's cancellation, and bookings reported by the scheduling service."""
+"""Meetings as the portal shows them and the client's cancellation (bookings reported by Calendly: calendly.py)."""
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-import time
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
-from urllib.parse import urlencode
 
 from pydantic import BaseModel, Field
 from sqlmodel import Session, col, select
 
-from app.core.errors import Forbidden, Invalid, Unauthorized
+from app.core.errors import Forbidden, Invalid
 from app.core.permissions import Perm
-from app.core.security import token_digest
 from app.models.base import utcnow
 from app.models.enums import MeetingStatus, Role
 from app.models.meeting import Meeting, MeetingType
@@ -24,10 +19,7 @@ from app.models.user import User
 from app.services.platform import access, audit, client_cancellations
 from app.services.platform.actions import Action
 from app.services.platform.schema import Body, RawText
-from app.services.scheduling import booking_invite
-
-CALENDLY_RESCHEDULE_URL = "https://calendly.com/reschedulings/{uuid}"
-SIGNATURE_TOLERANCE_S = 300
+from app.services.scheduling import booking_invite, calendly
 
 
 class MeetingPublic(BaseModel):
@@ -107,7 +99,7 @@ def _fields(m: Meeting) -> dict[str, Any]:
         "location": m.location,
         "calendly_event_id": m.calendly_event_id,
         # Built from the last path segment of the scheduling service's event id, as the spec says.
-        "reschedule_url": CALENDLY_RESCHEDULE_URL.format(uuid=event_uuid) if event_uuid else None,
+        "reschedule_url": calendly.RESCHEDULE_URL.format(uuid=event_uuid) if event_uuid else None,
         "cancel_reason": m.cancel_reason,
         "client_id": str(m.client_id) if m.client_id else None,
     }
@@ -194,93 +186,7 @@ def cancel_meeting(s: Session, *, actor: User, meeting_id: int, reason: str | No
             when=meeting.start_time.strftime("%Y-%m-%d %H:%M UTC"),
             reason=meeting.cancel_reason,
             owner_id=meeting.organizer_id,
-            calendly=client_cancellations.cancel_at_calendly(meeting.calendly_event_id, meeting.cancel_reason),
+            calendly=calendly.cancel_event(meeting.calendly_event_id, meeting.cancel_reason),
         )
     s.commit()
     return meeting_dto(meeting)
-
-
-# --- scheduling-service webhooks (Calendly) -------------------------------------------------------------------------
-
-
-def verify_signature(header: str, body: bytes, secret: str, *, now: float | None = None) -> None:
-    """Check Calendly's `t=...,v1=...` HMAC-SHA256 signature over "{t}.{body}", within five minutes."""
-    parts = dict(p.split("=", 1) for p in header.split(",") if "=" in p)
-    timestamp, signature = parts.get("t", ""), parts.get("v1", "")
-    if not timestamp.isdigit() or not signature:
-        raise Unauthorized("Invalid webhook signature")
-    expected = hmac.new(secret.encode(), f"{timestamp}.".encode() + body, hashlib.sha256).hexdigest()
-    if not hmac.compare_digest(expected, signature):
-        raise Unauthorized("Invalid webhook signature")
-    if abs((now or time.time()) - int(timestamp)) > SIGNATURE_TOLERANCE_S:
-        raise Unauthorized("Webhook signature has expired")
-
-
-def _when(value: str) -> datetime:
-    return datetime.fromisoformat(value.replace("Z", "+00:00"))
-
-
-def calendly_tag(user_id: uuid.UUID) -> str:
-    """What the portal adds to a scheduling-service link (as `utm_content`, which the service reports back in the
-    webhook's `tracking`): the signed-in client's id and a keyed digest of it, which nobody else can make."""
-    return f"{user_id}.{token_digest(f'calendly-booker:{user_id}')[:32]}"
-
-
-def calendly_link(url: str, client_id: uuid.UUID) -> str:
-    """A scheduling-service booking link that tells the webhook which signed-in client booked."""
-    return f"{url}{'&' if '?' in url else '?'}{urlencode({'utm_content': calendly_tag(client_id)})}"
-
-
-def _tagged_client(s: Session, payload: dict[str, Any]) -> User | None:
-    """The client whose portal link the booking came through (a valid tag), else None."""
-    tag = str((payload.get("tracking") or {}).get("utm_content") or "")
-    try:
-        user_id = uuid.UUID(tag.partition(".")[0])
-    except ValueError:
-        return None
-    if not hmac.compare_digest(calendly_tag(user_id), tag):
-        return None
-    user = s.get(User, user_id)
-    return user if user is not None and user.role == Role.client else None
-
-
-def apply_webhook(s: Session, event: dict[str, Any]) -> str:
-    """Record a booking, cancellation or reschedule reported by the scheduling service; returns what happened.
-
-    A booking is in a client's portal only when it came through that client's own tagged link (`calendly_link`):
-    anyone can type a client's e-mail on the service's public page, so the address proves nothing. Other bookings are
-    recorded for staff, in no portal, and staff can link them to a client.
-    """
-    kind, payload = event.get("event"), event.get("payload") or {}
-    scheduled = payload.get("scheduled_event") or {}
-    event_id = scheduled.get("uri")
-    email = str(payload.get("email") or "").strip().lower()
-    if kind not in ("invitee.created", "invitee.canceled") or not event_id or not email:
-        return "ignored"
-    meeting = s.exec(select(Meeting).where(Meeting.calendly_event_id == event_id)).first()
-    if kind == "invitee.canceled":
-        if meeting is None or meeting.status == MeetingStatus.cancelled:
-            return "ignored"
-        meeting.status = MeetingStatus.cancelled
-        # A reschedule arrives as a cancellation of the old event followed by the new booking.
-        rescheduled = bool(payload.get("rescheduled"))
-        meeting.cancel_reason = (
-            "Rescheduled" if rescheduled else ((payload.get("cancellation") or {}).get("reason") or "Cancelled")
-        )
-        s.add(meeting)
-        s.commit()
-        return "rescheduled" if rescheduled else "cancelled"
-    if meeting is None:
-        client = _tagged_client(s, payload)
-        title = scheduled.get("name") or "Meeting"
-        meeting = Meeting(title=title, calendly_event_id=event_id, client_id=client.id if client else None)
-    meeting.start_time, meeting.end_time = _when(scheduled["start_time"]), _when(scheduled["end_time"])
-    location = scheduled.get("location") or {}
-    meeting.meeting_url = location.get("join_url") or meeting.meeting_url
-    meeting.location = location.get("location") or meeting.location
-    meeting.meeting_type = scheduled.get("name") or meeting.meeting_type
-    meeting.attendees = [email]
-    meeting.status = MeetingStatus.scheduled
-    s.add(meeting)
-    s.commit()
-    return "booked"

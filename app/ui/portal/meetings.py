@@ -11,7 +11,7 @@ from reflex.vars.object import ObjectVar
 
 from app.core.errors import DomainError, Unauthorized
 from app.models.user import UserPublic
-from app.services.scheduling import meetings
+from app.services.scheduling import calendly, meetings
 from app.services.scheduling.meeting_types import EventType, list_active
 from app.services.scheduling.meetings import ClientMeeting, ClientMeetings
 from app.ui import routes
@@ -74,7 +74,7 @@ def meeting_type_view(t: EventType, client_id: uuid.UUID) -> MeetingTypeView:
         url = f"{routes.BOOK_MEETING}?type={t.slug}"
     else:  # tagged, so the booking lands in this client's portal (the e-mail typed there proves nothing)
         link = t.scheduling_url or t.booking_url or ""
-        url = meetings.calendly_link(link, client_id) if link else ""
+        url = calendly.calendly_link(link, client_id) if link else ""
     return MeetingTypeView(
         slug=t.slug,
         name=t.name,
