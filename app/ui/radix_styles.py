@@ -1,8 +1,8 @@
 """Radix Themes' stylesheet in the parts the site uses, not the all-in-one `styles.css` (issue 24, ADR 0061).
 
 `RadixThemesPlugin` imports `@radix-ui/themes/styles.css`: the tokens of all 31 colour scales, every component and
-every layout utility, 812 KB. Radix Themes ships the same CSS split (`tokens/base.css`, `tokens/colors/<name>.css`,
-`components.css`, `utilities.css`); the site loads the base tokens, the scales of the colours it names, and the
+every layout utility, 812 KB. Radix Themes ships the same CSS split (`tokens/colors/<name>.css`, `tokens/base.css`,
+`components.css`, `utilities.css`); the site loads the scales of the colours it names, the base tokens, and the
 components and utilities (the few components it renders share their base classes and utilities with the rest).
 
 Only Reflex's plugin hooks are used. The parts are imported into Tailwind's `components` layer, as Reflex does with
@@ -67,7 +67,10 @@ def radix_stylesheet(colours: Iterable[str]) -> str:
     unknown = sorted(wanted - COLOURS)
     if unknown:
         raise ValueError(f"not Radix Themes colours: {unknown}")
-    parts = ["tokens/base.css", *(f"tokens/colors/{c}.css" for c in sorted(wanted)), "components.css", "utilities.css"]
+    # Radix's own order (its src/styles/index.css): the scales, then base.css, whose `[data-gray-color=...]` aliases
+    # must come after gray.css's plain `--gray-*` (same specificity), then the components and the utilities.
+    scales = [f"tokens/colors/{c}.css" for c in sorted(wanted, key=lambda c: (c != "gray", c))]
+    parts = [*scales, "tokens/base.css", "components.css", "utilities.css"]
     return "".join(f'@import "{PACKAGE}/{part}" layer(components);\n' for part in parts)
 
 

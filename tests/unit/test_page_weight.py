@@ -57,10 +57,11 @@ def test_the_radix_stylesheet_imports_the_parts_and_the_named_colours_into_the_c
     assert imports == [
         f'@import "@radix-ui/themes/{part}" layer(components);'
         for part in (
-            "tokens/base.css",
-            "tokens/colors/blue.css",
             "tokens/colors/gray.css",  # always: Radix's tokens alias it
+            "tokens/colors/blue.css",
             "tokens/colors/slate.css",
+            # After the scales: its `--gray-*: var(--slate-*)` must win over gray.css's plain values.
+            "tokens/base.css",
             "components.css",
             "utilities.css",
         )
