@@ -17,8 +17,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from reflex_base.plugins.tailwind_v4 import TailwindV4Plugin
-from reflex_components_radix.plugin import RadixThemesPlugin
+from reflex.plugins import RadixThemesPlugin, TailwindV4Plugin
 
 PACKAGE = "@radix-ui/themes"
 # Under `.web/styles`, where Reflex keeps the root stylesheet that imports it.
