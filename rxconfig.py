@@ -3,18 +3,19 @@
 import os
 
 import reflex as rx
-from reflex_base.plugins.tailwind_v4 import TailwindV4Plugin
-from reflex_components_radix.plugin import RadixThemesPlugin
 
 from app.core.config import settings
 from app.ui.dev_proxy import DevBackendProxyPlugin
 from app.ui.page_weight import PageWeightPlugin
 from app.ui.portal.colours import BADGE_COLOURS
+from app.ui.radix_styles import RadixThemesParts, TailwindV4WithoutRadix
 from app.ui.seo import PublicSitemapPlugin
 
 # A backend-only process (the app processes behind nginx, tools/reliability/cluster.py) serves no pages, and Reflex
 # refuses to start one that has a frontend port.
 BACKEND_ONLY = os.environ.get("REFLEX_BACKEND_ONLY", "").lower() in ("1", "true", "yes")
+# The theme's colours (slate is blue's natural gray, what "auto" chose before it was named here).
+ACCENT, GRAY = "blue", "slate"
 
 config = rx.Config(
     app_name="app",
@@ -38,13 +39,18 @@ config = rx.Config(
     # need not ride in every page's root chunk for `window.__reflex` (issue 14).
     frontend_lazy_bundled_libraries=True,
     plugins=[
-        TailwindV4Plugin(),
-        RadixThemesPlugin(theme=rx.theme(appearance="light", accent_color="blue")),
+        # Radix Themes with only the stylesheet parts the pages use: the theme's colours and those the portal's
+        # badges take from state (app/ui/radix_styles.py).
+        TailwindV4WithoutRadix(),
+        RadixThemesParts(
+            theme=rx.theme(appearance="light", accent_color=ACCENT, gray_color=GRAY),
+            colours=frozenset({ACCENT, GRAY, *BADGE_COLOURS}),
+        ),
         # Public pages only: the portal, admin and account pages stay out of the sitemap.
         PublicSitemapPlugin(),
         # Dev mode only: Vite forwards /api and /robots.txt to the backend, so relative links work as in prod.
         DevBackendProxyPlugin(),
-        # Prod builds: the Radix CSS the pages use, and no script before the first paint (app/ui/page_weight.py).
-        PageWeightPlugin(state_colours=BADGE_COLOURS),
+        # Prod builds: no script before the first paint (app/ui/page_weight.py).
+        PageWeightPlugin(),
     ],
 )

@@ -13,6 +13,7 @@ from app.ui import (
     routes,
 )
 from app.ui.components.signed_in_hint import signed_in_hint
+from app.ui.form_guard import form_guard
 from app.ui.site.not_found import not_found_page
 
 
@@ -31,8 +32,9 @@ def add_decorated_pages(app: rx.App) -> None:
 
 app = rx.App(
     api_transformer=[create_api(), BodySizeLimit, SecurityHeaders],
-    # Read before the first paint on every page (the inactivity script comes with the signed-in layouts instead).
-    head_components=signed_in_hint(),
+    # Read before the first paint on every page (the inactivity script comes with the signed-in layouts instead);
+    # the form guard runs before any form can be submitted.
+    head_components=[*signed_in_hint(), form_guard()],
     # Toasts can be dismissed: one that sits over a row's buttons must not block them for its whole duration.
     toaster=rx.toast.provider(close_button=True),
 )

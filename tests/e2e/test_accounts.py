@@ -94,7 +94,7 @@ def test_register_then_verify_with_the_emailed_code(server: Server, page: Page, 
     name = f"reg_{uuid.uuid4().hex[:10]}"
     email = f"{name}@example.com"
     page.goto(server.url + "/register")
-    # The page's scripts start after its first paint; a submit before React owns the form is dropped (page_weight).
+    # The page's scripts start after its first paint; a submit before React owns the form is dropped (form_guard).
     page.wait_for_function(
         "() => Object.keys(document.querySelector('form')).some(k => k.startsWith('__reactProps$'))", timeout=30_000
     )
@@ -142,7 +142,10 @@ def test_register_then_verify_with_the_emailed_code(server: Server, page: Page, 
     expect(page.get_by_role("button", name="Sign In")).to_be_visible()  # the client sign-in, not the staff one
 
 
-def test_a_submit_before_the_page_is_ready_never_puts_the_password_in_the_address(server: Server, page: Page) -> None:
+def test_a_submit_before_the_page_is_ready_never_puts_the_password_in_the_address(
+    server: Server, page: Page, db: Engine
+) -> None:
+    """app/ui/form_guard.py: the <head> script drops native submits of script-handled forms (no `action`)."""
     # The page's scripts never arrive: the prerendered form is all there is (a slow phone before hydration).
     page.route("**/assets/*.js", lambda route: route.abort())
     page.goto(server.url + "/register")
@@ -151,6 +154,14 @@ def test_a_submit_before_the_page_is_ready_never_puts_the_password_in_the_addres
     page.get_by_role("button", name="Create Account").click()
     page.wait_for_load_state("load")
     assert "?" not in page.url and PASSWORD not in page.url
+    # The guard leaves alone the form that posts natively (it has an action): without any script, sign-in works.
+    user = make_user(db, first_name="Early")
+    page.goto(server.url + "/client-portal")
+    field(page, "Username or Email").fill(user.username)
+    field(page, "Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign In").click()
+    page.wait_for_url(re.compile(r"/client-portal/?\?login=1$"))
+    assert "signed_in=1" in page.evaluate("document.cookie")
 
 
 def test_the_portal_paints_its_sign_in_form_before_any_script_unless_the_browser_signed_in(

@@ -26,3 +26,9 @@ def test_reflex_form_without_on_submit_would_still_prevent_the_post() -> None:
 def test_native_form_refuses_a_handler() -> None:
     with pytest.raises(ValueError, match="natively"):
         native_form(on_submit=rx.console_log("x"))
+
+
+def test_native_form_must_name_where_it_posts() -> None:
+    # app/ui/form_guard.py drops every native submit of a form without an action.
+    with pytest.raises(ValueError, match="action"):
+        native_form(rx.el.button("Sign in"), method="post")

@@ -1,97 +1,16 @@
-"""The build step that trims the Radix stylesheet and starts the scripts after the first paint (issue 14)."""
+"""The build steps that keep the pages light: Radix's stylesheet in parts, scripts after the first paint (issue 14)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from reflex_base.plugins.tailwind_v4 import TailwindV4Plugin
+from reflex_components_radix.plugin import RADIX_THEMES_STYLESHEET, RadixThemesPlugin
 
-from app.ui.lean_css import UnknownRadixComponent, parse, radix_usage, trim_radix
-from app.ui.page_weight import PARKED_TYPE, defer_hydration, rename_referrers
-
-# A miniature of the built stylesheet: Tailwind's layers around Radix's, minified as Vite writes it.
-CSS = (
-    "/*! tailwindcss v4 */"
-    "@layer theme{:root{--color-blue-800:#1e40af}}"
-    "@layer components{"
-    ":root,.light,.light-theme{--blue-9:#0090ff;--tomato-9:#e54d2e;--gray-5:#ddd;--unread:1px}"
-    ".dark,.dark-theme{--blue-9:#3b9eff}"
-    "[data-accent-color=blue]{--accent-9:var(--blue-9)}"
-    "[data-accent-color=tomato]{--accent-9:var(--tomato-9)}"
-    ".rt-BaseDialogOverlay{position:fixed}"
-    ".rt-BaseDialogContent.rt-r-size-3{padding:24px;box-shadow:0 0 0 1px var(--gray-5)}"
-    ".rt-Button.rt-r-size-2{height:32px}"
-    ".rt-TextFieldRoot{color:var(--accent-9)}"
-    ".rt-Text{margin:0}"
-    ".rt-r-mb-3{margin-bottom:12px}"
-    "@media (min-width:520px){.xs\\:rt-r-mb-3{margin-bottom:12px}.xs\\:-rt-r-m-1{margin:-4px}}"
-    ":where(.rt-Button,.rt-BaseDialogContent):focus{outline:2px solid var(--accent-9)}"
-    ":where(.rt-Button,.rt-Card){cursor:pointer}"
-    "@keyframes rt-fade-in{0%{opacity:0}}@keyframes rt-unused{0%{opacity:0}}"
-    ".rt-BaseDialogOverlay:before{animation:rt-fade-in .2s}"
-    "}"
-    "@layer utilities{.mt-6{margin-top:1.5rem}}"
-)
-JSX = ['jsx(RadixThemesDialog.Content,{className:"p-5"},jsx(RadixThemesDialog.Title,{},"Hi"))']
-
-
-def trimmed(scripts: str = "", jsx: list[str] | None = None, light_only: bool = True) -> str:
-    usage = radix_usage(JSX if jsx is None else jsx, {"blue", "slate"})
-    return trim_radix(CSS, usage, scripts=scripts, light_only=light_only)
-
-
-def test_the_parser_gives_back_what_it_read() -> None:
-    assert "".join(n.render() for n in parse(CSS)) == CSS
-
-
-def test_components_the_pages_render_stay_and_others_go() -> None:
-    out = trimmed()
-    assert ".rt-BaseDialogOverlay{position:fixed}" in out
-    assert ".rt-BaseDialogContent.rt-r-size-3{" in out
-    assert ".rt-Text{margin:0}" in out  # a dialog's description is a Text
-    assert "rt-Button" not in out.replace(":where(.rt-Button,.rt-BaseDialogContent)", "")
-    assert ":where(.rt-Button,.rt-BaseDialogContent):focus" in out  # one surviving alternative keeps it
-    assert ".rt-Card" not in out
-    # A prefix of a used component's name is not enough: TextField is not Text.
-    assert "rt-TextFieldRoot" not in out
-
-
-def test_standalone_modifiers_stay_but_breakpoint_copies_go_without_responsive_props() -> None:
-    out = trimmed()
-    assert ".rt-r-mb-3{margin-bottom:12px}" in out
-    assert "xs\\:rt-r-mb-3" not in out and "xs\\:-rt-r-m-1" not in out
-    assert "@media (min-width:520px)" not in out  # emptied, so dropped
-    responsive = ['jsx(RadixThemesDialog.Content,{mb:({ ["initial"] : "1", ["sm"] : "3" })})']
-    assert "xs\\:rt-r-mb-3" in trimmed(jsx=responsive)
-
-
-def test_unused_colours_dark_tokens_and_unread_properties_go() -> None:
-    out = trimmed()
-    assert "--blue-9:#0090ff" in out and "--accent-9:var(--blue-9)" in out
-    assert "tomato" not in out
-    assert "--unread" not in out
-    assert ".dark" not in out
-    assert ".dark" in trimmed(light_only=False)
-    # A property a script mentions stays even though no CSS reads it.
-    assert "--unread:1px" in trimmed(scripts='el.style.getPropertyValue("--unread")')
-
-
-def test_keyframes_stay_only_when_something_runs_them() -> None:
-    out = trimmed()
-    assert "@keyframes rt-fade-in" in out
-    assert "rt-unused" not in out
-
-
-def test_other_layers_are_untouched() -> None:
-    out = trimmed()
-    assert out.startswith("/*! tailwindcss v4 */@layer theme{:root{--color-blue-800:#1e40af}}")
-    assert out.endswith("@layer utilities{.mt-6{margin-top:1.5rem}}")
-
-
-def test_an_unknown_radix_component_fails_the_build() -> None:
-    with pytest.raises(UnknownRadixComponent, match="Select"):
-        trimmed(jsx=["jsx(RadixThemesSelect.Root,{})"])
-
+from app.ui.form_guard import SCRIPT, form_guard
+from app.ui.page_weight import PARKED_TYPE, defer_hydration, group_icons
+from app.ui.portal.colours import BADGE_COLOURS
+from app.ui.radix_styles import RadixThemesParts, TailwindV4WithoutRadix, radix_stylesheet
+from rxconfig import config
 
 PAGE = (
     '<html><head><link rel="modulepreload" href="/assets/manifest-1.js"/>'
@@ -110,8 +29,8 @@ def test_hydration_waits_for_the_first_paint() -> None:
     assert f'<script type="{PARKED_TYPE}">import "/assets/manifest-1.js";\nimport("/assets/entry.client-3.js");' in out
     assert '["/assets/manifest-1.js","/assets/root-2.js"]' in out
     assert "requestAnimationFrame(function(){requestAnimationFrame(go)})" in out
-    # Native submits of script-handled forms are dropped until React owns the form.
-    assert 'document.addEventListener("submit"' in out and "__reactProps$" in out
+    # No React internals: the form guard lives in every page's <head> instead (app/ui/form_guard.py).
+    assert "__reactProps$" not in out
     assert "<p>Hero text</p>" in out and '<link href="/assets/s.css" rel="stylesheet"/>' in out
 
 
@@ -120,22 +39,77 @@ def test_a_page_without_the_router_script_is_left_alone() -> None:
     assert defer_hydration(page) == page
 
 
-def test_scripts_naming_a_renamed_file_are_renamed_after_their_new_content(tmp_path: Path) -> None:
-    (tmp_path / "root-aaaa.js").write_text('import "./dep-bbbb.js";const css="/assets/styles-old.css";')
-    (tmp_path / "manifest-cccc.js").write_text('{"root":"/assets/root-aaaa.js","url":"/assets/manifest-cccc.js"}')
-    (tmp_path / "other-dddd.js").write_text("untouched")
-    renamed = {"styles-old.css": "styles-new.css"}
-    rename_referrers(tmp_path, renamed)
-    names = sorted(p.name for p in tmp_path.iterdir())
-    root, manifest = renamed["root-aaaa.js"], renamed["manifest-cccc.js"]
-    assert names == sorted([root, manifest, "other-dddd.js"])
-    assert "styles-new.css" in (tmp_path / root).read_text()
-    assert root in (tmp_path / manifest).read_text()  # the manifest names root's final name
-    assert f'"url":"/assets/{manifest}"' in (tmp_path / manifest).read_text()  # and its own
+def test_icon_chunks_are_grouped_and_a_changed_vite_config_fails_the_build() -> None:
+    vite = "codeSplitting: {\n  groups: [\n    {\n      test: /env.json/,\n"
+    grouped = group_icons(vite)
+    assert 'name: "icons"' in grouped and grouped.index("icons") < grouped.index("env.json")
+    assert group_icons(grouped) == grouped
+    with pytest.raises(RuntimeError, match="groups"):
+        group_icons("codeSplitting: {}")
 
 
-def test_scripts_naming_each_other_in_a_cycle_fail_the_build(tmp_path: Path) -> None:
-    (tmp_path / "a-1111.js").write_text('import "./b-2222.js";"/assets/styles-old.css"')
-    (tmp_path / "b-2222.js").write_text('import "./a-1111.js";')
-    with pytest.raises(RuntimeError, match="cycle"):
-        rename_referrers(tmp_path, {"styles-old.css": "styles-new.css"})
+# --- Radix Themes' stylesheet in parts (app/ui/radix_styles.py) ----------------------------------------------------
+
+
+def test_the_radix_stylesheet_imports_the_parts_and_the_named_colours_into_the_components_layer() -> None:
+    css = radix_stylesheet({"blue", "slate"})
+    imports = [line for line in css.splitlines() if line]
+    assert imports == [
+        f'@import "@radix-ui/themes/{part}" layer(components);'
+        for part in (
+            "tokens/colors/gray.css",  # always: Radix's tokens alias it
+            "tokens/colors/blue.css",
+            "tokens/colors/slate.css",
+            # After the scales: its `--gray-*: var(--slate-*)` must win over gray.css's plain values.
+            "tokens/base.css",
+            "components.css",
+            "utilities.css",
+        )
+    ]
+    with pytest.raises(ValueError, match="greyish"):
+        radix_stylesheet({"greyish"})
+
+
+def test_the_site_loads_the_colours_of_its_theme_and_of_the_portal_badges_and_no_others() -> None:
+    radix = next(p for p in config.plugins if isinstance(p, RadixThemesPlugin))
+    assert isinstance(radix, RadixThemesParts)
+    assert radix.colours == {"blue", "slate", *BADGE_COLOURS}
+    theme = str(radix.theme)
+    assert "blue" in theme and "slate" in theme
+    # The stylesheet is one Reflex writes into .web/styles and imports from the root stylesheet.
+    assert radix.get_stylesheet_paths() == ("./radix-themes.css",)
+    [(path, css)] = radix.get_static_assets()
+    assert str(path) == "styles/radix-themes.css"
+    assert css == radix_stylesheet(radix.colours)
+    assert RADIX_THEMES_STYLESHEET not in str(css)
+    # Off `window.__reflex`: no plugin dependency that Reflex would bundle whole for run-time components.
+    assert radix.get_frontend_dependencies() == ()
+    assert RadixThemesPlugin(enabled=False).get_stylesheet_paths() == ()
+
+
+def test_tailwind_no_longer_imports_the_whole_radix_stylesheet() -> None:
+    def saved(plugin: TailwindV4Plugin) -> str:
+        tasks: list[tuple[object, tuple[object, ...]]] = []
+        plugin.pre_compile(
+            add_save_task=lambda fn, *args, **kw: tasks.append((fn, args)),
+            add_modify_task=lambda *args: None,
+            radix_themes_plugin=RadixThemesParts(),
+            unevaluated_pages=[],
+        )
+        return "".join(str(fn(*args)) for fn, args in tasks)  # type: ignore[operator]
+
+    assert RADIX_THEMES_STYLESHEET in saved(TailwindV4Plugin())  # what Reflex's plugin does with Radix enabled
+    assert RADIX_THEMES_STYLESHEET not in saved(TailwindV4WithoutRadix())
+    assert "tailwindcss/utilities.css" in saved(TailwindV4WithoutRadix())
+
+
+# --- the form guard (app/ui/form_guard.py; the browser test is in tests/e2e/test_accounts.py) ----------------------
+
+
+def test_the_form_guard_is_in_every_pages_head_and_survives_reacts_escaping() -> None:
+    from app.app import app
+
+    assert any(str(c) == str(form_guard()) for c in app.head_components)
+    # React's server render escapes these in a script's text, which would break the script.
+    assert not set(SCRIPT) & set("\"'<>&")
+    assert "preventDefault" in SCRIPT and "action" in SCRIPT and "__react" not in SCRIPT

@@ -18,6 +18,9 @@ class NativeForm(Form):
     def create(cls, *children: Any, **props: Any) -> Form:
         if "on_submit" in props:
             raise ValueError("NativeForm posts natively; use rx.form for a handled submit")
+        if "action" not in props:
+            # app/ui/form_guard.py drops every native submit of a form without one.
+            raise ValueError("NativeForm needs an action to post to")
         # Sign-in and sign-out change who the tab is: session-watch.js drops the tab's state token on their post.
         return super(Form, cls).create(*children, session_script(), **props)  # Form.create adds preventDefault
 
