@@ -110,7 +110,7 @@ def world(engine: Engine) -> Iterator[tuple[Connection, dict[str, str], dict[str
         "inquiry_id": inquiry.id,
         "invoice_id": invoice.id,
         "kind": "services",
-        "item_id": service["id"],
+        "item_id": service.id,
         "meeting_id": meeting.id,
         "organization_id": org.id,
         "price_id": price.id,
