@@ -3,7 +3,7 @@
 # registry. A copy already there, or one named by AXE_CORE_JS, is kept.
 set -euo pipefail
 version=${1:-4}
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."  # the checkout (this file is tools/dev/)
 
 if [ -n "${AXE_CORE_JS:-}" ] && [ -f "$AXE_CORE_JS" ]; then
   echo "Using axe-core at $AXE_CORE_JS"

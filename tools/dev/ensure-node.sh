@@ -4,7 +4,7 @@
 set -euo pipefail
 node_version=${1:-22.23.3}
 bun_version=${2:-1.4.5}
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."  # the checkout (this file is tools/dev/)
 
 version_ok() {  # version_ok <have> <need>: true when have >= need
   [ "$(printf '%s\n%s\n' "$2" "$1" | sort -V | head -n1)" = "$2" ]
