@@ -25,7 +25,7 @@ PIP := .venv/bin/python -m pip --disable-pip-version-check
 # Both lock files are compiled for Python 3.11 on any platform, every distribution of every package hashed.
 LOCK := uv pip compile --quiet --universal --python-version 3.11 --generate-hashes --custom-compile-command "make lock"
 
-.PHONY: run run-cluster dev preview test test-fast lint format lock setup migrate seed clean screenshots bench bench-admin bench-ws bench-startup bench-pages torture faults
+.PHONY: run run-cluster dev preview test test-fast lint format lock setup migrate seed clean screenshots bench bench-admin bench-ws bench-startup bench-pages torture faults radix-css
 
 # Installed from the hashed lock files only: pip refuses any package, or any file, whose hash is not in the lock.
 # The locks hold the whole tree, so pip installs them as they are (--no-deps) and `pip check` proves nothing is
@@ -63,6 +63,20 @@ LOCK := uv pip compile --quiet --universal --python-version 3.11 --generate-hash
 	touch $@
 
 setup: .venv/.installed .venv/.activate-hook .tools/.ready
+
+# Radix Themes' sources and Radix's PostCSS steps, pinned by tools/dev/radix_css/package-lock.json: for `make
+# radix-css`, and for the test that the committed app/ui/radix_components.css is what they make.
+.tools/radix-css/.ready: tools/dev/radix_css/package.json tools/dev/radix_css/package-lock.json .tools/.ready
+	mkdir -p $(@D)
+	cp tools/dev/radix_css/package.json tools/dev/radix_css/package-lock.json $(@D)/
+	cd $(@D) && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+## Rebuild app/ui/radix_components.css (the Radix Themes components the pages render) from Radix's sources: after a
+## Reflex upgrade that moves @radix-ui/themes (pin the same version in tools/dev/radix_css/package.json), or when a
+## page starts rendering another Radix component (add it to the lists in tools/dev/radix_css/build.mjs).
+radix-css: .tools/radix-css/.ready
+	node tools/dev/radix_css/build.mjs .tools/radix-css/node_modules
 
 ## Regenerate requirements.lock and requirements-dev.lock from requirements*.txt (needs PyPI); commit all four.
 lock: .venv/.installed-dev
@@ -110,12 +124,12 @@ format: .venv/.installed-dev
 	ruff check --fix .
 
 ## Lint, then every test (PostgreSQL on 127.0.0.1:5432, Chromium and axe-core are made sure of first).
-test: setup .venv/.installed-dev .tools/.axe-ready lint
+test: setup .venv/.installed-dev .tools/.axe-ready .tools/radix-css/.ready lint
 	tools/dev/ensure-test-services.sh
 	python -m pytest
 
 ## Lint, then every test but the browser ones. Pytest's cache is on: `make test-fast ARGS=--lf` reruns the failures.
-test-fast: .venv/.installed-dev lint
+test-fast: .venv/.installed-dev .tools/radix-css/.ready lint
 	tools/dev/ensure-test-services.sh --no-browser
 	python -m pytest -m "not e2e" $(ARGS)
 

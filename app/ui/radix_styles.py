@@ -1,9 +1,10 @@
-"""Radix Themes' stylesheet in the parts the site uses, not the all-in-one `styles.css` (issue 24, ADR 0061).
+"""Radix Themes' stylesheet in the parts the site uses, not the all-in-one `styles.css` (issue 24, ADRs 0061, 0073).
 
 `RadixThemesPlugin` imports `@radix-ui/themes/styles.css`: the tokens of all 31 colour scales, every component and
-every layout utility, 812 KB. Radix Themes ships the same CSS split (`tokens/colors/<name>.css`, `tokens/base.css`,
-`components.css`, `utilities.css`); the site loads the scales of the colours it names, the base tokens, and the
-components and utilities (the few components it renders share their base classes and utilities with the rest).
+every layout utility, 812 KB. Radix Themes ships its tokens split (`tokens/colors/<name>.css`, `tokens/base.css`);
+the site loads the scales of the colours it names and the base tokens from the package. Its components and
+utilities come from `radix_components.css` beside this module: the dozen components the pages render, compiled from
+Radix's sources by `tools/dev/radix_css/build.mjs` (`make radix-css`; a test fails when it is stale).
 
 Only Reflex's plugin hooks are used. The parts are imported into Tailwind's `components` layer, as Reflex does with
 `styles.css`, so Tailwind's utilities keep winning over Radix's defaults. Tailwind's plugin would still import
@@ -22,6 +23,7 @@ from reflex.plugins import RadixThemesPlugin, TailwindV4Plugin
 PACKAGE = "@radix-ui/themes"
 # Under `.web/styles`, where Reflex keeps the root stylesheet that imports it.
 STYLESHEET = "radix-themes.css"
+COMPONENTS = Path(__file__).with_name("radix_components.css")
 # Radix Themes 3.3's colour scales (its tokens/colors/*.css): a name outside them would import a missing file.
 COLOURS = frozenset(
     [
@@ -68,9 +70,9 @@ def radix_stylesheet(colours: Iterable[str]) -> str:
         raise ValueError(f"not Radix Themes colours: {unknown}")
     # Radix's own order (its src/styles/index.css): the scales, then base.css, whose `[data-gray-color=...]` aliases
     # must come after gray.css's plain `--gray-*` (same specificity), then the components and the utilities.
-    scales = [f"tokens/colors/{c}.css" for c in sorted(wanted, key=lambda c: (c != "gray", c))]
-    parts = [*scales, "tokens/base.css", "components.css", "utilities.css"]
-    return "".join(f'@import "{PACKAGE}/{part}" layer(components);\n' for part in parts)
+    scales = [f"{PACKAGE}/tokens/colors/{c}.css" for c in sorted(wanted, key=lambda c: (c != "gray", c))]
+    parts = [*scales, f"{PACKAGE}/tokens/base.css", f"./{COMPONENTS.name}"]
+    return "".join(f'@import "{part}" layer(components);\n' for part in parts)
 
 
 @dataclasses.dataclass
@@ -87,7 +89,13 @@ class RadixThemesParts(RadixThemesPlugin):
         return (f"./{STYLESHEET}",) if self.enabled else ()
 
     def get_static_assets(self, **context: Any) -> Sequence[tuple[Path, str | bytes]]:
-        return [(Path("styles") / STYLESHEET, radix_stylesheet(self.colours))] if self.enabled else []
+        if not self.enabled:
+            return []
+        styles = Path("styles")
+        return [
+            (styles / STYLESHEET, radix_stylesheet(self.colours)),
+            (styles / COMPONENTS.name, COMPONENTS.read_text(encoding="utf-8")),
+        ]
 
     def get_frontend_dependencies(self, **context: Any) -> tuple[str, ...]:
         # The components name the package themselves, so it is installed all the same. Reflex also registers every

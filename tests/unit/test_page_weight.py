@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
 import pytest
 from reflex_base.plugins.tailwind_v4 import TailwindV4Plugin
-from reflex_components_radix.plugin import RADIX_THEMES_STYLESHEET, RadixThemesPlugin
+from reflex_components_radix.plugin import RADIX_THEMES_PACKAGE, RADIX_THEMES_STYLESHEET, RadixThemesPlugin
 
 from app.ui.form_guard import SCRIPT, form_guard
 from app.ui.page_weight import PARKED_TYPE, defer_hydration, group_icons
 from app.ui.portal.colours import BADGE_COLOURS
-from app.ui.radix_styles import RadixThemesParts, TailwindV4WithoutRadix, radix_stylesheet
+from app.ui.radix_styles import COMPONENTS, RadixThemesParts, TailwindV4WithoutRadix, radix_stylesheet
 from rxconfig import config
 
 PAGE = (
@@ -62,10 +67,8 @@ def test_the_radix_stylesheet_imports_the_parts_and_the_named_colours_into_the_c
             "tokens/colors/slate.css",
             # After the scales: its `--gray-*: var(--slate-*)` must win over gray.css's plain values.
             "tokens/base.css",
-            "components.css",
-            "utilities.css",
         )
-    ]
+    ] + ['@import "./radix_components.css" layer(components);']  # the components, built from Radix's sources
     with pytest.raises(ValueError, match="greyish"):
         radix_stylesheet({"greyish"})
 
@@ -78,13 +81,46 @@ def test_the_site_loads_the_colours_of_its_theme_and_of_the_portal_badges_and_no
     assert "blue" in theme and "slate" in theme
     # The stylesheet is one Reflex writes into .web/styles and imports from the root stylesheet.
     assert radix.get_stylesheet_paths() == ("./radix-themes.css",)
-    [(path, css)] = radix.get_static_assets()
+    [(path, css), (components_path, components)] = radix.get_static_assets()
     assert str(path) == "styles/radix-themes.css"
     assert css == radix_stylesheet(radix.colours)
     assert RADIX_THEMES_STYLESHEET not in str(css)
+    # Beside it, so its relative import finds it.
+    assert str(components_path) == "styles/radix_components.css"
+    assert components == COMPONENTS.read_text(encoding="utf-8")
     # Off `window.__reflex`: no plugin dependency that Reflex would bundle whole for run-time components.
     assert radix.get_frontend_dependencies() == ()
     assert RadixThemesPlugin(enabled=False).get_stylesheet_paths() == ()
+
+
+ROOT = Path(__file__).resolve().parents[2]
+RADIX_TOOLS = ROOT / ".tools" / "radix-css" / "node_modules"
+
+
+def test_the_radix_components_are_built_from_the_radix_version_reflex_installs() -> None:
+    header = COMPONENTS.read_text(encoding="utf-8").splitlines()[0]
+    built = re.search(r"from @radix-ui/themes (\S+):", header)
+    assert built is not None, header
+    assert f"@radix-ui/themes@{built[1]}" == RADIX_THEMES_PACKAGE
+    pinned = (ROOT / "tools" / "dev" / "radix_css" / "package.json").read_text(encoding="utf-8")
+    assert f'"@radix-ui/themes": "{built[1]}"' in pinned
+
+
+def test_the_committed_radix_components_are_what_radix_sources_make() -> None:
+    """Rebuilds app/ui/radix_components.css from Radix's sources in memory: a hand edit, a changed list of parts in
+    build.mjs or another Radix version fails here until `make radix-css` is run and its result committed."""
+    assert RADIX_TOOLS.is_dir(), "run `make .tools/radix-css/.ready` (make test and make test-fast do)"
+    node = shutil.which("node")
+    assert node is not None, "Node is needed: `make setup` puts Node 22 on PATH"
+    script = ROOT / "tools" / "dev" / "radix_css" / "build.mjs"
+    done = subprocess.run(
+        [node, str(script), str(RADIX_TOOLS), "--check"], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert done.returncode == 0, done.stderr + done.stdout
+    css = COMPONENTS.read_text(encoding="utf-8")
+    # Compiled: no source syntax left for Tailwind's PostCSS to trip on (the first build on a fresh clone did).
+    assert "@custom-media" not in css and "@breakpoints" not in css and "(--xs)" not in css
+    assert ".xs\\:rt-r-mb-3" in css and "@media (min-width: 520px)" in css
 
 
 def test_tailwind_no_longer_imports_the_whole_radix_stylesheet() -> None:
