@@ -15,6 +15,7 @@ from app.ui.admin.pickers import client_picker
 from app.ui.admin.section import filter_select, section_page
 from app.ui.admin.tables import Column, data_table, lead, note
 from app.ui.admin.widgets import BTN_SECONDARY, ICON_BTN, INPUT, allowed_button, choice_badge, field, icon_button
+from app.ui.components.file_link import file_link
 
 S = BillingState
 
@@ -24,7 +25,7 @@ def _actions(r: ObjectVar[InvoiceRow]) -> rx.Component:
     return rx.el.div(
         rx.cond(
             r.can_download,
-            rx.el.a(
+            file_link(
                 rx.icon("file-down", size=16),
                 href=r.pdf,
                 title="Download PDF",
