@@ -20,7 +20,8 @@ from app.core.permissions import Perm
 from app.models.user import UserPublic
 from app.services.billing import billing
 from app.services.billing.invoices import StaffInvoice
-from app.ui.admin.common import day_text, dollars, form_text, row_id, row_index, without_row
+from app.ui.admin.business_time import day_text
+from app.ui.admin.common import dollars, form_text, row_id, row_index, without_row
 from app.ui.admin.dialogs import DeleteConfirm
 from app.ui.admin.paged import PagedList, SectionListing, export_url
 from app.ui.admin.pickers import ClientPicker

@@ -12,9 +12,9 @@ from app.services.operations.health import HealthReport
 from app.services.platform.client_cancellations import CancellationPublic
 from app.services.reporting import dashboard
 from app.ui import routes
+from app.ui.admin.business_time import day_text
 from app.ui.admin.common import holds
 from app.ui.admin.state import AdminState
-from app.ui.format import long_date
 
 CHECK_NAMES = {"database": "Database", "mail": "Mail queue"}
 
@@ -42,7 +42,7 @@ class Cancellation:
     @classmethod
     def of(cls, row: CancellationPublic) -> Cancellation:
         """From client_cancellations.recent's row; the time as a long date."""
-        return cls(row.kind, row.name, row.client, row.reason, long_date(row.when))
+        return cls(row.kind, row.name, row.client, row.reason, day_text(row.when))
 
 
 def _check_rows(report: HealthReport) -> list[Check]:

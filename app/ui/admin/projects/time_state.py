@@ -18,8 +18,9 @@ from app.models.user import UserPublic
 from app.services.projects import time_entries
 from app.services.projects.time_entries import ENTRIES_PAGE_SIZE, business_today
 from app.services.scheduling import booking_settings
+from app.ui.admin.business_time import day_text
 from app.ui.admin.cards import FEATURE
-from app.ui.admin.common import day_text, form_text, row_id
+from app.ui.admin.common import form_text, row_id
 from app.ui.admin.dialogs import Dialogs
 from app.ui.admin.state import as_actor, error_text, field_errors
 from app.ui.rows import Choice, Row
