@@ -30,6 +30,7 @@ from app.services.accounts.admin_users import CLIENT_SEARCH
 from app.services.billing import receipts
 from app.services.billing.invoices import (
     PAID,
+    PAID_SUM,
     InvoicePublic,
     StaffInvoice,
     business_today,
@@ -296,6 +297,22 @@ def export_invoices(
         invoice_row(inv, client, paid, today).model_dump() for inv, client, paid in INVOICES.stream(s, query, **order)
     )
     return table(INVOICE_COLUMNS, rows)
+
+
+class OverdueFigures(BaseModel):
+    """How many invoices are overdue and what they still owe in all (text, two decimals)."""
+
+    count: int
+    amount: str
+
+
+def overdue_figures(s: Session, *, actor: User) -> OverdueFigures:
+    """The overdue invoices' count and outstanding total, as the staff list's overdue filter finds them (billing:read;
+    the dashboard's billing card)."""
+    access.require(actor, Perm.billing_read, "view invoices")
+    owed = func.coalesce(func.sum(col(Invoice.total_amount) - PAID_SUM), 0)
+    count, amount = s.exec(select(func.count(), owed).where(overdue_clause(business_today()))).one()
+    return OverdueFigures(count=int(count), amount=f"{Decimal(amount):.2f}")
 
 
 class InvoiceProject(BaseModel):

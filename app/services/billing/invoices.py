@@ -87,13 +87,13 @@ ZERO = Decimal("0.00")
 
 # What an invoice has been paid: the sum of its succeeded payments, as a column of the invoice's own query (a
 # correlated subquery), so a page, a CSV stream and the overdue filter read it in the same statement as the invoice.
-PAID = (
+PAID_SUM = (
     select(func.coalesce(func.sum(Payment.amount), 0))
     .where(Payment.invoice_id == Invoice.id, Payment.status == PaymentStatus.succeeded)
     .correlate(Invoice)
     .scalar_subquery()
-    .label("amount_paid")
 )
+PAID = PAID_SUM.label("amount_paid")
 
 
 def business_today(at: datetime | None = None) -> date:
@@ -118,7 +118,7 @@ def overdue_clause(today: date) -> Any:
         (col(Invoice.status) == InvoiceStatus.pending)
         & col(Invoice.due_date).is_not(None)
         & (col(Invoice.due_date) < today)
-        & (col(Invoice.total_amount) > PAID)
+        & (col(Invoice.total_amount) > PAID_SUM)
     )
 
 
