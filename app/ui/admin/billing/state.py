@@ -58,6 +58,7 @@ class InvoiceRow(Row):
     total: str = ""
     paid: str = ""  # what payments add up to: "" when nothing is paid yet
     balance: str = ""  # what is still due ("" on drafts, which nobody owes yet)
+    owing: bool = False  # issued and not paid: the balance is worth a line on a phone
     overdue: bool = False
     reminders_enabled: bool = True
     reminders_sent: int = 0
@@ -93,6 +94,7 @@ def invoice_row(i: StaffInvoice) -> InvoiceRow:
         total=dollars(i.total_amount),
         paid=dollars(i.amount_paid) if i.amount_paid != "0.00" else "",
         balance=dollars(i.balance_due) if i.status != "draft" else "",
+        owing=i.status == "pending",
         overdue=i.overdue,
         reminders_enabled=i.reminders_enabled,
         reminders_sent=i.reminders_sent,

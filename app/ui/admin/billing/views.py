@@ -118,7 +118,7 @@ def _total(r: ObjectVar[InvoiceRow]) -> rx.Component:
     return rx.el.div(
         rx.el.span(r.total, class_name="font-medium"),
         rx.cond(r.paid != "", note(rx.el.span("Paid ", r.paid, data_testid="invoice-paid")), rx.fragment()),
-        rx.cond(r.balance != "", note(rx.el.span("Due ", r.balance), "sm:hidden"), rx.fragment()),
+        rx.cond(r.owing, note(rx.el.span("Due ", r.balance), "sm:hidden"), rx.fragment()),
     )
 
 
@@ -140,9 +140,12 @@ COLUMNS: list[Column[InvoiceRow]] = [
     Column("Status", _status),
     Column("Total", _total, "text-right", "whitespace-nowrap"),
     Column("Balance due", _balance, "hidden sm:table-cell text-right", "whitespace-nowrap"),
-    Column("Issued", lambda r: r.issue_date, "hidden lg:table-cell", "whitespace-nowrap"),
+    # The issue and paid dates give way to the balance below 1536 px, so the row's actions stay in view at 1280.
+    Column("Issued", lambda r: r.issue_date, "hidden 2xl:table-cell", "whitespace-nowrap"),
     Column("Due", lambda r: r.due_date, "hidden lg:table-cell", "whitespace-nowrap"),
-    Column("Paid", lambda r: rx.cond(r.paid_date != "", r.paid_date, "—"), "hidden xl:table-cell", "whitespace-nowrap"),
+    Column(
+        "Paid", lambda r: rx.cond(r.paid_date != "", r.paid_date, "—"), "hidden 2xl:table-cell", "whitespace-nowrap"
+    ),
 ]
 
 
@@ -309,7 +312,7 @@ def billing_content() -> rx.Component:
     empty = rx.cond(filtered, "No invoices found matching your search.", "No invoices found.")
     return section_page(
         S,
-        data_table(S, COLUMNS, row_test_id="invoice-row", empty=empty, actions=_actions),
+        data_table(S, COLUMNS, row_test_id="invoice-row", empty=empty, actions=_actions, tight=True),
         search="Search invoices…",
         title="Billing",
         subtitle="Invoices for clients: drafts, issued and paid.",
