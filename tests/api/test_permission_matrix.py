@@ -14,7 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlmodel import Session
 
-from app.models.content import ProjectTeamMember
+from app.models.content import TeamMember
 from app.models.enums import EmployeeType, Role
 from app.models.inquiry import ContactInquiry, NewsletterSubscriber
 from app.services.accounts import sessions
@@ -232,7 +232,7 @@ ROUTES = [
 @pytest.fixture
 def world(session: Session) -> dict[str, Any]:
     inquiry = ContactInquiry(name="Pat", email="pat@example.com", message="Need a site")
-    member = ProjectTeamMember(name="Sam", role="Designer", bio="Designs")
+    member = TeamMember(name="Sam", role="Designer", bio="Designs")
     subscriber = NewsletterSubscriber(email="matrix.reader@example.com", status="confirmed")
     session.add_all([inquiry, member, subscriber])
     session.commit()

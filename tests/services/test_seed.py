@@ -37,7 +37,7 @@ from app.models import (
     ProjectMilestone,
     ProjectTimeEntry,
     Service,
-    ProjectTeamMember,
+    TeamMember,
     User,
 )
 from app.models import content as content_models  # `Testimonial` itself would look like a test class to pytest
@@ -49,7 +49,7 @@ TABLES: dict[str, type[SQLModel]] = {
     "services": Service,
     "portfolio_projects": PortfolioProject,
     "testimonials": content_models.Testimonial,
-    "team_members": ProjectTeamMember,
+    "team_members": TeamMember,
     "job_openings": JobOpening,
     "meeting_types": MeetingType,
     "users": User,
@@ -269,7 +269,7 @@ def test_testimonials_ten_rated_and_three_featured(runs: Runs) -> None:
 
 
 def test_team_and_jobs(runs: Runs) -> None:
-    team = runs.s.exec(select(ProjectTeamMember)).all()
+    team = runs.s.exec(select(TeamMember)).all()
     assert len(team) == 4 and all(m.name and m.role and m.bio and m.skills for m in team)
     jobs = {j.code: j for j in runs.s.exec(select(JobOpening)).all()}
     expected = {
@@ -396,7 +396,7 @@ HELPER_KEYS = {"time_log", "milestones", "items", "prices", "project", "assign_t
         (content.SERVICES, Service),
         (content.PORTFOLIO_PROJECTS, PortfolioProject),
         (content.TESTIMONIALS + content.FEATURED_TESTIMONIALS, content_models.Testimonial),
-        (content.TEAM_MEMBERS, ProjectTeamMember),
+        (content.TEAM_MEMBERS, TeamMember),
         (content.JOB_OPENINGS, JobOpening),
         (content.MEETING_TYPES, MeetingType),
         ([content.DEMO_ORGANIZATION], Organization),

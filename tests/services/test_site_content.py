@@ -9,7 +9,7 @@ from sqlmodel import Session
 
 from app.models import content as models  # a module-level name starting with "Test" would be collected
 from app.models.careers import JobOpening
-from app.models.content import PortfolioProject, Service, ProjectTeamMember
+from app.models.content import PortfolioProject, Service, TeamMember
 from app.services.site import site_content
 
 
@@ -58,9 +58,9 @@ def test_random_testimonials_pick_k_of_the_published_ones(session: Session) -> N
 
 
 def test_team_members_and_open_jobs(session: Session) -> None:
-    session.add(ProjectTeamMember(name="Elena Vasquez", role="CTO", bio="b", skills=["Python"], sort_order=2))
-    session.add(ProjectTeamMember(name="Marcus Reed", role="Founder", bio="b", sort_order=1))
-    session.add(ProjectTeamMember(name="Former", role="x", bio="b", is_published=False))
+    session.add(TeamMember(name="Elena Vasquez", role="CTO", bio="b", skills=["Python"], sort_order=2))
+    session.add(TeamMember(name="Marcus Reed", role="Founder", bio="b", sort_order=1))
+    session.add(TeamMember(name="Former", role="x", bio="b", is_published=False))
     session.add(JobOpening(code="JOB-002", title="UI/UX Designer", department="Design", location="Remote"))
     session.commit()
     team = site_content.team_members(session)

@@ -20,7 +20,7 @@ from sqlmodel import Session, select
 from app.core.permissions import effective_permissions
 from app.core.security import verify_password
 from app.core.text import INVALID_TEXT
-from app.models.content import ProjectTeamMember
+from app.models.content import TeamMember
 from app.models.enums import EmployeeType, InquiryStatus, Role
 from app.models.inquiry import ContactInquiry
 from app.models.system import EmailOutbox
@@ -297,7 +297,7 @@ def test_site_content_handlers_write_only_for_content_writers(db: Session) -> No
     call(state, "open_create")
     call(state, "submit_form", {"name": name, "role": "Designer", "bio": "Designs things", "is_published": "on"})
     assert notice(state)["title"] == "Team member created successfully"
-    member = db.exec(select(ProjectTeamMember).where(ProjectTeamMember.name == name)).one()
+    member = db.exec(select(TeamMember).where(TeamMember.name == name)).one()
     assert member.is_published is True
     member_id = member.id
 
@@ -311,12 +311,12 @@ def test_site_content_handlers_write_only_for_content_writers(db: Session) -> No
     crafted._dialog_key = str(member_id)  # a browser can send any id; the handler still asks the server
     call(crafted, "confirm_delete")
     db.expire_all()
-    assert db.get(ProjectTeamMember, member_id) is not None
-    assert db.exec(select(ProjectTeamMember).where(ProjectTeamMember.name.startswith("Evil"))).first() is None  # type: ignore[attr-defined]
+    assert db.get(TeamMember, member_id) is not None
+    assert db.exec(select(TeamMember).where(TeamMember.name.startswith("Evil"))).first() is None  # type: ignore[attr-defined]
     call(state, "ask_delete", str(member_id), name)
     call(state, "confirm_delete")
     db.expire_all()
-    assert db.get(ProjectTeamMember, member_id) is None
+    assert db.get(TeamMember, member_id) is None
 
 
 def test_text_no_database_can_store_is_a_message_not_a_crash(db: Session) -> None:
