@@ -122,6 +122,11 @@ SAMPLES: list[tuple[str, dict[str, Any], list[str]]] = [
         {"name": EVIL, "number": "INV-0001", "total": Decimal("1234.5"), "due_date": date(2026, 7, 4)},
         ["Invoice INV-0001 for $1,234.50 is ready. It is due on July 4, 2026.\n\nView"],
     ),
+    (
+        "invoice_void",
+        {"name": EVIL, "number": "INV-0001", "total": Decimal("1234.5"), "reason": "Billed twice"},
+        ["Invoice INV-0001 for $1,234.50 has been voided", "Reason: Billed twice"],
+    ),
     ("verification_code", {"name": EVIL, "code": "123456"}, ["Your verification code is 123456."]),
     ("registration_attempt", {}, [f"sign in at {URL}/client-portal", f"{URL}/forgot-password"]),
     (

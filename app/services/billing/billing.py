@@ -25,6 +25,7 @@ from app.models.base import utcnow
 from app.models.billing import Invoice, InvoiceItem, Payment
 from app.models.enums import InvoiceStatus, PaymentStatus
 from app.models.project import Project
+from app.models.system import EmailOutbox
 from app.models.user import User
 from app.services.accounts.admin_users import CLIENT_SEARCH
 from app.services.billing.invoices import InvoicePublic, StaffInvoice, invoice_dto, invoice_row, staff_invoice
@@ -315,6 +316,7 @@ def create_invoice(s: Session, *, actor: User, data: InvoiceCreate | Mapping[str
         subtotal=priced.subtotal,
         tax_amount=priced.tax,
         total_amount=priced.total,
+        tax_rate=body.tax_rate or Decimal(0),
         **header,
     )
     s.add(invoice)
@@ -355,6 +357,23 @@ def _locked(s: Session, invoice_id: int) -> Invoice:
     return invoice
 
 
+def mail_client(s: Session, invoice: Invoice, letter_name: str, /, **context: Any) -> EmailOutbox | None:
+    """Queue the letter `letter_name` about `invoice` to its client, tied to the invoice (the detail's mails, ADR 0079).
+
+    Every mail about an invoice goes through here, so none is missing from its history. The letter gets `name` (the
+    client's first name, else username) and `number` besides `context`.
+    """
+    client = s.get(User, invoice.client_id)
+    if client is None:
+        return None
+    name = client.first_name or client.username
+    letter = letters.render(s, letter_name, name=name, number=invoice.invoice_number, **context)
+    message = mail.enqueue(s, to=client.email, letter=letter, public=False)
+    if message is not None:
+        message.invoice_id = invoice.id
+    return message
+
+
 def issue_invoice(s: Session, *, actor: User, invoice_id: int) -> InvoicePublic:
     """Draft → pending: the client can now see it, and is told by e-mail."""
     access.require(actor, Perm.billing_write, "issue invoices")
@@ -363,17 +382,7 @@ def issue_invoice(s: Session, *, actor: User, invoice_id: int) -> InvoicePublic:
         raise Invalid("Only draft invoices can be issued.")
     invoice.status = InvoiceStatus.pending
     invoice.issue_date = invoice.issue_date or date.today()
-    client = s.get(User, invoice.client_id)
-    if client is not None:
-        letter = letters.render(
-            s,
-            "invoice_issued",
-            name=client.first_name or client.username,
-            number=invoice.invoice_number,
-            total=invoice.total_amount,
-            due_date=invoice.due_date,
-        )
-        mail.enqueue(s, to=client.email, letter=letter, public=False)
+    mail_client(s, invoice, "invoice_issued", total=invoice.total_amount, due_date=invoice.due_date)
     s.add(invoice)
     audit.record(s, actor=actor, action="invoice.issue", entity=invoice)
     s.commit()
@@ -388,6 +397,8 @@ def record_payment(
     invoice = _locked(s, invoice_id)
     if invoice.status == InvoiceStatus.paid:
         raise Invalid("This invoice is already paid in full: nothing is outstanding.")
+    if invoice.status == InvoiceStatus.void:
+        raise Invalid("This invoice is void: it takes no payment.")
     if invoice.status != InvoiceStatus.pending:
         raise Invalid("Payments can be recorded on issued, unpaid invoices only.")
     body = parse(PaymentCreate, data or {})
