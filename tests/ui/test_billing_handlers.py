@@ -270,3 +270,22 @@ def test_readers_see_the_detail_but_change_nothing_through_it(db: Session, world
     developer = handler_state(BillingState, sign_in(db, world.developer))
     call(developer, "open_detail", issued.id)
     assert developer.dialog == "" and developer.detail.number == ""
+
+
+def test_a_payment_from_the_detail_returns_to_it_and_then_void_is_refused(db: Session, world: World) -> None:
+    issued = f.invoice(db, world.client)
+    state = handler_state(BillingState, sign_in(db, world.cfo))
+    call(state, "open_detail", issued.id)
+    call(state, "open_pay", issued.id, issued.invoice_number)
+    assert state.dialog == "pay"
+    call(state, "close_dialog", False)  # Cancel: back to the detail
+    assert state.dialog == "detail"
+    call(state, "open_pay", issued.id, issued.invoice_number)
+    call(state, "submit_pay", {"amount": "10", "method": "Cheque"})
+    assert state.dialog == "detail" and [p.amount for p in state.detail_payments] == ["$10.00"]
+    assert not state.detail.can_void and state.detail.void_refusal.startswith("$10.00 has been paid on")
+    state._open_dialog("void", issued.id, issued.invoice_number)  # as a forged event would
+    call(state, "submit_void", {"reason": "Mistake"})
+    assert state.dialog == "void" and "refund the payments first" in state.form_error
+    db.expire_all()
+    assert db.get(Invoice, issued.id).status == InvoiceStatus.pending  # type: ignore[union-attr]

@@ -171,8 +171,14 @@ def _totals() -> rx.Component:
         line("Subtotal", d.subtotal),
         line(rx.el.span("Tax (", d.tax_rate, "%)"), d.tax),
         line("Total", d.total, "font-semibold text-slate-900", "detail-total"),
-        line("Paid", d.paid),
-        line("Balance due", d.balance, "font-semibold text-slate-900", "detail-balance"),
+        # A draft owes nothing yet: what is paid and due starts once it is issued.
+        rx.cond(
+            d.status.value != "draft",
+            rx.fragment(
+                line("Paid", d.paid),
+                line("Balance due", d.balance, "font-semibold text-slate-900", "detail-balance"),
+            ),
+        ),
         class_name="mt-3 space-y-1 rounded-lg bg-slate-50 p-3 text-sm text-slate-700",
     )
 
