@@ -24,6 +24,7 @@ from app.models.enums import InvoiceStatus, PaymentStatus
 from app.models.user import User
 from app.services.accounts.users import create_user
 from app.services.billing import billing
+from tests.e2e.axe import axe_source, page_problems
 from tests.e2e.conftest import Server
 from tests.e2e.test_admin import DESKTOP, MOBILE, _toast, signed_in
 
@@ -149,6 +150,7 @@ def test_a_clerk_works_an_invoice_through_its_detail(
         expect(dialog.get_by_test_id("detail-history")).to_contain_text("Created by staff_cfo")
         _fits(page, page.get_by_role("dialog"), width)
         page.screenshot(path=str(shots / f"detail-draft-{width}.png"), full_page=True)
+        assert page_problems(page, f"invoice detail at {width} px", axe_source()) == []
 
         # Edit the draft: one more design hour; the server recomputes the total.
         dialog.get_by_test_id("detail-edit").click()
@@ -188,6 +190,9 @@ def test_a_clerk_works_an_invoice_through_its_detail(
         expect(dialog.get_by_test_id("detail-mail")).to_have_count(2)
         _fits(page, page.get_by_role("dialog"), width)
         page.screenshot(path=str(shots / f"detail-void-{width}.png"), full_page=True)
+        # The toasts fade out first: axe would judge their colours mid-animation, and they are not the detail's.
+        expect(page.locator("[data-sonner-toast]")).to_have_count(0, timeout=20_000)
+        assert page_problems(page, f"void invoice detail at {width} px", axe_source()) == []
 
         dialog.get_by_role("button", name="Close").click()
         expect(dialog).to_be_hidden()

@@ -186,7 +186,7 @@ def _totals() -> rx.Component:
 def _header() -> rx.Component:
     d = S.detail
     return rx.fragment(
-        rx.el.div(
+        rx.el.dl(
             info("Client", rx.el.span(d.client, rx.el.br(), rx.el.span(d.client_email, class_name="break-all"))),
             info("Project", d.project),
             info("Issued", d.issue_date),
