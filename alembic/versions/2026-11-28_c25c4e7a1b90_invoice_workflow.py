@@ -6,7 +6,7 @@ invoice (ADR 0079), filled in for mails already queued whose subject names an in
 reading one record's audit entries.
 
 Revision ID: c25c4e7a1b90
-Revises: b7e3a91c4d52
+Revises: b25b1d4e7a90
 Create Date: 2026-11-28 18:25:06.835418
 """
 
@@ -20,7 +20,7 @@ from alembic import op
 import app.models.base
 
 revision: str = "c25c4e7a1b90"
-down_revision: str | None = "b7e3a91c4d52"
+down_revision: str | None = "b25b1d4e7a90"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

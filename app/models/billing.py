@@ -38,6 +38,11 @@ class Invoice(Stamped, table=True):
     void_reason: str | None = Field(default=None, max_length=VOID_REASON_MAX)
     voided_at: datetime | None = timestamp()
     voided_by: uuid.UUID | None = Field(default=None, foreign_key="users.id", ondelete="SET NULL")
+    # Overdue reminders (billing.reminders): staff may switch them off per invoice; each one sent is counted, and the
+    # business day it went out kept, so a second pass on the same day sends nothing.
+    reminders_enabled: bool = True
+    reminders_sent: int = 0
+    last_reminder_on: date | None = None
 
 
 class InvoiceNumberCounter(SQLModel, table=True):

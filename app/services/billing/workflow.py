@@ -13,19 +13,20 @@ from decimal import Decimal
 from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
-from sqlalchemy import delete, func
+from sqlalchemy import delete
 from sqlmodel import Session, col, select
 
 from app.core.errors import Invalid
 from app.core.permissions import Perm
 from app.models.base import utcnow
 from app.models.billing import VOID_REASON_MAX, Invoice, InvoiceItem, Payment
-from app.models.enums import InvoiceStatus, PaymentStatus
+from app.models.enums import InvoiceStatus
 from app.models.project import Project
 from app.models.system import AuditLog, EmailOutbox
 from app.models.user import User
-from app.services.billing.billing import InvoiceLines, _dto, _locked, _priced, mail_client
-from app.services.billing.invoices import InvoicePublic, invoice_dto, may_download
+from app.services.billing import receipts
+from app.services.billing.billing import InvoiceLines, _dto, _locked, _priced
+from app.services.billing.invoices import InvoicePublic, invoice_dto, may_download, paid_amount
 from app.services.platform import access, audit
 from app.services.platform.actions import Action
 from app.services.platform.schema import Day, Input, Text, parse, required
@@ -70,16 +71,14 @@ class InvoiceAuditRow(BaseModel):
 
 
 class InvoiceDetailPublic(InvoicePublic):
-    """An invoice with everything staff know about it: client, project, tax rate, what is paid and due, the void's
-    reason, who and when, its payments, the mails sent about it and its audit trail (oldest first)."""
+    """An invoice with everything staff know about it: client, project, tax rate, the void's reason, who and when, its
+    payments, the mails sent about it and its audit trail (oldest first); what is paid and due is the summary's."""
 
     client_name: str
     client_username: str
     client_email: str
     project_name: str | None
     tax_rate: str
-    amount_paid: str
-    balance_due: str
     void_reason: str | None
     voided_at: str | None
     voided_by: str | None
@@ -123,16 +122,6 @@ def void_refusal(invoice: Invoice, paid: Decimal) -> str | None:
     return None
 
 
-def amount_paid(s: Session, invoice_id: int | None) -> Decimal:
-    """What the client has paid on the invoice: its successful payments (refunded ones no longer count)."""
-    total = s.exec(
-        select(func.coalesce(func.sum(Payment.amount), 0)).where(
-            Payment.invoice_id == invoice_id, Payment.status == PaymentStatus.succeeded
-        )
-    ).one()
-    return Decimal(total).quantize(Decimal("0.01"))
-
-
 def _iso(value: Any) -> str | None:
     return value.isoformat() if value is not None else None
 
@@ -150,13 +139,6 @@ def _rate(invoice: Invoice) -> Decimal:
     if not invoice.subtotal:
         return Decimal(0)
     return (invoice.tax_amount * 100 / invoice.subtotal).quantize(Decimal("0.01"))
-
-
-def _due(invoice: Invoice, paid: Decimal) -> Decimal:
-    """What is still owed: nothing on a draft (not issued) or a void invoice."""
-    if invoice.status in (InvoiceStatus.draft, InvoiceStatus.void):
-        return Decimal("0.00")
-    return max(invoice.total_amount - paid, Decimal("0.00"))
 
 
 def _payments(s: Session, invoice_id: int) -> list[InvoicePaymentRow]:
@@ -221,19 +203,17 @@ def invoice_detail(s: Session, *, actor: User, invoice_id: int) -> InvoiceDetail
     client = s.get(User, invoice.client_id)
     project = s.get(Project, invoice.project_id) if invoice.project_id is not None else None
     voider = s.get(User, invoice.voided_by) if invoice.voided_by is not None else None
-    paid = amount_paid(s, invoice.id)
+    paid = paid_amount(s, invoice.id)
     writes = access.staff_can(actor, Perm.billing_write)
     status = invoice.status
     no_void = void_refusal(invoice, paid)
     return InvoiceDetail(
-        **invoice_dto(invoice, items).model_dump(),
+        **invoice_dto(invoice, items, paid).model_dump(),
         client_name=_name(client),
         client_username=client.username if client else "",
         client_email=client.email if client else "",
         project_name=project.name if project else None,
         tax_rate=f"{_rate(invoice):.2f}",
-        amount_paid=f"{paid:.2f}",
-        balance_due=f"{_due(invoice, paid):.2f}",
         void_reason=invoice.void_reason,
         voided_at=_iso(invoice.voided_at),
         voided_by=voider.username if voider else None,
@@ -316,14 +296,15 @@ def void_invoice(s: Session, *, actor: User, invoice_id: int, data: VoidRequest 
     access.require(actor, Perm.billing_write, "void invoices")
     body = parse(VoidRequest, data)
     invoice = _locked(s, invoice_id)
-    if why := void_refusal(invoice, amount_paid(s, invoice.id)):
+    if why := void_refusal(invoice, paid_amount(s, invoice.id)):
         raise Invalid(why)
     invoice.status = InvoiceStatus.void
     invoice.void_reason = body.reason
     invoice.voided_at = utcnow()
     invoice.voided_by = actor.id
     s.add(invoice)
-    mail_client(s, invoice, "invoice_void", total=invoice.total_amount, reason=body.reason)
+    # Told by e-mail, with the PDF as it now stands (stamped VOID) attached.
+    receipts.mail_invoice(s, invoice, "invoice_void", total=invoice.total_amount, reason=body.reason)
     audit.record(s, actor=actor, action="invoice.void", entity=invoice, details={"reason": body.reason})
     s.commit()
     return _dto(s, invoice)

@@ -17,7 +17,8 @@ from app.core.permissions import Perm
 from app.models.user import UserPublic
 from app.services.billing import billing, workflow
 from app.services.billing.workflow import InvoiceDetail
-from app.ui.admin.common import day_text, dollars, form_text, row_id, timestamp_text
+from app.ui.admin.business_time import day_text, timestamp_text
+from app.ui.admin.common import dollars, form_text, row_id
 from app.ui.admin.dialogs import SectionWriter
 from app.ui.rows import Choice, label_of
 

@@ -3,7 +3,8 @@
 It holds one page of invoices at a time, searched, filtered and sorted in SQL by `billing.list_invoices`; the create
 dialog's clients are searched on the server (a capped list) and its projects are the chosen client's; the preview of
 the totals is `billing.price_invoice`, the arithmetic the saved invoice gets. Issuing, payments and deleting drafts
-need billing:write, checked again in every handler (any browser can call any of them with any payload).
+need billing:write, checked again in every handler (any browser can call any of them with any payload); so does
+switching an invoice's overdue reminders.
 """
 
 from __future__ import annotations
@@ -18,10 +19,11 @@ import reflex as rx
 from app.core.errors import DomainError
 from app.core.permissions import Perm
 from app.models.user import UserPublic
-from app.services.billing import billing, workflow
+from app.services.billing import billing, reminders, workflow
 from app.services.billing.invoices import StaffInvoice
 from app.ui.admin.billing.detail import FEATURE, STATUS_LABELS, InvoiceDetailDialogs
-from app.ui.admin.common import day_text, dollars, form_text, row_index, without_row
+from app.ui.admin.business_time import day_text
+from app.ui.admin.common import dollars, form_text, row_id, row_index, without_row
 from app.ui.admin.dialogs import DeleteConfirm
 from app.ui.admin.paged import PagedList, SectionListing, export_url
 from app.ui.admin.pickers import ClientPicker
@@ -40,6 +42,7 @@ STATUS_FILTERS = [
     ("paid", "Paid"),
     ("void", "Void"),
 ]
+DUE_FILTERS = [("", "Any due date"), ("overdue", "Overdue")]
 SORTS = [
     ("newest", "Newest first"),
     ("oldest", "Oldest first"),
@@ -59,6 +62,12 @@ class InvoiceRow(Row):
     status: Choice = dataclasses.field(default_factory=Choice)
     description: str = ""
     total: str = ""
+    paid: str = ""  # what payments add up to: "" when nothing is paid yet
+    balance: str = ""  # what is still due ("" on drafts, which nobody owes yet)
+    owing: bool = False  # issued and not paid: the balance is worth a line on a phone
+    overdue: bool = False
+    reminders_enabled: bool = True
+    reminders_sent: int = 0
     issue_date: str = ""
     due_date: str = ""
     paid_date: str = ""
@@ -68,6 +77,7 @@ class InvoiceRow(Row):
     can_record_payment: bool = False
     can_delete: bool = False
     can_download: bool = False
+    can_switch_reminders: bool = False
 
 
 @dataclasses.dataclass
@@ -88,6 +98,12 @@ def invoice_row(i: StaffInvoice) -> InvoiceRow:
         status=Choice.of(i.status, STATUS_LABELS),
         description=i.description or "",
         total=dollars(i.total_amount),
+        paid=dollars(i.amount_paid) if i.amount_paid != "0.00" else "",
+        balance=dollars(i.balance_due) if i.status != "draft" else "",
+        owing=i.status == "pending",
+        overdue=i.overdue,
+        reminders_enabled=i.reminders_enabled,
+        reminders_sent=i.reminders_sent,
         issue_date=day_text(i.issue_date) or "—",
         due_date=day_text(i.due_date) or "—",
         paid_date=day_text(i.paid_date),
@@ -96,6 +112,7 @@ def invoice_row(i: StaffInvoice) -> InvoiceRow:
         can_record_payment=i.can_record_payment,
         can_delete=i.can_delete,
         can_download=i.can_download,
+        can_switch_reminders=i.can_switch_reminders,
     )
 
 
@@ -146,6 +163,7 @@ class BillingState(InvoiceDetailDialogs, DeleteConfirm, ClientPicker, PagedList[
     )
     rows: list[InvoiceRow] = []
     status_filter: str = ""
+    due_filter: str = ""  # "overdue": only invoices past their due date with something outstanding
     sort: str = "newest"
     page_size: int = PAGE_SIZE
 
@@ -158,10 +176,12 @@ class BillingState(InvoiceDetailDialogs, DeleteConfirm, ClientPicker, PagedList[
     @rx.var
     def export_url(self) -> str:
         filters = {"search": self.search, "status": self.status_filter, "sort": self.sort}
+        if self.due_filter:
+            filters["overdue"] = "true"
         return export_url("/api/admin/invoices/export", filters)
 
     def _filters(self) -> dict[str, Any]:
-        return {"status": self.status_filter}
+        return {"status": self.status_filter, "overdue": self.due_filter == "overdue"}
 
     @rx.event
     async def load(self) -> None:
@@ -171,6 +191,11 @@ class BillingState(InvoiceDetailDialogs, DeleteConfirm, ClientPicker, PagedList[
     @rx.event
     async def set_status_filter(self, value: str) -> None:
         self.status_filter = str(value) if str(value) in STATUS_LABELS else ""
+        await self._first_page()
+
+    @rx.event
+    async def set_due_filter(self, value: str) -> None:
+        self.due_filter = "overdue" if str(value) == "overdue" else ""
         await self._first_page()
 
     # --- create ----------------------------------------------------------------------------------------------
@@ -279,6 +304,21 @@ class BillingState(InvoiceDetailDialogs, DeleteConfirm, ClientPicker, PagedList[
         return True
 
     # Issuing asks first (InvoiceDetailDialogs.ask_issue, confirm_issue): it e-mails the client.
+
+    @rx.event
+    async def switch_reminders(self, form: dict[str, Any]) -> None:
+        """Overdue reminders on or off for one invoice, from its row's switch: `invoice_id` and `enabled` ("on" or
+        "off"); billing:write, checked again by the service."""
+        iid = row_id(form_text(form, "invoice_id", 20))
+        wanted = form_text(form, "enabled", 3)
+        if not iid or wanted not in ("on", "off"):
+            return
+        enabled = wanted == "on"
+        await self._act(
+            "Failed to switch reminders",
+            lambda s, a: reminders.set_reminders(s, actor=a, invoice_id=iid, data={"enabled": enabled}),
+            "Reminders on for this invoice" if enabled else "Reminders off for this invoice",
+        )
 
     @rx.event
     async def open_pay(self, invoice_id: int, number: str) -> None:
