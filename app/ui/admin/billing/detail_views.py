@@ -27,6 +27,7 @@ from app.ui.admin.widgets import (
     dialog,
     dialog_actions,
 )
+from app.ui.components.file_link import file_link
 
 S = BillingState
 
@@ -131,7 +132,7 @@ def _actions() -> rx.Component:
         _action(d.can_void, "Void…", S.open_void, "detail-void"),
         rx.cond(
             d.can_download,
-            rx.el.a(
+            file_link(
                 rx.icon("file-down", size=16), "PDF", href=d.pdf, class_name=BTN_SECONDARY, data_testid="detail-pdf"
             ),
         ),
