@@ -24,7 +24,13 @@ from app.core.permissions import Perm
 from app.services.projects import organizations, projects, time_entries
 from app.services.projects.organizations import OrganizationCreate, OrganizationPublic, OrganizationUpdate
 from app.services.projects.projects import MilestonesSave, ProjectCreate, ProjectPublic
-from app.services.projects.time_entries import TeamMember, TeamSave, TimeEntriesPage, TimeEntryCreate, TimeEntryPublic
+from app.services.projects.time_entries import (
+    ProjectTeamMember,
+    TeamSave,
+    TimeEntriesPage,
+    TimeEntryCreate,
+    TimeEntryPublic,
+)
 
 router = APIRouter(tags=["content"])
 NameSort = Annotated[str, Query(description="name (default), newest or oldest.")]
@@ -118,7 +124,7 @@ def delete_time_entry(project_id: RowId, entry_id: RowId, user: StaffUser, s: Se
     return {"message": "Time entry deleted"}
 
 
-@router.put("/protected/projects/{project_id}/team", response_model=Saved[list[TeamMember]])
+@router.put("/protected/projects/{project_id}/team", response_model=Saved[list[ProjectTeamMember]])
 def set_team(project_id: RowId, user: StaffUser, s: SessionDep, body: TeamSave) -> dict[str, Any]:
     """Replace the project's members, who log their own hours on it (its manager or content:write); staff only."""
     team = time_entries.set_team(s, actor=user, project_id=project_id, members=body.members)

@@ -111,7 +111,7 @@ class TimeEntryPublic(BaseModel):
     can_delete: bool  # whether the caller may delete it (their own entry, or they are an admin)
 
 
-class TeamMember(BaseModel):
+class ProjectTeamMember(BaseModel):
     user_id: str
     name: str
     manager: bool  # the project's manager (always on its team), not a member row
@@ -131,7 +131,7 @@ class TimeEntriesPage(BaseModel):
     can_log: bool  # whether the caller may log time on the project now
     can_log_for_others: bool  # whether the caller may log a team member's hours and choose the team
     closed: str | None  # why nobody may log or delete time on it (completed or cancelled), else null
-    team: list[TeamMember]  # the manager and the members, by name: whose hours may be logged here
+    team: list[ProjectTeamMember]  # the manager and the members, by name: whose hours may be logged here
 
 
 def hours_number(value: Decimal | int | None) -> int | float:
@@ -177,7 +177,7 @@ def _may_delete(s: Session, actor: User, entry: ProjectTimeEntry, project: Proje
     return actor.id in (entry.user_id, entry.logged_by_id) and may_log(s, actor, project)
 
 
-def team(s: Session, project: Project) -> list[TeamMember]:
+def team(s: Session, project: Project) -> list[ProjectTeamMember]:
     """The project's manager and members (staff accounts only), manager first, then by name."""
     ids = set(s.exec(select(ProjectMember.user_id).where(ProjectMember.project_id == project.id)).all())
     if project.manager_id is not None:
@@ -186,7 +186,7 @@ def team(s: Session, project: Project) -> list[TeamMember]:
         return []
     people = s.exec(select(User).where(col(User.id).in_(ids), col(User.role).in_(STAFF_ROLES))).all()
     people = sorted(people, key=lambda u: (u.id != project.manager_id, _name(u).lower()))
-    return [TeamMember(user_id=str(u.id), name=_name(u), manager=u.id == project.manager_id) for u in people]
+    return [ProjectTeamMember(user_id=str(u.id), name=_name(u), manager=u.id == project.manager_id) for u in people]
 
 
 def _dto(s: Session, entry: ProjectTimeEntry, author: str | None, actor: User, project: Project) -> TimeEntryPublic:
@@ -381,7 +381,7 @@ class TeamSave(Input):
     )
 
 
-def set_team(s: Session, *, actor: User, project_id: int, members: Sequence[str]) -> list[TeamMember]:
+def set_team(s: Session, *, actor: User, project_id: int, members: Sequence[str]) -> list[ProjectTeamMember]:
     """Replace the project's members (its manager or content:write): staff accounts only. Their entries stay when
     they leave the team; they just log no more."""
     project = _locked_project(s, project_id)
