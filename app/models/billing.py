@@ -6,10 +6,14 @@ import uuid
 from datetime import date, datetime
 from decimal import Decimal
 
+import sqlalchemy as sa
 from sqlmodel import Field, SQLModel
 
 from app.models.base import Stamped, created_at, enum_field, money, text, timestamp
 from app.models.enums import InvoiceStatus, PaymentStatus
+
+TAX_RATE = sa.Numeric(5, 2)
+VOID_REASON_MAX = 200
 
 
 class Invoice(Stamped, table=True):
@@ -28,6 +32,12 @@ class Invoice(Stamped, table=True):
     due_date: date | None = None
     paid_date: date | None = None
     notes: str | None = text()
+    # The rate the lines were priced with, in percent (null only on invoices made before it was stored).
+    tax_rate: Decimal | None = Field(default=None, sa_type=TAX_RATE, nullable=True)
+    # A void invoice's why, when and who (ADR 0078); null on every other invoice.
+    void_reason: str | None = Field(default=None, max_length=VOID_REASON_MAX)
+    voided_at: datetime | None = timestamp()
+    voided_by: uuid.UUID | None = Field(default=None, foreign_key="users.id", ondelete="SET NULL")
     # Overdue reminders (billing.reminders): staff may switch them off per invoice; each one sent is counted, and the
     # business day it went out kept, so a second pass on the same day sends nothing.
     reminders_enabled: bool = True

@@ -32,10 +32,14 @@ class EmailOutbox(SQLModel, table=True):
     next_attempt_at: datetime | None = timestamp(index=True)
     sent_at: datetime | None = timestamp()
     created_at: datetime = created_at()
+    # The invoice the mail is about (issued, void, reminder, receipt), for the invoice's history (ADR 0079).
+    invoice_id: int | None = Field(default=None, foreign_key="invoices.id", ondelete="SET NULL", index=True)
 
 
 class AuditLog(SQLModel, table=True):
     __tablename__ = "audit_log"
+    # A record's history (an invoice's audit trail) is read by its type and id.
+    __table_args__ = (sa.Index("ix_audit_log_entity", "entity_type", "entity_id"),)
 
     id: int | None = Field(default=None, primary_key=True)
     actor_id: uuid.UUID | None = Field(default=None, foreign_key="users.id", ondelete="SET NULL", index=True)

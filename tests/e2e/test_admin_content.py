@@ -148,6 +148,7 @@ def test_cfo_creates_and_issues_an_invoice_the_client_downloads(
         expect(row.get_by_test_id("invoice-status")).to_have_text("Draft")
         expect(row).to_contain_text("$349.99")
         row.get_by_test_id("invoice-issue").click()
+        page.get_by_role("dialog").get_by_test_id("issue-confirm").click()  # issuing asks first: it mails the client
         _toast(page, "Invoice issued")
         expect(row.get_by_test_id("invoice-status")).to_have_text("Issued")
         # The row's PDF link, clicked: a download arrives and the billing page stays (it once showed the 404 page).

@@ -123,6 +123,11 @@ SAMPLES: list[tuple[str, dict[str, Any], list[str]]] = [
         ["Invoice INV-0001 for $1,234.50 is ready. It is due on July 4, 2026.\n\nView"],
     ),
     (
+        "invoice_void",
+        {"name": EVIL, "number": "INV-0001", "total": Decimal("1234.5"), "reason": "Billed twice"},
+        ["Invoice INV-0001 for $1,234.50 has been voided", "Reason: Billed twice"],
+    ),
+    (
         "invoice_reminder",
         {"name": EVIL, "number": "INV-0002", "outstanding": Decimal("50"), "due_date": date(2026, 7, 4)},
         ["invoice INV-0002 was due on July 4, 2026 and $50.00 of it is still outstanding.", "?tab=invoices"],

@@ -18,12 +18,13 @@ from app.api.deps import (
     permitted,
 )
 from app.api.downloads import csv_file
-from app.api.schemas import Done, Listed, Saved
+from app.api.schemas import Done, Listed, One, Saved
 from app.core.permissions import Perm
-from app.services.billing import billing, reminders
+from app.services.billing import billing, reminders, workflow
 from app.services.billing.billing import InvoiceCreate, PaymentCreate
 from app.services.billing.invoices import InvoicePublic, InvoiceRow
 from app.services.billing.reminders import ReminderSwitch
+from app.services.billing.workflow import InvoiceDetailPublic, InvoiceEdit, VoidRequest
 
 router = APIRouter(tags=["content"])
 
@@ -42,7 +43,7 @@ def export_invoices(
     return csv_file("invoices", rows)
 
 
-InvoiceStatusFilter = Annotated[str, Query(description="draft, pending or paid; empty for all.")]
+InvoiceStatusFilter = Annotated[str, Query(description="draft, pending, paid or void; empty for all.")]
 OverdueFilter = Annotated[
     bool, Query(description="true: only overdue invoices (issued, unpaid, past their due date in the business zone).")
 ]
@@ -72,7 +73,22 @@ writes(
     perm=Perm.billing_write,
     things="invoices",
     create=Write(billing.create_invoice, "Create a draft invoice with line items (billing:write).", InvoiceCreate),
+    update=Write(
+        workflow.update_draft,
+        "Replace a draft's lines, tax rate, description, due date and notes; totals recomputed (billing:write).",
+        InvoiceEdit,
+    ),
 )
+
+
+@router.get(
+    "/admin/invoices/{invoice_id}",
+    response_model=One[InvoiceDetailPublic],
+    dependencies=[permitted(Perm.billing_read, doing="view invoices")],
+)
+def get_invoice(invoice_id: RowId, user: StaffUser, s: SessionDep) -> dict[str, Any]:
+    """One invoice with its lines, payments, mails sent about it and audit trail (billing:read)."""
+    return {"data": workflow.invoice_detail(s, actor=user, invoice_id=invoice_id)}
 
 
 @router.post(
@@ -94,6 +110,17 @@ def record_payment(invoice_id: RowId, user: StaffUser, s: SessionDep, body: Paym
     """Record a payment; the invoice is paid once payments cover it (billing:write)."""
     data = billing.record_payment(s, actor=user, invoice_id=invoice_id, data=body)
     return {"data": data, "message": "Payment recorded"}
+
+
+@router.post(
+    "/admin/invoices/{invoice_id}/void",
+    response_model=Saved[InvoicePublic],
+    dependencies=[permitted(Perm.billing_write, doing="void invoices")],
+)
+def void_invoice(invoice_id: RowId, user: StaffUser, s: SessionDep, body: VoidRequest) -> dict[str, Any]:
+    """Void an issued invoice with nothing paid on it, with a reason; the client is e-mailed (billing:write)."""
+    data = workflow.void_invoice(s, actor=user, invoice_id=invoice_id, data=body)
+    return {"data": data, "message": "Invoice voided"}
 
 
 @router.put(

@@ -354,6 +354,7 @@ def create_invoice(s: Session, *, actor: User, data: InvoiceCreate | Mapping[str
         subtotal=priced.subtotal,
         tax_amount=priced.tax,
         total_amount=priced.total,
+        tax_rate=body.tax_rate or Decimal(0),
         **header,
     )
     s.add(invoice)
@@ -419,6 +420,8 @@ def record_payment(
     invoice = _locked(s, invoice_id)
     if invoice.status == InvoiceStatus.paid:
         raise Invalid("This invoice is already paid in full: nothing is outstanding.")
+    if invoice.status == InvoiceStatus.void:
+        raise Invalid("This invoice is void: it takes no payment.")
     if invoice.status != InvoiceStatus.pending:
         raise Invalid("Payments can be recorded on issued, unpaid invoices only.")
     body = parse(PaymentCreate, data or {})

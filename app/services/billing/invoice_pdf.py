@@ -19,6 +19,8 @@ from app.services.platform.company import Company
 INK = (15, 23, 42)
 MUTED = (100, 116, 139)
 ACCENT = (30, 64, 175)
+VOID_RED = (220, 38, 38)
+VOID = "VOID"
 
 # Unicode TrueType fonts shipped with the code (see fonts/README.md): any client's name prints as written.
 FONTS = Path(__file__).parent / "fonts"
@@ -111,6 +113,8 @@ def render(
         pdf.set_font(FONT, "B", 10)
         pdf.cell(w / 4, 5, value, align="R", new_x="LMARGIN", new_y="NEXT")
     pdf.set_y(max(bottom, pdf.get_y()) + 6)
+    if invoice.status == InvoiceStatus.void:
+        _void_note(pdf, invoice, w)
     if invoice.description:
         pdf.set_font(FONT, "", 10)
         pdf.multi_cell(w, 5, invoice.description, new_x="LMARGIN", new_y="NEXT")
@@ -164,4 +168,28 @@ def render(
     pdf.set_font(FONT, "", 9)
     pdf.set_text_color(*MUTED)
     pdf.cell(w, 5, f"Thank you for your business. Questions: {company.email}", align="C")
+    if invoice.status == InvoiceStatus.void:
+        _void_stamp(pdf)
     return bytes(pdf.output())
+
+
+def _void_note(pdf: FPDF, invoice: Invoice, w: float) -> None:
+    """Under the heading: when the invoice was voided and why (ADR 0078)."""
+    when = _day(invoice.voided_at.date()) if invoice.voided_at else "-"
+    pdf.set_font(FONT, "B", 10)
+    pdf.set_text_color(*VOID_RED)
+    text = f"VOID since {when}: {invoice.void_reason or 'no reason given'}"
+    pdf.multi_cell(w, 5, text, new_x="LMARGIN", new_y="NEXT")
+    pdf.set_text_color(*INK)
+    pdf.ln(3)
+
+
+def _void_stamp(pdf: FPDF) -> None:
+    """VOID across every page, drawn last so it lies over the figures: a printed copy can never pass for a bill."""
+    for number in range(1, pdf.pages_count + 1):
+        pdf.page = number
+        pdf.set_font(FONT, "B", 110)
+        width = pdf.get_string_width(VOID)
+        x, y = pdf.w / 2, pdf.h / 2
+        with pdf.local_context(fill_opacity=0.22, text_color=VOID_RED), pdf.rotation(35, x=x, y=y):
+            pdf.text(x - width / 2, y + 15, VOID)

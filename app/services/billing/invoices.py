@@ -162,7 +162,8 @@ def _iso(value: object) -> str | None:
 def _summary(inv: Invoice, paid: Decimal = ZERO, today: date | None = None) -> dict[str, Any]:
     """The invoice's fields; `paid` is what its payments add up to, `today` the business day (now when not given)."""
     paid = Decimal(paid).quantize(ZERO)
-    balance = max(inv.total_amount - paid, ZERO) if inv.status != InvoiceStatus.paid else ZERO
+    # Nothing is due on a paid invoice, nor on a void one (cancelled, ADR 0078).
+    balance = max(inv.total_amount - paid, ZERO) if inv.status not in (InvoiceStatus.paid, InvoiceStatus.void) else ZERO
     return {
         "id": inv.id,
         "invoice_number": inv.invoice_number,

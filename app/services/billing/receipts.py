@@ -32,6 +32,8 @@ def mail_invoice(s: Session, invoice: Invoice, letter: str, /, **context: Any) -
     queued = mail.enqueue(
         s, to=client.email, letter=rendered, public=False, attachments=[mail.Attachment(filename, PDF, pdf)]
     )
+    if queued is not None:
+        queued.invoice_id = invoice.id  # the invoice's history lists it (ADR 0079)
     return queued is not None
 
 

@@ -19,8 +19,9 @@ import reflex as rx
 from app.core.errors import DomainError
 from app.core.permissions import Perm
 from app.models.user import UserPublic
-from app.services.billing import billing, reminders
+from app.services.billing import billing, reminders, workflow
 from app.services.billing.invoices import StaffInvoice
+from app.ui.admin.billing.detail import FEATURE, STATUS_LABELS, InvoiceDetailDialogs
 from app.ui.admin.business_time import day_text
 from app.ui.admin.common import dollars, form_text, row_id, row_index, without_row
 from app.ui.admin.dialogs import DeleteConfirm
@@ -31,12 +32,16 @@ from app.ui.rows import Choice, Row
 
 log = logging.getLogger(__name__)
 
-FEATURE = "Billing"
 PAGE_SIZE = 25
 MAX_LINES = 100
-STATUS_COLORS = {"draft": "grey", "pending": "yellow", "paid": "green"}
-STATUS_LABELS = {"draft": "Draft", "pending": "Issued", "paid": "Paid"}
-STATUS_FILTERS = [("", "All Statuses"), ("draft", "Draft"), ("pending", "Issued (unpaid)"), ("paid", "Paid")]
+STATUS_COLORS = {"draft": "grey", "pending": "yellow", "paid": "green", "void": "red"}
+STATUS_FILTERS = [
+    ("", "All Statuses"),
+    ("draft", "Draft"),
+    ("pending", "Issued (unpaid)"),
+    ("paid", "Paid"),
+    ("void", "Void"),
+]
 DUE_FILTERS = [("", "Any due date"), ("overdue", "Overdue")]
 SORTS = [
     ("newest", "Newest first"),
@@ -134,11 +139,25 @@ def invoice_preview(lines: list[dict[str, str]], tax_rate: str) -> InvoicePrevie
     return InvoicePreview(dollars(result.subtotal), dollars(result.tax), dollars(result.total))
 
 
-def _new_line() -> dict[str, str]:
-    return {"key": uuid.uuid4().hex, "description": "", "quantity": "1", "unit_price": ""}
+def _new_line(description: str = "", quantity: str = "1", unit_price: str = "") -> dict[str, str]:
+    return {"key": uuid.uuid4().hex, "description": description, "quantity": quantity, "unit_price": unit_price}
 
 
-class BillingState(DeleteConfirm, ClientPicker, PagedList[InvoiceRow], AdminState):
+def _sent_lines(lines: list[dict[str, str]]) -> list[dict[str, str]]:
+    """The form's lines as the service takes them: those with a description or a price (blank rows are left out)."""
+    return [
+        {"description": x["description"], "quantity": x["quantity"], "unit_price": x["unit_price"]}
+        for x in lines
+        if x["description"].strip() or x["unit_price"].strip()
+    ]
+
+
+def _plain_amount(text: str) -> str:
+    """ "$1,234.50" as the form's number input takes it: "1234.50"."""
+    return text.replace("$", "").replace(",", "")
+
+
+class BillingState(InvoiceDetailDialogs, DeleteConfirm, ClientPicker, PagedList[InvoiceRow], AdminState):
     listing: ClassVar[SectionListing[InvoiceRow]] = SectionListing(
         Perm.billing_read, FEATURE, billing.list_invoices, invoice_row, "invoices"
     )
@@ -259,11 +278,7 @@ class BillingState(DeleteConfirm, ClientPicker, PagedList[InvoiceRow], AdminStat
             "due_date": form_text(form, "due_date") or None,
             "notes": form_text(form, "notes", 5000),
             "tax_rate": self.tax_rate.strip() or "0",
-            "items": [
-                {"description": x["description"], "quantity": x["quantity"], "unit_price": x["unit_price"]}
-                for x in self.lines
-                if x["description"].strip() or x["unit_price"].strip()
-            ],
+            "items": _sent_lines(self.lines),
         }
         ok, dto = await self._save(
             actor, lambda s, a: billing.create_invoice(s, actor=a, data=data), "Failed to create invoice", toast=False
@@ -288,16 +303,7 @@ class BillingState(DeleteConfirm, ClientPicker, PagedList[InvoiceRow], AdminStat
         await self._reload()
         return True
 
-    @rx.event
-    async def issue(self, invoice_id: int) -> None:
-        iid = row_id(invoice_id)
-        if not iid:
-            return
-        await self._act(
-            "Failed to issue invoice",
-            lambda s, a: billing.issue_invoice(s, actor=a, invoice_id=iid),
-            "Invoice issued; the client has been notified",
-        )
+    # Issuing asks first (InvoiceDetailDialogs.ask_issue, confirm_issue): it e-mails the client.
 
     @rx.event
     async def switch_reminders(self, form: dict[str, Any]) -> None:
@@ -329,7 +335,47 @@ class BillingState(DeleteConfirm, ClientPicker, PagedList[InvoiceRow], AdminStat
             ),
             "Payment recorded",
         ):
-            self.close_dialogs()
+            actor = await self._writer()
+            if actor is not None:
+                await self._return(actor)
+
+    # --- edit a draft (from the detail) -----------------------------------------------------------------------
+
+    @rx.event
+    async def open_edit(self) -> None:
+        """The detail's draft in the line editor, at its stored tax rate (billing:write; only drafts, as the
+        service checks again on save)."""
+        if self.dialog != "detail" or not self.detail.can_edit or await self._writer() is None:
+            return
+        self.lines = [_new_line(i.description, i.quantity, _plain_amount(i.unit_price)) for i in self.detail_items] or [
+            _new_line()
+        ]
+        self.tax_rate = self.detail.tax_rate or "0"
+        self._open_dialog("edit", self.detail.id, self.detail.number)
+
+    @rx.event
+    async def submit_edit(self, form: dict[str, Any]) -> None:
+        iid = self._dialog_row()
+        actor = await self._writer()
+        if actor is None or not iid:
+            return
+        data = {
+            "description": form_text(form, "description", 500),
+            "due_date": form_text(form, "due_date") or None,
+            "notes": form_text(form, "notes", 5000),
+            "tax_rate": self.tax_rate.strip() or "0",
+            "items": _sent_lines(self.lines),
+        }
+        ok, _ = await self._save(
+            actor,
+            lambda s, a: workflow.update_draft(s, actor=a, invoice_id=iid, data=data),
+            "Failed to save invoice",
+            toast=False,
+        )
+        if ok:
+            await self._notify("success", "Invoice updated", f"{self.dialog_name}'s totals were recomputed.")
+            await self._reload()
+            await self._return(actor)
 
     def _write_guard(self) -> tuple[str, str]:
         return Perm.billing_write, FEATURE
@@ -340,6 +386,7 @@ class BillingState(DeleteConfirm, ClientPicker, PagedList[InvoiceRow], AdminStat
     @rx.event
     async def confirm_delete(self) -> None:
         iid = self._dialog_row()
+        self._back_to_detail = False  # the detail it may have come from is gone
         await self._act(
             "Failed to delete invoice",
             lambda s, a: billing.delete_draft(s, actor=a, invoice_id=iid),

@@ -1,5 +1,5 @@
 """Billing (/admin/billing): the page's markup over BillingState: filters, the table of one page with the pager,
-and the create, payment and delete dialogs."""
+and the create, edit, payment and delete dialogs (the detail, issue and void dialogs: detail_views)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from typing import Any
 import reflex as rx
 from reflex.vars.object import ObjectVar
 
+from app.ui.admin.billing.detail_views import detail_dialog, handler, issue_dialog, void_dialog
 from app.ui.admin.billing.state import DUE_FILTERS, SORTS, STATUS_COLORS, STATUS_FILTERS, BillingState, InvoiceRow
 from app.ui.admin.common import add_row_button, option_select, row_button, row_input, text_area, wide
 from app.ui.admin.dialog_views import delete_dialog, form_dialog, number_field, text_field
@@ -48,7 +49,7 @@ def _actions(r: ObjectVar[InvoiceRow]) -> rx.Component:
             r.can_issue,
             rx.el.button(
                 "Issue",
-                on_click=S.issue(r.id),
+                on_click=S.ask_issue(r.id),
                 disabled=S.saving,
                 class_name=f"{BTN_SECONDARY} !px-2.5 !py-1",
                 data_testid="invoice-issue",
@@ -101,8 +102,17 @@ def _reminder_switch(r: ObjectVar[InvoiceRow]) -> rx.Component:
 
 
 def _invoice(r: ObjectVar[InvoiceRow]) -> rx.Component:
+    # The number opens the invoice's detail: a button (the detail is a dialog of this page), styled as the link it is.
+    number = rx.el.button(
+        r.number,
+        type="button",
+        on_click=handler("open_detail", r.id),
+        aria_label=f"Open invoice {r.number}",
+        class_name="text-left text-blue-800 underline-offset-2 hover:underline focus-visible:underline",
+        data_testid="invoice-open",
+    )
     return lead(
-        r.number, note(r.client, "md:hidden"), note(r.description, "line-clamp-1"), title_classes="whitespace-nowrap"
+        number, note(r.client, "md:hidden"), note(r.description, "line-clamp-1"), title_classes="whitespace-nowrap"
     )
 
 
@@ -206,38 +216,11 @@ def _client_picker(error: rx.Var | str) -> rx.Component:
     )
 
 
-def _create_dialog() -> rx.Component:
+def _lines_and_totals() -> rx.Component:
+    """The line editor and the totals' preview, shared by the create and edit dialogs (the state's `lines`)."""
     err = S.form_errors
     p = S.preview
-    fields = rx.fragment(
-        rx.el.div(
-            _client_picker(err["client_id"]),
-            field(
-                "Project (optional)",
-                option_select(
-                    S.project_options, "No project", name="project_id", id="invoice-project", key=S.client_id
-                ),
-                err["project_id"],
-            ),
-            wide(text_field(S, "Description", "description", id="invoice-description")),
-            text_field(S, "Due date", "due_date", id="invoice-due", type="date", min="1900-01-01"),
-            field(
-                "Tax rate (%)",
-                rx.el.input(
-                    type="number",
-                    min="0",
-                    max="100",
-                    step="0.01",
-                    name="tax_rate",
-                    id="invoice-tax",
-                    default_value=S.tax_rate,
-                    on_change=S.set_tax_rate,
-                    class_name=INPUT,
-                ),
-                err["tax_rate"],
-            ),
-            class_name="grid gap-4 sm:grid-cols-2",
-        ),
+    return rx.fragment(
         rx.el.fieldset(
             rx.el.legend("Line items", class_name="mb-2 text-sm font-medium text-slate-700"),
             rx.el.div(rx.foreach(S.lines, _line_row), class_name="flex flex-col gap-2"),
@@ -261,6 +244,45 @@ def _create_dialog() -> rx.Component:
             rx.el.p("Estimate: the server computes the saved amounts.", class_name="text-xs text-slate-500"),
             class_name="mt-4 space-y-1 rounded-lg bg-slate-50 p-3 text-sm text-slate-700",
         ),
+    )
+
+
+def _tax_field() -> rx.Component:
+    return field(
+        "Tax rate (%)",
+        rx.el.input(
+            type="number",
+            min="0",
+            max="100",
+            step="0.01",
+            name="tax_rate",
+            id="invoice-tax",
+            default_value=S.tax_rate,
+            on_change=S.set_tax_rate,
+            class_name=INPUT,
+        ),
+        S.form_errors["tax_rate"],
+    )
+
+
+def _create_dialog() -> rx.Component:
+    err = S.form_errors
+    fields = rx.fragment(
+        rx.el.div(
+            _client_picker(err["client_id"]),
+            field(
+                "Project (optional)",
+                option_select(
+                    S.project_options, "No project", name="project_id", id="invoice-project", key=S.client_id
+                ),
+                err["project_id"],
+            ),
+            wide(text_field(S, "Description", "description", id="invoice-description")),
+            text_field(S, "Due date", "due_date", id="invoice-due", type="date", min="1900-01-01"),
+            _tax_field(),
+            class_name="grid gap-4 sm:grid-cols-2",
+        ),
+        _lines_and_totals(),
         rx.el.div(
             field("Notes", text_area("notes", id="invoice-notes", rows=2), err["notes"]),
             class_name="mt-4",
@@ -276,6 +298,35 @@ def _create_dialog() -> rx.Component:
         failed="Failed to create invoice",
         submit="Create draft",
         test_id="invoice-save",
+        max_width="46rem",
+    )
+
+
+def _edit_dialog() -> rx.Component:
+    d = S.detail
+    fields = rx.fragment(
+        rx.el.div(
+            wide(text_field(S, "Description", "description", d.description, id="edit-description")),
+            text_field(S, "Due date", "due_date", d.due_value, id="edit-due", type="date", min="1900-01-01"),
+            _tax_field(),
+            class_name="grid gap-4 sm:grid-cols-2",
+        ),
+        _lines_and_totals(),
+        rx.el.div(
+            field("Notes", text_area("notes", id="edit-notes", rows=2, default_value=d.notes), S.form_errors["notes"]),
+            class_name="mt-4",
+        ),
+    )
+    return form_dialog(
+        S,
+        "edit",
+        rx.el.span("Edit draft ", S.dialog_name),
+        rx.el.span("For ", d.client, ". The totals are recomputed on the server when you save."),
+        fields,
+        on_submit=S.submit_edit,
+        failed="Failed to save invoice",
+        submit="Save draft",
+        test_id="edit-save",
         max_width="46rem",
     )
 
@@ -316,7 +367,7 @@ def billing_content() -> rx.Component:
         data_table(S, COLUMNS, row_test_id="invoice-row", empty=empty, actions=_actions, tight=True),
         search="Search invoices…",
         title="Billing",
-        subtitle="Invoices for clients: drafts, issued and paid.",
+        subtitle="Invoices for clients: drafts, issued, paid and void.",
         create=[allowed_button(S.can_write, "plus", "Create Invoice", S.open_create, test_id="create-invoice")],
         filters=[
             filter_select(STATUS_FILTERS, S.status_filter, S.set_status_filter, "Status", "sm:w-48"),
@@ -326,7 +377,11 @@ def billing_content() -> rx.Component:
         export=S.export_url,
         dialogs=[
             _create_dialog(),
+            _edit_dialog(),
             _pay_dialog(),
             delete_dialog(S, "Delete Draft Invoice"),
+            detail_dialog(),
+            issue_dialog(),
+            void_dialog(),
         ],
     )
