@@ -15,7 +15,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Annotated, Any, Unpack
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
-from sqlalchemy import func, text
+from sqlalchemy import text
 from sqlmodel import Session, col, select
 
 from app.core.db import MAX_ID, get_by_id, valid_id
@@ -27,7 +27,15 @@ from app.models.enums import InvoiceStatus, PaymentStatus
 from app.models.project import Project
 from app.models.user import User
 from app.services.accounts.admin_users import CLIENT_SEARCH
-from app.services.billing.invoices import InvoicePublic, StaffInvoice, invoice_dto, invoice_row, staff_invoice
+from app.services.billing.invoices import (
+    InvoicePublic,
+    StaffInvoice,
+    invoice_dto,
+    invoice_row,
+    paid_total,
+    payments_of,
+    staff_invoice,
+)
 from app.services.platform import access, audit, letters, mail
 from app.services.platform import validation as v
 from app.services.platform.csv_export import table
@@ -254,7 +262,8 @@ def list_invoices(s: Session, *, actor: User, status: str = "", **view: Unpack[V
     sorted by one of INVOICE_SORTS (newest first unless asked).
     """
     found = INVOICES.page(s, _invoices(actor, status=status), **view)
-    return found.with_data([staff_invoice(actor, invoice, client) for invoice, client in found.data])
+    paid = payments_of(s, [invoice.id for invoice, _ in found.data])
+    return found.with_data([staff_invoice(actor, inv, client, paid.get(inv.id or 0, [])) for inv, client in found.data])
 
 
 INVOICE_COLUMNS = (
@@ -391,12 +400,8 @@ def record_payment(
     if invoice.status != InvoiceStatus.pending:
         raise Invalid("Payments can be recorded on issued, unpaid invoices only.")
     body = parse(PaymentCreate, data or {})
-    paid_so_far = s.exec(
-        select(func.coalesce(func.sum(Payment.amount), 0)).where(
-            Payment.invoice_id == invoice.id, Payment.status == PaymentStatus.succeeded
-        )
-    ).one()
-    outstanding = invoice.total_amount - Decimal(paid_so_far)
+    # Refunds deducted (a card payment refunded in part still counts the rest; ADR 0075).
+    outstanding = invoice.total_amount - paid_total(s, invoice.id)
     value = body.amount if body.amount is not None else outstanding
     day = body.paid_on or date.today()
     if value > outstanding:

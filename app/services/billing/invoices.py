@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from decimal import Decimal
 from typing import Any, Unpack
 
 from pydantic import BaseModel
 from sqlmodel import Session, col, select
 
 from app.core.permissions import Perm
-from app.models.billing import Invoice, InvoiceItem
-from app.models.enums import InvoiceStatus
+from app.models.billing import Invoice, InvoiceItem, Payment
+from app.models.enums import InvoiceStatus, PaymentStatus
 from app.models.user import User
+from app.services.billing.stripe_gateway import configured
 from app.services.platform import access, company
 from app.services.platform.actions import Action
 from app.services.platform.paging import Listing, Page, View
@@ -59,6 +62,22 @@ class ClientInvoice(InvoicePublic):
     """An invoice of the portal's list (without its lines), with what the caller may do with it (ADR 0065)."""
 
     can_download: Action  # the caller may download its PDF
+    can_pay: Action = False  # issued, something outstanding, and card payment is set up (online.start_checkout)
+    outstanding: str = "0.00"  # what is still owed, after payments and refunds
+
+
+class PaymentBrief(BaseModel):
+    """A payment as the staff list shows it: its method, its Stripe reference for card payments, and how much of it
+    may still be refunded (ADR 0075: the amount counted toward the invoice and any excess, less what was refunded)."""
+
+    id: int
+    amount: str
+    method: str
+    status: str
+    stripe_payment_intent_id: str | None
+    refunded: str
+    refundable: str
+    can_refund: Action = False  # a card payment with something left to refund, and the caller writes billing
 
 
 class StaffInvoice(InvoiceRow):
@@ -68,6 +87,7 @@ class StaffInvoice(InvoiceRow):
     can_record_payment: Action  # issued and unpaid, and the caller writes billing
     can_delete: Action  # a draft, and the caller writes billing
     can_download: Action  # issued: the list offers no draft's PDF
+    payments: list[PaymentBrief] = []  # its payments, oldest first (method, Stripe reference, refunds)
 
 
 def may_download(actor: User, inv: Invoice) -> bool:
@@ -75,9 +95,10 @@ def may_download(actor: User, inv: Invoice) -> bool:
     return inv.status != InvoiceStatus.draft and (inv.client_id == actor.id or access.sees_all(actor, "invoice"))
 
 
-def staff_invoice(actor: User, inv: Invoice, client: User) -> StaffInvoice:
+def staff_invoice(actor: User, inv: Invoice, client: User, payments: Iterable[Payment] = ()) -> StaffInvoice:
     """The staff list's row with the caller's flags: a draft may be issued or deleted, an issued unpaid invoice may
-    take a payment (billing:write, as issue_invoice, delete_draft and record_payment check)."""
+    take a payment (billing:write, as issue_invoice, delete_draft and record_payment check), a card payment may be
+    refunded (billing:write, as online.refund_payment checks)."""
     writes = access.staff_can(actor, Perm.billing_write)
     draft, pending = inv.status == InvoiceStatus.draft, inv.status == InvoiceStatus.pending
     return StaffInvoice(
@@ -86,6 +107,58 @@ def staff_invoice(actor: User, inv: Invoice, client: User) -> StaffInvoice:
         can_record_payment=writes and pending,
         can_delete=writes and draft,
         can_download=may_download(actor, inv),
+        payments=[payment_brief(p, writes=writes) for p in payments],
+    )
+
+
+# --- what has been paid ---------------------------------------------------------------------------------------
+# A payment counts toward its invoice while it stands (succeeded, or refunded in part or whole): its `amount` less
+# the part of the refunds that exceeds its `excess_amount` (a refund gives back the excess first, ADR 0075).
+COUNTED = (PaymentStatus.succeeded, PaymentStatus.refunded)
+
+
+def counted(p: Payment) -> Decimal:
+    """What this payment contributes to its invoice now."""
+    if p.status not in COUNTED:
+        return Decimal("0.00")
+    returned = max(Decimal(0), p.refunded_amount - p.excess_amount)
+    return max(Decimal(0), p.amount - returned)
+
+
+def refundable(p: Payment) -> Decimal:
+    """What Stripe may still refund of a card payment's charge."""
+    if not p.stripe_payment_intent_id or p.status not in COUNTED:
+        return Decimal("0.00")
+    return max(Decimal(0), p.amount + p.excess_amount - p.refunded_amount)
+
+
+def payments_of(s: Session, invoice_ids: Iterable[int | None]) -> dict[int, list[Payment]]:
+    """The payments of these invoices, oldest first, by invoice id (one query for a page of invoices)."""
+    ids = [i for i in invoice_ids if i is not None]
+    found: dict[int, list[Payment]] = {i: [] for i in ids}
+    if ids:
+        query = select(Payment).where(col(Payment.invoice_id).in_(ids)).order_by(col(Payment.id))
+        for p in s.exec(query):
+            found[p.invoice_id].append(p)  # type: ignore[index]
+    return found
+
+
+def paid_total(s: Session, invoice_id: int | None) -> Decimal:
+    """What the invoice's payments cover now, refunds deducted: never more than what was applied to it."""
+    return sum((counted(p) for p in payments_of(s, [invoice_id]).get(invoice_id or 0, [])), Decimal("0.00"))
+
+
+def payment_brief(p: Payment, *, writes: bool) -> PaymentBrief:
+    left = refundable(p)
+    return PaymentBrief(
+        id=p.id or 0,
+        amount=f"{p.amount + p.excess_amount:.2f}",
+        method=p.payment_method or "",
+        status=str(p.status),
+        stripe_payment_intent_id=p.stripe_payment_intent_id,
+        refunded=f"{p.refunded_amount:.2f}",
+        refundable=f"{left:.2f}",
+        can_refund=writes and left > 0,
     )
 
 
@@ -147,7 +220,21 @@ def list_invoices(s: Session, *, actor: User) -> list[ClientInvoice]:
     client's, page through list_invoices_page)."""
     query = select(Invoice).where(Invoice.client_id == actor.id, Invoice.status != InvoiceStatus.draft)
     rows = s.exec(query.order_by(*NEWEST_FIRST)).all()
-    return [ClientInvoice(**_summary(inv), items=[], can_download=may_download(actor, inv)) for inv in rows]
+    paid = payments_of(s, [inv.id for inv in rows])
+    cards = configured()
+    out = []
+    for inv in rows:
+        owed = inv.total_amount - sum((counted(p) for p in paid.get(inv.id or 0, [])), Decimal("0.00"))
+        out.append(
+            ClientInvoice(
+                **_summary(inv),
+                items=[],
+                can_download=may_download(actor, inv),
+                can_pay=cards and inv.status == InvoiceStatus.pending and owed > 0,
+                outstanding=f"{max(owed, Decimal(0)):.2f}",
+            )
+        )
+    return out
 
 
 def list_invoices_page(s: Session, *, actor: User, **view: Unpack[View]) -> Page[InvoicePublic]:
