@@ -18,8 +18,8 @@ import reflex as rx
 from app.core.errors import DomainError
 from app.core.permissions import Perm
 from app.models.user import UserPublic
-from app.services.billing import billing
-from app.services.billing.invoices import StaffInvoice
+from app.services.billing import billing, online
+from app.services.billing.invoices import PaymentBrief, StaffInvoice
 from app.ui.admin.common import day_text, dollars, form_text, row_id, row_index, without_row
 from app.ui.admin.dialogs import DeleteConfirm
 from app.ui.admin.paged import PagedList, SectionListing, export_url
@@ -46,6 +46,28 @@ NO_FIGURE = "—"
 
 
 @dataclasses.dataclass
+class PaymentLine:
+    """A payment under its invoice: amount, method and Stripe reference, and whether staff may refund it."""
+
+    id: int = 0
+    text: str = ""  # "$1,177.54 card", with "failed" or "refunded $100.00" when so
+    reference: str = ""  # the Stripe payment intent, for finding it in Stripe's dashboard
+    refundable: str = ""
+    can_refund: bool = False
+    refund_label: str = ""  # the Refund button's accessible name
+    refund_what: str = ""  # what the confirmation names: "$100.00 of the card payment pi_..."
+
+
+def payment_line(p: PaymentBrief) -> PaymentLine:
+    words = [dollars(p.amount), p.method or "payment"]
+    if p.status == "failed":
+        words.append("(failed)")
+    elif p.refunded != "0.00":
+        words.append(f"(refunded {dollars(p.refunded)})")
+    return PaymentLine(p.id, " ".join(words), p.stripe_payment_intent_id or "", dollars(p.refundable), p.can_refund)
+
+
+@dataclasses.dataclass
 class InvoiceRow(Row):
     """One invoice of the table, its values formatted for display."""
 
@@ -63,6 +85,7 @@ class InvoiceRow(Row):
     can_record_payment: bool = False
     can_delete: bool = False
     can_download: bool = False
+    payments: list[PaymentLine] = dataclasses.field(default_factory=list)
 
 
 @dataclasses.dataclass
@@ -91,6 +114,7 @@ def invoice_row(i: StaffInvoice) -> InvoiceRow:
         can_record_payment=i.can_record_payment,
         can_delete=i.can_delete,
         can_download=i.can_download,
+        payments=[payment_line(p) for p in i.payments],
     )
 
 
@@ -290,6 +314,23 @@ class BillingState(DeleteConfirm, ClientPicker, PagedList[InvoiceRow], AdminStat
             "Payment recorded",
         ):
             self.close_dialogs()
+
+    @rx.event
+    async def ask_refund(self, payment_id: int, label: str) -> None:
+        """Confirm a refund of the card payment `payment_id` (`label`: its amount and reference, for the dialog)."""
+        await self._ask("refund", payment_id, str(label)[:120])
+
+    @rx.event
+    async def confirm_refund(self) -> None:
+        """Ask Stripe to refund all that is left of the payment (billing:write, checked again by the service); the
+        invoice changes when Stripe confirms the refund."""
+        pid = self._dialog_row()
+        await self._act(
+            "Failed to refund payment",
+            lambda s, a: online.refund_payment(s, actor=a, payment_id=pid),
+            "Refund requested; the invoice updates when Stripe confirms it",
+        )
+        self.close_dialogs()
 
     def _write_guard(self) -> tuple[str, str]:
         return Perm.billing_write, FEATURE

@@ -8,9 +8,10 @@ from typing import Any
 import reflex as rx
 from reflex.vars.object import ObjectVar
 
-from app.ui.admin.billing.state import SORTS, STATUS_COLORS, STATUS_FILTERS, BillingState, InvoiceRow
-from app.ui.admin.common import add_row_button, option_select, row_button, row_input, text_area, wide
+from app.ui.admin.billing.state import SORTS, STATUS_COLORS, STATUS_FILTERS, BillingState, InvoiceRow, PaymentLine
+from app.ui.admin.common import add_row_button, confirm_dialog, option_select, row_button, row_input, text_area, wide
 from app.ui.admin.dialog_views import delete_dialog, form_dialog, number_field, text_field
+from app.ui.admin.dialogs import shown
 from app.ui.admin.pickers import client_picker
 from app.ui.admin.section import filter_select, section_page
 from app.ui.admin.tables import Column, data_table, lead, note
@@ -70,6 +71,45 @@ def _invoice(r: ObjectVar[InvoiceRow]) -> rx.Component:
     )
 
 
+def _payment(p: ObjectVar[PaymentLine]) -> rx.Component:
+    return rx.el.li(
+        rx.el.span(p.text, class_name="whitespace-nowrap"),
+        rx.cond(
+            p.reference != "",
+            rx.el.code(
+                p.reference, class_name="block max-w-[12rem] truncate text-[11px] text-slate-500", title=p.reference
+            ),
+            rx.fragment(),
+        ),
+        rx.cond(
+            p.can_refund,
+            rx.el.button(
+                "Refund",
+                on_click=_with(S.ask_refund, p.id, p.refund_what),
+                class_name=f"{BTN_SECONDARY} !px-2 !py-0.5 !text-xs mt-1",
+                aria_label=p.refund_label,
+                data_testid="payment-refund",
+            ),
+            rx.fragment(),
+        ),
+        class_name="text-xs text-slate-600",
+        data_testid="invoice-payment",
+    )
+
+
+def _with(handler: Any, *args: Any) -> Any:
+    """The event of `handler` with these arguments (Reflex's event namespaces are callable; mypy cannot see it)."""
+    return handler(*args)
+
+
+def _paid(r: ObjectVar[InvoiceRow]) -> rx.Component:
+    # The paid date, then each payment's amount, method and Stripe reference (a card payment may be refunded here).
+    return rx.el.div(
+        rx.cond(r.paid_date != "", r.paid_date, "—"),
+        rx.el.ul(rx.foreach(r.payments, _payment), class_name="mt-1 flex flex-col gap-1"),
+    )
+
+
 COLUMNS: list[Column[InvoiceRow]] = [
     Column("Invoice", _invoice),
     Column("Client", lambda r: r.client, "hidden md:table-cell"),
@@ -77,7 +117,7 @@ COLUMNS: list[Column[InvoiceRow]] = [
     Column("Total", lambda r: r.total, "text-right", "whitespace-nowrap font-medium"),
     Column("Issued", lambda r: r.issue_date, "hidden lg:table-cell", "whitespace-nowrap"),
     Column("Due", lambda r: r.due_date, "hidden lg:table-cell", "whitespace-nowrap"),
-    Column("Paid", lambda r: rx.cond(r.paid_date != "", r.paid_date, "—"), "hidden xl:table-cell", "whitespace-nowrap"),
+    Column("Paid", _paid, "hidden xl:table-cell"),
 ]
 
 
@@ -258,5 +298,17 @@ def billing_content() -> rx.Component:
             _create_dialog(),
             _pay_dialog(),
             delete_dialog(S, "Delete Draft Invoice"),
+            confirm_dialog(
+                "Refund Card Payment",
+                rx.el.span(
+                    "Refund ",
+                    rx.el.strong(S.dialog_name),
+                    " to the client's card through Stripe? The invoice updates once Stripe confirms the refund.",
+                ),
+                **shown(S, "refund"),
+                on_confirm=S.confirm_refund,
+                busy=S.saving,
+                label="Refund",
+            ),
         ],
     )
