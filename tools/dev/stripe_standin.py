@@ -293,7 +293,7 @@ class StripeRefusal(Exception):
 
 
 PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Pay {name} (Stripe stand-in)</title>
-<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,">
 <style>body{{font-family:system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem;color:#1e293b}}
 button{{font:inherit;padding:.6rem 1.2rem;border-radius:.4rem;border:0;background:#4f46e5;color:#fff;cursor:pointer}}
 .decline{{background:#e2e8f0;color:#1e293b}} p.note{{color:#64748b;font-size:.85rem}}</style></head><body>
