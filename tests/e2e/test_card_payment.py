@@ -15,6 +15,7 @@ from app.core.db import make_engine
 from app.models.billing import Invoice, InvoiceItem, Payment, StripeEvent
 from app.models.enums import InvoiceStatus, PaymentStatus
 from app.models.user import User
+from app.services.accounts import sessions
 from app.services.billing import billing
 from tests.e2e.conftest import Server
 
@@ -46,15 +47,17 @@ def test_a_client_pays_an_invoice_by_card(
     invoice_id, number = invoice
     # Stripe's event comes a while after the payer is sent back: long enough to see the portal wait for it.
     monkeypatch.setattr(server.stripe, "webhook_delay", 8.0)
-    login = page.request.post(
-        server.url + "/api/auth/login", data={"identifier": "democlient", "password": "Client-demo-2026"}
-    )
-    assert login.ok, login.text()
+    # Signed in as the sign-in form would (other tests change the demo client's password).
+    engine = make_engine(server.database_url)
+    with Session(engine) as s:
+        client = s.exec(select(User).where(User.username == "democlient")).one()
+        token = sessions.start(s, client).access_token
+    page.context.add_cookies([{"name": "access_token", "value": token, "url": server.url, "httpOnly": True}])
     page.goto(server.url + "/client-portal")
     page.get_by_role("tab", name="Invoices").click()
     card = page.get_by_test_id("invoice-card").filter(has_text=number)
     expect(card).to_contain_text("pending")
-    card.get_by_role("button", name=f"Pay invoice {number} by card ($240.00)").click()
+    card.get_by_role("button", name=f"Pay now: invoice {number} by card ($240.00)").click()
 
     # Stripe's page (the stand-in's): the invoice number as the line, the amount owed.
     expect(page).to_have_url(re.compile(re.escape(server.stripe.url) + r"/pay/cs_test_\w+"))
@@ -70,9 +73,8 @@ def test_a_client_pays_an_invoice_by_card(
     expect(card.get_by_test_id("payment-processing")).to_be_visible()  # the webhook is still on its way
     expect(card.get_by_text("paid", exact=True)).to_be_visible(timeout=20_000)  # the tab looked again by itself
     expect(card.get_by_test_id("payment-processing")).to_have_count(0)
-    expect(card.get_by_role("button", name=re.compile("^Pay invoice"))).to_have_count(0)
+    expect(card.get_by_role("button", name=re.compile("^Pay now"))).to_have_count(0)
 
-    engine = make_engine(server.database_url)
     with Session(engine) as s:
         [payment] = s.exec(select(Payment).where(Payment.invoice_id == invoice_id)).all()
         assert (payment.status, payment.payment_method, str(payment.amount)) == (

@@ -199,7 +199,7 @@ def _invoice_card(inv: ObjectVar[InvoiceView]) -> rx.Component:
                         _with_id(InvoicesState.pay, inv.id),
                         ui.BUTTON_PRIMARY + " sm:ml-auto",
                         disabled=InvoicesState.paying_id == inv.id,
-                        aria_label=f"Pay invoice {inv.number} by card ({inv.outstanding})",
+                        aria_label=f"Pay now: invoice {inv.number} by card ({inv.outstanding})",
                         data_testid="invoice-pay-now",
                     ),
                 ),
