@@ -118,6 +118,7 @@ async def test_refund_needs_billing_write_in_the_handler(engine: Engine, world: 
     [line] = row.payments
     assert line.can_refund and line.reference == payment.stripe_payment_intent_id and "card" in line.text
     await drain(clerk.ask_refund(payment.id, line.refund_what))
+    assert (clerk.dialog, clerk.dialog_name) == ("refund", f"$1,177.54 of the card payment {line.reference}")
     await drain(clerk.confirm_refund())
     assert standin.events[-1]["type"] == "charge.refunded"
     assert standin.events[-1]["data"]["object"]["amount_refunded"] == 117754

@@ -182,37 +182,40 @@ def _invoice_card(inv: ObjectVar[InvoiceView]) -> rx.Component:
             ui.fact("Created", ui.local_date(inv.created_at)),
             rx.cond(inv.due != "", ui.fact("Due", inv.due)),
             ui.fact("Total", inv.total, "text-lg font-semibold text-slate-900"),
-            rx.cond(
-                InvoicesState.processing_id == inv.id,
-                rx.el.p(
-                    rx.icon("loader-circle", size=16, class_name="animate-spin"),
-                    "Payment processing",
-                    role="status",
-                    class_name="flex items-center gap-1.5 text-sm font-medium text-amber-800",
-                    data_testid="payment-processing",
-                ),
+            rx.el.div(
                 rx.cond(
-                    inv.can_pay,
-                    ui.action_button(
-                        "credit-card",
-                        rx.cond(InvoicesState.paying_id == inv.id, "Opening checkout…", "Pay now"),
-                        _with_id(InvoicesState.pay, inv.id),
-                        ui.BUTTON_PRIMARY + " sm:ml-auto",
-                        disabled=InvoicesState.paying_id == inv.id,
-                        aria_label=f"Pay now: invoice {inv.number} by card ({inv.outstanding})",
-                        data_testid="invoice-pay-now",
+                    InvoicesState.processing_id == inv.id,
+                    rx.el.p(
+                        rx.icon("loader-circle", size=16, class_name="animate-spin"),
+                        "Payment processing",
+                        role="status",
+                        class_name="flex items-center gap-1.5 text-sm font-medium text-amber-800",
+                        data_testid="payment-processing",
+                    ),
+                    rx.cond(
+                        inv.can_pay,
+                        ui.action_button(
+                            "credit-card",
+                            rx.cond(InvoicesState.paying_id == inv.id, "Opening checkout…", "Pay now"),
+                            _with_id(InvoicesState.pay, inv.id),
+                            ui.BUTTON_PRIMARY,
+                            disabled=InvoicesState.paying_id == inv.id,
+                            aria_label=f"Pay now: invoice {inv.number} by card ({inv.outstanding})",
+                            data_testid="invoice-pay-now",
+                        ),
                     ),
                 ),
-            ),
-            rx.cond(
-                inv.can_download,
-                ui.action_button(
-                    "download",
-                    "Download",
-                    InvoicesState.download(inv.id),
-                    ui.BUTTON_SECONDARY + " sm:ml-auto",
-                    aria_label=f"Download invoice {inv.number}",
+                rx.cond(
+                    inv.can_download,
+                    ui.action_button(
+                        "download",
+                        "Download",
+                        InvoicesState.download(inv.id),
+                        ui.BUTTON_SECONDARY,
+                        aria_label=f"Download invoice {inv.number}",
+                    ),
                 ),
+                class_name="flex flex-wrap items-center gap-3 sm:ml-auto",
             ),
             class_name="flex flex-wrap items-end gap-x-8 gap-y-3",
         ),

@@ -64,7 +64,16 @@ def payment_line(p: PaymentBrief) -> PaymentLine:
         words.append("(failed)")
     elif p.refunded != "0.00":
         words.append(f"(refunded {dollars(p.refunded)})")
-    return PaymentLine(p.id, " ".join(words), p.stripe_payment_intent_id or "", dollars(p.refundable), p.can_refund)
+    text, reference = " ".join(words), p.stripe_payment_intent_id or ""
+    return PaymentLine(
+        id=p.id,
+        text=text,
+        reference=reference,
+        refundable=dollars(p.refundable),
+        can_refund=p.can_refund,
+        refund_label=f"Refund {text}",
+        refund_what=f"{dollars(p.refundable)} of the card payment {reference}",
+    )
 
 
 @dataclasses.dataclass

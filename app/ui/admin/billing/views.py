@@ -73,11 +73,11 @@ def _invoice(r: ObjectVar[InvoiceRow]) -> rx.Component:
 
 def _payment(p: ObjectVar[PaymentLine]) -> rx.Component:
     return rx.el.li(
-        rx.el.span(p.text, class_name="whitespace-nowrap"),
+        rx.el.span(p.text),
         rx.cond(
             p.reference != "",
             rx.el.code(
-                p.reference, class_name="block max-w-[12rem] truncate text-[11px] text-slate-500", title=p.reference
+                p.reference, class_name="block max-w-[8rem] truncate text-[11px] text-slate-500", title=p.reference
             ),
             rx.fragment(),
         ),
@@ -105,8 +105,9 @@ def _with(handler: Any, *args: Any) -> Any:
 def _paid(r: ObjectVar[InvoiceRow]) -> rx.Component:
     # The paid date, then each payment's amount, method and Stripe reference (a card payment may be refunded here).
     return rx.el.div(
-        rx.cond(r.paid_date != "", r.paid_date, "—"),
+        rx.el.span(rx.cond(r.paid_date != "", r.paid_date, "—"), class_name="whitespace-nowrap"),
         rx.el.ul(rx.foreach(r.payments, _payment), class_name="mt-1 flex flex-col gap-1"),
+        class_name="max-w-[9rem]",
     )
 
 
