@@ -87,10 +87,13 @@ class InvoicesState(ListTab, PortalState):
             self.active_tab = "invoices"  # back from Checkout: the invoices tab, not the first one
         session_id = str(query.get("checkout") or "")[:255]
         if session_id and not self.processing_id:
-            user = await self._require_user()
-            returned = await as_actor(
-                user, lambda s, actor: online.checkout_returned(s, actor=actor, session_id=session_id)
-            )
+            try:
+                user = await self._require_user()
+                returned = await as_actor(
+                    user, lambda s, actor: online.checkout_returned(s, actor=actor, session_id=session_id)
+                )
+            except DomainError:  # signed out meanwhile: the list above already says so
+                returned = None
             self.processing_id = returned or 0
         self._still_processing()
         if self.processing_id and not self._watching:
