@@ -1,7 +1,7 @@
 """stripe payments: applied Stripe events, one payment per payment intent, a card payment's excess and refunds
 
 Revision ID: a25a4c1e9b07
-Revises: b7e3a91c4d52
+Revises: b25b1d4e7a90
 Create Date: 2026-11-28 18:40:00.000000
 """
 
@@ -14,7 +14,7 @@ from alembic import op
 import app.models.base
 
 revision: str = "a25a4c1e9b07"
-down_revision: str | None = "b7e3a91c4d52"
+down_revision: str | None = "b25b1d4e7a90"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -6,7 +6,7 @@ from app.models.commerce import Order, OrderItem, Price, Product
 from app.models.content import PortfolioProject, Service, TeamMember, Testimonial
 from app.models.inquiry import ContactInquiry, NewsletterSubscriber
 from app.models.meeting import Meeting, MeetingType
-from app.models.project import Organization, Project, ProjectMilestone, ProjectTimeEntry
+from app.models.project import Organization, Project, ProjectMember, ProjectMilestone, ProjectTimeEntry
 from app.models.system import AuditLog, CompanySettings, EmailOutbox, RateLimitEvent
 from app.models.user import KnownSignInAddress, PasswordResetToken, RefreshToken, User, VerificationCode
 
@@ -33,6 +33,7 @@ __all__ = [
     "Price",
     "Product",
     "Project",
+    "ProjectMember",
     "ProjectMilestone",
     "ProjectTimeEntry",
     "RateLimitEvent",

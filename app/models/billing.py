@@ -28,6 +28,11 @@ class Invoice(Stamped, table=True):
     due_date: date | None = None
     paid_date: date | None = None
     notes: str | None = text()
+    # Overdue reminders (billing.reminders): staff may switch them off per invoice; each one sent is counted, and the
+    # business day it went out kept, so a second pass on the same day sends nothing.
+    reminders_enabled: bool = True
+    reminders_sent: int = 0
+    last_reminder_on: date | None = None
 
 
 class InvoiceNumberCounter(SQLModel, table=True):

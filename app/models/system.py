@@ -23,7 +23,8 @@ class EmailOutbox(SQLModel, table=True):
     subject: str = Field(max_length=255)
     body_text: str = text(nullable=False)
     body_html: str | None = text()
-    # [{"filename", "content_type", "content"}]: small text attachments (iCalendar invitations), checked when built.
+    # [{"filename", "content_type", "content"}]: small text attachments (iCalendar invitations), or with "encoding":
+    # "base64" a binary file (an invoice PDF, capped in platform.mail); checked again when built.
     attachments: list[dict[str, str]] = Field(default_factory=list, sa_type=sa.JSON, nullable=False)
     status: OutboxStatus = enum_field(OutboxStatus, OutboxStatus.pending, index=True)
     attempts: int = 0
@@ -74,5 +75,7 @@ class CompanySettings(SQLModel, table=True):
     github_url: str | None = Field(default=None, max_length=300)
     client_badges: list[str] = Field(default_factory=list, sa_type=sa.JSON, nullable=False)
     business_timezone: str = Field(max_length=64)
+    # How to pay by bank transfer (several lines: bank, account, reference), printed on invoices and their mails.
+    bank_instructions: str | None = Field(default=None, max_length=1000)
     updated_by: uuid.UUID | None = Field(default=None, foreign_key="users.id", ondelete="SET NULL")
     updated_at: datetime = updated_at()

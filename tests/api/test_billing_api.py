@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import date, timedelta
+
 from fastapi.testclient import TestClient
 from sqlmodel import Session
 
@@ -105,3 +107,23 @@ def test_a_payment_past_what_is_outstanding_is_refused_and_changes_nothing(
     again = client.post(pay, json={"amount": "40"})
     assert again.status_code == 422
     assert again.json()["message"] == "This invoice is already paid in full: nothing is outstanding."
+
+
+def test_the_overdue_filter_and_the_reminder_switch(client: TestClient, session: Session) -> None:
+    late = f.invoice(session, f.user(session, "late_api"))
+    late.due_date = date.today() - timedelta(days=40)  # days, not hours: whatever the business time zone
+    session.add(late)
+    session.commit()
+    f.invoice(session, f.user(session, "ontime_api"))
+    as_user(client, session, f.user(session, "cfo_overdue", role=Role.employee, employee_type=EmployeeType.cfo))
+    body = client.get("/api/admin/invoices", params={"overdue": "true"}).json()
+    assert [(i["invoice_number"], i["overdue"]) for i in body["data"]] == [(late.invoice_number, True)]
+    assert body["data"][0]["balance_due"] == f"{late.total_amount:.2f}" and body["data"][0]["amount_paid"] == "0.00"
+    assert client.get("/api/admin/invoices", params={"overdue": "maybe"}).status_code == 422
+
+    switch = f"/api/admin/invoices/{late.id}/reminders"
+    r = client.put(switch, json={"enabled": False})
+    assert r.status_code == 200 and r.json()["data"]["reminders_enabled"] is False, r.text
+    assert client.put(switch, json={"enabled": "no"}).status_code == 422
+    as_user(client, session, f.user(session, "legal_overdue", role=Role.employee, employee_type=EmployeeType.legal))
+    assert client.put(switch, json={"enabled": True}).status_code == 403  # billing:read is not enough

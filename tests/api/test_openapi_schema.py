@@ -72,6 +72,7 @@ TYPED = {
     ("post", "/api/admin/invoices"),
     ("post", "/api/admin/invoices/{invoice_id}/issue"),
     ("post", "/api/admin/invoices/{invoice_id}/payments"),
+    ("put", "/api/admin/invoices/{invoice_id}/reminders"),
     ("delete", "/api/admin/invoices/{invoice_id}"),
     ("get", "/api/admin/inquiries"),
     ("put", "/api/admin/inquiries/{inquiry_id}"),

@@ -14,7 +14,7 @@ from sqlmodel import Session, col, select
 from app.core.config import settings
 from app.models.billing import Invoice, Payment
 from app.models.enums import EmployeeType, InvoiceStatus, PaymentStatus, Role
-from app.models.system import AuditLog
+from app.models.system import AuditLog, EmailOutbox
 from app.services.billing import billing, invoices, stripe_gateway
 from tests import factories as f
 from tests.api.test_portal_api import login
@@ -129,9 +129,14 @@ def test_a_signed_completion_pays_the_invoice_once(
     assert (payment.amount, payment.currency, payment.payment_method) == (TOTAL, "usd", "card")
     assert (payment.stripe_payment_intent_id, payment.status) == (intent, PaymentStatus.succeeded)
     assert status_of(session, invoice) == InvoiceStatus.paid
+    # The client's receipt, with the invoice's PDF, once.
+    receipt = f"Payment received for invoice {invoice.invoice_number}"
+    [mail] = session.exec(select(EmailOutbox).where(EmailOutbox.subject == receipt)).all()
+    assert mail.to_address == people["alice"].email and mail.attachments[0]["content_type"] == "application/pdf"
     # Stripe redelivers the same event: nothing changes.
     assert deliver(client, event).json() == {"result": "duplicate"}
     assert len(payments(session, invoice)) == 1
+    assert len(session.exec(select(EmailOutbox).where(EmailOutbox.subject == receipt)).all()) == 1
     # Nothing is outstanding now: no second Checkout.
     assert client.post(f"/api/protected/invoices/{invoice.id}/pay").status_code == 409
     actions = session.exec(select(AuditLog.action).where(AuditLog.entity_id == str(invoice.id))).all()
@@ -195,7 +200,7 @@ def test_a_refund_reported_before_the_payment(
     assert status_of(session, invoice) == InvoiceStatus.pending  # the money came and went
     assert deliver(client, completed).json() == {"result": "duplicate"}
     assert len(payments(session, invoice)) == 1 and status_of(session, invoice) == InvoiceStatus.pending
-    assert invoices.paid_total(session, invoice.id) == 0
+    assert invoices.paid_amount(session, invoice.id) == 0
 
 
 def test_a_staff_partial_refund_reopens_the_invoice(
@@ -218,7 +223,7 @@ def test_a_staff_partial_refund_reopens_the_invoice(
     [payment] = payments(session, invoice)
     assert (payment.refunded_amount, payment.status) == (Decimal("100.00"), PaymentStatus.succeeded)
     assert status_of(session, invoice) == InvoiceStatus.pending
-    assert invoices.paid_total(session, invoice.id) == TOTAL - 100
+    assert invoices.paid_amount(session, invoice.id) == TOTAL - 100
     # More than is left: Stripe's refusal, in words.
     r = client.post(f"/api/admin/payments/{payment.id}/refund", json={"amount": "5000.00"})
     assert r.status_code == 422 and "refundable $1,077.54" in r.json()["message"]
@@ -241,7 +246,7 @@ def test_an_overpayment_is_kept_flagged_and_never_counted(
     assert deliver(client, standin.events[-1]).json() == {"result": "applied"}
     card = payments(session, invoice)[-1]
     assert (card.amount, card.excess_amount) == (TOTAL - 100, Decimal("100.00"))
-    assert invoices.paid_total(session, invoice.id) == TOTAL and status_of(session, invoice) == InvoiceStatus.paid
+    assert invoices.paid_amount(session, invoice.id) == TOTAL and status_of(session, invoice) == InvoiceStatus.paid
     flagged = session.exec(select(AuditLog).where(AuditLog.action == "invoice.overpayment")).one()
     assert flagged.details == {
         "amount": "1177.54",
@@ -253,7 +258,7 @@ def test_an_overpayment_is_kept_flagged_and_never_counted(
     assert client.post(f"/api/admin/payments/{card.id}/refund", json={"amount": "100.00"}).status_code == 200
     assert deliver(client, standin.events[-1]).json() == {"result": "applied"}
     assert status_of(session, invoice) == InvoiceStatus.paid  # the refund gave back the excess only
-    assert invoices.paid_total(session, invoice.id) == TOTAL
+    assert invoices.paid_amount(session, invoice.id) == TOTAL
 
 
 def test_a_declined_card_is_recorded_and_a_retry_succeeds(

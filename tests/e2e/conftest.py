@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
 from sqlalchemy.engine import Engine
 
 from app.core.db import make_engine
@@ -115,3 +115,17 @@ def wait_for_mail(server: Server, to: str, timeout_s: float = 30) -> str:
                 return body.get_content() if body is not None else ""
         time.sleep(0.5)
     pytest.fail(f"no e-mail to {to} within {timeout_s} s")
+
+
+def download_by_click(page: Page, link: Locator) -> tuple[str, bytes]:
+    """Click `link` as a person does and return the file that arrives (its suggested name and bytes); fails when the
+    click shows a page instead (the 404 page of a link the client-side router took) or moves off the page."""
+    before = page.url
+    with page.expect_download(timeout=30_000) as arrived:
+        link.click()
+    download = arrived.value
+    path = download.path()
+    assert download.failure() is None, download.failure()
+    assert page.url == before
+    expect(page.get_by_text("Page Not Found")).to_have_count(0)
+    return download.suggested_filename, Path(path).read_bytes()

@@ -3,11 +3,13 @@ analytics, each checked from the other side (the client's portal API, the databa
 
 from __future__ import annotations
 
+import re
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pytest
 from playwright.sync_api import APIRequestContext, Browser, Page, expect
@@ -24,7 +26,7 @@ from app.models.project import Organization
 from app.models.user import User
 from app.services.accounts.users import create_user
 from app.services.platform import files
-from tests.e2e.conftest import Server
+from tests.e2e.conftest import Server, download_by_click
 from tests.e2e.test_admin import _cookie_for, _toast, signed_in
 
 pytestmark = pytest.mark.e2e
@@ -148,6 +150,10 @@ def test_cfo_creates_and_issues_an_invoice_the_client_downloads(
         row.get_by_test_id("invoice-issue").click()
         _toast(page, "Invoice issued")
         expect(row.get_by_test_id("invoice-status")).to_have_text("Issued")
+        # The row's PDF link, clicked: a download arrives and the billing page stays (it once showed the 404 page).
+        name, pdf_bytes = download_by_click(page, row.get_by_test_id("invoice-pdf"))
+        assert name.endswith(".pdf") and pdf_bytes.startswith(b"%PDF")
+        expect(page.get_by_role("heading", name="Billing")).to_be_visible()
         assert errors == []
 
     with Session(db_engine) as s:
@@ -181,14 +187,15 @@ def test_support_schedules_a_meeting_the_client_sees(server: Server, browser: Br
         _toast(page, "Meeting scheduled")
         expect(dialog).to_be_hidden()
         row = page.get_by_test_id("meeting-row").filter(has_text=title)
-        expect(row).to_contain_text("15:30 UTC")
+        expect(row).to_contain_text(re.compile(r"3:30 PM E[SD]T"))  # typed and shown in the business zone
         expect(row).to_contain_text("Scheduled")
         assert errors == []
 
     with client_api(browser, server, db_engine) as api:
         upcoming = api.get(server.url + "/api/protected/meetings").json()["upcoming"]
     meeting = next(m for m in upcoming if m["title"] == title)
-    assert meeting["scheduled_at"].startswith(f"{day}T15:30")
+    start = datetime.fromisoformat(meeting["scheduled_at"]).astimezone(ZoneInfo("America/New_York"))
+    assert (start.date().isoformat(), f"{start:%H:%M}") == (day, "15:30")
     assert meeting["duration_minutes"] == 45
 
 
@@ -227,10 +234,10 @@ def test_hr_moves_an_application_to_reviewing_and_downloads_the_cv(
         dialog.get_by_test_id("move-reviewing").click()
         _toast(page, "Application updated successfully")
         expect(row.get_by_test_id("application-status")).to_have_text("Reviewing")
-        href = dialog.get_by_test_id("cv-link").get_attribute("href")
-        assert href == f"/api/admin/applications/{application.id}/resume"
-        cv = page.request.get(server.url + href)
-        assert cv.status == 200 and cv.body().startswith(b"%PDF")
+        # Clicked as a person does: the CV arrives as a download and the dialog stays (it once showed the 404 page).
+        name, cv = download_by_click(page, dialog.get_by_test_id("cv-link"))
+        assert name == "cv.pdf" and cv == PDF
+        expect(dialog).to_be_visible()
         assert errors == []
     with Session(db_engine) as s:
         assert s.get(JobApplication, application.id).status == ApplicationStatus.reviewing  # type: ignore[union-attr]

@@ -122,6 +122,27 @@ SAMPLES: list[tuple[str, dict[str, Any], list[str]]] = [
         {"name": EVIL, "number": "INV-0001", "total": Decimal("1234.5"), "due_date": date(2026, 7, 4)},
         ["Invoice INV-0001 for $1,234.50 is ready. It is due on July 4, 2026.\n\nView"],
     ),
+    (
+        "invoice_reminder",
+        {"name": EVIL, "number": "INV-0002", "outstanding": Decimal("50"), "due_date": date(2026, 7, 4)},
+        ["invoice INV-0002 was due on July 4, 2026 and $50.00 of it is still outstanding.", "?tab=invoices"],
+    ),
+    (
+        "payment_receipt",
+        {
+            "name": EVIL,
+            "number": "INV-0003",
+            "amount": Decimal("40"),
+            "paid_on": date(2026, 7, 5),
+            "outstanding": Decimal("60"),
+        },
+        ["we received $40.00 for invoice INV-0003 on July 5, 2026.", "$60.00 of the invoice is still outstanding."],
+    ),
+    (
+        "payment_receipt",
+        {"name": EVIL, "number": "INV-0003", "amount": Decimal("60"), "paid_on": date(2026, 7, 6), "outstanding": 0},
+        ["The invoice is now paid in full."],
+    ),
     ("verification_code", {"name": EVIL, "code": "123456"}, ["Your verification code is 123456."]),
     ("registration_attempt", {}, [f"sign in at {URL}/client-portal", f"{URL}/forgot-password"]),
     (

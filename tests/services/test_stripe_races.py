@@ -72,7 +72,7 @@ def recorded(office: Office, invoice_id: int) -> tuple[list[Payment], Decimal, I
         rows = list(s.exec(select(Payment).where(Payment.invoice_id == invoice_id)))
         invoice = s.get(Invoice, invoice_id)
         assert invoice is not None
-        return rows, invoices.paid_total(s, invoice_id), invoice.status
+        return rows, invoices.paid_amount(s, invoice_id), invoice.status
 
 
 def test_n_concurrent_deliveries_of_one_event_record_one_payment(

@@ -10,6 +10,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import timedelta
 from decimal import Decimal
 
 import pytest
@@ -201,3 +202,29 @@ def test_the_preview_is_the_services_arithmetic(db: Session, world: World) -> No
 def test_values_the_service_refuses_give_a_neutral_preview(lines: list[tuple[str, str]], rate: str, note: str) -> None:
     rows = [{"key": str(i), "description": "", "quantity": q, "unit_price": p} for i, (q, p) in enumerate(lines)]
     assert invoice_preview(rows, rate) == InvoicePreview("—", "—", "—", note)
+
+
+def test_the_overdue_filter_and_the_reminder_switch(db: Session, world: World) -> None:
+    late = f.invoice(db, world.client, items=[("Late work", 1, "70")])
+    late.due_date = late.issue_date - timedelta(days=20)  # type: ignore[operator]
+    db.add(late)
+    db.commit()
+    state = handler_state(BillingState, sign_in(db, world.cfo))
+    call(state, "load")
+    call(state, "set_search", world.client.username)
+    call(state, "set_due_filter", "overdue")
+    assert [(r.number, r.overdue, r.balance) for r in state.rows] == [(late.invoice_number, True, dollars("74.90"))]
+    assert "overdue=true" in state.export_url
+    [row] = state.rows
+    assert row.reminders_enabled and row.can_switch_reminders
+    call(state, "switch_reminders", {"invoice_id": str(late.id), "enabled": "off"})
+    assert notice(state)["level"] == "success" and state.rows[0].reminders_enabled is False
+    db.expire_all()
+    assert db.get(Invoice, late.id).reminders_enabled is False  # type: ignore[union-attr]
+
+    reader = handler_state(BillingState, sign_in(db, world.legal))  # billing:read only
+    call(reader, "load")
+    call(reader, "switch_reminders", {"invoice_id": str(late.id), "enabled": "on"})
+    call(reader, "switch_reminders", {"invoice_id": "x", "enabled": "sideways"})  # crafted: ignored
+    db.expire_all()
+    assert db.get(Invoice, late.id).reminders_enabled is False  # type: ignore[union-attr]

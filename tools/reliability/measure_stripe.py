@@ -104,7 +104,7 @@ class Office:
             invoice = s.get(Invoice, invoice_id)
             assert invoice is not None
             excess = sum((p.excess_amount for p in rows), Decimal("0.00"))
-            return len(rows), invoices.paid_total(s, invoice_id), excess, str(invoice.status)
+            return len(rows), invoices.paid_amount(s, invoice_id), excess, str(invoice.status)
 
 
 def race(pool: Engine, threads: int, events: list[dict[str, Any]]) -> list[Any]:

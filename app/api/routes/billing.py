@@ -20,10 +20,11 @@ from app.api.deps import (
 from app.api.downloads import csv_file
 from app.api.schemas import Done, Listed, Saved
 from app.core.permissions import Perm
-from app.services.billing import billing, online
+from app.services.billing import billing, online, reminders
 from app.services.billing.billing import InvoiceCreate, PaymentCreate
 from app.services.billing.invoices import InvoicePublic, InvoiceRow
 from app.services.billing.online import RefundCreate
+from app.services.billing.reminders import ReminderSwitch
 
 router = APIRouter(tags=["content"])
 
@@ -34,22 +35,33 @@ def export_invoices(
     s: SessionDep,
     search: Search = "",
     status: InvoiceStatusFilter = "",
+    overdue: OverdueFilter = False,
     sort: InvoiceSort = "newest",
 ) -> StreamingResponse:
     """Every invoice the staff list shows with these filters, as a CSV file streamed row by row (billing:read)."""
-    return csv_file("invoices", billing.export_invoices(s, actor=user, search=search, status=status, sort=sort))
+    rows = billing.export_invoices(s, actor=user, search=search, status=status, overdue=overdue, sort=sort)
+    return csv_file("invoices", rows)
 
 
 InvoiceStatusFilter = Annotated[str, Query(description="draft, pending or paid; empty for all.")]
+OverdueFilter = Annotated[
+    bool, Query(description="true: only overdue invoices (issued, unpaid, past their due date in the business zone).")
+]
 InvoiceSort = Annotated[str, Query(description="newest (default), oldest, number, total or due.")]
 
 
 @router.get("/admin/invoices", response_model=Listed[InvoiceRow])
 def list_invoices(
-    user: StaffUser, s: SessionDep, paged: Paged, status: InvoiceStatusFilter = "", sort: InvoiceSort = "newest"
+    user: StaffUser,
+    s: SessionDep,
+    paged: Paged,
+    status: InvoiceStatusFilter = "",
+    overdue: OverdueFilter = False,
+    sort: InvoiceSort = "newest",
 ) -> dict[str, Any]:
-    """Every client's invoices, drafts included, searched, filtered and paged in SQL (billing:read)."""
-    return billing.list_invoices(s, actor=user, status=status, sort=sort, **paged).as_json()
+    """Every client's invoices, drafts included, searched, filtered (status, overdue) and paged in SQL
+    (billing:read); each with what it has been paid, its balance due and whether it is overdue."""
+    return billing.list_invoices(s, actor=user, status=status, overdue=overdue, sort=sort, **paged).as_json()
 
 
 writes(
@@ -83,6 +95,17 @@ def record_payment(invoice_id: RowId, user: StaffUser, s: SessionDep, body: Paym
     """Record a payment; the invoice is paid once payments cover it (billing:write)."""
     data = billing.record_payment(s, actor=user, invoice_id=invoice_id, data=body)
     return {"data": data, "message": "Payment recorded"}
+
+
+@router.put(
+    "/admin/invoices/{invoice_id}/reminders",
+    response_model=Saved[InvoicePublic],
+    dependencies=[permitted(Perm.billing_write, doing="switch invoice reminders")],
+)
+def switch_reminders(invoice_id: RowId, user: StaffUser, s: SessionDep, body: ReminderSwitch) -> dict[str, Any]:
+    """Switch an invoice's automatic overdue reminders on or off (billing:write)."""
+    data = reminders.set_reminders(s, actor=user, invoice_id=invoice_id, data=body)
+    return {"data": data, "message": "Reminders on" if data.reminders_enabled else "Reminders off"}
 
 
 @router.delete(

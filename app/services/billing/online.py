@@ -37,9 +37,10 @@ from app.models.base import utcnow
 from app.models.billing import Invoice, Payment, StripeEvent
 from app.models.enums import InvoiceStatus, PaymentStatus
 from app.models.user import User
+from app.services.billing import receipts
 from app.services.billing import stripe_gateway as gateway
 from app.services.billing.billing import _locked
-from app.services.billing.invoices import COUNTED, paid_total, refundable
+from app.services.billing.invoices import COUNTED, paid_amount, refundable
 from app.services.platform import access, audit
 from app.services.platform.schema import Input, Money
 
@@ -82,7 +83,7 @@ def start_checkout(s: Session, *, actor: User, invoice_id: int) -> str:
     if not gateway.configured():
         raise NotFound(gateway.NOT_SET_UP)
     invoice = _own_issued(s, actor, invoice_id)
-    outstanding = invoice.total_amount - paid_total(s, invoice.id)
+    outstanding = invoice.total_amount - paid_amount(s, invoice.id)
     if invoice.status != InvoiceStatus.pending or outstanding <= 0:
         raise Conflict(f"Invoice {invoice.invoice_number} is paid: nothing is outstanding.")
     payments = len(s.exec(select(Payment.id).where(Payment.invoice_id == invoice.id)).all())
@@ -192,7 +193,7 @@ def _by_intent(s: Session, intent: str) -> Payment | None:
 
 def _settle(s: Session, invoice: Invoice) -> None:
     """Paid once its payments cover the total, back to issued (pending) when refunds uncover it."""
-    covered = paid_total(s, invoice.id) >= invoice.total_amount
+    covered = paid_amount(s, invoice.id) >= invoice.total_amount
     if invoice.status == InvoiceStatus.pending and covered:
         invoice.status, invoice.paid_date = InvoiceStatus.paid, date.today()
     elif invoice.status == InvoiceStatus.paid and not covered:
@@ -209,7 +210,7 @@ def _received(s: Session, invoice: Invoice, intent: str, received: Decimal, curr
     if row is not None and row.status in COUNTED:
         return None
     s.flush()
-    owed = max(Decimal(0), invoice.total_amount - paid_total(s, invoice.id))
+    owed = max(Decimal(0), invoice.total_amount - paid_amount(s, invoice.id))
     if invoice.status not in (InvoiceStatus.pending, InvoiceStatus.paid):
         owed = Decimal(0)  # an invoice no longer payable takes nothing: the money is kept as excess, for a refund
     applied = min(received, owed)
@@ -236,9 +237,11 @@ def _session_paid(s: Session, event: dict[str, Any], session: dict[str, Any]) ->
     currency = str(session.get("currency") or CURRENCY)
 
     def apply(invoice: Invoice) -> str:
-        if _received(s, invoice, intent, received, currency) is None:
+        row = _received(s, invoice, intent, received, currency)
+        if row is None:
             return "duplicate"
         _settle(s, invoice)
+        receipts.send_receipt(s, invoice, row)  # the client's receipt, with the updated PDF
         return "applied"
 
     return _once(s, event, _invoice_id(session), apply)

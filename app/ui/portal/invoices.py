@@ -1,4 +1,5 @@
-"""Invoices tab: the client's issued invoices (never drafts), their PDF download, and card payment.
+"""Invoices tab: the client's issued invoices (never drafts), what is paid and due on each, whether it is overdue, how
+to pay by bank transfer (when company settings say), their PDF download, and card payment.
 
 "Pay now" (only when card payment is set up) opens a Stripe Checkout Session made by `online.start_checkout`, the
 service the REST route calls. Back from Checkout, the card says "Payment processing" (only if Stripe says that
@@ -20,6 +21,7 @@ from app.core.errors import DomainError, Unauthorized
 from app.models.user import User
 from app.services.billing import invoices, online
 from app.services.billing.invoices import ClientInvoice
+from app.services.platform import company
 from app.ui.format import long_date, usd
 from app.ui.portal import components as ui
 from app.ui.portal.state import Badge, ListTab, PortalState, error_message
@@ -34,10 +36,12 @@ class InvoiceView(Row):
     created_at: str = ""
     due: str = ""
     total: str = ""
+    paid: str = ""  # "" until something is paid
+    balance: str = ""  # "" once nothing is due
+    overdue: bool = False
     status: Badge = dataclasses.field(default_factory=Badge)
     can_download: bool = False
     can_pay: bool = False
-    outstanding: str = ""
     pending: bool = False  # issued and not yet paid: the state a returning payer's invoice waits in
 
 
@@ -54,10 +58,12 @@ def invoice_view(inv: ClientInvoice) -> InvoiceView:
         created_at=inv.created_at,
         due=long_date(inv.due_date),
         total=usd(inv.total_amount),
-        status=Badge.of(inv.status),
+        paid=usd(inv.amount_paid) if inv.amount_paid != "0.00" else "",
+        balance=usd(inv.balance_due) if inv.balance_due != "0.00" else "",
+        overdue=inv.overdue,
+        status=Badge(label="Overdue", color="red") if inv.overdue else Badge.of(inv.status),
         can_download=inv.can_download,
         can_pay=inv.can_pay,
-        outstanding=usd(inv.outstanding),
         pending=inv.status == "pending",
     )
 
@@ -70,6 +76,7 @@ def _number(s: Session, actor: User, invoice_id: int) -> str:
 
 class InvoicesState(ListTab, PortalState):
     invoices: rx.Field[list[InvoiceView]] = rx.field(default_factory=list)
+    bank_instructions: str = ""  # how to pay by bank transfer (company settings), shown on unpaid invoices
     download_error: str = ""
     # The invoice whose Checkout the client came back from, until the webhook has marked it paid (0: none).
     processing_id: int = 0
@@ -78,10 +85,15 @@ class InvoicesState(ListTab, PortalState):
 
     @rx.event
     async def load(self):
-        rows = await self._fetch(lambda s, actor: invoices.list_invoices(s, actor=actor), "Failed to load invoices")
-        if rows is None:
+        found = await self._fetch(
+            lambda s, actor: (invoices.list_invoices(s, actor=actor), company.profile(s).bank_instructions),
+            "Failed to load invoices",
+        )
+        if found is None:
             return None
+        rows, bank = found
         self.invoices = [invoice_view(i) for i in rows]
+        self.bank_instructions = bank or ""
         query = self.router.url.query_parameters
         if query.get("tab") == "invoices":
             self.active_tab = "invoices"  # back from Checkout: the invoices tab, not the first one
@@ -183,8 +195,15 @@ def _invoice_card(inv: ObjectVar[InvoiceView]) -> rx.Component:
         ),
         rx.el.div(
             ui.fact("Created", ui.local_date(inv.created_at)),
-            rx.cond(inv.due != "", ui.fact("Due", inv.due)),
+            rx.cond(
+                inv.due != "",
+                ui.fact(
+                    "Due", inv.due, rx.cond(inv.overdue, "text-sm font-medium text-red-700", "text-sm text-slate-800")
+                ),
+            ),
             ui.fact("Total", inv.total, "text-lg font-semibold text-slate-900"),
+            rx.cond(inv.paid != "", ui.fact("Paid", inv.paid, "text-lg text-slate-800")),
+            rx.cond(inv.balance != "", ui.fact("Balance due", inv.balance, "text-lg font-semibold text-slate-900")),
             rx.el.div(
                 rx.cond(
                     InvoicesState.processing_id == inv.id,
@@ -203,7 +222,7 @@ def _invoice_card(inv: ObjectVar[InvoiceView]) -> rx.Component:
                             _with_id(InvoicesState.pay, inv.id),
                             ui.BUTTON_PRIMARY,
                             disabled=InvoicesState.paying_id == inv.id,
-                            aria_label=f"Pay now: invoice {inv.number} by card ({inv.outstanding})",
+                            aria_label=f"Pay now: invoice {inv.number} by card ({inv.balance})",
                             data_testid="invoice-pay-now",
                         ),
                     ),
@@ -221,6 +240,18 @@ def _invoice_card(inv: ObjectVar[InvoiceView]) -> rx.Component:
                 class_name="flex flex-wrap items-center gap-3 sm:ml-auto",
             ),
             class_name="flex flex-wrap items-end gap-x-8 gap-y-3",
+        ),
+        rx.cond(
+            (inv.balance != "") & (InvoicesState.bank_instructions != ""),
+            rx.el.div(
+                rx.el.p("Pay by bank transfer", class_name="text-xs uppercase tracking-wide text-slate-500"),
+                rx.el.p(InvoicesState.bank_instructions, class_name="whitespace-pre-line text-sm text-slate-800"),
+                rx.el.p(
+                    "Reference: ", rx.el.span(inv.number, class_name="font-medium"), class_name="text-sm text-slate-600"
+                ),
+                class_name="rounded-lg bg-slate-50 p-3",
+                data_testid="invoice-bank",
+            ),
         ),
         class_name="flex flex-col gap-4",
         data_testid="invoice-card",

@@ -15,6 +15,7 @@ from app.ui.admin.dialogs import shown
 from app.ui.admin.section import filter_select, section_page
 from app.ui.admin.tables import Column, data_table, lead, note
 from app.ui.admin.widgets import BTN_SECONDARY, choice_badge, dialog, external_link, icon_button
+from app.ui.components.file_link import file_link
 from app.ui.rows import label_of
 
 STATUS_COLORS = {"new": "blue", "reviewing": "yellow", "interview": "purple", "offer": "green", "rejected": "red"}
@@ -24,7 +25,7 @@ S = ApplicationListState
 
 def _document(label: str, name: Any, url: Any, **props: Any) -> rx.Component:
     """A download link to an uploaded document (the CV, the cover letter)."""
-    return rx.el.a(
+    return file_link(
         rx.icon("file-down", size=16),
         label,
         name,

@@ -3,7 +3,8 @@
 It holds one page of invoices at a time, searched, filtered and sorted in SQL by `billing.list_invoices`; the create
 dialog's clients are searched on the server (a capped list) and its projects are the chosen client's; the preview of
 the totals is `billing.price_invoice`, the arithmetic the saved invoice gets. Issuing, payments and deleting drafts
-need billing:write, checked again in every handler (any browser can call any of them with any payload).
+need billing:write, checked again in every handler (any browser can call any of them with any payload); so does
+switching an invoice's overdue reminders.
 """
 
 from __future__ import annotations
@@ -18,9 +19,10 @@ import reflex as rx
 from app.core.errors import DomainError
 from app.core.permissions import Perm
 from app.models.user import UserPublic
-from app.services.billing import billing, online
+from app.services.billing import billing, online, reminders
 from app.services.billing.invoices import PaymentBrief, StaffInvoice
-from app.ui.admin.common import day_text, dollars, form_text, row_id, row_index, without_row
+from app.ui.admin.business_time import day_text
+from app.ui.admin.common import dollars, form_text, row_id, row_index, without_row
 from app.ui.admin.dialogs import DeleteConfirm
 from app.ui.admin.paged import PagedList, SectionListing, export_url
 from app.ui.admin.pickers import ClientPicker
@@ -35,6 +37,7 @@ MAX_LINES = 100
 STATUS_COLORS = {"draft": "grey", "pending": "yellow", "paid": "green"}
 STATUS_LABELS = {"draft": "Draft", "pending": "Issued", "paid": "Paid"}
 STATUS_FILTERS = [("", "All Statuses"), ("draft", "Draft"), ("pending", "Issued (unpaid)"), ("paid", "Paid")]
+DUE_FILTERS = [("", "Any due date"), ("overdue", "Overdue")]
 SORTS = [
     ("newest", "Newest first"),
     ("oldest", "Oldest first"),
@@ -85,6 +88,12 @@ class InvoiceRow(Row):
     status: Choice = dataclasses.field(default_factory=Choice)
     description: str = ""
     total: str = ""
+    paid: str = ""  # what payments add up to: "" when nothing is paid yet
+    balance: str = ""  # what is still due ("" on drafts, which nobody owes yet)
+    owing: bool = False  # issued and not paid: the balance is worth a line on a phone
+    overdue: bool = False
+    reminders_enabled: bool = True
+    reminders_sent: int = 0
     issue_date: str = ""
     due_date: str = ""
     paid_date: str = ""
@@ -94,6 +103,7 @@ class InvoiceRow(Row):
     can_record_payment: bool = False
     can_delete: bool = False
     can_download: bool = False
+    can_switch_reminders: bool = False
     payments: list[PaymentLine] = dataclasses.field(default_factory=list)
 
 
@@ -115,6 +125,12 @@ def invoice_row(i: StaffInvoice) -> InvoiceRow:
         status=Choice.of(i.status, STATUS_LABELS),
         description=i.description or "",
         total=dollars(i.total_amount),
+        paid=dollars(i.amount_paid) if i.amount_paid != "0.00" else "",
+        balance=dollars(i.balance_due) if i.status != "draft" else "",
+        owing=i.status == "pending",
+        overdue=i.overdue,
+        reminders_enabled=i.reminders_enabled,
+        reminders_sent=i.reminders_sent,
         issue_date=day_text(i.issue_date) or "—",
         due_date=day_text(i.due_date) or "—",
         paid_date=day_text(i.paid_date),
@@ -123,6 +139,7 @@ def invoice_row(i: StaffInvoice) -> InvoiceRow:
         can_record_payment=i.can_record_payment,
         can_delete=i.can_delete,
         can_download=i.can_download,
+        can_switch_reminders=i.can_switch_reminders,
         payments=[payment_line(p) for p in i.payments],
     )
 
@@ -160,6 +177,7 @@ class BillingState(DeleteConfirm, ClientPicker, PagedList[InvoiceRow], AdminStat
     )
     rows: list[InvoiceRow] = []
     status_filter: str = ""
+    due_filter: str = ""  # "overdue": only invoices past their due date with something outstanding
     sort: str = "newest"
     page_size: int = PAGE_SIZE
 
@@ -172,10 +190,12 @@ class BillingState(DeleteConfirm, ClientPicker, PagedList[InvoiceRow], AdminStat
     @rx.var
     def export_url(self) -> str:
         filters = {"search": self.search, "status": self.status_filter, "sort": self.sort}
+        if self.due_filter:
+            filters["overdue"] = "true"
         return export_url("/api/admin/invoices/export", filters)
 
     def _filters(self) -> dict[str, Any]:
-        return {"status": self.status_filter}
+        return {"status": self.status_filter, "overdue": self.due_filter == "overdue"}
 
     @rx.event
     async def load(self) -> None:
@@ -185,6 +205,11 @@ class BillingState(DeleteConfirm, ClientPicker, PagedList[InvoiceRow], AdminStat
     @rx.event
     async def set_status_filter(self, value: str) -> None:
         self.status_filter = str(value) if str(value) in STATUS_LABELS else ""
+        await self._first_page()
+
+    @rx.event
+    async def set_due_filter(self, value: str) -> None:
+        self.due_filter = "overdue" if str(value) == "overdue" else ""
         await self._first_page()
 
     # --- create ----------------------------------------------------------------------------------------------
@@ -305,6 +330,21 @@ class BillingState(DeleteConfirm, ClientPicker, PagedList[InvoiceRow], AdminStat
             "Failed to issue invoice",
             lambda s, a: billing.issue_invoice(s, actor=a, invoice_id=iid),
             "Invoice issued; the client has been notified",
+        )
+
+    @rx.event
+    async def switch_reminders(self, form: dict[str, Any]) -> None:
+        """Overdue reminders on or off for one invoice, from its row's switch: `invoice_id` and `enabled` ("on" or
+        "off"); billing:write, checked again by the service."""
+        iid = row_id(form_text(form, "invoice_id", 20))
+        wanted = form_text(form, "enabled", 3)
+        if not iid or wanted not in ("on", "off"):
+            return
+        enabled = wanted == "on"
+        await self._act(
+            "Failed to switch reminders",
+            lambda s, a: reminders.set_reminders(s, actor=a, invoice_id=iid, data={"enabled": enabled}),
+            "Reminders on for this invoice" if enabled else "Reminders off for this invoice",
         )
 
     @rx.event

@@ -8,14 +8,32 @@ from typing import Any
 import reflex as rx
 from reflex.vars.object import ObjectVar
 
-from app.ui.admin.billing.state import SORTS, STATUS_COLORS, STATUS_FILTERS, BillingState, InvoiceRow, PaymentLine
+from app.ui.admin.billing.state import (
+    DUE_FILTERS,
+    SORTS,
+    STATUS_COLORS,
+    STATUS_FILTERS,
+    BillingState,
+    InvoiceRow,
+    PaymentLine,
+)
 from app.ui.admin.common import add_row_button, confirm_dialog, option_select, row_button, row_input, text_area, wide
 from app.ui.admin.dialog_views import delete_dialog, form_dialog, number_field, text_field
 from app.ui.admin.dialogs import shown
 from app.ui.admin.pickers import client_picker
 from app.ui.admin.section import filter_select, section_page
 from app.ui.admin.tables import Column, data_table, lead, note
-from app.ui.admin.widgets import BTN_SECONDARY, ICON_BTN, INPUT, allowed_button, choice_badge, field, icon_button
+from app.ui.admin.widgets import (
+    BTN_SECONDARY,
+    ICON_BTN,
+    INPUT,
+    allowed_button,
+    badge,
+    choice_badge,
+    field,
+    icon_button,
+)
+from app.ui.components.file_link import file_link
 
 S = BillingState
 
@@ -25,7 +43,7 @@ def _actions(r: ObjectVar[InvoiceRow]) -> rx.Component:
     return rx.el.div(
         rx.cond(
             r.can_download,
-            rx.el.a(
+            file_link(
                 rx.icon("file-down", size=16),
                 href=r.pdf,
                 title="Download PDF",
@@ -51,6 +69,7 @@ def _actions(r: ObjectVar[InvoiceRow]) -> rx.Component:
             icon_button("trash-2", "Delete draft", f"Delete {r.number}", S.ask_delete(r.id, r.number)),
             rx.fragment(),
         ),
+        rx.cond(r.can_switch_reminders, _reminder_switch(r), rx.fragment()),
         rx.cond(
             r.can_record_payment,
             rx.el.button(
@@ -65,9 +84,42 @@ def _actions(r: ObjectVar[InvoiceRow]) -> rx.Component:
     )
 
 
+def _reminder_switch(r: ObjectVar[InvoiceRow]) -> rx.Component:
+    """The row's overdue reminders as a switch (pressed: on). A one-button form, so the handler gets the invoice and
+    the wanted state as the form's fields."""
+    return rx.el.form(
+        rx.el.input(type="hidden", name="invoice_id", value=r.id),
+        rx.el.input(type="hidden", name="enabled", value=rx.cond(r.reminders_enabled, "off", "on")),
+        rx.el.button(
+            rx.cond(r.reminders_enabled, rx.icon("bell", size=16), rx.icon("bell-off", size=16)),
+            type="submit",
+            disabled=S.saving,
+            role="switch",
+            aria_checked=rx.cond(r.reminders_enabled, "true", "false"),
+            title=rx.cond(
+                r.reminders_enabled, "Reminders on: click to switch off", "Reminders off: click to switch on"
+            ),
+            aria_label=f"Overdue reminders for {r.number}",
+            class_name=rx.cond(r.reminders_enabled, ICON_BTN, f"{ICON_BTN} text-slate-400"),
+            data_testid="invoice-reminders",
+        ),
+        on_submit=S.switch_reminders,
+        reset_on_submit=False,
+        class_name="contents",
+    )
+
+
 def _invoice(r: ObjectVar[InvoiceRow]) -> rx.Component:
     return lead(
         r.number, note(r.client, "md:hidden"), note(r.description, "line-clamp-1"), title_classes="whitespace-nowrap"
+    )
+
+
+def _status(r: ObjectVar[InvoiceRow]) -> rx.Component:
+    return rx.el.div(
+        choice_badge(r.status, STATUS_COLORS, data_testid="invoice-status"),
+        rx.cond(r.overdue, badge("Overdue", "red", data_testid="invoice-overdue"), rx.fragment()),
+        class_name="flex flex-wrap items-center gap-1",
     )
 
 
@@ -102,23 +154,41 @@ def _with(handler: Any, *args: Any) -> Any:
     return handler(*args)
 
 
-def _paid(r: ObjectVar[InvoiceRow]) -> rx.Component:
-    # The paid date, then each payment's amount, method and Stripe reference (a card payment may be refunded here).
+def _total(r: ObjectVar[InvoiceRow]) -> rx.Component:
+    # The total, and what is paid of it once anything is (a partial payment shows here).
     return rx.el.div(
-        rx.el.span(rx.cond(r.paid_date != "", r.paid_date, "—"), class_name="whitespace-nowrap"),
-        rx.el.ul(rx.foreach(r.payments, _payment), class_name="mt-1 flex flex-col gap-1"),
-        class_name="max-w-[9rem]",
+        rx.el.span(r.total, class_name="font-medium"),
+        rx.cond(r.paid != "", note(rx.el.span("Paid ", r.paid, data_testid="invoice-paid")), rx.fragment()),
+        rx.cond(r.owing, note(rx.el.span("Due ", r.balance), "sm:hidden"), rx.fragment()),
+        # Each payment's amount, method and Stripe reference; a card payment may be refunded from here.
+        rx.el.ul(rx.foreach(r.payments, _payment), class_name="mt-1 flex flex-col items-end gap-1 whitespace-normal"),
+    )
+
+
+def _balance(r: ObjectVar[InvoiceRow]) -> rx.Component:
+    return rx.cond(
+        r.balance != "",
+        rx.el.span(
+            r.balance,
+            class_name=rx.cond(r.overdue, "font-medium text-red-700", "text-slate-700"),
+            data_testid="invoice-balance",
+        ),
+        rx.el.span("—", class_name="text-slate-400"),
     )
 
 
 COLUMNS: list[Column[InvoiceRow]] = [
     Column("Invoice", _invoice),
     Column("Client", lambda r: r.client, "hidden md:table-cell"),
-    Column("Status", lambda r: choice_badge(r.status, STATUS_COLORS, data_testid="invoice-status")),
-    Column("Total", lambda r: r.total, "text-right", "whitespace-nowrap font-medium"),
-    Column("Issued", lambda r: r.issue_date, "hidden lg:table-cell", "whitespace-nowrap"),
+    Column("Status", _status),
+    Column("Total", _total, "text-right", "whitespace-nowrap"),
+    Column("Balance due", _balance, "hidden sm:table-cell text-right", "whitespace-nowrap"),
+    # The issue and paid dates give way to the balance below 1536 px, so the row's actions stay in view at 1280.
+    Column("Issued", lambda r: r.issue_date, "hidden 2xl:table-cell", "whitespace-nowrap"),
     Column("Due", lambda r: r.due_date, "hidden lg:table-cell", "whitespace-nowrap"),
-    Column("Paid", _paid, "hidden xl:table-cell"),
+    Column(
+        "Paid", lambda r: rx.cond(r.paid_date != "", r.paid_date, "—"), "hidden 2xl:table-cell", "whitespace-nowrap"
+    ),
 ]
 
 
@@ -281,17 +351,18 @@ def _pay_dialog() -> rx.Component:
 
 
 def billing_content() -> rx.Component:
-    filtered = (S.search != "") | (S.status_filter != "")
+    filtered = (S.search != "") | (S.status_filter != "") | (S.due_filter != "")
     empty = rx.cond(filtered, "No invoices found matching your search.", "No invoices found.")
     return section_page(
         S,
-        data_table(S, COLUMNS, row_test_id="invoice-row", empty=empty, actions=_actions),
+        data_table(S, COLUMNS, row_test_id="invoice-row", empty=empty, actions=_actions, tight=True),
         search="Search invoices…",
         title="Billing",
         subtitle="Invoices for clients: drafts, issued and paid.",
         create=[allowed_button(S.can_write, "plus", "Create Invoice", S.open_create, test_id="create-invoice")],
         filters=[
             filter_select(STATUS_FILTERS, S.status_filter, S.set_status_filter, "Status", "sm:w-48"),
+            filter_select(DUE_FILTERS, S.due_filter, S.set_due_filter, "Due date", "sm:w-40"),
             filter_select(SORTS, S.sort, S.set_sort, "Sort invoices"),
         ],
         export=S.export_url,
