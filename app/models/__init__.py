@@ -1,6 +1,6 @@
 """Every table of the product; importing this package registers them all on SQLModel.metadata."""
 
-from app.models.billing import Invoice, InvoiceItem, InvoiceNumberCounter, Payment
+from app.models.billing import Invoice, InvoiceItem, InvoiceNumberCounter, Payment, StripeEvent
 from app.models.careers import JobApplication, JobOpening
 from app.models.commerce import Order, OrderItem, Price, Product
 from app.models.content import PortfolioProject, Service, TeamMember, Testimonial
@@ -39,6 +39,7 @@ __all__ = [
     "RateLimitEvent",
     "RefreshToken",
     "Service",
+    "StripeEvent",
     "TeamMember",
     "Testimonial",
     "User",

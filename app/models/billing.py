@@ -75,7 +75,24 @@ class Payment(SQLModel, table=True):
     amount: Decimal = money()
     currency: str = Field(default="usd", max_length=3)
     payment_method: str | None = Field(default=None, max_length=50)
-    stripe_payment_intent_id: str | None = Field(default=None, max_length=255)
+    # One row per Stripe PaymentIntent however often Stripe reports it (ADR 0074); NULL for payments typed in by staff.
+    stripe_payment_intent_id: str | None = Field(default=None, max_length=255, unique=True)
     status: PaymentStatus = enum_field(PaymentStatus, PaymentStatus.pending)
     processed_at: datetime | None = timestamp()
     created_at: datetime = created_at()
+    # A card payment's money beyond `amount` (ADR 0075): `amount` is what counts toward the invoice, never more than
+    # was outstanding; `excess_amount` is what the card paid beyond it (kept, audited, refundable); `refunded_amount`
+    # is what Stripe has refunded of the charge so far, as Stripe reports it (a running total, so replays are no-ops).
+    excess_amount: Decimal = money()
+    refunded_amount: Decimal = money()
+
+
+class StripeEvent(SQLModel, table=True):
+    """A Stripe event already applied: its id, so a redelivery of the same event is recognised and changes nothing."""
+
+    __tablename__ = "stripe_events"
+
+    id: str = Field(primary_key=True, max_length=255)
+    type: str = Field(max_length=100)
+    invoice_id: int | None = Field(default=None, foreign_key="invoices.id", ondelete="SET NULL")
+    processed_at: datetime = created_at()

@@ -20,9 +20,10 @@ from app.api.deps import (
 from app.api.downloads import csv_file
 from app.api.schemas import Done, Listed, One, Saved
 from app.core.permissions import Perm
-from app.services.billing import billing, reminders, workflow
+from app.services.billing import billing, online, reminders, workflow
 from app.services.billing.billing import InvoiceCreate, PaymentCreate
 from app.services.billing.invoices import InvoicePublic, InvoiceRow
+from app.services.billing.online import RefundCreate
 from app.services.billing.reminders import ReminderSwitch
 from app.services.billing.workflow import InvoiceDetailPublic, InvoiceEdit, VoidRequest
 
@@ -143,3 +144,15 @@ def delete_invoice(invoice_id: RowId, user: StaffUser, s: SessionDep) -> dict[st
     """Delete a draft invoice (billing:write)."""
     billing.delete_draft(s, actor=user, invoice_id=invoice_id)
     return {"message": "Invoice deleted"}
+
+
+@router.post(
+    "/admin/payments/{payment_id}/refund",
+    response_model=Done,
+    dependencies=[permitted(Perm.billing_write, doing="refund payments")],
+)
+def refund_payment(payment_id: RowId, user: StaffUser, s: SessionDep, body: RefundCreate) -> dict[str, str]:
+    """Refund a card payment through Stripe, all that is left of it unless `amount` is given (billing:write). The
+    payment and the invoice change when Stripe confirms the refund (its charge.refunded event)."""
+    refund = online.refund_payment(s, actor=user, payment_id=payment_id, amount=body.amount)
+    return {"message": f"Refund {refund} requested; the invoice updates when Stripe confirms it"}

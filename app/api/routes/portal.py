@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 from fastapi.responses import Response
+from pydantic import BaseModel
 
 from app.api.deps import CurrentUser, DownloadUser, Paged, PageNo, PageSize, RowId, SessionDep
 from app.api.schemas import Listed, ProjectIn, Saved
 from app.core.errors import Invalid
 from app.core.permissions import Perm
-from app.services.billing import invoices
+from app.services.billing import invoices, online
 from app.services.billing.invoices import InvoicePublic
 from app.services.platform.access import staff_can
 from app.services.projects import projects
@@ -77,6 +78,22 @@ def download_invoice(invoice_id: RowId, user: DownloadUser, s: SessionDep) -> Re
         media_type="application/pdf",
         headers={"Content-Disposition": f'attachment; filename="{filename}"', "Cache-Control": "no-store"},
     )
+
+
+class CheckoutUrl(BaseModel):
+    url: str
+
+
+class CheckoutStarted(BaseModel):
+    data: CheckoutUrl
+
+
+@router.post("/invoices/{invoice_id}/pay", response_model=CheckoutStarted)
+def pay_invoice(invoice_id: RowId, user: CurrentUser, s: SessionDep) -> dict[str, object]:
+    """Pay the signed-in client's own issued invoice by card: a Stripe Checkout Session for what is outstanding;
+    open `data.url` to pay. 404 for someone else's invoice or a draft, 409 when nothing is outstanding, 503 when the
+    payment provider cannot be reached. The invoice is marked paid by Stripe's signed webhook, never by this call."""
+    return {"data": {"url": online.start_checkout(s, actor=user, invoice_id=invoice_id)}}
 
 
 @router.get("/meetings", response_model=MeetingLists)

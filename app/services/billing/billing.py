@@ -38,6 +38,7 @@ from app.services.billing.invoices import (
     invoice_row,
     overdue_clause,
     paid_amount,
+    payments_of,
     staff_invoice,
 )
 from app.services.platform import access, audit
@@ -270,7 +271,13 @@ def list_invoices(
     """
     today = business_today()
     found = INVOICES.page(s, _invoices(actor, status=status, overdue=overdue, today=today), **view)
-    return found.with_data([staff_invoice(actor, inv, client, paid, today) for inv, client, paid in found.data])
+    payments = payments_of(s, [inv.id for inv, _, _ in found.data])
+    return found.with_data(
+        [
+            staff_invoice(actor, inv, client, paid, today, payments.get(inv.id or 0, []))
+            for inv, client, paid in found.data
+        ]
+    )
 
 
 INVOICE_COLUMNS = (
@@ -425,12 +432,8 @@ def record_payment(
     if invoice.status != InvoiceStatus.pending:
         raise Invalid("Payments can be recorded on issued, unpaid invoices only.")
     body = parse(PaymentCreate, data or {})
-    paid_so_far = s.exec(
-        select(func.coalesce(func.sum(Payment.amount), 0)).where(
-            Payment.invoice_id == invoice.id, Payment.status == PaymentStatus.succeeded
-        )
-    ).one()
-    outstanding = invoice.total_amount - Decimal(paid_so_far)
+    # Refunds deducted (a card payment refunded in part still counts the rest; ADR 0075).
+    outstanding = invoice.total_amount - paid_amount(s, invoice.id)
     value = body.amount if body.amount is not None else outstanding
     day = body.paid_on or date.today()
     if value > outstanding:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import date, datetime
 from decimal import Decimal
 from typing import Any, Unpack
 
 from pydantic import BaseModel
-from sqlalchemy import func
+from sqlalchemy import case, func
 from sqlmodel import Session, col, select
 
 from app.core.permissions import Perm
@@ -15,6 +16,7 @@ from app.models.base import utcnow
 from app.models.billing import Invoice, InvoiceItem, Payment
 from app.models.enums import InvoiceStatus, PaymentStatus
 from app.models.user import User
+from app.services.billing.stripe_gateway import configured
 from app.services.platform import access, company
 from app.services.platform.actions import Action
 from app.services.platform.paging import Listing, Page, View
@@ -71,6 +73,21 @@ class ClientInvoice(InvoicePublic):
     """An invoice of the portal's list (without its lines), with what the caller may do with it (ADR 0065)."""
 
     can_download: Action  # the caller may download its PDF
+    can_pay: Action = False  # issued, something due, and card payment is set up (online.start_checkout)
+
+
+class PaymentBrief(BaseModel):
+    """A payment as the staff list shows it: its method, its Stripe reference for card payments, and how much of it
+    may still be refunded (ADR 0075: the amount counted toward the invoice and any excess, less what was refunded)."""
+
+    id: int
+    amount: str
+    method: str
+    status: str
+    stripe_payment_intent_id: str | None
+    refunded: str
+    refundable: str
+    can_refund: Action = False  # a card payment with something left to refund, and the caller writes billing
 
 
 class StaffInvoice(InvoiceRow):
@@ -81,15 +98,28 @@ class StaffInvoice(InvoiceRow):
     can_delete: Action  # a draft, and the caller writes billing
     can_download: Action  # issued: the list offers no draft's PDF
     can_switch_reminders: Action  # a draft or issued and unpaid, and the caller writes billing
+    payments: list[PaymentBrief] = []  # its payments, oldest first (method, Stripe reference, refunds)
 
 
 ZERO = Decimal("0.00")
 
-# What an invoice has been paid: the sum of its succeeded payments, as a column of the invoice's own query (a
-# correlated subquery), so a page, a CSV stream and the overdue filter read it in the same statement as the invoice.
+# A payment counts toward its invoice while it stands (succeeded, or refunded in part or whole): its `amount` less
+# the part of the refunds beyond its `excess_amount` (a refund gives back a card's excess first, ADR 0075). One
+# formula, in Python (`counted`) and in SQL (COUNTED_SQL); a payment typed in by staff has neither refunds nor excess.
+COUNTED = (PaymentStatus.succeeded, PaymentStatus.refunded)
+COUNTED_SQL = case(
+    (
+        col(Payment.refunded_amount) > col(Payment.excess_amount),
+        col(Payment.amount) + col(Payment.excess_amount) - col(Payment.refunded_amount),
+    ),
+    else_=col(Payment.amount),
+)
+
+# What an invoice has been paid: what its payments count, as a column of the invoice's own query (a correlated
+# subquery), so a page, a CSV stream and the overdue filter read it in the same statement as the invoice.
 PAID_SUM = (
-    select(func.coalesce(func.sum(Payment.amount), 0))
-    .where(Payment.invoice_id == Invoice.id, Payment.status == PaymentStatus.succeeded)
+    select(func.coalesce(func.sum(COUNTED_SQL), 0))
+    .where(Payment.invoice_id == Invoice.id, col(Payment.status).in_(COUNTED))
     .correlate(Invoice)
     .scalar_subquery()
 )
@@ -123,13 +153,52 @@ def overdue_clause(today: date) -> Any:
 
 
 def paid_amount(s: Session, invoice_id: int | None) -> Decimal:
-    """What one invoice has been paid (its succeeded payments)."""
+    """What one invoice has been paid: what its payments count, refunds deducted (never more than was applied)."""
     total = s.exec(
-        select(func.coalesce(func.sum(Payment.amount), 0)).where(
-            Payment.invoice_id == invoice_id, Payment.status == PaymentStatus.succeeded
+        select(func.coalesce(func.sum(COUNTED_SQL), 0)).where(
+            Payment.invoice_id == invoice_id, col(Payment.status).in_(COUNTED)
         )
     ).one()
     return Decimal(total).quantize(ZERO)
+
+
+def counted(p: Payment) -> Decimal:
+    """What this payment contributes to its invoice now (COUNTED_SQL, for a row in hand)."""
+    if p.status not in COUNTED:
+        return ZERO
+    return p.amount - max(Decimal(0), p.refunded_amount - p.excess_amount)
+
+
+def refundable(p: Payment) -> Decimal:
+    """What Stripe may still refund of a card payment's charge."""
+    if not p.stripe_payment_intent_id or p.status not in COUNTED:
+        return ZERO
+    return max(Decimal(0), p.amount + p.excess_amount - p.refunded_amount)
+
+
+def payments_of(s: Session, invoice_ids: Iterable[int | None]) -> dict[int, list[Payment]]:
+    """The payments of these invoices, oldest first, by invoice id (one query for a page of invoices)."""
+    ids = [i for i in invoice_ids if i is not None]
+    found: dict[int, list[Payment]] = {i: [] for i in ids}
+    if ids:
+        query = select(Payment).where(col(Payment.invoice_id).in_(ids)).order_by(col(Payment.id))
+        for p in s.exec(query):
+            found[p.invoice_id].append(p)  # type: ignore[index]
+    return found
+
+
+def payment_brief(p: Payment, *, writes: bool) -> PaymentBrief:
+    left = refundable(p)
+    return PaymentBrief(
+        id=p.id or 0,
+        amount=f"{p.amount + p.excess_amount:.2f}",
+        method=p.payment_method or "",
+        status=str(p.status),
+        stripe_payment_intent_id=p.stripe_payment_intent_id,
+        refunded=f"{p.refunded_amount:.2f}",
+        refundable=f"{left:.2f}",
+        can_refund=writes and left > 0,
+    )
 
 
 def may_download(actor: User, inv: Invoice) -> bool:
@@ -138,7 +207,12 @@ def may_download(actor: User, inv: Invoice) -> bool:
 
 
 def staff_invoice(
-    actor: User, inv: Invoice, client: User, paid: Decimal = ZERO, today: date | None = None
+    actor: User,
+    inv: Invoice,
+    client: User,
+    paid: Decimal = ZERO,
+    today: date | None = None,
+    payments: Iterable[Payment] = (),
 ) -> StaffInvoice:
     """The staff list's row with the caller's flags: a draft may be issued or deleted, an issued unpaid invoice may
     take a payment and have its reminders switched (billing:write, as issue_invoice, delete_draft, record_payment and
@@ -152,6 +226,7 @@ def staff_invoice(
         can_delete=writes and draft,
         can_download=may_download(actor, inv),
         can_switch_reminders=writes and (draft or pending),
+        payments=[payment_brief(p, writes=writes) for p in payments],
     )
 
 
@@ -228,9 +303,14 @@ def list_invoices(s: Session, *, actor: User) -> list[ClientInvoice]:
     client's, page through list_invoices_page)."""
     query = select(Invoice, PAID).where(Invoice.client_id == actor.id, Invoice.status != InvoiceStatus.draft)
     rows = s.exec(query.order_by(*NEWEST_FIRST)).all()
-    today = business_today()
+    today, cards = business_today(), configured()
     return [
-        ClientInvoice(**_summary(inv, paid, today), items=[], can_download=may_download(actor, inv))
+        ClientInvoice(
+            **_summary(inv, paid, today),
+            items=[],
+            can_download=may_download(actor, inv),
+            can_pay=cards and inv.status == InvoiceStatus.pending and inv.total_amount - paid > 0,
+        )
         for inv, paid in rows
     ]
 

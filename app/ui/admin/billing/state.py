@@ -19,8 +19,8 @@ import reflex as rx
 from app.core.errors import DomainError
 from app.core.permissions import Perm
 from app.models.user import UserPublic
-from app.services.billing import billing, reminders, workflow
-from app.services.billing.invoices import StaffInvoice
+from app.services.billing import billing, online, reminders, workflow
+from app.services.billing.invoices import PaymentBrief, StaffInvoice
 from app.ui.admin.billing.detail import FEATURE, STATUS_LABELS, InvoiceDetailDialogs
 from app.ui.admin.business_time import day_text
 from app.ui.admin.common import dollars, form_text, row_id, row_index, without_row
@@ -54,6 +54,37 @@ NO_FIGURE = "—"
 
 
 @dataclasses.dataclass
+class PaymentLine:
+    """A payment under its invoice: amount, method and Stripe reference, and whether staff may refund it."""
+
+    id: int = 0
+    text: str = ""  # "$1,177.54 card", with "failed" or "refunded $100.00" when so
+    reference: str = ""  # the Stripe payment intent, for finding it in Stripe's dashboard
+    refundable: str = ""
+    can_refund: bool = False
+    refund_label: str = ""  # the Refund button's accessible name
+    refund_what: str = ""  # what the confirmation names: "$100.00 of the card payment pi_..."
+
+
+def payment_line(p: PaymentBrief) -> PaymentLine:
+    words = [dollars(p.amount), p.method or "payment"]
+    if p.status == "failed":
+        words.append("(failed)")
+    elif p.refunded != "0.00":
+        words.append(f"(refunded {dollars(p.refunded)})")
+    text, reference = " ".join(words), p.stripe_payment_intent_id or ""
+    return PaymentLine(
+        id=p.id,
+        text=text,
+        reference=reference,
+        refundable=dollars(p.refundable),
+        can_refund=p.can_refund,
+        refund_label=f"Refund {text}",
+        refund_what=f"{dollars(p.refundable)} of the card payment {reference}",
+    )
+
+
+@dataclasses.dataclass
 class InvoiceRow(Row):
     """One invoice of the table, its values formatted for display."""
 
@@ -78,6 +109,7 @@ class InvoiceRow(Row):
     can_delete: bool = False
     can_download: bool = False
     can_switch_reminders: bool = False
+    payments: list[PaymentLine] = dataclasses.field(default_factory=list)
 
 
 @dataclasses.dataclass
@@ -113,6 +145,7 @@ def invoice_row(i: StaffInvoice) -> InvoiceRow:
         can_delete=i.can_delete,
         can_download=i.can_download,
         can_switch_reminders=i.can_switch_reminders,
+        payments=[payment_line(p) for p in i.payments],
     )
 
 
@@ -376,6 +409,23 @@ class BillingState(InvoiceDetailDialogs, DeleteConfirm, ClientPicker, PagedList[
             await self._notify("success", "Invoice updated", f"{self.dialog_name}'s totals were recomputed.")
             await self._reload()
             await self._return(actor)
+
+    @rx.event
+    async def ask_refund(self, payment_id: int, label: str) -> None:
+        """Confirm a refund of the card payment `payment_id` (`label`: its amount and reference, for the dialog)."""
+        await self._ask("refund", payment_id, str(label)[:120])
+
+    @rx.event
+    async def confirm_refund(self) -> None:
+        """Ask Stripe to refund all that is left of the payment (billing:write, checked again by the service); the
+        invoice changes when Stripe confirms the refund."""
+        pid = self._dialog_row()
+        await self._act(
+            "Failed to refund payment",
+            lambda s, a: online.refund_payment(s, actor=a, payment_id=pid),
+            "Refund requested; the invoice updates when Stripe confirms it",
+        )
+        self.close_dialogs()
 
     def _write_guard(self) -> tuple[str, str]:
         return Perm.billing_write, FEATURE

@@ -9,9 +9,18 @@ import reflex as rx
 from reflex.vars.object import ObjectVar
 
 from app.ui.admin.billing.detail_views import detail_dialog, handler, issue_dialog, void_dialog
-from app.ui.admin.billing.state import DUE_FILTERS, SORTS, STATUS_COLORS, STATUS_FILTERS, BillingState, InvoiceRow
-from app.ui.admin.common import add_row_button, option_select, row_button, row_input, text_area, wide
+from app.ui.admin.billing.state import (
+    DUE_FILTERS,
+    SORTS,
+    STATUS_COLORS,
+    STATUS_FILTERS,
+    BillingState,
+    InvoiceRow,
+    PaymentLine,
+)
+from app.ui.admin.common import add_row_button, confirm_dialog, option_select, row_button, row_input, text_area, wide
 from app.ui.admin.dialog_views import delete_dialog, form_dialog, number_field, text_field
+from app.ui.admin.dialogs import shown
 from app.ui.admin.pickers import client_picker
 from app.ui.admin.section import filter_select, section_page
 from app.ui.admin.tables import Column, data_table, lead, note
@@ -124,12 +133,45 @@ def _status(r: ObjectVar[InvoiceRow]) -> rx.Component:
     )
 
 
+def _payment(p: ObjectVar[PaymentLine]) -> rx.Component:
+    return rx.el.li(
+        rx.el.span(p.text),
+        rx.cond(
+            p.reference != "",
+            rx.el.code(
+                p.reference, class_name="block max-w-[8rem] truncate text-[11px] text-slate-500", title=p.reference
+            ),
+            rx.fragment(),
+        ),
+        rx.cond(
+            p.can_refund,
+            rx.el.button(
+                "Refund",
+                on_click=_with(S.ask_refund, p.id, p.refund_what),
+                class_name=f"{BTN_SECONDARY} !px-2 !py-0.5 !text-xs mt-1",
+                aria_label=p.refund_label,
+                data_testid="payment-refund",
+            ),
+            rx.fragment(),
+        ),
+        class_name="text-xs text-slate-600",
+        data_testid="invoice-payment",
+    )
+
+
+def _with(handler: Any, *args: Any) -> Any:
+    """The event of `handler` with these arguments (Reflex's event namespaces are callable; mypy cannot see it)."""
+    return handler(*args)
+
+
 def _total(r: ObjectVar[InvoiceRow]) -> rx.Component:
     # The total, and what is paid of it once anything is (a partial payment shows here).
     return rx.el.div(
         rx.el.span(r.total, class_name="font-medium"),
         rx.cond(r.paid != "", note(rx.el.span("Paid ", r.paid, data_testid="invoice-paid")), rx.fragment()),
         rx.cond(r.owing, note(rx.el.span("Due ", r.balance), "sm:hidden"), rx.fragment()),
+        # Each payment's amount, method and Stripe reference; a card payment may be refunded from here.
+        rx.el.ul(rx.foreach(r.payments, _payment), class_name="mt-1 flex flex-col items-end gap-1 whitespace-normal"),
     )
 
 
@@ -383,5 +425,17 @@ def billing_content() -> rx.Component:
             detail_dialog(),
             issue_dialog(),
             void_dialog(),
+            confirm_dialog(
+                "Refund Card Payment",
+                rx.el.span(
+                    "Refund ",
+                    rx.el.strong(S.dialog_name),
+                    " to the client's card through Stripe? The invoice updates once Stripe confirms the refund.",
+                ),
+                **shown(S, "refund"),
+                on_confirm=S.confirm_refund,
+                busy=S.saving,
+                label="Refund",
+            ),
         ],
     )
