@@ -247,7 +247,14 @@ def test_what_cannot_be_voided_is_refused_with_what_to_do(
         workflow.void_invoice(session, actor=cfo, invoice_id=draft(session, cfo, payer), data={"reason": "Mistake"})
     # A refunded payment no longer counts: the invoice may then be voided.
     refunded = issued(session, cfo, payer)
-    session.add(Payment(invoice_id=refunded, amount=Decimal("10.00"), status=PaymentStatus.refunded))
+    session.add(
+        Payment(
+            invoice_id=refunded,
+            amount=Decimal("10.00"),
+            refunded_amount=Decimal("10.00"),
+            status=PaymentStatus.refunded,
+        )
+    )
     session.commit()
     assert workflow.void_invoice(session, actor=cfo, invoice_id=refunded, data={"reason": "Refunded"}).status == "void"
     pending = issued(session, cfo, payer)

@@ -54,7 +54,7 @@ NO_FIGURE = "—"
 
 
 @dataclasses.dataclass
-class PaymentLine:
+class ListedPayment:
     """A payment under its invoice: amount, method and Stripe reference, and whether staff may refund it."""
 
     id: int = 0
@@ -66,14 +66,14 @@ class PaymentLine:
     refund_what: str = ""  # what the confirmation names: "$100.00 of the card payment pi_..."
 
 
-def payment_line(p: PaymentBrief) -> PaymentLine:
+def payment_line(p: PaymentBrief) -> ListedPayment:
     words = [dollars(p.amount), p.method or "payment"]
     if p.status == "failed":
         words.append("(failed)")
     elif p.refunded != "0.00":
         words.append(f"(refunded {dollars(p.refunded)})")
     text, reference = " ".join(words), p.stripe_payment_intent_id or ""
-    return PaymentLine(
+    return ListedPayment(
         id=p.id,
         text=text,
         reference=reference,
@@ -109,7 +109,7 @@ class InvoiceRow(Row):
     can_delete: bool = False
     can_download: bool = False
     can_switch_reminders: bool = False
-    payments: list[PaymentLine] = dataclasses.field(default_factory=list)
+    payments: list[ListedPayment] = dataclasses.field(default_factory=list)
 
 
 @dataclasses.dataclass

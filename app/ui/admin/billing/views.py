@@ -16,7 +16,7 @@ from app.ui.admin.billing.state import (
     STATUS_FILTERS,
     BillingState,
     InvoiceRow,
-    PaymentLine,
+    ListedPayment,
 )
 from app.ui.admin.common import add_row_button, confirm_dialog, option_select, row_button, row_input, text_area, wide
 from app.ui.admin.dialog_views import delete_dialog, form_dialog, number_field, text_field
@@ -133,7 +133,7 @@ def _status(r: ObjectVar[InvoiceRow]) -> rx.Component:
     )
 
 
-def _payment(p: ObjectVar[PaymentLine]) -> rx.Component:
+def _payment(p: ObjectVar[ListedPayment]) -> rx.Component:
     return rx.el.li(
         rx.el.span(p.text),
         rx.cond(
