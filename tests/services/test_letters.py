@@ -115,8 +115,16 @@ SAMPLES: list[tuple[str, dict[str, Any], list[str]]] = [
         {"first_name": EVIL, "job_title": "Engineer", "job_code": None},
         ["Thank you for applying for Engineer at"],
     ),
-    ("application_interview", {"first_name": EVIL, "job_code": "JOB-001"}, ["applying for the JOB-001 position at"]),
-    ("application_rejected", {"first_name": EVIL, "job_code": None}, ["Thank you for your interest at"]),
+    (
+        "application_interview",
+        {"first_name": EVIL, "job_title": "Senior Full-Stack Developer", "job_code": "JOB-001"},
+        ["applying for the Senior Full-Stack Developer position at"],
+    ),
+    (
+        "application_rejected",
+        {"first_name": EVIL, "job_title": None, "job_code": None},
+        ["Thank you for your interest at"],
+    ),
     (
         "invoice_issued",
         {"name": EVIL, "number": "INV-0001", "total": Decimal("1234.5"), "due_date": date(2026, 7, 4)},
@@ -203,7 +211,7 @@ def test_the_html_keeps_the_text_and_adds_the_button(session: Session) -> None:
 def test_a_missing_variable_fails_instead_of_sending_a_blank(session: Session) -> None:
     with pytest.raises(UndefinedError, match="number"):
         letters.render(session, "invoice_issued", name="Ann", total=Decimal(1), due_date=None)
-    with pytest.raises(UndefinedError, match="job_code"):
+    with pytest.raises(UndefinedError, match="job_title"):
         letters.render(session, "application_interview", first_name="Ann")
 
 
