@@ -33,7 +33,7 @@ from app.ui.state.calls import as_actor
 class InvoiceView(Row):
     number: str = ""
     description: str = ""
-    created_at: str = ""
+    issued: str = ""  # the issue date, as the PDF prints it (a calendar date: no time zone to convert)
     due: str = ""
     total: str = ""
     paid: str = ""  # "" until something is paid
@@ -55,7 +55,7 @@ def invoice_view(inv: ClientInvoice) -> InvoiceView:
         id=inv.id,
         number=inv.invoice_number,
         description=inv.description or "",
-        created_at=inv.created_at,
+        issued=long_date(inv.issue_date),
         due=long_date(inv.due_date),
         total=usd(inv.total_amount),
         paid=usd(inv.amount_paid) if inv.amount_paid != "0.00" else "",
@@ -194,7 +194,7 @@ def _invoice_card(inv: ObjectVar[InvoiceView]) -> rx.Component:
             status=inv.status,
         ),
         rx.el.div(
-            ui.fact("Created", ui.local_date(inv.created_at)),
+            ui.fact("Issued", inv.issued),
             rx.cond(
                 inv.due != "",
                 ui.fact(
