@@ -124,6 +124,7 @@ def test_a_reader_lists_but_only_a_writer_schedules(db: Session, client: User) -
         "date": "2031-03-04",
         "time": "09:30",
         "duration_minutes": "45",
+        "meeting_url": "https://meet.example.com/scoping",
     }
     call(dev, "submit_form", form)
     assert notice(dev)["title"] == "Access Restricted" and dev.total == 0
@@ -141,11 +142,13 @@ def test_a_reader_lists_but_only_a_writer_schedules(db: Session, client: User) -
     ]
     stored = db.exec(select(Meeting).where(Meeting.id == support.rows[0].id)).one()
     assert stored.start_time == datetime(2031, 3, 4, 14, 30, tzinfo=UTC)
+    assert support.rows[0].joinable
     call(support, "open_edit", support.rows[0].id)
     assert support.edit.title == "Scoping call" and (support.edit.date, support.edit.time) == ("2031-03-04", "09:30")
     call(support, "ask_cancel", support.rows[0].id)
     call(support, "submit_cancel", {"reason": "Moved to e-mail"})
     assert support.rows[0].status.value == "cancelled" and support.rows[0].cancel_reason == "Moved to e-mail"
+    assert not support.rows[0].joinable  # a cancelled meeting offers no join link (issue 26)
 
 
 def test_meeting_types_are_a_page_and_writers_edit_them(db: Session) -> None:

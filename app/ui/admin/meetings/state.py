@@ -11,6 +11,7 @@ from typing import Any, ClassVar
 import reflex as rx
 
 from app.core.permissions import Perm
+from app.models.enums import MeetingStatus
 from app.models.user import UserPublic
 from app.services.platform.paging import PAGE_SIZE_MAX, Page
 from app.services.platform.schema import parse
@@ -59,6 +60,7 @@ class MeetingRow(Row):
     duration: int = 30
     meeting_type: str = ""
     join_url: str = ""
+    joinable: bool = False  # scheduled: its join link is offered (a cancelled or past meeting keeps it for the record)
     description: str = ""
     status: Choice = dataclasses.field(default_factory=Choice)
     cancel_reason: str = ""
@@ -82,6 +84,7 @@ def meeting_row(m: StaffMeeting) -> MeetingRow:
         duration=m.duration_minutes or 30,
         meeting_type=m.meeting_type or "",
         join_url=m.join_url or "",
+        joinable=bool(m.join_url) and m.status == MeetingStatus.scheduled,
         description=m.description or "",
         status=Choice.of(m.status),
         cancel_reason=m.cancel_reason or "",

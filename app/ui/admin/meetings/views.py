@@ -42,7 +42,7 @@ def _meeting(m: ObjectVar[MeetingRow]) -> rx.Component:
         note(m.client, "md:hidden"),
         note(m.when, "lg:hidden"),
         rx.cond(
-            m.join_url != "",
+            m.joinable,
             external_link("Join link", href=m.join_url, class_name="text-xs text-blue-600 hover:underline"),
             rx.fragment(),
         ),
