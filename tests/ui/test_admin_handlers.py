@@ -25,7 +25,7 @@ from app.models.enums import EmployeeType, InquiryStatus, Role
 from app.models.inquiry import ContactInquiry
 from app.models.system import EmailOutbox
 from app.models.user import User, UserPublic
-from app.services.accounts import sessions
+from app.services.accounts import admin_users, sessions
 from app.ui.admin.clients.state import ClientsState
 from app.ui.admin.dashboard.state import DashboardState
 from app.ui.admin.inquiries.state import InquiriesState
@@ -33,7 +33,7 @@ from app.ui.admin.site_editor.state import SiteEditorState
 from app.ui.admin.state import AdminState
 from app.ui.admin.users.state import UsersState
 from tests import factories as f
-from tests.ui.harness import call, handler_state, notice, sign_in
+from tests.ui.harness import call, handler_state, notice, sign_in, staff
 
 
 def _name(prefix: str) -> str:
@@ -408,3 +408,20 @@ def test_the_spam_filter_lists_caught_messages_and_not_spam_rescues_once(db: Ses
     assert _mails_to(db, email) == 1
     assert notice(state)["title"] == "Moved to New" and state.dialog == ""
     assert state.rows == []  # no longer in Spam
+
+
+def test_the_user_forms_offer_only_what_the_staff_member_may_give(db: Session) -> None:
+    """Issue 26: HR was offered "Admin" in Create User, and every employee type, and then refused."""
+    hr = staff(db, EmployeeType.hr)
+    state = handler_state(UsersState, sign_in(db, hr))
+    call(state, "open_create", "user")
+    roles = [c.value for c in state.role_choices]
+    assert "admin" not in roles and roles[:2] == ["client", "employee"]
+    offered = {c.value for c in state.type_choices}
+    assert offered and offered < {t.value for t in EmployeeType}
+    # What is offered is what the service lets HR create.
+    assert offered == set(admin_users.grantable(db.get(User, hr.id)).employee_types)  # type: ignore[arg-type]
+    admin = handler_state(UsersState, sign_in(db, f.user(db, f"adm_{uuid.uuid4().hex[:6]}", role=Role.admin)))
+    call(admin, "open_create", "user")
+    assert [c.value for c in admin.role_choices] == ["client", "employee", "admin"]
+    assert len(admin.type_choices) == len(EmployeeType)

@@ -25,7 +25,7 @@ from sqlalchemy import func
 from sqlmodel import Session, col, select
 
 from app.core.errors import Conflict, Forbidden, Invalid, NotFound
-from app.core.permissions import Perm, Role, effective_permissions, ungrantable
+from app.core.permissions import EmployeeType, Perm, Role, effective_permissions, ungrantable
 from app.core.security import hash_password, password_problem
 from app.models.billing import Invoice
 from app.models.enums import InvoiceStatus, ProjectStatus
@@ -56,6 +56,30 @@ TOO_MANY_LINKS = "Too many reset links were sent to this account. Please try aga
 NO_SELF = "You cannot change your own role or permissions"
 PERM_LISTS = ("extra_permissions", "revoked_permissions")
 PROFILE_FIELDS = ("first_name", "last_name", "phone", "company")
+
+
+class Grantable(BaseModel):
+    """What the actor may give an account they create or change: the forms offer only these (issue 26)."""
+
+    roles: list[str]  # in the order the forms list them: client, employee, admin
+    employee_types: list[str]
+
+
+def grantable(actor: User) -> Grantable:
+    """The roles and employee types whose permissions the actor holds, as `create_staff_or_client` and `update_user`
+    judge them (`_check_grants`): admin only for admins, a type only when its defaults are all the actor's."""
+    if not _can(actor, Perm.users_manage):
+        return Grantable(roles=[], employee_types=[])  # they create and change no accounts here at all
+    held = perms(actor)
+
+    def gives(role: str, employee_type: str | None = None) -> bool:
+        return not ungrantable(held, effective_permissions(role, employee_type, []))
+
+    types = [t.value for t in EmployeeType if gives(Role.employee, t)]
+    roles = [Role.client.value] if gives(Role.client) else []
+    roles += [Role.employee.value] if types else []
+    roles += [Role.admin.value] if actor.role == Role.admin else []
+    return Grantable(roles=roles, employee_types=types)
 
 
 def _can(actor: User, perm: str) -> bool:

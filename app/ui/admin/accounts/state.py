@@ -22,15 +22,13 @@ from app.ui.admin.business_time import day_text
 from app.ui.admin.common import holds
 from app.ui.admin.dialogs import Dialogs
 from app.ui.admin.paged import PagedList, SectionListing, export_url
-from app.ui.admin.state import AdminState
+from app.ui.admin.state import AdminState, as_actor
 from app.ui.rows import Choice
 
 PAGE_SIZE = 10
 ROLE_LABELS = {"admin": "Admin", "employee": "Employee", "client": "Client"}
-ROLE_OPTIONS = [("client", "Client"), ("employee", "Employee"), ("admin", "Admin")]
 # Keyed by the plain value a UserPublic dump holds (the labels are keyed by the enum).
 EMPLOYEE_TYPE_NAMES = {str(k): v for k, v in EMPLOYEE_TYPE_LABELS.items()}
-EMPLOYEE_TYPE_OPTIONS = [("", "Select employee type…"), *EMPLOYEE_TYPE_NAMES.items()]
 # No password: the new user is e-mailed a link to set one (staff never choose or pass on a password).
 CREATE_KEYS = ("username", "email", "role", "employee_type", "first_name", "last_name", "phone", "company")
 CLIENT_KEYS = ("username", "email", "first_name", "last_name", "phone", "company")
@@ -115,6 +113,9 @@ class AccountsMixin(Dialogs, PagedList[AccountRow], AdminState, mixin=True):
     # Create (mode "user": any role through create_staff_or_client; "client": create_client, role forced to client).
     create_mode: str = "user"
     form_role: str = "client"
+    # What the signed-in staff member may give (admin_users.grantable): the role and type selects offer only these.
+    role_choices: list[Choice] = []
+    type_choices: list[Choice] = []
 
     # Edit: the row the form starts from.
     edit: AccountRow = AccountRow()
@@ -147,10 +148,28 @@ class AccountsMixin(Dialogs, PagedList[AccountRow], AdminState, mixin=True):
 
     # --- create ------------------------------------------------------------------------------------------------
 
+    async def _offer(self, *keep: tuple[str, str]) -> None:
+        """Load the roles and employee types the caller may give, plus `keep` (an edited account's current role and
+        type, which its form must still show): the service refuses anything else all the same."""
+        actor = await self._reader()
+        offered = await as_actor(actor, lambda s, a: admin_users.grantable(a)) if actor else None
+        roles = offered.roles if offered else []
+        types = offered.employee_types if offered else []
+        for role, employee_type in keep:
+            roles = roles if not role or role in roles else [*roles, role]
+            types = types if not employee_type or employee_type in types else [*types, employee_type]
+        self.role_choices = [Choice(r, ROLE_LABELS.get(r, r)) for r in roles]
+        self.type_choices = [Choice(t, EMPLOYEE_TYPE_NAMES.get(t, t)) for t in types]
+
     @rx.event
-    def open_create(self, mode: str) -> None:
+    async def open_create(self, mode: str) -> None:
         self.create_mode = "client" if mode == "client" else "user"
-        self.form_role = "client"
+        await self._offer()
+        self.form_role = (
+            "client"
+            if "client" in [c.value for c in self.role_choices] or not self.role_choices
+            else (self.role_choices[0].value)
+        )
         self._open_dialog("create")
 
     @rx.event
@@ -188,12 +207,13 @@ class AccountsMixin(Dialogs, PagedList[AccountRow], AdminState, mixin=True):
     # --- edit --------------------------------------------------------------------------------------------------
 
     @rx.event
-    def open_edit(self, user_id: str) -> None:
+    async def open_edit(self, user_id: str) -> None:
         """Edit the account `user_id` of the page shown (only a row on it: the form starts from what the row shows)."""
         rows: list[AccountRow] = self.get_value("rows")
         row = next((r for r in rows if r.id == str(user_id)), None)
         if row is None:
             return
+        await self._offer((row.role.value, row.employee_type.value))
         self.edit = dataclasses.replace(row)
         self.edit_role = row.role.value
         self._open_dialog("edit", row.id)

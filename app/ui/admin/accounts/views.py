@@ -9,7 +9,8 @@ from typing import Any
 import reflex as rx
 from reflex.vars.object import ObjectVar
 
-from app.ui.admin.accounts.state import EMPLOYEE_TYPE_OPTIONS, ROLE_OPTIONS, AccountRow, AccountsMixin
+from app.ui.admin.accounts.state import AccountRow, AccountsMixin
+from app.ui.admin.common import option_select
 from app.ui.admin.dialog_views import form_dialog, text_field
 from app.ui.admin.dialogs import shown
 from app.ui.admin.section import section_page
@@ -23,7 +24,6 @@ from app.ui.admin.widgets import (
     dialog_actions,
     field,
     icon_button,
-    select,
     text_input,
 )
 
@@ -45,8 +45,13 @@ def create_dialog(state: type[AccountsMixin]) -> rx.Component:
         rx.el.div(
             field(
                 "Role",
-                select(
-                    ROLE_OPTIONS, name="role", id="create-role", value=state.form_role, on_change=state.set_form_role
+                option_select(
+                    state.role_choices,
+                    None,
+                    name="role",
+                    id="create-role",
+                    value=state.form_role,
+                    on_change=state.set_form_role,
                 ),
                 _err(state, "role"),
                 required=True,
@@ -55,7 +60,13 @@ def create_dialog(state: type[AccountsMixin]) -> rx.Component:
                 state.form_role == "employee",
                 field(
                     "Employee type",
-                    select(EMPLOYEE_TYPE_OPTIONS, name="employee_type", id="create-employee-type", required=True),
+                    option_select(
+                        state.type_choices,
+                        "Select employee type…",
+                        name="employee_type",
+                        id="create-employee-type",
+                        required=True,
+                    ),
                     _err(state, "employee_type"),
                     required=True,
                 ),

@@ -5,14 +5,15 @@ from __future__ import annotations
 import reflex as rx
 from reflex.vars.object import ObjectVar
 
-from app.ui.admin.accounts.state import EMPLOYEE_TYPE_OPTIONS, ROLE_OPTIONS, AccountRow
+from app.ui.admin.accounts.state import AccountRow
 from app.ui.admin.accounts.views import accounts_page, edit_dialog, row_actions, verified_badge
-from app.ui.admin.dialog_views import select_field, text_field
+from app.ui.admin.common import option_select
+from app.ui.admin.dialog_views import text_field
 from app.ui.admin.section import filter_select
 from app.ui.admin.tables import Column
 from app.ui.admin.users.permissions_views import permissions_button, permissions_dialog
 from app.ui.admin.users.state import ROLE_COLORS, ROLE_FILTERS, UsersState
-from app.ui.admin.widgets import BTN_PRIMARY, allowed_button, choice_badge, field, select
+from app.ui.admin.widgets import BTN_PRIMARY, allowed_button, choice_badge, field
 
 
 def _user_cell(row: ObjectVar[AccountRow]) -> rx.Component:
@@ -62,18 +63,24 @@ def _edit_dialog() -> rx.Component:
         text_field(s, "Username", "username", s.edit.username, id="edit-username"),
         field(
             "Role",
-            select(ROLE_OPTIONS, name="role", id="edit-role", value=s.edit_role, on_change=s.set_edit_role),
+            option_select(
+                s.role_choices, None, name="role", id="edit-role", value=s.edit_role, on_change=s.set_edit_role
+            ),
             err["role"],
         ),
         rx.cond(
             s.edit_role == "employee",
-            select_field(
-                s,
+            field(
                 "Employee type",
-                "employee_type",
-                EMPLOYEE_TYPE_OPTIONS,
-                s.edit.employee_type.value,
-                id="edit-employee-type",
+                option_select(
+                    s.type_choices,
+                    "Select employee type…",
+                    name="employee_type",
+                    id="edit-employee-type",
+                    default_value=s.edit.employee_type.value,
+                    required=True,
+                ),
+                err["employee_type"],
                 required=True,
             ),
             rx.fragment(),
@@ -98,9 +105,8 @@ def users_content() -> rx.Component:
                 s.open_create("client"),
                 primary=False,
             ),
-            rx.el.button(
-                rx.icon("plus", size=16), "Create User", on_click=s.open_create("user"), class_name=BTN_PRIMARY
-            ),
+            # Only for those who may give some role (users:manage): nobody is offered a form that refuses them.
+            allowed_button(s.can_manage, "plus", "Create User", s.open_create("user")),
         ],
         filters=[filter_select(ROLE_FILTERS, s.role_filter, s.set_role_filter, "Filter by role")],
         dialogs=[permissions_dialog()],
