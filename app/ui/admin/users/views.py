@@ -13,7 +13,7 @@ from app.ui.admin.section import filter_select
 from app.ui.admin.tables import Column
 from app.ui.admin.users.permissions_views import permissions_button, permissions_dialog
 from app.ui.admin.users.state import ROLE_COLORS, ROLE_FILTERS, UsersState
-from app.ui.admin.widgets import BTN_PRIMARY, allowed_button, choice_badge, field
+from app.ui.admin.widgets import allowed_button, choice_badge, field
 
 
 def _user_cell(row: ObjectVar[AccountRow]) -> rx.Component:
