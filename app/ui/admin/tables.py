@@ -76,7 +76,9 @@ def data_table(
                 class_name="min-w-full",
                 data_testid=test_id or None,
             ),
-            class_name="overflow-x-auto",
+            # relative: the header's screen-reader-only texts (absolutely placed) stay inside the scrolling box
+            # instead of widening the page by a pixel or two on a phone.
+            class_name="relative overflow-x-auto",
         ),
         pagination(s.page, s.pages, s.total, s.first_shown, s.last_shown, s.prev_page, s.next_page),
         class_name=f"{CARD} overflow-hidden",
