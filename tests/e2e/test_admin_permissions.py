@@ -10,6 +10,7 @@ from playwright.sync_api import Browser, Page, expect
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
+from app.core.permissions import PERM_DESCRIPTIONS, Perm
 from app.models.enums import EmployeeType, Role
 from app.models.user import User
 from app.services.accounts.users import create_user
@@ -46,7 +47,8 @@ def _open_permissions(page: Page, server: Server, username: str) -> None:
 
 
 def _switch(page: Page, permission: str):  # type: ignore[no-untyped-def]
-    return page.get_by_role("switch", name=permission, exact=True)
+    """A permission's switch, found by the words it shows (not its key: issue 26)."""
+    return page.get_by_role("switch", name=PERM_DESCRIPTIONS[Perm(permission)], exact=True)
 
 
 def _source(page: Page, permission: str):  # type: ignore[no-untyped-def]

@@ -149,7 +149,7 @@ def edit_dialog(state: type[AccountsMixin], noun: str, prefix: str, *extra: rx.C
         s,
         "edit",
         f"Edit {noun}",
-        rx.el.span("Change the details of ", rx.el.strong(s.edit.username), ". Empty fields are left unchanged."),
+        rx.el.span("Change the details of ", rx.el.strong(s.edit.username), "."),
         rx.el.div(*extra, *contact, class_name="grid gap-4 sm:grid-cols-2"),
         on_submit=s.submit_edit,
         failed="Update Failed",

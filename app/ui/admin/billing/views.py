@@ -283,7 +283,7 @@ def _lines_and_totals() -> rx.Component:
                 rx.el.p(p.note, class_name="text-xs text-amber-800", data_testid="invoice-preview-note"),
                 rx.fragment(),
             ),
-            rx.el.p("Estimate: the server computes the saved amounts.", class_name="text-xs text-slate-500"),
+            rx.el.p("The saved invoice's amounts are rounded to the cent.", class_name="text-xs text-slate-500"),
             class_name="mt-4 space-y-1 rounded-lg bg-slate-50 p-3 text-sm text-slate-700",
         ),
     )

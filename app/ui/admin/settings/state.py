@@ -37,6 +37,48 @@ class AuditRow:
     where: str = "—"
 
 
+# The audit log in people's words (issue 26: it showed `auth.login`); an action not named here is worded from its
+# parts ("meeting_type.save" -> "Meeting type saved"), so a new action never shows as a code.
+ACTION_WORDS = {
+    "auth.login": "Signed in",
+    "auth.login_failed": "Sign-in failed",
+    "auth.password_reset": "Password reset",
+    "auth.password_reset_claimed_unverified": "Password reset (unverified address claimed)",
+    "auth.google_claimed_unverified": "Google sign-in (unverified address claimed)",
+    "user.reset_link_sent": "Password reset link sent",
+    "user.reset_password": "Password reset by staff",
+    "invoice.card_payment": "Card payment received",
+    "invoice.checkout": "Card payment started",
+    "invoice.payment": "Payment recorded",
+    "invoice.payment_failed": "Card payment failed",
+    "invoice.refund_requested": "Refund requested",
+    "invoice.refund": "Refund confirmed",
+    "invoice.overpayment": "Overpayment received",
+    "invoice.reminder": "Reminder sent",
+    "invoice.reminders": "Reminders switched",
+    "project.time_logged": "Time logged",
+    "project.time_deleted": "Time entry deleted",
+    "project.team": "Project team changed",
+    "project.milestones": "Milestones saved",
+    "meeting.hold": "Booking held",
+    "newsletter.unsubscribe": "Newsletter unsubscribed",
+    "application.download": "Application file downloaded",
+}
+_PAST = {
+    "create": "created", "update": "updated", "delete": "deleted", "cancel": "cancelled", "complete": "completed",
+    "issue": "issued", "void": "voided", "save": "saved",
+}  # fmt: skip
+
+
+def action_words(action: str) -> str:
+    """What an audit action means, in words: "Signed in", "Invoice issued", "Meeting type saved"."""
+    if action in ACTION_WORDS:
+        return ACTION_WORDS[action]
+    thing, _, verb = action.partition(".")
+    words = f"{thing.replace('_', ' ')} {_PAST.get(verb, verb.replace('_', ' '))}".strip()
+    return words[:1].upper() + words[1:]
+
+
 def audit_row(entry: AuditEntry) -> AuditRow:
     record = entry.entity_type
     if record and entry.entity_id:
@@ -55,7 +97,7 @@ def audit_row(entry: AuditEntry) -> AuditRow:
         id=str(entry.id),
         when=timestamp_text(entry.created_at),
         who=entry.actor,
-        action=entry.action,
+        action=action_words(entry.action),
         record=record or "—",
         summary=summary,
         where=entry.ip_address or "—",

@@ -46,7 +46,7 @@ def _switch(p: ObjectVar[PermissionView]) -> rx.Component:
         type="button",
         role="switch",
         aria_checked=rx.cond(p.held, "true", "false"),
-        aria_label=p.permission,
+        aria_label=p.description,
         title=rx.cond(p.can_change, rx.cond(p.held, "Revoke", "Grant"), p.reason),
         disabled=~p.can_change | (S.perm_busy != ""),
         on_click=ev.set_permission(p.permission, ~p.held),
@@ -60,7 +60,7 @@ def _row(p: ObjectVar[PermissionView]) -> rx.Component:
         _switch(p),
         rx.el.div(
             rx.el.div(
-                rx.el.code(p.permission, class_name="text-sm font-medium text-slate-900"),
+                rx.el.span(p.description, class_name="text-sm font-medium text-slate-900"),
                 rx.cond(
                     p.source_label != "",
                     badge_by(p.source, SOURCE_COLORS, p.source_label, data_testid="permission-source"),
@@ -68,7 +68,6 @@ def _row(p: ObjectVar[PermissionView]) -> rx.Component:
                 ),
                 class_name="flex flex-wrap items-center gap-2",
             ),
-            rx.el.p(p.description, class_name="text-xs text-slate-500"),
             rx.cond(p.reason != "", rx.el.p(p.reason, class_name="text-xs text-amber-700"), rx.fragment()),
             class_name="min-w-0 flex-1",
         ),
