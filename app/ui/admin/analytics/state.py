@@ -10,10 +10,10 @@ from typing import Any
 import reflex as rx
 
 from app.core.permissions import Perm
+from app.services.crm import contact
 from app.services.reporting import analytics
 from app.services.reporting.analytics import AnalyticsReport
 from app.ui.admin.common import dollars, form_text
-from app.ui.admin.inquiries.state import SERVICE_LABELS
 from app.ui.admin.state import AdminState
 from app.ui.rows import label_of
 
@@ -117,7 +117,7 @@ def shape(report: AnalyticsReport) -> Shaped:
     ]
     services: dict[str, int] = {}
     for svc in report.inquiries_by_week_service:
-        name = SERVICE_LABELS.get(svc.service, label_of(svc.service))
+        name = contact.SERVICE_OPTIONS.get(svc.service, label_of(svc.service))
         services[name] = services.get(name, 0) + svc.count
     money = report.billing_by_month
     top_money = max((max(Decimal(m.invoiced), Decimal(m.paid)) for m in money), default=Decimal(0))

@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 import reflex as rx
 
 from app.core.permissions import Perm
-from app.services.crm import admin_inquiries
+from app.services.crm import admin_inquiries, contact
 from app.services.crm.admin_inquiries import InquiryView
 from app.ui.admin.business_time import day_text, timestamp_text
 from app.ui.admin.dialogs import SectionWriter
@@ -26,22 +26,6 @@ STATUS_FILTERS = [("", "All Statuses"), *STATUS_OPTIONS, (SPAM, "Spam")]
 PRIORITY_OPTIONS = [("low", "Low"), ("medium", "Medium"), ("high", "High"), ("urgent", "Urgent")]
 STATUS_COLORS = {"new": "blue", "in_progress": "yellow", "resolved": "green", "closed": "grey"}
 PRIORITY_COLORS = {"low": "grey", "medium": "blue", "high": "orange", "urgent": "red"}
-# The contact form's option values (spec section 9) and their labels.
-SERVICE_LABELS = {
-    "web-development": "Web Development",
-    "cloud-solutions": "Web Development and Hosting",
-    "database-design": "Database Design",
-    "digital-transformation": "Digital Transformation",
-    "other": "Other",
-}
-BUDGET_LABELS = {
-    "under-1.2k": "Under $1,200",
-    "1.2k-5k": "$1,200 - $3,000",
-    "3k-5k": "$3,000 - $5,000",
-    "5k-10k": "$5,000 - $10,000",
-    "10k-plus": "$10,000+",
-    "discuss": "Let's Discuss",
-}
 
 
 @dataclasses.dataclass
@@ -66,16 +50,15 @@ class InquiryRow(Row):
 
 def inquiry_row(i: InquiryView) -> InquiryRow:
     """An inquiry as the table shows it to the staff member it was read for (the row says whether it is theirs)."""
-    service = i.service_type or ""
-    budget = i.budget or ""
     return InquiryRow(
         id=i.id,
         name=i.name,
         email=i.email,
         phone=i.phone or "",
         company=i.company or "",
-        service=SERVICE_LABELS.get(service, service),
-        budget=BUDGET_LABELS.get(budget, budget),
+        # The contact form's own words for its choices: one vocabulary, old stored values included (issue 26).
+        service=contact.service_label(i.service_type) or "",
+        budget=contact.budget_label(i.budget) or "",
         message=i.message or "",
         status=Choice.of(i.status, dict(STATUS_OPTIONS)),
         priority=Choice.of(i.priority, dict(PRIORITY_OPTIONS)),
