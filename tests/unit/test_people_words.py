@@ -37,7 +37,7 @@ def test_an_inquirys_budget_reads_as_the_contact_form_offered_it() -> None:
     from app.services.crm.admin_inquiries import InquiryView
     from app.ui.admin.inquiries.state import inquiry_row
 
-    fields = {name: None for name in InquiryView.model_fields}
+    fields = dict.fromkeys(InquiryView.model_fields)
     base = {**fields, "id": 1, "name": "Ann", "email": "ann@example.com", "status": "new", "priority": "medium"}
     for stored, shown in (("1.2k-3k", "$1,200 - $3,000"), ("1.2k-5k", "$1,200 - $3,000"), ("3k-5k", "$3,000 - $5,000")):
         row = inquiry_row(InquiryView.model_construct(**{**base, "budget": stored, "service_type": "cloud-solutions"}))
