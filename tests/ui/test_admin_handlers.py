@@ -300,6 +300,8 @@ def test_site_content_handlers_write_only_for_content_writers(db: Session) -> No
     member = db.exec(select(TeamMember).where(TeamMember.name == name)).one()
     assert member.is_published is True
     member_id = member.id
+    listed = next(r for r in state.rows if r["name"] == name)
+    assert listed["position"] == str(member.sort_order + 1)  # counted from 1, as people count places (issue 26)
 
     dev = f.user(db, _name("dev"), role=Role.employee, employee_type=EmployeeType.developer)
     crafted = handler_state(SiteEditorState, sign_in(db, dev))

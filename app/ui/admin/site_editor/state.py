@@ -48,6 +48,7 @@ def _row(kind: Kind, item: dict[str, Any]) -> dict[str, str]:
         "detail": _detail(kind.key, item),
         "shown": "yes" if item[kind.shown] else "",
         "order": str(item["sort_order"]),
+        "position": str(int(item["sort_order"]) + 1),  # people count places from 1 (issue 26: it read "#0")
     }
 
 

@@ -97,7 +97,7 @@ def _item(r: ObjectVar[dict[str, str]]) -> rx.Component:
         ),
         rx.el.div(
             rx.cond(r["shown"] != "", badge("Shown", "green"), badge("Hidden", "grey")),
-            rx.el.span("#", r["order"], class_name="hidden text-xs text-slate-500 sm:inline", title="Display order"),
+            rx.el.span("Position ", r["position"], class_name="hidden text-xs text-slate-500 sm:inline"),
             rx.cond(
                 S.can_write,
                 rx.el.div(
