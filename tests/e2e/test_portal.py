@@ -231,11 +231,14 @@ def test_password_change_keeps_this_session_and_ends_the_others(server: Server, 
     open_tab(page, "Settings")
     fill_passwords(page, "wrong-password", "Another-pass-2026", "Different-pass-2026")
     expect(page.get_by_text("New password and confirmation do not match").first).to_be_visible()
-    expect(page.get_by_label("Current Password")).to_have_value("")  # passwords never linger in the page
+    # A refusal keeps what was typed (issue 26: a mismatch wiped all three); the passwords never enter the state.
+    expect(page.get_by_label("Current Password")).to_have_value("wrong-password")
+    expect(page.get_by_label("New Password", exact=True)).to_have_value("Another-pass-2026")
     fill_passwords(page, "wrong-password", "Another-pass-2026", "Another-pass-2026")
     expect(page.get_by_text("Current password is incorrect").first).to_be_visible()
     fill_passwords(page, "Client-demo-2026", "Another-pass-2026", "Another-pass-2026")
     expect(page.get_by_text("Password changed successfully!").first).to_be_visible()
+    expect(page.get_by_label("Current Password")).to_have_value("")  # done: nothing typed stays in the page
     other = httpx.get(server.url + "/api/protected/projects", cookies={"access_token": other_device})
     assert other.status_code == 401
     page.reload()

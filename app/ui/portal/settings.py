@@ -34,6 +34,9 @@ class SettingsState(ProfileFields, PortalState):
     password_error: str = ""
     password_message: str = ""
     password_saving: bool = False
+    # Changes after a successful change only, so the fields empty then; a refused one keeps what was typed (issue 26:
+    # a mismatch wiped all three fields).
+    password_form_key: int = 0
 
     @rx.event
     async def load(self) -> None:
@@ -50,7 +53,7 @@ class SettingsState(ProfileFields, PortalState):
 
     @rx.event
     async def change_password(self, form_data: dict):
-        """Change the password from the submitted form (the browser clears the form on submit)."""
+        """Change the password from the submitted form (its fields are cleared once the change is made)."""
         if self.password_saving:
             return
 
@@ -78,6 +81,7 @@ class SettingsState(ProfileFields, PortalState):
         finally:
             self.password_saving = False
         self.password_message = PASSWORD_CHANGED
+        self.password_form_key += 1
 
 
 def _profile_form() -> rx.Component:
@@ -124,7 +128,8 @@ def _password_form() -> rx.Component:
             SettingsState.password_error,
             rx.el.div(ui.submit_button("Change Password", "Changing...", SettingsState.password_saving)),
             on_submit=SettingsState.change_password,
-            reset_on_submit=True,
+            reset_on_submit=False,
+            key=SettingsState.password_form_key,
             class_name="flex max-w-md flex-col gap-4",
         ),
     )
