@@ -457,6 +457,10 @@ def test_apply_for_job_001_with_a_pdf_through_the_confirmation(
     email = _unique_email("applicant")
     apply.get_by_label("First Name").fill("Jane")
     apply.get_by_label("Last Name").fill("Tester")
+    # A filled field drops its "This field is required" once left, not at the next submit (issue 26).
+    expect(apply.locator("#apply-firstName")).to_have_attribute("aria-invalid", "false")
+    expect(apply.locator("#apply-firstName-error")).to_have_count(0)
+    expect(apply.locator("#apply-phone")).to_have_attribute("aria-invalid", "true")  # not filled yet
     apply.get_by_label("Phone").fill("(772) 555-0123")
     apply.locator("#apply-email").fill("jane-at-example.com")
     apply.get_by_label("LinkedIn Profile").fill("https://www.linkedin.com/in/jane-tester")

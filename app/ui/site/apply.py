@@ -33,6 +33,7 @@ from app.ui.state.notice import notify
 from app.ui.styles import BUTTON_OUTLINE, BUTTON_PRIMARY, CONTAINER, TEXT_LINK
 
 MISSING_TITLE = "Missing Required Fields"
+REQUIRED = "This field is required"
 MISSING = careers.MISSING  # "Please fill in all required fields and upload your resume."
 INVALID_EMAIL_TITLE = "Invalid Email"
 INVALID_EMAIL = careers.INVALID_EMAIL  # "Please enter a valid email address."
@@ -71,7 +72,7 @@ def validate(form: dict[str, Any], max_bytes: int | None = None) -> tuple[dict[s
     if not _text(form, "resumeName"):
         missing.append("resume")
     if missing:
-        return dict.fromkeys(missing, "This field is required"), MISSING_TITLE, MISSING
+        return dict.fromkeys(missing, REQUIRED), MISSING_TITLE, MISSING
     if not _EMAIL.match(_text(form, "email")):
         return {"email": INVALID_EMAIL}, INVALID_EMAIL_TITLE, INVALID_EMAIL
     wrong = [f for f in FILE_FIELDS if _wrong_type(_text(form, f"{f}Name"))]
@@ -130,6 +131,13 @@ class ApplyState(rx.State):
         job = await call(careers.get_job, code) if code else None
         self.job = job or NO_JOB
         self.job_loaded = True
+
+    @rx.event
+    def field_left(self, name: str, value: str) -> None:
+        """A required field filled after a refused submit loses its "This field is required" at once (issue 26: it
+        stayed red until the next submit); any other message waits for the next check."""
+        if self.errors.get(str(name)) == REQUIRED and isinstance(value, str) and value.strip():
+            self.errors = {k: v for k, v in self.errors.items() if k != name}
 
     @rx.event
     async def review(self, form: dict[str, Any]) -> None:
@@ -201,6 +209,9 @@ _FILE = (
 )
 
 
+_apply: Any = ApplyState  # its handlers called with arguments: event specs to Reflex, namespaces to mypy
+
+
 def _has_error(name: str) -> rx.Var:
     return ApplyState.errors[name].to(str).bool()
 
@@ -240,6 +251,7 @@ def _text_field(label: str, name: str, *, required: bool = False, **props: Any) 
             aria_required="true" if required else "false",
             aria_invalid=rx.cond(_has_error(name), "true", "false"),
             aria_describedby=_described(name),
+            on_blur=lambda value: _apply.field_left(name, value),
             class_name=rx.cond(
                 _has_error(name),
                 f"{_INPUT} border-red-600 focus:outline-red-600",
