@@ -16,9 +16,9 @@ from app.models.enums import EmployeeType, Role
 from app.services.accounts import sessions
 from tests import factories as f
 
-# Routes any signed-in user may write: their own account, the portal's own records, forms.
+# Routes any signed-in user may write: their own account, the portal's own records (paying one's invoice), forms.
 OWN = re.compile(
-    r"^/api/(auth|account|protected/(profile|settings|meetings|projects/\{[^}]+\}$)|contact|careers|applications/submit|protected/change-password|newsletter|booking|forms|webhooks|calendly)"
+    r"^/api/(auth|account|protected/(profile|settings|meetings|projects/\{[^}]+\}$|invoices/\{[^}]+\}/pay$)|contact|careers|applications/submit|protected/change-password|newsletter|booking|forms|webhooks|stripe/webhook|calendly)"
 )
 
 

@@ -88,17 +88,23 @@ def list_time_entries(
     return time_entries.list_time_entries(s, actor=user, project_id=project_id, page=page, page_size=page_size)
 
 
-def _project_member(doing: str) -> Any:
-    """The gate of time writes, run before the body is read: the project's manager or content:write (as the service)."""
+def _project_gate(check: Any, doing: str) -> Any:
+    """A gate run before the body is read: `check` (the service's member or manager rule) refuses with 403 whether or
+    not the project exists."""
 
     def gate(request: Request, user: StaffUser, s: SessionDep) -> None:
         # The raw path text (the route declares and validates it): an id no row can have is "not a member" (403),
         # not a 422 that tells outsiders about ids.
         raw = str(request.path_params.get("project_id", ""))
         row = int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 12 else 0
-        time_entries.member_project(s, user, row, doing)
+        check(s, user, row, doing)
 
     return Depends(gate)
+
+
+def _project_member(doing: str) -> Any:
+    """The gate of time writes: the project's team, its manager or content:write (as the service)."""
+    return _project_gate(time_entries.member_project, doing)
 
 
 @router.post(
@@ -124,7 +130,11 @@ def delete_time_entry(project_id: RowId, entry_id: RowId, user: StaffUser, s: Se
     return {"message": "Time entry deleted"}
 
 
-@router.put("/protected/projects/{project_id}/team", response_model=Saved[list[ProjectTeamMember]])
+@router.put(
+    "/protected/projects/{project_id}/team",
+    response_model=Saved[list[ProjectTeamMember]],
+    dependencies=[_project_gate(time_entries.managed_project, "choose a project's team")],
+)
 def set_team(project_id: RowId, user: StaffUser, s: SessionDep, body: TeamSave) -> dict[str, Any]:
     """Replace the project's members, who log their own hours on it (its manager or content:write); staff only."""
     team = time_entries.set_team(s, actor=user, project_id=project_id, members=body.members)

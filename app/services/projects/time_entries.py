@@ -219,6 +219,15 @@ def member_project(s: Session, actor: User, project_id: int, doing: str) -> Proj
     return project
 
 
+def managed_project(s: Session, actor: User, project_id: int, doing: str) -> Project | None:
+    """The project (None if missing) when the actor manages it; Forbidden "You don't have permission to <doing>" for
+    anyone else, whether or not it exists (member_project's rule for the team's manager)."""
+    project = get_by_id(s, Project, project_id)
+    if project is None or not manages(actor, project):
+        access.require(actor, Perm.content_write, doing)
+    return project
+
+
 def _locked_project(s: Session, project_id: int) -> Project:
     """The project, its row held until commit and re-read: a parallel status change waits for this entry (or this
     entry sees the new status), and the status judged is the one in force."""
