@@ -140,6 +140,14 @@ def test_register_then_verify_with_the_emailed_code(server: Server, page: Page, 
     page.get_by_role("button", name="Logout").click()
     expect(page.get_by_text("You have been successfully logged out.")).to_be_visible()
     expect(page.get_by_role("button", name="Sign In")).to_be_visible()  # the client sign-in, not the staff one
+    # The verification step's address, opened again (a reload, the back button, an old tab): it says the address is
+    # verified and moves on to the sign-in, never "Verify your email" again (issue 26).
+    with Session(db) as s:
+        uid = s.exec(select(User.id).where(User.email == email)).one()
+    page.goto(f"{server.url}/register?verify={uid}")
+    expect(page.get_by_text("Your email has been verified successfully")).to_be_visible()
+    expect(page.get_by_role("heading", name="Verify your email")).to_have_count(0)
+    page.wait_for_url(re.compile(r"/client-portal\?verified=1$"))
 
 
 def test_a_submit_before_the_page_is_ready_never_puts_the_password_in_the_address(

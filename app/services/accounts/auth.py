@@ -216,6 +216,13 @@ def register(s: Session, *, data: RegisterCreate | Mapping[str, Any], ip: str | 
     return user
 
 
+def is_verified(s: Session, user_id: str) -> bool:
+    """Whether the account a registration's `?verify=` names is verified already (a reload after verifying shows
+    that, not the code form again)."""
+    user = _get_user(s, user_id)
+    return bool(user and user.is_verified)
+
+
 def verify(s: Session, *, data: CodeCheck | Mapping[str, Any]) -> User:
     """Check a code: five wrong guesses kill it; expired, used and already-verified each say so."""
     check = parse(CodeCheck, data)

@@ -63,16 +63,23 @@ class RegisterState(rx.State):
         self.errors, self.message, self.verify_error, self.verify_info = {}, "", "", ""
 
     @rx.event
-    def load(self) -> None:
+    async def load(self):
         self._clear_feedback()
         self.submitting = self.verifying = self.resending = False
-        uid = valid_user_id(self.router.url.query_parameters.get("verify", ""))
+        query = self.router.url.query_parameters
+        uid = valid_user_id(query.get("verify", ""))
+        # Verified already (the address the verification left, or an old ?verify= link): say so and move on to the
+        # sign-in, never the code form again (issue 26).
+        if query.get("verified") == "1" or (uid is not None and await call(auth.is_verified, uid)):
+            self.step = "done"
+            return RegisterState.go_sign_in
         if uid is None:
             self.step = "form"
-            return
+            return None
         if uid != self._user_id:
             self.email, self.code = "", ""
         self._user_id, self.step = uid, "verify"
+        return None
 
     @rx.event
     async def register(self, form: dict):
@@ -114,7 +121,8 @@ class RegisterState(rx.State):
         finally:
             self.verifying = False
         self.step = "done"
-        yield RegisterState.go_sign_in
+        # The address no longer names the code step: a reload says "verified", not "Verify your email" (issue 26).
+        yield rx.redirect(f"{routes.REGISTER}?verified=1", replace=True)
 
     @rx.event
     async def resend(self):
