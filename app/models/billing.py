@@ -61,6 +61,9 @@ class Payment(SQLModel, table=True):
     currency: str = Field(default="usd", max_length=3)
     payment_method: str | None = Field(default=None, max_length=50)
     stripe_payment_intent_id: str | None = Field(default=None, max_length=255)
+    # The Stripe invoice a subscription's payment settled (its first period or a renewal): one payment per Stripe
+    # invoice however often Stripe reports it (ADR 0081); NULL for every other payment.
+    stripe_invoice_id: str | None = Field(default=None, max_length=255, unique=True)
     status: PaymentStatus = enum_field(PaymentStatus, PaymentStatus.pending)
     processed_at: datetime | None = timestamp()
     created_at: datetime = created_at()

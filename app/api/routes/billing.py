@@ -20,9 +20,10 @@ from app.api.deps import (
 from app.api.downloads import csv_file
 from app.api.schemas import Done, Listed, Saved
 from app.core.permissions import Perm
-from app.services.billing import billing
+from app.services.billing import billing, orders
 from app.services.billing.billing import InvoiceCreate, PaymentCreate
 from app.services.billing.invoices import InvoicePublic, InvoiceRow
+from app.services.billing.orders import OrderRow
 
 router = APIRouter(tags=["content"])
 
@@ -93,3 +94,18 @@ def delete_invoice(invoice_id: RowId, user: StaffUser, s: SessionDep) -> dict[st
     """Delete a draft invoice (billing:write)."""
     billing.delete_draft(s, actor=user, invoice_id=invoice_id)
     return {"message": "Invoice deleted"}
+
+
+OrderStatusFilter = Annotated[
+    str, Query(description="pending, completed (paid), cancelled or refunded; empty for all.")
+]
+OrderSort = Annotated[str, Query(description="newest (default), oldest, number or total.")]
+
+
+@router.get("/admin/orders", response_model=Listed[OrderRow])
+def list_orders(
+    user: StaffUser, s: SessionDep, paged: Paged, status: OrderStatusFilter = "", sort: OrderSort = "newest"
+) -> dict[str, Any]:
+    """Every client's orders and subscriptions (billing:read): order number, client, items, total, status and the
+    subscription's status, searched, filtered and paged in SQL."""
+    return orders.list_orders(s, actor=user, status=status, sort=sort, **paged).as_json()

@@ -6,11 +6,12 @@ from fastapi import APIRouter
 from fastapi.responses import Response
 
 from app.api.deps import CurrentUser, DownloadUser, Paged, PageNo, PageSize, RowId, SessionDep
-from app.api.schemas import Listed, ProjectIn, Saved
+from app.api.schemas import Listed, One, ProjectIn, Saved
 from app.core.errors import Invalid
 from app.core.permissions import Perm
-from app.services.billing import invoices
+from app.services.billing import invoices, orders
 from app.services.billing.invoices import InvoicePublic
+from app.services.billing.orders import OrderPublic, Plan
 from app.services.platform.access import staff_can
 from app.services.projects import projects
 from app.services.projects.projects import ProjectPublic, ProjectRow
@@ -77,6 +78,20 @@ def download_invoice(invoice_id: RowId, user: DownloadUser, s: SessionDep) -> Re
         media_type="application/pdf",
         headers={"Content-Disposition": f'attachment; filename="{filename}"', "Cache-Control": "no-store"},
     )
+
+
+@router.get("/plans", response_model=One[list[Plan]])
+def list_plans(user: CurrentUser, s: SessionDep) -> dict[str, object]:
+    """The services and plans a client can order: active products with their active prices (one-time, hourly,
+    monthly or yearly), by name."""
+    return {"data": orders.list_plans(s, actor=user)}
+
+
+@router.get("/orders", response_model=Listed[OrderPublic])
+def list_orders(user: CurrentUser, s: SessionDep, page: PageNo = 1, page_size: PageSize = 25) -> dict[str, object]:
+    """The signed-in user's own orders, newest first, with their lines; `status` completed means paid, and a
+    subscription's `subscription_status` is Stripe's (active, past_due, canceled)."""
+    return orders.list_my_orders(s, actor=user, page=page, page_size=page_size).as_json()
 
 
 @router.get("/meetings", response_model=MeetingLists)

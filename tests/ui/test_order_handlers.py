@@ -1,0 +1,91 @@
+"""The orders' handlers: the portal's Services & plans tab loads the plans and the client's own orders, and the staff
+panel's orders list answers only to billing readers (a crafted event from anyone else gets nothing).
+
+Built on tests/ui/harness.py: the real state tree with the handshake's cookie, rows committed and removed after.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from decimal import Decimal
+
+import pytest
+from sqlalchemy import delete
+from sqlmodel import Session, col, select
+
+from app.models.commerce import Order, OrderItem, Price, Product
+from app.models.enums import BillingPeriod, EmployeeType, Role
+from app.models.user import User
+from app.services.billing import orders
+from app.ui.admin.orders.state import OrdersState
+from app.ui.portal.plans import PlansState
+from tests import factories as f
+from tests.ui.harness import call, handler_state, new_tag, sign_in
+
+
+@dataclass
+class Shop:
+    tag: str
+    client: User
+    other: User
+    cfo: User
+    developer: User
+    monthly: Price
+    order: Order
+
+
+@pytest.fixture
+def shop(db: Session) -> Iterator[Shop]:
+    tag = new_tag()
+    product = Product(name=f"Care {tag}", description="Hosting and updates")
+    db.add(product)
+    db.flush()
+    monthly = Price(product_id=product.id, amount=Decimal("149.00"), billing_period=BillingPeriod.monthly)
+    db.add(monthly)
+    db.commit()
+    client = f.user(db, f"buyer_{tag}", first_name="Ada", last_name="Buyer")
+    other = f.user(db, f"other_{tag}")
+    order = orders.place_order(db, actor=client, data={"price_id": monthly.id})
+    orders.place_order(db, actor=other, data={"price_id": monthly.id})
+    yield Shop(
+        tag,
+        client,
+        other,
+        f.user(db, f"cfo_{tag}", role=Role.employee, employee_type=EmployeeType.cfo),
+        f.user(db, f"dev_{tag}", role=Role.employee, employee_type=EmployeeType.developer),
+        monthly,
+        order,
+    )
+    ids = [client.id, other.id]
+    order_ids = [o.id for o in db.exec(select(Order).where(col(Order.client_id).in_(ids)))]
+    db.exec(delete(OrderItem).where(col(OrderItem.order_id).in_(order_ids)))  # type: ignore[call-overload]
+    db.exec(delete(Order).where(col(Order.id).in_(order_ids)))  # type: ignore[call-overload]
+    db.exec(delete(Product).where(col(Product.id) == product.id))  # type: ignore[call-overload]
+    db.commit()
+
+
+def test_the_plans_tab_shows_the_plans_and_only_the_clients_own_orders(db: Session, shop: Shop) -> None:
+    state = handler_state(PlansState, sign_in(db, shop.client), "/client-portal")
+    call(state, "load")
+    assert state.error == "" and not state.loading
+    care = next(p for p in state.plans if p.name == f"Care {shop.tag}")
+    assert [(x.id, x.label, x.recurring) for x in care.prices] == [(shop.monthly.id, "$149.00 / month", True)]
+    assert [(o.number, o.total, o.status.label) for o in state.orders] == [
+        (shop.order.order_number, "$149.00", "awaiting payment")
+    ]
+    assert state.orders[0].bought == f"Care {shop.tag} ($149.00 / month)"
+
+
+def test_the_staff_orders_list_answers_billing_readers_only(db: Session, shop: Shop) -> None:
+    state = handler_state(OrdersState, sign_in(db, shop.cfo), "/admin/billing")
+    call(state, "set_search", shop.tag)
+    assert {r.client for r in state.rows} == {"Ada Buyer", f"other_{shop.tag}"}
+    assert {r.status.label for r in state.rows} == {"Awaiting payment"}
+
+    refused = handler_state(OrdersState, sign_in(db, shop.developer), "/admin/billing")
+    call(refused, "set_search", shop.tag)
+    assert refused.rows == [] and refused.total == 0
+    client_state = handler_state(OrdersState, sign_in(db, shop.client), "/admin/billing")
+    call(client_state, "set_search", shop.tag)
+    assert client_state.rows == []
