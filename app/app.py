@@ -36,7 +36,7 @@ app = rx.App(
     # the form guard runs before any form can be submitted.
     head_components=[*signed_in_hint(), form_guard()],
     # Toasts can be dismissed: one that sits over a row's buttons must not block them for its whole duration.
-    toaster=rx.toast.provider(close_button=True),
+    toaster=rx.toast.provider(close_button=True, position="top-center"),
 )
 add_decorated_pages(app)
 app.add_page(

@@ -1,4 +1,4 @@
-"""Operator commands: `python -m app.cli {migrate, create-user, seed-demo, backup, restore}`.
+"""Operator commands: `python -m app.cli {migrate, create-user, seed-demo, backup, restore, send-reminders}`.
 
 Results go to stdout (one line each, easy to read and to script); diagnostics go to the log on stderr.
 Exit codes: 0 success, 1 unexpected failure (e.g. database unreachable), 2 bad input (argparse uses 2 as well).
@@ -23,6 +23,7 @@ from app.core.db import make_engine, session_scope
 from app.core.errors import Conflict, Invalid
 from app.core.permissions import EmployeeType, Role
 from app.services.accounts.users import create_user
+from app.services.billing import reminders
 from app.services.operations import backup as backups
 from app.services.operations.seed import seed_demo
 
@@ -139,6 +140,16 @@ def restore_command(args: argparse.Namespace, sessions: SessionFactory) -> int:
     return EXIT_OK
 
 
+def send_reminders_command(args: argparse.Namespace, sessions: SessionFactory) -> int:
+    """Run one pass of the overdue invoices' reminders now (the background jobs run one daily) and print each sent."""
+    with sessions() as s:
+        sent = reminders.send_reminders(s)
+    for r in sent:
+        _out(f"Reminder {r.count} of {reminders.REMINDERS_MAX} for {r.invoice_number} to {r.to}: ${r.outstanding:,.2f}")
+    _out(f"{len(sent)} reminder(s) queued")
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The command-line interface."""
     parser = argparse.ArgumentParser(prog="python -m app.cli", description="Operator commands of the site.")
@@ -170,6 +181,11 @@ def build_parser() -> argparse.ArgumentParser:
     load = commands.add_parser("restore", help="bring a backup back into an empty database")
     load.add_argument("folder", help="a folder written by `backup`")
     load.set_defaults(handler=restore_command)
+
+    remind = commands.add_parser(
+        "send-reminders", help="mail the reminders of overdue invoices due today (idempotent within a day)"
+    )
+    remind.set_defaults(handler=send_reminders_command)
     return parser
 
 

@@ -26,6 +26,7 @@ from sqlmodel import Session  # noqa: E402
 
 from app.core.db import make_engine  # noqa: E402
 from tests.migrations import migrate  # noqa: E402
+from tests.stripe_standin import standin  # noqa: E402, F401 (the Stripe stand-in fixture, for every tier)
 
 
 def fresh_database(name: str) -> str:

@@ -6,7 +6,7 @@ its Stripe subscription and that subscription's status; a subscription's payment
 settled, once (a unique column).
 
 Revision ID: d25d6a0c3e81
-Revises: b7e3a91c4d52
+Revises: a25a4c1e9b07
 Create Date: 2026-11-28 18:45:00.000000
 """
 
@@ -18,7 +18,7 @@ import sqlmodel
 from alembic import op
 
 revision: str = "d25d6a0c3e81"
-down_revision: str | None = "b7e3a91c4d52"
+down_revision: str | None = "a25a4c1e9b07"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

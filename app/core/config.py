@@ -77,6 +77,13 @@ class Settings(BaseSettings):
     calendly_api_url: str = "https://api.calendly.com"
     calendly_webhook_secret: SecretStr | None = None
 
+    # Card payment of invoices through Stripe Checkout. Without a secret key nothing about card payment shows anywhere;
+    # the webhook secret (whsec_...) verifies the events Stripe sends to /api/stripe/webhook. STRIPE_API_BASE points
+    # the SDK elsewhere (tests and local runs: the stand-in, tools/dev/stripe_standin.py).
+    stripe_secret_key: SecretStr | None = None
+    stripe_webhook_secret: SecretStr | None = None
+    stripe_api_base: str = "https://api.stripe.com"
+
     google_client_id: str | None = None
     google_client_secret: SecretStr | None = None
     google_discovery_url: str = "https://accounts.google.com/.well-known/openid-configuration"

@@ -1,12 +1,12 @@
 """Every table of the product; importing this package registers them all on SQLModel.metadata."""
 
-from app.models.billing import Invoice, InvoiceItem, InvoiceNumberCounter, Payment
+from app.models.billing import Invoice, InvoiceItem, InvoiceNumberCounter, Payment, StripeEvent
 from app.models.careers import JobApplication, JobOpening
 from app.models.commerce import Order, OrderItem, OrderNumberCounter, Price, Product
 from app.models.content import PortfolioProject, Service, TeamMember, Testimonial
 from app.models.inquiry import ContactInquiry, NewsletterSubscriber
 from app.models.meeting import Meeting, MeetingType
-from app.models.project import Organization, Project, ProjectMilestone, ProjectTimeEntry
+from app.models.project import Organization, Project, ProjectMember, ProjectMilestone, ProjectTimeEntry
 from app.models.system import AuditLog, CompanySettings, EmailOutbox, RateLimitEvent
 from app.models.user import KnownSignInAddress, PasswordResetToken, RefreshToken, User, VerificationCode
 
@@ -34,11 +34,13 @@ __all__ = [
     "Price",
     "Product",
     "Project",
+    "ProjectMember",
     "ProjectMilestone",
     "ProjectTimeEntry",
     "RateLimitEvent",
     "RefreshToken",
     "Service",
+    "StripeEvent",
     "TeamMember",
     "Testimonial",
     "User",

@@ -6,10 +6,14 @@ import uuid
 from datetime import date, datetime
 from decimal import Decimal
 
+import sqlalchemy as sa
 from sqlmodel import Field, SQLModel
 
 from app.models.base import Stamped, created_at, enum_field, money, text, timestamp
 from app.models.enums import InvoiceStatus, PaymentStatus
+
+TAX_RATE = sa.Numeric(5, 2)
+VOID_REASON_MAX = 200
 
 
 class Invoice(Stamped, table=True):
@@ -28,6 +32,17 @@ class Invoice(Stamped, table=True):
     due_date: date | None = None
     paid_date: date | None = None
     notes: str | None = text()
+    # The rate the lines were priced with, in percent (null only on invoices made before it was stored).
+    tax_rate: Decimal | None = Field(default=None, sa_type=TAX_RATE, nullable=True)
+    # A void invoice's why, when and who (ADR 0078); null on every other invoice.
+    void_reason: str | None = Field(default=None, max_length=VOID_REASON_MAX)
+    voided_at: datetime | None = timestamp()
+    voided_by: uuid.UUID | None = Field(default=None, foreign_key="users.id", ondelete="SET NULL")
+    # Overdue reminders (billing.reminders): staff may switch them off per invoice; each one sent is counted, and the
+    # business day it went out kept, so a second pass on the same day sends nothing.
+    reminders_enabled: bool = True
+    reminders_sent: int = 0
+    last_reminder_on: date | None = None
 
 
 class InvoiceNumberCounter(SQLModel, table=True):
@@ -60,10 +75,27 @@ class Payment(SQLModel, table=True):
     amount: Decimal = money()
     currency: str = Field(default="usd", max_length=3)
     payment_method: str | None = Field(default=None, max_length=50)
-    stripe_payment_intent_id: str | None = Field(default=None, max_length=255)
+    # One row per Stripe PaymentIntent however often Stripe reports it (ADR 0074); NULL for payments typed in by staff.
+    stripe_payment_intent_id: str | None = Field(default=None, max_length=255, unique=True)
     # The Stripe invoice a subscription's payment settled (its first period or a renewal): one payment per Stripe
-    # invoice however often Stripe reports it (ADR 0081); NULL for every other payment.
+    # invoice however often Stripe reports it (ADR 0082); NULL for every other payment.
     stripe_invoice_id: str | None = Field(default=None, max_length=255, unique=True)
     status: PaymentStatus = enum_field(PaymentStatus, PaymentStatus.pending)
     processed_at: datetime | None = timestamp()
     created_at: datetime = created_at()
+    # A card payment's money beyond `amount` (ADR 0075): `amount` is what counts toward the invoice, never more than
+    # was outstanding; `excess_amount` is what the card paid beyond it (kept, audited, refundable); `refunded_amount`
+    # is what Stripe has refunded of the charge so far, as Stripe reports it (a running total, so replays are no-ops).
+    excess_amount: Decimal = money()
+    refunded_amount: Decimal = money()
+
+
+class StripeEvent(SQLModel, table=True):
+    """A Stripe event already applied: its id, so a redelivery of the same event is recognised and changes nothing."""
+
+    __tablename__ = "stripe_events"
+
+    id: str = Field(primary_key=True, max_length=255)
+    type: str = Field(max_length=100)
+    invoice_id: int | None = Field(default=None, foreign_key="invoices.id", ondelete="SET NULL")
+    processed_at: datetime = created_at()

@@ -57,6 +57,7 @@ class InvoiceStatus(StrEnum):
     draft = "draft"
     pending = "pending"
     paid = "paid"
+    void = "void"  # issued, then cancelled by staff with a reason: the number stays, nothing is owed (ADR 0078)
 
 
 class MeetingStatus(StrEnum):

@@ -53,6 +53,16 @@ class Project(Stamped, table=True):
     actual_hours: Decimal = Field(default=Decimal("0.00"), sa_type=HOURS_TOTAL, nullable=False)
 
 
+class ProjectMember(SQLModel, table=True):
+    """A staff member who works on a project: they log their own hours on it (its manager logs anyone's)."""
+
+    __tablename__ = "project_members"
+
+    project_id: int = Field(foreign_key="projects.id", ondelete="CASCADE", primary_key=True)
+    user_id: uuid.UUID = Field(foreign_key="users.id", ondelete="CASCADE", primary_key=True, index=True)
+    created_at: datetime = created_at()
+
+
 class ProjectMilestone(Stamped, table=True):
     __tablename__ = "project_milestones"
 
@@ -75,6 +85,8 @@ class ProjectTimeEntry(SQLModel, table=True):
     project_id: int = Field(foreign_key="projects.id", ondelete="CASCADE", index=True)
     # Who logged it; null once their account is deleted (the hours stay: the client's figures must not change).
     user_id: uuid.UUID | None = Field(default=None, foreign_key="users.id", ondelete="SET NULL", index=True)
+    # Who typed it in, when not the worker themselves (the project's manager logging a team member's hours).
+    logged_by_id: uuid.UUID | None = Field(default=None, foreign_key="users.id", ondelete="SET NULL")
     work_date: date
     hours: Decimal = Field(sa_type=ENTRY_HOURS, nullable=False)
     note: str | None = Field(default=None, max_length=TIME_NOTE_MAX)

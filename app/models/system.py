@@ -23,7 +23,8 @@ class EmailOutbox(SQLModel, table=True):
     subject: str = Field(max_length=255)
     body_text: str = text(nullable=False)
     body_html: str | None = text()
-    # [{"filename", "content_type", "content"}]: small text attachments (iCalendar invitations), checked when built.
+    # [{"filename", "content_type", "content"}]: small text attachments (iCalendar invitations), or with "encoding":
+    # "base64" a binary file (an invoice PDF, capped in platform.mail); checked again when built.
     attachments: list[dict[str, str]] = Field(default_factory=list, sa_type=sa.JSON, nullable=False)
     status: OutboxStatus = enum_field(OutboxStatus, OutboxStatus.pending, index=True)
     attempts: int = 0
@@ -31,10 +32,14 @@ class EmailOutbox(SQLModel, table=True):
     next_attempt_at: datetime | None = timestamp(index=True)
     sent_at: datetime | None = timestamp()
     created_at: datetime = created_at()
+    # The invoice the mail is about (issued, void, reminder, receipt), for the invoice's history (ADR 0079).
+    invoice_id: int | None = Field(default=None, foreign_key="invoices.id", ondelete="SET NULL", index=True)
 
 
 class AuditLog(SQLModel, table=True):
     __tablename__ = "audit_log"
+    # A record's history (an invoice's audit trail) is read by its type and id.
+    __table_args__ = (sa.Index("ix_audit_log_entity", "entity_type", "entity_id"),)
 
     id: int | None = Field(default=None, primary_key=True)
     actor_id: uuid.UUID | None = Field(default=None, foreign_key="users.id", ondelete="SET NULL", index=True)
@@ -74,5 +79,7 @@ class CompanySettings(SQLModel, table=True):
     github_url: str | None = Field(default=None, max_length=300)
     client_badges: list[str] = Field(default_factory=list, sa_type=sa.JSON, nullable=False)
     business_timezone: str = Field(max_length=64)
+    # How to pay by bank transfer (several lines: bank, account, reference), printed on invoices and their mails.
+    bank_instructions: str | None = Field(default=None, max_length=1000)
     updated_by: uuid.UUID | None = Field(default=None, foreign_key="users.id", ondelete="SET NULL")
     updated_at: datetime = updated_at()

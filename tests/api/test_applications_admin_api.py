@@ -7,7 +7,7 @@ from fastapi.testclient import TestClient
 from fpdf import FPDF
 from sqlmodel import Session, select
 
-from app.models.careers import JobApplication
+from app.models.careers import JobApplication, JobOpening
 from app.models.enums import EmployeeType, Role
 from app.models.system import EmailOutbox
 from app.models.user import User
@@ -27,7 +27,13 @@ def pdf_bytes(text: str) -> bytes:
 @pytest.fixture
 def application(session: Session) -> JobApplication:
     stored = files.store("Jane Doe CV.pdf", pdf_bytes("Jane Doe resume"), field="resume")
+    opening = session.exec(select(JobOpening).where(JobOpening.code == "JOB-001")).first() or JobOpening(
+        code="JOB-001", title="Senior Full-Stack Developer", department="Engineering", location="Remote"
+    )
+    session.add(opening)
+    session.flush()
     row = JobApplication(
+        job_opening_id=opening.id,
         job_code="JOB-001", first_name="Jane", last_name="Doe", email="jane@example.com", phone="7725550100",
         resume_path=stored.name, resume_filename=stored.filename, resume_content_type=stored.content_type,
     )  # fmt: skip
@@ -60,6 +66,8 @@ def test_hr_lists_downloads_and_moves_an_application(
         assert r.status_code == 200 and r.json()["data"]["status"] == step
     invite = session.exec(select(EmailOutbox).where(EmailOutbox.to_address == "jane@example.com")).one()
     assert invite.subject.startswith("Interview invitation")
+    # The opening by the title the applicant saw, not its code (issue 26).
+    assert "for the Senior Full-Stack Developer position" in invite.body_text and "JOB-001" not in invite.body_text
     client.put(f"/api/admin/applications/{application.id}", json={"status": "rejected"})
     subjects = [
         m.subject for m in session.exec(select(EmailOutbox).where(EmailOutbox.to_address == "jane@example.com"))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import date, timedelta
+
 from fastapi.testclient import TestClient
 from sqlmodel import Session
 
@@ -39,7 +41,7 @@ def test_staff_list_invoices_page_by_page(client: TestClient, session: Session) 
     oldest = client.get("/api/admin/invoices", params={"sort": "oldest"}).json()["data"]
     assert oldest[0]["client_username"] == "ada_api"
 
-    bad = client.get("/api/admin/invoices", params={"status": "void"})
+    bad = client.get("/api/admin/invoices", params={"status": "cancelled"})
     assert bad.status_code == 422 and bad.json()["errors"] == {"status": "Unknown status"}
     assert client.get("/api/admin/invoices", params={"page": "two"}).status_code == 422
 
@@ -105,3 +107,84 @@ def test_a_payment_past_what_is_outstanding_is_refused_and_changes_nothing(
     again = client.post(pay, json={"amount": "40"})
     assert again.status_code == 422
     assert again.json()["message"] == "This invoice is already paid in full: nothing is outstanding."
+
+
+def test_the_invoice_detail_edit_and_void_over_http(client: TestClient, session: Session) -> None:
+    payer = f.user(session, "flow_payer", first_name="Flo")
+    cfo = f.user(session, "flow_cfo", role=Role.employee, employee_type=EmployeeType.cfo)
+    as_user(client, session, cfo)
+    line = {"description": "Audit", "quantity": 1, "unit_price": "100"}
+    draft = client.post("/api/admin/invoices", json={"client_id": str(payer.id), "items": [line]}).json()["data"]
+    path = f"/api/admin/invoices/{draft['id']}"
+
+    edited = client.put(path, json={"items": [line, {**line, "quantity": 2}], "tax_rate": "5", "notes": "Net 30"})
+    assert edited.status_code == 200, edited.text
+    assert edited.json()["message"] == "Invoice updated successfully"
+    assert (edited.json()["data"]["total_amount"], edited.json()["data"]["notes"]) == ("315.00", "Net 30")
+    bad = client.put(path, json={"items": [{**line, "unit_price": "-1"}]})
+    assert bad.status_code == 422 and list(bad.json()["errors"]) == ["items.0.unit_price"]
+
+    assert client.post(f"{path}/issue").status_code == 200
+    refused = client.put(path, json={"items": [line]})
+    assert refused.status_code == 422
+    assert refused.json()["message"] == f"Only draft invoices can be edited: {draft['invoice_number']} is issued."
+    assert client.post(f"{path}/void", json={"reason": ""}).json()["errors"] == {"reason": "Reason is required"}
+    voided = client.post(f"{path}/void", json={"reason": "Wrong client"})
+    assert voided.status_code == 200 and voided.json()["data"]["status"] == "void"
+    pay = client.post(f"{path}/payments", json={"amount": "1"})
+    assert pay.status_code == 422 and pay.json()["message"] == "This invoice is void: it takes no payment."
+
+    detail = client.get(path)
+    assert detail.status_code == 200, detail.text
+    body = detail.json()["data"]
+    assert (body["status"], body["void_reason"], body["voided_by"], body["tax_rate"]) == (
+        "void", "Wrong client", "flow_cfo", "5.00"
+    )  # fmt: skip
+    assert [m["subject"] for m in body["mails"]] == [
+        f"Invoice {draft['invoice_number']} from {body['mails'][0]['subject'].split(' from ', 1)[1]}",
+        f"Invoice {draft['invoice_number']} has been voided",
+    ]
+    assert [a["action"] for a in body["audit"]] == ["invoice.create", "invoice.update", "invoice.issue", "invoice.void"]
+    assert body["payments"] == [] and not any(k.startswith("can_") for k in body)
+    assert client.get("/api/admin/invoices", params={"status": "void"}).json()["total"] >= 1
+
+
+def test_the_detail_edit_and_void_are_refused_without_billing_permissions(client: TestClient, session: Session) -> None:
+    payer = f.user(session, "perm_payer")
+    invoice = f.invoice(session, payer, status=InvoiceStatus.draft)
+    issued = f.invoice(session, payer)
+    path = f"/api/admin/invoices/{invoice.id}"
+    line = {"description": "Audit", "quantity": 1, "unit_price": "100"}
+    as_user(client, session, f.user(session, "perm_legal", role=Role.employee, employee_type=EmployeeType.legal))
+    assert client.get(path).status_code == 200  # billing:read
+    assert client.put(path, json={"items": [line]}).status_code == 403
+    assert client.post(f"/api/admin/invoices/{issued.id}/void", json={"reason": "x"}).status_code == 403
+    for who in (payer, f.user(session, "perm_dev", role=Role.employee, employee_type=EmployeeType.developer)):
+        as_user(client, session, who)
+        assert client.get(path).status_code == 403
+        assert client.put(path, json={"items": [line]}).status_code == 403
+        assert client.post(f"/api/admin/invoices/{issued.id}/void", json={"reason": "x"}).status_code == 403
+    session.refresh(invoice)
+    session.refresh(issued)
+    assert (invoice.status, issued.status) == (InvoiceStatus.draft, InvoiceStatus.pending)
+    assert client.get("/api/admin/invoices/999999").status_code == 403
+
+
+def test_the_overdue_filter_and_the_reminder_switch(client: TestClient, session: Session) -> None:
+    late = f.invoice(session, f.user(session, "late_api"))
+    late.due_date = date.today() - timedelta(days=40)  # days, not hours: whatever the business time zone
+    session.add(late)
+    session.commit()
+    f.invoice(session, f.user(session, "ontime_api"))
+    as_user(client, session, f.user(session, "cfo_overdue", role=Role.employee, employee_type=EmployeeType.cfo))
+    body = client.get("/api/admin/invoices", params={"overdue": "true"}).json()
+    assert [(i["invoice_number"], i["overdue"]) for i in body["data"]] == [(late.invoice_number, True)]
+    assert body["data"][0]["balance_due"] == f"{late.total_amount:.2f}" and body["data"][0]["amount_paid"] == "0.00"
+    assert client.get("/api/admin/invoices", params={"overdue": "maybe"}).status_code == 422
+
+    switch = f"/api/admin/invoices/{late.id}/reminders"
+    r = client.put(switch, json={"enabled": False})
+    assert r.status_code == 200 and r.json()["data"]["reminders_enabled"] is False, r.text
+    assert client.put(switch, json={"enabled": "no"}).status_code == 422
+    as_user(client, session, f.user(session, "legal_overdue", role=Role.employee, employee_type=EmployeeType.legal))
+    assert client.put(switch, json={"enabled": True}).status_code == 403  # billing:read is not enough

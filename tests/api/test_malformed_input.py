@@ -222,6 +222,7 @@ BODIES: dict[tuple[str, str], Body] = {
         "method": "card",
         "paid_on": "2031-01-01",
     },
+    ("PUT", "/api/admin/invoices/{invoice_id}/reminders"): {"enabled": False},
     ("POST", "/api/admin/meetings"): _meeting,
     ("PUT", "/api/admin/meetings/{meeting_id}"): _meeting,
     ("PUT", "/api/admin/applications/{application_id}"): {"status": "reviewing", "notes": "Good"},

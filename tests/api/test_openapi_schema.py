@@ -23,6 +23,8 @@ BODYLESS = {
     ("post", "/api/admin/invoices/{invoice_id}/issue"),
     ("post", "/api/admin/meetings/{meeting_id}/complete"),
     ("post", "/api/calendly/webhook"),  # the raw body is read to check its signature
+    ("post", "/api/stripe/webhook"),  # the raw body is read to check its signature
+    ("post", "/api/protected/invoices/{invoice_id}/pay"),  # the path names the invoice; the amount is what is owed
     ("post", "/api/protected/reset-password/{user_id}/send-link"),  # the path says whom; the link is e-mailed
     ("post", "/api/booking/manage/{token}/cancel"),  # the token in the path is the whole request
     ("post", "/api/booking/confirm/{token}"),  # the mailed token is the whole request
@@ -70,6 +72,7 @@ TYPED = {
     ("post", "/api/admin/invoices"),
     ("post", "/api/admin/invoices/{invoice_id}/issue"),
     ("post", "/api/admin/invoices/{invoice_id}/payments"),
+    ("put", "/api/admin/invoices/{invoice_id}/reminders"),
     ("delete", "/api/admin/invoices/{invoice_id}"),
     ("get", "/api/admin/inquiries"),
     ("put", "/api/admin/inquiries/{inquiry_id}"),

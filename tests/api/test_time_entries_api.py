@@ -142,3 +142,30 @@ def test_the_manager_logs_and_a_finished_project_is_409(client: TestClient, sess
     assert kept.status_code == 409
     assert kept.json()["message"] == "Time entries of a completed project cannot be deleted: reopen it first"
     assert client.get(_url(world)).json()["actual_hours"] == 20
+
+
+def test_the_manager_sets_the_team_and_a_member_logs_over_http(
+    client: TestClient, session: Session, world: dict
+) -> None:
+    project, dev = world["project"], world["dev"]
+    lead = f.user(session, "alead", role=Role.employee, employee_type=EmployeeType.developer, first_name="Lee")
+    project.manager_id = lead.id
+    session.add(project)
+    session.commit()
+    team_url = f"/api/protected/projects/{project.id}/team"
+    as_user(client, session, dev)
+    assert client.post(_url(world), json=_entry()).status_code == 403  # not on the team
+    assert client.put(team_url, json={"members": [str(dev.id)]}).status_code == 403  # nor its manager
+    as_user(client, session, lead)
+    saved = client.put(team_url, json={"members": [str(dev.id)]})
+    assert saved.status_code == 200 and saved.json()["message"] == "Team saved"
+    assert [(m["name"], m["manager"]) for m in saved.json()["data"]] == [("Lee", True), (dev.username, False)]
+    refused = client.put(team_url, json={"members": [str(world["owner"].id)]})
+    assert refused.status_code == 422 and refused.json()["errors"] == {"members.0": "Please choose a staff member"}
+    logged = client.post(_url(world), json=_entry(1, user_id=str(dev.id)))
+    assert logged.status_code == 201 and logged.json()["data"]["user_id"] == str(dev.id)
+    as_user(client, session, dev)
+    mine = client.post(_url(world), json=_entry(2))
+    assert mine.status_code == 201 and mine.json()["data"]["user_id"] == str(dev.id)
+    listed = client.get(_url(world)).json()
+    assert listed["can_log"] and not listed["can_log_for_others"] and len(listed["team"]) == 2

@@ -16,6 +16,7 @@ from app.core.db import make_engine
 from tests.chromium import CHROMIUM, CHROMIUM_ARGS
 from tests.conftest import fresh_database
 from tests.smtp_sink import SmtpSink
+from tools.dev.stripe_standin import StandIn
 from tools.server import ServerFailed, app_cli, serving
 
 E2E_DB = os.environ.get("TEST_E2E_DB_NAME", "app_test_e2e")
@@ -28,6 +29,7 @@ class Server:
     database_url: str
     log: Path
     mail: SmtpSink  # every e-mail the server sends arrives here, over a real SMTP conversation
+    stripe: StandIn  # STRIPE_API_BASE: Checkout's pages, and its signed events POSTed to the server's webhook
 
 
 @pytest.fixture(scope="session")
@@ -35,6 +37,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """The site as `make run` serves it (tools/server.py), over a database of its own with the demo content."""
     database_url = fresh_database(E2E_DB)
     sink = SmtpSink().start()
+    # Its events wait a moment, as Stripe's often do: the payer is back on the portal before the webhook arrives.
+    stripe = StandIn(webhook_secret="whsec_e2e", webhook_delay=3.0).start()
     env = {
         **os.environ,
         "APP_ENV": "test",
@@ -44,16 +48,21 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         "SMTP_PORT": str(sink.port),
         "SMTP_TLS": "none",
         "STAFF_NOTIFY_EMAIL": "staff@example.com",
+        "STRIPE_SECRET_KEY": "sk_test_e2e",
+        "STRIPE_WEBHOOK_SECRET": stripe.webhook_secret,
+        "STRIPE_API_BASE": stripe.url,
     }
     log = tmp_path_factory.mktemp("e2e-log") / "server.log"
     try:
         app_cli(env, "seed-demo")
         with serving(env, log, timeout_s=STARTUP_TIMEOUT_S) as served:
-            yield Server(url=served.url, database_url=database_url, log=log, mail=sink)
+            stripe.webhook_url = f"{served.url}/api/stripe/webhook"
+            yield Server(url=served.url, database_url=database_url, log=log, mail=sink, stripe=stripe)
     except ServerFailed as exc:
         pytest.fail(str(exc))
     finally:
         sink.stop()
+        stripe.stop()
 
 
 @pytest.fixture(scope="session")

@@ -3,11 +3,13 @@ analytics, each checked from the other side (the client's portal API, the databa
 
 from __future__ import annotations
 
+import re
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pytest
 from playwright.sync_api import APIRequestContext, Browser, Page, expect
@@ -146,6 +148,7 @@ def test_cfo_creates_and_issues_an_invoice_the_client_downloads(
         expect(row.get_by_test_id("invoice-status")).to_have_text("Draft")
         expect(row).to_contain_text("$349.99")
         row.get_by_test_id("invoice-issue").click()
+        page.get_by_role("dialog").get_by_test_id("issue-confirm").click()  # issuing asks first: it mails the client
         _toast(page, "Invoice issued")
         expect(row.get_by_test_id("invoice-status")).to_have_text("Issued")
         # The row's PDF link, clicked: a download arrives and the billing page stays (it once showed the 404 page).
@@ -185,14 +188,15 @@ def test_support_schedules_a_meeting_the_client_sees(server: Server, browser: Br
         _toast(page, "Meeting scheduled")
         expect(dialog).to_be_hidden()
         row = page.get_by_test_id("meeting-row").filter(has_text=title)
-        expect(row).to_contain_text("15:30 UTC")
+        expect(row).to_contain_text(re.compile(r"3:30 PM E[SD]T"))  # typed and shown in the business zone
         expect(row).to_contain_text("Scheduled")
         assert errors == []
 
     with client_api(browser, server, db_engine) as api:
         upcoming = api.get(server.url + "/api/protected/meetings").json()["upcoming"]
     meeting = next(m for m in upcoming if m["title"] == title)
-    assert meeting["scheduled_at"].startswith(f"{day}T15:30")
+    start = datetime.fromisoformat(meeting["scheduled_at"]).astimezone(ZoneInfo("America/New_York"))
+    assert (start.date().isoformat(), f"{start:%H:%M}") == (day, "15:30")
     assert meeting["duration_minutes"] == 45
 
 

@@ -73,6 +73,7 @@ def test_report_matches_the_data(db: Session) -> None:
         ("A-2", InvoiceStatus.paid, date(2026, 3, 20), date(2026, 3, 25), "50.00"),
         ("A-3", InvoiceStatus.draft, date(2026, 3, 21), None, "999.00"),
         ("A-4", InvoiceStatus.paid, date(2026, 1, 10), date(2026, 1, 12), "70.00"),
+        ("A-5", InvoiceStatus.void, date(2026, 3, 22), None, "500.00"),  # withdrawn: nothing was invoiced
     ):
         s.add(Invoice(invoice_number=number, client_id=client.id, status=status, issue_date=issued, paid_date=paid,
                       subtotal=Decimal(total), total_amount=Decimal(total)))  # fmt: skip

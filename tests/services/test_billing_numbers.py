@@ -8,7 +8,7 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
-from sqlalchemy import text
+from sqlalchemy import column, insert, table, text
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
@@ -50,9 +50,31 @@ def old_db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Engine]:
         admin.dispose()
 
 
+# The invoices table as that revision has it: today's model has columns it lacks (the reminders', issue 25).
+_OLD_COLUMNS = (
+    "invoice_number",
+    "client_id",
+    "status",
+    "subtotal",
+    "tax_amount",
+    "total_amount",
+    "created_at",
+    "updated_at",
+)
+_OLD_INVOICES = table("invoices", *(column(c.name, c.type) for c in Invoice.__table__.c if c.name in _OLD_COLUMNS))
+
+
 def _existing(s: Session, client: User, *numbers: str) -> None:
     for number in numbers:
-        s.add(Invoice(invoice_number=number, client_id=client.id, subtotal=ONE, tax_amount=ZERO, total_amount=ONE))
+        now = utcnow()
+        values = {
+            "invoice_number": number,
+            "client_id": client.id,
+            "status": "draft",
+            "created_at": now,
+            "updated_at": now,
+        }
+        s.execute(insert(_OLD_INVOICES).values(**values, subtotal=ONE, tax_amount=ZERO, total_amount=ONE))
     s.commit()
 
 

@@ -21,7 +21,7 @@ from app.models.billing import Invoice, InvoiceItem, Payment
 from app.models.enums import EmployeeType, Role
 from app.models.system import AuditLog, EmailOutbox
 from app.models.user import User
-from app.services.billing import billing
+from app.services.billing import billing, workflow
 from tests import factories as f
 from tests.services.test_throttle_races import in_parallel, kinds
 
@@ -158,3 +158,41 @@ def test_a_draft_deleted_while_being_issued_is_either_issued_or_gone(office: Off
         left = s.get(Invoice, invoice_id)
         mails = s.exec(select(EmailOutbox).where(EmailOutbox.to_address == office.client.email)).all()
     assert (left is None and mails == []) or (left is not None and left.status == "pending" and len(mails) == 1)
+
+
+def test_a_void_and_payments_at_once_one_wins_cleanly(office: Office, pool: Engine) -> None:
+    # Voiding locks the row as payments do: either the invoice is void and took no money, or it is paid and not void.
+    outcomes = set()
+    for _ in range(ROUNDS):
+        invoice_id = office.invoice("60.00")
+
+        def void_or_pay(s: Session, i: int, invoice_id: int = invoice_id) -> object:
+            clerk = s.get(User, office.clerk.id)
+            assert clerk is not None
+            if i % 2:
+                return workflow.void_invoice(s, actor=clerk, invoice_id=invoice_id, data={"reason": "Raced"})
+            return billing.record_payment(s, actor=clerk, invoice_id=invoice_id, data={"amount": "60.00"})
+
+        results = in_parallel(pool, void_or_pay, N)
+
+        assert kinds(results) == {"ok": 1, "Invalid": N - 1}
+        with Session(pool) as s:
+            invoice = s.get(Invoice, invoice_id)
+            assert invoice is not None
+            voids = s.exec(select(EmailOutbox).where(col(EmailOutbox.subject).contains("has been voided"))).all()
+            voided_here = [m for m in voids if m.invoice_id == invoice_id]
+        money = paid(pool, invoice_id)
+        if invoice.status == "void":
+            assert money == Decimal("0.00") and len(voided_here) == 1 and invoice.void_reason == "Raced"
+        else:
+            assert invoice.status == "paid" and money == Decimal("60.00") and voided_here == []
+            assert invoice.void_reason is None
+        outcomes.add(str(invoice.status))
+        refusals = {str(r) for r in results if isinstance(r, Invalid)}
+        assert refusals <= {
+            "This invoice is void: it takes no payment.",
+            f"{invoice.invoice_number} is already void.",
+            "This invoice is already paid in full: nothing is outstanding.",
+            f"{invoice.invoice_number} is paid: refund its payments first, then void it.",
+        }
+    assert outcomes <= {"void", "paid"}

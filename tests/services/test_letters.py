@@ -115,12 +115,46 @@ SAMPLES: list[tuple[str, dict[str, Any], list[str]]] = [
         {"first_name": EVIL, "job_title": "Engineer", "job_code": None},
         ["Thank you for applying for Engineer at"],
     ),
-    ("application_interview", {"first_name": EVIL, "job_code": "JOB-001"}, ["applying for the JOB-001 position at"]),
-    ("application_rejected", {"first_name": EVIL, "job_code": None}, ["Thank you for your interest at"]),
+    (
+        "application_interview",
+        {"first_name": EVIL, "job_title": "Senior Full-Stack Developer", "job_code": "JOB-001"},
+        ["applying for the Senior Full-Stack Developer position at"],
+    ),
+    (
+        "application_rejected",
+        {"first_name": EVIL, "job_title": None, "job_code": None},
+        ["Thank you for your interest at"],
+    ),
     (
         "invoice_issued",
         {"name": EVIL, "number": "INV-0001", "total": Decimal("1234.5"), "due_date": date(2026, 7, 4)},
         ["Invoice INV-0001 for $1,234.50 is ready. It is due on July 4, 2026.\n\nView"],
+    ),
+    (
+        "invoice_void",
+        {"name": EVIL, "number": "INV-0001", "total": Decimal("1234.5"), "reason": "Billed twice"},
+        ["Invoice INV-0001 for $1,234.50 has been voided", "Reason: Billed twice"],
+    ),
+    (
+        "invoice_reminder",
+        {"name": EVIL, "number": "INV-0002", "outstanding": Decimal("50"), "due_date": date(2026, 7, 4)},
+        ["invoice INV-0002 was due on July 4, 2026 and $50.00 of it is still outstanding.", "?tab=invoices"],
+    ),
+    (
+        "payment_receipt",
+        {
+            "name": EVIL,
+            "number": "INV-0003",
+            "amount": Decimal("40"),
+            "paid_on": date(2026, 7, 5),
+            "outstanding": Decimal("60"),
+        },
+        ["we received $40.00 for invoice INV-0003 on July 5, 2026.", "$60.00 of the invoice is still outstanding."],
+    ),
+    (
+        "payment_receipt",
+        {"name": EVIL, "number": "INV-0003", "amount": Decimal("60"), "paid_on": date(2026, 7, 6), "outstanding": 0},
+        ["The invoice is now paid in full."],
     ),
     ("verification_code", {"name": EVIL, "code": "123456"}, ["Your verification code is 123456."]),
     ("registration_attempt", {}, [f"sign in at {URL}/client-portal", f"{URL}/forgot-password"]),
@@ -177,7 +211,7 @@ def test_the_html_keeps_the_text_and_adds_the_button(session: Session) -> None:
 def test_a_missing_variable_fails_instead_of_sending_a_blank(session: Session) -> None:
     with pytest.raises(UndefinedError, match="number"):
         letters.render(session, "invoice_issued", name="Ann", total=Decimal(1), due_date=None)
-    with pytest.raises(UndefinedError, match="job_code"):
+    with pytest.raises(UndefinedError, match="job_title"):
         letters.render(session, "application_interview", first_name="Ann")
 
 

@@ -346,3 +346,97 @@ def test_an_entry_deleted_twice_at_once_comes_off_the_total_once(engine: Engine)
             s.exec(delete(Project).where(col(Project.id) == project.id))  # type: ignore[call-overload]
             s.exec(delete(User).where(col(User.id).in_([pm.id, client.id])))  # type: ignore[call-overload]
             s.commit()
+
+
+# --- the project's team: members log their own hours, its manager anyone's on the team (issue 26) -------------------
+
+
+def _team(s: Session, actor: User, project: Project, *people: User) -> list[str]:
+    members = [str(p.id) for p in people]
+    return [m.name for m in time_entries.set_team(s, actor=actor, project_id=project.id or 0, members=members)]
+
+
+@pytest.fixture
+def managed(session: Session, world: dict) -> dict[str, object]:
+    """The world's project managed by a developer (no content:write), with a second developer on hand."""
+    lead = f.user(session, "tlead", role=Role.employee, employee_type=EmployeeType.developer, first_name="Lee")
+    dana = f.user(session, "tdana", role=Role.employee, employee_type=EmployeeType.developer, first_name="Dana")
+    project = world["project"]
+    project.manager_id = lead.id
+    session.add(project)
+    session.commit()
+    return {**world, "lead": lead, "dana": dana}
+
+
+def test_a_developer_on_the_team_logs_their_own_hours_and_nobody_elses(session: Session, managed: dict) -> None:
+    project, lead, dana, dev = managed["project"], managed["lead"], managed["dana"], managed["dev"]
+    with pytest.raises(Forbidden, match="log time on projects"):
+        _log(session, dana, project)  # not on the team yet: the log stays read-only for her
+    assert not time_entries.list_time_entries(session, actor=dana, project_id=project.id).can_log
+    assert _team(session, lead, project, dana) == ["Lee", "Dana"]  # the manager first, always on the team
+    page = time_entries.list_time_entries(session, actor=dana, project_id=project.id)
+    assert page.can_log and not page.can_log_for_others
+    mine = _log(session, dana, project, 2, note="Checkout page")
+    assert mine["author"] == "Dana" and mine["can_delete"]
+    with pytest.raises(Forbidden, match="only log your own time"):
+        _log(session, dana, project, 1, user_id=str(lead.id))
+    with pytest.raises(Forbidden):  # a member does not choose the team
+        _team(session, dana, project, dana, dev)
+    # Off the team: her entry stays (the client's figures do not move), she logs no more.
+    _team(session, lead, project)
+    assert _actual(session, project) == Decimal("2.00")
+    with pytest.raises(Forbidden):
+        _log(session, dana, project)
+
+
+def test_the_manager_logs_a_team_members_hours_within_that_persons_day(session: Session, managed: dict) -> None:
+    project, lead, dana, dev = managed["project"], managed["lead"], managed["dana"], managed["dev"]
+    _team(session, lead, project, dana)
+    assert time_entries.list_time_entries(session, actor=lead, project_id=project.id).can_log_for_others
+    entry = _log(session, lead, project, 20, user_id=str(dana.id))
+    assert entry["author"] == "Dana" and entry["user_id"] == str(dana.id)
+    row = session.get(ProjectTimeEntry, entry["id"])
+    assert row is not None and row.logged_by_id == lead.id
+    # Dana's day, not the manager's: 20 h of hers are logged.
+    with pytest.raises(Invalid, match="Dana has already logged 20 h"):
+        _log(session, lead, project, 5, user_id=str(dana.id))
+    with pytest.raises(Invalid, match="At most 24 hours a day: you have already logged 20 h"):
+        _log(session, dana, project, 5)
+    _log(session, lead, project, 5)  # the manager's own day is untouched
+    with pytest.raises(Invalid, match="Choose a member of the project's team") as refused:
+        _log(session, lead, project, 1, user_id=str(dev.id))  # staff, but not on this team
+    assert refused.value.errors == {"user_id": "Choose a member of the project's team"}
+    with pytest.raises(Invalid, match="Choose a member"):
+        _log(session, lead, project, 1, user_id=str(managed["client"].id))
+
+
+def test_who_deletes_a_team_members_entry(session: Session, managed: dict) -> None:
+    project, lead, dana, cto = managed["project"], managed["lead"], managed["dana"], managed["cto"]
+    _team(session, lead, project, dana)
+    by_cto = _log(session, cto, project, 1, user_id=str(dana.id))  # content:write logs anyone's on the team
+    by_dana = _log(session, dana, project, 1)
+    pms = _log(session, managed["pm"], project, 1)
+    with pytest.raises(Forbidden, match="only delete your own"):
+        time_entries.delete_time_entry(session, actor=cto, project_id=project.id, entry_id=by_dana["id"])
+    with pytest.raises(Forbidden, match="only delete your own"):
+        time_entries.delete_time_entry(session, actor=dana, project_id=project.id, entry_id=pms["id"])
+    time_entries.delete_time_entry(session, actor=cto, project_id=project.id, entry_id=by_cto["id"])  # typed it in
+    time_entries.delete_time_entry(session, actor=lead, project_id=project.id, entry_id=by_dana["id"])  # the manager
+    time_entries.delete_time_entry(session, actor=lead, project_id=project.id, entry_id=pms["id"])
+    assert _actual(session, project) == Decimal("0.00")
+
+
+def test_the_team_takes_staff_only(session: Session, managed: dict) -> None:
+    project, lead = managed["project"], managed["lead"]
+    with pytest.raises(Invalid, match="Please choose a staff member") as refused:
+        time_entries.set_team(
+            session, actor=lead, project_id=project.id, members=[str(managed["dana"].id), str(managed["client"].id)]
+        )
+    assert refused.value.errors == {"members.1": "Please choose a staff member"}
+    with pytest.raises(Invalid, match="Please choose a staff member"):
+        time_entries.set_team(session, actor=lead, project_id=project.id, members=["not-an-id"])
+    assert _team(session, lead, project) == ["Lee"]  # nothing was saved by the refusals
+    with pytest.raises(Forbidden):
+        _team(session, managed["hr"], project, managed["dana"])
+    with pytest.raises(NotFound):
+        time_entries.set_team(session, actor=lead, project_id=10**9, members=[])

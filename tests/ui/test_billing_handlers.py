@@ -10,6 +10,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import timedelta
 from decimal import Decimal
 
 import pytest
@@ -116,7 +117,10 @@ def test_readers_cannot_write_through_crafted_events(db: Session, world: World) 
     state = handler_state(BillingState, sign_in(db, world.legal))
     call(state, "load")
     assert state.total >= SEEDED and state.can_write is False  # legal reads billing
-    call(state, "issue", world.draft.id)
+    call(state, "ask_issue", world.draft.id)
+    assert state.dialog == ""
+    state._open_dialog("issue", world.draft.id, world.draft.invoice_number)  # as if opened: the confirm checks again
+    call(state, "confirm_issue")
     call(state, "ask_delete", world.draft.id, world.draft.invoice_number)
     call(state, "confirm_delete")
     call(state, "open_create")
@@ -132,7 +136,8 @@ def test_readers_cannot_write_through_crafted_events(db: Session, world: World) 
     kept = db.get(Invoice, world.draft.id)
     assert kept is not None and kept.status == InvoiceStatus.draft
     assert _count(db) == before
-    call(state, "issue", "not-a-number")  # a crafted id is ignored, not a crash
+    call(state, "ask_issue", "not-a-number")  # a crafted id is ignored, not a crash
+    call(state, "open_detail", "not-a-number")
     call(state, "remove_line", "x")
     call(state, "set_line", "x", "quantity", "2")
 
@@ -201,3 +206,113 @@ def test_the_preview_is_the_services_arithmetic(db: Session, world: World) -> No
 def test_values_the_service_refuses_give_a_neutral_preview(lines: list[tuple[str, str]], rate: str, note: str) -> None:
     rows = [{"key": str(i), "description": "", "quantity": q, "unit_price": p} for i, (q, p) in enumerate(lines)]
     assert invoice_preview(rows, rate) == InvoicePreview("—", "—", "—", note)
+
+
+def test_the_detail_issue_edit_and_void_from_the_page(db: Session, world: World) -> None:
+    state = handler_state(BillingState, sign_in(db, world.cfo))
+    call(state, "load")
+    call(state, "open_detail", world.draft.id)
+    assert state.dialog == "detail" and state.detail.number == world.draft.invoice_number
+    assert state.detail.can_edit and state.detail.can_issue and not state.detail.can_void
+    assert [i.description for i in state.detail_items] == ["Design work", "Hosting setup"]
+    assert [a.action for a in state.detail_audit] == []  # made by the factory, not through the service
+
+    # Edit from the detail: the form starts from the draft, saves through the service, and comes back to the detail.
+    call(state, "open_edit")
+    assert state.dialog == "edit" and [x["unit_price"] for x in state.lines] == ["95.00", "150.50"]
+    assert state.tax_rate == "7"  # the rate its amounts imply: the factory stores none
+    call(state, "set_line", 1, "quantity", "0")
+    call(state, "submit_edit", {"description": "Phase 2", "notes": ""})
+    assert state.dialog == "edit" and state.form_errors == {"items.1.quantity": "Quantity must be between 1 and 100000"}
+    call(state, "set_line", 1, "quantity", "2")
+    call(state, "submit_edit", {"description": "Phase 2", "notes": ""})
+    assert state.dialog == "detail" and notice(state)["title"] == "Invoice updated"
+    assert state.detail.description == "Phase 2" and state.detail.total == "$1,338.57"  # its 7 % kept
+    assert [a.action for a in state.detail_audit] == ["Draft edited"]
+
+    # Issue asks first, naming the client's address; Cancel goes back to the detail and changes nothing.
+    call(state, "ask_issue", world.draft.id)
+    assert state.dialog == "issue" and state.issue_to == world.client.email
+    call(state, "close_dialog", False)
+    db.expire_all()
+    assert state.dialog == "detail" and db.get(Invoice, world.draft.id).status == InvoiceStatus.draft  # type: ignore[union-attr]
+    call(state, "ask_issue", world.draft.id)
+    call(state, "confirm_issue")
+    assert state.dialog == "detail" and state.detail.status.label == "Issued" and state.detail.can_void
+    assert [m.recipient for m in state.detail_mails] == [world.client.email]
+
+    # Void needs a reason; then the detail shows it, and the invoice takes no payment.
+    call(state, "open_void")
+    assert state.dialog == "void"
+    call(state, "submit_void", {"reason": " "})
+    assert state.dialog == "void" and state.form_errors == {"reason": "Reason is required"}
+    call(state, "submit_void", {"reason": "Wrong client"})
+    assert state.dialog == "detail" and state.detail.status.label == "Void"
+    assert state.detail.void_reason == "Wrong client" and not state.detail.can_record_payment
+    assert len(state.detail_mails) == 2 and state.detail_audit[-1].details == "Wrong client"
+    call(state, "close_dialog", False)
+    assert state.dialog == ""
+
+
+def test_readers_see_the_detail_but_change_nothing_through_it(db: Session, world: World) -> None:
+    issued = f.invoice(db, world.client)
+    state = handler_state(BillingState, sign_in(db, world.legal))
+    call(state, "open_detail", issued.id)
+    assert state.dialog == "detail" and not (state.detail.can_void or state.detail.can_record_payment)
+    call(state, "open_void")
+    assert state.dialog == "detail"
+    state._open_dialog("void", issued.id, issued.invoice_number)  # as if the browser forged the dialog open
+    call(state, "submit_void", {"reason": "Sneaky"})
+    state._open_dialog("edit", world.draft.id, world.draft.invoice_number)
+    call(state, "submit_edit", {"description": "Sneaky"})
+    db.expire_all()
+    assert db.get(Invoice, issued.id).status == InvoiceStatus.pending  # type: ignore[union-attr]
+    assert db.get(Invoice, world.draft.id).description != "Sneaky"  # type: ignore[union-attr]
+    developer = handler_state(BillingState, sign_in(db, world.developer))
+    call(developer, "open_detail", issued.id)
+    assert developer.dialog == "" and developer.detail.number == ""
+
+
+def test_a_payment_from_the_detail_returns_to_it_and_then_void_is_refused(db: Session, world: World) -> None:
+    issued = f.invoice(db, world.client)
+    state = handler_state(BillingState, sign_in(db, world.cfo))
+    call(state, "open_detail", issued.id)
+    call(state, "open_pay", issued.id, issued.invoice_number)
+    assert state.dialog == "pay"
+    call(state, "close_dialog", False)  # Cancel: back to the detail
+    assert state.dialog == "detail"
+    call(state, "open_pay", issued.id, issued.invoice_number)
+    call(state, "submit_pay", {"amount": "10", "method": "Cheque"})
+    assert state.dialog == "detail" and [p.amount for p in state.detail_payments] == ["$10.00"]
+    assert not state.detail.can_void and state.detail.void_refusal.startswith("$10.00 has been paid on")
+    state._open_dialog("void", issued.id, issued.invoice_number)  # as a forged event would
+    call(state, "submit_void", {"reason": "Mistake"})
+    assert state.dialog == "void" and "refund the payments first" in state.form_error
+    db.expire_all()
+    assert db.get(Invoice, issued.id).status == InvoiceStatus.pending  # type: ignore[union-attr]
+
+
+def test_the_overdue_filter_and_the_reminder_switch(db: Session, world: World) -> None:
+    late = f.invoice(db, world.client, items=[("Late work", 1, "70")])
+    late.due_date = late.issue_date - timedelta(days=20)  # type: ignore[operator]
+    db.add(late)
+    db.commit()
+    state = handler_state(BillingState, sign_in(db, world.cfo))
+    call(state, "load")
+    call(state, "set_search", world.client.username)
+    call(state, "set_due_filter", "overdue")
+    assert [(r.number, r.overdue, r.balance) for r in state.rows] == [(late.invoice_number, True, dollars("74.90"))]
+    assert "overdue=true" in state.export_url
+    [row] = state.rows
+    assert row.reminders_enabled and row.can_switch_reminders
+    call(state, "switch_reminders", {"invoice_id": str(late.id), "enabled": "off"})
+    assert notice(state)["level"] == "success" and state.rows[0].reminders_enabled is False
+    db.expire_all()
+    assert db.get(Invoice, late.id).reminders_enabled is False  # type: ignore[union-attr]
+
+    reader = handler_state(BillingState, sign_in(db, world.legal))  # billing:read only
+    call(reader, "load")
+    call(reader, "switch_reminders", {"invoice_id": str(late.id), "enabled": "on"})
+    call(reader, "switch_reminders", {"invoice_id": "x", "enabled": "sideways"})  # crafted: ignored
+    db.expire_all()
+    assert db.get(Invoice, late.id).reminders_enabled is False  # type: ignore[union-attr]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterator
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from sqlalchemy import delete
@@ -124,6 +124,7 @@ def test_a_reader_lists_but_only_a_writer_schedules(db: Session, client: User) -
         "date": "2031-03-04",
         "time": "09:30",
         "duration_minutes": "45",
+        "meeting_url": "https://meet.example.com/scoping",
     }
     call(dev, "submit_form", form)
     assert notice(dev)["title"] == "Access Restricted" and dev.total == 0
@@ -135,14 +136,19 @@ def test_a_reader_lists_but_only_a_writer_schedules(db: Session, client: User) -
     assert support.dialog == "form" and support.edit.id == 0
     call(support, "submit_form", form)
     assert notice(support)["title"] == "Meeting scheduled" and support.dialog == ""
+    # Typed and shown in the business time zone (America/New_York by default), stored in UTC.
     assert [(r.title, r.when, r.duration) for r in support.rows] == [
-        ("Scoping call", "Tue Mar 4, 2031 · 09:30 UTC", 45)
+        ("Scoping call", "Tue Mar 4, 2031 · 9:30 AM EST", 45)
     ]
+    stored = db.exec(select(Meeting).where(Meeting.id == support.rows[0].id)).one()
+    assert stored.start_time == datetime(2031, 3, 4, 14, 30, tzinfo=UTC)
+    assert support.rows[0].joinable
     call(support, "open_edit", support.rows[0].id)
     assert support.edit.title == "Scoping call" and (support.edit.date, support.edit.time) == ("2031-03-04", "09:30")
     call(support, "ask_cancel", support.rows[0].id)
     call(support, "submit_cancel", {"reason": "Moved to e-mail"})
     assert support.rows[0].status.value == "cancelled" and support.rows[0].cancel_reason == "Moved to e-mail"
+    assert not support.rows[0].joinable  # a cancelled meeting offers no join link (issue 26)
 
 
 def test_meeting_types_are_a_page_and_writers_edit_them(db: Session) -> None:
@@ -196,3 +202,42 @@ def test_writers_see_unconfirmed_bookings_and_cancel_the_pages_at_once(db: Sessi
     db.expire_all()
     assert [db.get(Meeting, m.id).status for m in holds] == [MeetingStatus.cancelled] * 2  # type: ignore[union-attr]
     assert db.get(Meeting, kept.id).status == MeetingStatus.scheduled  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("day", "utc_hour", "shown"),
+    [
+        ("2031-11-01", 18, "Sat Nov 1, 2031 · 2:00 PM EDT"),  # the day before the clocks go back
+        ("2031-11-03", 19, "Mon Nov 3, 2031 · 2:00 PM EST"),  # the day after: the same 14:00, an hour later in UTC
+    ],
+)
+def test_a_meeting_typed_as_14_00_is_14_00_in_florida_on_both_sides_of_the_clock_change(
+    db: Session, client: User, day: str, utc_hour: int, shown: str
+) -> None:
+    """Issue 26: staff typed 14:00 and the meeting was at 9-10 AM in Florida (the form read UTC)."""
+    support = handler_state(MeetingsState, sign_in(db, staff(db, EmployeeType.customer_support)))
+    call(support, "load")
+    assert support.zone in ("America/New_York (EST)", "America/New_York (EDT)")
+    call(support, "set_client_filter", str(client.id))
+    call(support, "set_when", "all")
+    call(support, "open_create")
+    title = f"Review {uuid.uuid4().hex[:6]}"
+    call(support, "submit_form", {"client_id": str(client.id), "title": title, "date": day, "time": "14:00"})
+    assert notice(support)["title"] == "Meeting scheduled"
+    stored = db.exec(select(Meeting).where(Meeting.title == title)).one()
+    assert stored.start_time == datetime.fromisoformat(day).replace(hour=utc_hour, tzinfo=UTC)
+    row = next(r for r in support.rows if r.title == title)
+    assert row.when == shown
+    call(support, "open_edit", row.id)
+    assert (support.edit.date, support.edit.time) == (day, "14:00")  # the form shows it as typed
+
+
+def test_a_time_the_clocks_skip_is_refused_in_words(db: Session, client: User) -> None:
+    support = handler_state(MeetingsState, sign_in(db, staff(db, EmployeeType.customer_support)))
+    call(support, "load")
+    call(support, "open_create")
+    title = f"Skipped {uuid.uuid4().hex[:6]}"
+    call(support, "submit_form", {"client_id": str(client.id), "title": title, "date": "2031-03-09", "time": "02:30"})
+    assert support.dialog == "form"
+    assert support.form_error == "02:30 does not exist on March 9, 2031 in America/New_York: the clocks skip that hour"
+    assert db.exec(select(Meeting).where(Meeting.title == title)).first() is None

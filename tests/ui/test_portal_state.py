@@ -10,6 +10,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import date
 
 import pytest
 from sqlalchemy import delete
@@ -222,3 +223,19 @@ async def test_a_refused_password_change_shows_each_fields_error(engine: Engine,
     await drain(settings_tab.change_password({"current_password": "", "new_password": "x", "confirm_password": "y"}))
     assert set(settings_tab.password_errors) == {"currentPassword", "newPassword", "confirmPassword"}
     assert settings_tab.password_error and not settings_tab.password_saving and settings_tab.password_message == ""
+
+
+@in_own_loop
+async def test_the_invoice_card_shows_the_issue_date_the_pdf_prints(engine: Engine, world: World) -> None:
+    """Issue 26: the card said "Created Nov 27" (the row's creation) while the PDF said "Issue date Nov 18"."""
+    with Session(engine) as s:
+        invoice = s.get(Invoice, world.bob_invoice.id)
+        assert invoice is not None
+        invoice.issue_date = date(2026, 11, 18)
+        s.add(invoice)
+        s.commit()
+    root = root_state(sign_in(engine, world.bob))
+    invoices = await root.get_state(InvoicesState)
+    await invoices.load()
+    [card] = invoices.invoices
+    assert card.issued == "November 18, 2026"

@@ -162,3 +162,42 @@ def test_the_manager_logs_time_and_a_completed_project_takes_none(db: Session) -
     call(tab, "log_time", {"work_date": _today(), "hours": "1"})  # a crafted event: the form is not shown
     assert tab.form_error == "Time cannot be logged on a completed project: reopen it first"
     assert _actual(db, project) == 20
+
+
+def test_the_manager_puts_a_developer_on_the_team_who_then_logs_their_own_hours(db: Session) -> None:
+    """Issue 26: the time log was read-only for the developers whose hours fill it."""
+    project = _project(db)
+    lead = staff(db, EmployeeType.developer, first_name="Lee")
+    dana = staff(db, EmployeeType.developer, first_name="Dana")
+    project.manager_id = lead.id
+    db.add(project)
+    db.commit()
+    manager = _tab(db, lead, project)
+    call(manager, "open_time", project.id)
+    assert manager.time_can_log and manager.time_can_log_for_others
+    assert [c.label for c in manager.time_team] == ["Lee (manager)"]
+    call(manager, "open_team")
+    assert manager.time_team_open and str(lead.id) not in [p.value for p in manager.time_team_picks]
+    dana_pick = next(p for p in manager.time_team_picks if p.value == str(dana.id))
+    assert not dana_pick.on_team
+    call(manager, "save_team", {f"member-{dana.id}": True})
+    assert notice(manager)["title"] == "Team saved" and not manager.time_team_open
+    assert [c.label for c in manager.time_team] == ["Lee (manager)", "Dana"]
+    assert [c.label for c in manager.time_whose] == ["You", "Dana"]
+    # The manager logs Dana's hours; the entry is hers.
+    call(manager, "log_time", {"work_date": _today(), "hours": "2", "note": "Pairing", "user_id": str(dana.id)})
+    assert notice(manager)["description"].endswith("for Dana")
+    assert [(r.hours, r.author) for r in manager.time_rows] == [("2", "Dana")]
+
+    developer = _tab(db, dana, project)
+    call(developer, "open_time", project.id)
+    assert developer.time_can_log and not developer.time_can_log_for_others
+    call(developer, "log_time", {"work_date": _today(), "hours": "3", "note": "Checkout"})
+    assert notice(developer)["title"] == "Time logged" and developer.form_error == ""
+    assert _actual(db, project) == Decimal("5")
+    # A crafted event: a member logging the manager's hours, or choosing the team, is refused by the service.
+    call(developer, "log_time", {"work_date": _today(), "hours": "1", "user_id": str(lead.id)})
+    assert developer.form_error == "You can only log your own time on this project"
+    call(developer, "save_team", {f"member-{dana.id}": True, f"member-{lead.id}": True})
+    assert developer.time_team_error == "You don't have permission to choose a project's team"
+    assert _actual(db, project) == Decimal("5")

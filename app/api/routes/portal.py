@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 from fastapi.responses import Response
+from pydantic import BaseModel
 
 from app.api.deps import CurrentUser, DownloadUser, Paged, PageNo, PageSize, RowId, SessionDep
 from app.api.schemas import Listed, One, ProjectIn, Saved
 from app.core.errors import Invalid
 from app.core.permissions import Perm
-from app.services.billing import invoices, orders
+from app.services.billing import invoices, online, orders
 from app.services.billing.invoices import InvoicePublic
 from app.services.billing.orders import OrderPublic, Plan
 from app.services.platform.access import staff_can
@@ -92,6 +93,22 @@ def list_orders(user: CurrentUser, s: SessionDep, page: PageNo = 1, page_size: P
     """The signed-in user's own orders, newest first, with their lines; `status` completed means paid, and a
     subscription's `subscription_status` is Stripe's (active, past_due, canceled)."""
     return orders.list_my_orders(s, actor=user, page=page, page_size=page_size).as_json()
+
+
+class CheckoutUrl(BaseModel):
+    url: str
+
+
+class CheckoutStarted(BaseModel):
+    data: CheckoutUrl
+
+
+@router.post("/invoices/{invoice_id}/pay", response_model=CheckoutStarted)
+def pay_invoice(invoice_id: RowId, user: CurrentUser, s: SessionDep) -> dict[str, object]:
+    """Pay the signed-in client's own issued invoice by card: a Stripe Checkout Session for what is outstanding;
+    open `data.url` to pay. 404 for someone else's invoice or a draft, 409 when nothing is outstanding, 503 when the
+    payment provider cannot be reached. The invoice is marked paid by Stripe's signed webhook, never by this call."""
+    return {"data": {"url": online.start_checkout(s, actor=user, invoice_id=invoice_id)}}
 
 
 @router.get("/meetings", response_model=MeetingLists)

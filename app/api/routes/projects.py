@@ -24,7 +24,13 @@ from app.core.permissions import Perm
 from app.services.projects import organizations, projects, time_entries
 from app.services.projects.organizations import OrganizationCreate, OrganizationPublic, OrganizationUpdate
 from app.services.projects.projects import MilestonesSave, ProjectCreate, ProjectPublic
-from app.services.projects.time_entries import TimeEntriesPage, TimeEntryCreate, TimeEntryPublic
+from app.services.projects.time_entries import (
+    ProjectTeamMember,
+    TeamSave,
+    TimeEntriesPage,
+    TimeEntryCreate,
+    TimeEntryPublic,
+)
 
 router = APIRouter(tags=["content"])
 NameSort = Annotated[str, Query(description="name (default), newest or oldest.")]
@@ -102,8 +108,8 @@ def _project_member(doing: str) -> Any:
     dependencies=[_project_member("log time on projects")],
 )
 def log_time(project_id: RowId, user: StaffUser, s: SessionDep, body: TimeEntryCreate) -> dict[str, Any]:
-    """Log hours worked on an open project, at most 24 a day per person; its actual hours grow by them (the project's
-    manager or content:write)."""
+    """Log hours worked on an open project, at most 24 a day per person; its actual hours grow by them. A team member
+    logs their own; the project's manager or content:write also a team member's (`user_id`)."""
     return {"data": time_entries.log_time(s, actor=user, project_id=project_id, data=body), "message": "Time logged"}
 
 
@@ -116,3 +122,10 @@ def delete_time_entry(project_id: RowId, entry_id: RowId, user: StaffUser, s: Se
     """Delete a time entry of an open project: its author (the project's manager or content:write) or an admin."""
     time_entries.delete_time_entry(s, actor=user, project_id=project_id, entry_id=entry_id)
     return {"message": "Time entry deleted"}
+
+
+@router.put("/protected/projects/{project_id}/team", response_model=Saved[list[ProjectTeamMember]])
+def set_team(project_id: RowId, user: StaffUser, s: SessionDep, body: TeamSave) -> dict[str, Any]:
+    """Replace the project's members, who log their own hours on it (its manager or content:write); staff only."""
+    team = time_entries.set_team(s, actor=user, project_id=project_id, members=body.members)
+    return {"data": team, "message": "Team saved"}

@@ -1,4 +1,5 @@
-"""/api/calendly/webhook: bookings, cancellations and reschedules reported by the scheduling service."""
+"""Server-to-server webhooks: /api/calendly/webhook (bookings, cancellations and reschedules reported by the
+scheduling service) and /api/stripe/webhook (card payments, failures and refunds reported by Stripe)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from starlette.concurrency import run_in_threadpool
 from app.api.deps import SessionDep
 from app.core.config import settings
 from app.core.errors import Invalid, NotFound
+from app.services.billing import online, stripe_gateway
 from app.services.scheduling import calendly
 
 router = APIRouter(tags=["webhooks"])
@@ -29,3 +31,19 @@ async def calendly_webhook(request: Request, s: SessionDep) -> dict[str, str]:
     except ValueError as exc:
         raise Invalid("Webhook body is not JSON") from exc
     return {"result": await run_in_threadpool(calendly.apply_webhook, s, event)}
+
+
+@router.post("/stripe/webhook")
+async def stripe_webhook(request: Request, s: SessionDep) -> dict[str, str]:
+    """Apply a Stripe event signed with STRIPE_WEBHOOK_SECRET (400 for a missing, forged or stale signature; 404 when
+    no secret is configured). Each event is applied once however often Stripe sends it; `result` says whether it was
+    "applied", a "duplicate" or "ignored" (an event type this site does not act on still gets 200)."""
+    body = await request.body()  # the raw bytes: the signature covers them exactly as sent
+    stripe_gateway.verify(body, request.headers.get("stripe-signature", ""))
+    try:
+        event = json.loads(body)
+    except ValueError as exc:
+        raise Invalid("Webhook body is not JSON") from exc
+    if not isinstance(event, dict):
+        raise Invalid("Webhook body is not a Stripe event")
+    return {"result": await run_in_threadpool(online.apply_event, s, event)}

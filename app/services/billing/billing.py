@@ -27,8 +27,21 @@ from app.models.enums import InvoiceStatus, PaymentStatus
 from app.models.project import Project
 from app.models.user import User
 from app.services.accounts.admin_users import CLIENT_SEARCH
-from app.services.billing.invoices import InvoicePublic, StaffInvoice, invoice_dto, invoice_row, staff_invoice
-from app.services.platform import access, audit, letters, mail
+from app.services.billing import receipts
+from app.services.billing.invoices import (
+    PAID,
+    PAID_SUM,
+    InvoicePublic,
+    StaffInvoice,
+    business_today,
+    invoice_dto,
+    invoice_row,
+    overdue_clause,
+    paid_amount,
+    payments_of,
+    staff_invoice,
+)
+from app.services.platform import access, audit
 from app.services.platform import validation as v
 from app.services.platform.csv_export import table
 from app.services.platform.paging import Listing, Ordering, Page, View, one_of
@@ -238,42 +251,75 @@ INVOICE_SEARCH = (Invoice.invoice_number, *CLIENT_SEARCH)
 PROJECT_CHOICES_MAX = 100
 
 
-def _pair(row: tuple[Invoice, User]) -> tuple[Invoice, User]:
+def _triple(row: tuple[Invoice, User, Decimal]) -> tuple[Invoice, User, Decimal]:
     return row
 
 
-# The page and the CSV share the query, its search and its sorts; each makes its own row of an (invoice, client) pair.
-INVOICES = Listing(_pair, INVOICE_SORTS, INVOICE_SEARCH)
+# The page and the CSV share the query, its search and its sorts; each makes its own row of an (invoice, client,
+# amount paid) triple.
+INVOICES = Listing(_triple, INVOICE_SORTS, INVOICE_SEARCH)
 
 
-def list_invoices(s: Session, *, actor: User, status: str = "", **view: Unpack[View]) -> Page[StaffInvoice]:
-    """A page of every client's invoices for staff (billing:read), drafts included, with each client's name and what
-    the caller may do with each (`StaffInvoice`'s flags).
+def list_invoices(
+    s: Session, *, actor: User, status: str = "", overdue: bool = False, **view: Unpack[View]
+) -> Page[StaffInvoice]:
+    """A page of every client's invoices for staff (billing:read), drafts included, with each client's name, what
+    each has been paid and is due, and what the caller may do with each (`StaffInvoice`'s flags).
 
-    Searched in SQL by invoice number and the client's username, e-mail, names or company; filtered by status;
-    sorted by one of INVOICE_SORTS (newest first unless asked).
+    Searched in SQL by invoice number and the client's username, e-mail, names or company; filtered by status and,
+    with `overdue`, to the overdue ones; sorted by one of INVOICE_SORTS (newest first unless asked).
     """
-    found = INVOICES.page(s, _invoices(actor, status=status), **view)
-    return found.with_data([staff_invoice(actor, invoice, client) for invoice, client in found.data])
+    today = business_today()
+    found = INVOICES.page(s, _invoices(actor, status=status, overdue=overdue, today=today), **view)
+    payments = payments_of(s, [inv.id for inv, _, _ in found.data])
+    return found.with_data(
+        [
+            staff_invoice(actor, inv, client, paid, today, payments.get(inv.id or 0, []))
+            for inv, client, paid in found.data
+        ]
+    )
 
 
 INVOICE_COLUMNS = (
     "invoice_number", "status", "client_name", "client_username", "issue_date", "due_date", "paid_date", "subtotal",
-    "tax_amount", "total_amount", "description", "notes", "created_at",
+    "tax_amount", "total_amount", "amount_paid", "balance_due", "overdue", "description", "notes", "created_at",
 )  # fmt: skip
 
 
-def _invoices(actor: User, *, status: str) -> Any:
+def _invoices(actor: User, *, status: str, overdue: bool, today: date) -> Any:
     access.require(actor, Perm.billing_read, "view invoices")
-    query = select(Invoice, User).join(User, col(Invoice.client_id) == col(User.id))
+    query = select(Invoice, User, PAID).join(User, col(Invoice.client_id) == col(User.id))
+    if overdue:
+        query = query.where(overdue_clause(today))
     return one_of(query, Invoice.status, status, InvoiceStatus)
 
 
-def export_invoices(s: Session, *, actor: User, status: str = "", **order: Unpack[Ordering]) -> Iterator[str]:
+def export_invoices(
+    s: Session, *, actor: User, status: str = "", overdue: bool = False, **order: Unpack[Ordering]
+) -> Iterator[str]:
     """Every invoice the staff list shows with these filters, as CSV text in pieces (checked before the first)."""
-    query = _invoices(actor, status=status)
-    rows = (invoice_row(invoice, client).model_dump() for invoice, client in INVOICES.stream(s, query, **order))
+    today = business_today()
+    query = _invoices(actor, status=status, overdue=overdue, today=today)
+    rows = (
+        invoice_row(inv, client, paid, today).model_dump() for inv, client, paid in INVOICES.stream(s, query, **order)
+    )
     return table(INVOICE_COLUMNS, rows)
+
+
+class OverdueFigures(BaseModel):
+    """How many invoices are overdue and what they still owe in all (text, two decimals)."""
+
+    count: int
+    amount: str
+
+
+def overdue_figures(s: Session, *, actor: User) -> OverdueFigures:
+    """The overdue invoices' count and outstanding total, as the staff list's overdue filter finds them (billing:read;
+    the dashboard's billing card)."""
+    access.require(actor, Perm.billing_read, "view invoices")
+    owed = func.coalesce(func.sum(col(Invoice.total_amount) - PAID_SUM), 0)
+    count, amount = s.exec(select(func.count(), owed).where(overdue_clause(business_today()))).one()
+    return OverdueFigures(count=int(count), amount=f"{Decimal(amount):.2f}")
 
 
 class InvoiceProject(BaseModel):
@@ -315,6 +361,7 @@ def create_invoice(s: Session, *, actor: User, data: InvoiceCreate | Mapping[str
         subtotal=priced.subtotal,
         tax_amount=priced.tax,
         total_amount=priced.total,
+        tax_rate=body.tax_rate or Decimal(0),
         **header,
     )
     s.add(invoice)
@@ -336,7 +383,7 @@ def create_invoice(s: Session, *, actor: User, data: InvoiceCreate | Mapping[str
 
 def _dto(s: Session, invoice: Invoice) -> InvoicePublic:
     items = list(s.exec(select(InvoiceItem).where(InvoiceItem.invoice_id == invoice.id).order_by(col(InvoiceItem.id))))
-    return invoice_dto(invoice, items)
+    return invoice_dto(invoice, items, paid_amount(s, invoice.id))
 
 
 def _locked(s: Session, invoice_id: int) -> Invoice:
@@ -363,17 +410,9 @@ def issue_invoice(s: Session, *, actor: User, invoice_id: int) -> InvoicePublic:
         raise Invalid("Only draft invoices can be issued.")
     invoice.status = InvoiceStatus.pending
     invoice.issue_date = invoice.issue_date or date.today()
-    client = s.get(User, invoice.client_id)
-    if client is not None:
-        letter = letters.render(
-            s,
-            "invoice_issued",
-            name=client.first_name or client.username,
-            number=invoice.invoice_number,
-            total=invoice.total_amount,
-            due_date=invoice.due_date,
-        )
-        mail.enqueue(s, to=client.email, letter=letter, public=False)
+    s.add(invoice)
+    # The client is told by e-mail, with the invoice's PDF attached and a button to the portal's invoices tab.
+    receipts.mail_invoice(s, invoice, "invoice_issued", total=invoice.total_amount, due_date=invoice.due_date)
     s.add(invoice)
     audit.record(s, actor=actor, action="invoice.issue", entity=invoice)
     s.commit()
@@ -388,15 +427,13 @@ def record_payment(
     invoice = _locked(s, invoice_id)
     if invoice.status == InvoiceStatus.paid:
         raise Invalid("This invoice is already paid in full: nothing is outstanding.")
+    if invoice.status == InvoiceStatus.void:
+        raise Invalid("This invoice is void: it takes no payment.")
     if invoice.status != InvoiceStatus.pending:
         raise Invalid("Payments can be recorded on issued, unpaid invoices only.")
     body = parse(PaymentCreate, data or {})
-    paid_so_far = s.exec(
-        select(func.coalesce(func.sum(Payment.amount), 0)).where(
-            Payment.invoice_id == invoice.id, Payment.status == PaymentStatus.succeeded
-        )
-    ).one()
-    outstanding = invoice.total_amount - Decimal(paid_so_far)
+    # Refunds deducted (a card payment refunded in part still counts the rest; ADR 0075).
+    outstanding = invoice.total_amount - paid_amount(s, invoice.id)
     value = body.amount if body.amount is not None else outstanding
     day = body.paid_on or date.today()
     if value > outstanding:
@@ -405,18 +442,18 @@ def record_payment(
     if value <= 0:
         message = f"Amount must be between $0.01 and the outstanding ${outstanding:,.2f}"
         raise Invalid(message, errors={"amount": message})
-    s.add(
-        Payment(
-            invoice_id=invoice.id,
-            amount=value,
-            payment_method=body.method,
-            status=PaymentStatus.succeeded,
-            processed_at=utcnow(),
-        )
+    payment = Payment(
+        invoice_id=invoice.id,
+        amount=value,
+        payment_method=body.method,
+        status=PaymentStatus.succeeded,
+        processed_at=utcnow(),
     )
+    s.add(payment)
     if value == outstanding:
         invoice.status, invoice.paid_date = InvoiceStatus.paid, day
         s.add(invoice)
+    receipts.send_receipt(s, invoice, payment, paid_on=day)  # with the PDF showing this payment
     audit.record(s, actor=actor, action="invoice.payment", entity=invoice, details={"amount": str(value)})
     s.commit()
     return _dto(s, invoice)

@@ -219,5 +219,9 @@ LETTERS = {S.interview: "application_interview", S.rejected: "application_reject
 def _tell_applicant(s: Session, a: JobApplication) -> None:
     if (name := LETTERS.get(S(a.status))) is None:
         return
-    letter = letters.render(s, name, first_name=a.first_name, job_code=a.job_code)
+    # The opening's title, as the applicant saw it ("Senior Full-Stack Developer", not "JOB-001").
+    opening = s.get(JobOpening, a.job_opening_id) if a.job_opening_id else None
+    letter = letters.render(
+        s, name, first_name=a.first_name, job_code=a.job_code, job_title=opening.title if opening else None
+    )
     mail.enqueue(s, to=a.email, letter=letter, public=False)

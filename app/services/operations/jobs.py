@@ -1,16 +1,20 @@
 """Background work of each server process: deliver the mail outbox, prune old rate-limit events, release the
-booking holds that were not confirmed in time and delete the stand-in accounts of registrations past any use."""
+booking holds that were not confirmed in time, delete the stand-in accounts of registrations past any use, and once a
+business day send the overdue invoices' reminders."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 from collections.abc import Callable
+from datetime import date
 
 from sqlmodel import Session
 
 from app.core.db import session_scope
 from app.services.accounts import auth
+from app.services.billing import invoices, reminders
 from app.services.platform import mail, ratelimit
 from app.services.scheduling import booking
 
@@ -40,7 +44,30 @@ def run_once() -> int:
     _attempt("Rate-limit pruning", ratelimit.prune)
     _attempt("Releasing expired booking holds", booking.release_expired)
     _attempt("Pruning stand-in accounts", auth.prune_stand_ins)
+    _daily_reminders()
     return sent if isinstance(sent, int) else 0
+
+
+_reminded_on: date | None = None  # the business day this process last completed a reminder pass
+_reminding = threading.Lock()
+
+
+def _daily_reminders() -> None:
+    """The overdue reminders' pass, once per business day per process (not every few seconds): a pass is
+    idempotent within a day and safe beside another process's, so every process may run it; a failed pass is tried
+    again on the next round."""
+    global _reminded_on
+    today = invoices.business_today()
+    if _reminded_on == today or not _reminding.acquire(blocking=False):
+        return
+    try:
+        done = _attempt("Sending invoice reminders", lambda s: reminders.send_reminders(s, today=today))
+        if isinstance(done, list):
+            _reminded_on = today
+            if done:
+                log.info("Sent %s overdue invoice reminder(s)", len(done))
+    finally:
+        _reminding.release()
 
 
 async def background_loop() -> None:

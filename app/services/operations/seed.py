@@ -8,6 +8,7 @@ invoice items, prices) are created only together with their new parent, never ad
 from __future__ import annotations
 
 import logging
+import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
@@ -29,6 +30,7 @@ from app.models import (
     Price,
     Product,
     Project,
+    ProjectMember,
     ProjectMilestone,
     ProjectTimeEntry,
     Service,
@@ -268,8 +270,11 @@ def _seed_projects(
             fields = _without(milestone, "due_in_days")
             s.add(ProjectMilestone(**fields, project_id=_id(project), due_date=due, order_index=index))
             report.created["milestones"] += 1
+        team: set[uuid.UUID] = set()  # whoever logged hours is on the project's team (they log their own)
         for offset, hours, staff_type, note in row["time_log"]:
             author = users.get(f"staff_{staff_type}")
+            if author is not None:
+                team.add(author.id)
             work_date = _day(today, offset) or today
             entry = ProjectTimeEntry(
                 project_id=_id(project), user_id=author.id if author else None, work_date=work_date,
@@ -278,6 +283,7 @@ def _seed_projects(
             s.add(entry)
             project.actual_hours += entry.hours  # the sum of the entries, as time_entries keeps it
             report.created["time_entries"] += 1
+        s.add_all(ProjectMember(project_id=_id(project), user_id=member) for member in sorted(team))
         projects[project.name] = project
         report.created["projects"] += 1
     return projects

@@ -37,6 +37,7 @@ from app.services.platform.schema import Body, Email, Text, parse, problem
 CACHE_S = 10.0
 BADGES_MAX = 8
 BADGE_LIMIT = 60
+BANK_LIMIT = 1000  # the column's width
 INVALID_EMAIL = "Please enter a valid email address"
 SAVED_MEANWHILE = "Someone else saved the company settings at the same moment. Please reload and try again."
 
@@ -56,6 +57,7 @@ class Company(BaseModel):
     github_url: str | None
     client_badges: tuple[str, ...]
     business_timezone: str
+    bank_instructions: str | None = None  # how to pay by bank transfer, several lines; None: invoices say nothing
 
     def as_json(self) -> dict[str, Any]:
         return self.model_dump(mode="json")
@@ -74,6 +76,7 @@ def defaults() -> Company:
         github_url=settings.company_github_url or None,
         client_badges=tuple(settings.company_client_badges),
         business_timezone=settings.business_timezone,
+        bank_instructions=None,
     )
 
 
@@ -202,6 +205,10 @@ class CompanyUpdate(Body):
     business_timezone: Annotated[
         str | None, Text("Time zone", 64, required=True, one_line=True), AfterValidator(_zone)
     ] = Field(None, description="An IANA time zone name, e.g. America/New_York.")
+    # Several lines kept as typed (bank, account, reference): the PDF and the mails print them line by line.
+    bank_instructions: Annotated[str | None, Text("Bank transfer instructions", BANK_LIMIT)] = Field(
+        None, description=f"How to pay by bank transfer, up to {BANK_LIMIT} characters; empty to show none."
+    )
 
 
 def read(s: Session, *, actor: User) -> Company:

@@ -8,6 +8,8 @@ server log instead, so a local user can still read a verification code.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import contextlib
 import logging
 import re
@@ -77,22 +79,46 @@ def recipient(to: str) -> str:
 
 @dataclass(frozen=True)
 class Attachment:
-    """A small text attachment (an iCalendar invitation); `content_type` may carry parameters (`; method=REQUEST`)."""
+    """A small text attachment (an iCalendar invitation), or a file of one of BINARY_TYPES given as bytes (an
+    invoice's PDF); a text type may carry parameters (`; method=REQUEST`)."""
 
     filename: str
     content_type: str
-    content: str
+    content: str | bytes
 
 
 # A file name and a content type with parameters, nothing a header could be broken with.
 _FILENAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
 _CONTENT_TYPE = re.compile(r"(text/[a-z0-9.+-]+)((?:; ?[a-z-]+=[A-Za-z0-9._-]+)*)")
+# Binary files a letter may carry, each with what its bytes must start with: a file of another kind under the name
+# is refused rather than sent to a client as if it were what its type says.
+BINARY_TYPES = {"application/pdf": b"%PDF-"}
+# A binary attachment is kept in the outbox row until sent (base64 in its JSON): an invoice's PDF is tens of KB; the
+# cap keeps one row, and one message, far below what mail servers take (10 MB and more once base64-encoded).
+BINARY_MAX_BYTES = 2 * 1024 * 1024
+BASE64 = "base64"
 
 
 def _attachment(a: Attachment) -> dict[str, str]:
-    if not _FILENAME.fullmatch(a.filename) or not _CONTENT_TYPE.fullmatch(a.content_type):
-        raise ValueError("An attachment needs a plain file name and a text/* content type")
+    if not _FILENAME.fullmatch(a.filename):
+        raise ValueError("An attachment needs a plain file name")
+    if isinstance(a.content, bytes):
+        _check_binary(a.content_type, a.content)
+        encoded = base64.b64encode(a.content).decode("ascii")
+        return {"filename": a.filename, "content_type": a.content_type, "encoding": BASE64, "content": encoded}
+    if not _CONTENT_TYPE.fullmatch(a.content_type):
+        raise ValueError("A text attachment needs a text/* content type")
     return {"filename": a.filename, "content_type": a.content_type, "content": _body_text(a.content)}
+
+
+def _check_binary(content_type: str, content: bytes) -> None:
+    magic = BINARY_TYPES.get(content_type)
+    if magic is None:
+        raise ValueError(f"A binary attachment must be one of {', '.join(sorted(BINARY_TYPES))}")
+    if len(content) > BINARY_MAX_BYTES:
+        raise ValueError(f"An attachment cannot exceed {BINARY_MAX_BYTES // (1024 * 1024)} MB")
+    if not content.startswith(magic):
+        raise ValueError(f"The attachment's content is not {content_type}")
 
 
 @dataclass(frozen=True)
@@ -121,7 +147,8 @@ def enqueue(
     Letters come from `letters.render` (their templates). Subjects are built from names, job codes and titles that
     visitors and staff type: they are made one line here, the one place every message passes, so no stored row can
     carry a header that fails to build or injects another.
-    Attachments are text only, with a plain file name and a `text/*` type, checked here and again when built.
+    Attachments have a plain file name and either text with a `text/*` type or bytes of one of BINARY_TYPES (at most
+    BINARY_MAX_BYTES, kept base64 in the row until sent), checked here and again when built.
     """
     address = recipient(to)
     if public and not _within_public_caps(s, address):
@@ -205,6 +232,17 @@ def _attach(msg: EmailMessage, item: object) -> None:
     # Checked again: a row may be written by hand; a bad one raises and is marked failed, never sent half-built.
     if not isinstance(item, dict) or not all(isinstance(item.get(k), str) for k in ATTACHMENT_KEYS):
         raise ValueError("malformed attachment")
+    if item.get("encoding") == BASE64:
+        try:
+            content = base64.b64decode(item["content"], validate=True)
+        except (binascii.Error, ValueError):
+            raise ValueError("malformed attachment: its base64 content does not decode") from None
+        _attachment(Attachment(item["filename"], item["content_type"], content))  # the name, type, size and bytes
+        maintype, subtype = item["content_type"].split("/", 1)
+        msg.add_attachment(content, maintype=maintype, subtype=subtype, filename=item["filename"])
+        return
+    if "encoding" in item:
+        raise ValueError("malformed attachment: unknown encoding")
     checked = _attachment(Attachment(item["filename"], item["content_type"], item["content"]))
     maintype_subtype, _, params = checked["content_type"].partition(";")
     subtype = maintype_subtype.split("/", 1)[1]

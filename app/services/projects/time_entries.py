@@ -1,14 +1,17 @@
 """Time on projects: staff log the hours they worked (a day, hours, a note); the project's actual_hours is their sum.
 
-Staff who read projects (content:read) see the entries. Time is logged by the project's members: its manager, and any
-staff member who writes projects (content:write); an entry is deleted by its author (still one of those) or an admin.
+Staff who read projects (content:read) see the entries and the project's team. Its members (staff the project's
+manager or content:write put on it) log their own hours; its manager and staff who write projects (content:write)
+log their own and any team member's, and choose the team (issue 26). An entry is deleted by its author (while they
+may still log on the project), by those who log anyone's, or by an admin.
 One person logs at most 24 hours a day across all their entries, and nobody logs or deletes time on a completed or
 cancelled project until staff reopen it: the client sees the total beside the estimate, and it must stay believable.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import uuid
+from collections.abc import Mapping, Sequence
 from datetime import date, datetime
 from decimal import Decimal, InvalidOperation
 from typing import Annotated, Any
@@ -23,11 +26,12 @@ from app.core.errors import Conflict, Forbidden, Invalid, NotFound
 from app.core.permissions import STAFF_ROLES, Perm, Role
 from app.models.base import utcnow
 from app.models.enums import PROJECT_FINAL_STATUSES
-from app.models.project import TIME_NOTE_MAX, Project, ProjectTimeEntry
+from app.models.project import TIME_NOTE_MAX, Project, ProjectMember, ProjectTimeEntry
 from app.models.user import User
 from app.services.platform import access, audit, company
+from app.services.platform import validation as v
 from app.services.platform.paging import Listing, Page
-from app.services.platform.schema import Input, Text, parse, problem, required
+from app.services.platform.schema import AList, Input, Text, parse, problem, required
 from app.services.platform.validation import date_problem
 
 ENTRY_HOURS_MAX = Decimal(24)
@@ -90,6 +94,9 @@ class TimeEntryCreate(Input):
         None, validate_default=True, description="Hours worked: more than 0, at most 24, at most two decimals."
     )
     note: Annotated[str | None, Text("Note", TIME_NOTE_MAX)] = None
+    user_id: str | None = Field(
+        None, description="Whose hours: a team member's user id (the project's manager or content:write); you if empty."
+    )
 
 
 class TimeEntryPublic(BaseModel):
@@ -104,6 +111,12 @@ class TimeEntryPublic(BaseModel):
     can_delete: bool  # whether the caller may delete it (their own entry, or they are an admin)
 
 
+class ProjectTeamMember(BaseModel):
+    user_id: str
+    name: str
+    manager: bool  # the project's manager (always on its team), not a member row
+
+
 class TimeEntriesPage(BaseModel):
     """A page of a project's entries, newest day first, with the project's totals."""
 
@@ -116,7 +129,9 @@ class TimeEntriesPage(BaseModel):
     actual_hours: float
     estimated_hours: int | None
     can_log: bool  # whether the caller may log time on the project now
+    can_log_for_others: bool  # whether the caller may log a team member's hours and choose the team
     closed: str | None  # why nobody may log or delete time on it (completed or cancelled), else null
+    team: list[ProjectTeamMember]  # the manager and the members, by name: whose hours may be logged here
 
 
 def hours_number(value: Decimal | int | None) -> int | float:
@@ -130,12 +145,21 @@ def _author_name() -> Any:
     return func.coalesce(func.nullif(full, ""), User.username)
 
 
-def may_log(actor: User, project: Project) -> bool:
-    """Whether the actor may log time on the project: staff who write projects, or the project's manager (its member;
-    staff only, as an account turned client keeps no say in a project)."""
+def manages(actor: User, project: Project) -> bool:
+    """Whether the actor logs anyone's time on the project and chooses its team: staff who write projects, or the
+    project's manager (staff only, as an account turned client keeps no say in a project)."""
     if access.staff_can(actor, Perm.content_write):
         return True
     return actor.role in STAFF_ROLES and project.manager_id is not None and project.manager_id == actor.id
+
+
+def _member(s: Session, user_id: Any, project_id: int | None) -> bool:
+    return s.get(ProjectMember, (project_id, user_id)) is not None
+
+
+def may_log(s: Session, actor: User, project: Project) -> bool:
+    """Whether the actor may log time on the project: those who manage it, and its members (staff)."""
+    return manages(actor, project) or (actor.role in STAFF_ROLES and _member(s, actor.id, project.id))
 
 
 def closed(project: Project) -> str | None:
@@ -145,11 +169,27 @@ def closed(project: Project) -> str | None:
     return None
 
 
-def _may_delete(actor: User, entry: ProjectTimeEntry, project: Project) -> bool:
-    return may_log(actor, project) and (actor.role == Role.admin or entry.user_id == actor.id)
+def _may_delete(s: Session, actor: User, entry: ProjectTimeEntry, project: Project) -> bool:
+    """An admin, the project's manager (they answer for its hours), or the entry's worker or whoever typed it in,
+    while they may still log on the project."""
+    if actor.role == Role.admin or (actor.role in STAFF_ROLES and project.manager_id == actor.id):
+        return True
+    return actor.id in (entry.user_id, entry.logged_by_id) and may_log(s, actor, project)
 
 
-def _dto(entry: ProjectTimeEntry, author: str | None, actor: User, project: Project) -> TimeEntryPublic:
+def team(s: Session, project: Project) -> list[ProjectTeamMember]:
+    """The project's manager and members (staff accounts only), manager first, then by name."""
+    ids = set(s.exec(select(ProjectMember.user_id).where(ProjectMember.project_id == project.id)).all())
+    if project.manager_id is not None:
+        ids.add(project.manager_id)
+    if not ids:
+        return []
+    people = s.exec(select(User).where(col(User.id).in_(ids), col(User.role).in_(STAFF_ROLES))).all()
+    people = sorted(people, key=lambda u: (u.id != project.manager_id, _name(u).lower()))
+    return [ProjectTeamMember(user_id=str(u.id), name=_name(u), manager=u.id == project.manager_id) for u in people]
+
+
+def _dto(s: Session, entry: ProjectTimeEntry, author: str | None, actor: User, project: Project) -> TimeEntryPublic:
     return TimeEntryPublic(
         id=entry.id or 0,
         project_id=entry.project_id,
@@ -159,7 +199,7 @@ def _dto(entry: ProjectTimeEntry, author: str | None, actor: User, project: Proj
         user_id=str(entry.user_id) if entry.user_id else None,
         author=author or "Former staff member",
         created_at=entry.created_at.isoformat(),
-        can_delete=closed(project) is None and _may_delete(actor, entry, project),
+        can_delete=closed(project) is None and _may_delete(s, actor, entry, project),
     )
 
 
@@ -174,7 +214,7 @@ def member_project(s: Session, actor: User, project_id: int, doing: str) -> Proj
     """The project (None if missing) when the actor may log time on it; Forbidden "You don't have permission to
     <doing>" for anyone else, whether or not it exists."""
     project = get_by_id(s, Project, project_id)
-    if project is None or not may_log(actor, project):
+    if project is None or not may_log(s, actor, project):
         access.require(actor, Perm.content_write, doing)  # raises for all but content:write, who then learn "missing"
     return project
 
@@ -189,20 +229,21 @@ def _locked_project(s: Session, project_id: int) -> Project:
     return project
 
 
-def _check_day(s: Session, actor: User, day: date, hours: Decimal) -> None:
-    """At most DAY_HOURS_MAX hours of the actor's on one day, all projects together. The actor's row is locked first:
-    two entries of theirs logged at once (on one project or two) queue here, and the second counts the first's hours
-    (SQLite has one writer, so there the second waits or fails instead)."""
-    s.exec(select(User.id).where(col(User.id) == actor.id).with_for_update()).first()
+def _check_day(s: Session, worker: User, day: date, hours: Decimal, *, own: bool) -> None:
+    """At most DAY_HOURS_MAX hours of the worker's on one day, all projects together. The worker's row is locked
+    first: two entries of theirs logged at once (on one project or two, by them or their manager) queue here, and the
+    second counts the first's hours (SQLite has one writer, so there the second waits or fails instead)."""
+    s.exec(select(User.id).where(col(User.id) == worker.id).with_for_update()).first()
     logged = s.exec(
         select(func.coalesce(func.sum(ProjectTimeEntry.hours), 0)).where(
-            ProjectTimeEntry.user_id == actor.id, ProjectTimeEntry.work_date == day
+            ProjectTimeEntry.user_id == worker.id, ProjectTimeEntry.work_date == day
         )
     ).one()
     logged = Decimal(str(logged))
     if logged + hours > DAY_HOURS_MAX:
+        who = "you have" if own else f"{_name(worker)} has"
         message = (
-            f"At most 24 hours a day: you have already logged {hours_number(logged)} h on {day:%B %-d, %Y}"
+            f"At most 24 hours a day: {who} already logged {hours_number(logged)} h on {day:%B %-d, %Y}"
             if logged
             else "At most 24 hours a day"
         )
@@ -220,15 +261,17 @@ def list_time_entries(
         .join(User, col(User.id) == ProjectTimeEntry.user_id, isouter=True)
         .where(ProjectTimeEntry.project_id == project_id)
     )
-    entries = Listing(lambda row: _dto(row[0], row[1], actor, project), ENTRY_SORTS)
+    entries = Listing(lambda row: _dto(s, row[0], row[1], actor, project), ENTRY_SORTS)
     result: Page[TimeEntryPublic] = entries.page(s, query, page=page, page_size=page_size)
     return TimeEntriesPage(
         **result.as_json(),
         project_name=project.name,
         actual_hours=hours_number(project.actual_hours),
         estimated_hours=project.estimated_hours,
-        can_log=closed(project) is None and may_log(actor, project),
+        can_log=closed(project) is None and may_log(s, actor, project),
+        can_log_for_others=closed(project) is None and manages(actor, project),
         closed=closed(project),
+        team=team(s, project),
     )
 
 
@@ -243,23 +286,42 @@ def _add_hours(s: Session, project: Project, hours: Decimal) -> None:
     s.refresh(project)
 
 
+def _worker(s: Session, actor: User, project: Project, user_id: str | None) -> User:
+    """Whose hours an entry logs: the actor's, or (for those who manage the project) a team member's."""
+    if not user_id or user_id == str(actor.id):
+        return actor
+    if not manages(actor, project):
+        raise Forbidden("You can only log your own time on this project")
+    chosen = next((m for m in team(s, project) if m.user_id == user_id), None)
+    worker = s.get(User, uuid.UUID(chosen.user_id)) if chosen else None
+    if worker is None:
+        message = "Choose a member of the project's team"
+        raise Invalid(message, {"user_id": message})
+    return worker
+
+
 def log_time(s: Session, *, actor: User, project_id: int, data: TimeEntryCreate | Mapping[str, Any]) -> TimeEntryPublic:
-    """Log the actor's hours on a project for a day (its manager, or content:write), while the project is open and
-    their day stays within 24 hours; the project's actual hours grow by them."""
-    if member_project(s, actor, project_id, "log time on projects") is None:
+    """Log hours on a project for a day: a team member their own, its manager (or content:write) anyone's on its
+    team, while the project is open and the worker's day stays within 24 hours; the project's actual hours grow."""
+    project = member_project(s, actor, project_id, "log time on projects")
+    if project is None:
         raise NotFound("Project not found")
     entry_in = parse(TimeEntryCreate, data)
     if entry_in.work_date is None or entry_in.hours is None:  # the schema refuses both already
         raise Invalid("Date and hours are required")
-    _check_day(s, actor, entry_in.work_date, entry_in.hours)  # the actor's row first, then the project's: one order
+    worker = _worker(s, actor, project, entry_in.user_id)
+    # The worker's row first, then the project's: one order for every writer.
+    _check_day(s, worker, entry_in.work_date, entry_in.hours, own=worker.id == actor.id)
     project = _locked_project(s, project_id)
-    if not may_log(actor, project):  # the manager may have changed while we waited
+    # The manager or the team may have changed while we waited.
+    if not may_log(s, actor, project) or (worker.id != actor.id and not manages(actor, project)):
         raise Forbidden("You don't have permission to log time on projects")
     if reason := closed(project):
         raise Conflict(reason)
     entry = ProjectTimeEntry(
         project_id=project_id,
-        user_id=actor.id,
+        user_id=worker.id,
+        logged_by_id=actor.id if worker.id != actor.id else None,
         work_date=entry_in.work_date,
         hours=entry_in.hours,
         note=entry_in.note,
@@ -272,10 +334,15 @@ def log_time(s: Session, *, actor: User, project_id: int, data: TimeEntryCreate 
         actor=actor,
         action="project.time_logged",
         entity=project,
-        details={"entry": entry.id, "hours": str(entry.hours), "work_date": entry.work_date.isoformat()},
+        details={
+            "entry": entry.id,
+            "hours": str(entry.hours),
+            "work_date": entry.work_date.isoformat(),
+            "for": str(worker.id),
+        },
     )
     s.commit()
-    return _dto(entry, _name(actor), actor, project)
+    return _dto(s, entry, _name(worker), actor, project)
 
 
 def delete_time_entry(s: Session, *, actor: User, project_id: int, entry_id: int) -> None:
@@ -290,7 +357,7 @@ def delete_time_entry(s: Session, *, actor: User, project_id: int, entry_id: int
     entry = s.exec(query.execution_options(populate_existing=True)).first() if valid_id(entry_id) else None
     if entry is None or entry.project_id != project_id:
         raise NotFound("Time entry not found")
-    if not _may_delete(actor, entry, project):
+    if not _may_delete(s, actor, entry, project):
         raise Forbidden("You can only delete your own time entries")
     if project.status in PROJECT_FINAL_STATUSES:  # the client's figures of a finished project stay as they were
         raise Conflict(f"Time entries of a {project.status} project cannot be deleted: reopen it first")
@@ -306,6 +373,38 @@ def delete_time_entry(s: Session, *, actor: User, project_id: int, entry_id: int
     s.flush()
     _add_hours(s, project, -hours)
     s.commit()
+
+
+class TeamSave(Input):
+    members: Annotated[list[str], AList] = Field(
+        default_factory=list, description="The staff members' user ids; replaces the team (the manager stays on it)."
+    )
+
+
+def set_team(s: Session, *, actor: User, project_id: int, members: Sequence[str]) -> list[ProjectTeamMember]:
+    """Replace the project's members (its manager or content:write): staff accounts only. Their entries stay when
+    they leave the team; they just log no more."""
+    project = _locked_project(s, project_id)
+    if not manages(actor, project):
+        access.require(actor, Perm.content_write, "choose a project's team")
+    errors: dict[str, str] = {}
+    chosen = {}
+    for i, raw in enumerate(parse(TeamSave, {"members": list(members)}).members):
+        person = v.staff_member(s, raw, errors, f"members.{i}")
+        if person is not None:
+            chosen[person.id] = person
+    if errors:
+        raise Invalid(next(iter(errors.values())), errors=errors)
+    current = s.exec(select(ProjectMember).where(ProjectMember.project_id == project.id)).all()
+    for row in current:
+        if row.user_id not in chosen:
+            s.delete(row)
+    kept = {row.user_id for row in current}
+    s.add_all(ProjectMember(project_id=project_id, user_id=uid) for uid in chosen if uid not in kept)
+    names = sorted(_name(p) for p in chosen.values())
+    audit.record(s, actor=actor, action="project.team", entity=project, details={"members": names})
+    s.commit()
+    return team(s, project)
 
 
 def _name(user: User) -> str:

@@ -130,7 +130,12 @@ def report(s: Session, *, actor: User, start: date | None = None, end: date | No
     issued_month = _bucket(s, Invoice.issue_date, "month")
     invoiced = s.exec(
         select(issued_month, func.sum(Invoice.total_amount))
-        .where(Invoice.status != InvoiceStatus.draft, col(Invoice.issue_date) >= start, col(Invoice.issue_date) <= end)
+        .where(
+            # Issued and not withdrawn: a draft was never sent, a void invoice was cancelled (ADR 0078).
+            col(Invoice.status).not_in([InvoiceStatus.draft, InvoiceStatus.void]),
+            col(Invoice.issue_date) >= start,
+            col(Invoice.issue_date) <= end,
+        )
         .group_by(issued_month)
     ).all()
     paid_month = _bucket(s, Invoice.paid_date, "month")

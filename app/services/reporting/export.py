@@ -53,7 +53,7 @@ def export_client_data(s: Session, *, actor: User) -> ClientData:
     own_invoices = []
     for summary in invoices.list_invoices(s, actor=client_view):
         invoice, items, _client = invoices.get_invoice_with_items(s, actor=client_view, invoice_id=summary.id)
-        own_invoices.append(invoices.invoice_dto(invoice, items))
+        own_invoices.append(invoices.invoice_dto(invoice, items, invoices.paid_amount(s, invoice.id)))
     inquiries = s.exec(
         select(ContactInquiry).where(ContactInquiry.email == actor.email).order_by(col(ContactInquiry.created_at))
     ).all()

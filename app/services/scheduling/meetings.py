@@ -183,7 +183,7 @@ def cancel_meeting(s: Session, *, actor: User, meeting_id: int, reason: str | No
             actor=actor,
             kind="meeting",
             name=meeting.title,
-            when=meeting.start_time.strftime("%Y-%m-%d %H:%M UTC"),
+            when=booking_invite.local_time(meeting.start_time),  # the business zone, which the staff read in
             reason=meeting.cancel_reason,
             owner_id=meeting.organizer_id,
             calendly=calendly.cancel_event(meeting.calendly_event_id, meeting.cancel_reason),

@@ -172,7 +172,7 @@ def _tell_client(s: Session, meeting: Meeting, *, moved: bool) -> None:
         moved=moved,
         name=client.first_name or client.username,
         title=meeting.title,
-        when=meeting.start_time.strftime("%A, %B %-d, %Y at %-I:%M %p UTC"),
+        when=booking_invite.local_time(meeting.start_time),  # the business zone, named: the client's is unknown
         meeting_url=meeting.meeting_url,
     )
     mail.enqueue(s, to=client.email, letter=letter, public=False)

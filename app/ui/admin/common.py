@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any
 
 import reflex as rx
@@ -14,7 +13,6 @@ from app.services.accounts import admin_users
 from app.services.accounts.admin_users import ClientChoice
 from app.ui.admin.state import as_actor
 from app.ui.admin.widgets import BTN_DANGER, BTN_SECONDARY, CARD, ICON_BTN, INPUT, alert, dialog, dialog_actions
-from app.ui.format import long_date
 from app.ui.format import usd as dollars  # noqa: F401  (the sections' name for it)
 
 SEARCH_INPUT = (
@@ -94,20 +92,6 @@ def add_row_button(label: str, on_click: Any, **props: Any) -> rx.Component:
 
 def holds(user: UserPublic | None, perm: str) -> bool:
     return user is not None and has_perm(user.effective_permissions, perm)
-
-
-def day_text(value: Any) -> str:
-    return long_date(value) if value else ""
-
-
-def timestamp_text(value: str) -> str:
-    """A stored moment (ISO text) as the inquiries and the audit log show it: "March 5, 2026 at 2:07 PM UTC"."""
-    try:
-        moment = datetime.fromisoformat(value)
-    except ValueError:
-        return value
-    hour = moment.hour % 12 or 12
-    return f"{long_date(moment)} at {hour}:{moment:%M} {'AM' if moment.hour < 12 else 'PM'} UTC"
 
 
 async def load_clients(actor: Any, *, search: str = "", limit: int) -> list[ClientChoice]:

@@ -121,7 +121,7 @@ def field(
     label: str,
     control: rx.Component,
     error: rx.Var | str | None = None,
-    hint: str | None = None,
+    hint: str | rx.Component | None = None,
     required: bool = False,
 ) -> rx.Component:
     return rx.el.label(

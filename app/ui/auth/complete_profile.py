@@ -22,8 +22,8 @@ from app.ui.auth.components import (
 from app.ui.auth.guard import AUTH_REQUIRED, landing_for, refresh_user, turn_away
 from app.ui.auth.layout import auth_layout, card_header
 from app.ui.auth.messages import COMPLETE_PROFILE_TITLE, complete_profile_message
-from app.ui.auth.notice import notify
 from app.ui.state.calls import call, call_as
+from app.ui.state.notice import notify
 from app.ui.state.session import SessionState
 
 
@@ -64,11 +64,11 @@ class CompleteProfileState(SessionState):
             self.errors = {field: complete_profile_message(text) for field, text in exc.errors.items()}
             text = complete_profile_message(exc.message)
             self.message = "" if self.errors else text  # field errors show under their fields
-            yield await notify(self, "error", COMPLETE_PROFILE_TITLE, text)
+            await notify(self, "error", COMPLETE_PROFILE_TITLE, text)
             return
         finally:
             self.saving = False
-        yield await notify(self, "success", "Profile Completed!")
+        await notify(self, "success", "Profile Completed!")
         yield rx.redirect(landing_for(done.role if done else ""))
 
 

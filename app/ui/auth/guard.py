@@ -8,7 +8,7 @@ from reflex_base.event import EventSpec
 from app.core.permissions import STAFF_ROLES
 from app.models.user import UserPublic
 from app.ui import routes
-from app.ui.auth.notice import notify
+from app.ui.state.notice import notify
 from app.ui.state.session import SessionState
 
 # The spec's auth-shell texts ("Title: text"), as SessionState's guards word them.
@@ -26,7 +26,8 @@ async def refresh_user(state: SessionState) -> UserPublic | None:
 async def turn_away(state: SessionState, reason: str) -> list[EventSpec]:
     """Show why ('Authentication Required: ...', 'Access Denied: ...') and go to the portal's sign-in."""
     title, _, text = reason.partition(": ")
-    return [await notify(state, "error", title, text), rx.redirect(routes.CLIENT_PORTAL)]
+    await notify(state, "error", title, text)
+    return [rx.redirect(routes.CLIENT_PORTAL)]
 
 
 def landing_for(role: str) -> str:

@@ -1,12 +1,12 @@
-"""The account pages' own frame: a slim top bar with the company name, a centered card, and the notice region."""
+"""The account pages' own frame: a slim top bar with the company name, a centered card, and the toasts."""
 
 from __future__ import annotations
 
 import reflex as rx
 
 from app.ui import routes
-from app.ui.auth.notice import notice_region
 from app.ui.components.session_watch import session_watch
+from app.ui.components.toast_bridge import toast_bridge
 from app.ui.state.company import CompanyState
 
 
@@ -61,7 +61,7 @@ def auth_layout(*children: rx.Component, width: str = "max-w-md") -> rx.Componen
             class_name="py-6 text-center text-xs text-slate-500",
             on_mount=CompanyState.load,
         ),
-        notice_region(),
+        toast_bridge(),
         session_watch(),  # inert until someone is signed in
         class_name="flex min-h-screen flex-col bg-slate-50 font-sans",
     )

@@ -26,8 +26,8 @@ from app.ui.auth.components import (
 from app.ui.auth.guard import refresh_user
 from app.ui.auth.layout import auth_layout, card_header
 from app.ui.auth.messages import LOGIN_FAILED, login_error, valid_user_id
-from app.ui.auth.notice import notify
 from app.ui.components.native_form import native_form
+from app.ui.state.notice import notify
 from app.ui.state.session import SessionState
 
 VERIFY_REDIRECT_SECONDS = 1.5
@@ -55,24 +55,24 @@ class LoginState(SessionState):
         self.error = login_error(error) or ""
         self.wrong_door = error == "not_staff"
         if error == "unverified":
-            events = [await notify(self, "info", "Account Not Verified", "Redirecting to verification...")]
-            if uid := valid_user_id(query.get("uid", "")):
-                events.append(LoginState.go_verify(uid))
-            return events
+            await notify(self, "info", "Account Not Verified", "Redirecting to verification...")
+            uid = valid_user_id(query.get("uid", ""))
+            return [LoginState.go_verify(uid)] if uid else []
         if message := login_error(error):
-            return [await notify(self, "error", LOGIN_FAILED, message)]
+            await notify(self, "error", LOGIN_FAILED, message)
+            return []
         if query.get("logged_out") == "1":
-            notice = await notify(self, "success", "Logged Out", "You have been successfully logged out.")
+            await notify(self, "success", "Logged Out", "You have been successfully logged out.")
         elif self.just_verified:
-            return [await notify(self, "success", "Email Verified", "Sign in to open your client portal.")]
+            await notify(self, "success", "Email Verified", "Sign in to open your client portal.")
+            return []
         elif query.get("expired") == "1":
-            text = "You have been automatically logged out due to inactivity."
-            notice = await notify(self, "info", "Session Expired", text)
+            await notify(self, "info", "Session Expired", "You have been automatically logged out due to inactivity.")
         elif query.get("ended") == "1":
-            notice = await notify(self, "info", "Session Ended", SESSION_ENDED)
+            await notify(self, "info", "Session Ended", SESSION_ENDED)
         else:
             return []
-        return [notice, rx.redirect(path, replace=True)]  # a reload must not say it again
+        return [rx.redirect(path, replace=True)]  # a reload must not say it again
 
     @rx.event
     async def load_portal(self):
@@ -85,10 +85,8 @@ class LoginState(SessionState):
             self.view = "form"
             return await self._feedback(routes.CLIENT_PORTAL)
         if user.role == Role.client and self.router.url.query_parameters.get("login") == "1":
-            return [
-                await notify(self, "success", "Login Successful", "Welcome to your portal!"),
-                rx.redirect(routes.CLIENT_PORTAL, replace=True),  # a reload must not greet again
-            ]
+            await notify(self, "success", "Login Successful", "Welcome to your portal!")
+            return rx.redirect(routes.CLIENT_PORTAL, replace=True)  # a reload must not greet again
         return None
 
     @rx.event

@@ -11,8 +11,8 @@ from app.services.platform.schema import parse
 from app.ui.auth.components import account_form, banner, password_field, submit_button
 from app.ui.auth.guard import turn_away
 from app.ui.auth.messages import PASSWORD_CHANGE_DEFAULT
-from app.ui.auth.notice import notify
 from app.ui.state.calls import call_as
+from app.ui.state.notice import notify
 from app.ui.state.session import SessionState
 
 PASSWORD_CHANGED = "Password changed successfully!"
@@ -49,7 +49,7 @@ class PasswordState(SessionState):
         finally:
             self.saving = False
         self.success, self.form_key = PASSWORD_CHANGED, self.form_key + 1
-        yield await notify(self, "success", PASSWORD_CHANGED, "Your other sessions have been signed out.")
+        await notify(self, "success", PASSWORD_CHANGED, "Your other sessions have been signed out.")
 
 
 def password_form() -> rx.Component:

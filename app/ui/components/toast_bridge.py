@@ -1,7 +1,9 @@
-"""Shows the toasts handlers store in `NoticeState.notice` with Sonner (Reflex's toaster), from compiled code.
+"""Shows the toasts handlers store in `NoticeState.notice` with Sonner (Reflex's toaster), from compiled code: the one
+notice system of the site, the account pages, the portal and the staff panel (ADR 0083).
 
 A new notice id makes the effect call the toaster once; the last id shown is kept in sessionStorage, so neither a
 client-side navigation (a new page mounts a new bridge) nor a reload (the backend state comes back) repeats a toast.
+Each goes away after NOTICE_MS (the spec's 5 s banner time) or when dismissed.
 """
 
 import reflex as rx
@@ -10,21 +12,23 @@ from reflex_base.vars import VarData
 from app.ui.components.behaviour import Behaviour
 from app.ui.state.notice import NoticeState
 
-_SCRIPT = """
-function showSiteNotice(notice) {
+NOTICE_MS = 5000
+
+_SCRIPT = f"""
+function showSiteNotice(notice) {{
   if (!notice || !notice.id) return;
   const SEEN_KEY = "site-notice-seen";
-  try {
+  try {{
     if (window.sessionStorage.getItem(SEEN_KEY) === notice.id) return;
     window.sessionStorage.setItem(SEEN_KEY, notice.id);
-  } catch (e) {
+  }} catch (e) {{
     // Storage may be unavailable (private mode); showing the toast matters more.
-  }
+  }}
   const toaster = refs["__toast"];
   if (!toaster) return;
   const show = typeof toaster[notice.level] === "function" ? toaster[notice.level] : toaster;
-  show(notice.title, { id: notice.id, description: notice.description || undefined });
-}
+  show(notice.title, {{ id: notice.id, description: notice.description || undefined, duration: {NOTICE_MS} }});
+}}
 """
 
 

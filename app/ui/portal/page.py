@@ -12,9 +12,9 @@ import reflex as rx
 
 from app.ui import routes
 from app.ui.auth.login import LoginState, portal_sign_in
-from app.ui.auth.notice import notice_region
 from app.ui.components.session_watch import session_watch
 from app.ui.components.signed_in_hint import WHEN_SIGNED_IN, WHEN_SIGNED_OUT, forget_hint
+from app.ui.components.toast_bridge import toast_bridge
 from app.ui.portal import components as ui
 from app.ui.portal.dashboard import portal_dashboard
 from app.ui.portal.state import PortalState
@@ -56,9 +56,9 @@ def client_portal() -> rx.Component:
     return rx.fragment(
         rx.cond(~checked, _checking_view()),
         rx.cond(signed_in & ~PortalState.is_client, _other_role_view()),
-        # The sign-in layout has its own notice region; the dashboard shows the sign-in greeting here. The staff
-        # panel's inactivity watch: a warning before the client limit, sign-out when the server ends it.
-        rx.cond(checked & PortalState.is_client, rx.fragment(notice_region(), session_watch(), portal_dashboard())),
+        # The sign-in layout shows its notices; the dashboard shows the sign-in greeting here. The staff panel's
+        # inactivity watch: a warning before the client limit, sign-out when the server ends it.
+        rx.cond(checked & PortalState.is_client, rx.fragment(toast_bridge(), session_watch(), portal_dashboard())),
         # Prerendered for every visitor and kept in place (not remounted, so nothing typed is lost) when the check
         # finds no session; hidden meanwhile from a browser that says it signed in.
         rx.cond(

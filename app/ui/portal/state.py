@@ -122,6 +122,8 @@ class PortalState(SessionState):
             self.welcome_open = True
             # A client-side navigation with history.replaceState semantics: no reload, no eval.
             events.append(rx.redirect(routes.CLIENT_PORTAL, replace=True))
+        if (tab := self.router.url.query_parameters.get("tab")) in TABS:
+            self.active_tab = str(tab)  # a mail's link to one tab (the invoices', from the invoice mails)
         if self.active_tab not in TABS:
             self.active_tab = "projects"
         return [*events, *(tab.load for tab in self._tabs() if tab.loads_with_page)]

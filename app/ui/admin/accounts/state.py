@@ -18,11 +18,11 @@ from app.core.permissions import EMPLOYEE_TYPE_LABELS, Perm
 from app.models.user import UserPublic
 from app.services.accounts import admin_users
 from app.services.accounts.admin_users import UserRow
+from app.ui.admin.business_time import day_text
 from app.ui.admin.common import holds
 from app.ui.admin.dialogs import Dialogs
 from app.ui.admin.paged import PagedList, SectionListing, export_url
 from app.ui.admin.state import AdminState
-from app.ui.format import long_date
 from app.ui.rows import Choice
 
 PAGE_SIZE = 10
@@ -73,7 +73,7 @@ def account_row(u: UserRow) -> AccountRow:
         role=Choice.of(u.role, ROLE_LABELS),
         employee_type=Choice.of(u.employee_type, EMPLOYEE_TYPE_NAMES),
         verified=u.is_verified,
-        created=long_date(u.created_at),
+        created=day_text(u.created_at),
         can_edit=u.can_edit,
         can_delete=u.can_delete,
         can_reset_password=u.can_reset_password,

@@ -13,7 +13,8 @@ from app.models.user import UserPublic
 from app.services.careers import applications
 from app.services.careers.applications import ApplicationPublic
 from app.services.platform.paging import Page
-from app.ui.admin.common import day_text, form_text
+from app.ui.admin.business_time import day_text
+from app.ui.admin.common import form_text
 from app.ui.admin.dialogs import SectionWriter
 from app.ui.admin.paged import PagedList, SectionListing, export_url
 from app.ui.admin.state import AdminState, as_actor

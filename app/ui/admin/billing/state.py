@@ -3,7 +3,8 @@
 It holds one page of invoices at a time, searched, filtered and sorted in SQL by `billing.list_invoices`; the create
 dialog's clients are searched on the server (a capped list) and its projects are the chosen client's; the preview of
 the totals is `billing.price_invoice`, the arithmetic the saved invoice gets. Issuing, payments and deleting drafts
-need billing:write, checked again in every handler (any browser can call any of them with any payload).
+need billing:write, checked again in every handler (any browser can call any of them with any payload); so does
+switching an invoice's overdue reminders.
 """
 
 from __future__ import annotations
@@ -18,9 +19,11 @@ import reflex as rx
 from app.core.errors import DomainError
 from app.core.permissions import Perm
 from app.models.user import UserPublic
-from app.services.billing import billing
-from app.services.billing.invoices import StaffInvoice
-from app.ui.admin.common import day_text, dollars, form_text, row_id, row_index, without_row
+from app.services.billing import billing, online, reminders, workflow
+from app.services.billing.invoices import PaymentBrief, StaffInvoice
+from app.ui.admin.billing.detail import FEATURE, STATUS_LABELS, InvoiceDetailDialogs
+from app.ui.admin.business_time import day_text
+from app.ui.admin.common import dollars, form_text, row_id, row_index, without_row
 from app.ui.admin.dialogs import DeleteConfirm
 from app.ui.admin.paged import PagedList, SectionListing, export_url
 from app.ui.admin.pickers import ClientPicker
@@ -29,12 +32,17 @@ from app.ui.rows import Choice, Row
 
 log = logging.getLogger(__name__)
 
-FEATURE = "Billing"
 PAGE_SIZE = 25
 MAX_LINES = 100
-STATUS_COLORS = {"draft": "grey", "pending": "yellow", "paid": "green"}
-STATUS_LABELS = {"draft": "Draft", "pending": "Issued", "paid": "Paid"}
-STATUS_FILTERS = [("", "All Statuses"), ("draft", "Draft"), ("pending", "Issued (unpaid)"), ("paid", "Paid")]
+STATUS_COLORS = {"draft": "grey", "pending": "yellow", "paid": "green", "void": "red"}
+STATUS_FILTERS = [
+    ("", "All Statuses"),
+    ("draft", "Draft"),
+    ("pending", "Issued (unpaid)"),
+    ("paid", "Paid"),
+    ("void", "Void"),
+]
+DUE_FILTERS = [("", "Any due date"), ("overdue", "Overdue")]
 SORTS = [
     ("newest", "Newest first"),
     ("oldest", "Oldest first"),
@@ -46,6 +54,37 @@ NO_FIGURE = "—"
 
 
 @dataclasses.dataclass
+class ListedPayment:
+    """A payment under its invoice: amount, method and Stripe reference, and whether staff may refund it."""
+
+    id: int = 0
+    text: str = ""  # "$1,177.54 card", with "failed" or "refunded $100.00" when so
+    reference: str = ""  # the Stripe payment intent, for finding it in Stripe's dashboard
+    refundable: str = ""
+    can_refund: bool = False
+    refund_label: str = ""  # the Refund button's accessible name
+    refund_what: str = ""  # what the confirmation names: "$100.00 of the card payment pi_..."
+
+
+def payment_line(p: PaymentBrief) -> ListedPayment:
+    words = [dollars(p.amount), p.method or "payment"]
+    if p.status == "failed":
+        words.append("(failed)")
+    elif p.refunded != "0.00":
+        words.append(f"(refunded {dollars(p.refunded)})")
+    text, reference = " ".join(words), p.stripe_payment_intent_id or ""
+    return ListedPayment(
+        id=p.id,
+        text=text,
+        reference=reference,
+        refundable=dollars(p.refundable),
+        can_refund=p.can_refund,
+        refund_label=f"Refund {text}",
+        refund_what=f"{dollars(p.refundable)} of the card payment {reference}",
+    )
+
+
+@dataclasses.dataclass
 class InvoiceRow(Row):
     """One invoice of the table, its values formatted for display."""
 
@@ -54,6 +93,12 @@ class InvoiceRow(Row):
     status: Choice = dataclasses.field(default_factory=Choice)
     description: str = ""
     total: str = ""
+    paid: str = ""  # what payments add up to: "" when nothing is paid yet
+    balance: str = ""  # what is still due ("" on drafts, which nobody owes yet)
+    owing: bool = False  # issued and not paid: the balance is worth a line on a phone
+    overdue: bool = False
+    reminders_enabled: bool = True
+    reminders_sent: int = 0
     issue_date: str = ""
     due_date: str = ""
     paid_date: str = ""
@@ -63,6 +108,8 @@ class InvoiceRow(Row):
     can_record_payment: bool = False
     can_delete: bool = False
     can_download: bool = False
+    can_switch_reminders: bool = False
+    payments: list[ListedPayment] = dataclasses.field(default_factory=list)
 
 
 @dataclasses.dataclass
@@ -83,6 +130,12 @@ def invoice_row(i: StaffInvoice) -> InvoiceRow:
         status=Choice.of(i.status, STATUS_LABELS),
         description=i.description or "",
         total=dollars(i.total_amount),
+        paid=dollars(i.amount_paid) if i.amount_paid != "0.00" else "",
+        balance=dollars(i.balance_due) if i.status != "draft" else "",
+        owing=i.status == "pending",
+        overdue=i.overdue,
+        reminders_enabled=i.reminders_enabled,
+        reminders_sent=i.reminders_sent,
         issue_date=day_text(i.issue_date) or "—",
         due_date=day_text(i.due_date) or "—",
         paid_date=day_text(i.paid_date),
@@ -91,6 +144,8 @@ def invoice_row(i: StaffInvoice) -> InvoiceRow:
         can_record_payment=i.can_record_payment,
         can_delete=i.can_delete,
         can_download=i.can_download,
+        can_switch_reminders=i.can_switch_reminders,
+        payments=[payment_line(p) for p in i.payments],
     )
 
 
@@ -117,16 +172,31 @@ def invoice_preview(lines: list[dict[str, str]], tax_rate: str) -> InvoicePrevie
     return InvoicePreview(dollars(result.subtotal), dollars(result.tax), dollars(result.total))
 
 
-def _new_line() -> dict[str, str]:
-    return {"key": uuid.uuid4().hex, "description": "", "quantity": "1", "unit_price": ""}
+def _new_line(description: str = "", quantity: str = "1", unit_price: str = "") -> dict[str, str]:
+    return {"key": uuid.uuid4().hex, "description": description, "quantity": quantity, "unit_price": unit_price}
 
 
-class BillingState(DeleteConfirm, ClientPicker, PagedList[InvoiceRow], AdminState):
+def _sent_lines(lines: list[dict[str, str]]) -> list[dict[str, str]]:
+    """The form's lines as the service takes them: those with a description or a price (blank rows are left out)."""
+    return [
+        {"description": x["description"], "quantity": x["quantity"], "unit_price": x["unit_price"]}
+        for x in lines
+        if x["description"].strip() or x["unit_price"].strip()
+    ]
+
+
+def _plain_amount(text: str) -> str:
+    """ "$1,234.50" as the form's number input takes it: "1234.50"."""
+    return text.replace("$", "").replace(",", "")
+
+
+class BillingState(InvoiceDetailDialogs, DeleteConfirm, ClientPicker, PagedList[InvoiceRow], AdminState):
     listing: ClassVar[SectionListing[InvoiceRow]] = SectionListing(
         Perm.billing_read, FEATURE, billing.list_invoices, invoice_row, "invoices"
     )
     rows: list[InvoiceRow] = []
     status_filter: str = ""
+    due_filter: str = ""  # "overdue": only invoices past their due date with something outstanding
     sort: str = "newest"
     page_size: int = PAGE_SIZE
 
@@ -139,10 +209,12 @@ class BillingState(DeleteConfirm, ClientPicker, PagedList[InvoiceRow], AdminStat
     @rx.var
     def export_url(self) -> str:
         filters = {"search": self.search, "status": self.status_filter, "sort": self.sort}
+        if self.due_filter:
+            filters["overdue"] = "true"
         return export_url("/api/admin/invoices/export", filters)
 
     def _filters(self) -> dict[str, Any]:
-        return {"status": self.status_filter}
+        return {"status": self.status_filter, "overdue": self.due_filter == "overdue"}
 
     @rx.event
     async def load(self) -> None:
@@ -152,6 +224,11 @@ class BillingState(DeleteConfirm, ClientPicker, PagedList[InvoiceRow], AdminStat
     @rx.event
     async def set_status_filter(self, value: str) -> None:
         self.status_filter = str(value) if str(value) in STATUS_LABELS else ""
+        await self._first_page()
+
+    @rx.event
+    async def set_due_filter(self, value: str) -> None:
+        self.due_filter = "overdue" if str(value) == "overdue" else ""
         await self._first_page()
 
     # --- create ----------------------------------------------------------------------------------------------
@@ -234,11 +311,7 @@ class BillingState(DeleteConfirm, ClientPicker, PagedList[InvoiceRow], AdminStat
             "due_date": form_text(form, "due_date") or None,
             "notes": form_text(form, "notes", 5000),
             "tax_rate": self.tax_rate.strip() or "0",
-            "items": [
-                {"description": x["description"], "quantity": x["quantity"], "unit_price": x["unit_price"]}
-                for x in self.lines
-                if x["description"].strip() or x["unit_price"].strip()
-            ],
+            "items": _sent_lines(self.lines),
         }
         ok, dto = await self._save(
             actor, lambda s, a: billing.create_invoice(s, actor=a, data=data), "Failed to create invoice", toast=False
@@ -263,15 +336,21 @@ class BillingState(DeleteConfirm, ClientPicker, PagedList[InvoiceRow], AdminStat
         await self._reload()
         return True
 
+    # Issuing asks first (InvoiceDetailDialogs.ask_issue, confirm_issue): it e-mails the client.
+
     @rx.event
-    async def issue(self, invoice_id: int) -> None:
-        iid = row_id(invoice_id)
-        if not iid:
+    async def switch_reminders(self, form: dict[str, Any]) -> None:
+        """Overdue reminders on or off for one invoice, from its row's switch: `invoice_id` and `enabled` ("on" or
+        "off"); billing:write, checked again by the service."""
+        iid = row_id(form_text(form, "invoice_id", 20))
+        wanted = form_text(form, "enabled", 3)
+        if not iid or wanted not in ("on", "off"):
             return
+        enabled = wanted == "on"
         await self._act(
-            "Failed to issue invoice",
-            lambda s, a: billing.issue_invoice(s, actor=a, invoice_id=iid),
-            "Invoice issued; the client has been notified",
+            "Failed to switch reminders",
+            lambda s, a: reminders.set_reminders(s, actor=a, invoice_id=iid, data={"enabled": enabled}),
+            "Reminders on for this invoice" if enabled else "Reminders off for this invoice",
         )
 
     @rx.event
@@ -289,7 +368,64 @@ class BillingState(DeleteConfirm, ClientPicker, PagedList[InvoiceRow], AdminStat
             ),
             "Payment recorded",
         ):
-            self.close_dialogs()
+            actor = await self._writer()
+            if actor is not None:
+                await self._return(actor)
+
+    # --- edit a draft (from the detail) -----------------------------------------------------------------------
+
+    @rx.event
+    async def open_edit(self) -> None:
+        """The detail's draft in the line editor, at its stored tax rate (billing:write; only drafts, as the
+        service checks again on save)."""
+        if self.dialog != "detail" or not self.detail.can_edit or await self._writer() is None:
+            return
+        self.lines = [_new_line(i.description, i.quantity, _plain_amount(i.unit_price)) for i in self.detail_items] or [
+            _new_line()
+        ]
+        self.tax_rate = self.detail.tax_rate or "0"
+        self._open_dialog("edit", self.detail.id, self.detail.number)
+
+    @rx.event
+    async def submit_edit(self, form: dict[str, Any]) -> None:
+        iid = self._dialog_row()
+        actor = await self._writer()
+        if actor is None or not iid:
+            return
+        data = {
+            "description": form_text(form, "description", 500),
+            "due_date": form_text(form, "due_date") or None,
+            "notes": form_text(form, "notes", 5000),
+            "tax_rate": self.tax_rate.strip() or "0",
+            "items": _sent_lines(self.lines),
+        }
+        ok, _ = await self._save(
+            actor,
+            lambda s, a: workflow.update_draft(s, actor=a, invoice_id=iid, data=data),
+            "Failed to save invoice",
+            toast=False,
+        )
+        if ok:
+            await self._notify("success", "Invoice updated", f"{self.dialog_name}'s totals were recomputed.")
+            await self._reload()
+            await self._return(actor)
+
+    @rx.event
+    async def ask_refund(self, payment_id: int, label: str) -> None:
+        """Confirm a refund of the card payment `payment_id` (`label`: its amount and reference, for the dialog)."""
+        await self._ask("refund", payment_id, str(label)[:120])
+
+    @rx.event
+    async def confirm_refund(self) -> None:
+        """Ask Stripe to refund all that is left of the payment (billing:write, checked again by the service); the
+        invoice changes when Stripe confirms the refund."""
+        pid = self._dialog_row()
+        await self._act(
+            "Failed to refund payment",
+            lambda s, a: online.refund_payment(s, actor=a, payment_id=pid),
+            "Refund requested; the invoice updates when Stripe confirms it",
+        )
+        self.close_dialogs()
 
     def _write_guard(self) -> tuple[str, str]:
         return Perm.billing_write, FEATURE
@@ -300,6 +436,7 @@ class BillingState(DeleteConfirm, ClientPicker, PagedList[InvoiceRow], AdminStat
     @rx.event
     async def confirm_delete(self) -> None:
         iid = self._dialog_row()
+        self._back_to_detail = False  # the detail it may have come from is gone
         await self._act(
             "Failed to delete invoice",
             lambda s, a: billing.delete_draft(s, actor=a, invoice_id=iid),

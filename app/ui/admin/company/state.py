@@ -31,6 +31,7 @@ class CompanyForm:
     github_url: str = ""
     client_badges: str = ""  # one per line, as the textarea shows them
     business_timezone: str = ""
+    bank_instructions: str = ""  # several lines, as typed
 
 
 def company_form(c: Company) -> CompanyForm:
@@ -38,6 +39,7 @@ def company_form(c: Company) -> CompanyForm:
         **{name: getattr(c, name) or "" for name in FIELDS},
         client_badges="\n".join(c.client_badges),
         business_timezone=c.business_timezone,
+        bank_instructions=c.bank_instructions or "",
     )
 
 
@@ -78,6 +80,7 @@ class CompanySettingsState(FormState, AdminState):
         data: dict[str, Any] = {name: form_text(form, name, 400) for name in FIELDS}
         data["client_badges"] = form_text(form, "client_badges", 2000)
         data["business_timezone"] = form_text(form, "business_timezone", 64)
+        data["bank_instructions"] = form_text(form, "bank_instructions", company.BANK_LIMIT + 100)
         ip = self.router.session.client_ip or None
         self.form_error, self.form_errors = "", {}
         ok, saved = await self._save(

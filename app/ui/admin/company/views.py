@@ -82,6 +82,21 @@ def _form() -> rx.Component:
                 class_name=TWO_COLUMNS,
             ),
         ),
+        _group(
+            "Invoices",
+            field(
+                "Bank transfer instructions",
+                text_area(
+                    "bank_instructions",
+                    id="company-bank_instructions",
+                    default_value=S.details.bank_instructions,
+                    rows=4,
+                ),
+                S.form_errors["bank_instructions"],
+                hint="Bank, account and reference, as clients should read them: printed on invoices, in invoice and "
+                "reminder e-mails and in the client portal. Leave empty to show none.",
+            ),
+        ),
         rx.cond(
             S.general_error != "",
             rx.el.p(S.general_error, class_name="text-sm text-red-700", role="alert"),

@@ -12,9 +12,9 @@ from app.services.operations.health import HealthReport
 from app.services.platform.client_cancellations import CancellationPublic
 from app.services.reporting import dashboard
 from app.ui import routes
-from app.ui.admin.common import holds
+from app.ui.admin.business_time import day_text
+from app.ui.admin.common import dollars, holds
 from app.ui.admin.state import AdminState
-from app.ui.format import long_date
 
 CHECK_NAMES = {"database": "Database", "mail": "Mail queue"}
 
@@ -42,7 +42,7 @@ class Cancellation:
     @classmethod
     def of(cls, row: CancellationPublic) -> Cancellation:
         """From client_cancellations.recent's row; the time as a long date."""
-        return cls(row.kind, row.name, row.client, row.reason, long_date(row.when))
+        return cls(row.kind, row.name, row.client, row.reason, day_text(row.when))
 
 
 def _check_rows(report: HealthReport) -> list[Check]:
@@ -58,6 +58,13 @@ def _check_rows(report: HealthReport) -> list[Check]:
     ]
 
 
+def overdue_text(count: int | None, amount: str | None) -> str:
+    """The billing card's overdue line ("" when none is overdue or the figure is not the caller's to see)."""
+    if not count or amount is None:
+        return ""
+    return f"{count} overdue · {dollars(amount)}"
+
+
 def login_greeting(role: str) -> str:
     """The spec's text under 'Login Successful' after a staff sign-in."""
     return "Redirecting to Admin Dashboard..." if role == Role.admin else "Redirecting to Employee Dashboard..."
@@ -66,6 +73,7 @@ def login_greeting(role: str) -> str:
 class DashboardState(AdminState):
     total_users: rx.Field[str] = rx.field("")
     active_sessions: rx.Field[str] = rx.field("")
+    overdue: rx.Field[str] = rx.field("")  # "2 overdue · $1,250.00" for billing readers when any is overdue
     system_status: str = ""
     system_problem: str = ""
     checks: rx.Field[list[Check]] = rx.field(default_factory=list)
@@ -89,6 +97,7 @@ class DashboardState(AdminState):
         shown = (summary.total_users, summary.active_sessions) if summary else (None, None)
         self.total_users, self.active_sessions = ("" if n is None else str(n) for n in shown)
         self.cancellations = [Cancellation.of(c) for c in summary.client_cancellations] if summary else []
+        self.overdue = overdue_text(summary.overdue_invoices, summary.overdue_amount) if summary else ""
         report = await health.check()
         self.checks = _check_rows(report)
         healthy = report.status == "ok"

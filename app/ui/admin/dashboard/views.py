@@ -101,7 +101,7 @@ def _role_card() -> rx.Component:
     return _stat_card("Your Role", "shield", AdminState.role_title, note, "card-your-role", "text-xl")
 
 
-def _quick_action(label: str, text: str, href: str, icon: str) -> rx.Component:
+def _quick_action(label: str, text: str, href: str, icon: str, extra: Any = None) -> rx.Component:
     return rx.link(
         rx.el.span(
             rx.icon(icon, size=18),
@@ -110,11 +110,23 @@ def _quick_action(label: str, text: str, href: str, icon: str) -> rx.Component:
         rx.el.span(
             rx.el.span(label, class_name="block text-sm font-semibold text-slate-900"),
             rx.el.span(text, class_name="block text-xs text-slate-500"),
+            extra if extra is not None else rx.fragment(),
             class_name="min-w-0",
         ),
         href=href,
         underline="none",
         class_name=f"{CARD} flex items-center gap-3 p-4 hover:border-blue-300 hover:bg-blue-50/40 transition-colors",
+    )
+
+
+def _overdue() -> rx.Component:
+    """The billing card's overdue invoices: how many and what they owe, when any is overdue."""
+    return rx.cond(
+        DashboardState.overdue != "",
+        rx.el.span(
+            DashboardState.overdue, class_name="block text-xs font-medium text-red-700", data_testid="overdue-figures"
+        ),
+        rx.fragment(),
     )
 
 
@@ -201,7 +213,11 @@ def dashboard_content() -> rx.Component:
             ),
             _quick_action("View Inquiries", "Contact form requests", routes.ADMIN_INQUIRIES, "inbox"),
             *[
-                rx.cond(sections.contains(key), _quick_action(label, text, href, icon), rx.fragment())
+                rx.cond(
+                    sections.contains(key),
+                    _quick_action(label, text, href, icon, _overdue() if key == "billing" else None),
+                    rx.fragment(),
+                )
                 for key, label, text, href, icon in BUSINESS_ACTIONS
             ],
             _quick_action("Settings", "Your account and activity", routes.ADMIN_SETTINGS, "settings"),

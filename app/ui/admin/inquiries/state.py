@@ -11,11 +11,10 @@ import reflex as rx
 from app.core.permissions import Perm
 from app.services.crm import admin_inquiries
 from app.services.crm.admin_inquiries import InquiryView
-from app.ui.admin.common import timestamp_text
+from app.ui.admin.business_time import day_text, timestamp_text
 from app.ui.admin.dialogs import SectionWriter
 from app.ui.admin.paged import PagedList, SectionListing, export_url
 from app.ui.admin.state import AdminState
-from app.ui.format import long_date
 from app.ui.rows import Choice, Row
 
 PAGE_SIZE = 20
@@ -80,7 +79,7 @@ def inquiry_row(i: InquiryView) -> InquiryRow:
         message=i.message or "",
         status=Choice.of(i.status, dict(STATUS_OPTIONS)),
         priority=Choice.of(i.priority, dict(PRIORITY_OPTIONS)),
-        date=long_date(i.created_at),
+        date=day_text(i.created_at),
         submitted=timestamp_text(i.created_at),
         notes=i.notes or "",
         assigned="you" if i.assigned_to_me else ("other" if i.assigned_to else ""),

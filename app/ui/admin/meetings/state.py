@@ -3,20 +3,22 @@ edit, cancel and complete actions. Every handler asks the session who is calling
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import logging
-from datetime import datetime
 from typing import Any, ClassVar
 
 import reflex as rx
 
 from app.core.permissions import Perm
+from app.models.enums import MeetingStatus
 from app.models.user import UserPublic
 from app.services.platform.paging import PAGE_SIZE_MAX, Page
 from app.services.platform.schema import parse
 from app.services.scheduling import meetings, meetings_admin
 from app.services.scheduling.meetings import StaffMeeting
 from app.services.scheduling.meetings_admin import MeetingCreate, MeetingUpdate
+from app.ui.admin.business_time import form_moment, local, when_text, zone_label
 from app.ui.admin.common import form_text, row_id
 from app.ui.admin.dialogs import FormDialog
 from app.ui.admin.paged import PagedList, SectionListing
@@ -53,11 +55,12 @@ class MeetingRow(Row):
     client: str = ""
     client_id: str = ""
     when: str = ""
-    date: str = ""  # the form's date and time fields (UTC)
+    date: str = ""  # the form's date and time fields (the business time zone)
     time: str = ""
     duration: int = 30
     meeting_type: str = ""
     join_url: str = ""
+    joinable: bool = False  # scheduled: its join link is offered (a cancelled or past meeting keeps it for the record)
     description: str = ""
     status: Choice = dataclasses.field(default_factory=Choice)
     cancel_reason: str = ""
@@ -67,27 +70,21 @@ class MeetingRow(Row):
     can_complete: bool = False
 
 
-def _when_text(t: datetime) -> str:
-    return f"{t:%a} {t:%b} {t.day}, {t.year} · {t:%H:%M} UTC"
-
-
 def meeting_row(m: StaffMeeting) -> MeetingRow:
     """A service row as a table row."""
-    try:
-        start: datetime | None = datetime.fromisoformat(m.scheduled_at)
-    except ValueError:
-        start = None
+    start = local(m.scheduled_at)
     return MeetingRow(
         id=m.id,
         title=m.title,
         client=m.client_name or "—",
         client_id=m.client_id or "",
-        when=_when_text(start) if start else m.scheduled_at,
+        when=when_text(start) if start else m.scheduled_at,
         date=f"{start:%Y-%m-%d}" if start else "",
         time=f"{start:%H:%M}" if start else "",
         duration=m.duration_minutes or 30,
         meeting_type=m.meeting_type or "",
         join_url=m.join_url or "",
+        joinable=bool(m.join_url) and m.status == MeetingStatus.scheduled,
         description=m.description or "",
         status=Choice.of(m.status),
         cancel_reason=m.cancel_reason or "",
@@ -111,6 +108,7 @@ class MeetingsState(FormDialog, ClientPicker, PagedList[MeetingRow], AdminState)
 
     edit: MeetingRow = MeetingRow()
     type_names: list[str] = []  # the form's suggestions: the active meeting types
+    zone: str = ""  # "America/New_York (EST)": the business zone, which every time here is in
 
     # --- list --------------------------------------------------------------------------------------------------
 
@@ -127,6 +125,7 @@ class MeetingsState(FormDialog, ClientPicker, PagedList[MeetingRow], AdminState)
         self.page = 1
         self.close_dialogs()
         self.client_options, self.client_search = [], ""
+        self.zone = await asyncio.to_thread(zone_label)
         await self._reload(quiet=True)
 
     @rx.event
@@ -231,11 +230,11 @@ class MeetingsState(FormDialog, ClientPicker, PagedList[MeetingRow], AdminState)
             "meeting_type": form_text(form, "meeting_type", 100),
             "meeting_url": form_text(form, "meeting_url", 500),
             "duration_minutes": form_text(form, "duration_minutes") or "30",
-            "start_time": f"{day}T{clock}:00+00:00" if day and clock else "",
         }
         edit_id = self._dialog_row()
 
         def call(s: Any, a: Any) -> Any:
+            data["start_time"] = form_moment(day, clock)  # typed in the business zone; a skipped hour is refused
             if edit_id:
                 return meetings_admin.update_meeting(s, actor=a, meeting_id=edit_id, data=parse(MeetingUpdate, data))
             return meetings_admin.create_meeting(s, actor=a, data=parse(MeetingCreate, data))

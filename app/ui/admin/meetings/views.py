@@ -42,7 +42,7 @@ def _meeting(m: ObjectVar[MeetingRow]) -> rx.Component:
         note(m.client, "md:hidden"),
         note(m.when, "lg:hidden"),
         rx.cond(
-            m.join_url != "",
+            m.joinable,
             external_link("Join link", href=m.join_url, class_name="text-xs text-blue-600 hover:underline"),
             rx.fragment(),
         ),
@@ -53,7 +53,7 @@ def _meeting(m: ObjectVar[MeetingRow]) -> rx.Component:
 COLUMNS: list[Column[MeetingRow]] = [
     Column("Meeting", _meeting),
     Column("Client", lambda m: m.client, "hidden md:table-cell"),
-    Column("When (UTC)", lambda m: m.when, "hidden lg:table-cell", "whitespace-nowrap"),
+    Column("When", lambda m: m.when, "hidden lg:table-cell", "whitespace-nowrap"),
     Column("Duration", lambda m: rx.fragment(m.duration, " min"), "hidden xl:table-cell", "whitespace-nowrap"),
     Column("Type", lambda m: rx.cond(m.meeting_type != "", m.meeting_type, "—"), "hidden xl:table-cell"),
     Column("Status", lambda m: choice_badge(m.status, STATUS_COLORS)),
@@ -95,7 +95,7 @@ def _form_fields() -> rx.Component:
         text_field(S, "Title", "title", e.title, id="meeting-title", required=True),
         text_field(
             S,
-            "Date (UTC)",
+            "Date",
             "date",
             e.date,
             error="start_time",
@@ -105,9 +105,9 @@ def _form_fields() -> rx.Component:
             required=True,
         ),
         field(
-            "Start time (UTC)",
+            "Start time",
             text_input("time", id="meeting-time", type="time", default_value=e.time, required=True),
-            hint="Times are in UTC.",
+            hint=rx.el.span("In the business time zone, ", S.zone, "."),
             required=True,
         ),
         number_field(
@@ -138,7 +138,7 @@ def meeting_form_dialog() -> rx.Component:
         S,
         "form",
         rx.cond(S.edit.id != 0, "Edit Meeting", "Schedule Meeting"),
-        "The client sees the meeting in the portal and gets an e-mail. Times are UTC.",
+        "The client sees the meeting in the portal, in their own time zone, and gets an e-mail.",
         _form_fields(),
         on_submit=S.submit_form,
         test_id="meeting-save",
@@ -188,7 +188,7 @@ def meetings_list() -> rx.Component:
         search="Search meetings…",
         search_id="meeting-search",
         title="Meetings",
-        subtitle="All client meetings. Times are shown in UTC.",
+        subtitle=rx.el.span("All client meetings. Times are in the business time zone, ", S.zone, "."),
         create=[
             rx.cond(
                 S.shown_holds > 0,

@@ -16,8 +16,9 @@ from app.services.projects import organizations, projects
 from app.services.projects.projects import MilestonePublic, ProjectPublic
 from app.services.projects.projects import ProjectRow as ProjectListed
 from app.services.scheduling import booking_settings
+from app.ui.admin.business_time import day_text
 from app.ui.admin.cards import CardList, card_listing
-from app.ui.admin.common import day_text, dollars, form_text, row_id, row_index, without_row
+from app.ui.admin.common import dollars, form_text, row_id, row_index, without_row
 from app.ui.admin.paged import SectionListing
 from app.ui.admin.pickers import ClientPicker
 from app.ui.admin.projects.time_state import ProjectTimeMixin

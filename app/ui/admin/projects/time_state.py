@@ -17,11 +17,14 @@ from app.core.permissions import Perm
 from app.models.user import UserPublic
 from app.services.projects import time_entries
 from app.services.projects.time_entries import ENTRIES_PAGE_SIZE, business_today
+from app.services.scheduling import booking_settings
+from app.ui.admin.business_time import day_text
 from app.ui.admin.cards import FEATURE
-from app.ui.admin.common import day_text, form_text, row_id
+from app.ui.admin.common import form_text, row_id
 from app.ui.admin.dialogs import Dialogs
 from app.ui.admin.state import as_actor, error_text, field_errors
-from app.ui.rows import Row
+from app.ui.rows import Choice, Row
+from app.ui.state.calls import call
 
 
 @dataclasses.dataclass
@@ -31,6 +34,15 @@ class TimeRow(Row):
     note: str = ""
     author: str = ""
     can_delete: bool = False
+
+
+@dataclasses.dataclass
+class TeamPick:
+    """A staff member the team editor offers, and whether they are on the project's team now."""
+
+    value: str = ""
+    label: str = ""
+    on_team: bool = False
 
 
 def _hours(value: Any) -> str:
@@ -58,6 +70,14 @@ class ProjectTimeMixin(Dialogs, mixin=True):
     time_note_error: rx.Field[str] = rx.field("")
     time_form_key: rx.Field[int] = rx.field(0)  # changes after a save, so the form's fields start empty again
     time_confirm: rx.Field[int] = rx.field(0)  # the entry awaiting the confirmation of its deletion (0: none)
+    # The project's team (issue 26): its members log their own hours; its manager (or content:write) anyone's.
+    time_can_log_for_others: rx.Field[bool] = rx.field(False)
+    time_team: rx.Field[list[Choice]] = rx.field(default_factory=list)  # manager first, by name
+    time_whose: rx.Field[list[Choice]] = rx.field(default_factory=list)  # the log form's "whose hours": you first
+    time_manager_id: rx.Field[str] = rx.field("")
+    time_team_open: rx.Field[bool] = rx.field(False)  # the team editor shows
+    time_team_picks: rx.Field[list[TeamPick]] = rx.field(default_factory=list)
+    time_team_error: rx.Field[str] = rx.field("")
 
     def _form_errors(self, message: str, fields: dict[str, str]) -> None:
         self.form_error = message
@@ -103,6 +123,11 @@ class ProjectTimeMixin(Dialogs, mixin=True):
         self.time_actual = _hours(result.actual_hours)
         self.time_estimated = _hours(result.estimated_hours)
         self.time_can_log, self.time_closed = result.can_log, result.closed or ""
+        self.time_can_log_for_others = result.can_log_for_others
+        self.time_team = [Choice(m.user_id, f"{m.name} (manager)" if m.manager else m.name) for m in result.team]
+        self.time_manager_id = next((m.user_id for m in result.team if m.manager), "")
+        me = str(actor.id)
+        self.time_whose = [Choice(me, "You"), *(c for c in self.time_team if c.value != me)]
         self._hours_changed(project_id, self.time_actual)
 
     @rx.var
@@ -122,6 +147,7 @@ class ProjectTimeMixin(Dialogs, mixin=True):
         self._open_dialog("time", row_id(value) or "")
         self._form_errors("", {})
         self.time_confirm = 0
+        self.time_team_open, self.time_team_error = False, ""
         self.time_today = business_today().isoformat()
         self.time_form_key += 1
         await self._load_time(actor, 1)
@@ -145,7 +171,7 @@ class ProjectTimeMixin(Dialogs, mixin=True):
         if actor is None or self.dialog != "time":
             return
         project_id = self._dialog_row()
-        data = {k: form_text(form, k, 1000) for k in ("work_date", "hours", "note")}
+        data = {k: form_text(form, k, 1000) for k in ("work_date", "hours", "note", "user_id")}
         self.saving = True
         try:
             await as_actor(actor, lambda s, a: time_entries.log_time(s, actor=a, project_id=project_id, data=data))
@@ -156,8 +182,51 @@ class ProjectTimeMixin(Dialogs, mixin=True):
             self.saving = False
         self._form_errors("", {})
         self.time_form_key += 1
-        await self._notify("success", "Time logged", f"{data['hours']} h on {self.time_project}")
+        whose = next((c.label for c in self.time_whose if c.value == data["user_id"] != str(actor.id)), "")
+        await self._notify(
+            "success", "Time logged", f"{data['hours']} h on {self.time_project}" + (f" for {whose}" if whose else "")
+        )
         await self._load_time(actor, 1)
+
+    @rx.event
+    async def open_team(self) -> None:
+        """Show the team editor: every staff member, ticked when on the team (the manager is always on it)."""
+        actor = await self._actor(Perm.content_read, FEATURE)
+        if actor is None or self.dialog != "time" or not self.time_can_log_for_others:
+            return
+        on_team = {c.value for c in self.time_team}
+        self.time_team_picks = [
+            TeamPick(uid, name, uid in on_team)
+            for uid, name in await call(booking_settings.staff_choices)
+            if uid != self.time_manager_id
+        ]
+        self.time_team_open, self.time_team_error = True, ""
+
+    @rx.event
+    def close_team(self) -> None:
+        self.time_team_open, self.time_team_error = False, ""
+
+    @rx.event
+    async def save_team(self, form: dict[str, Any]) -> None:
+        """Replace the team with the ticked staff (the service checks the caller manages the project, and each one)."""
+        actor = await self._actor(Perm.content_read, FEATURE)
+        if actor is None or self.dialog != "time":
+            return
+        project_id = self._dialog_row()
+        members = [key.removeprefix("member-") for key, on in form.items() if key.startswith("member-") and on]
+        self.saving = True
+        try:
+            await as_actor(
+                actor, lambda s, a: time_entries.set_team(s, actor=a, project_id=project_id, members=members[:500])
+            )
+        except Exception as exc:
+            self.time_team_error = error_text(exc, "Failed to save the team")
+            return
+        finally:
+            self.saving = False
+        self.time_team_open, self.time_team_error = False, ""
+        await self._notify("success", "Team saved", self.time_project)
+        await self._load_time(actor, self.time_page)
 
     @rx.event
     def ask_delete_time(self, value: int) -> None:

@@ -1,5 +1,6 @@
 """The time dialog of a project: actual against estimated hours, one page of entries (newest day first) with their
-delete confirmation, and, for staff who write projects, the form that logs hours."""
+delete confirmation, the form that logs hours (the project's team logs their own; its manager and staff who write
+projects log anyone's on the team), and the team with its editor for those who manage the project."""
 
 from __future__ import annotations
 
@@ -9,11 +10,11 @@ import reflex as rx
 from reflex.vars.object import ObjectVar
 
 from app.models.project import TIME_NOTE_MAX
-from app.ui.admin.common import form_alert
+from app.ui.admin.common import form_alert, option_select
 from app.ui.admin.dialog_views import close_row
 from app.ui.admin.dialogs import shown
 from app.ui.admin.projects.state import ProjectListState
-from app.ui.admin.projects.time_state import TimeRow
+from app.ui.admin.projects.time_state import TeamPick, TimeRow
 from app.ui.admin.widgets import (
     BTN_DANGER,
     BTN_SECONDARY,
@@ -126,10 +127,95 @@ def _entries() -> rx.Component:
     )
 
 
+def _pick(p: ObjectVar[TeamPick]) -> rx.Component:
+    return rx.el.label(
+        rx.el.input(
+            type="checkbox",
+            name="member-" + p.value.to(str),
+            default_checked=p.on_team,
+            class_name="h-4 w-4 rounded border-slate-300",
+        ),
+        rx.el.span(p.label),
+        class_name="flex items-center gap-2 py-1 text-sm text-slate-700",
+        data_testid="team-pick",
+    )
+
+
+def _team() -> rx.Component:
+    """Who is on the project (they log their own hours), and for its manager the editor that chooses them."""
+    names = rx.el.p(
+        rx.el.span("Team: ", class_name="font-medium text-slate-700"),
+        rx.cond(
+            S.time_team.length() > 0,
+            rx.foreach(S.time_team, lambda c, i: rx.el.span(rx.cond(i > 0, ", ", ""), c.label)),
+            rx.el.span("nobody yet", class_name="text-slate-500"),
+        ),
+        class_name="min-w-0 text-sm text-slate-600",
+        data_testid="time-team",
+    )
+    editor = rx.el.form(
+        rx.el.p(
+            "Tick who works on this project: they log their own hours here. The manager is always on the team.",
+            class_name="mb-2 text-xs text-slate-500",
+        ),
+        rx.el.div(rx.foreach(S.time_team_picks, _pick), class_name="grid max-h-48 overflow-y-auto sm:grid-cols-2"),
+        rx.cond(
+            S.time_team_error != "",
+            rx.el.p(S.time_team_error, role="alert", class_name="mt-2 text-sm text-red-700"),
+            rx.fragment(),
+        ),
+        rx.el.div(
+            rx.el.button("Cancel", type="button", on_click=S.close_team, class_name=BTN_SECONDARY),
+            busy_button("Save team", S.saving, type="submit", data_testid="team-save"),
+            class_name="mt-3 flex justify-end gap-2",
+        ),
+        on_submit=S.save_team,
+        reset_on_submit=False,
+        class_name="mt-2",
+    )
+    return rx.el.div(
+        rx.el.div(
+            names,
+            rx.cond(
+                S.time_can_log_for_others & ~S.time_team_open,
+                rx.el.button(
+                    rx.icon("users", size=14),
+                    "Edit team",
+                    type="button",
+                    on_click=S.open_team,
+                    class_name=f"{BTN_SECONDARY} shrink-0",
+                    data_testid="team-edit",
+                ),
+                rx.fragment(),
+            ),
+            class_name="flex flex-wrap items-center justify-between gap-2",
+        ),
+        rx.cond(S.time_team_open, editor, rx.fragment()),
+        class_name="mb-4 rounded-lg border border-slate-200 p-3",
+    )
+
+
+def _whose() -> rx.Component:
+    """Whose hours: only for those who log anyone's on the team."""
+    return rx.cond(
+        S.time_can_log_for_others,
+        rx.el.div(
+            field(
+                "Whose hours",
+                option_select(S.time_whose, None, name="user_id", id="time-whose", data_testid="time-whose"),
+                "",
+            ),
+            class_name="mb-3 sm:max-w-xs",
+        ),
+        rx.fragment(),
+    )
+
+
 def _form() -> rx.Component:
     return rx.el.form(
         rx.el.h4("Log time", class_name="mb-2 text-sm font-semibold text-slate-900"),
         form_alert("Please check the entry", S.form_error),
+        _whose(),
         rx.el.div(
             field(
                 "Date",
@@ -166,6 +252,7 @@ def _form() -> rx.Component:
 def time_dialog() -> rx.Component:
     body = rx.el.div(
         _totals(),
+        _team(),
         rx.cond(
             S.time_can_log,
             _form(),
@@ -181,7 +268,7 @@ def time_dialog() -> rx.Component:
     )
     return dialog(
         rx.el.span("Time log: ", S.time_project),
-        "Hours staff logged on this project; the client sees the total beside the estimate.",
+        "Hours the project's team logged; the client sees the total beside the estimate.",
         body,
         **shown(S, "time"),
         max_width="40rem",

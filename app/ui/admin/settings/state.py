@@ -10,9 +10,9 @@ import reflex as rx
 from app.core.permissions import Perm, has_perm
 from app.services.platform import audit
 from app.services.platform.audit import AuditEntry
-from app.ui.admin.common import holds, timestamp_text
+from app.ui.admin.business_time import day_text, timestamp_text
+from app.ui.admin.common import holds
 from app.ui.admin.state import AdminState
-from app.ui.format import long_date
 
 AUDIT_LIMIT = 100
 
@@ -73,7 +73,7 @@ class SettingsState(AdminState):
 
     @rx.var
     def member_since(self) -> str:
-        return long_date(self.user.created_at) if self.user else ""
+        return day_text(self.user.created_at) if self.user else ""
 
     @rx.var
     def permission_list(self) -> list[str]:

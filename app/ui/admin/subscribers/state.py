@@ -17,8 +17,8 @@ from app.core.permissions import Perm
 from app.models.enums import SubscriberStatus
 from app.services.crm import newsletter_admin
 from app.services.crm.newsletter_admin import SubscriberPublic
+from app.ui.admin.business_time import day_text
 from app.ui.admin.cards import FEATURE
-from app.ui.admin.common import day_text
 from app.ui.admin.dialogs import SectionWriter
 from app.ui.admin.paged import PagedTab, SectionListing, export_url
 from app.ui.admin.state import AdminState
