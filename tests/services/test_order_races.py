@@ -1,5 +1,6 @@
-"""Orders under real concurrency, on committed data: clients ordering at once get unique consecutive numbers. Each
-test removes what it wrote."""
+"""Orders under real concurrency, on committed data: clients ordering at once get unique consecutive numbers, and
+Stripe delivering one payment several times at once (the same event, or the Checkout's completion and the
+subscription's first invoice.paid) records it once. Each test removes what it wrote."""
 
 from __future__ import annotations
 
@@ -14,11 +15,12 @@ from sqlmodel import Session, col, select
 
 from app.models.billing import Invoice, InvoiceItem, Payment
 from app.models.commerce import Order, OrderItem, Price, Product
-from app.models.enums import BillingPeriod
+from app.models.enums import BillingPeriod, OrderStatus
 from app.models.system import AuditLog
 from app.models.user import User
-from app.services.billing import orders
+from app.services.billing import order_events, orders
 from tests import factories as f
+from tests.services.test_order_events import session_paid, stripe_invoice_paid
 from tests.services.test_throttle_races import in_parallel, kinds
 
 N = 6
@@ -86,3 +88,33 @@ def test_clients_ordering_at_once_get_unique_consecutive_numbers(shop: Shop, poo
     assert kinds(numbers) == {"ok": N}
     sequences = sorted(_sequence(n) for n in numbers)
     assert sequences == list(range(sequences[0], sequences[0] + N))
+
+
+def _one_payment(engine: Engine, order: Order) -> list[Payment]:
+    with Session(engine) as s:
+        return list(s.exec(select(Payment).where(Payment.order_id == order.id)))
+
+
+@pytest.mark.parametrize("round_", range(3))  # one lucky interleaving cannot hide a lost lock
+def test_concurrent_deliveries_of_one_payment_record_it_once(shop: Shop, pool: Engine, round_: int) -> None:
+    order = shop.order()
+    paid = session_paid(order)
+    results = in_parallel(pool, lambda s, _i: order_events.apply_event(s, paid), N)
+    assert sorted(results) == ["applied"] + ["duplicate"] * (N - 1)
+    [payment] = _one_payment(shop.engine, order)
+    assert payment.amount == Decimal("50.00")
+    with Session(shop.engine) as s:
+        assert s.get(Order, order.id).status == OrderStatus.completed  # type: ignore[union-attr]
+        assert s.exec(select(func.count()).select_from(Invoice).where(Invoice.id == payment.invoice_id)).one() == 1
+
+
+def test_the_checkout_and_the_first_invoice_paid_racing_record_one_payment(shop: Shop, pool: Engine) -> None:
+    order = shop.order("monthly")
+    sub = f"sub_race_{order.id}"
+    both = [
+        session_paid(order, subscription=sub, stripe_invoice="in_race_first"),
+        stripe_invoice_paid(order, sub, "in_race_first", reason="subscription_create"),
+    ]
+    results = in_parallel(pool, lambda s, i: order_events.apply_event(s, both[i % 2]), N)
+    assert sorted(results) == ["applied"] + ["duplicate"] * (N - 1)
+    assert [p.stripe_invoice_id for p in _one_payment(shop.engine, order)] == ["in_race_first"]

@@ -12,6 +12,7 @@ import reflex as rx
 from app.core.permissions import Perm
 from app.services.billing import orders
 from app.services.billing.orders import STATUS_LABELS, OrderRow
+from app.ui.admin.business_time import day_text
 from app.ui.admin.common import dollars
 from app.ui.admin.paged import PagedList, SectionListing
 from app.ui.admin.state import AdminState
@@ -57,7 +58,7 @@ def order_line(o: OrderRow) -> OrderLine:
         client=o.client_name or "—",
         bought=items,
         total=dollars(o.total_amount),
-        created_at=o.created_at[:10],
+        created_at=day_text(o.created_at),
         status=Choice.of(o.status, {k: v.capitalize() for k, v in STATUS_LABELS.items()}),
         subscription=Choice.of(o.subscription_status or "", SUBSCRIPTION_LABELS),
     )

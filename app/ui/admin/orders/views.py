@@ -25,11 +25,17 @@ S = OrdersState
 COLUMNS: list[Column[OrderLine]] = [
     Column(
         "Order",
-        lambda r: lead(r.number, note(r.client, "md:hidden"), note(r.created_at), title_classes="whitespace-nowrap"),
+        lambda r: lead(
+            r.number,
+            note(r.client, "md:hidden"),
+            note(r.total, "sm:hidden"),
+            note(r.created_at),
+            title_classes="whitespace-nowrap",
+        ),
     ),
     Column("Client", lambda r: r.client, "hidden md:table-cell"),
     Column("Items", lambda r: rx.el.span(r.bought, class_name="line-clamp-2"), "hidden sm:table-cell"),
-    Column("Total", lambda r: r.total, "text-right", "whitespace-nowrap font-medium"),
+    Column("Total", lambda r: r.total, "hidden text-right sm:table-cell", "whitespace-nowrap font-medium"),
     Column("Status", lambda r: choice_badge(r.status, STATUS_COLORS, data_testid="order-status")),
     Column(
         "Subscription",
