@@ -16,6 +16,7 @@ from app.core.db import make_engine
 from app.models.billing import Invoice, InvoiceItem, Payment, StripeEvent
 from app.models.commerce import Order, OrderItem
 from app.models.enums import InvoiceStatus, OrderStatus
+from app.models.system import EmailOutbox
 from app.models.user import User
 from app.services.accounts import sessions
 from tests.e2e.conftest import Server
@@ -38,6 +39,7 @@ def orders_removed(server: Server) -> Iterator[None]:
         invoice_ids = [i for i in s.exec(select(Payment.invoice_id).where(col(Payment.order_id).in_(order_ids))) if i]
         s.exec(delete(StripeEvent).where(col(StripeEvent.id).in_(event_ids)))  # type: ignore[call-overload]
         s.exec(delete(Payment).where(col(Payment.order_id).in_(order_ids)))  # type: ignore[call-overload]
+        s.exec(delete(EmailOutbox).where(col(EmailOutbox.invoice_id).in_(invoice_ids)))  # type: ignore[call-overload]
         s.exec(delete(InvoiceItem).where(col(InvoiceItem.invoice_id).in_(invoice_ids)))  # type: ignore[call-overload]
         s.exec(delete(Invoice).where(col(Invoice.id).in_(invoice_ids)))  # type: ignore[call-overload]
         s.exec(delete(OrderItem).where(col(OrderItem.order_id).in_(order_ids)))  # type: ignore[call-overload]

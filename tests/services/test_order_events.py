@@ -14,6 +14,7 @@ from sqlmodel import Session, col, select
 from app.models.billing import Invoice, InvoiceItem, Payment
 from app.models.commerce import Order
 from app.models.enums import BillingPeriod, EmployeeType, InvoiceStatus, OrderStatus, PaymentStatus, Role
+from app.models.system import EmailOutbox
 from app.models.user import User
 from app.services.billing import invoices, order_events, orders
 from tests import factories as f
@@ -106,6 +107,9 @@ def test_a_paid_checkout_completes_the_order_once_with_a_paid_invoice(session: S
     assert invoice.id in [i.id for i in invoices.list_invoices(session, actor=client)]
     name, pdf = invoices.invoice_pdf(session, actor=client, invoice_id=int(invoice.id or 0))
     assert name == f"invoice-{invoice.invoice_number}.pdf" and "Workshop" in f.pdf_text(pdf)
+    # The payment receipt is mailed to the client with the paid invoice's PDF, once.
+    [receipt] = session.exec(select(EmailOutbox).where(EmailOutbox.invoice_id == invoice.id)).all()
+    assert receipt.to_address == client.email and receipt.attachments[0]["content_type"] == "application/pdf"
 
 
 def test_events_not_about_orders_are_left_to_the_invoice_payments(session: Session) -> None:

@@ -16,7 +16,7 @@ from sqlmodel import Session, col, select
 from app.models.billing import Invoice, InvoiceItem, Payment
 from app.models.commerce import Order, OrderItem, Price, Product
 from app.models.enums import BillingPeriod, OrderStatus
-from app.models.system import AuditLog
+from app.models.system import AuditLog, EmailOutbox
 from app.models.user import User
 from app.services.billing import order_events, orders
 from tests import factories as f
@@ -58,6 +58,7 @@ def shop(engine: Engine) -> Iterator[Shop]:
         order_ids = s.exec(select(Order.id).where(col(Order.client_id).in_(ids))).all()
         invoice_ids = s.exec(select(Invoice.id).where(col(Invoice.client_id).in_(ids))).all()
         s.exec(delete(Payment).where(col(Payment.order_id).in_(order_ids)))  # type: ignore[call-overload]
+        s.exec(delete(EmailOutbox).where(col(EmailOutbox.invoice_id).in_(invoice_ids)))  # type: ignore[call-overload]
         s.exec(delete(InvoiceItem).where(col(InvoiceItem.invoice_id).in_(invoice_ids)))  # type: ignore[call-overload]
         s.exec(delete(Invoice).where(col(Invoice.id).in_(invoice_ids)))  # type: ignore[call-overload]
         s.exec(delete(OrderItem).where(col(OrderItem.order_id).in_(order_ids)))  # type: ignore[call-overload]

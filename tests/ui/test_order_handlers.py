@@ -20,6 +20,7 @@ from app.core.config import settings
 from app.models.billing import Invoice, InvoiceItem, Payment
 from app.models.commerce import Order, OrderItem, Price, Product
 from app.models.enums import BillingPeriod, EmployeeType, Role
+from app.models.system import EmailOutbox
 from app.models.user import User
 from app.services.billing import order_checkout, order_events, orders
 from app.ui.admin.orders.state import OrdersState
@@ -67,6 +68,7 @@ def shop(db: Session) -> Iterator[Shop]:
     order_ids = [o.id for o in db.exec(select(Order).where(col(Order.client_id).in_(ids)))]
     invoice_ids = [i.id for i in db.exec(select(Invoice).where(col(Invoice.client_id).in_(ids)))]
     db.exec(delete(Payment).where(col(Payment.order_id).in_(order_ids)))  # type: ignore[call-overload]
+    db.exec(delete(EmailOutbox).where(col(EmailOutbox.invoice_id).in_(invoice_ids)))  # type: ignore[call-overload]
     db.exec(delete(InvoiceItem).where(col(InvoiceItem.invoice_id).in_(invoice_ids)))  # type: ignore[call-overload]
     db.exec(delete(Invoice).where(col(Invoice.id).in_(invoice_ids)))  # type: ignore[call-overload]
     db.exec(delete(OrderItem).where(col(OrderItem.order_id).in_(order_ids)))  # type: ignore[call-overload]

@@ -10,15 +10,15 @@ however Stripe delivers it (again, out of order, several at once):
 - a renewal is recorded once per Stripe invoice (`payments.stripe_invoice_id`, unique);
 - the event id itself is kept (`stripe_events`), as for invoice payments.
 
-Each payment comes with a paid invoice for the record, numbered by the invoice counter, its lines the order's, so
-the client downloads its PDF from the portal like any invoice.
+Each payment comes with a paid invoice for the record, numbered by the invoice counter, its lines the order's: the
+client gets the payment receipt with its PDF by mail and downloads it from the portal like any invoice.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from datetime import UTC, date, datetime
+from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any
 
@@ -30,6 +30,7 @@ from app.models.base import utcnow
 from app.models.billing import Invoice, InvoiceItem, Payment, StripeEvent
 from app.models.commerce import Order, OrderItem, Price, Product
 from app.models.enums import BillingPeriod, InvoiceStatus, OrderStatus, PaymentStatus
+from app.services.billing import invoices, receipts
 from app.services.billing.billing import _next_number, totals
 from app.services.billing.orders import RECURRING
 from app.services.platform import audit
@@ -151,7 +152,7 @@ def _paid(
     period: str = "",
 ) -> Invoice:
     """Record a card payment on the order, with a paid invoice for the record (numbered like every invoice)."""
-    today = date.today()
+    today = invoices.business_today()  # the business time zone's day, as every invoice date (ADR 0076)
     lines = _lines(s, order, charged, period)
     subtotal, tax, total = totals([amount for *_, amount in lines], Decimal(0))
     invoice = Invoice(
@@ -171,19 +172,19 @@ def _paid(
     s.add_all(
         InvoiceItem(invoice_id=invoice_id, description=d, quantity=q, unit_price=p, amount=a) for d, q, p, a in lines
     )
-    s.add(
-        Payment(
-            invoice_id=invoice_id,
-            order_id=order.id,
-            amount=charged,
-            currency=currency[:3],
-            payment_method=CARD,
-            stripe_payment_intent_id=intent,
-            stripe_invoice_id=stripe_invoice,
-            status=PaymentStatus.succeeded,
-            processed_at=utcnow(),
-        )
+    payment = Payment(
+        invoice_id=invoice_id,
+        order_id=order.id,
+        amount=charged,
+        currency=currency[:3],
+        payment_method=CARD,
+        stripe_payment_intent_id=intent,
+        stripe_invoice_id=stripe_invoice,
+        status=PaymentStatus.succeeded,
+        processed_at=utcnow(),
     )
+    s.add(payment)
+    receipts.send_receipt(s, invoice, payment)  # the client's receipt, the paid invoice's PDF attached
     details = {"amount": f"{charged:.2f}", "invoice": invoice.invoice_number, "stripe_invoice": stripe_invoice or ""}
     audit.record(s, actor=None, action="order.payment", entity=order, details={**details, "what": what})
     return invoice
