@@ -22,6 +22,19 @@ from app.ui.admin.widgets import choice_badge
 
 S = OrdersState
 
+
+def _statuses(r: Any) -> rx.Component:
+    """The order's status, with its subscription's under it where the Subscription column is hidden (below lg)."""
+    return rx.el.div(
+        choice_badge(r.status, STATUS_COLORS, data_testid="order-status"),
+        rx.cond(
+            r.subscription.value != "",
+            rx.el.div(choice_badge(r.subscription, SUBSCRIPTION_COLORS), class_name="lg:hidden"),
+        ),
+        class_name="flex flex-col items-start gap-1",
+    )
+
+
 COLUMNS: list[Column[OrderLine]] = [
     Column(
         "Order",
@@ -36,7 +49,7 @@ COLUMNS: list[Column[OrderLine]] = [
     Column("Client", lambda r: r.client, "hidden md:table-cell"),
     Column("Items", lambda r: rx.el.span(r.bought, class_name="line-clamp-2"), "hidden sm:table-cell"),
     Column("Total", lambda r: r.total, "hidden text-right sm:table-cell", "whitespace-nowrap font-medium"),
-    Column("Status", lambda r: choice_badge(r.status, STATUS_COLORS, data_testid="order-status")),
+    Column("Status", lambda r: _statuses(r)),
     Column(
         "Subscription",
         lambda r: rx.cond(
