@@ -2,7 +2,7 @@
 
 from app.models.billing import Invoice, InvoiceItem, InvoiceNumberCounter, Payment, StripeEvent
 from app.models.careers import JobApplication, JobOpening
-from app.models.commerce import Order, OrderItem, Price, Product
+from app.models.commerce import Order, OrderItem, OrderNumberCounter, Price, Product
 from app.models.content import PortfolioProject, Service, TeamMember, Testimonial
 from app.models.inquiry import ContactInquiry, NewsletterSubscriber
 from app.models.meeting import Meeting, MeetingType
@@ -26,6 +26,7 @@ __all__ = [
     "NewsletterSubscriber",
     "Order",
     "OrderItem",
+    "OrderNumberCounter",
     "Organization",
     "PasswordResetToken",
     "Payment",

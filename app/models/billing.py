@@ -77,6 +77,9 @@ class Payment(SQLModel, table=True):
     payment_method: str | None = Field(default=None, max_length=50)
     # One row per Stripe PaymentIntent however often Stripe reports it (ADR 0074); NULL for payments typed in by staff.
     stripe_payment_intent_id: str | None = Field(default=None, max_length=255, unique=True)
+    # The Stripe invoice a subscription's payment settled (its first period or a renewal): one payment per Stripe
+    # invoice however often Stripe reports it (ADR 0082); NULL for every other payment.
+    stripe_invoice_id: str | None = Field(default=None, max_length=255, unique=True)
     status: PaymentStatus = enum_field(PaymentStatus, PaymentStatus.pending)
     processed_at: datetime | None = timestamp()
     created_at: datetime = created_at()

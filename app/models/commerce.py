@@ -52,6 +52,22 @@ class Order(Stamped, table=True):
     total_amount: Decimal = money()
     stripe_session_id: str | None = Field(default=None, max_length=255)
     stripe_payment_intent_id: str | None = Field(default=None, max_length=255)
+    # The order's currency: its price's (every item of an order is in one currency, as a Checkout Session is).
+    currency: str = Field(default="usd", max_length=3)
+    # A recurring order's Stripe subscription and its status as Stripe last reported it ("active", "past_due",
+    # "canceled", ...); both None for a one-time order (ADR 0081).
+    stripe_subscription_id: str | None = Field(default=None, max_length=255, unique=True)
+    subscription_status: str | None = Field(default=None, max_length=32)
+
+
+class OrderNumberCounter(SQLModel, table=True):
+    """The last order number handed out in a year, bumped under its row lock in the transaction that inserts the order
+    (the invoice counter's pattern, ADR 0040): unique, gapless, and past 9999 simply longer."""
+
+    __tablename__ = "order_number_counters"
+
+    year: int = Field(primary_key=True, sa_column_kwargs={"autoincrement": False})
+    last_number: int
 
 
 class OrderItem(SQLModel, table=True):

@@ -82,6 +82,10 @@ class StandIn:
     port: int = 0
     sessions: dict[str, dict[str, Any]] = field(default_factory=dict)
     charges: dict[str, dict[str, Any]] = field(default_factory=dict)  # by payment intent id
+    # Prices made in Stripe's dashboard that line items may name by id (`price`): unit_amount, currency, name and,
+    # for a recurring one, recurring[interval]. Tests add them; an unknown id is refused as Stripe does.
+    prices: dict[str, dict[str, Any]] = field(default_factory=dict)
+    subscriptions: dict[str, dict[str, Any]] = field(default_factory=dict)
     events: list[dict[str, Any]] = field(default_factory=list)
     deliveries: list[tuple[str, int]] = field(default_factory=list)  # (event id, HTTP status or 0)
     idempotent: dict[tuple[str, str], tuple[int, dict[str, Any]]] = field(default_factory=dict)
@@ -173,18 +177,44 @@ class StandIn:
 
     # --- Stripe's objects --------------------------------------------------------------------------------------
 
+    def _line(self, item: dict[str, Any]) -> dict[str, Any]:
+        """A line item as Stripe reads it: a price named by id (`price`), or one given inline (`price_data`, with
+        `product_data[name]` or a `product` id, and `recurring[interval]` for a subscription's)."""
+        quantity = int(item.get("quantity") or 1)
+        if item.get("price"):
+            price = self.prices.get(str(item["price"]))
+            if price is None:
+                raise StripeRefusal(f"No such price: '{item['price']}'", "line_items", code="resource_missing")
+            return {**price, "quantity": quantity, "recurring": price.get("recurring")}
+        data = item.get("price_data") or {}
+        name = (data.get("product_data") or {}).get("name") or data.get("product")
+        if not str(data.get("unit_amount", "")).isdigit() or not name:
+            raise StripeRefusal(
+                "Each line item needs price_data[unit_amount] and product_data[name] (or product).", "line_items"
+            )
+        interval = (data.get("recurring") or {}).get("interval")
+        if interval is not None and interval not in ("day", "week", "month", "year"):
+            raise StripeRefusal(f"Invalid recurring[interval]: {interval}", "line_items")
+        return {
+            "unit_amount": int(data["unit_amount"]),
+            "currency": data.get("currency", "usd"),
+            "name": str(name),
+            "quantity": quantity,
+            "recurring": {"interval": interval} if interval else None,
+        }
+
     def create_session(self, params: dict[str, Any]) -> dict[str, Any]:
         items = params.get("line_items") or []
-        if params.get("mode") != "payment" or not items:
-            raise StripeRefusal("This stand-in makes payment-mode sessions with line_items only.", "mode")
-        total = 0
-        for item in items:
-            price = item.get("price_data") or {}
-            if not str(price.get("unit_amount", "")).isdigit() or not (price.get("product_data") or {}).get("name"):
-                raise StripeRefusal(
-                    "Each line item needs price_data[unit_amount] and product_data[name].", "line_items"
-                )
-            total += int(price["unit_amount"]) * int(item.get("quantity") or 1)
+        mode = params.get("mode")
+        if mode not in ("payment", "subscription") or not items:
+            raise StripeRefusal("This stand-in makes payment- and subscription-mode sessions with line_items.", "mode")
+        lines = [self._line(item) for item in items]
+        recurring = [line for line in lines if line["recurring"]]
+        if mode == "subscription" and len(recurring) != len(lines):
+            raise StripeRefusal("In `subscription` mode every line item needs a recurring price.", "line_items")
+        if mode == "payment" and recurring:
+            raise StripeRefusal("You specified `payment` mode but passed a recurring price.", "line_items")
+        total = sum(line["unit_amount"] * line["quantity"] for line in lines)
         for url in ("success_url", "cancel_url"):
             if not str(params.get(url, "")).startswith(("http://", "https://")):
                 raise StripeRefusal(f"Not a valid URL: {url}", url)
@@ -192,12 +222,12 @@ class StandIn:
         session = {
             "id": sid,
             "object": "checkout.session",
-            "mode": "payment",
+            "mode": mode,
             "status": "open",
             "payment_status": "unpaid",
             "amount_total": total,
             "amount_subtotal": total,
-            "currency": items[0]["price_data"].get("currency", "usd"),
+            "currency": lines[0]["currency"],
             "client_reference_id": params.get("client_reference_id"),
             "customer_email": params.get("customer_email"),
             "metadata": params.get("metadata") or {},
@@ -207,7 +237,11 @@ class StandIn:
             "url": f"{self.url}/pay/{sid}",
             "line_items": items,
             "created": int(time.time()),
+            "subscription": None,
+            "invoice": None,
             "_intent_metadata": (params.get("payment_intent_data") or {}).get("metadata") or {},
+            "_subscription_metadata": (params.get("subscription_data") or {}).get("metadata") or {},
+            "_lines": lines,
         }
         self.sessions[sid] = session
         return session
@@ -217,7 +251,8 @@ class StandIn:
         if session["status"] != "open":
             return session
         intent = session["payment_intent"] or _id("pi")
-        session["payment_intent"] = intent
+        if session["mode"] == "payment":
+            session["payment_intent"] = intent
         if declined:
             self.event(
                 "payment_intent.payment_failed",
@@ -233,6 +268,8 @@ class StandIn:
             )
             return session
         session["status"], session["payment_status"] = "complete", "paid"
+        if session["mode"] == "subscription":
+            return self._subscribe(session)
         self.charges[intent] = {
             "id": _id("ch"),
             "object": "charge",
@@ -277,6 +314,67 @@ class StandIn:
         }
         self.event("charge.refunded", charge)
         return refund
+
+    # --- subscriptions (Stripe's API 2025-03 and later: an invoice names its subscription under `parent`) --------
+
+    def _subscribe(self, session: dict[str, Any]) -> dict[str, Any]:
+        """A paid subscription-mode Checkout: the subscription, its first invoice paid, and the two events Stripe
+        sends for it (the session's completion and the first invoice's `invoice.paid`)."""
+        line = session["_lines"][0]
+        sub = {
+            "id": _id("sub"),
+            "object": "subscription",
+            "status": "active",
+            "customer_email": session["customer_email"],
+            "metadata": session["_subscription_metadata"],
+            "currency": session["currency"],
+            "amount": session["amount_total"],
+            "interval": line["recurring"]["interval"],
+            "period_start": int(time.time()),
+        }
+        self.subscriptions[sub["id"]] = sub
+        first = self._invoice(sub, "subscription_create")
+        session["subscription"], session["invoice"] = sub["id"], first["id"]
+        self.event("checkout.session.completed", public(session))
+        self.event("invoice.paid", first)
+        return session
+
+    def _invoice(self, sub: dict[str, Any], reason: str, *, paid: bool = True) -> dict[str, Any]:
+        days = {"day": 1, "week": 7, "month": 30, "year": 365}[sub["interval"]]
+        start = sub["period_start"]
+        end = start + days * 86400
+        return {
+            "id": _id("in"),
+            "object": "invoice",
+            "billing_reason": reason,
+            "status": "paid" if paid else "open",
+            "amount_due": sub["amount"],
+            "amount_paid": sub["amount"] if paid else 0,
+            "currency": sub["currency"],
+            "customer_email": sub["customer_email"],
+            "parent": {
+                "type": "subscription_details",
+                "subscription_details": {"subscription": sub["id"], "metadata": sub["metadata"]},
+            },
+            "lines": {"object": "list", "data": [{"period": {"start": start, "end": end}, "amount": sub["amount"]}]},
+        }
+
+    def renew(self, subscription_id: str, *, declined: bool = False) -> dict[str, Any]:
+        """The subscription's next period is billed (what Stripe does on its own at each period's end): `invoice.paid`,
+        or `invoice.payment_failed` and the subscription past due when the card is declined. The built event."""
+        sub = self.subscriptions[subscription_id]
+        if sub["status"] == "canceled":
+            raise StripeRefusal("This subscription is canceled.", None, code="resource_missing")
+        sub["period_start"] += {"day": 1, "week": 7, "month": 30, "year": 365}[sub["interval"]] * 86400
+        sub["status"] = "past_due" if declined else "active"
+        invoice = self._invoice(sub, "subscription_cycle", paid=not declined)
+        return self.event("invoice.payment_failed" if declined else "invoice.paid", invoice)
+
+    def cancel(self, subscription_id: str) -> dict[str, Any]:
+        """The subscription ends (cancelled in Stripe, or Stripe gave up on its renewals): the built event."""
+        sub = self.subscriptions[subscription_id]
+        sub["status"] = "canceled"
+        return self.event("customer.subscription.deleted", {k: v for k, v in sub.items() if k != "period_start"})
 
 
 def public(session: dict[str, Any]) -> dict[str, Any]:
@@ -348,7 +446,7 @@ class _Handler(BaseHTTPRequestHandler):
             return
         if path.startswith("/pay/") and (session := st.sessions.get(path.removeprefix("/pay/"))):
             page = PAGE.format(
-                name=html.escape(session["line_items"][0]["price_data"]["product_data"]["name"]),
+                name=html.escape(session["_lines"][0]["name"]),
                 amount=f"{session['amount_total'] / 100:,.2f}",
                 currency=html.escape(session["currency"].upper()),
                 sid=session["id"],

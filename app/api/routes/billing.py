@@ -20,10 +20,11 @@ from app.api.deps import (
 from app.api.downloads import csv_file
 from app.api.schemas import Done, Listed, One, Saved
 from app.core.permissions import Perm
-from app.services.billing import billing, online, reminders, workflow
+from app.services.billing import billing, online, orders, reminders, workflow
 from app.services.billing.billing import InvoiceCreate, PaymentCreate
 from app.services.billing.invoices import InvoicePublic, InvoiceRow
 from app.services.billing.online import RefundCreate
+from app.services.billing.orders import OrderRow
 from app.services.billing.reminders import ReminderSwitch
 from app.services.billing.workflow import InvoiceDetailPublic, InvoiceEdit, VoidRequest
 
@@ -156,3 +157,18 @@ def refund_payment(payment_id: RowId, user: StaffUser, s: SessionDep, body: Refu
     payment and the invoice change when Stripe confirms the refund (its charge.refunded event)."""
     refund = online.refund_payment(s, actor=user, payment_id=payment_id, amount=body.amount)
     return {"message": f"Refund {refund} requested; the invoice updates when Stripe confirms it"}
+
+
+OrderStatusFilter = Annotated[
+    str, Query(description="pending, completed (paid), cancelled or refunded; empty for all.")
+]
+OrderSort = Annotated[str, Query(description="newest (default), oldest, number or total.")]
+
+
+@router.get("/admin/orders", response_model=Listed[OrderRow])
+def list_orders(
+    user: StaffUser, s: SessionDep, paged: Paged, status: OrderStatusFilter = "", sort: OrderSort = "newest"
+) -> dict[str, Any]:
+    """Every client's orders and subscriptions (billing:read): order number, client, items, total, status and the
+    subscription's status, searched, filtered and paged in SQL."""
+    return orders.list_orders(s, actor=user, status=status, sort=sort, **paged).as_json()

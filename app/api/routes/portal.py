@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Depends
 from fastapi.responses import Response
 from pydantic import BaseModel
 
 from app.api.deps import CurrentUser, DownloadUser, Paged, PageNo, PageSize, RowId, SessionDep
-from app.api.schemas import Listed, ProjectIn, Saved
-from app.core.errors import Invalid
-from app.core.permissions import Perm
-from app.services.billing import invoices, online
+from app.api.schemas import Listed, One, ProjectIn, Saved
+from app.core.errors import Forbidden, Invalid
+from app.core.permissions import Perm, Role
+from app.services.billing import invoices, online, order_checkout, orders
 from app.services.billing.invoices import InvoicePublic
+from app.services.billing.order_checkout import OrderCheckout
+from app.services.billing.orders import OrderCreate, OrderPublic, Plan
 from app.services.platform.access import staff_can
 from app.services.projects import projects
 from app.services.projects.projects import ProjectPublic, ProjectRow
@@ -78,6 +80,37 @@ def download_invoice(invoice_id: RowId, user: DownloadUser, s: SessionDep) -> Re
         media_type="application/pdf",
         headers={"Content-Disposition": f'attachment; filename="{filename}"', "Cache-Control": "no-store"},
     )
+
+
+@router.get("/plans", response_model=One[list[Plan]])
+def list_plans(user: CurrentUser, s: SessionDep) -> dict[str, object]:
+    """The services and plans a client can order: active products with their active prices (one-time, hourly,
+    monthly or yearly), by name."""
+    return {"data": orders.list_plans(s, actor=user)}
+
+
+def clients_only(user: CurrentUser) -> None:
+    """Ordering is for clients: anyone else gets the service's own 403 before the body is read (never a 422 that
+    describes a body they may not send)."""
+    if user.role != Role.client:
+        raise Forbidden(orders.ONLY_CLIENTS)
+
+
+@router.post("/orders", response_model=One[OrderCheckout], dependencies=[Depends(clients_only)])
+def create_order(body: OrderCreate, user: CurrentUser, s: SessionDep) -> dict[str, object]:
+    """Order one of the plans' prices (clients only): a pending order priced on the server, and the Stripe Checkout
+    Session to pay it (`payment` mode for a one-time price, `subscription` for a monthly or yearly one). Answers the
+    Checkout URL to send the browser to and the order number; the order is paid only when Stripe's signed webhook
+    says so. 403 for staff, 404 for a missing price or when ordering online is not set up, 422 for a withdrawn plan
+    or a quantity out of bounds, 503 when Stripe cannot be reached."""
+    return {"data": order_checkout.start_checkout(s, actor=user, data=body)}
+
+
+@router.get("/orders", response_model=Listed[OrderPublic])
+def list_orders(user: CurrentUser, s: SessionDep, page: PageNo = 1, page_size: PageSize = 25) -> dict[str, object]:
+    """The signed-in user's own orders, newest first, with their lines; `status` completed means paid, and a
+    subscription's `subscription_status` is Stripe's (active, past_due, canceled)."""
+    return orders.list_my_orders(s, actor=user, page=page, page_size=page_size).as_json()
 
 
 class CheckoutUrl(BaseModel):

@@ -37,7 +37,7 @@ from app.models.base import utcnow
 from app.models.billing import Invoice, Payment, StripeEvent
 from app.models.enums import InvoiceStatus, PaymentStatus
 from app.models.user import User
-from app.services.billing import receipts
+from app.services.billing import order_events, receipts
 from app.services.billing import stripe_gateway as gateway
 from app.services.billing.billing import _locked
 from app.services.billing.invoices import COUNTED, paid_amount, refundable
@@ -151,6 +151,9 @@ Handler = Callable[[Session, dict[str, Any], dict[str, Any]], str]
 def apply_event(s: Session, event: dict[str, Any]) -> str:
     """Apply a verified Stripe event once: "applied", "duplicate" (seen before) or "ignored" (a type or an object this
     site does not act on; Stripe gets 200 so it stops sending it)."""
+    # An order's events (its Checkout, its subscription's invoices and end) are the orders' to apply (ADR 0082).
+    if (result := order_events.apply_event(s, event)) is not None:
+        return result
     handler = HANDLERS.get(str(event.get("type")))
     event_id = event.get("id")
     obj = (event.get("data") or {}).get("object")

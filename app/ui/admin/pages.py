@@ -23,6 +23,8 @@ from app.ui.admin.inquiries.state import InquiriesState
 from app.ui.admin.inquiries.views import inquiries_content
 from app.ui.admin.meetings.page import LOADERS as MEETINGS_LOADERS
 from app.ui.admin.meetings.page import meetings_content
+from app.ui.admin.orders.state import OrdersState
+from app.ui.admin.orders.views import orders_panel
 from app.ui.admin.products.state import ProductCatalogueState
 from app.ui.admin.products.views import products_content
 from app.ui.admin.settings.state import SettingsState
@@ -40,7 +42,7 @@ SECTION_PAGES: dict[str, tuple[Callable[[], rx.Component], object]] = {
     "clients": (clients_content, ClientsState.load),
     "inquiries": (inquiries_content, InquiriesState.load),
     "content": (content_content, ContentState.load),
-    "billing": (billing_content, BillingState.load),
+    "billing": (lambda: rx.el.div(billing_content(), orders_panel()), [BillingState.load, OrdersState.load]),
     "analytics": (analytics_content, AnalyticsState.load),
     "products": (products_content, ProductCatalogueState.load),
     "meetings": (meetings_content, MEETINGS_LOADERS),

@@ -1,4 +1,4 @@
-"""The signed-in client's dashboard: header, the five tabs, and the welcome dialog."""
+"""The signed-in client's dashboard: header, the six tabs, and the welcome dialog."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from app.ui.auth.components import logout_form
 from app.ui.portal import components as ui
 from app.ui.portal.invoices import invoices_tab
 from app.ui.portal.meetings import meetings_tab
+from app.ui.portal.plans import plans_tab
 from app.ui.portal.profile import profile_tab
 from app.ui.portal.projects import projects_tab
 from app.ui.portal.settings import settings_tab
@@ -18,6 +19,7 @@ from app.ui.portal.state import PortalState
 TAB_VIEWS = (
     ("projects", "Projects", "folder-kanban", projects_tab),
     ("invoices", "Invoices", "receipt", invoices_tab),
+    ("plans", "Plans", "package", plans_tab),
     ("meetings", "Meetings", "calendar", meetings_tab),
     ("profile", "Profile", "user", profile_tab),
     ("settings", "Settings", "settings", settings_tab),
@@ -96,7 +98,7 @@ def portal_dashboard() -> rx.Component:
                 rx.tabs.list(
                     *[
                         rx.tabs.trigger(
-                            # Icon above a small label on phones, so all five tabs fit without scrolling.
+                            # Icon above a small label on phones, so all six tabs fit without scrolling.
                             rx.el.span(
                                 rx.icon(icon, size=16),
                                 label,

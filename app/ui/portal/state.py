@@ -29,7 +29,7 @@ from app.ui.state.calls import as_actor
 from app.ui.state.session import SessionState
 
 T = TypeVar("T")
-TABS = ("projects", "invoices", "meetings", "profile", "settings")
+TABS = ("projects", "invoices", "plans", "meetings", "profile", "settings")
 GENERIC_ERROR = "Something went wrong. Please try again."
 PROFILE_SAVED = "Your profile has been updated successfully."
 PROFILE_FAILED = "Failed to update profile. Please try again."

@@ -1,0 +1,1 @@
+"""Billing's orders and subscriptions panel (/admin/billing, billing:read), below the invoices."""
