@@ -11,6 +11,7 @@ from app.models.enums import SubscriberStatus
 from app.models.inquiry import NewsletterSubscriber
 from app.models.system import EmailOutbox
 from app.services.crm import newsletter
+from app.services.platform import company
 
 ALMOST_DONE = {"message": "Almost done! Check your inbox to confirm your subscription."}
 
@@ -28,6 +29,9 @@ def test_subscribe_and_confirm(client: TestClient, session: Session) -> None:
     page = client.get(confirm_path(session, "reader@example.com"))
     assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
     assert "Subscription confirmed" in page.text
+    # A page of the site (its name, its card and button), not a bare one (issue 26).
+    assert f"<header><a href='/'>{company.cached().name}</a></header>" in page.text
+    assert "class='card'" in page.text and "class='button' href='/'>Back to the website" in page.text
     sub = session.exec(select(NewsletterSubscriber)).one()
     assert sub.status == SubscriberStatus.confirmed and sub.source == "footer"
 

@@ -26,12 +26,13 @@ def subscribe(body: SubscribeCreate, s: SessionDep, ip: ClientIP) -> dict[str, s
 
 
 def _answer(act: Callable[[], object], failed: str, done: str, text: str) -> HTMLResponse:
-    """The small page a link in a newsletter e-mail opens: what went wrong (400), or that it worked."""
+    """The page of the site a link in a newsletter e-mail opens: what went wrong (400), or that it worked."""
+    site = company.cached().name
     try:
         act()
     except Invalid as exc:
-        return message_page(failed, exc.message, 400, **HOME)
-    return message_page(done, text, 200, **HOME)
+        return message_page(failed, exc.message, 400, site=site, **HOME)
+    return message_page(done, text, 200, site=site, **HOME)
 
 
 @router.get("/confirm", response_class=HTMLResponse)
