@@ -42,3 +42,12 @@ def test_an_inquirys_budget_reads_as_the_contact_form_offered_it() -> None:
     for stored, shown in (("1.2k-3k", "$1,200 - $3,000"), ("1.2k-5k", "$1,200 - $3,000"), ("3k-5k", "$3,000 - $5,000")):
         row = inquiry_row(InquiryView.model_construct(**{**base, "budget": stored, "service_type": "cloud-solutions"}))
         assert (row.budget, row.service) == (shown, "Web Development and Hosting")
+
+
+def test_the_account_pages_wear_the_sites_logo() -> None:
+    """Issue 26: /register, /profile and the sign-in pages had a letter in a square instead of the site's logo."""
+    from app.ui.auth.layout import auth_layout
+    from app.ui.components.logo import LOGO_MARK_SRC, logo_link
+
+    page = str(auth_layout())
+    assert f'src:"{LOGO_MARK_SRC}"' in page and str(logo_link()) in page

@@ -5,6 +5,7 @@ from __future__ import annotations
 import reflex as rx
 
 from app.ui import routes
+from app.ui.components.logo import logo_link
 from app.ui.components.session_watch import session_watch
 from app.ui.components.toast_bridge import toast_bridge
 from app.ui.state.company import CompanyState
@@ -13,17 +14,7 @@ from app.ui.state.company import CompanyState
 def _top_bar() -> rx.Component:
     return rx.el.header(
         rx.el.div(
-            rx.el.a(
-                rx.el.span(
-                    CompanyState.name[:1],
-                    class_name="flex h-8 w-8 items-center justify-center rounded-lg bg-blue-600 text-sm font-bold "
-                    "text-white",
-                    aria_hidden="true",
-                ),
-                rx.el.span(CompanyState.name, class_name="truncate"),
-                href=routes.HOME,
-                class_name="flex min-w-0 items-center gap-2 font-semibold text-slate-900 hover:text-blue-700",
-            ),
+            logo_link(),  # the site's own logo (issue 26: these pages had a letter in a square of their own)
             rx.el.a(
                 rx.icon("arrow_left", size=16),
                 rx.el.span("Back to site"),
