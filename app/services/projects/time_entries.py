@@ -2,8 +2,8 @@
 
 Staff who read projects (content:read) see the entries and the project's team. Its members (staff the project's
 manager or content:write put on it) log their own hours; its manager and staff who write projects (content:write)
-log their own and any team member's, and choose the team (issue 26). An entry is deleted by its author (while they
-may still log on the project), by those who log anyone's, or by an admin.
+log their own and any team member's, and choose the team (issue 26). An entry is deleted by its worker or whoever
+typed it in (while they may still log on the project), by the project's manager, or by an admin.
 One person logs at most 24 hours a day across all their entries, and nobody logs or deletes time on a completed or
 cancelled project until staff reopen it: the client sees the total beside the estimate, and it must stay believable.
 """
@@ -31,7 +31,7 @@ from app.models.user import User
 from app.services.platform import access, audit, company
 from app.services.platform import validation as v
 from app.services.platform.paging import Listing, Page
-from app.services.platform.schema import AList, Input, Text, parse, problem, required
+from app.services.platform.schema import AList, Input, RawText, Text, parse, problem, required
 from app.services.platform.validation import date_problem
 
 ENTRY_HOURS_MAX = Decimal(24)
@@ -94,7 +94,7 @@ class TimeEntryCreate(Input):
         None, validate_default=True, description="Hours worked: more than 0, at most 24, at most two decimals."
     )
     note: Annotated[str | None, Text("Note", TIME_NOTE_MAX)] = None
-    user_id: str | None = Field(
+    user_id: RawText = Field(
         None, description="Whose hours: a team member's user id (the project's manager or content:write); you if empty."
     )
 
