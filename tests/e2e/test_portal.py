@@ -187,7 +187,14 @@ def test_another_client_sees_none_of_the_demo_clients_records(server: Server, pa
     page.goto(server.url + PORTAL)
     expect(page.get_by_role("heading", name="Welcome back, Olivia!")).to_be_visible()
     expect(page.get_by_test_id("portal-company")).to_have_text("Individual")
-    expect(page.get_by_text("No projects found. Contact us to start your first project!")).to_be_visible()
+    expect(page.get_by_text("No projects found.")).to_be_visible()
+    # The empty states' "Contact us" is a real link to the contact page (issue 26, point 10).
+    expect(page.get_by_role("link", name="Contact us to start your first project")).to_have_attribute(
+        "href", "/contact"
+    )
+    expect(page.get_by_test_id("portal-summary").get_by_role("link", name="Contact us")).to_have_attribute(
+        "href", "/contact"
+    )
     expect(page.get_by_test_id("project-card")).to_have_count(0)
     open_tab(page, "Invoices")
     expect(page.get_by_text("No invoices found.")).to_be_visible()
