@@ -8,6 +8,7 @@ from typing import Any
 
 import reflex as rx
 from reflex.vars.object import ObjectVar
+from reflex_base.vars.function import FunctionStringVar, ReflexCallable
 
 from app.core.errors import Unauthorized
 from app.services.reporting.client_summary import ClientSummary, client_summary
@@ -53,6 +54,7 @@ class SummaryState(ListTab, PortalState):
     next_invoice: InvoiceDue = InvoiceDue()
     next_meeting: MeetingNext = MeetingNext()
     projects: rx.Field[list[ProjectLine]] = rx.field(default_factory=list)
+    scroll_target: str = ""  # the id of the invoice card "View invoice" asked for, until the browser scrolled to it
 
     @rx.event
     async def load(self) -> None:
@@ -80,15 +82,20 @@ class SummaryState(ListTab, PortalState):
         ]
 
     @rx.event
-    async def open_invoice(self, invoice_id: int):
+    async def open_invoice(self, invoice_id: int) -> None:
         """The Invoices tab, scrolled to the invoice to pay (after checking the session, as every tab does)."""
         try:
             await self._require_user()
         except Unauthorized:
             await self._signed_out()
-            return None
+            return
         self.active_tab = "invoices"
-        return rx.scroll_to(invoice_anchor(int(invoice_id)))
+        # `_scroller` mounts once the tab shows and scrolls the browser there (compiled code: the CSP refuses eval).
+        self.scroll_target = invoice_anchor(int(invoice_id))
+
+    @rx.event
+    def scrolled(self) -> None:
+        self.scroll_target = ""
 
 
 def _event(handler: Any, arg: Any) -> Any:
@@ -220,6 +227,26 @@ def _projects_box() -> rx.Component:
     )
 
 
+# Scrolls to the element of an id once it is in the page: the tab's content mounts a frame or two after the tab
+# switches (Radix's Presence), so it looks again on the next frames (half a second at most).
+_SCROLL_TO_WHEN_SHOWN: FunctionStringVar[ReflexCallable[[Any], None]] = FunctionStringVar.create(
+    "((id) => { let left = 30; const look = () => { const el = document.getElementById(id); "
+    "if (el) el.scrollIntoView({block: 'start'}); else if (left-- > 0) requestAnimationFrame(look); }; look(); })"
+)
+
+
+def _scroller() -> rx.Component:
+    """Scrolls to the invoice "View invoice" opened, once the Invoices tab shows (code compiled into the page: the
+    CSP refuses eval, so a handler cannot send it)."""
+    return rx.cond(
+        (SummaryState.scroll_target != "") & (PortalState.active_tab == "invoices"),
+        rx.el.span(
+            hidden=True,
+            on_mount=[rx.run_script(_SCROLL_TO_WHEN_SHOWN.call(SummaryState.scroll_target)), SummaryState.scrolled],
+        ),
+    )
+
+
 def summary_section(**props: Any) -> rx.Component:
     return rx.el.section(
         rx.el.h2("Summary", class_name="sr-only"),
@@ -233,6 +260,7 @@ def summary_section(**props: Any) -> rx.Component:
                 class_name="grid grid-cols-1 gap-4 md:grid-cols-3",
             ),
         ),
+        _scroller(),
         aria_label="Summary",
         data_testid="portal-summary",
         **props,
