@@ -69,7 +69,7 @@ def test_demo_client_journey(server: Server, page: Page, db: Session) -> None:
     expect(page.get_by_role("heading", name="Welcome back, Dana!")).to_be_visible()
     expect(page.get_by_test_id("portal-company")).to_have_text("Harbor Dental Group")
     expect(page.get_by_text(re.compile(r"Member since [A-Z][a-z]+ \d{1,2}, \d{4}"))).to_be_visible()
-    expect(page.get_by_role("link", name="Home")).to_have_attribute("target", "_blank")
+    expect(page.get_by_role("link", name="Home", exact=True)).to_have_attribute("target", "_blank")
     logout = page.locator("form[action='/api/auth/form/logout']")
     expect(logout).to_have_attribute("method", "post")
 
