@@ -69,7 +69,7 @@ def test_demo_client_journey(server: Server, page: Page, db: Session) -> None:
     expect(page.get_by_role("heading", name="Welcome back, Dana!")).to_be_visible()
     expect(page.get_by_test_id("portal-company")).to_have_text("Harbor Dental Group")
     expect(page.get_by_text(re.compile(r"Member since [A-Z][a-z]+ \d{1,2}, \d{4}"))).to_be_visible()
-    expect(page.get_by_role("link", name="Home")).to_have_attribute("target", "_blank")
+    expect(page.get_by_role("link", name="Home", exact=True)).to_have_attribute("target", "_blank")
     logout = page.locator("form[action='/api/auth/form/logout']")
     expect(logout).to_have_attribute("method", "post")
 
@@ -187,7 +187,14 @@ def test_another_client_sees_none_of_the_demo_clients_records(server: Server, pa
     page.goto(server.url + PORTAL)
     expect(page.get_by_role("heading", name="Welcome back, Olivia!")).to_be_visible()
     expect(page.get_by_test_id("portal-company")).to_have_text("Individual")
-    expect(page.get_by_text("No projects found. Contact us to start your first project!")).to_be_visible()
+    expect(page.get_by_text("No projects found.")).to_be_visible()
+    # The empty states' "Contact us" is a real link to the contact page (issue 26, point 10).
+    expect(page.get_by_role("link", name="Contact us to start your first project")).to_have_attribute(
+        "href", "/contact"
+    )
+    expect(page.get_by_test_id("portal-summary").get_by_role("link", name="Contact us")).to_have_attribute(
+        "href", "/contact"
+    )
     expect(page.get_by_test_id("project-card")).to_have_count(0)
     open_tab(page, "Invoices")
     expect(page.get_by_text("No invoices found.")).to_be_visible()

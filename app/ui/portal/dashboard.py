@@ -1,4 +1,4 @@
-"""The signed-in client's dashboard: header, the six tabs, and the welcome dialog."""
+"""The signed-in client's dashboard: header with the logo, the summary, the six tabs, and the welcome dialog."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import reflex as rx
 
 from app.ui import routes
 from app.ui.auth.components import logout_form
+from app.ui.components.logo import logo_link
 from app.ui.portal import components as ui
 from app.ui.portal.invoices import invoices_tab
 from app.ui.portal.meetings import meetings_tab
@@ -14,6 +15,8 @@ from app.ui.portal.profile import profile_tab
 from app.ui.portal.projects import projects_tab
 from app.ui.portal.settings import settings_tab
 from app.ui.portal.state import PortalState
+from app.ui.portal.summary import summary_section
+from app.ui.state.company import CompanyState
 
 # The tabs in order: value (PortalState.active_tab), label, icon, content.
 TAB_VIEWS = (
@@ -30,6 +33,8 @@ def _header() -> rx.Component:
     return rx.el.header(
         rx.el.div(
             rx.el.div(
+                # The site's logo (the mark and the company name from company settings, ADR 0086).
+                rx.el.div(logo_link(), class_name="mb-3", on_mount=CompanyState.load),
                 rx.el.h1(
                     "Welcome back, ",
                     PortalState.display_name,
@@ -94,6 +99,7 @@ def portal_dashboard() -> rx.Component:
     return rx.el.div(
         _header(),
         rx.el.div(
+            summary_section(class_name="mb-6"),
             rx.tabs.root(
                 rx.tabs.list(
                     *[

@@ -253,7 +253,8 @@ def _invoice_card(inv: ObjectVar[InvoiceView]) -> rx.Component:
                 data_testid="invoice-bank",
             ),
         ),
-        class_name="flex flex-col gap-4",
+        class_name="flex flex-col gap-4 scroll-mt-4",
+        id="invoice-" + inv.id.to(str),  # the summary's "View invoice" scrolls here
         data_testid="invoice-card",
     )
 

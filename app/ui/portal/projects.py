@@ -12,6 +12,7 @@ from reflex.vars.object import ObjectVar
 from app.models.user import UserPublic
 from app.services.projects import projects
 from app.services.projects.projects import ClientProject
+from app.ui import routes
 from app.ui.format import long_date, usd
 from app.ui.portal import components as ui
 from app.ui.portal.cancelling import CancelConfirm, cancel_dialog
@@ -169,7 +170,13 @@ def projects_tab() -> rx.Component:
             ui.cards_or_empty(
                 ProjectsState.projects,
                 _project_card,
-                ui.empty_state("No projects found. Contact us to start your first project!", icon="folder"),
+                ui.empty_state(
+                    "No projects found.",
+                    rx.el.a(
+                        "Contact us to start your first project", href=routes.CONTACT, class_name=ui.BUTTON_PRIMARY
+                    ),
+                    icon="folder",
+                ),
             ),
         ),
         cancel_dialog(

@@ -134,9 +134,11 @@ class PortalState(SessionState):
         return sorted(PortalState.get_substates(), key=lambda tab: tab.get_name())  # type: ignore[arg-type]
 
     async def _forget_client_data(self) -> None:
-        """Drop every tab's data (another user may have signed in in this tab since it was loaded)."""
-        await self._forget_below()
-        self.active_tab = "projects"
+        """Drop every tab's data (another user may have signed in in this tab since it was loaded). From the shell, as
+        a tab that finds the session ended has no states below it and would keep its own rows."""
+        shell = await self.get_state(PortalState)
+        await shell._forget_below()
+        shell.active_tab = "projects"
 
     async def _signed_out(self) -> None:
         """The session ended while the page was open: show the signed-out view and drop the data."""
