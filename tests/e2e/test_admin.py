@@ -285,7 +285,9 @@ def test_admin_triages_an_inquiry_and_the_change_survives_a_reload(
 
         # The change is in the audit log that Settings shows to admins.
         page.goto(server.url + "/admin/settings")
-        expect(page.get_by_test_id("audit-row").filter(has_text="inquiry.update").first).to_be_visible()
+        expect(
+            page.get_by_test_id("audit-row").filter(has_text="Inquiry updated").first
+        ).to_be_visible()  # the action in words (issue 26)
         assert errors == []
 
     with Session(db_engine) as s:

@@ -203,6 +203,7 @@ def test_every_link_and_file_button_leads_somewhere_real(
             path = crawl.queue.pop(0)
             if path not in crawl.visited:
                 _crawl_page(crawl, path)
-        assert len(crawl.clicked) >= 5, (crawl.visited, crawl.clicked)  # the crawl found the pages' links
+        # The crawl found the pages' links (a client's portal is one page of tabs: a few links and file buttons).
+        assert len(crawl.clicked) >= (3 if username == "democlient" else 8), (crawl.visited, crawl.clicked)
         assert crawl.problems == []
         assert errors == []
