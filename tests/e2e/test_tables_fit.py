@@ -30,7 +30,7 @@ SECTIONS = (
 )
 WIDTHS = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
 FIRST_ROWS = 3
-# The rows of a staff table as they are drawn (a phone draws them as cards, still the table's rows).
+# The rows of the staff tables as they are drawn (a phone draws them as cards, still the table's rows).
 ROWS = "table tbody tr"
 ACTIONS = "button:visible, a[href]:visible"
 # Why an element is not in view sideways without scrolling: past the window's edges, or past the edge of a box that
@@ -57,7 +57,7 @@ def _fits(page: Page, where: str) -> list[str]:
         problems.append(f"{where}: the document is {wide[0]} px wide in a {wide[1]} px window")
     width = wide[1]
     for table in page.locator("table").all():
-        rows = table.locator(ROWS)
+        rows = table.locator("tbody tr")
         for i in range(min(rows.count(), FIRST_ROWS)):
             row = rows.nth(i)
             if not row.locator("td").count() or row.locator("td[colspan]").count():
