@@ -54,7 +54,7 @@ CARD_FIELD = (
     " max-sm:before:text-xs max-sm:before:font-semibold max-sm:before:uppercase max-sm:before:text-slate-500"
 )
 # The actions renderer lines its buttons up at the row's end; on a card they start at the left and wrap.
-CARD_ACTIONS = "max-sm:block max-sm:w-auto max-sm:p-0 max-sm:pt-2 max-sm:[&>*]:flex-wrap max-sm:[&>*]:justify-start"
+CARD_ACTIONS = "max-sm:block max-sm:p-0 max-sm:pt-2 max-sm:[&>*]:justify-start"
 
 
 def _shown_on_phones(c: Column[Any]) -> bool:
@@ -76,7 +76,7 @@ def data_table(
     card (ADR 0087).
 
     Each row is a cell per column (`row_test_id` names the kind for the tests); with `actions` a last column, headed
-    "Actions" for screen readers only, holds each row's buttons, never wrapped (the other columns give way first).
+    "Actions" for screen readers only, holds each row's buttons (wrapping onto a second line when the row is tight).
     `tight` narrows the cell padding for wide tables (inquiries), so every column stays in view at 1280 px.
     """
     th, td = (TH_TIGHT, TD_TIGHT) if tight else (TH, TD)
@@ -96,7 +96,8 @@ def data_table(
     def row(r: ObjectVar[Any]) -> rx.Component:
         cells = [cell(r, i, c) for i, c in enumerate(columns)]
         if actions is not None:
-            cells.append(rx.el.td(actions(r), class_name=f"{td} w-px whitespace-nowrap text-right {CARD_ACTIONS}"))
+            # The buttons wrap onto a second line when the row is tight, rather than being pushed past the box.
+            cells.append(rx.el.td(actions(r), class_name=f"{td} text-right [&>*]:flex-wrap {CARD_ACTIONS}"))
         return rx.el.tr(
             *cells,
             class_name=f"border-t border-slate-100 hover:bg-slate-50/60 {CARD_ROW}",
