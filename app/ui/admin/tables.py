@@ -54,7 +54,7 @@ CARD_FIELD = (
     " max-sm:before:text-xs max-sm:before:font-semibold max-sm:before:uppercase max-sm:before:text-slate-500"
 )
 # The actions renderer lines its buttons up at the row's end; on a card they start at the left and wrap.
-CARD_ACTIONS = "max-sm:block max-sm:p-0 max-sm:pt-2 max-sm:[&>*]:justify-start"
+CARD_ACTIONS = "max-sm:block max-sm:p-0 max-sm:pt-2 max-sm:text-left max-sm:[&>*]:justify-start"
 
 
 def _shown_on_phones(c: Column[Any]) -> bool:
