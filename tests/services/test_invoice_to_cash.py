@@ -362,15 +362,18 @@ def test_reminders_stop_when_the_invoice_is_no_longer_issued(session: Session, c
 def test_the_dashboard_counts_the_overdue_and_what_they_owe(session: Session, cfo: User) -> None:
     from app.services.reporting import dashboard
 
-    before = dashboard.summary(session, actor=cfo)
+    before = dashboard.summary(session, actor=cfo).waiting
     client = f.user(session, "dash_late")
     yesterday = invoices.business_today() - timedelta(days=1)
     _issued(session, cfo, client, "100.00", due=yesterday)
     part = _issued(session, cfo, client, "50.00", due=yesterday)
     billing.record_payment(session, actor=cfo, invoice_id=part, data={"amount": "20.00"})
     _issued(session, cfo, client, "999.00", due=yesterday + timedelta(days=2))  # not due yet
-    after = dashboard.summary(session, actor=cfo)
-    assert after.overdue_invoices == (before.overdue_invoices or 0) + 2
-    assert Decimal(after.overdue_amount or 0) - Decimal(before.overdue_amount or 0) == Decimal("130.00")
+    after = dashboard.summary(session, actor=cfo).waiting
+    assert before.overdue and after.overdue and before.unpaid and after.unpaid
+    assert after.overdue.count == before.overdue.count + 2
+    assert Decimal(after.overdue.amount) - Decimal(before.overdue.amount) == Decimal("130.00")
+    assert after.unpaid.count == before.unpaid.count + 3  # the one not due yet is unpaid, not overdue
+    assert Decimal(after.unpaid.amount) - Decimal(before.unpaid.amount) == Decimal("1129.00")
     developer = f.user(session, "dash_dev", role=Role.employee, employee_type=EmployeeType.developer)
-    assert dashboard.summary(session, actor=developer).overdue_invoices is None  # not theirs to see
+    assert dashboard.summary(session, actor=developer).waiting.overdue is None  # not theirs to see

@@ -41,14 +41,17 @@ def sign_in(db: Session | Engine, user: User) -> str:
         return sessions.start(s, fresh).access_token
 
 
-def handler_state(cls: type[BaseState], token: str | None, path: str = "/admin/users") -> Any:
-    """The `cls` state of a fresh tree whose handshake carried `token` as the session cookie (or no cookie)."""
+def handler_state(cls: type[BaseState], token: str | None, path: str = "/admin/users", query: str = "") -> Any:
+    """The `cls` state of a fresh tree whose handshake carried `token` as the session cookie (or no cookie), on the
+    page `path` opened with `query` (e.g. "status=new")."""
     root = State(_reflex_internal_init=True)
     router_data = {
         constants.RouteVar.HEADERS: {"cookie": f"access_token={token}" if token else ""},
         constants.RouteVar.PATH: path,
         constants.RouteVar.CLIENT_IP: "203.0.113.7",
     }
+    if query:
+        router_data[constants.RouteVar.ORIGIN] = f"{path}?{query}"
     root._update_router_vars(router_data, {})
     return root.get_substate(cls.get_full_name().split("."))
 

@@ -306,20 +306,31 @@ def export_invoices(
     return table(INVOICE_COLUMNS, rows)
 
 
-class OverdueFigures(BaseModel):
-    """How many invoices are overdue and what they still owe in all (text, two decimals)."""
+class OwedFigures(BaseModel):
+    """How many invoices are unpaid (or overdue) and what they still owe in all (text, two decimals)."""
 
     count: int
     amount: str
 
 
-def overdue_figures(s: Session, *, actor: User) -> OverdueFigures:
+def _owed(s: Session, where: Any) -> OwedFigures:
+    owed = func.coalesce(func.sum(col(Invoice.total_amount) - PAID_SUM), 0)
+    count, amount = s.exec(select(func.count(), owed).where(where)).one()
+    return OwedFigures(count=int(count), amount=f"{Decimal(amount):.2f}")
+
+
+def overdue_figures(s: Session, *, actor: User) -> OwedFigures:
     """The overdue invoices' count and outstanding total, as the staff list's overdue filter finds them (billing:read;
     the dashboard's billing card)."""
     access.require(actor, Perm.billing_read, "view invoices")
-    owed = func.coalesce(func.sum(col(Invoice.total_amount) - PAID_SUM), 0)
-    count, amount = s.exec(select(func.count(), owed).where(overdue_clause(business_today()))).one()
-    return OverdueFigures(count=int(count), amount=f"{Decimal(amount):.2f}")
+    return _owed(s, overdue_clause(business_today()))
+
+
+def unpaid_figures(s: Session, *, actor: User) -> OwedFigures:
+    """The issued invoices not yet paid (the staff list's "Pending" filter) and what they still owe (billing:read;
+    the dashboard's "needs doing")."""
+    access.require(actor, Perm.billing_read, "view invoices")
+    return _owed(s, col(Invoice.status) == InvoiceStatus.pending)
 
 
 class InvoiceProject(BaseModel):

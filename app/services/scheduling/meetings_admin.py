@@ -107,6 +107,22 @@ def list_all(
     return found.with_data([staff_meeting(actor, m, now, names) for m in found.data])
 
 
+def agenda(s: Session, *, actor: User, start: datetime, end: datetime, limit: int = 20) -> list[StaffMeeting]:
+    """The meetings held or booked (scheduled or unconfirmed) that start in [start, end), soonest first, at most
+    `limit` (meetings:read): the dashboard's today and tomorrow."""
+    require(actor, Perm.meetings_read, "view meetings")
+    held = (MeetingStatus.scheduled, MeetingStatus.unconfirmed)
+    found = s.exec(
+        select(Meeting)
+        .where(col(Meeting.status).in_(held), col(Meeting.start_time) >= start, col(Meeting.start_time) < end)
+        .order_by(col(Meeting.start_time), col(Meeting.id))
+        .limit(limit)
+    ).all()
+    names = _names(s, {i for m in found for i in (m.client_id, m.organizer_id) if i})
+    now = utcnow()
+    return [staff_meeting(actor, m, now, names) for m in found]
+
+
 def _names(s: Session, ids: set[uuid.UUID]) -> dict[uuid.UUID | None, str]:
     """Display names of the users of one page: 'First Last', or the username."""
     if not ids:

@@ -33,15 +33,17 @@ def local(value: Any, tz: ZoneInfo | None = None) -> datetime | None:
     return moment.astimezone(tz or zone())
 
 
-def _clock(moment: datetime) -> str:
+def clock(moment: datetime, *, with_zone: bool = True) -> str:
+    """'2:00 PM EST' (or '2:00 PM'): a moment's time of day, as the staff panel writes it."""
     hour = moment.hour % 12 or 12
-    return f"{hour}:{moment:%M} {'AM' if moment.hour < 12 else 'PM'} {moment.tzname()}"
+    text = f"{hour}:{moment:%M} {'AM' if moment.hour < 12 else 'PM'}"
+    return f"{text} {moment.tzname()}" if with_zone else text
 
 
 def timestamp_text(value: Any, tz: ZoneInfo | None = None) -> str:
     """'March 5, 2026 at 9:07 AM EST': when something happened (inquiries, the audit log), in the business zone."""
     moment = local(value, tz)
-    return f"{long_date(moment)} at {_clock(moment)}" if moment else str(value or "")
+    return f"{long_date(moment)} at {clock(moment)}" if moment else str(value or "")
 
 
 def day_text(value: Any, tz: ZoneInfo | None = None) -> str:
@@ -56,7 +58,7 @@ def day_text(value: Any, tz: ZoneInfo | None = None) -> str:
 def when_text(value: Any, tz: ZoneInfo | None = None) -> str:
     """'Mon Nov 2, 2026 · 2:00 PM EST': a meeting's start in the business zone."""
     moment = local(value, tz)
-    return f"{moment:%a} {moment:%b} {moment.day}, {moment.year} · {_clock(moment)}" if moment else str(value or "")
+    return f"{moment:%a} {moment:%b} {moment.day}, {moment.year} · {clock(moment)}" if moment else str(value or "")
 
 
 def zone_label(tz: ZoneInfo | None = None, at: datetime | None = None) -> str:

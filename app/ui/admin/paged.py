@@ -25,6 +25,8 @@ from app.ui.rows import Row
 T = TypeVar("T")
 R = TypeVar("R")  # a list's row: a `Row`, but for the accounts' (their ids are UUIDs, see AccountRow)
 K = TypeVar("K", bound=Row)  # a row the browser names by its numeric id (see `_shown_row`)
+# The filters a link may set: a query parameter -> (the filter var, the rule that keeps only a value it offers).
+LinkFilters = dict[str, tuple[str, Callable[[str], str]]]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -52,6 +54,8 @@ class PagedList(AdminState, Generic[R], mixin=True):
     Reflex cannot type a var declared here with R), its `listing` and `_filters`."""
 
     listing: ClassVar[SectionListing[Any]]
+    # The filters a link may set: the dashboard's "needs doing" opens lists filtered (`?status=new`).
+    link_filters: ClassVar[LinkFilters] = {}
 
     page: rx.Field[int] = rx.field(1)
     pages: rx.Field[int] = rx.field(1)
@@ -129,15 +133,23 @@ class PagedList(AdminState, Generic[R], mixin=True):
         self._show(result)
         return result
 
+    def _from_link(self) -> None:
+        """Take the filters the page's address names, each through its section's rule (others are left as they are)."""
+        query = self.router.url.query_parameters
+        for name, (var, rule) in self.link_filters.items():
+            if name in query:
+                setattr(self, var, rule(str(query[name])[:40]))
+
     def _clear(self, error: str = "") -> None:
         self.total, self.page, self.pages = 0, 1, 1
         self.load_error = error
 
     @rx.event
     async def load(self) -> None:
-        """The page's loader: the first page, with no dialog open."""
+        """The page's loader: the first page, with no dialog open, filtered as the address says."""
         self.page = 1
         self.close_dialogs()
+        self._from_link()
         await self._reload(quiet=True)
 
     async def _first_page(self) -> None:

@@ -16,7 +16,7 @@ from app.services.platform.paging import Page
 from app.ui.admin.business_time import day_text
 from app.ui.admin.common import form_text
 from app.ui.admin.dialogs import SectionWriter
-from app.ui.admin.paged import PagedList, SectionListing, export_url
+from app.ui.admin.paged import LinkFilters, PagedList, SectionListing, export_url
 from app.ui.admin.state import AdminState, as_actor
 from app.ui.rows import Choice, Row
 
@@ -63,11 +63,17 @@ def application_row(a: ApplicationPublic) -> ApplicationRow:
     )
 
 
+def status_filter(value: str) -> str:
+    """A status the list's filter offers, or "" (all)."""
+    return value if value in STATUSES else ""
+
+
 class ApplicationListState(SectionWriter, PagedList[ApplicationRow], AdminState):
     listing: ClassVar[SectionListing[ApplicationRow]] = SectionListing(
         Perm.applications_read, FEATURE, applications.list_applications, application_row, "applications"
     )
     rows: list[ApplicationRow] = []
+    link_filters: ClassVar[LinkFilters] = {"status": ("status_filter", status_filter)}
     page_size: int = PAGE_SIZE
     sort: str = "newest"
     openings: list[Choice] = []
@@ -99,6 +105,7 @@ class ApplicationListState(SectionWriter, PagedList[ApplicationRow], AdminState)
         self.close_dialogs()
         self.job_filter = self.status_filter = self.search = ""
         self.page, self.openings = 1, []
+        self._from_link()
         await self._reload(quiet=True)
 
     @rx.event
@@ -108,7 +115,7 @@ class ApplicationListState(SectionWriter, PagedList[ApplicationRow], AdminState)
 
     @rx.event
     async def set_status_filter(self, value: str) -> None:
-        self.status_filter = value if value in STATUSES else ""
+        self.status_filter = status_filter(value)
         await self._first_page()
 
     def _write_guard(self) -> tuple[str, str]:

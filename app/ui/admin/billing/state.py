@@ -25,7 +25,7 @@ from app.ui.admin.billing.detail import FEATURE, STATUS_LABELS, InvoiceDetailDia
 from app.ui.admin.business_time import day_text
 from app.ui.admin.common import dollars, form_text, row_id, row_index, without_row
 from app.ui.admin.dialogs import DeleteConfirm
-from app.ui.admin.paged import PagedList, SectionListing, export_url
+from app.ui.admin.paged import LinkFilters, PagedList, SectionListing, export_url
 from app.ui.admin.pickers import ClientPicker
 from app.ui.admin.state import AdminState, as_actor
 from app.ui.rows import Choice, Row
@@ -190,11 +190,25 @@ def _plain_amount(text: str) -> str:
     return text.replace("$", "").replace(",", "")
 
 
+def status_filter(value: str) -> str:
+    """A status the list's filter offers, or "" (all)."""
+    return value if value in STATUS_LABELS else ""
+
+
+def due_filter(value: str) -> str:
+    """ "overdue", or "" (any due date)."""
+    return "overdue" if value == "overdue" else ""
+
+
 class BillingState(InvoiceDetailDialogs, DeleteConfirm, ClientPicker, PagedList[InvoiceRow], AdminState):
     listing: ClassVar[SectionListing[InvoiceRow]] = SectionListing(
         Perm.billing_read, FEATURE, billing.list_invoices, invoice_row, "invoices"
     )
     rows: list[InvoiceRow] = []
+    link_filters: ClassVar[LinkFilters] = {
+        "status": ("status_filter", status_filter),
+        "due": ("due_filter", due_filter),
+    }
     status_filter: str = ""
     due_filter: str = ""  # "overdue": only invoices past their due date with something outstanding
     sort: str = "newest"
@@ -219,16 +233,17 @@ class BillingState(InvoiceDetailDialogs, DeleteConfirm, ClientPicker, PagedList[
     @rx.event
     async def load(self) -> None:
         self.close_dialogs()
+        self._from_link()
         await self._reload(quiet=True)
 
     @rx.event
     async def set_status_filter(self, value: str) -> None:
-        self.status_filter = str(value) if str(value) in STATUS_LABELS else ""
+        self.status_filter = status_filter(str(value))
         await self._first_page()
 
     @rx.event
     async def set_due_filter(self, value: str) -> None:
-        self.due_filter = "overdue" if str(value) == "overdue" else ""
+        self.due_filter = due_filter(str(value))
         await self._first_page()
 
     # --- create ----------------------------------------------------------------------------------------------

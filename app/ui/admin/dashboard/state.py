@@ -7,16 +7,20 @@ import dataclasses
 import reflex as rx
 
 from app.core.permissions import Perm, Role
+from app.services.billing.billing import OwedFigures
 from app.services.operations import health
 from app.services.operations.health import HealthReport
 from app.services.platform.client_cancellations import CancellationPublic
 from app.services.reporting import dashboard
+from app.services.reporting.dashboard import Waiting
+from app.services.scheduling.meetings import StaffMeeting
 from app.ui import routes
-from app.ui.admin.business_time import day_text
+from app.ui.admin.business_time import clock, day_text, local
 from app.ui.admin.common import dollars, holds
-from app.ui.admin.state import AdminState
+from app.ui.admin.state import AdminState, as_actor
 
 CHECK_NAMES = {"database": "Database", "mail": "Mail queue"}
+REFRESH_SECONDS = 15  # how often an open dashboard asks for fresh "needs doing" figures (see Ticker)
 
 
 @dataclasses.dataclass
@@ -45,6 +49,67 @@ class Cancellation:
         return cls(row.kind, row.name, row.client, row.reason, day_text(row.when))
 
 
+@dataclasses.dataclass
+class Todo:
+    """A card of "Needs doing": how many, what it is, a line about it, and the filtered list it opens."""
+
+    key: str = ""
+    count: str = ""
+    label: str = ""
+    note: str = ""
+    href: str = ""
+    urgent: bool = False  # shown in red while there is any (overdue invoices)
+
+
+@dataclasses.dataclass
+class AgendaItem:
+    """A meeting of today's or tomorrow's agenda: its time in the business zone, title, client and host."""
+
+    id: int = 0
+    time: str = ""
+    title: str = ""
+    who: str = ""
+    unconfirmed: bool = False
+
+    @classmethod
+    def of(cls, m: StaffMeeting) -> AgendaItem:
+        start, end = local(m.scheduled_at), local(m.end_time)
+        span = f"{clock(start, with_zone=False)} \u2013 {clock(end)}" if start and end else ""
+        people = [p for p in (m.client_name, m.organizer_name and f"with {m.organizer_name}") if p]
+        return cls(m.id, span, m.title, " · ".join(people), m.status == "unconfirmed")
+
+
+# The cards of "needs doing": the figure of `Waiting`, its label (one, many), the line under it (for money: with an
+# amount|with none), the list it opens.
+TODO_CARDS = [
+    ("new_inquiries", "New inquiry", "New inquiries", "Waiting for a first answer",
+     routes.ADMIN_INQUIRIES + "?status=new"),
+    ("unpaid", "Unpaid invoice", "Unpaid invoices", "{amount} outstanding|Nothing outstanding",
+     routes.ADMIN_BILLING + "?status=pending"),
+    ("overdue", "Overdue invoice", "Overdue invoices", "{amount} past due|Nothing past due",
+     routes.ADMIN_BILLING + "?due=overdue"),
+    ("unconfirmed_bookings", "Unconfirmed booking", "Unconfirmed bookings", "Waiting for the booker to confirm",
+     routes.ADMIN_MEETINGS + "?when=upcoming&status=unconfirmed"),
+    ("new_applications", "New application", "New applications", "Not reviewed yet",
+     routes.ADMIN_APPLICATIONS + "?status=new"),
+]  # fmt: skip
+
+
+def todo_cards(w: Waiting) -> list[Todo]:
+    """The cards of what needs doing that the user may see (a figure is None when its list is not theirs)."""
+    cards: list[Todo] = []
+    for key, one, many, note, href in TODO_CARDS:
+        figure = getattr(w, key)
+        if figure is None:
+            continue
+        count, amount = (figure.count, dollars(figure.amount)) if isinstance(figure, OwedFigures) else (figure, "")
+        urgent = key == "overdue" and count > 0
+        some, none = [*note.split("|"), note][:2]
+        line = (some if count else none).format(amount=amount)
+        cards.append(Todo(key, str(count), one if count == 1 else many, line, href, urgent))
+    return cards
+
+
 def _check_rows(report: HealthReport) -> list[Check]:
     db, queue = report.database, report.mail
     db_detail = f"{db.latency_ms} ms" if db.status == "ok" else (db.error or "unreachable")
@@ -58,13 +123,6 @@ def _check_rows(report: HealthReport) -> list[Check]:
     ]
 
 
-def overdue_text(count: int | None, amount: str | None) -> str:
-    """The billing card's overdue line ("" when none is overdue or the figure is not the caller's to see)."""
-    if not count or amount is None:
-        return ""
-    return f"{count} overdue · {dollars(amount)}"
-
-
 def login_greeting(role: str) -> str:
     """The spec's text under 'Login Successful' after a staff sign-in."""
     return "Redirecting to Admin Dashboard..." if role == Role.admin else "Redirecting to Employee Dashboard..."
@@ -73,11 +131,14 @@ def login_greeting(role: str) -> str:
 class DashboardState(AdminState):
     total_users: rx.Field[str] = rx.field("")
     active_sessions: rx.Field[str] = rx.field("")
-    overdue: rx.Field[str] = rx.field("")  # "2 overdue · $1,250.00" for billing readers when any is overdue
     system_status: str = ""
     system_problem: str = ""
     checks: rx.Field[list[Check]] = rx.field(default_factory=list)
     cancellations: rx.Field[list[Cancellation]] = rx.field(default_factory=list)  # of the last two weeks
+    todo: rx.Field[list[Todo]] = rx.field(default_factory=list)  # what needs doing, as the user may see it
+    today: rx.Field[list[AgendaItem]] = rx.field(default_factory=list)
+    tomorrow: rx.Field[list[AgendaItem]] = rx.field(default_factory=list)
+    shows_agenda: bool = False  # the user reads meetings
     loaded: bool = False
 
     @rx.event
@@ -97,7 +158,7 @@ class DashboardState(AdminState):
         shown = (summary.total_users, summary.active_sessions) if summary else (None, None)
         self.total_users, self.active_sessions = ("" if n is None else str(n) for n in shown)
         self.cancellations = [Cancellation.of(c) for c in summary.client_cancellations] if summary else []
-        self.overdue = overdue_text(summary.overdue_invoices, summary.overdue_amount) if summary else ""
+        self._show_waiting(summary.waiting if summary else Waiting())
         report = await health.check()
         self.checks = _check_rows(report)
         healthy = report.status == "ok"
@@ -106,6 +167,33 @@ class DashboardState(AdminState):
         self.system_problem = "" if healthy else ", ".join(failing)
         self.loaded = True
         return None
+
+    def _show_waiting(self, w: Waiting) -> None:
+        """Take the figures, assigning only what changed: a tick that finds nothing new sends the tab nothing."""
+        shown = {
+            "todo": todo_cards(w),
+            "today": [AgendaItem.of(m) for m in w.today or []],
+            "tomorrow": [AgendaItem.of(m) for m in w.tomorrow or []],
+            "shows_agenda": w.today is not None,
+        }
+        for name, value in shown.items():
+            if getattr(self, name) != value:
+                setattr(self, name, value)
+
+    @rx.event
+    async def refresh(self):
+        """The open dashboard's tick (every REFRESH_SECONDS while the tab is shown): what needs doing, fresh. Quiet:
+        a failed tick leaves the figures shown and the next one tries again; an ended session is the watcher's."""
+        if not self.loaded:
+            return
+        actor = await self._actor(quiet=True)
+        if actor is None:
+            return
+        try:
+            found = await as_actor(actor, lambda s, a: dashboard.waiting(s, actor=a))
+        except Exception:
+            return
+        self._show_waiting(found)
 
     @rx.var
     def shows_users(self) -> bool:

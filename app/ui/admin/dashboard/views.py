@@ -7,9 +7,10 @@ from typing import Any
 import reflex as rx
 
 from app.ui import routes
-from app.ui.admin.dashboard.state import CHECK_NAMES, DashboardState
+from app.ui.admin.dashboard.state import CHECK_NAMES, REFRESH_SECONDS, DashboardState
 from app.ui.admin.state import AdminState
 from app.ui.admin.widgets import CARD, badge, page_header
+from app.ui.components.ticker import ticker
 
 # Quick actions of the business sections, each shown with its section's permission.
 BUSINESS_ACTIONS = [
@@ -101,7 +102,7 @@ def _role_card() -> rx.Component:
     return _stat_card("Your Role", "shield", AdminState.role_title, note, "card-your-role", "text-xl")
 
 
-def _quick_action(label: str, text: str, href: str, icon: str, extra: Any = None) -> rx.Component:
+def _quick_action(label: str, text: str, href: str, icon: str) -> rx.Component:
     return rx.link(
         rx.el.span(
             rx.icon(icon, size=18),
@@ -110,7 +111,6 @@ def _quick_action(label: str, text: str, href: str, icon: str, extra: Any = None
         rx.el.span(
             rx.el.span(label, class_name="block text-sm font-semibold text-slate-900"),
             rx.el.span(text, class_name="block text-xs text-slate-500"),
-            extra if extra is not None else rx.fragment(),
             class_name="min-w-0",
         ),
         href=href,
@@ -119,14 +119,78 @@ def _quick_action(label: str, text: str, href: str, icon: str, extra: Any = None
     )
 
 
-def _overdue() -> rx.Component:
-    """The billing card's overdue invoices: how many and what they owe, when any is overdue."""
-    return rx.cond(
-        DashboardState.overdue != "",
+def _todo_card(card: Any) -> rx.Component:  # a Var of Todo
+    """A figure of what needs doing, as a link to the list that shows those rows."""
+    return rx.link(
         rx.el.span(
-            DashboardState.overdue, class_name="block text-xs font-medium text-red-700", data_testid="overdue-figures"
+            card.count,
+            class_name=rx.cond(card.urgent, "text-2xl font-bold text-red-700", "text-2xl font-bold text-slate-900"),
         ),
-        rx.fragment(),
+        rx.el.span(card.label, class_name="block text-sm font-semibold text-slate-900"),
+        rx.el.span(card.note, class_name="block text-xs text-slate-500"),
+        href=card.href,
+        underline="none",
+        class_name=rx.cond(
+            card.urgent,
+            f"{CARD} block p-4 border-red-300 bg-red-50/60 hover:border-red-400 transition-colors",
+            f"{CARD} block p-4 hover:border-blue-300 hover:bg-blue-50/40 transition-colors",
+        ),
+        data_testid=rx.Var.create("todo-") + card.key,
+    )
+
+
+def _agenda_item(item: Any) -> rx.Component:  # a Var of AgendaItem
+    return rx.el.li(
+        rx.el.span(item.time, class_name="w-40 shrink-0 text-sm font-medium text-slate-700"),
+        rx.el.span(
+            rx.el.span(item.title, class_name="block font-medium text-slate-900 break-words"),
+            rx.el.span(item.who, class_name="block text-xs text-slate-500 break-words"),
+            class_name="min-w-0 flex-1",
+        ),
+        rx.cond(item.unconfirmed, badge("Unconfirmed", "yellow"), rx.fragment()),
+        class_name="flex flex-wrap items-start gap-x-3 gap-y-1 border-t border-slate-100 py-2 first:border-t-0",
+    )
+
+
+def _agenda_day(title: str, items: Any, empty: str, test_id: str) -> rx.Component:  # a Var of list[AgendaItem]
+    return rx.el.div(
+        rx.el.h3(title, class_name="text-sm font-semibold uppercase tracking-wide text-slate-500"),
+        rx.cond(
+            items.length() > 0,
+            rx.el.ul(rx.foreach(items, _agenda_item), class_name="mt-1"),
+            rx.el.p(empty, class_name="mt-2 text-sm text-slate-500"),
+        ),
+        data_testid=test_id,
+    )
+
+
+def _needs_doing() -> rx.Component:
+    """What needs doing: the figures of the lists the user reads, and the meetings of today and tomorrow; kept fresh
+    while the tab is open (the Ticker's refresh)."""
+    agenda = rx.el.section(
+        rx.el.div(
+            rx.el.h2("Meetings", class_name="text-lg font-semibold text-slate-900"),
+            rx.link("All upcoming", href=routes.ADMIN_MEETINGS + "?when=upcoming", class_name="text-sm"),
+            class_name="flex items-center justify-between",
+        ),
+        rx.el.div(
+            _agenda_day("Today", DashboardState.today, "No meetings today.", "agenda-today"),
+            _agenda_day("Tomorrow", DashboardState.tomorrow, "No meetings tomorrow.", "agenda-tomorrow"),
+            class_name="mt-3 grid gap-4 lg:grid-cols-2",
+        ),
+        class_name=f"{CARD} mt-4 p-5",
+    )
+    return rx.el.section(
+        rx.el.h2("Needs doing", class_name="mb-3 text-lg font-semibold text-slate-900"),
+        rx.el.div(
+            rx.foreach(DashboardState.todo, _todo_card),
+            class_name="grid grid-cols-2 gap-3 md:grid-cols-3 xl:grid-cols-5",
+            data_testid="needs-doing",
+        ),
+        rx.cond(DashboardState.shows_agenda, agenda, rx.fragment()),
+        rx.cond(DashboardState.loaded, ticker(seconds=REFRESH_SECONDS, on_tick=DashboardState.refresh), rx.fragment()),
+        class_name="mb-8",
+        aria_live="polite",
     )
 
 
@@ -171,6 +235,7 @@ def dashboard_content() -> rx.Component:
             rx.el.span("Welcome back, ", AdminState.full_name),
             rx.el.span(badge(AdminState.role_title, "blue"), " Here is what is happening today."),
         ),
+        rx.cond(DashboardState.todo.length() > 0, _needs_doing(), rx.fragment()),
         rx.el.div(
             rx.cond(
                 DashboardState.shows_users,
@@ -215,7 +280,7 @@ def dashboard_content() -> rx.Component:
             *[
                 rx.cond(
                     sections.contains(key),
-                    _quick_action(label, text, href, icon, _overdue() if key == "billing" else None),
+                    _quick_action(label, text, href, icon),
                     rx.fragment(),
                 )
                 for key, label, text, href, icon in BUSINESS_ACTIONS

@@ -13,7 +13,7 @@ from app.services.crm import admin_inquiries, contact
 from app.services.crm.admin_inquiries import InquiryView
 from app.ui.admin.business_time import day_text, timestamp_text
 from app.ui.admin.dialogs import SectionWriter
-from app.ui.admin.paged import PagedList, SectionListing, export_url
+from app.ui.admin.paged import LinkFilters, PagedList, SectionListing, export_url
 from app.ui.admin.state import AdminState
 from app.ui.rows import Choice, Row
 
@@ -70,6 +70,11 @@ def inquiry_row(i: InquiryView) -> InquiryRow:
     )
 
 
+def status_filter(value: str) -> str:
+    """A status the list's filter offers, or "" (all)."""
+    return value if value in dict(STATUS_FILTERS) else ""
+
+
 class InquiriesState(SectionWriter, PagedList[InquiryRow], AdminState):
     listing: ClassVar[SectionListing[InquiryRow]] = SectionListing(
         Perm.inquiries_read,
@@ -79,6 +84,7 @@ class InquiriesState(SectionWriter, PagedList[InquiryRow], AdminState):
         "inquiries",
         failed="Failed to load inquiries. Please try again.",
     )
+    link_filters: ClassVar[LinkFilters] = {"status": ("status_filter", status_filter)}
     rows: list[InquiryRow] = []
     status_filter: str = ""
     page_size: int = PAGE_SIZE
@@ -98,7 +104,7 @@ class InquiriesState(SectionWriter, PagedList[InquiryRow], AdminState):
 
     @rx.event
     async def set_status_filter(self, value: str) -> None:
-        self.status_filter = value if value in dict(STATUS_FILTERS) else ""
+        self.status_filter = status_filter(value)
         await self._first_page()
 
     # --- details dialog ----------------------------------------------------------------------------------------

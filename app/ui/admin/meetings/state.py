@@ -21,7 +21,7 @@ from app.services.scheduling.meetings_admin import MeetingCreate, MeetingUpdate
 from app.ui.admin.business_time import form_moment, local, when_text, zone_label
 from app.ui.admin.common import form_text, row_id
 from app.ui.admin.dialogs import FormDialog
-from app.ui.admin.paged import PagedList, SectionListing
+from app.ui.admin.paged import LinkFilters, PagedList, SectionListing
 from app.ui.admin.pickers import ClientPicker
 from app.ui.admin.state import AdminState, as_actor
 from app.ui.rows import Choice, Row
@@ -94,6 +94,16 @@ def meeting_row(m: StaffMeeting) -> MeetingRow:
     )
 
 
+def when_filter(value: str) -> str:
+    """Upcoming, past or all (upcoming for anything else)."""
+    return value if value in dict(WHEN_FILTERS) else "upcoming"
+
+
+def status_filter(value: str) -> str:
+    """A status the list's filter offers, or "" (all)."""
+    return value if value in dict(STATUS_OPTIONS) else ""
+
+
 class MeetingsState(FormDialog, ClientPicker, PagedList[MeetingRow], AdminState):
     """The client filter and the form share one client picker (its search and options); each keeps its own choice."""
 
@@ -102,6 +112,10 @@ class MeetingsState(FormDialog, ClientPicker, PagedList[MeetingRow], AdminState)
     )
     rows: list[MeetingRow] = []
     when: str = "upcoming"
+    link_filters: ClassVar[LinkFilters] = {
+        "when": ("when", when_filter),
+        "status": ("status_filter", status_filter),
+    }
     status_filter: str = ""
     client_filter: str = ""
     _client_filter_label: str = ""
@@ -126,16 +140,17 @@ class MeetingsState(FormDialog, ClientPicker, PagedList[MeetingRow], AdminState)
         self.close_dialogs()
         self.client_options, self.client_search = [], ""
         self.zone = await asyncio.to_thread(zone_label)
+        self._from_link()
         await self._reload(quiet=True)
 
     @rx.event
     async def set_when(self, value: str) -> None:
-        self.when = value if value in dict(WHEN_FILTERS) else "upcoming"
+        self.when = when_filter(value)
         await self._first_page()
 
     @rx.event
     async def set_status_filter(self, value: str) -> None:
-        self.status_filter = value if value in dict(STATUS_OPTIONS) else ""
+        self.status_filter = status_filter(value)
         await self._first_page()
 
     @rx.var
