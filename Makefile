@@ -21,11 +21,21 @@ REFLEX_ENV := REFLEX_USE_SYSTEM_BUN=1 REFLEX_TELEMETRY_ENABLED=false REFLEX_CHEC
 	REFLEX_HOT_RELOAD_OVERRIDE_PATHS=$(CURDIR)/app:$(CURDIR)/alembic:$(CURDIR)/assets:$(CURDIR)/rxconfig.py
 $(foreach var,$(REFLEX_ENV),$(eval export $(var)))
 
+# A checkout that moved keeps a virtualenv whose scripts (#!/old/place/.venv/bin/python) and activate script point at
+# the old place: it is made afresh (pip's cache has the hashed wheels). A .venv linked to another checkout's is fine.
+VENV_MADE_AT := $(shell sed -n 's/^VIRTUAL_ENV="\(.*\)"$$/\1/p' .venv/bin/activate 2>/dev/null)
+ifneq ($(VENV_MADE_AT),)
+ifneq ($(VENV_MADE_AT),$(realpath .venv))
+$(info The virtualenv was made for $(VENV_MADE_AT), this checkout is $(CURDIR): making it afresh.)
+$(shell rm -rf .venv)
+endif
+endif
+
 PIP := .venv/bin/python -m pip --disable-pip-version-check
 # Both lock files are compiled for Python 3.11 on any platform, every distribution of every package hashed.
 LOCK := uv pip compile --quiet --universal --python-version 3.11 --generate-hashes --custom-compile-command "make lock"
 
-.PHONY: run run-cluster dev preview test test-fast lint format lock setup migrate seed clean screenshots bench bench-admin bench-ws bench-startup bench-pages torture faults radix-css
+.PHONY: run run-cluster dev preview test test-fast lint format lock setup migrate migration seed clean screenshots bench bench-admin bench-ws bench-startup bench-pages torture faults radix-css
 
 # Installed from the hashed lock files only: pip refuses any package, or any file, whose hash is not in the lock.
 # The locks hold the whole tree, so pip installs them as they are (--no-deps) and `pip check` proves nothing is
@@ -85,6 +95,15 @@ lock: .venv/.installed-dev
 
 migrate: .venv/.installed
 	python -m app.cli migrate
+
+## A new migration for a change to app/models/ (NAME="what it does"): Alembic's autogenerate against a fresh SQLite
+## database at head, so the file holds only the change. Read and finish it before committing (README: "How to
+## change the data model").
+migration: .venv/.installed
+	@test -n "$(NAME)" || { echo 'Say what the migration does: make migration NAME="add invoice notes"'; exit 2; }
+	probe=$$(mktemp -d) && trap 'rm -rf "$$probe"' EXIT && \
+	DATABASE_URL="sqlite:///$$probe/head.db" alembic upgrade head && \
+	DATABASE_URL="sqlite:///$$probe/head.db" alembic revision --autogenerate -m "$(NAME)"
 
 seed: migrate
 	python -m app.cli seed-demo
