@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from decimal import Decimal
 
 import httpx
 import pytest
@@ -139,7 +140,10 @@ def test_a_products_buttons_fit_a_phone(server: Server, browser: Browser, db_eng
     name = _unique("E2E Phone Plan ")
     names.append(name)
     with Session(db_engine) as s:
-        s.add(Product(name=name, description="Made for the phone test."))
+        product = Product(name=name, description="Made for the phone test.")
+        s.add(product)
+        s.flush()
+        s.add(Price(product_id=product.id or 0, amount=Decimal("1200.00")))
         s.commit()
     with signed_in(browser, server, db_engine, "staff_product_manager", MOBILE) as (page, errors):
         page.goto(server.url + "/admin/products")
@@ -147,6 +151,10 @@ def test_a_products_buttons_fit_a_phone(server: Server, browser: Browser, db_eng
         for button in (f"Edit {name}", f"Delete {name}", "Add price"):
             target = card.get_by_role("button", name=button)
             expect(target).to_be_in_viewport()
+        # The price's switch too: the phone's price table leaves out the currency rather than scroll it away.
+        box = card.get_by_test_id("price-row").get_by_role("checkbox").bounding_box()
+        assert box is not None and 0 <= box["x"] and box["x"] + box["width"] <= 390
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
         card.get_by_role("button", name=f"Delete {name}").click()
         dialog = page.get_by_role("dialog")
         expect(dialog).to_contain_text(f'Are you sure you want to delete "{name}"?')

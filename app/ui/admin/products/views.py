@@ -32,12 +32,15 @@ from app.ui.admin.widgets import (
 from app.ui.rows import label_of
 
 C = ProductCatalogueState
+# A phone's price table keeps the price's switch in view: the currency (always US dollars, see products.CURRENCIES)
+# and the header's longer words give way below 640 px.
+WIDE_ONLY = "max-sm:hidden"
 
 
 def _price_row(x: ObjectVar[PriceRow]) -> rx.Component:
     return rx.el.tr(
         rx.el.td(x.amount, class_name=f"{TD} font-medium"),
-        rx.el.td(x.currency, class_name=TD),
+        rx.el.td(x.currency, class_name=f"{TD} {WIDE_ONLY}"),
         rx.el.td(x.period, class_name=TD),
         rx.el.td(
             rx.cond(
@@ -117,8 +120,8 @@ def _catalogue_product(p: ObjectVar[ProductRow]) -> rx.Component:
                 rx.el.thead(
                     rx.el.tr(
                         rx.el.th("Amount", class_name=TH),
-                        rx.el.th("Currency", class_name=TH),
-                        rx.el.th("Billing period", class_name=TH),
+                        rx.el.th("Currency", class_name=f"{TH} {WIDE_ONLY}"),
+                        rx.el.th(rx.el.span("Billing ", class_name=WIDE_ONLY), "period", class_name=TH),
                         rx.el.th("Status", class_name=TH),
                     ),
                     class_name="bg-slate-50",
