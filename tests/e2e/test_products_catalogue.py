@@ -153,7 +153,7 @@ def test_a_products_buttons_fit_a_phone(server: Server, browser: Browser, db_eng
             expect(target).to_be_in_viewport()
         # The price's switch too: the phone's price table leaves out the currency rather than scroll it away.
         box = card.get_by_test_id("price-row").get_by_role("checkbox").bounding_box()
-        assert box is not None and 0 <= box["x"] and box["x"] + box["width"] <= 390
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
         card.get_by_role("button", name=f"Delete {name}").click()
         dialog = page.get_by_role("dialog")
