@@ -278,8 +278,9 @@ def test_developer_reads_content_without_write_buttons(server: Server, browser: 
         expect(page.get_by_test_id("project-card").first).to_be_visible()
         expect(page.get_by_test_id("create-projects")).to_have_count(0)
         expect(page.get_by_test_id("delete-button")).to_have_count(0)
-        page.get_by_test_id("tab-products").click()
-        expect(page.get_by_test_id("create-products")).to_have_count(0)
+        # Products are not content (ADR 0090): no tab, and no link for a developer without products:read.
+        expect(page.get_by_test_id("tab-products")).to_have_count(0)
+        expect(page.get_by_test_id("content-products-link")).to_have_count(0)
         page.get_by_test_id("tab-site").click()
         expect(page.get_by_test_id("site-row").first).to_be_visible()
         expect(page.get_by_test_id("site-create")).to_have_count(0)

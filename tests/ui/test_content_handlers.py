@@ -1,5 +1,6 @@
 """The content, products and applications states hold one page, never a whole table, and their handlers refuse
-callers without the permission (a browser can send any event with any payload).
+callers without the permission (a browser can send any event with any payload). Products are edited in one place,
+Products & Services, with the products permissions (ADR 0090).
 
 The harness is tests/ui/harness.py's: the real state tree, the session cookie in the router's headers, and committed
 rows (the handlers' services run in threads over their own connections). Each test tags its rows and searches by the
@@ -9,20 +10,26 @@ tag, so rows other tests committed do not count.
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import pytest
+from reflex import constants
+from reflex.state import State
 from sqlmodel import Session, select
 
 from app.models.careers import JobApplication
-from app.models.commerce import Product
+from app.models.commerce import Price, Product
 from app.models.enums import ApplicationStatus, EmployeeType
 from app.models.project import Organization, Project
 from app.ui.admin.applications.state import ApplicationListState
 from app.ui.admin.content.state import ContentState
 from app.ui.admin.organizations.state import OrganizationListState
 from app.ui.admin.pickers import CLIENT_LIMIT
-from app.ui.admin.products.state import ProductCatalogueState, ProductListState
+from app.ui.admin.products.state import ProductCatalogueState
 from app.ui.admin.projects.state import ProjectListState
+from app.ui.admin.site_editor.state import SiteEditorState
+from app.ui.admin.state import AdminState
+from app.ui.admin.subscribers.state import SubscriberListState
 from tests import factories as f
 from tests.ui.harness import call, call_returning, handler_state, new_tag, notice, sign_in, staff
 
@@ -66,16 +73,11 @@ def test_projects_state_holds_one_page(db: Session) -> None:
 def test_products_state_holds_one_page(db: Session) -> None:
     tag = new_tag()
     _seed(db, [Product(name=f"{tag} Product {i:02d}", is_active=i % 2 == 0) for i in range(ROWS)])
-    tab = handler_state(ProductListState, sign_in(db, staff(db, EmployeeType.cfo)))  # products:read: every product
-    call(tab, "set_search", tag)
-    _one_page(tab)
-    catalogue = handler_state(ProductCatalogueState, sign_in(db, staff(db, EmployeeType.cfo)))
+    catalogue = handler_state(ProductCatalogueState, sign_in(db, staff(db, EmployeeType.cfo)))  # products:read
     call(catalogue, "set_search", tag)
     _one_page(catalogue)
-    # Content readers without products:read see the public catalogue in the tab: the active half.
-    public = handler_state(ProductListState, sign_in(db, staff(db, EmployeeType.developer)))
-    call(public, "set_search", tag)
-    assert public.total == ROWS // 2 and all(r.active for r in public.rows)
+    # Every product, the inactive ones too: the staff's catalogue is where they are switched back on.
+    assert {r.active for r in catalogue.rows} == {True, False}
 
 
 def test_applications_state_holds_one_page(db: Session) -> None:
@@ -105,8 +107,8 @@ def test_applications_state_holds_one_page(db: Session) -> None:
     [
         (OrganizationListState, EmployeeType.hr),
         (ProjectListState, EmployeeType.hr),
-        (ProductListState, EmployeeType.hr),
-        (ProductCatalogueState, EmployeeType.developer),
+        (ProductCatalogueState, EmployeeType.hr),
+        (ProductCatalogueState, EmployeeType.developer),  # content:read is not products:read
         (ApplicationListState, EmployeeType.developer),
     ],
 )
@@ -137,7 +139,7 @@ def test_content_writes_through_the_handlers(db: Session) -> None:
     """The positive control, then the same events from a reader: nothing changes."""
     tag = new_tag()
     client = f.user(db, f"client_{tag}")
-    writer = sign_in(db, staff(db, EmployeeType.product_manager))  # content:write and products:write
+    writer = sign_in(db, staff(db, EmployeeType.product_manager))  # content:write
 
     orgs = handler_state(OrganizationListState, writer)
     call(orgs, "open_create")
@@ -165,18 +167,10 @@ def test_content_writes_through_the_handlers(db: Session) -> None:
     assert [m.title for m in projects.milestones] == ["Discovery"]
     project_id = projects.rows[0].id
 
-    products = handler_state(ProductListState, writer)
-    call(products, "open_create")
-    assert products.edit.active is True
-    call(products, "submit_form", {"name": f"{tag} Audit", "category": "consultation", "is_active": "on"})
-    assert notice(products)["title"] == "Product created successfully"
-    product = db.exec(select(Product).where(Product.name == f"{tag} Audit")).one()
-
     reader = sign_in(db, staff(db, EmployeeType.developer))  # content:read only
     for cls, target, form in (
         (OrganizationListState, org.id, {"name": "Hijacked"}),
         (ProjectListState, project_id, {"name": "Hijacked", "client_id": str(client.id)}),
-        (ProductListState, product.id, {"name": "Hijacked"}),
     ):
         crafted = handler_state(cls, reader)
         crafted._dialog_key = str(target)
@@ -187,12 +181,84 @@ def test_content_writes_through_the_handlers(db: Session) -> None:
     db.expire_all()
     assert db.get(Organization, org.id).name == f"{tag} Dental"  # type: ignore[union-attr]
     assert db.get(Project, project_id).name == f"{tag} Portal"  # type: ignore[union-attr]
-    assert db.get(Product, product.id).name == f"{tag} Audit"  # type: ignore[union-attr]
 
     call(orgs, "set_search", tag)
     call(orgs, "ask_delete", org.id, org.name)
     call(orgs, "confirm_delete")
     assert notice(orgs)["title"] == "Organization deleted successfully" and orgs.rows == []
+
+
+def test_products_are_created_edited_priced_and_deleted_in_one_place(db: Session) -> None:
+    """Products & Services does all the catalogue's work (ADR 0090): a product's fields, its prices and their switch,
+    its deletion; each with products:write, and what the portal offers follows."""
+    tag = new_tag()
+    state = handler_state(ProductCatalogueState, sign_in(db, staff(db, EmployeeType.product_manager)))
+    call(asyncio.run(state.get_state(AdminState)), "open_section", "products")  # the page's guard, then its loader
+    call(state, "load")
+    assert state.can_write
+    call(state, "open_create")
+    assert state.dialog == "form" and state.form_title == "Create Product" and state.edit.active is True
+    call(state, "submit_form", {"name": f"{tag} Audit", "category": "consultation", "is_active": "on"})
+    assert notice(state)["title"] == "Product created successfully" and state.dialog == ""
+    call(state, "set_search", tag)
+    [row] = state.rows
+    assert (row.name, row.category.value, row.active, row.prices, row.offered) == (
+        f"{tag} Audit", "consultation", True, [], False
+    )  # fmt: skip
+
+    call(state, "open_edit", row.id)
+    assert state.form_title == "Edit Product" and state.edit.name == f"{tag} Audit"
+    form = {"name": f"{tag} Security Audit", "category": "training", "description": "Two days", "is_active": "on"}
+    call(state, "submit_form", form)
+    assert notice(state)["title"] == "Product updated successfully"
+    call(state, "open_price", row.id, row.name)
+    assert state.dialog == "price" and state.dialog_name == f"{tag} Audit"
+    call(state, "submit_price", {"amount": "480.50", "billing_period": "one_time"})
+    assert notice(state)["title"] == "Price added successfully"
+    [row] = state.rows
+    assert (row.name, row.category.value, row.description) == (f"{tag} Security Audit", "training", "Two days")
+    assert [(x.amount, x.period, x.active) for x in row.prices] == [("$480.50", "One Time", True)] and row.offered
+
+    call(state, "toggle_price", row.prices[0].id, False)
+    assert notice(state)["title"] == "Price updated successfully"
+    assert not state.rows[0].prices[0].active and not state.rows[0].offered
+    assert db.exec(select(Price).where(Price.product_id == row.id)).one().is_active is False
+
+    call(state, "ask_delete", row.id, row.name)
+    assert state.dialog == "delete"
+    call(state, "confirm_delete")
+    assert notice(state)["title"] == "Product deleted successfully" and state.rows == []
+    db.expire_all()
+    assert db.get(Product, row.id) is None
+
+
+def test_catalogue_readers_cannot_write_through_the_handlers(db: Session) -> None:
+    """A marketing lead reads the catalogue (products:read) and writes content (content:write), not products: every
+    write a crafted event attempts is refused and changes nothing."""
+    tag = new_tag()
+    product = Product(name=f"{tag} Plan")
+    _seed(db, [product])
+    price = Price(product_id=product.id or 0, amount=100)
+    _seed(db, [price])
+    state = handler_state(ProductCatalogueState, sign_in(db, staff(db, EmployeeType.marketing_lead)))
+    call(asyncio.run(state.get_state(AdminState)), "open_section", "products")
+    call(state, "set_search", tag)
+    assert [r.name for r in state.rows] == [f"{tag} Plan"] and not state.can_write and not state.rows[0].can_delete
+    call(state, "open_edit", product.id)
+    call(state, "open_price", product.id, "x")
+    call(state, "ask_delete", product.id, "x")
+    assert state.dialog == ""
+    state._dialog_key = str(product.id)
+    call(state, "submit_form", {"name": "Hijacked"})
+    assert notice(state)["title"] == "Access Restricted"
+    call(state, "submit_price", {"amount": "1", "billing_period": "monthly"})
+    call(state, "toggle_price", price.id, False)
+    call(state, "confirm_delete")
+    db.expire_all()
+    assert db.get(Product, product.id).name == f"{tag} Plan"  # type: ignore[union-attr]
+    assert [(x.amount, x.is_active) for x in db.exec(select(Price).where(Price.product_id == product.id))] == [
+        (100, True)
+    ]
 
 
 def test_applications_move_only_for_writers(db: Session) -> None:
@@ -223,6 +289,34 @@ def test_the_content_page_loads_only_the_tab_shown(db: Session) -> None:
     assert call_returning(state, "set_tab", "projects") == ProjectListState.show
     assert call_returning(state, "set_tab", "nonsense") == OrganizationListState.show
     assert state.tab == "organizations"
+    assert call_returning(state, "set_tab", "products") == OrganizationListState.show  # no Products tab any more
+
+
+def _content_at(token: str, url: str) -> Any:
+    """The Content page's state in a tab whose address is `url` (its query is what the loader reads)."""
+    root = State(_reflex_internal_init=True)
+    headers = {"cookie": f"access_token={token}"}
+    root._update_router_vars(
+        {
+            constants.RouteVar.HEADERS: headers,
+            constants.RouteVar.PATH: "/admin/content",
+            constants.RouteVar.ORIGIN: url,
+        },
+        {},
+    )
+    return root.get_substate(ContentState.get_full_name().split("."))
+
+
+def test_the_content_page_opens_the_tab_its_address_names(db: Session) -> None:
+    token = sign_in(db, staff(db, EmployeeType.developer))
+    state = _content_at(token, "/admin/content?tab=site")
+    assert call_returning(state, "load") == SiteEditorState.load and state.tab == "site"
+    state = _content_at(token, "/admin/content?tab=newsletter")
+    assert call_returning(state, "load") == SubscriberListState.load and state.tab == "newsletter"
+    # The old Products tab's address leads to the one place products are edited.
+    state = _content_at(token, "/admin/content?tab=products")
+    redirect = call_returning(state, "load")
+    assert "/admin/products" in str(redirect.args) and state.tab == "organizations"
 
 
 def test_a_dialog_opened_before_the_tabs_loader_runs_stays_open(db: Session) -> None:

@@ -110,15 +110,6 @@ SECTIONS: list[Section] = [
         base="content",
     ),
     Section(
-        "content/products",
-        "admin",
-        "/admin/content",
-        rows="[data-testid=product-card]",
-        empty="[data-testid=empty]",
-        click="[data-testid=tab-products]",
-        base="content",
-    ),
-    Section(
         "content/site",
         "admin",
         "/admin/content",

@@ -1,10 +1,11 @@
 """What the card lists of Content Management share: one page of cards at a time, a create/edit dialog, a delete
 confirmation, and the spec's loading, empty and error states.
 
-`CardList` is mixed into each entity's state (organizations, projects, products). The entity state declares what it
-lists (`card_listing`: its noun, its service's list function and its typed row, see app.ui.admin.paged), names its
-write permission and deletes through its service (`_delete`); every handler here re-checks the session and the
-permission first, because any browser can call any handler with any payload.
+`CardList` is mixed into each entity's state (organizations and projects; Products & Services' catalogue too, with
+its own listing and permissions). The entity state declares what it lists (`card_listing`: its noun, its service's
+list function and its typed row, see app.ui.admin.paged), names its write permission and deletes through its service
+(`_delete`); every handler here re-checks the session and the permission first, because any browser can call any
+handler with any payload.
 """
 
 from __future__ import annotations

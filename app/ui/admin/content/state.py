@@ -1,4 +1,4 @@
-"""Content Management: state: the shown tab, and loading it when it is opened."""
+"""Content Management: state: the shown tab, and loading it when it is opened (or named in the address)."""
 
 from __future__ import annotations
 
@@ -6,18 +6,18 @@ from typing import Any
 
 import reflex as rx
 
+from app.ui import routes
 from app.ui.admin.organizations.state import OrganizationListState
 from app.ui.admin.paged import PagedTab
-from app.ui.admin.products.state import ProductListState
 from app.ui.admin.projects.state import ProjectListState
 from app.ui.admin.site_editor.state import SiteEditorState
 from app.ui.admin.state import AdminState
 from app.ui.admin.subscribers.state import SubscriberListState
 
+# Products are not a tab: the catalogue is edited in one place, Products & Services (ADR 0090).
 TABS = [
     ("organizations", "Organizations"),
     ("projects", "Projects"),
-    ("products", "Products"),
     ("site", "Website"),
     ("newsletter", "Newsletter"),
 ]
@@ -35,7 +35,6 @@ class ContentState(AdminState):
             return SiteEditorState.load
         tabs: dict[str, type[PagedTab]] = {
             "projects": ProjectListState,
-            "products": ProductListState,
             "newsletter": SubscriberListState,
         }
         state = tabs.get(self.tab, OrganizationListState)
@@ -44,6 +43,13 @@ class ContentState(AdminState):
 
     @rx.event
     async def load(self) -> Any:
+        """The page's loader: the tab the address names (`?tab=site`, a link from elsewhere), else the one shown."""
+        wanted = str(self.router.url.query_parameters.get("tab") or "")
+        if wanted == "products":
+            # The Products tab moved to its own section; an old link or bookmark goes there.
+            return rx.redirect(routes.ADMIN_PRODUCTS, replace=True)
+        if wanted in dict(TABS):
+            self.tab = wanted
         return await self._loader(fresh=True)
 
     @rx.event

@@ -14,7 +14,7 @@ from app.ui.components.ticker import ticker
 
 # Quick actions of the business sections, each shown with its section's permission.
 BUSINESS_ACTIONS = [
-    ("content", "Manage Content", "Organizations, projects, products", routes.ADMIN_CONTENT, "folder-kanban"),
+    ("content", "Manage Content", "Organizations, projects, the website", routes.ADMIN_CONTENT, "folder-kanban"),
     ("billing", "Billing", "Invoices and payments", routes.ADMIN_BILLING, "receipt"),
     ("meetings", "Meetings", "Client meetings and types", routes.ADMIN_MEETINGS, "calendar"),
     ("applications", "Applications", "Job applications", routes.ADMIN_APPLICATIONS, "briefcase"),

@@ -1,2 +1,2 @@
-"""Products: the Products tab of Content Management (the products themselves, products:write) and Products & Services
-(/admin/products, products:read: the catalogue with its prices)."""
+"""Products & Services (/admin/products): the product catalogue, the one place where products and their prices are
+created, edited, switched on or off and deleted (products:read to see it, products:write to change it; ADR 0090)."""

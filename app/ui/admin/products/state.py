@@ -1,5 +1,6 @@
-"""The states over the product catalogue: the Products tab of Content Management (cards, create/edit, delete) and the
-Products & Services page (each product with its prices; adding prices and switching them on or off)."""
+"""Products & Services (/admin/products): the one place where the catalogue is edited (ADR 0090). Each product with
+its prices, one page at a time; creating, editing and deleting products; adding prices and switching them on or
+off. Reading needs products:read, every write products:write, checked again in each handler and in the service."""
 
 from __future__ import annotations
 
@@ -9,16 +10,14 @@ from typing import Any, ClassVar
 import reflex as rx
 from sqlmodel import Session
 
-from app.core.permissions import Perm, has_perm
+from app.core.permissions import Perm
 from app.models.user import User, UserPublic
 from app.services.catalogue import products
 from app.services.catalogue.products import ProductView
-from app.services.platform.paging import Page
-from app.ui.admin.cards import CardList, card_listing
+from app.ui.admin.cards import CardList
 from app.ui.admin.common import dollars, form_text, row_id
-from app.ui.admin.dialogs import SectionWriter
-from app.ui.admin.paged import PagedList, SectionListing
-from app.ui.admin.state import AdminState, as_actor
+from app.ui.admin.paged import SectionListing
+from app.ui.admin.state import AdminState
 from app.ui.rows import Choice, Row, label_of
 
 CATALOGUE = "Products & Services"
@@ -35,7 +34,7 @@ class PriceRow(Row):
 
 @dataclasses.dataclass
 class ProductRow(Row):
-    """A product as its card and its form (Content Management) and its catalogue entry with its prices show it."""
+    """A product as its catalogue entry (with its prices) and its create/edit form show it."""
 
     name: str = ""
     description: str = ""
@@ -43,6 +42,7 @@ class ProductRow(Row):
     active: bool = True
     prices: list[PriceRow] = dataclasses.field(default_factory=list)
     can_delete: bool = False  # the service's flag: the actor may write and the product was never ordered
+    offered: bool = False  # clients see it among the portal's plans: active, with an active price (orders.list_plans)
 
 
 def product_row(p: ProductView) -> ProductRow:
@@ -63,24 +63,37 @@ def product_row(p: ProductView) -> ProductRow:
             for x in p.prices
         ],
         can_delete=p.can_delete,
+        offered=p.is_active and any(x.is_active for x in p.prices),
     )
 
 
-class ProductListState(CardList[ProductRow], AdminState):
-    listing: ClassVar[SectionListing[ProductRow]] = card_listing("product", products.list_products, product_row)
-    rows: list[ProductRow] = []
+class ProductCatalogueState(CardList[ProductRow], AdminState):
+    """The catalogue section: the card list's create/edit form and delete confirmation (CardList), read and written
+    with the products permissions instead of Content Management's, plus the prices' dialog and switch."""
+
+    listing: ClassVar[SectionListing[ProductRow]] = SectionListing(
+        Perm.products_read, CATALOGUE, products.list_products, product_row, "products", "product"
+    )
+    rows: rx.Field[list[ProductRow]] = rx.field(default_factory=list)
+    page_size: int = CATALOGUE_PAGE_SIZE
     sort: str = "name"
     edit: ProductRow = ProductRow()
 
     def _write_perm(self) -> str:
         return Perm.products_write
 
-    async def _page(self, actor: UserPublic, page: int) -> Page[ProductView]:
-        query: dict[str, Any] = {"search": self.search, "sort": self.sort, "page_size": self.page_size}
-        if has_perm(actor.effective_permissions, Perm.products_read):
-            return await as_actor(actor, lambda s, a: products.list_products(s, actor=a, page=page, **query))
-        # Without products:read the tab lists what the public site shows: the active products.
-        return await as_actor(actor, lambda s, _a: products.list_active_products(s, page=page, **query))
+    def _write_guard(self) -> tuple[str, str]:
+        return Perm.products_write, CATALOGUE
+
+    @rx.event
+    async def load(self) -> None:
+        """The page's loader: the first page with no dialog open (a section of its own, not a tab: nothing else
+        closes its dialogs)."""
+        self.page = 1
+        self.close_dialogs()
+        await self._reload(quiet=True)
+
+    # --- products ------------------------------------------------------------------------------------------------
 
     def _delete(self, s: Session, actor: User, target: int) -> None:
         products.delete_product(s, actor=actor, product_id=target)
@@ -101,21 +114,7 @@ class ProductListState(CardList[ProductRow], AdminState):
             return products.update_product(s, actor=actor, product_id=edit_id, data=data)
         return products.create_product(s, actor=actor, data=data)
 
-
-# --- Products & Services -----------------------------------------------------------------------------------------
-
-
-class ProductCatalogueState(SectionWriter, PagedList[ProductRow], AdminState):
-    listing: ClassVar[SectionListing[ProductRow]] = SectionListing(
-        Perm.products_read, CATALOGUE, products.list_products, product_row, "products"
-    )
-    rows: rx.Field[list[ProductRow]] = rx.field(default_factory=list)
-    page_size: int = CATALOGUE_PAGE_SIZE
-    sort: str = "name"
-
-    def _write_guard(self) -> tuple[str, str]:
-        return Perm.products_write, CATALOGUE
-
+    # --- prices --------------------------------------------------------------------------------------------------
     @rx.event
     async def open_price(self, product_id: int, name: str) -> None:
         await self._ask("price", product_id, str(name)[:200])
