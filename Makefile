@@ -35,7 +35,7 @@ PIP := .venv/bin/python -m pip --disable-pip-version-check
 # Both lock files are compiled for Python 3.11 on any platform, every distribution of every package hashed.
 LOCK := uv pip compile --quiet --universal --python-version 3.11 --generate-hashes --custom-compile-command "make lock"
 
-.PHONY: run run-cluster dev preview test test-fast lint format lock setup migrate migration seed clean screenshots bench bench-admin bench-ws bench-startup bench-pages torture faults radix-css
+.PHONY: run build serve run-cluster dev preview test test-fast lint format lock setup migrate migration seed clean screenshots bench bench-admin bench-ws bench-startup bench-pages torture faults radix-css
 
 # Installed from the hashed lock files only: pip refuses any package, or any file, whose hash is not in the lock.
 # The locks hold the whole tree, so pip installs them as they are (--no-deps) and `pip check` proves nothing is
@@ -105,12 +105,25 @@ migration: .venv/.installed
 	DATABASE_URL="sqlite:///$$probe/head.db" alembic upgrade head && \
 	DATABASE_URL="sqlite:///$$probe/head.db" alembic revision --autogenerate -m "$(NAME)"
 
-seed: migrate
-	python -m app.cli seed-demo
+# Migrations and the demo content in one start of Python (each start imports the whole app).
+seed: .venv/.installed
+	python -m app.cli seed-demo --migrate
 
-## Serve the whole site in production single-port mode on the embedded SQLite database, with demo content.
-run: setup seed
-	reflex run --env prod --single-port --frontend-port $(PORT) --backend-port $(PORT) --backend-host $(HOST)
+## Serve the whole site in production single-port mode on the embedded SQLite database, with demo content. The
+## frontend is built only when what the build reads changed since the last build (tools/frontend.py); a second
+## `make run` starts as fast as the backend does.
+run: setup seed build
+	python tools/serve.py --host $(HOST) --port $(PORT)
+
+## Build the frontend for PORT if its inputs changed (FORCE=1: whatever they are); the build is keyed by a hash of the
+## code, the lock files and the settings it bakes in (.web/build-inputs.sha256).
+build: setup
+	python tools/frontend.py $(if $(FORCE),--force)
+
+## Start the backend in production mode against the existing build, nothing compiled or built (make build first;
+## an older build is served with a note: a rollback serves the previous release's build).
+serve: setup
+	python tools/serve.py --host $(HOST) --port $(PORT)
 
 ## Reflex's dev mode, reload on save: pages from Vite on PORT (which forwards /api to the backend), backend on
 ## BACKEND_PORT. The same as `. .venv/bin/activate && reflex run`.

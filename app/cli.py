@@ -89,7 +89,10 @@ def _prompt_password() -> str | None:
 
 
 def seed_demo_command(args: argparse.Namespace, sessions: SessionFactory) -> int:
-    """Insert missing demo content; demo accounts and client data only outside production."""
+    """Insert missing demo content; demo accounts and client data only outside production. With --migrate, the
+    database is upgraded first, in the same process (`make run`: one start of Python, not two)."""
+    if args.migrate:
+        migrate(args, sessions)
     with_accounts = settings.app_env != "prod"
     with sessions() as s:
         report = seed_demo(s, with_accounts=with_accounts)
@@ -172,6 +175,7 @@ def build_parser() -> argparse.ArgumentParser:
     user.set_defaults(handler=create_user_command)
 
     seed = commands.add_parser("seed-demo", help="add missing demo content (and demo accounts outside prod)")
+    seed.add_argument("--migrate", action="store_true", help="upgrade the database to the newest schema first")
     seed.set_defaults(handler=seed_demo_command)
 
     dump = commands.add_parser("backup", help="write the database and private files (CVs) into a new folder")

@@ -132,6 +132,22 @@ def test_migrate_creates_the_sqlite_folder_and_reaches_head(
     assert main(["migrate"]) == 0  # already at head: nothing to do, still success
 
 
+def test_seed_demo_migrates_first_in_the_same_process_when_asked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`make run`'s one start of Python: an empty database is upgraded to head, then seeded."""
+    db_file = tmp_path / "fresh.db"
+    monkeypatch.setattr(settings, "database_url", f"sqlite:///{db_file}")
+    monkeypatch.setattr(settings, "app_env", "dev")
+    engine = make_engine(f"sqlite:///{db_file}")
+    assert main(["seed-demo", "--migrate"], sessions=lambda: Session(engine)) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith(f"Database sqlite:///{db_file} is at revision ")
+    assert lines[1].startswith("Demo content seeded (APP_ENV=dev): ") and not lines[1].endswith(": 0 new rows")
+    with Session(engine) as s:
+        assert _users(s) == 13
+
+
 def test_backup_and_restore_round_trip_and_refuse_a_database_with_rows(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shlex
 import signal
 import socket
 import subprocess
@@ -82,16 +83,18 @@ class Server:
 def start(
     env: Mapping[str, str], log: Path, *, port: int | None = None, timeout_s: float = STARTUP_TIMEOUT_S
 ) -> Server:
-    """`reflex run --env prod --single-port` on loopback with `env` (PORT and PUBLIC_URL set to the port), returned
-    once its health check and its home page answer 200. Without `port`, a free one; another one when that was taken
-    before the server bound it."""
+    """What `make run` runs after the seed, on loopback with `env` (PORT and PUBLIC_URL set to the port): the frontend
+    built for the port unless a build of the same inputs is there (tools/frontend.py), then the backend serving it
+    (tools/serve.py); returned once its health check and its home page answer 200. Without `port`, a free one;
+    another one when that was taken before the server bound it."""
     log.parent.mkdir(parents=True, exist_ok=True)
     attempt = 1
     while True:
         chosen = port or free_port()
         url = f"http://127.0.0.1:{chosen}"
-        cmd = ["reflex", "run", "--env", "prod", "--single-port", "--frontend-port", str(chosen)]
-        cmd += ["--backend-port", str(chosen), "--backend-host", "127.0.0.1"]
+        build = shlex.join([sys.executable, "tools/frontend.py"])
+        serve = shlex.join([sys.executable, "tools/serve.py", "--host", "127.0.0.1", "--port", str(chosen)])
+        cmd = ["bash", "-c", f"{build} && exec {serve}"]  # one process group, one log: `make run`'s last two steps
         full_env = toolchain_env({**env, "PORT": str(chosen), "PUBLIC_URL": url})
         with log.open("wb") as out:
             proc = subprocess.Popen(

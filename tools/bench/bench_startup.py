@@ -1,4 +1,5 @@
-"""Start-up benchmark: from `make run` to the first 200 on `/`, on a built checkout and on a fresh clone (issue 14).
+"""Start-up benchmark: from `make run` to the first 200 on `/`, on a built checkout and on a fresh clone (issue 14),
+and, in the same run, `make serve` and a backend-only start as the ceiling they are held to (issue 27, point 1).
 
     python tools/bench/bench_startup.py                  # both: 3 runs on this checkout, 1 on a fresh clone
     python tools/bench/bench_startup.py --only built     # only this checkout (--runs N)
@@ -6,11 +7,15 @@
     python tools/bench/bench_startup.py --warm-caches    # the fresh clone may use this machine's pip/npm/bun caches
 
 What it does:
-- built: runs `make run PORT=<free port>` in this checkout and times from starting the command to the first HTTP 200
-  on `/` (the stamps skip setup; migrations, the demo seed, Reflex's compile and its production build run as they
-  always do), then stops it (its whole process group: make, reflex and the server it spawns); `--runs` times, the
-  median reported. A checkout that is not built yet (no .venv, .tools or .web build) is built first by one untimed
-  `make run`;
+- built: runs `make run PORT=<port>` in this checkout and times from starting the command to the first HTTP 200
+  on `/` (the stamps skip setup; migrations and the demo seed run as they always do, the frontend build only if its
+  inputs changed: tools/frontend.py), then stops it (its whole process group: make and the server it spawns);
+  `--runs` times, the median reported. One free port is chosen for the whole benchmark (a build is made for the
+  port its pages call back to). A checkout that is not built yet for it is built first by one untimed `make run`;
+- serve: `make serve PORT=<port>` (the backend against the existing build), timed until `/` and `/api/health` both
+  answer 200; target 5 s;
+- backend-only: `reflex run --env prod --backend-only` on the same database, timed until `/api/health` answers 200:
+  the ceiling a second `make run` is held to (within 2x), measured in the same run because the machine is shared;
 - fresh: `git clone` of this repository (its committed HEAD) into a temporary folder, then the same timing of
   `make run PORT=<free port>` there: the virtualenv created and installed from the hashed lock files, Node and bun
   made sure of (tools/dev/ensure-node.sh), the database migrated and seeded, the first frontend build. One run. The
@@ -29,6 +34,7 @@ Writes the section "Start-up (issue 14)" of bench/report.md (the other sections 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import platform
 import shlex
@@ -49,7 +55,7 @@ import httpx
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))  # run as a file: the app, tests and tools packages are at the checkout's root
 from tools.reliability.torture import replace_section  # noqa: E402  (one "## ..." section of a report replaced)
-from tools.server import free_port  # noqa: E402
+from tools.server import free_port, toolchain_env  # noqa: E402
 
 OUT = ROOT / "bench"
 SECTION = "Start-up (issue 14)"
@@ -57,12 +63,15 @@ SECTION = "Start-up (issue 14)"
 MILESTONES = [
     ("virtualenv installed", "touch .venv/.installed"),
     ("Node and bun ready", "touch .tools/.ready"),
-    ("demo seed done, `reflex run` started", "reflex run --env prod"),
-    # Reflex's own progress lines, printed when each step ends.
+    ("demo seed done, the build checked", "python tools/frontend.py"),
+    # Reflex's own progress lines, printed when each step ends (only when the frontend is built).
     ("pages compiled", "Compiling:"),
     ("production build done", "Creating Production Build:"),
+    ("server started", "python tools/serve.py"),
     ("app running", "App running at:"),
 ]
+SERVE_TARGET_S = 5.0  # `make serve` answers `/` and `/api/health` within this
+RATIO_TARGET = 2.0  # a second `make run` within this many times a backend-only start
 # Variables of an activated project shell that a newcomer's shell does not have: `make run` must set what it needs.
 # MAKEFLAGS and its kin: under `make bench-startup`, the inner `make run` must not inherit the outer make's options.
 PROJECT_VARS = ("VIRTUAL_ENV", "PYTHONPATH", "DATABASE_URL", "REDIS_URL", "PUBLIC_URL", "DATA_DIR", "APP_ENV", "PORT")
@@ -98,13 +107,19 @@ class Timing:
     note: str = ""
 
 
-def time_make_run(checkout: Path, env: dict[str, str], log: Path, limit_s: float) -> Timing:
-    """Start `make run PORT=<free port>` in the checkout; seconds until `/` first answers 200; stop it."""
-    port = free_port()
-    url = f"http://127.0.0.1:{port}/"
+def time_make_run(checkout: Path, env: dict[str, str], log: Path, limit_s: float, port: int | None = None) -> Timing:
+    """Start `make run PORT=<port>` in the checkout; seconds until `/` first answers 200; stop it."""
+    port = port or free_port()
+    return time_start(["make", "run", f"PORT={port}"], checkout, env, log, limit_s, [f"http://127.0.0.1:{port}/"])
+
+
+def time_start(
+    cmd: list[str], checkout: Path, env: dict[str, str], log: Path, limit_s: float, urls: list[str]
+) -> Timing:
+    """Start `cmd` in the checkout; seconds until every one of `urls` has answered 200; stop it."""
     started = time.monotonic()
     proc = subprocess.Popen(
-        ["make", "run", f"PORT={port}"],
+        cmd,
         cwd=checkout,
         env=env,
         stdout=subprocess.PIPE,
@@ -127,19 +142,19 @@ def time_make_run(checkout: Path, env: dict[str, str], log: Path, limit_s: float
 
     reader = threading.Thread(target=copy_output, daemon=True)
     reader.start()
+    waiting = list(urls)
     try:
         with httpx.Client(timeout=2) as http:
             while time.monotonic() - started < limit_s:
                 if proc.poll() is not None:
-                    timing.note = f"`make run` exited with {proc.returncode} before answering"
+                    timing.note = f"`{shlex.join(cmd[:2])}` exited with {proc.returncode} before answering"
                     break
-                try:
-                    if http.get(url).status_code == 200:
-                        timing.seconds = time.monotonic() - started
-                        break
-                except httpx.HTTPError:
-                    pass
-                time.sleep(0.25)
+                with contextlib.suppress(httpx.HTTPError):
+                    waiting = [u for u in waiting if http.get(u).status_code != 200]
+                if not waiting:
+                    timing.seconds = time.monotonic() - started
+                    break
+                time.sleep(0.1)
             else:
                 timing.note = f"no 200 within {limit_s:.0f} s"
     finally:
@@ -179,28 +194,57 @@ def _group_alive(pgid: int) -> bool:
     return False
 
 
-def is_built(checkout: Path, env: dict[str, str]) -> bool:
-    """The setup stamps are up to date (`make -q`) and the frontend was built once."""
+def is_built(checkout: Path, env: dict[str, str], port: int) -> bool:
+    """The setup stamps are up to date (`make -q`) and the frontend is built for `port` from the current inputs."""
     stamps = ["-q", ".venv/.installed", ".venv/.activate-hook", ".tools/.ready"]
     fresh = subprocess.run(["make", *stamps], cwd=checkout, env=env, capture_output=True).returncode == 0
-    return fresh and (checkout / ".web" / "build" / "client").is_dir()
+    check = [str(checkout / ".venv" / "bin" / "python"), "tools/frontend.py", "--check"]
+    current = subprocess.run(check, cwd=checkout, env={**env, "PORT": str(port)}, capture_output=True)
+    return fresh and current.returncode == 0
 
 
-def built_runs(args: argparse.Namespace) -> tuple[list[Timing], str]:
+def built_runs(args: argparse.Namespace, port: int) -> tuple[list[Timing], str]:
     env = newcomer_env(None)
     note = ""
-    if not is_built(ROOT, env):
-        say("this checkout is not built yet: one untimed `make run` first…")
-        prep = time_make_run(ROOT, env, OUT / "server-startup-prepare.log", args.limit)
+    if not is_built(ROOT, env, port):
+        say("this checkout is not built yet for the port: one untimed `make run` first…")
+        prep = time_make_run(ROOT, env, OUT / "server-startup-prepare.log", args.limit, port)
         if prep.seconds is None:
             raise SystemExit(f"the preparing `make run` failed ({prep.note}); see {prep.log}")
         note = f"built first by one untimed `make run` ({prep.seconds:.0f} s)"
     runs = []
     for n in range(1, args.runs + 1):
-        t = time_make_run(ROOT, env, OUT / f"server-startup-built-{n}.log", args.limit)
+        t = time_make_run(ROOT, env, OUT / f"server-startup-built-{n}.log", args.limit, port)
         say(f"built checkout, run {n}: " + (f"{t.seconds:.1f} s" if t.seconds is not None else t.note))
         runs.append(t)
     return runs, note
+
+
+def serve_runs(args: argparse.Namespace, port: int) -> list[Timing]:
+    """`make serve` against the build `built_runs` left for `port`: until `/` and `/api/health` answer."""
+    env, base = newcomer_env(None), f"http://127.0.0.1:{port}"
+    runs = []
+    for n in range(1, args.runs + 1):
+        log = OUT / f"server-startup-serve-{n}.log"
+        t = time_start(["make", "serve", f"PORT={port}"], ROOT, env, log, 120, [base + "/", base + "/api/health"])
+        say(f"make serve, run {n}: " + (f"{t.seconds:.1f} s" if t.seconds is not None else t.note))
+        runs.append(t)
+    return runs
+
+
+def backend_runs(args: argparse.Namespace) -> list[Timing]:
+    """The backend alone (no frontend to build or mount), on the local database: until `/api/health` answers."""
+    runs = []
+    for n in range(1, args.runs + 1):
+        port = free_port()
+        env = toolchain_env({**newcomer_env(None), "REFLEX_BACKEND_ONLY": "true", "PORT": str(port)})
+        cmd = [str(ROOT / ".venv" / "bin" / "reflex"), "run", "--env", "prod", "--backend-only"]
+        cmd += ["--backend-port", str(port), "--backend-host", "127.0.0.1"]
+        log = OUT / f"server-startup-backend-{n}.log"
+        t = time_start(cmd, ROOT, env, log, 120, [f"http://127.0.0.1:{port}/api/health"])
+        say(f"backend only, run {n}: " + (f"{t.seconds:.1f} s" if t.seconds is not None else t.note))
+        runs.append(t)
+    return runs
 
 
 def fresh_run(args: argparse.Namespace) -> tuple[Timing, float, str]:
@@ -242,7 +286,49 @@ def _steps(t: Timing) -> str:
     return ", ".join(f"{name} at {at:.0f} s" for name, at in sorted(t.milestones.items(), key=lambda kv: kv[1]))
 
 
-def render(meta: dict[str, str], built: list[Timing] | None, built_note: str, fresh: Timing | None) -> list[str]:
+def _median(runs: list[Timing]) -> float | None:
+    times = [t.seconds for t in runs if t.seconds is not None]
+    return statistics.median(times) if len(times) == len(runs) and times else None
+
+
+def _row(what: str, runs: list[Timing], steps: bool = True) -> str:
+    median = _median(runs)
+    value = f"{median:.1f} s (median)" if median is not None else "-"
+    times = " / ".join(f"{t.seconds:.1f}" if t.seconds is not None else t.note for t in runs)
+    return f"| {what} | {value} | {times} | {_steps(runs[-1]) if steps else '-'} |"
+
+
+def verdicts(built: list[Timing] | None, serve: list[Timing], backend: list[Timing]) -> list[str]:
+    """The targets of issue 27, point 1, as lines of the report ("" when not measured)."""
+    lines = []
+    ceiling = _median(backend)
+    if built and ceiling:
+        second = _median(built)
+        ratio = f"{second / ceiling:.2f}x" if second is not None else "-"
+        ok = second is not None and second <= RATIO_TARGET * ceiling
+        lines.append(
+            f"- A second `make run` (nothing changed) / a backend-only start: {ratio} (target <= {RATIO_TARGET:.0f}x):"
+            f" {'pass' if ok else 'FAIL'}"
+        )
+    if serve:
+        worst = max((t.seconds for t in serve if t.seconds is not None), default=None)
+        ok = worst is not None and len([t for t in serve if t.seconds]) == len(serve) and worst <= SERVE_TARGET_S
+        shown = f"{worst:.1f} s" if worst is not None else "-"
+        lines.append(
+            f"- `make serve` answers `/` and `/api/health`: slowest of {len(serve)} runs {shown}"
+            f" (target <= {SERVE_TARGET_S:.0f} s): {'pass' if ok else 'FAIL'}"
+        )
+    return lines
+
+
+def render(
+    meta: dict[str, str],
+    built: list[Timing] | None,
+    built_note: str,
+    fresh: Timing | None,
+    serve: list[Timing] | None = None,
+    backend: list[Timing] | None = None,
+) -> list[str]:
     lines = [
         "",
         f"## {SECTION}",
@@ -257,18 +343,20 @@ def render(meta: dict[str, str], built: list[Timing] | None, built_note: str, fr
         "|---|---:|---|---|",
     ]
     if built is not None:
-        times = [t.seconds for t in built if t.seconds is not None]
-        median = f"{statistics.median(times):.1f} s" if times else "-"
-        runs = " / ".join(f"{t.seconds:.1f}" if t.seconds is not None else t.note for t in built)
-        lines.append(
-            f"| built (this checkout: .venv, .tools, .web present) | {median} (median) | {runs} | {_steps(built[-1])} |"
-        )
+        lines.append(_row("built (this checkout: .venv, .tools and a current build present)", built))
+    if serve:
+        lines.append(_row("`make serve` (until `/` and `/api/health` answer)", serve, steps=False))
+    if backend:
+        lines.append(_row("backend only (`reflex run --env prod --backend-only`, `/api/health`)", backend, False))
     if fresh is not None:
         value = f"{fresh.seconds:.1f} s" if fresh.seconds is not None else fresh.note
         lines.append(f"| fresh clone ({meta['fresh_what']}) | {value} | 1 | {_steps(fresh)} |")
     lines.append("")
     if built_note:
         lines += [f"The built checkout was {built_note}.", ""]
+    judged = verdicts(built, serve or [], backend or [])
+    if judged:
+        lines += [*judged, ""]
     return lines
 
 
@@ -291,7 +379,10 @@ def main(argv: list[str] | None = None) -> int:
         "machine": _machine(),
         "load_start": _load(),
     }
-    built, built_note = (None, "") if args.only == "fresh" else built_runs(args)
+    port = free_port()  # one port for the whole run: the build is made for the port its pages call back to
+    built, built_note = (None, "") if args.only == "fresh" else built_runs(args, port)
+    serve = [] if args.only == "fresh" else serve_runs(args, port)
+    backend = [] if args.only == "fresh" else backend_runs(args)
     fresh = None
     if args.only != "built":
         fresh, clone_s, head = fresh_run(args)
@@ -300,12 +391,12 @@ def main(argv: list[str] | None = None) -> int:
     minutes, seconds = divmod(int(time.monotonic() - started), 60)
     meta["duration"] = f"{minutes} min {seconds} s"
     meta["load_end"] = _load()
-    lines = render(meta, built, built_note, fresh)
+    lines = render(meta, built, built_note, fresh, serve, backend)
     replace_section(args.report, SECTION, lines, title="# Benchmarks")
     say("\n".join(lines))
     say(f"written to {args.report}")
     failed = (built is not None and any(t.seconds is None for t in built)) or (fresh is not None and not fresh.seconds)
-    return 1 if failed else 0
+    return 1 if failed or any(line.endswith("FAIL") for line in verdicts(built, serve, backend)) else 0
 
 
 if __name__ == "__main__":
