@@ -460,8 +460,11 @@ def _as_now(m: Meeting) -> dict[str, Any]:
     reason only: the others are the product's own words). A hold past its expiry is shown released, whether the
     background job has released it yet or not."""
     if m.status == MeetingStatus.unconfirmed and not _holds(m):
-        return {"status": str(MeetingStatus.cancelled), "cancelledAt": iso(m.hold_expires_at or m.start_time),
-                "cancelledBy": "expired"}
+        return {
+            "status": str(MeetingStatus.cancelled),
+            "cancelledAt": iso(m.hold_expires_at or m.start_time),
+            "cancelledBy": "expired",
+        }
     if m.status != MeetingStatus.cancelled:
         return {}
     return {

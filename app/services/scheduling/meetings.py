@@ -51,7 +51,9 @@ class ClientMeeting(MeetingPublic):
 
     can_cancel: Action  # cancel_meeting would accept it from the caller
     can_reschedule: Action  # booked through Calendly, scheduled and not started: its reschedule_url moves it
-    can_move: Action  # the client's own booking by a meeting type, scheduled and not started (booking.client_reschedule)
+    can_move: (
+        Action  # the client's own booking by a meeting type, scheduled and not started (booking.client_reschedule)
+    )
     can_join: Action  # scheduled, with a join link (a cancelled or unconfirmed meeting's link is not offered)
 
 

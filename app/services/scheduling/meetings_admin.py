@@ -242,9 +242,9 @@ ONLY_HOLDS = "Only bookings waiting for confirmation can be cancelled together."
 
 
 def cancel_unconfirmed(s: Session, *, actor: User, meeting_ids: list[int]) -> int:
-    """Cancel many unconfirmed holds at once (meetings:write): their slots are free again and their links die. Nothing
-    is mailed (no calendar holds them yet; the bookers were only asked to confirm); their links show them cancelled. All or none: one id that is not an
-    open hold refuses the lot. How many were cancelled; commits."""
+    """Cancel many unconfirmed holds at once (meetings:write): their slots are free again and their links show them
+    cancelled. Nothing is mailed (no calendar holds them yet; the bookers were only asked to confirm). All or none: one
+    id that is not an open hold refuses the lot. How many were cancelled; commits."""
     require(actor, Perm.meetings_write, "cancel meetings")
     ids = sorted({int(i) for i in meeting_ids if isinstance(i, int) and 0 < i <= MAX_ID})
     if not ids or len(ids) != len(set(meeting_ids)):
