@@ -90,5 +90,9 @@ def mailed_link_page(title: str, lead: str, mode: str, view: rx.Component) -> rx
 def booking_manage_page() -> rx.Component:
     view = rx.match(BookingFlowState.step, ("cancelled", _cancelled()), ("invalid", _unknown()), manage_view())
     return mailed_link_page(
-        "Reschedule or cancel", "Pick another time or cancel; your host is told at once.", "manage", view
+        # Worded for any state the link finds the booking in: ahead, moved, cancelled or past.
+        "Manage your booking",
+        "Your meeting as it is now. While it is ahead, move it or cancel it here.",
+        "manage",
+        view,
     )
