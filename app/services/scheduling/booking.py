@@ -683,7 +683,8 @@ def _move(
     slot = _offered(s, t, start, exclude_id=meeting.id)
     before = meeting.start_time
     new = new_token()
-    if meeting.manage_token_hash is not None:
+    assert meeting.id is not None  # a stored booking
+    if meeting.manage_token_hash is not None:  # the mailed link it replaces keeps opening the booking
         s.add(BookingLink(token_hash=meeting.manage_token_hash, meeting_id=meeting.id))
     meeting.start_time, meeting.end_time = slot.start, slot.end
     meeting.sequence += 1

@@ -107,7 +107,7 @@ class RescheduleDialog(PortalState, mixin=True):
         except ValueError:  # the card's own ISO time; anything else is not shown
             self.move_from = ""
         self.move_week, self.move_start, self.move_to, self.move_error = 0, "", "", ""
-        return type(self).load_move_slots  # type: ignore[attr-defined]
+        return type(self).load_move_slots
 
     @rx.event
     async def load_move_slots(self):
@@ -145,7 +145,7 @@ class RescheduleDialog(PortalState, mixin=True):
     @rx.event
     def change_move_week(self, delta: int):
         self.move_week = max(0, min(WEEKS_AHEAD, self.move_week + int(delta)))
-        return type(self).load_move_slots  # type: ignore[attr-defined]
+        return type(self).load_move_slots
 
     @rx.event
     def choose_move(self, start: str) -> None:
@@ -185,7 +185,7 @@ class RescheduleDialog(PortalState, mixin=True):
             return
         except DomainError as exc:  # taken meanwhile, moved too often, no longer ahead: the service's words
             self.moving, self.move_start, self.move_error = False, "", error_message(exc, MOVE_FAILED)
-            yield type(self).load_move_slots  # type: ignore[attr-defined]
+            yield type(self).load_move_slots
             return
         label = self.move_to
         self.moving, self.move_id, self.move_start = False, 0, ""
