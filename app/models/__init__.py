@@ -5,13 +5,14 @@ from app.models.careers import JobApplication, JobOpening
 from app.models.commerce import Order, OrderItem, OrderNumberCounter, Price, Product
 from app.models.content import PortfolioProject, Service, TeamMember, Testimonial
 from app.models.inquiry import ContactInquiry, NewsletterSubscriber
-from app.models.meeting import Meeting, MeetingType
+from app.models.meeting import BookingLink, Meeting, MeetingType
 from app.models.project import Organization, Project, ProjectMember, ProjectMilestone, ProjectTimeEntry
 from app.models.system import AuditLog, CompanySettings, EmailOutbox, RateLimitEvent
 from app.models.user import KnownSignInAddress, PasswordResetToken, RefreshToken, User, VerificationCode
 
 __all__ = [
     "AuditLog",
+    "BookingLink",
     "CompanySettings",
     "ContactInquiry",
     "EmailOutbox",

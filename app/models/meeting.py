@@ -6,9 +6,9 @@ import uuid
 from datetime import datetime
 
 import sqlalchemy as sa
-from sqlmodel import Field
+from sqlmodel import Field, SQLModel
 
-from app.models.base import Stamped, enum_field, string_list, text, timestamp
+from app.models.base import Stamped, created_at, enum_field, string_list, text, timestamp
 from app.models.enums import MeetingStatus
 
 # The rows that hold a slot. An expired hold keeps holding here until it is released (cancelled, link cleared), which
@@ -53,7 +53,12 @@ class Meeting(Stamped, table=True):
     status: MeetingStatus = enum_field(MeetingStatus, MeetingStatus.scheduled, index=True)
     calendly_event_id: str | None = Field(default=None, max_length=255, unique=True)
     cancel_reason: str | None = Field(default=None, max_length=500)
-    # In-app bookings: the type booked, who booked it, the manage link's keyed hash, and the iCalendar SEQUENCE.
+    # What a cancelled booking's manage link says: when, and by whom ("booker", "staff", or "expired": a hold not
+    # confirmed in time; none for older rows and Calendly's).
+    cancelled_at: datetime | None = timestamp(nullable=True)
+    cancelled_by: str | None = Field(default=None, max_length=20)
+    # In-app bookings: the type booked, who booked it, the newest manage link's keyed hash (it also marks the booking as
+    # in-app; the links mailed before it are in `booking_links`), and the iCalendar SEQUENCE.
     meeting_type_id: int | None = Field(default=None, foreign_key="meeting_types.id", ondelete="SET NULL")
     booker_name: str | None = Field(default=None, max_length=200)
     booker_email: str | None = Field(default=None, max_length=254)
@@ -93,3 +98,15 @@ class MeetingType(Stamped, table=True):
     horizon_days: int = 30
     # Empty: the invite says the organizer sends the link. A URL, where "{room}" becomes a random room name.
     join_url: str | None = Field(default=None, max_length=500)
+
+
+class BookingLink(SQLModel, table=True):
+    """A manage link mailed to a booking's booker before its newest one (`Meeting.manage_token_hash`), by its keyed
+    hash: every link ever mailed keeps opening the booking as it is now (ADR 0089). A hold's link, shown only to whoever
+    submitted the form, is not kept when the booking is confirmed."""
+
+    __tablename__ = "booking_links"
+
+    token_hash: str = Field(max_length=64, primary_key=True)
+    meeting_id: int = Field(foreign_key="meetings.id", ondelete="CASCADE", index=True)
+    created_at: datetime = created_at()  # when it stopped being the newest link

@@ -65,13 +65,16 @@ def test_book_manage_reschedule_cancel(client: TestClient, session: Session) -> 
     assert shown["start"] == first and shown["company"] == "Acme" and shown["canChange"] is True
     moved = client.post(f"/api/booking/manage/{token}/reschedule", json={"start": second})
     assert moved.status_code == 200 and moved.json()["data"]["start"] == second
-    assert client.get(f"/api/booking/manage/{token}").status_code == 404
+    old = client.get(f"/api/booking/manage/{token}").json()["data"]  # the first mail's link: the booking as it is now
+    assert old["start"] == second and old["canChange"] is True
     token = moved.json()["data"]["manageUrl"].split("token=")[1]
     taken = client.post("/api/booking", json={**body, "start": second, "email": "cy@example.com"})
     assert taken.status_code == 409
     assert client.post(f"/api/booking/manage/{token}/cancel").status_code == 200
-    assert client.post(f"/api/booking/manage/{token}/cancel").status_code == 404
-    assert client.post(f"/api/booking/manage/{token}/reschedule", json={"start": first}).status_code == 404
+    assert client.post(f"/api/booking/manage/{token}/cancel").status_code == 409
+    assert client.post(f"/api/booking/manage/{token}/reschedule", json={"start": first}).status_code == 409
+    gone = client.get(f"/api/booking/manage/{token}").json()["data"]
+    assert gone["status"] == "cancelled" and gone["cancelledBy"] == "booker" and gone["cancelledAt"].endswith("Z")
     assert client.post("/api/booking", json={**body, "start": second, "email": "cy@example.com"}).status_code == 201
 
 

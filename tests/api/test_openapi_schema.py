@@ -96,6 +96,8 @@ TYPED = {
     *(("get", f"/api/admin/site/{k}") for k in site_admin.KINDS),
     ("post", "/api/admin/meetings/{meeting_id}/complete"),
     ("post", "/api/protected/meetings/{meeting_id}/cancel"),
+    ("get", "/api/protected/meetings/{meeting_id}/slots"),
+    ("post", "/api/protected/meetings/{meeting_id}/reschedule"),
     *(
         (m, p)
         for k in site_admin.KINDS

@@ -145,17 +145,27 @@ def test_visitor_books_reschedules_and_cancels(server: Server, page: Page) -> No
     assert method == "REQUEST" and str(event["UID"]) == uid and int(event["SEQUENCE"]) == 1
     assert event.decoded("DTSTART").isoformat().replace("+00:00", "Z") == new_start
     shoot(page, "7-rescheduled")
+    moved_to = page.get_by_test_id("booking-details").locator("p", has_text=" min").inner_text()
+    page.goto(link.group(1))  # the first mail's link opens the booking as it is now (ADR 0089)
+    details = page.get_by_test_id("booking-details")
+    expect(details).to_contain_text(moved_to.splitlines()[-1])
+    expect(details.get_by_role("button", name="Reschedule")).to_be_visible()
 
     page.get_by_role("button", name="Cancel booking").click()
     shoot(page, "8-cancel-dialog")
     page.get_by_role("alertdialog").get_by_role("button", name="Yes, cancel").click()
-    expect(page.get_by_text("Your booking is cancelled")).to_be_visible()
+    expect(page.get_by_test_id("booking-cancelled")).to_contain_text("This meeting was cancelled on")
+    expect(page.get_by_test_id("booking-cancelled")).to_contain_text("You cancelled it")
     shoot(page, "9-cancelled")
     _, method, cal = invitation(server, VISITOR, 4)
     assert method == "CANCEL" and str(cal.walk("VEVENT")[0]["UID"]) == uid
 
-    page.goto(link.group(1))  # the first link was replaced by the reschedule
-    expect(page.get_by_text("This link cannot be used")).to_be_visible()
+    page.goto(link.group(1))  # every link of it now says it was cancelled, and only then offers booking again
+    expect(page.get_by_test_id("booking-cancelled")).to_contain_text("This meeting was cancelled on")
+    expect(page.get_by_role("link", name="Book a new meeting")).to_be_visible()
+    page.goto(server.url + "/book-meeting/manage?token=not-a-link")
+    expect(page.get_by_test_id("booking-unknown")).to_contain_text("We can't find this booking")
+    expect(page.get_by_role("link", name="Book a new meeting")).to_have_count(0)
     page.goto(confirm.group(1))  # and the confirmation link was used
     expect(page.get_by_text("This link cannot be used")).to_be_visible()
     assert page.console_errors == []  # type: ignore[attr-defined]

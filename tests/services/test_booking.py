@@ -185,26 +185,75 @@ def test_bookings_per_address_are_limited(session: Session, host: User) -> None:
         booking.book(session, data={"type": t.slug, "start": "x", "name": "A", "email": "a@example.com"}, ip="9.9.9.9")
 
 
-def test_reschedule_replaces_the_link_and_cancel_frees_the_slot(session: Session, host: User) -> None:
+def test_every_mailed_link_opens_the_booking_as_it_is_now(session: Session, host: User) -> None:
     t = make_type(session, host, availability=EVERY_DAY)
-    first, second = [s.start for s in booking.free_slots(session, data={"type": t.slug, "days": 14})[:2]]
+    first, second, third = [s.start for s in booking.free_slots(session, data={"type": t.slug, "days": 14})[:3]]
     done = book_confirmed(session, {"type": t.slug, "start": first, "name": "A", "email": "a@example.com"})
     token = str(done.manageUrl).split("token=")[1]
     assert booking.get_booking(session, token=token).start == first
     moved = booking.reschedule(session, data={"start": second}, token=token)
-    assert moved.start == second
-    with pytest.raises(NotFound):
-        booking.get_booking(session, token=token)  # the old link died
     new_token = moved.manageUrl.split("token=")[1]
-    assert session.get(Meeting, done.id).sequence == 1  # type: ignore[union-attr]
+    assert moved.start == second and new_token != token
+    # The first mail's link opens the booking at its new time, and can still move it and cancel it.
+    old = booking.get_booking(session, token=token)
+    assert old.id == done.id and old.start == second and old.status == "scheduled"
+    assert old.can_reschedule and old.can_cancel and old.cancelledAt is None
+    again = booking.reschedule(session, data={"start": third}, token=token)
+    assert booking.get_booking(session, token=new_token).start == third
+    assert session.get(Meeting, done.id).sequence == 2  # type: ignore[union-attr]
     free = [s.start for s in booking.free_slots(session, data={"type": t.slug, "days": 14})]
-    assert first in free and second not in free
-    booking.cancel(session, token=new_token)
-    assert second in [s.start for s in booking.free_slots(session, data={"type": t.slug, "days": 14})]
-    with pytest.raises(NotFound):
+    assert first in free and second in free and third not in free
+    booking.cancel(session, token=token)  # the oldest link cancels it
+    assert third in [s.start for s in booking.free_slots(session, data={"type": t.slug, "days": 14})]
+    # Every link now shows it cancelled, when and by whom; none offers a change.
+    for link in (token, new_token, again.manageUrl.split("token=")[1]):
+        shown = booking.get_booking(session, token=link)
+        assert shown.status == "cancelled" and shown.cancelledBy == "booker" and shown.cancelledAt is not None
+        assert not (shown.can_reschedule or shown.can_cancel or shown.can_add_to_calendar)
+    with pytest.raises(Conflict) as caught:
         booking.cancel(session, token=new_token)
-    with pytest.raises(NotFound):
+    assert caught.value.message == booking.CANCELLED
+    with pytest.raises(Conflict):
+        booking.reschedule(session, data={"start": first}, token=new_token)
+    with pytest.raises(Conflict):
+        booking.calendar_file(session, token=token)
+    # A token that was never a link of any booking is still a 404, and says nothing of any booking.
+    with pytest.raises(NotFound) as unknown:
         booking.get_booking(session, token="unknown")
+    assert unknown.value.message == booking.UNKNOWN_LINK
+    with pytest.raises(NotFound):
+        booking.get_booking(session, token=new_token[:-1] + ("A" if new_token[-1] != "A" else "B"))
+
+
+def test_links_are_stored_only_as_keyed_hashes(session: Session, host: User) -> None:
+    from app.models.meeting import BookingLink
+
+    t = make_type(session, host, availability=EVERY_DAY)
+    first, second = [s.start for s in booking.free_slots(session, data={"type": t.slug, "days": 14})[:2]]
+    done = book_confirmed(session, {"type": t.slug, "start": first, "name": "A", "email": "a@example.com"})
+    token = str(done.manageUrl).split("token=")[1]
+    moved = booking.reschedule(session, data={"start": second}, token=token)
+    [kept] = session.exec(select(BookingLink).where(BookingLink.meeting_id == done.id)).all()
+    row = session.get(Meeting, done.id)
+    assert row is not None and token not in kept.token_hash and len(kept.token_hash) == 64
+    assert moved.manageUrl.split("token=")[1] not in (row.manage_token_hash or "")
+    assert kept.token_hash != row.manage_token_hash
+
+
+def test_a_booking_cancelled_by_staff_says_so_on_its_link(session: Session, host: User) -> None:
+    from app.services.scheduling import meetings
+
+    t = make_type(session, host, availability=EVERY_DAY)
+    client = f.user(session, "cancelledclient")
+    done = booking.book(session, data={"type": t.slug, "start": first_free(session, t)}, actor=client)
+    admin = f.user(session, "canceladmin", role=Role.admin)
+    meetings.cancel_meeting(session, actor=admin, meeting_id=done.id, reason="The host is ill")
+    shown = booking.get_booking(session, token=done.manageUrl.split("token=")[1])
+    assert shown.status == "cancelled" and shown.cancelledBy == "staff" and shown.cancelReason == "The host is ill"
+    mails = select(EmailOutbox).where(EmailOutbox.to_address == client.email).order_by(col(EmailOutbox.id))
+    letter = session.exec(mails).all()[-1]
+    assert "cancelled your" in letter.body_text and "Reason: The host is ill" in letter.body_text
+    assert "removes the meeting from your calendar" in letter.body_text
 
 
 @pytest.fixture
@@ -263,7 +312,7 @@ def test_without_a_join_link_the_invite_says_the_organizer_sends_it(session: Ses
     assert done.joinUrl is None
     invite = select(EmailOutbox).where(EmailOutbox.to_address == "a@example.com").order_by(col(EmailOutbox.id))
     row = session.exec(invite).all()[-1]
-    assert "organizer will send you the link" in row.body_text
+    assert "Your host will send you the link to join before the meeting." in row.body_text
 
 
 def test_staff_set_the_booking_rules_of_a_type(session: Session, host: User) -> None:
@@ -322,11 +371,12 @@ def test_a_booking_cancelled_in_the_portal_or_moved_by_staff_updates_the_calenda
     assert row is not None and row.sequence == 1
     mails = select(EmailOutbox).where(EmailOutbox.to_address == client.email).order_by(col(EmailOutbox.id))
     update = session.exec(mails).all()[-1]
-    assert "SEQUENCE:1" in update.attachments[0]["content"] and update.subject.startswith("Updated:")
+    assert "SEQUENCE:1" in update.attachments[0]["content"] and update.subject.startswith("Moved:")
     meetings.cancel_meeting(session, actor=client, meeting_id=moved.id)
     last = session.exec(mails).all()[-1]
     assert last.attachments[0]["content_type"] == "text/calendar; method=CANCEL"
-    assert row.manage_token_hash is None and second in [
+    session.refresh(row)
+    assert row.cancelled_by == "booker" and second in [
         s.start for s in booking.free_slots(session, data={"type": t.slug, "days": 14})
     ]
 

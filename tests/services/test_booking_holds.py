@@ -144,7 +144,9 @@ def test_an_expired_hold_frees_its_slot_for_the_next_booker(session: Session, ki
     taken = visit(session, kind, "next@example.com", start=held.start)  # the database's guards let it in too
     assert taken.start == held.start
     session.refresh(row)
-    assert row.status == MeetingStatus.cancelled and row.manage_token_hash is None
+    assert row.status == MeetingStatus.cancelled and row.cancelled_by == "expired"
+    shown = booking.get_booking(session, token=token_of(held))  # its link says it was released, offers nothing
+    assert shown.status == "cancelled" and shown.cancelledBy == "expired" and not shown.can_cancel
     with pytest.raises(Conflict) as caught:
         booking.confirm(session, token=confirm_link(session, "late@example.com"))
     assert caught.value.message == booking.HOLD_EXPIRED

@@ -36,7 +36,17 @@ def _application(**kw: Any) -> JobApplication:
     return JobApplication(**{**values, **files, **kw})
 
 
-BOOKING = {"kind": "Intro call", "when": "Monday, June 1 at 10:00 AM (UTC)", "minutes": 30, "booker_name": EVIL}
+BOOKING = {
+    "kind": "Intro call",
+    "when": "Monday, June 1 at 10:00 AM (UTC)",
+    "minutes": 30,
+    "booker_name": EVIL,
+    "previous": None,
+    "by_booker": False,
+    "reason": None,
+}
+ORGANIZER = {"booker_email": "b@example.com", "booker_company": None, "booker_notes": None}
+CANCEL_FILE = "The attached cancellation (cancel.ics) removes the meeting from your calendar"
 
 # (letter, context, what its text says): at least one sample per template; the names are checked against the folder.
 SAMPLES: list[tuple[str, dict[str, Any], list[str]]] = [
@@ -53,12 +63,59 @@ SAMPLES: list[tuple[str, dict[str, Any], list[str]]] = [
     (
         "booking_for_booker",
         {**BOOKING, "change": "confirmed", "meeting_url": None, "manage_link": f"{URL}/booking/manage?t=1"},
-        ["is booked.", "The organizer will send you the link", f"To reschedule or cancel, open: {URL}/booking/manage"],
+        [
+            "is booked.",
+            "Your host will send you the link",
+            f"To reschedule or cancel, open: {URL}/booking/manage",
+            "open it to add the meeting to your calendar",
+        ],
     ),
     (
         "booking_for_booker",
-        {**BOOKING, "change": "cancelled", "meeting_url": "https://meet.example/x", "manage_link": None},
-        ["Your Intro call has been cancelled."],
+        {
+            **BOOKING,
+            "change": "cancelled",
+            "by_booker": True,
+            "meeting_url": "https://meet.example/x",
+            "manage_link": None,
+        },
+        ["You cancelled your Intro call with", "on Monday, June 1", CANCEL_FILE],
+    ),
+    (
+        "booking_for_booker",
+        {**BOOKING, "change": "cancelled", "reason": "The host is ill", "meeting_url": None, "manage_link": None},
+        ["cancelled your Intro call on Monday, June 1", "Reason: The host is ill", CANCEL_FILE, "book again:"],
+    ),
+    (
+        "booking_for_booker",
+        {
+            **BOOKING,
+            "change": "updated",
+            "previous": "Friday, May 29 at 9:00 AM (UTC)",
+            "meeting_url": "https://meet.example/x",
+            "manage_link": f"{URL}/booking/manage?t=9",
+        },
+        [
+            "has a new time.",
+            "New time: Monday, June 1 at 10:00 AM (UTC) (30 minutes)\nIt was: Friday, May 29 at 9:00 AM (UTC)",
+            "Links from our earlier e-mails about this meeting open it too.",
+            "open it to move the meeting in your calendar",
+        ],
+    ),
+    (
+        "booking_for_organizer",
+        {**BOOKING, **ORGANIZER, "change": "cancelled", "by_booker": True, "meeting_url": None},
+        ["cancelled the Intro call on Monday, June 1", CANCEL_FILE],
+    ),
+    (
+        "booking_for_organizer",
+        {**BOOKING, **ORGANIZER, "change": "confirmed", "meeting_url": None},
+        [
+            "booked a meeting with you: Intro call.",
+            "send ",
+            "the link to join before the meeting",
+            "add the meeting to your calendar",
+        ],
     ),
     (
         "booking_for_organizer",
@@ -174,6 +231,24 @@ SAMPLES: list[tuple[str, dict[str, Any], list[str]]] = [
         ["for nobody@example.com, but", f"{URL}/register."],
     ),
 ]
+
+
+def test_meeting_letters_subjects_say_what_happened(session: Session) -> None:
+    def subject(name: str, **kw: Any) -> str:
+        extra = ORGANIZER if name == "booking_for_organizer" else {"manage_link": None}
+        return letters.render(session, name, **{**BOOKING, "meeting_url": None, **extra, **kw}).subject
+
+    assert (
+        subject("booking_for_booker", change="cancelled") == "Cancelled: Intro call on Monday, June 1 at 10:00 AM (UTC)"
+    )
+    assert subject("booking_for_booker", change="updated").startswith("Moved: Intro call, now on Monday")
+    assert subject("booking_for_booker", change="confirmed").startswith("Confirmed: Intro call on")
+    assert subject("booking_for_organizer", change="cancelled").startswith(f"Cancelled: Intro call with {EVIL} on")
+    cancelled = letters.render(
+        session, "booking_for_booker", **{**BOOKING, "change": "cancelled", "meeting_url": None, "manage_link": None}
+    )
+    # A cancellation never asks to add the meeting to a calendar, nor offers a link to change it.
+    assert "add the meeting" not in cancelled.text and "To reschedule or cancel" not in cancelled.text
 
 
 def test_every_template_has_a_sample() -> None:

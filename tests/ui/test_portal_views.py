@@ -104,6 +104,7 @@ def _meeting(**changes: Any) -> ClientMeeting:
         "client_id": None,
         "can_cancel": True,
         "can_reschedule": True,
+        "can_move": False,
         "can_join": True,
     }
     return ClientMeeting(**{**fields, **changes})
@@ -118,6 +119,10 @@ def test_meeting_links_and_cancel_follow_the_services_flags() -> None:
     )
     done = meeting_view(_meeting(status="cancelled", can_cancel=False, can_reschedule=False, can_join=False))
     assert (done.join_url, done.reschedule_url, done.can_cancel, done.status.color) == ("", "", False, "red")
+    booked_here = meeting_view(
+        _meeting(calendly_event_id=None, reschedule_url=None, can_reschedule=False, can_move=True)
+    )
+    assert (booked_here.reschedule_url, booked_here.can_move) == ("", True)  # the tab's dialog moves it
 
 
 def test_meeting_type_view_prefers_scheduling_url_and_names_the_button_by_the_uri(

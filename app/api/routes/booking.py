@@ -60,20 +60,22 @@ def book(body: BookingCreate, s: SessionDep, ip: ClientIP) -> dict[str, Any]:
 
 @router.get("/manage/{token}")
 def manage(token: Token, s: SessionDep) -> Data[Booking]:
-    """The booking a manage link opens; 404 for an unknown or used link."""
+    """The booking a manage link opens, as it is now: any link mailed for it opens it, moved, cancelled (with
+    `cancelledAt` and `cancelledBy`) or past; 404 only for a token that was never a link."""
     return Data(data=booking.get_booking(s, token=token))
 
 
 @router.post("/manage/{token}/reschedule", dependencies=[Depends(admit)])
 def reschedule(token: Token, body: BookingTime, s: SessionDep, ip: ClientIP) -> Data[Booking]:
     """Move the booking to another free slot (at most three times a day); the answer carries the new manage link (the
-    old one dies)."""
+    earlier ones keep opening the booking). 409 once it is cancelled or has started."""
     return Data(data=booking.reschedule(s, token=token, data=body, ip=ip, admitted=True))
 
 
 @router.post("/manage/{token}/cancel", dependencies=[Depends(admit)])
 def cancel(token: Token, s: SessionDep, ip: ClientIP) -> Data[Booking]:
-    """Cancel the booking; the slot is free again and the link dies."""
+    """Cancel the booking; the slot is free again, and its links show it cancelled. 409 once it is cancelled or has
+    started."""
     return Data(data=booking.cancel(s, token=token, ip=ip, admitted=True))
 
 

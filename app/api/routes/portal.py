@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Depends
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Query
 from fastapi.responses import Response
 from pydantic import BaseModel
 
-from app.api.deps import CurrentUser, DownloadUser, Paged, PageNo, PageSize, RowId, SessionDep
+from app.api.deps import ClientIP, CurrentUser, DownloadUser, Paged, PageNo, PageSize, RowId, SessionDep
 from app.api.schemas import Listed, One, ProjectIn, Saved
 from app.core.errors import Forbidden, Invalid
 from app.core.permissions import Perm, Role
@@ -18,7 +20,8 @@ from app.services.platform.access import staff_can
 from app.services.projects import projects
 from app.services.projects.projects import ProjectPublic, ProjectRow
 from app.services.reporting import export
-from app.services.scheduling import meetings
+from app.services.scheduling import booking, meetings
+from app.services.scheduling.booking import Booking, BookingTime, MoveSlotsQuery, SlotOut
 from app.services.scheduling.meetings import MeetingCancel, MeetingLists, MeetingPublic
 
 router = APIRouter(prefix="/protected", tags=["portal"])
@@ -141,6 +144,26 @@ def cancel_meeting(meeting_id: RowId, body: MeetingCancel, user: CurrentUser, s:
     """Cancel one of the client's scheduled future meetings."""
     meeting = meetings.cancel_meeting(s, actor=user, meeting_id=meeting_id, reason=body.reason)
     return {"data": meeting, "message": "Meeting cancelled"}
+
+
+@router.get("/meetings/{meeting_id}/slots", response_model=One[list[SlotOut]])
+def meeting_slots(
+    meeting_id: RowId, user: CurrentUser, s: SessionDep, query: Annotated[MoveSlotsQuery, Query()]
+) -> dict[str, object]:
+    """The free times one of the client's own bookings can move to (UTC), `days` business days from `from` (default
+    today), by its meeting type's rules. 404 for someone else's meeting; 409 for one that cannot move."""
+    return {"data": booking.client_slots(s, actor=user, meeting_id=meeting_id, data=query)}
+
+
+@router.post("/meetings/{meeting_id}/reschedule", response_model=Saved[Booking])
+def reschedule_meeting(
+    meeting_id: RowId, body: BookingTime, user: CurrentUser, s: SessionDep, ip: ClientIP
+) -> dict[str, object]:
+    """Move one of the client's own scheduled future bookings to a free time (at most three moves a day); both sides
+    get the updated invitation, as with the mailed manage link. 404 for someone else's meeting; 409 for a past or
+    cancelled one, one not booked online, or a time no longer free."""
+    moved = booking.client_reschedule(s, actor=user, meeting_id=meeting_id, data=body, ip=ip)
+    return {"data": moved, "message": "Meeting rescheduled"}
 
 
 @router.get("/export")

@@ -6,9 +6,11 @@ the buffers around them. A booking is checked against the same slots while the o
 advisory lock on PostgreSQL, the single write lock on SQLite), and the database refuses overlapping bookings anyway
 (an exclusion constraint on PostgreSQL, a unique start time on both): two requests for one slot give one booking.
 
-The booker gets a manage link (a random token stored as a keyed hash); rescheduling replaces it, cancelling ends it.
-Rescheduling and cancelling count against the booking limit of the address, and a booking moves at most
-MOVES_PER_DAY times a day (each move mails both sides).
+The booker gets a manage link (a random token stored as a keyed hash). Each move mails a new one, and every link
+mailed before it keeps opening the booking as it is now (`BookingLink`, ADR 0089): moved, cancelled or past, with what
+the booker may still do (move or cancel while it is ahead). Rescheduling and cancelling count against the booking
+limit of the address, and a booking moves at most MOVES_PER_DAY times a day (each move mails both sides). A signed-in
+client moves their own bookings from the portal by the same rules (`client_reschedule`).
 
 What the anonymous public can hold is bounded (Cal.com's "requires confirmation" with booker e-mail verification): a
 booking made signed out is `unconfirmed` and holds its slot only for `BOOKING_HOLD_MINUTES`, until the booker opens
@@ -39,7 +41,7 @@ from app.core.net import network
 from app.core.security import new_token, token_digest
 from app.models.base import utcnow
 from app.models.enums import MeetingStatus, Role
-from app.models.meeting import Meeting, MeetingType
+from app.models.meeting import BookingLink, Meeting, MeetingType
 from app.models.user import User
 from app.services.platform import audit, ratelimit
 from app.services.platform.actions import Action
@@ -52,7 +54,9 @@ MAX_DAYS = 31
 STEP_MINUTES = 30  # slots start every half hour (or every `duration` for shorter meetings)
 TAKEN = "This time is no longer available. Please choose another time."
 STARTED = "This meeting has already started, so it can no longer be changed."
-UNKNOWN_LINK = "This booking link is not valid any more."
+UNKNOWN_LINK = "This booking link is not valid. Please use the latest link we e-mailed you, or contact us."
+CANCELLED = "This meeting was cancelled, so it can no longer be changed."
+NOT_MOVABLE = "This meeting cannot be moved online. Please contact us."
 TOO_MANY = "Too many bookings from your address. Please try again later or contact us directly."
 BOOKINGS_PER_ADDRESS = 10  # per client IP address an hour, attempts included
 BOOKINGS_PER_EMAIL = 5  # stored bookings per e-mail address a day
@@ -123,6 +127,11 @@ class Booking(BaseModel):
     holdExpiresAt: str | None = None  # noqa: N815 (an unconfirmed hold's end)
     manageUrl: str | None = None  # noqa: N815 (with a new manage link only: the answer to a booking or a move)
     canChange: bool | None = None  # noqa: N815 (the manage page only: whether it may still be moved)
+    # A cancelled booking (the manage page only): when, by whom ("booker", "staff" or "expired": a hold not confirmed
+    # in time) and the reason staff gave, if any.
+    cancelledAt: str | None = None  # noqa: N815
+    cancelledBy: str | None = None  # noqa: N815
+    cancelReason: str | None = None  # noqa: N815
 
 
 class ManagedBooking(Booking):
@@ -361,12 +370,19 @@ def _lock_calendar(s: Session, t: MeetingType, *holders: str) -> None:
 
 
 def _release(s: Session, *where: Any) -> int:
-    """Expired holds stop holding: cancelled, their manage link dead (the confirmation link then says "expired")."""
+    """Expired holds stop holding: cancelled (the confirmation link then says "expired"; the manage link shows the
+    booking released)."""
     now = utcnow()
     done = s.exec(
         update(Meeting)
         .where(col(Meeting.status) == MeetingStatus.unconfirmed, col(Meeting.hold_expires_at) <= now, *where)
-        .values(status=MeetingStatus.cancelled, manage_token_hash=None, cancel_reason=EXPIRED_REASON, updated_at=now)
+        .values(
+            status=MeetingStatus.cancelled,
+            cancel_reason=EXPIRED_REASON,
+            cancelled_at=col(Meeting.hold_expires_at),
+            cancelled_by="expired",
+            updated_at=now,
+        )
     )
     return int(done.rowcount or 0)
 
@@ -437,6 +453,25 @@ def booking_json(
         manageUrl=manage_url(token) if token is not None else None,
         canChange=can_change,
     )
+
+
+def _as_now(m: Meeting) -> dict[str, Any]:
+    """What a manage link says of a booking beyond its time: a cancelled one's when, by whom and why (a staff
+    reason only: the others are the product's own words). A hold past its expiry is shown released, whether the
+    background job has released it yet or not."""
+    if m.status == MeetingStatus.unconfirmed and not _holds(m):
+        return {
+            "status": str(MeetingStatus.cancelled),
+            "cancelledAt": iso(m.hold_expires_at or m.start_time),
+            "cancelledBy": "expired",
+        }
+    if m.status != MeetingStatus.cancelled:
+        return {}
+    return {
+        "cancelledAt": iso(m.cancelled_at) if m.cancelled_at else None,
+        "cancelledBy": m.cancelled_by,
+        "cancelReason": m.cancel_reason if m.cancelled_by == "staff" else None,
+    }
 
 
 @dataclass(frozen=True)
@@ -552,12 +587,16 @@ def _tell(
     ip: str | None,
     details: dict[str, Any] | None = None,
     notify: bool = True,
+    previous: datetime | None = None,
 ) -> Booking:
-    """Mail both sides the invitation (REQUEST, with the booker's new manage link) or its cancellation, unless not
-    `notify`; audit the change; commit. The booking as answered."""
+    """Mail both sides the invitation (REQUEST, with the booker's new manage link; `previous`: the time it moved
+    from) or its cancellation, unless not `notify`; audit the change; commit. The booking as answered."""
     link = manage_url(token) if token else None
     if notify:
-        booking_invite.send(s, meeting, t, method=method, manage_link=link, time_zone=time_zone)
+        booking_invite.send(
+            s, meeting, t, method=method, manage_link=link, time_zone=time_zone, previous=previous,
+            cancelled_by=meeting.cancelled_by,
+        )  # fmt: skip
     audit.record(s, actor=actor, action=action, entity=meeting, ip=ip, details=details)
     s.commit()
     return booking_json(meeting, t, token)
@@ -572,11 +611,15 @@ def _flush_or_taken(s: Session) -> None:
 
 
 def _by_token(s: Session, token: str, *, for_update: bool = False) -> tuple[Meeting, MeetingType | None]:
-    query = select(Meeting).where(Meeting.manage_token_hash == _digest(token or ""))
+    """The booking a manage link opens, whatever its state: the newest link or any mailed before it (ADR 0089). 404
+    only for a token that was never a link of any booking."""
+    digest = _digest(token or "")
+    earlier = select(BookingLink.meeting_id).where(BookingLink.token_hash == digest).scalar_subquery()
+    query = select(Meeting).where(or_(col(Meeting.manage_token_hash) == digest, col(Meeting.id) == earlier))
     if for_update and s.get_bind().dialect.name == "postgresql":
-        query = query.with_for_update()
+        query = query.with_for_update(of=Meeting)
     meeting = s.exec(query).first() if token else None
-    if meeting is None or not _holds(meeting):
+    if meeting is None:
         raise NotFound(UNKNOWN_LINK)
     t = s.get(MeetingType, meeting.meeting_type_id) if meeting.meeting_type_id else None
     return meeting, t
@@ -589,17 +632,70 @@ def _holds(m: Meeting) -> bool:
     return m.status == MeetingStatus.scheduled
 
 
+def _refuse_change(m: Meeting) -> None:
+    """A booking no longer held (cancelled, released, completed) or already started cannot be moved or cancelled."""
+    if m.status == MeetingStatus.cancelled or (not _holds(m) and m.status != MeetingStatus.completed):
+        raise Conflict(CANCELLED)
+    if m.status == MeetingStatus.completed or m.start_time <= utcnow():
+        raise Conflict(STARTED)
+
+
 def get_booking(s: Session, *, token: str) -> ManagedBooking:
-    """The booking a manage link opens (public, by token), with what its booker may do; 404 for an unknown or used
-    link. An unconfirmed hold can be cancelled, not moved; nothing can be done once it has started."""
+    """The booking a manage link opens (public, by token), as it is now, with what its booker may do: any link ever
+    mailed for it opens it, moved, cancelled or past; 404 only for a token that is no link. An unconfirmed hold can
+    be cancelled, not moved; nothing can be done once it has started or ended."""
     meeting, t = _by_token(s, token)
-    confirmed, ahead = meeting.status == MeetingStatus.scheduled, meeting.start_time > utcnow()
+    held, ahead = _holds(meeting), meeting.start_time > utcnow()
+    confirmed = meeting.status == MeetingStatus.scheduled
     return ManagedBooking(
-        **booking_json(meeting, t, can_change=confirmed and ahead).model_dump(),
+        **{**booking_json(meeting, t, can_change=confirmed and ahead).model_dump(), **_as_now(meeting)},
         can_reschedule=confirmed and ahead,
-        can_cancel=ahead,
-        can_add_to_calendar=confirmed,
+        can_cancel=held and ahead,
+        can_add_to_calendar=confirmed and ahead,
     )
+
+
+def _move(
+    s: Session,
+    meeting: Meeting,
+    t: MeetingType,
+    start: datetime,
+    *,
+    time_zone: str | None,
+    actor: User | None,
+    ip: str | None,
+    relock: Any,
+) -> Booking:
+    """Move a scheduled booking to a free slot of its type, under the organizer's calendar lock and the per-booking
+    move limit; mail both sides the updated invitation, the booker with a new manage link (the one before it is kept:
+    it still opens the booking); commit. `relock` reads the meeting again under the lock (a parallel change may have
+    won)."""
+    # Counted per booking (its id outlives the links); a refused or failed move rolls back and counts nothing.
+    moves = ratelimit.Limit(f"booking:moves:{meeting.id}", MOVES_PER_DAY, timedelta(days=1), MOVED_TOO_OFTEN)
+    if not ratelimit.claim(s, moves):
+        s.rollback()
+        raise TooManyRequests(MOVED_TOO_OFTEN)
+    _lock_calendar(s, t)
+    meeting, t2 = relock()
+    _refuse_change(meeting)
+    if meeting.status != MeetingStatus.scheduled:
+        raise Conflict(CONFIRM_FIRST)
+    slot = _offered(s, t, start, exclude_id=meeting.id)
+    before = meeting.start_time
+    new = new_token()
+    assert meeting.id is not None  # a stored booking
+    if meeting.manage_token_hash is not None:  # the mailed link it replaces keeps opening the booking
+        s.add(BookingLink(token_hash=meeting.manage_token_hash, meeting_id=meeting.id))
+    meeting.start_time, meeting.end_time = slot.start, slot.end
+    meeting.sequence += 1
+    meeting.manage_token_hash = _digest(new)
+    s.add(meeting)
+    _flush_or_taken(s)
+    details = {"from": iso(before), "to": iso(slot.start)}
+    return _tell(
+        s, meeting, t2, "REQUEST", "meeting.reschedule", token=new, time_zone=time_zone, actor=actor, ip=ip,
+        details=details, previous=before,
+    )  # fmt: skip
 
 
 def reschedule(
@@ -610,65 +706,55 @@ def reschedule(
     ip: str | None = None,
     admitted: bool = False,
 ) -> Booking:
-    """Move a booking to another free slot; the invitation is updated and the manage link replaced; commits.
-    Counted against the address's booking limit (`admitted`: the caller has counted it), and refused (429) past
-    MOVES_PER_DAY moves of the booking in a day. An unknown or used link is a 404 whatever else was sent."""
+    """Move a booking to another free slot from any of its manage links; the invitation is updated and a new manage
+    link mailed (the earlier ones keep working); commits. Counted against the address's booking limit (`admitted`:
+    the caller has counted it), and refused (429) past MOVES_PER_DAY moves of the booking in a day. 404 for a token
+    that is no link whatever else was sent; 409 for a booking cancelled, started or not confirmed yet."""
     if not admitted:
         admit(s, ip=ip)
     meeting, t = _by_token(s, token)
     form = parse(BookingTime, data)
+    _refuse_change(meeting)
     if meeting.status == MeetingStatus.unconfirmed:
         raise Conflict(CONFIRM_FIRST)
     if t is None:
-        raise Conflict("This meeting cannot be moved online. Please contact us.")
-    # Counted per booking (its id outlives the links); a refused or failed move rolls back and counts nothing.
-    moves = ratelimit.Limit(f"booking:moves:{meeting.id}", MOVES_PER_DAY, timedelta(days=1), MOVED_TOO_OFTEN)
-    if not ratelimit.claim(s, moves):
-        s.rollback()
-        raise TooManyRequests(MOVED_TOO_OFTEN)
-    _lock_calendar(s, t)
-    meeting, t2 = _by_token(s, token, for_update=True)  # read again under the lock: a parallel change may have won
-    if meeting.start_time <= utcnow():
-        raise Conflict(STARTED)
-    slot = _offered(s, t, form.start, exclude_id=meeting.id)
-    new = new_token()
-    meeting.start_time, meeting.end_time = slot.start, slot.end
-    meeting.sequence += 1
-    meeting.manage_token_hash = _digest(new)
-    s.add(meeting)
-    _flush_or_taken(s)
-    return _tell(s, meeting, t2, "REQUEST", "meeting.reschedule", token=new, time_zone=form.time_zone, ip=ip)
+        raise Conflict(NOT_MOVABLE)
+    return _move(
+        s, meeting, t, form.start, time_zone=form.time_zone, actor=None, ip=ip,
+        relock=lambda: _by_token(s, token, for_update=True),
+    )  # fmt: skip
 
 
 def cancel(
     s: Session, *, token: str, ip: str | None = None, time_zone: str | None = None, admitted: bool = False
 ) -> Booking:
-    """Cancel a booking; the slot is free again, both sides get a cancellation and the link dies; commits. Counted
-    against the address's booking limit (`admitted`: the caller has counted it). An unconfirmed hold is cancelled
-    without mail: no calendar holds it yet."""
+    """Cancel a booking from any of its manage links; the slot is free again and both sides get a cancellation; the
+    links then show it cancelled; commits. Counted against the address's booking limit (`admitted`: the caller has
+    counted it). An unconfirmed hold is cancelled without mail: no calendar holds it yet. 409 once it is cancelled or
+    has started."""
     if not admitted:
         admit(s, ip=ip)
     meeting, t = _by_token(s, token)
     confirmed = meeting.status == MeetingStatus.scheduled
-    if meeting.start_time <= utcnow():
-        raise Conflict(STARTED)
-    # Consumed atomically: of two parallel cancels, one wins and the other finds the link used.
+    _refuse_change(meeting)
+    # Atomic on the status it was read with: of two parallel cancels, one wins and the other finds it cancelled.
+    now = utcnow()
     done = s.exec(
         update(Meeting)
-        .where(col(Meeting.id) == meeting.id, col(Meeting.manage_token_hash) == _digest(token))
-        .where(col(Meeting.status) == meeting.status)
+        .where(col(Meeting.id) == meeting.id, col(Meeting.status) == meeting.status)
         .values(
             status=MeetingStatus.cancelled,
-            manage_token_hash=None,
             confirm_token_hash=None,
             sequence=Meeting.sequence + 1,
             cancel_reason="Cancelled by the booker",
-            updated_at=utcnow(),
+            cancelled_at=now,
+            cancelled_by="booker",
+            updated_at=now,
         )
     )
     if done.rowcount != 1:
         s.rollback()
-        raise NotFound(UNKNOWN_LINK)
+        raise Conflict(CANCELLED)
     s.refresh(meeting)
     details = {"reason": "booker"}
     return _tell(
@@ -677,12 +763,70 @@ def cancel(
 
 
 def calendar_file(s: Session, *, token: str) -> str:
-    """The booking as an iCalendar file (the confirmation's "Add to calendar"); 404 for an unknown or used link, 409
-    while it waits for confirmation."""
+    """The booking as an iCalendar file (the confirmation's "Add to calendar"); 404 for a token that is no link, 409
+    while it waits for confirmation or once it is cancelled."""
     meeting, t = _by_token(s, token)
+    if meeting.status == MeetingStatus.cancelled or not _holds(meeting):
+        raise Conflict(CANCELLED)
     if meeting.status != MeetingStatus.scheduled:
         raise Conflict(CONFIRM_FIRST)
     return booking_invite.ics(s, meeting, t, "REQUEST", manage_link=manage_url(token))
+
+
+# --- a signed-in client moving their own booking (the portal) --------------------------------------------------------
+
+
+def _own(s: Session, actor: User, meeting_id: int, *, for_update: bool = False) -> tuple[Meeting, MeetingType]:
+    """The actor's own in-app booking that can still be moved: scheduled, ahead, booked by a meeting type. Someone
+    else's meeting is a 404, as if it did not exist (its id tells nothing); 409 for one of theirs that cannot move."""
+    query = select(Meeting).where(col(Meeting.id) == meeting_id)
+    if for_update and s.get_bind().dialect.name == "postgresql":
+        query = query.with_for_update()
+    meeting = s.exec(query).first()
+    if meeting is None or actor.role != Role.client or meeting.client_id != actor.id:
+        raise NotFound("Meeting not found")
+    _refuse_change(meeting)
+    if meeting.status != MeetingStatus.scheduled:
+        raise Conflict(CONFIRM_FIRST)
+    t = s.get(MeetingType, meeting.meeting_type_id) if meeting.meeting_type_id else None
+    if t is None or meeting.manage_token_hash is None:  # staff's or Calendly's meeting: not one of the booking's
+        raise Conflict(NOT_MOVABLE)
+    return meeting, t
+
+
+class MoveSlotsQuery(Body):
+    """Which free times to offer for moving a booking: on `days` (1 to 31) business-zone days from `from` (today when
+    not sent)."""
+
+    model_config = ConfigDict(populate_by_name=True)
+
+    from_: Annotated[date | None, Day("From")] = Field(None, alias="from")
+    days: Annotated[int | None, Whole("Days", 1, MAX_DAYS)] = 7
+
+
+def client_slots(
+    s: Session, *, actor: User, meeting_id: int, data: MoveSlotsQuery | Mapping[str, Any]
+) -> list[SlotOut]:
+    """The free times the client's own booking can move to, by its type's rules (the public booking's slots, the
+    booking's own time not counted as busy). 404 for someone else's meeting, 409 for one that cannot move."""
+    query = parse(MoveSlotsQuery, data)
+    meeting, t = _own(s, actor, meeting_id)
+    first, days = query.from_ or zone_today(), query.days or 7
+    return [slot.public() for slot in slots_for(s, t, first_day=first, days=days, exclude_id=meeting.id)]
+
+
+def client_reschedule(
+    s: Session, *, actor: User, meeting_id: int, data: BookingTime | Mapping[str, Any], ip: str | None = None
+) -> Booking:
+    """Move the signed-in client's own booking to a free time (the portal): the same rules as a manage link's move
+    (offered slots, MOVES_PER_DAY, the calendar lock) and the same mails to both sides; commits. 404 for someone
+    else's meeting; 409 for a past, cancelled or not-booked-online one, or a time no longer free."""
+    form = parse(BookingTime, data)
+    meeting, t = _own(s, actor, meeting_id)
+    return _move(
+        s, meeting, t, form.start, time_zone=form.time_zone, actor=actor, ip=ip,
+        relock=lambda: _own(s, actor, meeting_id, for_update=True),
+    )  # fmt: skip
 
 
 # --- confirming a hold from the mailed link --------------------------------------------------------------------------
@@ -711,7 +855,8 @@ def get_confirmation(s: Session, *, token: str) -> Booking:
 def confirm(s: Session, *, token: str, ip: str | None = None, time_zone: str | None = None) -> Booking:
     """Confirm a hold from the link mailed to the booker, which proves the address: the booking is scheduled, linked
     to the client account with that address (if any), and both sides get the invitation, the booker with a new manage
-    link (whoever typed the address kept the old one); commits. 404 for an unknown or used link, 409 when expired."""
+    link; the hold's link, shown to whoever filled in the form (the address may not be theirs), is not kept among the
+    booking's links and stops opening it; commits. 404 for an unknown or used link, 409 when expired."""
     meeting, t = _by_confirm(s, token)
     if t is None:
         raise Conflict("This meeting cannot be confirmed online. Please contact us.")

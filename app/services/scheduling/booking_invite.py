@@ -21,7 +21,7 @@ from app.models.user import User
 from app.services.platform import company, letters, mail
 
 Method = Literal["REQUEST", "CANCEL"]
-NO_LINK = "The organizer will send you the link to join before the meeting."
+NO_LINK = "The link to join will be sent before the meeting."  # the event's text, read on both sides
 
 
 def uid(m: Meeting) -> str:
@@ -77,7 +77,9 @@ def ics(s: Session, m: Meeting, t: MeetingType | None, method: Method, *, manage
     event.add("dtend", m.end_time.astimezone(UTC))
     event.add("summary", f"{t.name if t else m.meeting_type or 'Meeting'} with {firm}")
     details = [f"Join: {m.meeting_url}" if m.meeting_url else NO_LINK]
-    if manage_link:
+    if method == "CANCEL":  # the calendar shows what happened, not how to join
+        details = ["This meeting was cancelled."]
+    elif manage_link:
         details.append(f"Reschedule or cancel: {manage_link}")
     event.add("description", "\n".join(details))
     organizer = vCalAddress(f"mailto:{org_email}")
@@ -97,17 +99,30 @@ def ics(s: Session, m: Meeting, t: MeetingType | None, method: Method, *, manage
 
 
 def _letter(
-    s: Session, m: Meeting, t: MeetingType | None, method: Method, manage_link: str | None, *, staff: bool, tz: ZoneInfo
+    s: Session,
+    m: Meeting,
+    t: MeetingType | None,
+    method: Method,
+    manage_link: str | None,
+    *,
+    staff: bool,
+    tz: ZoneInfo,
+    previous: datetime | None,
+    cancelled_by: str | None,
 ) -> mail.Letter:
-    """The booker's letter (with their manage link) or the organizer's copy (who booked, and their notes)."""
+    """The booker's letter (with their manage link) or the organizer's copy (who booked, and their notes), worded for
+    what happened: booked, moved (from `previous`, when known) or cancelled (by the booker or by staff)."""
     change = "cancelled" if method == "CANCEL" else "updated" if m.sequence > 0 else "confirmed"
     context = {
         "change": change,
         "kind": t.name if t else m.meeting_type or "Meeting",
         "when": local_time(m.start_time, tz),
+        "previous": local_time(previous, tz) if previous is not None and change == "updated" else None,
         "minutes": int((m.end_time - m.start_time).total_seconds() // 60),
         "meeting_url": m.meeting_url,
-        "booker_name": m.booker_name,
+        "booker_name": m.booker_name or m.booker_email,
+        "by_booker": cancelled_by == "booker",
+        "reason": m.cancel_reason if change == "cancelled" and cancelled_by == "staff" else None,
     }
     if staff:
         extra = {"booker_email": m.booker_email, "booker_company": m.booker_company, "booker_notes": m.booker_notes}
@@ -124,10 +139,13 @@ def send(
     manage_link: str | None = None,
     time_zone: str | None = None,
     public: bool = True,
+    previous: datetime | None = None,
+    cancelled_by: str | None = None,
 ) -> None:
     """Mail the invitation (or its update or cancellation) to the booker and the organizer, in the caller's
     transaction. The organizer's copy carries no manage link: it belongs to the booker. The booker's letter gives the
-    time in `time_zone` (their browser's, when known), the organizer's in the business time zone.
+    time in `time_zone` (their browser's, when known), the organizer's in the business time zone. A move names the
+    time it moved from (`previous`); a cancellation says who cancelled (`cancelled_by`: "booker" or "staff").
 
     `public` (the default: the booking page and its manage links are open to anyone) counts both copies against the
     outbox's daily caps, the organizer's too: a manage link must not be a way to flood either inbox. Staff changes
@@ -141,7 +159,7 @@ def send(
             continue
         link = None if staff else manage_link
         tz = zone() if staff else reader_zone(time_zone)
-        letter = _letter(s, m, t, method, link, staff=staff, tz=tz)
+        letter = _letter(s, m, t, method, link, staff=staff, tz=tz, previous=previous, cancelled_by=cancelled_by)
         attachment = mail.Attachment(filename, content_type, ics(s, m, t, method, manage_link=link))
         mail.enqueue(s, to=to, letter=letter, attachments=[attachment], public=public)
 

@@ -19,6 +19,7 @@ from sqlmodel import Session, select
 from app.core.config import settings
 from app.core.errors import Unauthorized
 from app.core.security import token_digest
+from app.models.base import utcnow
 from app.models.enums import MeetingStatus, Role
 from app.models.meeting import Meeting
 from app.models.user import User
@@ -90,6 +91,7 @@ def apply_webhook(s: Session, event: dict[str, Any]) -> str:
         if meeting is None or meeting.status == MeetingStatus.cancelled:
             return "ignored"
         meeting.status = MeetingStatus.cancelled
+        meeting.cancelled_at = utcnow()
         # A reschedule arrives as a cancellation of the old event followed by the new booking.
         rescheduled = bool(payload.get("rescheduled"))
         meeting.cancel_reason = (

@@ -51,6 +51,9 @@ class ClientMeeting(MeetingPublic):
 
     can_cancel: Action  # cancel_meeting would accept it from the caller
     can_reschedule: Action  # booked through Calendly, scheduled and not started: its reschedule_url moves it
+    can_move: (
+        Action  # the client's own booking by a meeting type, scheduled and not started (booking.client_reschedule)
+    )
     can_join: Action  # scheduled, with a join link (a cancelled or unconfirmed meeting's link is not offered)
 
 
@@ -122,6 +125,12 @@ def client_meeting(actor: User, m: Meeting, now: datetime) -> ClientMeeting:
         **_fields(m),
         can_cancel=may_cancel(actor, m, now),
         can_reschedule=scheduled and bool(m.calendly_event_id) and m.start_time > now,
+        can_move=scheduled
+        and m.client_id == actor.id
+        and actor.role == Role.client
+        and m.meeting_type_id is not None
+        and m.manage_token_hash is not None
+        and m.start_time > now,
         can_join=scheduled and bool(m.meeting_url),
     )
 
@@ -168,12 +177,16 @@ def cancel_meeting(s: Session, *, actor: User, meeting_id: int, reason: str | No
     confirmed = meeting.status == MeetingStatus.scheduled  # an unconfirmed hold is in nobody's calendar yet
     meeting.status = MeetingStatus.cancelled
     meeting.cancel_reason = ((reason or "").strip() or "Cancelled by client")[:500]
+    meeting.cancelled_at = utcnow()
+    meeting.cancelled_by = "booker" if meeting.client_id == actor.id else "staff"
     if meeting.manage_token_hash is not None:  # booked in-app: the calendars on both sides drop the event
-        meeting.manage_token_hash = meeting.confirm_token_hash = None
+        meeting.confirm_token_hash = None  # its manage links stay: they show it cancelled
         meeting.sequence += 1
         kind = s.get(MeetingType, meeting.meeting_type_id) if meeting.meeting_type_id else None
         if confirmed:
-            booking_invite.send(s, meeting, kind, method="CANCEL", public=actor.role == Role.client)
+            booking_invite.send(
+                s, meeting, kind, method="CANCEL", public=actor.role == Role.client, cancelled_by=meeting.cancelled_by
+            )
     s.add(meeting)
     details = {"reason": meeting.cancel_reason, "name": meeting.title}
     audit.record(s, actor=actor, action="meeting.cancel", entity=meeting, details=details)

@@ -221,10 +221,10 @@ def update_meeting(
         setattr(meeting, key, value)
     if meeting.start_time != before and meeting.manage_token_hash is not None:
         # Booked in-app: an updated invitation (same UID, next SEQUENCE) moves it in both calendars. The booker's
-        # manage link stays valid; only its hash is stored, so the update cannot repeat it.
+        # manage links stay valid; only their hashes are stored, so the update cannot repeat one.
         meeting.sequence += 1
         kind = s.get(MeetingType, meeting.meeting_type_id) if meeting.meeting_type_id else None
-        booking_invite.send(s, meeting, kind, method="REQUEST", public=False)
+        booking_invite.send(s, meeting, kind, method="REQUEST", public=False, previous=before)
     elif meeting.start_time != before:
         _tell_client(s, meeting, moved=True)
     s.add(meeting)
@@ -258,9 +258,9 @@ ONLY_HOLDS = "Only bookings waiting for confirmation can be cancelled together."
 
 
 def cancel_unconfirmed(s: Session, *, actor: User, meeting_ids: list[int]) -> int:
-    """Cancel many unconfirmed holds at once (meetings:write): their slots are free again and their links die. Nothing
-    is mailed (no calendar holds them yet; the bookers were only asked to confirm). All or none: one id that is not an
-    open hold refuses the lot. How many were cancelled; commits."""
+    """Cancel many unconfirmed holds at once (meetings:write): their slots are free again and their links show them
+    cancelled. Nothing is mailed (no calendar holds them yet; the bookers were only asked to confirm). All or none: one
+    id that is not an open hold refuses the lot. How many were cancelled; commits."""
     require(actor, Perm.meetings_write, "cancel meetings")
     ids = sorted({int(i) for i in meeting_ids if isinstance(i, int) and 0 < i <= MAX_ID})
     if not ids or len(ids) != len(set(meeting_ids)):
@@ -275,9 +275,10 @@ def cancel_unconfirmed(s: Session, *, actor: User, meeting_ids: list[int]) -> in
         .where(col(Meeting.id).in_(ids), col(Meeting.status) == MeetingStatus.unconfirmed)
         .values(
             status=MeetingStatus.cancelled,
-            manage_token_hash=None,
             confirm_token_hash=None,
             cancel_reason="Cancelled by staff: not confirmed",
+            cancelled_at=now,
+            cancelled_by="staff",
             updated_at=now,
         )
     )

@@ -17,7 +17,9 @@ from app.services.scheduling.meetings import ClientMeeting, ClientMeetings
 from app.ui import routes
 from app.ui.portal import components as ui
 from app.ui.portal.cancelling import CancelConfirm, cancel_dialog
+from app.ui.portal.rescheduling import RescheduleDialog, reschedule_dialog, zone_detector
 from app.ui.portal.state import Badge, ListTab, PortalState, error_message
+from app.ui.portal.summary import SummaryState
 from app.ui.rows import Row
 from app.ui.site.book_meeting import builtin
 from app.ui.site.booking_state import TypeView
@@ -44,6 +46,7 @@ class MeetingView(Row):
     status: Badge = dataclasses.field(default_factory=Badge)
     join_url: str = ""
     reschedule_url: str = ""
+    can_move: bool = False  # booked here: the tab's Reschedule dialog moves it
     can_cancel: bool = False
 
 
@@ -65,6 +68,7 @@ def meeting_view(m: ClientMeeting) -> MeetingView:
         status=Badge.of(m.status),
         join_url=(m.join_url or "") if m.can_join else "",
         reschedule_url=(m.reschedule_url or "") if m.can_reschedule else "",
+        can_move=m.can_move,
         can_cancel=m.can_cancel,
     )
 
@@ -85,7 +89,7 @@ def meeting_type_view(t: EventType, client_id: uuid.UUID) -> MeetingTypeView:
     )
 
 
-class MeetingsState(CancelConfirm, ListTab, PortalState):
+class MeetingsState(CancelConfirm, RescheduleDialog, ListTab, PortalState):
     upcoming: rx.Field[list[MeetingView]] = rx.field(default_factory=list)
     past: rx.Field[list[MeetingView]] = rx.field(default_factory=list)
     # "list" or "book" (the Book a Meeting view).
@@ -120,6 +124,11 @@ class MeetingsState(CancelConfirm, ListTab, PortalState):
         self._show(await as_actor(user, lambda s, actor: meetings.list_meetings(s, actor=actor)))
         return "The meeting has been cancelled."
 
+    async def _moved(self, user: UserPublic, notice: str) -> Any:
+        self._show(await as_actor(user, lambda s, actor: meetings.list_meetings(s, actor=actor)))
+        self.notice = notice
+        return SummaryState.load  # the summary's "Next meeting" may be this one
+
     @rx.event
     async def show_booking(self):
         """Switch to the Book a Meeting view and load the active meeting types."""
@@ -144,6 +153,10 @@ class MeetingsState(CancelConfirm, ListTab, PortalState):
         self.view = "list"
 
 
+# An event handler that returns the event it chains reads as a namespace to mypy, an event spec to Reflex.
+_tab: Any = MeetingsState
+
+
 def _meeting_row(m: ObjectVar[MeetingView], *, actions: bool) -> rx.Component:
     return ui.card(
         ui.card_header(
@@ -162,12 +175,22 @@ def _meeting_row(m: ObjectVar[MeetingView], *, actions: bool) -> rx.Component:
             class_name="flex min-w-0 flex-col gap-1",
         ),
         rx.cond(
-            (m.join_url != "") | (m.reschedule_url != "") | m.can_cancel,
+            (m.join_url != "") | (m.reschedule_url != "") | m.can_move | m.can_cancel,
             rx.el.div(
                 rx.cond(m.join_url != "", ui.link_button("video", "Join Meeting", m.join_url, ui.BUTTON_PRIMARY)),
                 rx.cond(
                     m.reschedule_url != "",
                     ui.link_button("calendar-clock", "Reschedule", m.reschedule_url, ui.BUTTON_SECONDARY),
+                ),
+                rx.cond(
+                    m.can_move,
+                    ui.action_button(
+                        "calendar-clock",
+                        "Reschedule",
+                        _tab.ask_move(m.id, m.title, m.scheduled_at),
+                        ui.BUTTON_SECONDARY,
+                        aria_label=f"Reschedule meeting {m.title}",
+                    ),
                 ),
                 rx.cond(
                     m.can_cancel,
@@ -224,6 +247,8 @@ def _list_view() -> rx.Component:
             ),
         ),
         cancel_dialog(MeetingsState, "Are you sure you want to cancel this meeting? This action cannot be undone."),
+        reschedule_dialog(MeetingsState),
+        zone_detector(MeetingsState),
         class_name="flex flex-col gap-4",
     )
 

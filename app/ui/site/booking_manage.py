@@ -11,7 +11,54 @@ from app.ui.seo import public_page
 from app.ui.site.booking_state import BookingFlowState
 from app.ui.site.booking_views import manage_view, zone_detector
 from app.ui.state.company import AT_BUILD
-from app.ui.styles import CONTAINER
+from app.ui.styles import BUTTON_OUTLINE, BUTTON_PRIMARY, CONTAINER
+
+_PANEL = "flex flex-col gap-4 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-8"
+
+
+def _cancelled() -> rx.Component:
+    """A cancelled booking, as any of its links shows it: what it was, when and by whom it was cancelled; only here is
+    booking again offered (a link to a live booking offers its own changes instead: no duplicate)."""
+    s = BookingFlowState
+    return rx.el.div(
+        rx.el.div(
+            rx.icon("calendar-x", size=28, class_name="text-red-700", aria_hidden="true"),
+            rx.el.h2("This meeting was cancelled", class_name="text-2xl font-bold text-slate-900"),
+            class_name="flex items-center gap-3",
+        ),
+        rx.el.p(
+            rx.el.strong(s.type_name),
+            " · ",
+            s.duration,
+            " min",
+            rx.el.br(),
+            rx.el.span(s.chosen_label, class_name="line-through decoration-slate-400"),
+            class_name="text-lg text-slate-800",
+        ),
+        rx.el.p(
+            rx.cond(s.cancelled_on != "", "This meeting was cancelled on " + s.cancelled_on + ". ", ""),
+            s.cancelled_note,
+            class_name="text-slate-700",
+            data_testid="cancelled-on",
+        ),
+        rx.el.a("Book a new meeting", href=routes.BOOK_MEETING, class_name=f"{BUTTON_PRIMARY} h-11 w-fit px-5 text-sm"),
+        role="status",
+        class_name=_PANEL,
+        data_testid="booking-cancelled",
+    )
+
+
+def _unknown() -> rx.Component:
+    """A token that was never a link of any booking: say so, and point to us, not to booking again (a mistyped link
+    to a live booking must not invite a duplicate)."""
+    return rx.el.div(
+        rx.el.h2("We can't find this booking", class_name="text-2xl font-bold text-slate-900"),
+        rx.el.p(BookingFlowState.message, class_name="text-slate-700"),
+        rx.el.a("Contact us", href=routes.CONTACT, class_name=f"{BUTTON_OUTLINE} h-11 w-fit px-5 text-sm"),
+        role="status",
+        class_name=_PANEL,
+        data_testid="booking-unknown",
+    )
 
 
 def mailed_link_page(title: str, lead: str, mode: str, view: rx.Component) -> rx.Component:
@@ -41,6 +88,11 @@ def mailed_link_page(title: str, lead: str, mode: str, view: rx.Component) -> rx
     on_load=BookingFlowState.load_manage,
 )
 def booking_manage_page() -> rx.Component:
+    view = rx.match(BookingFlowState.step, ("cancelled", _cancelled()), ("invalid", _unknown()), manage_view())
     return mailed_link_page(
-        "Reschedule or cancel", "Pick another time or cancel; your host is told at once.", "manage", manage_view()
+        # Worded for any state the link finds the booking in: ahead, moved, cancelled or past.
+        "Manage your booking",
+        "Your meeting as it is now. While it is ahead, move it or cancel it here.",
+        "manage",
+        view,
     )

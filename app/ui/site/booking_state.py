@@ -105,6 +105,9 @@ class BookingFlowState(SessionState):
     can_reschedule: bool = False
     can_cancel: bool = False
     can_add_to_calendar: bool = False
+    # A cancelled booking's manage link: when (in the visitor's zone) and by whom, in words (ADR 0089).
+    cancelled_on: str = ""
+    cancelled_note: str = ""
     email_to: str = ""  # where the confirmation link went
     confirm_cancel: bool = False
     _confirm_token: str = ""
@@ -266,7 +269,9 @@ class BookingFlowState(SessionState):
         self.held_until = time_label(found.holdExpiresAt, self.zone_name) if found.holdExpiresAt else ""
         self.can_reschedule, self.can_cancel = found.can_reschedule, found.can_cancel
         self.can_add_to_calendar = found.can_add_to_calendar
-        self.step = "view"
+        self.cancelled_on = when_label(found.cancelledAt, self.zone_name) if found.cancelledAt else ""
+        self.cancelled_note = cancelled_note(found.cancelledBy, found.cancelReason)
+        self.step = "cancelled" if found.status == "cancelled" else "view"
 
     @rx.event
     def start_reschedule(self):
@@ -322,8 +327,8 @@ class BookingFlowState(SessionState):
         except DomainError as exc:
             self.message = exc.message
         else:
-            self.step, self._manage_token = "cancelled", ""
             self.message = ""
+            await self._show_booking()  # the link now shows it cancelled, as it will whenever it is opened again
         self.busy, self.confirm_cancel = False, False
 
     # --- the mailed confirmation link ------------------------------------------------------------------------------
@@ -366,6 +371,17 @@ class BookingFlowState(SessionState):
         self._manage_token = (done.manageUrl or "").split("token=", 1)[1]
         self.message = self._carried = "Your booking is confirmed. We've e-mailed you the invitation."
         yield rx.redirect(routes.BOOK_MEETING_MANAGE + "?token=" + self._manage_token, replace=True)
+
+
+def cancelled_note(by: str | None, reason: str | None) -> str:
+    """Who cancelled a booking, as its manage link says it."""
+    if by == "booker":
+        return "You cancelled it."
+    if by == "expired":
+        return "It was not confirmed in time, so the time we held for it was released."
+    if by == "staff":
+        return "We cancelled it." + (f" Reason: {reason}" if reason else "")
+    return ""
 
 
 def _parse(iso: str) -> datetime:
