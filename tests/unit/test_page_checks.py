@@ -45,6 +45,7 @@ def test_each_kind_of_raw_code_is_flagged(text: str, kind: str, code: str) -> No
         "Total $3,000.00 - $5,000.00; 12.5% tax; version 1.2.3.",
         "Invoice INV-2026-0001 issued Nov 28, 2026. Status: In progress. No meetings yet.",
         "Sales Lead · Human Resources · Founder / CEO",
+        "Built with React, Next.js, Node.js and vue.js; Power BI and ASP.NET.",
         "Time zone America/New_York (EST, UTC-05:00)",
         "Note: the team. Nothing else. See Example.com or Acme.Inc",
         "",

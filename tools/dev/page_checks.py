@@ -28,10 +28,11 @@ NOT_FOUND_TEXT = "Page Not Found"  # the heading of the site's 404 page
 # address (https://example.com/a_b, invoice_2026.pdf, first_last@example.com).
 _BEFORE = r"(?<![\w.@/\\:#-])"
 _AFTER = r"(?![\w@/\\-]|\.\w|:\w)"
-# The last part of a dotted word that makes it a host name or a file name rather than an audit action.
+# The last part of a dotted word that makes it a host name or a file name rather than an audit action...
 _HOST_ENDINGS = {"com", "org", "net", "edu", "gov", "info", "biz", "app", "dev", "ai", "us", "uk", "io", "co"}
 _FILE_ENDINGS = {"pdf", "csv", "json", "ics", "txt", "md", "png", "jpg", "jpeg", "gif", "svg", "webp", "html", "xml"}
-_NAME_ENDINGS = frozenset(_HOST_ENDINGS | _FILE_ENDINGS | {"zip", "doc", "docx", "xls", "xlsx", "odt", "rtf"})
+# ...or a product's name (Next.js, Node.js).
+_NAME_ENDINGS = frozenset(_HOST_ENDINGS | _FILE_ENDINGS | {"zip", "doc", "docx", "xls", "xlsx", "odt", "rtf", "js"})
 _URL_SCHEMES = frozenset({"http", "https", "mailto", "tel", "ftp", "data", "blob"})
 
 _PERMISSION = re.compile(_BEFORE + r"([a-z][a-z_]*):([a-z][a-z_]*)" + _AFTER)

@@ -123,10 +123,22 @@ def _shoot_with_tabs(page: Page, url: str, path: str, prefix: str, report: Repor
     _settle(page)
     base = f"{prefix}-{_slug(path) or 'home'}"
     _shoot(page, base, report, errors)
+    _shoot_choices(page, base, report, errors)
     for tab in _tabs(page):
         page.get_by_role("tab", name=tab, exact=True).first.click()
         _settle(page)
         _shoot(page, f"{base}-tab-{_slug(tab)}", report, errors)
+        _shoot_choices(page, f"{base}-tab-{_slug(tab)}", report, errors)
+
+
+def _shoot_choices(page: Page, base: str, report: Report, errors: list[str]) -> None:
+    """The views a row of toggle buttons chooses between (the website editor's Services, Portfolio, Team...): each
+    one not chosen yet. A toggle with its own label (show password) changes no view and is left alone."""
+    choices = page.locator('button[aria-pressed="false"]:not([aria-label]):visible')
+    for label in [c.inner_text().strip() for c in choices.all()]:
+        page.locator('button[aria-pressed="false"]:not([aria-label])', has_text=label).first.click()
+        _settle(page)
+        _shoot(page, f"{base}-{_slug(label)}", report, errors)
 
 
 def _public(context: BrowserContext, url: str, label: str, report: Report) -> None:
