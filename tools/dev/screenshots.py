@@ -79,7 +79,7 @@ def _settle(page: Page) -> None:
     page.wait_for_load_state("networkidle")
     try:
         expect(page.locator("[data-skeleton]")).to_have_count(0, timeout=15_000)
-        expect(page.get_by_text(re.compile(r"^Loading"))).to_have_count(0, timeout=15_000)
+        expect(page.get_by_text(re.compile(r"^Loading")).locator("visible=true")).to_have_count(0, timeout=15_000)
     except AssertionError:
         _say("    (still loading after 15 s)")
     page.wait_for_timeout(400)
