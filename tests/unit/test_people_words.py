@@ -35,8 +35,10 @@ def test_an_audit_entry_names_its_record_and_changes_in_words() -> None:
         shown = audit_row(entry)
         return f"{shown.when} {shown.action} {shown.record} {shown.summary}"
 
-    changed = row("contact_inquiries", {"from": {}, "to": {"status": "in_progress", "is_spam": "False"}})
-    assert "Contact inquiry #2077d449" in changed and "status → in progress, is spam → no" in changed
+    to = {"status": "in_progress", "is_spam": "False", "assigned_to": "None"}
+    changed = row("contact_inquiries", {"from": {}, "to": to})
+    assert "Contact inquiry #2077d449" in changed
+    assert "status → in progress, is spam → no, assigned to → (empty)" in changed
     assert raw_codes(changed) == []
     fields = row("users", {"fields": ["first_name", "employee_type"]})
     assert "User #2077d449 first name, employee type" in fields and raw_codes(fields) == []

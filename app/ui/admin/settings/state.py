@@ -103,8 +103,11 @@ def _record_words(table: str) -> str:
 
 
 def _value_words(value: Any) -> str:
-    """A changed value as people read it: an enum's code in words (`in_progress` -> "in progress"), yes or no."""
+    """A changed value as people read it: an enum's code in words (`in_progress` -> "in progress"), yes or no, and
+    nothing as "(empty)"."""
     shown = _shown(value)
+    if shown == "None":  # the services record str(None) for a value taken away (an inquiry unassigned)
+        return "(empty)"
     if shown in ("True", "False"):
         return "yes" if shown == "True" else "no"
     if re.fullmatch(r"[a-z]+(?:_[a-z]+)+", shown):
