@@ -165,10 +165,14 @@ test-fast: .venv/.installed-dev .tools/radix-css/.ready lint
 	tools/dev/ensure-test-services.sh --no-browser
 	python -m pytest -m "not e2e" $(ARGS)
 
-## Full-page screenshots of every public page at 1280 and 390 px into screenshots/ (git-ignored); starts its own
-## server on a free port over the local database with demo content (URL=http://... to shoot a running one).
+## Full-page screenshots at 1280 and 390 px into screenshots/ (git-ignored): every public page, and signed in (the
+## demo accounts) every staff section and tab as the admin and as HR, every portal tab and the account pages as the
+## demo client. Each is checked like the browser crawler checks pages (tools/dev/page_checks.py): no sideways scroll,
+## no 404 page, no raw codes (users:read, auth.login, in_progress, ISO times, None); fails when one has a problem.
+## Starts its own server on a free port over the local database with demo content (URL=http://... to shoot a running
+## one with the demo accounts; ONLY=public|admin|staff|client for one set).
 screenshots: setup .venv/.installed-dev seed
-	python tools/dev/screenshots.py $(if $(URL),--url $(URL))
+	python tools/dev/screenshots.py $(if $(URL),--url $(URL)) $(if $(ONLY),--only $(ONLY))
 
 ## The long runs of the suites that try to break the product (deep schemathesis and property runs, uploads, sessions,
 ## brute force, backups), the load run and the fault run; writes docs/reliability.md. About 45 minutes on 2 cores.

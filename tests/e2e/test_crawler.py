@@ -5,6 +5,9 @@ A click must land on a real page (never the site's 404 page: what the staff's "D
 the tests only read their `href`), or deliver a file that is what its name says (a PDF starts with %PDF, a CSV is
 text with a header row, JSON parses, a calendar file is a calendar); and no page may log a console error. Links to
 other sites must open a new tab; mail and phone links are left to the visitor's apps.
+
+Every page and tab the crawl opens is also looked at as `make screenshots` looks at it (tools/dev/page_checks.py): it
+never scrolls sideways and shows no raw codes (`users:read`, `auth.login`, `in_progress`, ISO times, `None`...).
 """
 
 from __future__ import annotations
@@ -17,12 +20,14 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import Browser, Download, Locator, Page
+from playwright.sync_api import Browser, Download, Locator, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+from sqlalchemy import text
 from sqlalchemy.engine import Engine
 
 from tests.e2e.conftest import Server
 from tests.e2e.test_admin import signed_in
+from tools.dev.page_checks import page_problems
 
 # Who clicks, where they start, and the paths their crawl follows (links elsewhere are clicked, not followed).
 ROLES = {
@@ -45,6 +50,7 @@ class Crawl:
     page: Page
     follow: tuple[str, ...]
     queue: list[str]
+    usernames: frozenset[str] = frozenset()  # shown as they are (`staff_hr`): data, not raw codes
     visited: set[str] = field(default_factory=set)
     clicked: set[str] = field(default_factory=set)
     problems: list[str] = field(default_factory=list)
@@ -62,6 +68,11 @@ class Crawl:
         if view.tab:
             self.page.get_by_role("tab", name=view.tab, exact=True).first.click()
             self.page.wait_for_load_state("networkidle")
+
+    def looked_at(self, view: View) -> None:
+        """The view as a person sees it once it has loaded: no sideways scroll, no 404 page, no raw codes."""
+        expect(self.page.get_by_text(re.compile(r"^Loading")).locator("visible=true")).to_have_count(0, timeout=15_000)
+        self.problems += [f"{view} at {self.page.viewport_size}: {p}" for p in page_problems(self.page, self.usernames)]
 
     def landed(self, what: str) -> None:
         """The page a click led to is a page of the site, not its 404 page."""
@@ -159,6 +170,8 @@ def _crawl_view(crawl: Crawl, view: View) -> list[str]:
     """Click every new link and file button of the view (coming back to it after each); its tabs' names."""
     crawl.open(view)
     crawl.landed(f"page {view}")
+    if not view.menu:  # the drawer covers the page: the page itself is looked at without it
+        crawl.looked_at(view)
     tabs = [] if view.tab or view.menu else [t.inner_text().strip() for t in crawl.page.get_by_role("tab").all()]
     found: list[list[Any]] = crawl.page.locator("a[href]").evaluate_all(VISIBLE_LINKS)
     for href, download, target in found:
@@ -197,8 +210,10 @@ def test_every_link_and_file_button_leads_somewhere_real(
     server: Server, browser: Browser, db_engine: Engine, username: str, width: str
 ) -> None:
     start, follow = ROLES[username]
+    with db_engine.connect() as conn:  # every account, the ones other tests made too (User Management lists them)
+        usernames = frozenset(conn.execute(text("SELECT username FROM users")).scalars())
     with signed_in(browser, server, db_engine, username, WIDTHS[width]) as (page, errors):
-        crawl = Crawl(server, page, follow, [start])
+        crawl = Crawl(server, page, follow, [start], usernames)
         while crawl.queue and len(crawl.visited) < MAX_PAGES:
             path = crawl.queue.pop(0)
             if path not in crawl.visited:

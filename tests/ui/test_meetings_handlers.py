@@ -217,7 +217,7 @@ def test_a_meeting_typed_as_14_00_is_14_00_in_florida_on_both_sides_of_the_clock
     """Issue 26: staff typed 14:00 and the meeting was at 9-10 AM in Florida (the form read UTC)."""
     support = handler_state(MeetingsState, sign_in(db, staff(db, EmployeeType.customer_support)))
     call(support, "load")
-    assert support.zone in ("America/New_York (EST)", "America/New_York (EDT)")
+    assert support.zone in ("New York (EST)", "New York (EDT)")
     call(support, "set_client_filter", str(client.id))
     call(support, "set_when", "all")
     call(support, "open_create")

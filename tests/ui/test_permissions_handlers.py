@@ -37,6 +37,8 @@ def test_an_admin_grants_and_revokes_through_the_switches(db: Session) -> None:
 
     call(state, "set_permission", "billing:write", True)
     assert notice(state)["title"] == "Permissions updated" and state.form_error == ""
+    # The notice names the permission in words, not by its key.
+    assert notice(state)["description"] == f"“Create/edit invoices, record payments” granted to {dev.username}."
     assert (_row(state, "billing:write").held, _row(state, "billing:write").source_label) == (True, "Granted")
     call(state, "set_permission", "content:read", False)
     assert (_row(state, "content:read").held, _row(state, "content:read").source_label) == (False, "Revoked")

@@ -17,6 +17,31 @@ def test_audit_actions_read_as_words() -> None:
     assert action_words("meeting_type.save") == "Meeting type saved"
     assert action_words("project.time_logged") == "Time logged"
     assert action_words("organization.delete") == "Organization deleted"
+    # The website's records are named in the action itself (f"site.{key}.update"): no dot is left over.
+    assert action_words("site.services.update") == "Website services updated"
+    assert action_words("site.job_openings.create") == "Website job openings created"
+
+
+def test_an_audit_entry_names_its_record_and_changes_in_words() -> None:
+    from app.services.platform.audit import AuditEntry
+    from app.ui.admin.settings.state import audit_row
+    from tools.dev.page_checks import raw_codes
+
+    def row(table: str, details: dict[str, object]) -> str:
+        entry = AuditEntry(
+            id=1, created_at="2026-11-28T14:00:00+00:00", actor_id=None, actor="admin", action="inquiry.update",
+            entity_type=table, entity_id="2077d449-aaaa", details=details, ip_address="127.0.0.1",
+        )  # fmt: skip
+        shown = audit_row(entry)
+        return f"{shown.when} {shown.action} {shown.record} {shown.summary}"
+
+    to = {"status": "in_progress", "is_spam": "False", "assigned_to": "None"}
+    changed = row("contact_inquiries", {"from": {}, "to": to})
+    assert "Contact inquiry #2077d449" in changed
+    assert "status → in progress, is spam → no, assigned to → (empty)" in changed
+    assert raw_codes(changed) == []
+    fields = row("users", {"fields": ["first_name", "employee_type"]})
+    assert "User #2077d449 first name, employee type" in fields and raw_codes(fields) == []
 
 
 def test_every_action_the_code_records_reads_without_dots_or_underscores() -> None:

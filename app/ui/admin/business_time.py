@@ -62,9 +62,11 @@ def when_text(value: Any, tz: ZoneInfo | None = None) -> str:
 
 
 def zone_label(tz: ZoneInfo | None = None, at: datetime | None = None) -> str:
-    """'America/New_York (EST)': the zone staff type times in, with its abbreviation now."""
+    """'New York (EST)': the zone staff type times in, named by its city (the IANA key, America/New_York, is the
+    code's), with its abbreviation now."""
     tz = tz or zone()
-    return f"{tz.key} ({(at or datetime.now(UTC)).astimezone(tz).tzname()})"
+    city = tz.key.rsplit("/", 1)[-1].replace("_", " ")
+    return f"{city} ({(at or datetime.now(UTC)).astimezone(tz).tzname()})"
 
 
 def form_moment(day: str, clock: str, tz: ZoneInfo | None = None, field: str = "start_time") -> str:

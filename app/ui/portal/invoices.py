@@ -237,7 +237,9 @@ def _invoice_card(inv: ObjectVar[InvoiceView]) -> rx.Component:
                         aria_label=f"Download invoice {inv.number}",
                     ),
                 ),
-                class_name="flex flex-wrap items-center gap-3 sm:ml-auto",
+                # A line of their own on a phone: otherwise a short card (paid, no balance) tucked them beside the
+                # total while a longer one put them below, and the buttons jumped from card to card.
+                class_name="flex w-full flex-wrap items-center gap-3 sm:ml-auto sm:w-auto",
             ),
             class_name="flex flex-wrap items-end gap-x-8 gap-y-3",
         ),

@@ -122,7 +122,7 @@ class MeetingsState(FormDialog, ClientPicker, PagedList[MeetingRow], AdminState)
 
     edit: MeetingRow = MeetingRow()
     type_names: list[str] = []  # the form's suggestions: the active meeting types
-    zone: str = ""  # "America/New_York (EST)": the business zone, which every time here is in
+    zone: str = ""  # "New York (EST)": the business zone, which every time here is in
 
     # --- list --------------------------------------------------------------------------------------------------
 

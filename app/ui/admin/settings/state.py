@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 from typing import Any
 
 import reflex as rx
 
-from app.core.permissions import Perm, has_perm
+from app.core.permissions import PERM_DESCRIPTIONS, Perm, has_perm
 from app.services.platform import audit
 from app.services.platform.audit import AuditEntry
 from app.ui.admin.business_time import day_text, timestamp_text
@@ -70,29 +71,65 @@ _PAST = {
 }  # fmt: skip
 
 
-def action_words(action: str) -> str:
-    """What an audit action means, in words: "Signed in", "Invoice issued", "Meeting type saved"."""
-    if action in ACTION_WORDS:
-        return ACTION_WORDS[action]
-    thing, _, verb = action.partition(".")
-    words = f"{thing.replace('_', ' ')} {_PAST.get(verb, verb.replace('_', ' '))}".strip()
+def _sentence(words: str) -> str:
     return words[:1].upper() + words[1:]
 
 
+def action_words(action: str) -> str:
+    """What an audit action means, in words: "Signed in", "Invoice issued", "Meeting type saved" (the website's
+    records, `site.services.update`, as "Website services updated")."""
+    if action in ACTION_WORDS:
+        return ACTION_WORDS[action]
+    thing, _, verb = action.rpartition(".")
+    if thing.startswith("site."):
+        thing = "website " + thing.removeprefix("site.")
+    words = f"{thing.replace('.', ' ').replace('_', ' ')} {_PAST.get(verb, verb.replace('_', ' '))}".strip()
+    return _sentence(words)
+
+
+def _field_words(name: str) -> str:
+    """A record's field as people say it: `first_name` -> "first name"."""
+    return name.replace("_", " ")
+
+
+def _record_words(table: str) -> str:
+    """One record of a table as people say it: `contact_inquiries` -> "Contact inquiry", `users` -> "User"."""
+    words = _field_words(table)
+    if words.endswith("ies"):
+        words = words[:-3] + "y"
+    elif words.endswith("s") and not words.endswith("ss"):
+        words = words[:-1]
+    return _sentence(words)
+
+
+def _value_words(value: Any) -> str:
+    """A changed value as people read it: an enum's code in words (`in_progress` -> "in progress"), yes or no, and
+    nothing as "(empty)"."""
+    shown = _shown(value)
+    if shown == "None":  # the services record str(None) for a value taken away (an inquiry unassigned)
+        return "(empty)"
+    if shown in ("True", "False"):
+        return "yes" if shown == "True" else "no"
+    if re.fullmatch(r"[a-z]+(?:_[a-z]+)+", shown):
+        return shown.replace("_", " ")
+    return shown
+
+
 def audit_row(entry: AuditEntry) -> AuditRow:
-    record = entry.entity_type
+    # The record and the summary in words as well (the table's and the fields' names are the code's).
+    record = _record_words(entry.entity_type) if entry.entity_type else ""
     if record and entry.entity_id:
         record = f"{record} #{entry.entity_id[:8]}"
     details = entry.details
     summary = ""
     if "to" in details and isinstance(details["to"], dict):
-        summary = ", ".join(f"{k} → {_shown(v)}" for k, v in details["to"].items())
+        summary = ", ".join(f"{_field_words(k)} → {_value_words(v)}" for k, v in details["to"].items())
     elif "fields" in details:
-        summary = ", ".join(map(str, details["fields"]))
+        summary = ", ".join(_field_words(str(f)) for f in details["fields"])
     elif "username" in details:
         summary = str(details["username"])
     elif "role" in details:
-        summary = f"role {details['role']}"
+        summary = f"role {_value_words(details['role'])}"
     return AuditRow(
         id=str(entry.id),
         when=timestamp_text(entry.created_at),
@@ -119,7 +156,9 @@ class SettingsState(AdminState):
 
     @rx.var
     def permission_list(self) -> list[str]:
-        return sorted(self.user.effective_permissions) if self.user else []
+        """What the person may do, in words (the keys, `users:read`, are for the code), in the catalogue's order."""
+        held = set(self.user.effective_permissions) if self.user else set()
+        return [PERM_DESCRIPTIONS[p] for p in Perm if p.value in held]
 
     @rx.event
     async def load(self) -> None:

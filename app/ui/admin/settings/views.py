@@ -62,7 +62,8 @@ def _audit_row(row: Any) -> rx.Component:  # a Var of AuditRow
         rx.el.td(row.who, class_name=f"{TD} hidden sm:table-cell"),
         rx.el.td(
             rx.el.p(row.who, class_name="mb-1 text-xs font-medium text-slate-700 sm:hidden"),
-            rx.el.code(row.action, class_name="rounded bg-slate-100 px-1.5 py-0.5 text-xs"),
+            # Words now ("Signed in"), so set as text rather than as code.
+            rx.el.span(row.action, class_name="rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-800"),
             rx.cond(
                 row.summary != "",
                 rx.el.p(row.summary, class_name="mt-1 break-words text-xs text-slate-500"),

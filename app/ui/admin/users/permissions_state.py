@@ -13,7 +13,7 @@ from typing import Any
 
 import reflex as rx
 
-from app.core.permissions import Perm
+from app.core.permissions import PERM_DESCRIPTIONS, Perm
 from app.services.accounts import user_permissions
 from app.services.accounts.user_permissions import PermissionChange, UserPermissions
 from app.ui.admin.dialogs import Dialogs
@@ -114,4 +114,5 @@ class PermissionsMixin(Dialogs, mixin=True):
             self.perm_busy = ""
         self._show_permissions(view)
         verb = "granted to" if change.held else "revoked from"
-        await self._notify("success", "Permissions updated", f"{change.permission} {verb} {view.username}.")
+        words = PERM_DESCRIPTIONS.get(Perm(change.permission), change.permission)  # the key was accepted above
+        await self._notify("success", "Permissions updated", f"“{words}” {verb} {view.username}.")
