@@ -21,8 +21,9 @@ PASSWORD_MIN_LENGTH = 8
 PASSWORD_MAX_BYTES = 72  # bcrypt reads no further (and bcrypt 5 refuses longer input)
 
 # Verified against when the account does not exist, so a wrong username costs the same time as a wrong password. A
-# constant (made once with bcrypt.hashpw at BCRYPT_ROUNDS): hashing it at import cost every process 0.3 s to start.
-DUMMY_HASH = "$2b$12$RA0ou3dOI4ZcViLkODGHROarOdoY8aCuxxWK7O2ORgX.TnJY.HZR2"  # nosec B105 - not a secret: the hash of a fixed text
+# constant, not a secret (made once with bcrypt.hashpw at BCRYPT_ROUNDS): hashing it at import cost every process
+# 0.3 s to start.
+DUMMY_HASH = "$2b$12$RA0ou3dOI4ZcViLkODGHROarOdoY8aCuxxWK7O2ORgX.TnJY.HZR2"  # nosec B105
 
 
 def password_problem(password: str) -> str | None:
