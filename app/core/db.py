@@ -9,8 +9,10 @@ import re
 import weakref
 from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from datetime import UTC, datetime
 from functools import lru_cache
 from typing import Any, TypeVar
+from zoneinfo import ZoneInfo
 
 from sqlalchemy import event
 from sqlalchemy.engine import Engine, ExceptionContext
@@ -111,6 +113,15 @@ POSTGRES_CONNECT_ARGS = {
 }
 
 
+def sqlite_local_time(stored: str | None, zone: str) -> str | None:
+    """A stored moment (SQLite's text of a UTC datetime) as the wall-clock time in `zone`, as SQLite writes times."""
+    if stored is None:
+        return None
+    moment = datetime.fromisoformat(str(stored))
+    moment = moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
+    return moment.astimezone(ZoneInfo(zone)).strftime("%Y-%m-%d %H:%M:%S")
+
+
 def make_engine(url: str) -> Engine:
     """Create an engine; SQLite gets foreign keys and WAL so it behaves like the production database."""
     kwargs: dict[str, Any] = {"pool_pre_ping": True, "json_serializer": _checked_json}
@@ -130,6 +141,9 @@ def make_engine(url: str) -> Engine:
             cur.execute("PRAGMA foreign_keys=ON")
             cur.execute("PRAGMA journal_mode=WAL")
             cur.close()
+            # SQLite has no time zone database: `local_time(moment, 'America/New_York')` is PostgreSQL's
+            # timezone(zone, moment), so figures grouped by local day agree on both databases.
+            dbapi_conn.create_function("local_time", 2, sqlite_local_time, deterministic=True)
 
     return engine
 

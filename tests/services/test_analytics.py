@@ -101,6 +101,27 @@ def test_report_matches_the_data(db: Session) -> None:
     assert r["applications_by_opening"] == {"JOB-001": 2, "general": 1}
 
 
+def test_weeks_and_the_period_are_the_business_zones_days(db: Session, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 26, point 4: a team in Florida counts an inquiry sent at 10 PM on Sunday in Sunday's week, not in the
+    next week as UTC would (03:00 on Monday), on both databases; the period runs from its midnight to its midnight."""
+    from zoneinfo import ZoneInfo
+
+    from app.services.platform import company
+
+    monkeypatch.setattr(company, "zone", lambda: ZoneInfo("America/New_York"))
+    analyst = f.user(db, "analyst_tz", role=Role.employee, employee_type=EmployeeType.marketing_lead)
+    for moment, email in [
+        ("2026-11-09T03:00:00+00:00", "sunday-night@example.com"),  # Sun 8 Nov, 10 PM EST
+        ("2026-11-09T05:30:00+00:00", "monday-early@example.com"),  # Mon 9 Nov, 12:30 AM EST
+        ("2026-11-01T03:30:00+00:00", "before@example.com"),  # Sat 31 Oct, 11:30 PM EDT: before the period
+    ]:
+        db.add(ContactInquiry(name="X", email=email, message="m", created_at=datetime.fromisoformat(moment)))
+    db.commit()
+    r = analytics.report(db, actor=analyst, start=date(2026, 11, 1), end=date(2026, 11, 15))
+    assert r.inquiries_total == 2
+    assert sorted((x.week, x.count) for x in r.inquiries_by_week_status) == [("2026-11-02", 1), ("2026-11-09", 1)]
+
+
 def test_report_needs_analytics_read(session: Session) -> None:
     from app.core.errors import Forbidden
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, date, datetime, time, timedelta
 from decimal import Decimal
 from typing import Any
@@ -20,16 +21,31 @@ from app.models.inquiry import ContactInquiry
 from app.models.meeting import Meeting
 from app.models.project import Project
 from app.models.user import User
+from app.services.platform import company
 from app.services.platform import validation as v
 from app.services.platform.access import require
 
 MAX_DAYS = 800
+ZONE_NAME = re.compile(r"[A-Za-z0-9_+\-]+(/[A-Za-z0-9_+\-]+)*")
 DEFAULT_DAYS = 90
 
 
-def _bucket(s: Session, column: Any, unit: str) -> ColumnElement[Any]:
-    """The first day of the week (Monday) or month of a timestamp/date column, as text YYYY-MM-DD."""
-    if s.get_bind().dialect.name == "postgresql":
+def _zone_literal() -> ColumnElement[Any]:
+    """The business time zone's name as an SQL literal (not a bound parameter: PostgreSQL must see one expression in
+    SELECT and GROUP BY). Names come from the tz database; anything else is refused rather than quoted."""
+    name = company.zone().key
+    if not ZONE_NAME.fullmatch(name):
+        raise ValueError(f"unexpected time zone name {name!r}")
+    return literal_column(f"'{name}'")
+
+
+def _bucket(s: Session, column: Any, unit: str, *, moment: bool = False) -> ColumnElement[Any]:
+    """The first day of the week (Monday) or month of a date column, or of a stored moment's day in the business time
+    zone (`moment`), as text YYYY-MM-DD."""
+    postgres = s.get_bind().dialect.name == "postgresql"
+    if moment:  # the business's wall clock: an inquiry sent at 10 PM in Florida is that day's
+        column = func.timezone(_zone_literal(), column) if postgres else func.local_time(column, _zone_literal())
+    if postgres:
         return func.to_char(func.date_trunc(literal_column(f"'{unit}'"), column), literal_column("'YYYY-MM-DD'"))
     if unit == "month":
         return func.strftime("%Y-%m-01", column)
@@ -45,7 +61,10 @@ def _window(start: date, end: date) -> tuple[datetime, datetime]:
         raise Invalid("The period's end is before its start", errors={"end": "End is before start"})
     if (end - start).days > MAX_DAYS:
         raise Invalid("Choose a period of at most about two years", errors={"start": "Period too long"})
-    return datetime.combine(start, time.min, UTC), datetime.combine(end + timedelta(days=1), time.min, UTC)
+    # The days are the business's: from its midnight at the start to its midnight after the end.
+    zone = company.zone()
+    since, until = datetime.combine(start, time.min, zone), datetime.combine(end + timedelta(days=1), time.min, zone)
+    return since.astimezone(UTC), until.astimezone(UTC)
 
 
 class Period(BaseModel):
@@ -94,9 +113,10 @@ class AnalyticsReport(BaseModel):
 
 
 def report(s: Session, *, actor: User, start: date | None = None, end: date | None = None) -> AnalyticsReport:
-    """Every figure of the analytics page for the period [start, end] (inclusive days; default the last 90)."""
+    """Every figure of the analytics page for the period [start, end] (inclusive days of the business time zone;
+    default the last 90)."""
     require(actor, Perm.analytics_read, "view analytics")
-    end = end or date.today()
+    end = end or business_today()
     if start is None:
         # The last 90 days up to `end`, never before the calendar; no arithmetic on an end outside it (_window says so).
         start = end if v.date_problem(end, "End") else max(v.EARLIEST_DATE, end - timedelta(days=DEFAULT_DAYS - 1))
@@ -106,7 +126,7 @@ def report(s: Session, *, actor: User, start: date | None = None, end: date | No
         col(ContactInquiry.created_at) >= since,
         col(ContactInquiry.created_at) < until,
     )
-    week = _bucket(s, ContactInquiry.created_at, "week")
+    week = _bucket(s, ContactInquiry.created_at, "week", moment=True)
     by_status = s.exec(
         select(week, ContactInquiry.status, func.count())
         .where(real)
@@ -185,3 +205,8 @@ def report(s: Session, *, actor: User, start: date | None = None, end: date | No
         upcoming_meetings_30_days=upcoming,
         applications_by_opening=dict(applications),
     )
+
+
+def business_today() -> date:
+    """The date it is now in the business time zone (the default period ends on it)."""
+    return datetime.now(UTC).astimezone(company.zone()).date()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 from datetime import date, timedelta
 from decimal import Decimal
@@ -13,6 +14,7 @@ from app.core.permissions import Perm
 from app.services.crm import contact
 from app.services.reporting import analytics
 from app.services.reporting.analytics import AnalyticsReport
+from app.ui.admin.business_time import zone_label
 from app.ui.admin.common import dollars, form_text
 from app.ui.admin.state import AdminState
 from app.ui.rows import label_of
@@ -166,6 +168,7 @@ class AnalyticsState(AdminState):
     applications: rx.Field[list[Bar]] = rx.field(default_factory=list)
     load_error: str = ""
     loaded: bool = False
+    zone: str = ""  # "New York (EST)": the business zone whose days the period counts
 
     async def _reload(self, *, quiet: bool = False) -> None:
         actor = await self._actor(Perm.analytics_read, FEATURE, quiet=quiet)
@@ -189,7 +192,8 @@ class AnalyticsState(AdminState):
 
     @rx.event
     async def load(self) -> None:
-        today = date.today()
+        today = analytics.business_today()
+        self.zone = await asyncio.to_thread(zone_label)
         self.start, self.end = (today - timedelta(days=DEFAULT_DAYS)).isoformat(), today.isoformat()
         await self._reload(quiet=True)
 

@@ -167,7 +167,10 @@ def analytics_content() -> rx.Component:
         ),
     )
     return rx.el.div(
-        page_header("Analytics", "Business figures for the chosen period (UTC days)."),
+        page_header(
+            "Analytics",
+            rx.el.span("Business figures for the chosen period (days in ", S.zone, ")."),
+        ),
         picker,
         rx.cond(
             S.load_error != "",

@@ -90,11 +90,11 @@ def _system_card() -> rx.Component:
 
 
 def _role_card() -> rx.Component:
+    # The role is the card's figure; under it only what it does not say: an employee's type, and the permissions.
     note = rx.el.div(
-        rx.el.p("Role: ", AdminState.role_name),
         rx.cond(
             AdminState.employee_type_label != "",
-            rx.el.p("Employee type: ", AdminState.employee_type_label),
+            rx.el.p(AdminState.role_name, " · ", AdminState.employee_type_label),
             rx.fragment(),
         ),
         rx.el.p(AdminState.permission_count, " active permissions"),
