@@ -56,7 +56,9 @@ def test_the_horizon_ends_the_months_and_earlier_months_are_not_offered(session:
     t = make_type(session, host, availability=EVERY_DAY, horizon_days=30)
     april = month(session, t.slug, "2027-04", "America/New_York")
     assert (april.previous, april.next) == ("2027-03", None)
-    assert april.days[0].date == "2027-04-01" and april.days[-1].date == "2027-04-08"  # NOW + 30 days is 8:00 EDT on the 9th
+    assert (
+        april.days[0].date == "2027-04-01" and april.days[-1].date == "2027-04-08"
+    )  # NOW + 30 days is 8:00 EDT on the 9th
     assert month(session, t.slug, "2027-01", "America/New_York").month == "2027-03"  # the past: this month
     assert month(session, t.slug, "2030-01", "America/New_York").month == "2027-04"  # past the horizon: the last
     with pytest.raises(Invalid):
