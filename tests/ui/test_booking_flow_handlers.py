@@ -87,7 +87,7 @@ def test_a_reschedule_asks_before_it_moves_the_meeting(db: Session) -> None:
     asyncio.run(state._show_booking())
     assert state.step == "view" and state.can_reschedule, state.message
     call(state, "start_reschedule")
-    assert state.step == "times"
+    assert state.step == "times" and state.host == "Elena Vasquez"  # beside the calendar, as when booking
     open_first_free_day(state)
     new = state.day_slots[1].start
     assert new != first

@@ -402,9 +402,16 @@ class BookingFlowState(SessionState):
         self.step = "view"
 
     @rx.event
-    def start_reschedule(self):
+    async def start_reschedule(self):
         if not self.can_reschedule:
             return None
+        # Who hosts it, beside the calendar as on the booking page (the manage link's booking does not say).
+        try:
+            found = await call(booking_calendar.bookable_types)
+        except DomainError:
+            found = []
+        mine = next((t for t in found if t.slug == self.type_slug), None)
+        self.host, self.description = (mine.host or "", mine.description or "") if mine else ("", "")
         return self._open_calendar()
 
     @rx.event

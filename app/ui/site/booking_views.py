@@ -108,7 +108,12 @@ def zone_picker() -> rx.Component:
         rx.el.button(
             rx.icon("globe", size=16, class_name="shrink-0 text-slate-600", aria_hidden="true"),
             rx.el.span(S.zone_label, class_name="min-w-0 flex-1 truncate text-left"),
-            rx.icon(rx.cond(S.zone_open, "chevron-up", "chevron-down"), size=16, aria_hidden="true"),
+            rx.icon(
+                "chevron-down",
+                size=16,
+                aria_hidden="true",
+                class_name=rx.cond(S.zone_open, "rotate-180 transition-transform", "transition-transform"),
+            ),
             id="booking-zone",
             type="button",
             on_click=S.toggle_zones,
@@ -126,7 +131,7 @@ def zone_picker() -> rx.Component:
                     type="search",
                     auto_focus=True,
                     auto_complete="off",
-                    placeholder="City, country or offset (+5:30)",
+                    placeholder="City, country or +5:30",
                     default_value=S.zone_query,
                     on_change=S.search_zones.debounce(200),
                     on_key_down=S.zone_keys,
@@ -147,11 +152,13 @@ def zone_picker() -> rx.Component:
                     class_name="max-h-72 overflow-y-auto overscroll-contain",
                 ),
                 id="booking-zone-panel",
-                class_name="mt-1 flex flex-col gap-2 rounded-lg border border-slate-200 bg-white p-2 shadow-md",
+                # Over the calendar beside it on a wide screen (the column is narrow), in the flow on a phone.
+                class_name="mt-1 flex flex-col gap-2 rounded-lg border border-slate-200 bg-white p-2 shadow-lg "
+                "lg:absolute lg:top-full lg:left-0 lg:z-20 lg:w-80",
             ),
             rx.fragment(),
         ),
-        class_name="flex flex-col gap-1.5",
+        class_name="relative flex flex-col gap-1.5",
     )
 
 
@@ -210,7 +217,7 @@ def _cell(cell: Any) -> rx.Component:
         class_name=rx.cond(
             chosen,
             f"relative h-11 w-full rounded-lg bg-blue-800 text-sm font-bold text-white sm:h-12 {FOCUS_RING}",
-            "relative h-11 w-full rounded-lg bg-blue-50 text-sm font-bold text-blue-900 hover:bg-blue-100 "
+            "relative h-11 w-full rounded-lg bg-blue-100 text-sm font-bold text-blue-900 hover:bg-blue-200 "
             f"sm:h-12 {FOCUS_RING}",
         ),
     )
@@ -258,7 +265,7 @@ def _calendar() -> rx.Component:
             class_name=rx.cond(S.loading, "opacity-60 transition-opacity", "transition-opacity"),
         ),
         rx.el.p(
-            rx.el.span(class_name="inline-block size-3 rounded bg-blue-50 ring-1 ring-blue-200", aria_hidden="true"),
+            rx.el.span(class_name="inline-block size-3 rounded bg-blue-100", aria_hidden="true"),
             "Days with free times",
             class_name="flex items-center gap-2 text-xs text-slate-600",
             aria_hidden="true",
@@ -337,7 +344,7 @@ def time_picker() -> rx.Component:
         rx.el.div(_message(), _calendar(), class_name="flex flex-col gap-3 lg:border-x lg:border-slate-200 lg:px-6"),
         _times(),
         _move_dialog(),
-        class_name=f"{_PANEL} grid gap-8 lg:grid-cols-[15rem_minmax(0,1fr)_12rem] lg:gap-6",
+        class_name=f"{_PANEL} grid gap-8 lg:grid-cols-[16rem_minmax(0,1fr)_12rem] lg:gap-6",
         data_testid="time-picker",
     )
 
