@@ -183,7 +183,8 @@ class BookingFlowState(SessionState):
         if listed is None:
             return None
         self._detected = listed
-        return BookingFlowState.set_zone(listed)
+        flow: Any = BookingFlowState  # an event spec to Reflex, a namespace to mypy
+        return flow.set_zone(listed)
 
     @rx.event
     def toggle_zones(self) -> None:
@@ -206,7 +207,8 @@ class BookingFlowState(SessionState):
         if key == "Escape":
             self.zone_open, self.zone_query = False, ""
         elif key == "Enter" and self.zone_options:
-            return BookingFlowState.set_zone(self.zone_options[0].name)
+            flow: Any = BookingFlowState  # an event spec to Reflex, a namespace to mypy
+            return flow.set_zone(self.zone_options[0].name)
         return None
 
     def _list_zones(self) -> None:
