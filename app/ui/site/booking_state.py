@@ -59,7 +59,7 @@ class CalendarDay:
 
     key: str = ""  # ISO date in the visitor's zone
     day: str = ""  # "5"
-    label: str = ""  # "Saturday, December 5": the button's accessible name, with whether it has free times
+    label: str = ""  # "Saturday, December 5: free times": a free day's button's accessible name
     free: bool = False
     today: bool = False
 

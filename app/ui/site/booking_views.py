@@ -221,13 +221,14 @@ def _cell(cell: Any) -> rx.Component:
             f"sm:h-12 {FOCUS_RING}",
         ),
     )
+    # A day without times is only drawn: a screen reader walks the free days, each named with its date.
     busy = rx.el.span(
-        rx.el.span(cell.day, aria_hidden="true"),
-        rx.el.span(cell.label, class_name="sr-only"),
+        cell.day,
         today_mark,
-        class_name="relative flex h-11 w-full items-center justify-center text-sm text-slate-400 sm:h-12",
+        aria_hidden="true",
+        class_name="relative flex h-11 w-full items-center justify-center text-sm text-slate-500 sm:h-12",
     )
-    return rx.el.div(rx.cond(cell.key == "", rx.fragment(), rx.cond(cell.free, free, busy)), role="gridcell")
+    return rx.el.div(rx.cond(cell.key == "", rx.fragment(), rx.cond(cell.free, free, busy)))
 
 
 def _month_button(icon: str, label: str, month: Any) -> rx.Component:
@@ -254,12 +255,12 @@ def _calendar() -> rx.Component:
         ),
         rx.el.div(
             rx.el.div(
-                *[rx.el.div(d, role="columnheader", class_name="py-1 text-center") for d in WEEKDAYS],
-                role="row",
+                *[rx.el.div(d, class_name="py-1 text-center") for d in WEEKDAYS],
+                aria_hidden="true",
                 class_name="grid grid-cols-7 text-xs font-semibold text-slate-600 uppercase",
             ),
-            rx.el.div(rx.foreach(S.cells, _cell), role="row", class_name="grid grid-cols-7 gap-1"),
-            role="grid",
+            rx.el.div(rx.foreach(S.cells, _cell), class_name="grid grid-cols-7 gap-1"),
+            role="group",
             aria_labelledby="booking-month",
             aria_busy=rx.cond(S.loading, "true", "false"),
             class_name=rx.cond(S.loading, "opacity-60 transition-opacity", "transition-opacity"),
