@@ -4,6 +4,8 @@ the Content Management tabs and a form dialog; the client portal's tabs and the 
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import Browser, Page, expect
 from sqlalchemy.engine import Engine
@@ -74,5 +76,25 @@ def test_client_pages_pass_axe(server: Server, browser: Browser, db_engine: Engi
             page.goto(server.url + path)
             expect(page.get_by_role("heading", level=1)).to_be_visible()
             problems += page_problems(page, path, axe)
+        assert errors == []
+    assert problems == [], "\n".join(problems)
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, MOBILE], ids=["1280px", "390px"])
+def test_the_booking_calendar_and_zone_picker_pass_axe(
+    server: Server, browser: Browser, db_engine: Engine, viewport: dict[str, int]
+) -> None:
+    """Issue 26 point 9: the month calendar with a day's times, and the time-zone picker opened on a search."""
+    axe = axe_source()
+    with signed_in(browser, server, db_engine, None, viewport) as (page, errors):
+        page.goto(server.url + "/book-meeting?type=free-consultation")
+        day = page.get_by_test_id("booking-calendar").locator("button[data-day]").first
+        day.click()
+        expect(page.get_by_test_id("booking-times").locator("[data-slot]").first).to_be_visible()
+        problems = page_problems(page, "/book-meeting (a day's times)", axe)
+        page.get_by_role("button", name=re.compile("^Time zone")).click()
+        page.get_by_label("Search time zones").fill("paris")
+        expect(page.locator("[data-zone='Europe/Paris']")).to_be_visible()
+        problems += page_problems(page, "/book-meeting (zone search)", axe)
         assert errors == []
     assert problems == [], "\n".join(problems)

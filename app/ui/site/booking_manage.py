@@ -74,7 +74,7 @@ def mailed_link_page(title: str, lead: str, mode: str, view: rx.Component) -> rx
                     view,
                     rx.el.p("Loading your booking...", role="status", class_name="text-slate-600"),
                 ),
-                class_name=f"{CONTAINER} max-w-4xl",
+                class_name=f"{CONTAINER} max-w-5xl",
             ),
             class_name="bg-slate-50 py-12 sm:py-16",
         ),

@@ -9,7 +9,8 @@ import reflex as rx
 from reflex_components_core.react_router import ReactRouterLink
 
 from app.ui import routes
-from app.ui.site.booking_state import ZONES, BookingFlowState
+from app.ui.site.booking_state import WEEKDAYS, BookingFlowState
+from app.ui.state.company import CompanyState
 from app.ui.styles import BUTTON_OUTLINE, BUTTON_PRIMARY, FOCUS_RING, TEXT_LINK
 
 # Typed loosely on purpose: mypy sees the state's fields as plain Python values and its handlers as namespaces, where
@@ -62,21 +63,217 @@ def zone_detector() -> rx.Component:
     """Sets the flow to the visitor's time zone when the page mounts: the browser reads it in compiled code and sends
     it as the event's argument (a script returned by a handler would need eval, which the CSP refuses)."""
     zone = rx.Var("Intl.DateTimeFormat().resolvedOptions().timeZone").to(str)
-    return rx.el.span(hidden=True, on_mount=S.set_zone(zone))
+    return rx.el.span(hidden=True, on_mount=S.detect_zone(zone))
+
+
+def _zone_option(option: Any, index: Any) -> rx.Component:
+    chosen = option.name == S.zone_name
+    group = rx.cond(
+        S.zone_first > 0,
+        rx.cond(
+            index == 0,
+            _group_title("Suggested"),
+            rx.cond(index == S.zone_first, _group_title("All time zones"), rx.fragment()),
+        ),
+        rx.fragment(),
+    )
+    return rx.el.li(
+        group,
+        rx.el.button(
+            rx.el.span(option.label, class_name="font-medium"),
+            rx.el.span(option.country, class_name="text-xs text-slate-600"),
+            rx.cond(
+                chosen, rx.icon("check", size=16, class_name="absolute top-3 right-3 text-blue-800"), rx.fragment()
+            ),
+            type="button",
+            on_click=S.set_zone(option.name),
+            aria_pressed=rx.cond(chosen, "true", "false"),
+            data_zone=option.name,
+            class_name="relative flex w-full flex-col items-start rounded-md px-3 py-2 pr-9 text-left text-sm "
+            f"text-slate-900 hover:bg-blue-50 aria-pressed:bg-blue-50 {FOCUS_RING}",
+        ),
+    )
+
+
+def _group_title(text: str) -> rx.Component:
+    return rx.el.p(text, class_name="px-3 pt-3 pb-1 text-xs font-semibold tracking-wide text-slate-500 uppercase")
 
 
 def zone_picker() -> rx.Component:
+    """The time zone, named by city and offset; opened, a search (city, country, abbreviation or offset) over the
+    suggested zones and then every zone. A button and a list of buttons: labelled, and used with Tab and Enter (Enter
+    in the search picks the first match, Escape closes)."""
     return rx.el.div(
-        rx.el.label("Times shown in", html_for="booking-zone", class_name="text-sm font-medium text-slate-800"),
-        rx.el.select(
-            rx.el.option("UTC", value="UTC"),
-            *[rx.el.option(z.replace("_", " "), value=z) for z in ZONES],
+        rx.el.span("Time zone", id="booking-zone-label", class_name="text-sm font-medium text-slate-800"),
+        rx.el.button(
+            rx.icon("globe", size=16, class_name="shrink-0 text-slate-600", aria_hidden="true"),
+            rx.el.span(S.zone_label, class_name="min-w-0 flex-1 truncate text-left"),
+            rx.icon(
+                "chevron-down",
+                size=16,
+                aria_hidden="true",
+                class_name=rx.cond(S.zone_open, "rotate-180 transition-transform", "transition-transform"),
+            ),
             id="booking-zone",
-            value=S.zone_name,
-            on_change=S.set_zone,
-            class_name=f"{_INPUT} h-10 sm:w-72",
+            type="button",
+            on_click=S.toggle_zones,
+            aria_expanded=rx.cond(S.zone_open, "true", "false"),
+            aria_controls="booking-zone-panel",
+            aria_labelledby="booking-zone-label booking-zone",
+            class_name=f"{_INPUT} flex h-11 items-center gap-2 text-left",
         ),
-        class_name="flex flex-col gap-1.5 sm:flex-row sm:items-center sm:gap-3",
+        rx.cond(
+            S.zone_open,
+            rx.el.div(
+                rx.el.label("Search time zones", html_for="booking-zone-search", class_name="text-sm text-slate-700"),
+                rx.el.input(
+                    id="booking-zone-search",
+                    type="search",
+                    auto_focus=True,
+                    auto_complete="off",
+                    placeholder="City, country or +5:30",
+                    default_value=S.zone_query,
+                    on_change=S.search_zones.debounce(200),
+                    on_key_down=S.zone_keys,
+                    class_name=f"{_INPUT} h-11",
+                ),
+                rx.el.p(
+                    rx.cond(
+                        S.zone_options.length() > 0,
+                        rx.el.span(S.zone_options.length(), " time zones"),
+                        "No time zone matches. Try a city, a country or an offset such as +5:30.",
+                    ),
+                    role="status",
+                    class_name=rx.cond(S.zone_options.length() > 0, "sr-only", "px-1 text-sm text-slate-600"),
+                ),
+                rx.el.ul(
+                    rx.foreach(S.zone_options, _zone_option),
+                    aria_label="Time zones",
+                    class_name="max-h-72 overflow-y-auto overscroll-contain",
+                ),
+                id="booking-zone-panel",
+                # Over the calendar beside it on a wide screen (the column is narrow), in the flow on a phone.
+                class_name="mt-1 flex flex-col gap-2 rounded-lg border border-slate-200 bg-white p-2 shadow-lg "
+                "lg:absolute lg:top-full lg:left-0 lg:z-20 lg:w-80",
+            ),
+            rx.fragment(),
+        ),
+        class_name="relative flex flex-col gap-1.5",
+    )
+
+
+def _info() -> rx.Component:
+    """Cal.com's left column: who hosts, what and how long; in the manage flow, the booking's current time."""
+    return rx.el.div(
+        rx.cond(S.mode == "manage", _back("Back", S.back_to_view), _back("Change meeting type", S.back_to_types)),
+        rx.el.p(
+            rx.icon("circle-user-round", size=18, class_name="text-blue-800", aria_hidden="true"),
+            rx.el.span("Host: ", class_name="sr-only"),
+            rx.cond(S.host != "", S.host, CompanyState.name),
+            class_name="flex items-center gap-2 text-sm font-medium text-slate-700",
+            data_testid="booking-host",
+        ),
+        rx.el.h2(S.type_name, class_name="text-xl font-bold text-slate-900 sm:text-2xl"),
+        rx.el.p(
+            rx.icon("clock", size=16, class_name="text-blue-800", aria_hidden="true"),
+            S.duration,
+            " minutes",
+            class_name="flex items-center gap-2 text-sm text-slate-700",
+        ),
+        rx.cond(
+            S.mode == "manage",
+            rx.el.p(
+                rx.el.span("Now booked for", class_name="block text-xs font-semibold text-slate-600 uppercase"),
+                S.chosen_label,
+                class_name="rounded-lg bg-blue-50 px-3 py-2 text-sm text-blue-950",
+            ),
+            rx.cond(
+                S.description != "",
+                rx.el.p(S.description, class_name="text-sm leading-relaxed text-slate-600"),
+                rx.fragment(),
+            ),
+        ),
+        zone_picker(),
+        class_name="flex flex-col gap-4",
+        data_testid="booking-info",
+    )
+
+
+def _cell(cell: Any) -> rx.Component:
+    chosen = cell.key == S.day
+    today_mark = rx.cond(
+        cell.today,
+        rx.el.span(class_name="absolute bottom-1.5 left-1/2 size-1 -translate-x-1/2 rounded-full bg-current"),
+        rx.fragment(),
+    )
+    free = rx.el.button(
+        cell.day,
+        today_mark,
+        type="button",
+        on_click=S.choose_day(cell.key),
+        aria_label=cell.label,
+        aria_pressed=rx.cond(chosen, "true", "false"),
+        data_day=cell.key,
+        class_name=rx.cond(
+            chosen,
+            f"relative h-11 w-full rounded-lg bg-blue-800 text-sm font-bold text-white sm:h-12 {FOCUS_RING}",
+            "relative h-11 w-full rounded-lg bg-blue-100 text-sm font-bold text-blue-900 hover:bg-blue-200 "
+            f"sm:h-12 {FOCUS_RING}",
+        ),
+    )
+    # A day without times is only drawn: a screen reader walks the free days, each named with its date.
+    busy = rx.el.span(
+        cell.day,
+        today_mark,
+        aria_hidden="true",
+        class_name="relative flex h-11 w-full items-center justify-center text-sm text-slate-500 sm:h-12",
+    )
+    return rx.el.div(rx.cond(cell.key == "", rx.fragment(), rx.cond(cell.free, free, busy)))
+
+
+def _month_button(icon: str, label: str, month: Any) -> rx.Component:
+    return rx.el.button(
+        rx.icon(icon, size=18, aria_hidden="true"),
+        type="button",
+        on_click=S.change_month(month),
+        disabled=(month == "") | S.loading,
+        aria_label=label,
+        class_name=f"{BUTTON_OUTLINE} size-10 p-0 disabled:opacity-40",
+    )
+
+
+def _calendar() -> rx.Component:
+    return rx.el.section(
+        rx.el.div(
+            rx.el.h3(S.month_label, id="booking-month", class_name="text-lg font-bold text-slate-900"),
+            rx.el.div(
+                _month_button("chevron-left", "Previous month", S.prev_month),
+                _month_button("chevron-right", "Next month", S.next_month),
+                class_name="flex gap-2",
+            ),
+            class_name="flex items-center justify-between gap-3",
+        ),
+        rx.el.div(
+            rx.el.div(
+                *[rx.el.div(d, class_name="py-1 text-center") for d in WEEKDAYS],
+                aria_hidden="true",
+                class_name="grid grid-cols-7 text-xs font-semibold text-slate-600 uppercase",
+            ),
+            rx.el.div(rx.foreach(S.cells, _cell), class_name="grid grid-cols-7 gap-1"),
+            role="group",
+            aria_labelledby="booking-month",
+            aria_busy=rx.cond(S.loading, "true", "false"),
+            class_name=rx.cond(S.loading, "opacity-60 transition-opacity", "transition-opacity"),
+        ),
+        rx.el.p(
+            rx.el.span(class_name="inline-block size-3 rounded bg-blue-100", aria_hidden="true"),
+            "Days with free times",
+            class_name="flex items-center gap-2 text-xs text-slate-600",
+            aria_hidden="true",
+        ),
+        class_name="flex flex-col gap-3",
+        aria_label="Choose a day",
+        data_testid="booking-calendar",
     )
 
 
@@ -87,73 +284,100 @@ def _slot(slot: Any) -> rx.Component:
         on_click=S.choose_slot(slot.start),
         disabled=S.busy,
         data_slot=slot.start,
-        class_name="h-10 w-full whitespace-nowrap rounded-lg border border-blue-200 bg-blue-50 px-2 text-sm "
-        f"font-semibold text-blue-900 hover:border-blue-700 hover:bg-blue-100 {FOCUS_RING}",
+        class_name="h-11 w-full whitespace-nowrap rounded-lg border border-blue-200 bg-white px-2 text-sm "
+        f"font-semibold text-blue-900 hover:border-blue-700 hover:bg-blue-50 {FOCUS_RING}",
     )
 
 
-def _day(day: Any) -> rx.Component:
+def _times() -> rx.Component:
+    no_days = rx.el.p(
+        "No free times this month. Try the next month, or ",
+        ReactRouterLink.create("contact us", to=routes.CONTACT, class_name=TEXT_LINK),
+        ".",
+        class_name="text-sm text-slate-600",
+    )
     return rx.el.section(
-        rx.el.h3(
-            rx.el.span(day.weekday, class_name="font-semibold text-slate-900"),
-            rx.el.span(day.label, class_name="text-slate-600"),
-            class_name="flex items-baseline gap-2 text-sm",
+        rx.cond(
+            S.day != "",
+            rx.el.div(
+                rx.el.h3(S.day_label, id="booking-day", class_name="font-bold text-slate-900"),
+                rx.el.p(
+                    rx.cond(S.mode == "manage", "Pick the new time.", "Pick a time."),
+                    class_name="text-sm text-slate-600",
+                ),
+                rx.el.div(
+                    rx.foreach(S.day_slots, _slot),
+                    role="group",
+                    aria_labelledby="booking-day",
+                    class_name="grid grid-cols-2 gap-2 sm:grid-cols-3 lg:grid-cols-1",
+                ),
+                class_name="flex flex-col gap-2",
+            ),
+            rx.cond(
+                S.loading,
+                rx.el.p("Loading times...", class_name="text-sm text-slate-600"),
+                rx.cond(
+                    S.cells.length() > 0,
+                    rx.cond(
+                        S.has_free,
+                        rx.el.p(
+                            rx.icon("mouse-pointer-click", size=16, aria_hidden="true", class_name="shrink-0"),
+                            "Choose a day to see its times.",
+                            class_name="flex items-center gap-2 text-sm text-slate-600",
+                        ),
+                        no_days,
+                    ),
+                    rx.fragment(),
+                ),
+            ),
         ),
-        rx.el.div(
-            rx.foreach(day.slots, _slot), class_name="mt-2 grid grid-cols-[repeat(auto-fill,minmax(5.5rem,1fr))] gap-2"
-        ),
-        class_name="rounded-xl border border-slate-200 p-3",
+        aria_label="Times",
+        class_name="flex flex-col gap-2 lg:max-h-[26rem] lg:overflow-y-auto lg:pr-1",
+        data_testid="booking-times",
     )
 
 
 def time_picker() -> rx.Component:
-    week_nav = rx.el.div(
-        rx.el.button(
-            rx.icon("chevron-left", size=16, aria_hidden="true"),
-            "Earlier",
-            type="button",
-            on_click=S.change_week(-1),
-            disabled=S.week == 0,
-            class_name=f"{BUTTON_OUTLINE} h-10 px-3 text-sm disabled:opacity-50",
-        ),
-        rx.el.button(
-            "Later",
-            rx.icon("chevron-right", size=16, aria_hidden="true"),
-            type="button",
-            on_click=S.change_week(1),
-            disabled=S.week >= 4,
-            class_name=f"{BUTTON_OUTLINE} h-10 px-3 text-sm disabled:opacity-50",
-        ),
-        class_name="flex gap-2",
-    )
+    """The day-and-time step, as Cal.com lays it out: the meeting beside a month calendar and the chosen day's times
+    (stacked on a phone: the meeting, the calendar, then the times)."""
     return rx.el.div(
-        _heading(
-            rx.el.span(S.type_name, rx.el.span(" · ", S.duration, " min", class_name="font-normal text-slate-600")),
-            rx.cond(S.mode == "manage", _back("Back", S.back_to_view), _back("Change meeting type", S.back_to_types)),
-        ),
-        rx.el.p(
-            "Choose a time. ", rx.cond(S.mode == "manage", "Your booking moves there.", ""), class_name="text-slate-600"
-        ),
-        rx.el.div(
-            zone_picker(), week_nav, class_name="flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between"
-        ),
-        _message(),
-        rx.cond(
-            S.loading,
-            rx.el.p("Loading times...", class_name="py-8 text-center text-slate-600", role="status"),
-            rx.cond(
-                S.days.length() > 0,
-                rx.el.div(rx.foreach(S.days, _day), class_name="grid gap-3 md:grid-cols-2 lg:grid-cols-3"),
-                rx.el.p(
-                    "No free times in this week. Try later weeks, or ",
-                    ReactRouterLink.create("contact us", to=routes.CONTACT, class_name=TEXT_LINK),
-                    ".",
-                    class_name="rounded-xl border-2 border-dashed border-slate-300 py-8 text-center text-slate-600",
+        _info(),
+        rx.el.div(_message(), _calendar(), class_name="flex flex-col gap-3 lg:border-x lg:border-slate-200 lg:px-6"),
+        _times(),
+        _move_dialog(),
+        class_name=f"{_PANEL} grid gap-8 lg:grid-cols-[16rem_minmax(0,1fr)_12rem] lg:gap-6",
+        data_testid="time-picker",
+    )
+
+
+def _move_dialog() -> rx.Component:
+    """Rescheduling asks first: the move mails both sides and replaces the manage link."""
+    return rx.alert_dialog.root(
+        rx.alert_dialog.content(
+            rx.alert_dialog.title("Move your meeting?"),
+            rx.alert_dialog.description(
+                "Move your meeting from ",
+                rx.el.strong(S.chosen_label),
+                " to ",
+                rx.el.strong(S.move_label),
+                "? We'll e-mail you and your host the updated invitation.",
+            ),
+            rx.el.div(
+                rx.alert_dialog.cancel(
+                    rx.el.button("Keep current time", type="button", class_name=f"{BUTTON_OUTLINE} h-10 px-4 text-sm")
                 ),
+                rx.el.button(
+                    rx.cond(S.busy, "Moving...", "Confirm"),
+                    type="button",
+                    disabled=S.busy,
+                    on_click=S.reschedule,
+                    class_name=f"{BUTTON_PRIMARY} h-10 px-4 text-sm",
+                ),
+                class_name="mt-4 flex flex-wrap justify-end gap-3",
             ),
         ),
-        class_name=f"{_PANEL} flex flex-col gap-5",
-        data_testid="time-picker",
+        open=S.move_start != "",
+        on_open_change=S.move_dialog,
     )
 
 
