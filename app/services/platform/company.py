@@ -15,7 +15,7 @@ from __future__ import annotations
 import threading
 import time
 from typing import Annotated, Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 from sqlalchemy.exc import IntegrityError
@@ -29,7 +29,7 @@ from app.core.text import INVALID_CHARACTER, storable
 from app.models.base import utcnow
 from app.models.system import CompanySettings
 from app.models.user import User
-from app.services.platform import audit
+from app.services.platform import audit, zones
 from app.services.platform.access import require
 from app.services.platform.rules import phone_problem
 from app.services.platform.schema import Body, Email, Text, parse, problem
@@ -169,19 +169,15 @@ def _badges(value: Any) -> list[str]:
     return names
 
 
-# The time zones offered (the booking page's picker, the business zone): the IANA regions people live in, not the
-# legacy aliases such as "US/Eastern" or "Etc/GMT+5".
-ZONES = sorted(z for z in available_timezones() if "/" in z and z.split("/")[0] in {
-    "Africa", "America", "Antarctica", "Asia", "Atlantic", "Australia", "Europe", "Indian", "Pacific"
-})  # fmt: skip
-BUSINESS_ZONES = ["UTC", *ZONES]
-_BUSINESS_ZONES = frozenset(BUSINESS_ZONES)
-
-
 def _zone(value: str | None) -> str | None:
-    if value is not None and value not in _BUSINESS_ZONES:
-        raise problem("Please choose a time zone from the list (e.g. America/New_York)")
-    return value
+    """A zone of the tz database's list (zones.py: the zones people live in, and UTC); an alias the browser or an
+    older setting names ("US/Eastern") is kept as the zone it stands for."""
+    if value is None:
+        return None
+    named = zones.canonical(value)
+    if named is None:
+        raise problem("Please choose a time zone from the list (e.g. New York)")
+    return named
 
 
 Link = Annotated[str | None, Text("Link", 300)]

@@ -14,7 +14,7 @@ import reflex as rx
 
 from app.core.errors import DomainError, Unauthorized
 from app.models.user import UserPublic
-from app.services.platform import company
+from app.services.platform import company, zones
 from app.services.scheduling import booking
 from app.services.scheduling.booking import SlotOut
 from app.ui.portal import components as ui
@@ -40,13 +40,11 @@ class MoveDay:
     slots: list[MoveSlot] = dataclasses.field(default_factory=list)
 
 
-_KNOWN = frozenset(company.BUSINESS_ZONES)  # the IANA areas' zones and UTC: a name the browser sends is checked
-
-
 def reader_zone(name: str) -> ZoneInfo:
-    """The client's zone as their browser names it, else the business's."""
+    """The client's zone as their browser names it (an alias read as the zone it stands for), else the business's."""
+    named = zones.canonical(name)
     try:
-        return ZoneInfo(name) if name in _KNOWN else company.zone()
+        return ZoneInfo(named) if named else company.zone()
     except (ZoneInfoNotFoundError, ValueError):
         return company.zone()
 

@@ -8,7 +8,7 @@ from typing import Any
 import reflex as rx
 
 from app.core.permissions import Perm
-from app.services.platform import company
+from app.services.platform import company, zones
 from app.services.platform.company import Company
 from app.ui.admin.common import form_text, holds
 from app.ui.admin.dialogs import FormState
@@ -16,7 +16,6 @@ from app.ui.admin.state import AdminState
 
 FEATURE = "Settings"
 FIELDS = ("name", "email", "sales_email", "phone", "address", "linkedin_url", "twitter_url", "github_url")
-ZONES = company.BUSINESS_ZONES
 
 
 @dataclasses.dataclass
@@ -43,8 +42,22 @@ def company_form(c: Company) -> CompanyForm:
     )
 
 
+@dataclasses.dataclass
+class ZoneOption:
+    """A business zone the select offers: its IANA name, shown by city and today's offset ("New York (UTC-05:00)")."""
+
+    name: str = ""
+    label: str = ""
+
+
+def zone_options(current: str) -> list[ZoneOption]:
+    """The common zones first, then every zone; the saved one first of all (so the select shows it)."""
+    return [ZoneOption(c.name, c.label) for c in zones.choices(first=current)]
+
+
 class CompanySettingsState(FormState, AdminState):
     details: CompanyForm = CompanyForm()
+    zone_options: rx.Field[list[ZoneOption]] = rx.field(default_factory=list)  # read on load: offsets change
     loaded: bool = False
     load_error: str = ""
     version: int = 0  # keys the form: a fresh load or a save re-renders its uncontrolled fields with the values
@@ -70,6 +83,7 @@ class CompanySettingsState(FormState, AdminState):
         if details is None:
             return
         self.details, self.loaded = company_form(details), True
+        self.zone_options = zone_options(details.business_timezone)
         self.version += 1
 
     @rx.event

@@ -5,7 +5,7 @@ from __future__ import annotations
 import reflex as rx
 
 from app.ui.admin.common import text_area
-from app.ui.admin.company.state import ZONES, CompanySettingsState
+from app.ui.admin.company.state import CompanySettingsState
 from app.ui.admin.dialog_views import text_field
 from app.ui.admin.widgets import BTN_PRIMARY, CARD, INPUT, field
 
@@ -70,7 +70,7 @@ def _form() -> rx.Component:
                 field(
                     "Business time zone",
                     rx.el.select(
-                        *[rx.el.option(zone, value=zone) for zone in ZONES],
+                        rx.foreach(S.zone_options, lambda z: rx.el.option(z.label, value=z.name)),
                         name="business_timezone",
                         id="company-business_timezone",
                         default_value=S.details.business_timezone,
