@@ -115,11 +115,13 @@ def client_picker(
     name: str = "client_id",
     error: Any = None,
     label_hidden: bool = False,
+    inline: bool = False,
 ) -> rx.Component:
     """The search box and the select of a `ClientPicker` state.
 
     `blank` is the empty choice's text ("None", "All clients"); without it the empty option is a disabled prompt.
     `value`/`on_change` default to the state's chosen client and `choose_client` (the meetings filter passes its own).
+    `inline` sets the box and the select side by side (a list's filter row).
     """
     empty = (
         rx.el.option(blank, value="")
@@ -154,7 +156,7 @@ def client_picker(
                 class_name=SEARCH_INPUT,
                 data_testid=search_test_id,
             ),
-            class_name="relative mb-2",
+            class_name="relative sm:w-48" if inline else "relative mb-2",
         ),
         rx.el.select(
             empty,
@@ -164,7 +166,7 @@ def client_picker(
             value=state.client_id if value is None else value,
             on_change=state.choose_client if on_change is None else on_change,
             required=required,
-            class_name=f"{INPUT} pr-8",
+            class_name=f"{INPUT} pr-8" + (" sm:w-48" if inline else ""),
         ),
         rx.cond(
             state.clients_capped,
@@ -178,4 +180,6 @@ def client_picker(
         )
         if error is not None
         else rx.fragment(),
+        # A list's filter: the box and the select side by side, one control high like the filters beside them.
+        class_name="flex flex-col gap-2 sm:flex-row sm:items-center" if inline else "",
     )

@@ -169,7 +169,7 @@ def analytics_content() -> rx.Component:
     return rx.el.div(
         page_header(
             "Analytics",
-            rx.el.span("Business figures for the chosen period (days in ", S.zone, ")."),
+            rx.el.span("Business figures for the chosen period, counted in days of ", S.zone, "."),
         ),
         picker,
         rx.cond(

@@ -71,8 +71,9 @@ def meeting_filters() -> list[rx.Component]:
             value=S.client_filter,
             on_change=S.set_client_filter,
             label_hidden=True,
+            inline=True,
         ),
-        class_name="w-full sm:w-56 sm:shrink-0",
+        class_name="w-full sm:w-auto sm:shrink-0",
     )
     return [
         filter_select(WHEN_FILTERS, S.when, S.set_when, "When", "sm:w-36"),
