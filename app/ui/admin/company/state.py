@@ -13,6 +13,7 @@ from app.services.platform.company import Company
 from app.ui.admin.common import form_text, holds
 from app.ui.admin.dialogs import FormState
 from app.ui.admin.state import AdminState
+from app.ui.rows import Choice
 
 FEATURE = "Settings"
 FIELDS = ("name", "email", "sales_email", "phone", "address", "linkedin_url", "twitter_url", "github_url")
@@ -42,22 +43,15 @@ def company_form(c: Company) -> CompanyForm:
     )
 
 
-@dataclasses.dataclass
-class ZoneOption:
-    """A business zone the select offers: its IANA name, shown by city and today's offset ("New York (UTC-05:00)")."""
-
-    name: str = ""
-    label: str = ""
-
-
-def zone_options(current: str) -> list[ZoneOption]:
-    """The common zones first, then every zone; the saved one first of all (so the select shows it)."""
-    return [ZoneOption(c.name, c.label) for c in zones.choices(first=current)]
+def zone_options(current: str) -> list[Choice]:
+    """The business zones the select offers, by city and today's offset: the saved one, the common ones, then every
+    zone."""
+    return [Choice(c.name, c.label) for c in zones.choices(first=current)]
 
 
 class CompanySettingsState(FormState, AdminState):
     details: CompanyForm = CompanyForm()
-    zone_options: rx.Field[list[ZoneOption]] = rx.field(default_factory=list)  # read on load: offsets change
+    zone_options: rx.Field[list[Choice]] = rx.field(default_factory=list)  # read on load: offsets change
     loaded: bool = False
     load_error: str = ""
     version: int = 0  # keys the form: a fresh load or a save re-renders its uncontrolled fields with the values

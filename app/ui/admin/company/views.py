@@ -70,7 +70,7 @@ def _form() -> rx.Component:
                 field(
                     "Business time zone",
                     rx.el.select(
-                        rx.foreach(S.zone_options, lambda z: rx.el.option(z.label, value=z.name)),
+                        rx.foreach(S.zone_options, lambda z: rx.el.option(z.label, value=z.value)),
                         name="business_timezone",
                         id="company-business_timezone",
                         default_value=S.details.business_timezone,
