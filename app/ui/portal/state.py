@@ -81,6 +81,7 @@ class PortalState(SessionState):
     welcome_open: bool = False
     # Tabs whose data the dashboard shows at once set this; their `load` runs with the page.
     loads_with_page: ClassVar[bool] = False
+    load_first: ClassVar[bool] = False  # loaded before the other tabs (the summary: the first thing on the screen)
 
     @rx.var
     def is_client(self) -> bool:
@@ -131,7 +132,8 @@ class PortalState(SessionState):
     @classmethod
     def _tabs(cls) -> list[type[PortalState]]:
         """The tab states: this state's substates. The shell does not import its tabs; they subclass it."""
-        return sorted(PortalState.get_substates(), key=lambda tab: tab.get_name())  # type: ignore[arg-type]
+        tabs = [tab for tab in PortalState.get_substates() if issubclass(tab, PortalState)]
+        return sorted(tabs, key=lambda tab: (not tab.load_first, tab.get_name()))
 
     async def _forget_client_data(self) -> None:
         """Drop every tab's data (another user may have signed in in this tab since it was loaded). From the shell, as

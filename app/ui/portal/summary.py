@@ -4,7 +4,7 @@ next meeting and their active projects, from `reporting.client_summary` as the s
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import Any, ClassVar
 
 import reflex as rx
 from reflex.vars.object import ObjectVar
@@ -49,6 +49,8 @@ def invoice_anchor(invoice_id: int) -> str:
 
 
 class SummaryState(ListTab, PortalState):
+    # Its answer is what the screen shows first: loaded before the tabs, each of which is an event of its own.
+    load_first: ClassVar[bool] = True
     balance: str = ""  # "" while nothing is due
     unpaid: int = 0
     next_invoice: InvoiceDue = InvoiceDue()
@@ -116,6 +118,15 @@ def _box(title: str, icon: str, *children: rx.Component, test_id: str) -> rx.Com
     )
 
 
+def _pending(*bars: str) -> rx.Component:
+    """Grey bars the size of what a box will show, so nothing below it moves when the figures arrive."""
+    return rx.el.div(
+        *[rx.skeleton(rx.el.div(class_name=bar), loading=True) for bar in bars],
+        class_name="flex flex-col gap-3",
+        aria_hidden="true",
+    )
+
+
 def _muted(text: str) -> rx.Component:
     return rx.el.p(text, class_name="text-sm text-slate-600")
 
@@ -126,42 +137,50 @@ def _money_box() -> rx.Component:
         "Balance due",
         "receipt",
         rx.cond(
-            inv.id != 0,
-            rx.fragment(
-                rx.el.p(SummaryState.balance, class_name="text-2xl font-bold text-slate-900", data_testid="balance"),
-                rx.el.p(
-                    "Next to pay: ",
-                    rx.el.span(inv.number, class_name="font-medium text-slate-900"),
-                    " · ",
-                    inv.balance,
-                    rx.cond(inv.due != "", rx.fragment(" · due ", inv.due)),
-                    class_name="break-words text-sm text-slate-700",
-                ),
-                rx.cond(
-                    inv.overdue,
-                    rx.el.div(
-                        rx.badge(
-                            "Overdue", color_scheme="red", variant="soft", high_contrast=True, radius="full", size="2"
-                        ),
-                        data_testid="summary-overdue",
-                    ),
-                ),
-                rx.el.div(
-                    ui.action_button(
-                        "arrow-right",
-                        "View invoice",
-                        _event(SummaryState.open_invoice, inv.id),
-                        ui.BUTTON_PRIMARY,
-                        aria_label=f"View invoice {inv.number}",
-                    ),
-                ),
-            ),
-            rx.fragment(
-                rx.el.p("$0.00", class_name="text-2xl font-bold text-slate-900", data_testid="balance"),
-                _muted("Nothing to pay. Thank you!"),
-            ),
+            SummaryState.loading,
+            _pending("h-8 w-32", "h-5 w-full", "h-10 w-36"),
+            _money(inv),
         ),
         test_id="summary-invoices",
+    )
+
+
+def _money(inv: Any) -> rx.Component:
+    return rx.cond(
+        inv.id != 0,
+        rx.fragment(
+            rx.el.p(SummaryState.balance, class_name="text-2xl font-bold text-slate-900", data_testid="balance"),
+            rx.el.p(
+                "Next to pay: ",
+                rx.el.span(inv.number, class_name="font-medium text-slate-900"),
+                " · ",
+                inv.balance,
+                rx.cond(inv.due != "", rx.fragment(" · due ", inv.due)),
+                class_name="break-words text-sm text-slate-700",
+            ),
+            rx.cond(
+                inv.overdue,
+                rx.el.div(
+                    rx.badge(
+                        "Overdue", color_scheme="red", variant="soft", high_contrast=True, radius="full", size="2"
+                    ),
+                    data_testid="summary-overdue",
+                ),
+            ),
+            rx.el.div(
+                ui.action_button(
+                    "arrow-right",
+                    "View invoice",
+                    _event(SummaryState.open_invoice, inv.id),
+                    ui.BUTTON_PRIMARY,
+                    aria_label=f"View invoice {inv.number}",
+                ),
+            ),
+        ),
+        rx.fragment(
+            rx.el.p("$0.00", class_name="text-2xl font-bold text-slate-900", data_testid="balance"),
+            _muted("Nothing to pay. Thank you!"),
+        ),
     )
 
 
@@ -170,26 +189,30 @@ def _meeting_box() -> rx.Component:
     return _box(
         "Next meeting",
         "calendar",
-        rx.cond(
-            m.id != 0,
-            rx.fragment(
-                rx.el.p(m.title, class_name="break-words font-medium text-slate-900"),
-                rx.el.p(ui.local_date_time(m.scheduled_at), class_name="text-sm text-slate-700"),
-                rx.cond(
-                    m.join_url != "",
-                    rx.el.div(ui.link_button("video", "Join meeting", m.join_url, ui.BUTTON_PRIMARY)),
-                ),
-            ),
-            rx.fragment(
-                _muted("No meeting booked yet."),
-                rx.el.div(
-                    ui.action_button(
-                        "calendar-plus", "See meetings", _event(PortalState.set_tab, "meetings"), ui.BUTTON_SECONDARY
-                    )
-                ),
+        rx.cond(SummaryState.loading, _pending("h-5 w-3/4", "h-5 w-2/3", "h-10 w-40"), _meeting(m)),
+        test_id="summary-meeting",
+    )
+
+
+def _meeting(m: Any) -> rx.Component:
+    return rx.cond(
+        m.id != 0,
+        rx.fragment(
+            rx.el.p(m.title, class_name="break-words font-medium text-slate-900"),
+            rx.el.p(ui.local_date_time(m.scheduled_at), class_name="text-sm text-slate-700"),
+            rx.cond(
+                m.join_url != "",
+                rx.el.div(ui.link_button("video", "Join meeting", m.join_url, ui.BUTTON_PRIMARY)),
             ),
         ),
-        test_id="summary-meeting",
+        rx.fragment(
+            _muted("No meeting booked yet."),
+            rx.el.div(
+                ui.action_button(
+                    "calendar-plus", "See meetings", _event(PortalState.set_tab, "meetings"), ui.BUTTON_SECONDARY
+                )
+            ),
+        ),
     )
 
 
@@ -213,17 +236,21 @@ def _projects_box() -> rx.Component:
     return _box(
         "Active projects",
         "folder-kanban",
-        rx.cond(
-            SummaryState.projects.length() > 0,
-            rx.el.ul(rx.foreach(SummaryState.projects, _project_line), class_name="flex flex-col gap-3"),
-            rx.el.p(
-                "No active projects. ",
-                rx.el.a("Contact us", href=routes.CONTACT, class_name="font-medium text-blue-700 underline"),
-                " to start one.",
-                class_name="text-sm text-slate-600",
-            ),
-        ),
+        rx.cond(SummaryState.loading, _pending("h-5 w-full", "h-2 w-full", "h-5 w-full", "h-2 w-full"), _projects()),
         test_id="summary-projects",
+    )
+
+
+def _projects() -> rx.Component:
+    return rx.cond(
+        SummaryState.projects.length() > 0,
+        rx.el.ul(rx.foreach(SummaryState.projects, _project_line), class_name="flex flex-col gap-3"),
+        rx.el.p(
+            "No active projects. ",
+            rx.el.a("Contact us", href=routes.CONTACT, class_name="font-medium text-blue-700 underline"),
+            " to start one.",
+            class_name="text-sm text-slate-600",
+        ),
     )
 
 
@@ -250,9 +277,11 @@ def _scroller() -> rx.Component:
 def summary_section(**props: Any) -> rx.Component:
     return rx.el.section(
         rx.el.h2("Summary", class_name="sr-only"),
-        ui.loaded(
-            SummaryState.loading,
-            SummaryState.error,
+        # The three boxes are there from the start, grey bars in them until the figures arrive: the tabs below do
+        # not move when they do (Lighthouse's layout shift of the portal).
+        rx.cond(
+            SummaryState.error != "",
+            ui.error_text(SummaryState.error),
             rx.el.div(
                 _money_box(),
                 _meeting_box(),

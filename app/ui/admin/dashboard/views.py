@@ -158,7 +158,7 @@ def _agenda_day(title: str, items: Any, empty: str, test_id: str) -> rx.Componen
         rx.cond(
             items.length() > 0,
             rx.el.ul(rx.foreach(items, _agenda_item), class_name="mt-1"),
-            rx.el.p(empty, class_name="mt-2 text-sm text-slate-500"),
+            rx.el.p(rx.cond(DashboardState.loaded, empty, "…"), class_name="mt-2 text-sm text-slate-500"),
         ),
         data_testid=test_id,
     )
@@ -183,11 +183,11 @@ def _needs_doing() -> rx.Component:
     return rx.el.section(
         rx.el.h2("Needs doing", class_name="mb-3 text-lg font-semibold text-slate-900"),
         rx.el.div(
-            rx.foreach(DashboardState.todo, _todo_card),
+            rx.foreach(DashboardState.cards, _todo_card),
             class_name="grid grid-cols-2 gap-3 md:grid-cols-3 xl:grid-cols-5",
             data_testid="needs-doing",
         ),
-        rx.cond(DashboardState.shows_agenda, agenda, rx.fragment()),
+        rx.cond(DashboardState.agenda_shown, agenda, rx.fragment()),
         rx.cond(DashboardState.loaded, ticker(seconds=REFRESH_SECONDS, on_tick=DashboardState.refresh), rx.fragment()),
         class_name="mb-8",
         aria_live="polite",
@@ -235,7 +235,7 @@ def dashboard_content() -> rx.Component:
             rx.el.span("Welcome back, ", AdminState.full_name),
             rx.el.span(badge(AdminState.role_title, "blue"), " Here is what is happening today."),
         ),
-        rx.cond(DashboardState.todo.length() > 0, _needs_doing(), rx.fragment()),
+        rx.cond(DashboardState.cards.length() > 0, _needs_doing(), rx.fragment()),
         rx.el.div(
             rx.cond(
                 DashboardState.shows_users,
