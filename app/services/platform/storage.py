@@ -27,9 +27,10 @@ log = logging.getLogger(__name__)
 
 CHUNK = 64 * 1024
 # An unreachable bucket must answer the visitor in seconds, not after botocore's default 60 s read timeout and
-# several retries: one retry, short timeouts. A CV is at most MAX_UPLOAD_MB (10 MB): 20 s covers a slow link.
+# several retries: two attempts, short timeouts. The read timeout runs from the request sent to the first byte of the
+# answer (and between pieces), so a 10 MB CV's upload time is not in it.
 CONNECT_TIMEOUT_S = 3
-READ_TIMEOUT_S = 20
+READ_TIMEOUT_S = 10
 MAX_ATTEMPTS = 2
 
 
@@ -142,7 +143,7 @@ class S3Store:
         return self.prefix + key
 
     def _failed(self, doing: str, exc: Exception) -> StoreUnreachable:
-        return StoreUnreachable(f"{doing} in {self.description} failed: {exc}")
+        return StoreUnreachable(f"{doing}: {exc}")
 
     def put(self, key: str, data: bytes) -> None:
         try:
