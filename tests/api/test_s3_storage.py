@@ -30,6 +30,7 @@ from sqlmodel import Session, select
 from app.cli import main
 from app.core.config import Settings, settings
 from app.core.db import make_engine
+from app.core.errors import NotFound
 from app.models import AuditLog, JobApplication
 from app.models.enums import EmployeeType, Role
 from app.models.system import EmailOutbox
@@ -282,3 +283,25 @@ def test_storage_url_is_checked_when_the_settings_load() -> None:
     folder = storage.store_for(Settings(storage_url="file:///srv/files"))
     assert isinstance(folder, storage.LocalStore) and folder.root == Path("/srv/files")
     assert isinstance(storage.store_for(Settings(storage_url="")), storage.LocalStore)  # DATA_DIR, as before
+
+
+@pytest.mark.parametrize("kind", ["local", "s3"])
+def test_both_stores_keep_one_contract(kind: str, bucket: str, tmp_path: Path) -> None:
+    """put, open, exists, keys (what a backup lists), delete: the same answers from the folder and the bucket."""
+    store = storage.LocalStore(tmp_path / "files") if kind == "local" else storage.store_for(settings)
+    store.check()
+    assert store.keys("applications") == [] and not store.exists("applications/a.pdf")
+    store.put("applications/b.pdf", b"%PDF-b")
+    store.put("applications/a.pdf", b"%PDF-a")
+    store.put("other/c.pdf", b"%PDF-c")
+    store.put("applications/a.pdf", b"%PDF-a2")  # a second write replaces the first, whole
+    assert store.keys("applications") == ["applications/a.pdf", "applications/b.pdf"]
+    assert store.exists("applications/a.pdf")
+    with store.open("applications/a.pdf") as fh:
+        assert b"".join(storage.chunks(fh)) == b"%PDF-a2"
+    store.delete("applications/a.pdf")
+    store.delete("applications/a.pdf")  # twice: cleanup may run again
+    assert not store.exists("applications/a.pdf") and store.keys("applications") == ["applications/b.pdf"]
+    for missing in ("applications/a.pdf", "../outside.pdf"):
+        with pytest.raises(NotFound):
+            store.open(missing)
