@@ -20,12 +20,13 @@ from sqlmodel import Session
 from app.core import migrations
 from app.core.config import settings
 from app.core.db import make_engine, session_scope
-from app.core.errors import Conflict, Invalid
+from app.core.errors import Conflict, Invalid, Unavailable
 from app.core.permissions import EmployeeType, Role
 from app.services.accounts.users import create_user
 from app.services.billing import reminders
 from app.services.operations import backup as backups
 from app.services.operations.seed import seed_demo
+from app.services.platform import storage
 
 log = logging.getLogger("app.cli")
 
@@ -116,10 +117,13 @@ def backup_command(args: argparse.Namespace, sessions: SessionFactory) -> int:
     """Write a consistent snapshot of the database and the private files into a new folder."""
     engine = make_engine(settings.database_url)
     try:
-        summary = backups.backup(engine, settings.data_dir, Path(args.folder))
+        summary = backups.backup(engine, storage.store_for(settings), Path(args.folder))
     except (Conflict, Invalid) as exc:
         _err(f"error: {exc.message}")
         return EXIT_BAD_INPUT
+    except Unavailable as exc:
+        _err(f"error: {exc.message}")
+        return EXIT_FAILURE
     finally:
         engine.dispose()
     _out(
@@ -130,12 +134,15 @@ def backup_command(args: argparse.Namespace, sessions: SessionFactory) -> int:
 
 
 def restore_command(args: argparse.Namespace, sessions: SessionFactory) -> int:
-    """Bring a backup back into an empty database and the private files folder."""
+    """Bring a backup back into an empty database and the private files store (STORAGE_URL)."""
     try:
-        summary = backups.restore(settings.database_url, settings.data_dir, Path(args.folder))
+        summary = backups.restore(settings.database_url, storage.store_for(settings), Path(args.folder))
     except (Conflict, Invalid) as exc:
         _err(f"error: {exc.message}")
         return EXIT_BAD_INPUT
+    except Unavailable as exc:
+        _err(f"error: {exc.message}")
+        return EXIT_FAILURE
     _out(
         f"Restored {summary.rows} rows in {summary.tables} tables and {summary.files} private files into "
         f"{migrations.safe_url(settings.database_url)} (backup revision {summary.revision}, now at head)"
@@ -178,11 +185,13 @@ def build_parser() -> argparse.ArgumentParser:
     seed.add_argument("--migrate", action="store_true", help="upgrade the database to the newest schema first")
     seed.set_defaults(handler=seed_demo_command)
 
-    dump = commands.add_parser("backup", help="write the database and private files (CVs) into a new folder")
+    dump = commands.add_parser(
+        "backup", help="write the database and the private files (CVs, from STORAGE_URL's store) into a new folder"
+    )
     dump.add_argument("folder", help="a folder that does not exist yet (or is empty)")
     dump.set_defaults(handler=backup_command)
 
-    load = commands.add_parser("restore", help="bring a backup back into an empty database")
+    load = commands.add_parser("restore", help="bring a backup back into an empty database and STORAGE_URL's store")
     load.add_argument("folder", help="a folder written by `backup`")
     load.set_defaults(handler=restore_command)
 

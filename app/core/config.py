@@ -7,6 +7,7 @@ Nothing else in the code reads `os.environ`.
 from __future__ import annotations
 
 import os
+import re
 from email.message import EmailMessage
 from pathlib import Path
 from typing import Literal
@@ -32,6 +33,15 @@ class Settings(BaseSettings):
     secret_key: SecretStr = SecretStr(DEV_SECRET)
     database_url: str = ""  # defaults to the SQLite file data/app.db
     data_dir: Path = ROOT / "data"  # private files (CVs); never served as static files
+    # Where the private files live (app.services.platform.storage): empty means DATA_DIR, as always; file:///path a
+    # folder of its own; s3://bucket or s3://bucket/prefix an S3-compatible bucket that every machine of a cluster
+    # reaches. The bucket's address and keys: S3_ENDPOINT_URL (unset: AWS itself), S3_REGION, and
+    # AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY (unset: boto3's own chain, e.g. an instance role).
+    storage_url: str = ""
+    s3_endpoint_url: str | None = None
+    s3_region: str = "us-east-1"
+    aws_access_key_id: str | None = None
+    aws_secret_access_key: SecretStr | None = None
     redis_url: str | None = None
 
     # Company details: defaults of what staff with settings:manage edit in Settings (app.services.platform.company).
@@ -119,6 +129,32 @@ class Settings(BaseSettings):
     @classmethod
     def _absolute_data_dir(cls, v: Path) -> Path:
         return v if v.is_absolute() else (ROOT / v)
+
+    @field_validator("storage_url")
+    @classmethod
+    def _storage_url(cls, v: str) -> str:
+        # Checked here, so a mistyped store stops the start instead of failing the first applicant's upload.
+        v = v.strip()
+        if not v:
+            return v
+        parts = urlsplit(v)
+        if parts.scheme == "file" and not parts.netloc and parts.path.startswith("/"):
+            return v
+        if parts.scheme == "s3" and re.fullmatch(r"[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]", parts.netloc):
+            if parts.query or parts.fragment:
+                raise ValueError("STORAGE_URL s3://bucket/prefix takes no query or fragment")
+            return v.rstrip("/")
+        raise ValueError(
+            "STORAGE_URL must be empty (the DATA_DIR folder), file:///absolute/folder, or s3://bucket[/prefix] "
+            "(a bucket name in lower case letters, digits, dots and hyphens)"
+        )
+
+    @field_validator("s3_endpoint_url")
+    @classmethod
+    def _endpoint(cls, v: str | None) -> str | None:
+        if v is not None and urlsplit(v).scheme not in ("http", "https"):
+            raise ValueError("S3_ENDPOINT_URL must be an http(s):// address, e.g. https://s3.eu-central-1.example.com")
+        return v
 
     @field_validator("mail_from")
     @classmethod

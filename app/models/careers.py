@@ -37,7 +37,8 @@ class JobApplication(Stamped, table=True):
     email: str = Field(max_length=254)
     phone: str = Field(max_length=30)
     linkedin_url: str | None = Field(default=None, max_length=500)
-    # Files live under DATA_DIR with random names; only these references are in the database.
+    # Files live in the private file store (STORAGE_URL: DATA_DIR or a bucket) under random names; only these
+    # references are in the database.
     resume_path: str = Field(max_length=255)
     resume_filename: str = Field(max_length=255)
     resume_content_type: str = Field(max_length=100)

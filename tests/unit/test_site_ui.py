@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
 import re
 
 import pytest
@@ -93,6 +94,10 @@ def test_server_outcome_maps_messages_to_the_spec_titles() -> None:
     assert server_outcome(0, "") == fallback
     assert server_outcome(500, '{"message": "Internal server error"}') == fallback
     assert server_outcome(502, "<html>Bad gateway</html>") == fallback
+    # The file store or the database down: the visitor learns that nothing was sent and to try again later.
+    unstored = "We couldn't store your file just now, so nothing was sent. Please try again in a few minutes."
+    assert server_outcome(503, json.dumps({"message": unstored})) == ("Submission Error", unstored, {})
+    assert server_outcome(503, "<html>Service Unavailable</html>") == fallback  # a proxy's page says nothing useful
 
 
 def test_meeting_card_prefers_the_scheduling_link_and_falls_back() -> None:

@@ -4,7 +4,6 @@ applications (`staff`: the list, its CSV, the workflow, the documents)."""
 from __future__ import annotations
 
 from typing import Annotated, Any
-from urllib.parse import quote
 
 from fastapi import APIRouter, File, Form, Query, UploadFile
 from fastapi.responses import StreamingResponse
@@ -19,7 +18,7 @@ from app.api.deps import (
     StaffUser,
     permitted,
 )
-from app.api.downloads import csv_file
+from app.api.downloads import csv_file, private_file
 from app.api.schemas import Listed, Saved
 from app.core.permissions import Perm
 from app.services.careers import applications, careers
@@ -114,13 +113,4 @@ def update_application(
 def download_document(application_id: RowId, document: str, user: DownloadUser, s: SessionDep) -> StreamingResponse:
     """The applicant's CV (`resume`) or cover letter (`cover-letter`), for staff who read applications."""
     name, kind, handle = applications.open_document(s, actor=user, application_id=application_id, which=document)
-    safe = quote(name)
-    return StreamingResponse(
-        handle,
-        media_type=kind,
-        headers={
-            "Content-Disposition": f"attachment; filename*=UTF-8''{safe}",
-            "Cache-Control": "no-store",
-            "X-Content-Type-Options": "nosniff",
-        },
-    )
+    return private_file(name, kind, handle)

@@ -7,7 +7,7 @@ interview or rejected; an offer is made in person, so no automatic mail goes out
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import Annotated, Any, BinaryIO, Unpack
+from typing import IO, Annotated, Any, Unpack
 
 from pydantic import AfterValidator, BaseModel, Field
 from sqlalchemy import func
@@ -166,7 +166,7 @@ def _get(s: Session, application_id: int) -> JobApplication:
     return found(s, JobApplication, application_id, "Application")
 
 
-def open_document(s: Session, *, actor: User, application_id: int, which: str) -> tuple[str, str, BinaryIO]:
+def open_document(s: Session, *, actor: User, application_id: int, which: str) -> tuple[str, str, IO[bytes]]:
     """The stored CV or cover letter (download name, content type, open file) for staff with applications:read."""
     require(actor, Perm.applications_read, "access job applications")
     a = _get(s, application_id)
@@ -181,9 +181,15 @@ def open_document(s: Session, *, actor: User, application_id: int, which: str) -
         )
     else:
         raise NotFound("Document not found")
-    audit.record(s, actor=actor, action="application.download", entity=a, details={"document": which})
-    s.commit()
-    return original, kind or "application/octet-stream", files.open_private(name)
+    # Opened before the audit entry: a store that is down answers 503 and no download is recorded that did not happen.
+    handle = files.open_private(name)
+    try:
+        audit.record(s, actor=actor, action="application.download", entity=a, details={"document": which})
+        s.commit()
+    except BaseException:
+        handle.close()
+        raise
+    return original, kind or "application/octet-stream", handle
 
 
 def update_application(

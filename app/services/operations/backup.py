@@ -4,17 +4,22 @@ A backup is a folder:
 
     manifest.json           format, time, schema revision, engine, and a SHA-256 and count for every file below
     tables/<table>.jsonl    every row of every table, one JSON object per line, in primary-key order
-    files/applications/...  the private files (CVs and cover letters), byte for byte
+    files/applications/...  the private files (CVs and cover letters), byte for byte, from their store: the local
+                            folder or the S3 bucket that STORAGE_URL names (app.services.platform.storage)
 
 The rows are a logical dump, not the engine's own format, so a PostgreSQL backup restores into SQLite and back, and
 no `pg_dump` of the server's exact version is needed. Consistency: PostgreSQL rows are read in one REPEATABLE READ,
 read-only transaction (one snapshot while writes go on); SQLite is first copied with its online backup API, then read.
 Files are copied after the rows: stored files are never changed in place, so every file a row names is there (a file
-uploaded later is an extra, harmless copy). The manifest is written last; a folder without one is not a backup.
+uploaded later is an extra, harmless copy). The manifest is written last; a folder without one is not a backup. The
+store is asked first whether it answers, so a bucket that is down stops the backup before it starts.
 
 Restore checks every checksum before touching anything, needs an empty database (no tables, or the backup's schema
-with every table empty), creates the schema at the backup's revision, loads all rows in one transaction, then applies
-any newer migrations, sets PostgreSQL's id sequences past the restored ids and writes the files.
+with every table empty) and a store that answers, writes the files (each whole, under its own name: writing them
+again is harmless, so a restore that stops there can simply be run again), then creates the schema at the backup's
+revision, loads all rows in one transaction, applies any newer migrations and sets PostgreSQL's id sequences past the
+restored ids. The files go first because the rows are all-or-nothing and the files are not: the other order could
+leave a restored database whose CVs are missing and that a second restore refuses (it is no longer empty).
 """
 
 from __future__ import annotations
@@ -24,7 +29,6 @@ import datetime as dt
 import hashlib
 import json
 import os
-import shutil
 import sqlite3
 import tempfile
 import uuid
@@ -45,8 +49,9 @@ from sqlmodel import SQLModel
 import app.models  # noqa: F401  (registers every table on SQLModel.metadata)
 from app.core import migrations
 from app.core.db import make_engine
-from app.core.errors import Conflict, Invalid
+from app.core.errors import Conflict, Invalid, Unavailable
 from app.services.platform.files import FOLDER
+from app.services.platform.storage import LocalStore, Store, StoreUnreachable
 
 FORMAT = 1
 MANIFEST = "manifest.json"
@@ -170,42 +175,61 @@ def _snapshot(engine: Engine) -> Iterator[Connection]:
             yield conn
 
 
-def _copy_files(data_dir: Path, out: Path) -> dict[str, Any]:
+def _store(files: Store | Path) -> Store:
+    return LocalStore(files) if isinstance(files, Path) else files
+
+
+def _reachable(store: Store, doing: str) -> None:
+    try:
+        store.check()
+    except StoreUnreachable as exc:
+        raise Unavailable(f"The file store {store.description} can't be reached ({exc}): {doing}") from exc
+
+
+def _copy_files(store: Store, out: Path) -> dict[str, Any]:
     files: dict[str, Any] = {}
-    source = data_dir / FOLDER
-    target = out / "files" / FOLDER
-    target.mkdir(parents=True)
-    if not source.is_dir():
-        return files
-    for path in sorted(source.iterdir()):
-        if not path.is_file() or path.name.startswith("."):  # ".name.tmp": an upload still being written
-            continue
-        shutil.copyfile(path, target / path.name)
-        files[f"{FOLDER}/{path.name}"] = {"bytes": path.stat().st_size, "sha256": _sha256(target / path.name)}
+    target = out / "files"
+    (target / FOLDER).mkdir(parents=True)
+    try:
+        for key in store.keys(FOLDER):
+            path = target / key
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with store.open(key) as src, path.open("wb") as dst:
+                for piece in iter(lambda: src.read(1 << 20), b""):
+                    dst.write(piece)
+            files[key] = {"bytes": path.stat().st_size, "sha256": _sha256(path)}
+    except StoreUnreachable as exc:
+        raise Unavailable(
+            f"The file store {store.description} failed during the backup ({exc}): the folder has no manifest, so it "
+            "is not a backup. Run the backup again into a new folder."
+        ) from exc
     return files
 
 
-def backup(engine: Engine, data_dir: Path, out: Path) -> Summary:
-    """Write a backup of the database behind `engine` and the private files under `data_dir` into the folder `out`
-    (which must not exist yet, or be empty)."""
+def backup(engine: Engine, files: Store | Path, out: Path) -> Summary:
+    """Write a backup of the database behind `engine` and the private files in `files` (their store, or a local
+    folder) into the folder `out` (which must not exist yet, or be empty)."""
+    store = _store(files)
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise Conflict(f"{out} already exists and is not an empty folder: choose a new folder for the backup.")
+    _reachable(store, "nothing was backed up.")
     out.mkdir(parents=True, exist_ok=True)
     with _snapshot(engine) as conn:
         revision, tables = _dump(conn, out)
-    files = _copy_files(data_dir, out)
+    copied = _copy_files(store, out)
     manifest = {
         "format": FORMAT,
         "created_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         "revision": revision,
         "engine": engine.dialect.name,
+        "store": store.description,  # where the files came from; a restore may put them elsewhere
         "tables": tables,
-        "files": files,
+        "files": copied,
     }
     tmp = out / f".{MANIFEST}.tmp"
     tmp.write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
     os.replace(tmp, out / MANIFEST)  # last: a folder with a manifest is a whole backup
-    return Summary(revision, sum(t["rows"] for t in tables.values()), len(tables), len(files))
+    return Summary(revision, sum(t["rows"] for t in tables.values()), len(tables), len(copied))
 
 
 # --- restore -----------------------------------------------------------------------------------------------------
@@ -295,25 +319,30 @@ def _advance_sequences(conn: Connection) -> None:
                 conn.execute(sa.select(sa.func.setval(sequence, after, False)))  # NULL (no-op) without a sequence
 
 
-def _restore_files(source: Path, data_dir: Path, manifest: dict[str, Any]) -> None:
-    for name in manifest["files"]:
-        target = data_dir / name
-        target.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        tmp = target.with_name(f".{target.name}.tmp")
-        shutil.copyfile(source / "files" / name, tmp)
-        os.chmod(tmp, 0o600)
-        os.replace(tmp, target)
+def _restore_files(source: Path, store: Store, manifest: dict[str, Any]) -> None:
+    try:
+        for name in manifest["files"]:
+            store.put(name, (source / "files" / name).read_bytes())  # a CV is at most MAX_UPLOAD_MB
+    except StoreUnreachable as exc:
+        raise Unavailable(
+            f"The file store {store.description} failed during the restore ({exc}). The database was not touched; "
+            "run the restore again when the store answers."
+        ) from exc
 
 
-def restore(url: str, data_dir: Path, source: Path) -> Summary:
-    """Bring the backup in `source` back into the empty database at `url` and the folder `data_dir`."""
+def restore(url: str, files: Store | Path, source: Path) -> Summary:
+    """Bring the backup in `source` back into the empty database at `url` and the store `files` (or a local folder)."""
+    store = _store(files)
     manifest = read_manifest(source)
     revision = manifest["revision"]
     _known_revision(url, revision)
     migrations.prepare(url)
     engine = make_engine(url)
     try:
-        if _empty_or_conflict(engine, revision):
+        empty = _empty_or_conflict(engine, revision)
+        _reachable(store, "nothing was restored.")
+        _restore_files(source, store, manifest)
+        if empty:
             migrations.upgrade(url, revision)
         with engine.begin() as conn:  # all rows or none
             rows = _load(conn, source, manifest)
@@ -323,5 +352,4 @@ def restore(url: str, data_dir: Path, source: Path) -> Summary:
                 _advance_sequences(conn)
     finally:
         engine.dispose()
-    _restore_files(source, data_dir, manifest)
     return Summary(revision, rows, len(manifest["tables"]), len(manifest["files"]))

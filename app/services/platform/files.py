@@ -1,23 +1,22 @@
-"""Private file storage for CVs and cover letters: checked by content, size-capped, stored under random names.
+"""Private files (CVs and cover letters): checked by content, size-capped, stored under random names.
 
-Files live under DATA_DIR/applications, never under Reflex's public upload folder; only staff routes may read them.
+They live in the store STORAGE_URL names (app.services.platform.storage: DATA_DIR/applications by default, or a
+bucket), never under Reflex's public upload folder; only staff routes may read them, streamed through the app.
 """
 
 from __future__ import annotations
 
-import contextlib
 import io
 import logging
-import os
 import re
 import secrets
 import zipfile
 from dataclasses import dataclass
-from pathlib import Path
-from typing import BinaryIO
+from typing import IO
 
 from app.core.config import Settings, settings
 from app.core.errors import Invalid, NotFound, PayloadTooLarge, Unavailable
+from app.services.platform import storage
 
 log = logging.getLogger(__name__)
 
@@ -30,6 +29,9 @@ MAX_UNPACKED = 100 * 1024 * 1024
 MAX_ENTRIES = 5000
 UNPACKS_TOO_LARGE = "This DOCX file unpacks to more than 100 MB. Please save it again or upload it as a PDF."
 STORAGE_UNAVAILABLE = "We couldn't store your file just now, so nothing was sent. Please try again in a few minutes."
+READ_UNAVAILABLE = (
+    "The file store can't be reached just now, so this document can't be opened. Please try again in a few minutes."
+)
 _NAME = re.compile(rf"{FOLDER}/[0-9a-f]{{32}}\.(pdf|doc|docx)")
 _OLE2 = bytes.fromhex("D0CF11E0A1B11AE1")
 # Excel sheets and Windows installers are OLE2 files too; a Word file has this stream in its directory.
@@ -50,7 +52,7 @@ ALLOWED_EXTENSIONS = frozenset({"pdf", "doc", "docx"})
 
 @dataclass(frozen=True)
 class StoredFile:
-    name: str  # relative to DATA_DIR, e.g. applications/3f…9a.pdf
+    name: str  # the store's key, e.g. applications/3f…9a.pdf (relative to DATA_DIR for the local store)
     filename: str  # the uploader's name, for display only
     content_type: str
 
@@ -99,10 +101,6 @@ def detect(filename: str, data: bytes, *, field: str = "file", cfg: Settings = s
     return kind
 
 
-def _root(cfg: Settings) -> Path:
-    return (cfg.data_dir / FOLDER).resolve()
-
-
 def display_name(filename: str) -> str:
     """The uploader's file name without any folder part or control characters, shortened to fit the column."""
     base = re.split(r"[\\/]", filename)[-1]
@@ -111,48 +109,45 @@ def display_name(filename: str) -> str:
 
 
 def store(filename: str, data: bytes, *, field: str = "file", cfg: Settings = settings) -> StoredFile:
-    """Check and write one upload atomically (temporary file, then rename) under a random name."""
+    """Check one upload and write it whole under a random name (a reader sees all of it or nothing)."""
     kind = detect(filename, data, field=field, cfg=cfg)
-    root = _root(cfg)
-    name = f"{secrets.token_hex(16)}.{kind.extension}"
-    tmp = root / f".{name}.tmp"
+    name = f"{FOLDER}/{secrets.token_hex(16)}.{kind.extension}"
+    where = storage.store_for(cfg)
     try:
-        root.mkdir(mode=0o700, parents=True, exist_ok=True)
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(data)
-                fh.flush()
-                os.fsync(fh.fileno())
-            os.replace(tmp, root / name)  # readers see the whole file or none
-        except BaseException:
-            tmp.unlink(missing_ok=True)
-            raise
-    except OSError as exc:
-        # A full or failing disk is the server's fault, not the visitor's: a 503 that says nothing was kept, and
-        # the cause for the operator (no partial file remains: the temporary one is removed above).
-        log.error("Could not store an upload under %s: %s", root, exc)
+        where.put(name, data)
+    except storage.StoreUnreachable as exc:
+        # A full disk or a bucket that is down is the server's fault, not the visitor's: a 503 that says nothing was
+        # kept (the visitor still has the file and sends it again), and the cause for the operator.
+        log.error("Could not store an upload in %s: %s", where.description, exc)
         raise Unavailable(STORAGE_UNAVAILABLE) from exc
-    return StoredFile(name=f"{FOLDER}/{name}", filename=display_name(filename), content_type=kind.content_type)
+    return StoredFile(name=name, filename=display_name(filename), content_type=kind.content_type)
 
 
-def private_path(name: str, cfg: Settings = settings) -> Path:
-    """The file behind a stored name; anything that is not one of our own names is refused (no path traversal)."""
+def _checked(name: str) -> str:
+    """A stored name as the key it is; anything that is not one of our own names is refused (no path traversal)."""
     if not _NAME.fullmatch(name or ""):
         raise NotFound("File not found")
-    root = _root(cfg)
-    path = (root / name.split("/", 1)[1]).resolve()
-    if path.parent != root or not path.is_file():
-        raise NotFound("File not found")
-    return path
+    return name
 
 
-def open_private(name: str, cfg: Settings = settings) -> BinaryIO:
-    """Open a stored file for reading."""
-    return private_path(name, cfg).open("rb")
+def open_private(name: str, cfg: Settings = settings) -> IO[bytes]:
+    """Open a stored file for reading (the caller closes it; `storage.chunks` streams and closes it)."""
+    where = storage.store_for(cfg)
+    try:
+        return where.open(_checked(name))
+    except storage.StoreUnreachable as exc:
+        log.error("Could not read %s from %s: %s", name, where.description, exc)
+        raise Unavailable(READ_UNAVAILABLE) from exc
 
 
 def delete(name: str, cfg: Settings = settings) -> None:
-    """Remove a stored file; a missing one is not an error (cleanup may run twice)."""
-    with contextlib.suppress(NotFound):
-        private_path(name, cfg).unlink(missing_ok=True)
+    """Remove a stored file; a missing one is not an error (cleanup may run twice). Used to undo a write that failed
+    after it, so a store that is down now only leaves an object nothing points at: logged, never raised over the
+    failure being handled."""
+    if not _NAME.fullmatch(name or ""):
+        return
+    where = storage.store_for(cfg)
+    try:
+        where.delete(name)
+    except storage.StoreUnreachable as exc:
+        log.warning("Could not delete %s from %s (no row points at it): %s", name, where.description, exc)

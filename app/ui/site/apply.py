@@ -97,7 +97,9 @@ def server_outcome(status: int, body: str) -> tuple[str, str, dict[str, str]]:
     if not isinstance(raw_errors, dict):
         raw_errors = {}
     errors = {k: str(v) for k, v in raw_errors.items() if k in TEXT_FIELDS + FILE_FIELDS}
-    if not message or status == 0 or status >= 500:
+    # A 503's message is written for the visitor (the file store or the database is down: nothing was sent, try again
+    # later); any other server failure's text is not, so it gets the spec's words.
+    if not message or status == 0 or (status >= 500 and status != 503):
         return ERROR_TITLE, ERROR_TEXT, errors
     return _SERVER_TITLES.get(message, ERROR_TITLE), message, errors
 
