@@ -27,7 +27,7 @@ def rules() -> list[dict[str, object]]:
 def exported_names() -> set[str]:
     """Every series name the app's registry can export (a histogram's _bucket/_count/_sum, a counter's _total),
     labelled ones with no sample yet included."""
-    return {"up"} | set(metrics.registry._names_to_collectors)  # noqa: SLF001  ("up": Prometheus' own, per target)
+    return {"up"} | set(metrics.registry._names_to_collectors)  # "up": Prometheus' own, per target
 
 
 def test_every_alert_is_complete_and_names_real_figures() -> None:

@@ -57,7 +57,7 @@ def scrub_event(event: dict[str, Any], hint: dict[str, Any] | None = None) -> di
     # Called in the request's (or event's) context: its id finds the same request's lines in the logs.
     if (rid := logs.request_id.get()) is not None:
         event.setdefault("tags", {})["request_id"] = rid
-    return _mask_emails(event)  # type: ignore[no-any-return]
+    return _mask_emails(event)
 
 
 def scrub_breadcrumb(crumb: dict[str, Any], hint: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -66,7 +66,7 @@ def scrub_breadcrumb(crumb: dict[str, Any], hint: dict[str, Any] | None = None) 
     data = crumb.get("data")
     if isinstance(data, dict):
         data.pop("http.query", None)
-    return _mask_emails(crumb)  # type: ignore[no-any-return]
+    return _mask_emails(crumb)
 
 
 def init_error_reports(cfg: Settings, **options: Any) -> bool:
@@ -84,7 +84,7 @@ def init_error_reports(cfg: Settings, **options: Any) -> bool:
         include_local_variables=False,
         max_request_body_size="never",
         before_send=scrub_event,  # type: ignore[arg-type]
-        before_breadcrumb=scrub_breadcrumb,  # type: ignore[arg-type]
+        before_breadcrumb=scrub_breadcrumb,
         traces_sample_rate=0.0,  # errors only; latency is Prometheus' job
         **options,
     )

@@ -13,19 +13,24 @@ from __future__ import annotations
 
 import time
 
-from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
-from prometheus_client import CONTENT_TYPE_LATEST as CONTENT_TYPE  # noqa: N811  (re-exported under a plain name)
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    PLATFORM_COLLECTOR,
+    PROCESS_COLLECTOR,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    generate_latest,
+)
+
+CONTENT_TYPE = CONTENT_TYPE_LATEST
 
 # One registry of the app's own (not the library's global one), so importing the app twice in one process - as
 # Reflex and the tests do - registers nothing twice. The process collectors (CPU, memory, open files) are included.
 registry = CollectorRegistry(auto_describe=True)
-try:
-    from prometheus_client import PROCESS_COLLECTOR, PLATFORM_COLLECTOR
-
-    registry.register(PROCESS_COLLECTOR)
-    registry.register(PLATFORM_COLLECTOR)
-except ValueError:  # already registered (a reload in the same process)
-    pass
+registry.register(PROCESS_COLLECTOR)
+registry.register(PLATFORM_COLLECTOR)
 
 # Seconds; from a cached API answer (a few ms) to the 60 s proxy timeout.
 _LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0)

@@ -24,9 +24,7 @@ def an_event() -> dict[str, object]:
         "level": "error",
         "message": "Sign-in failed for jane.doe@example.com",
         "exception": {
-            "values": [
-                {"type": "ValueError", "value": "no account jane.doe@example.com", "stacktrace": {"frames": []}}
-            ]
+            "values": [{"type": "ValueError", "value": "no account jane.doe@example.com", "stacktrace": {"frames": []}}]
         },
         "request": {
             "url": "https://www.example.com/api/booking/manage/abc?token=secret-token",

@@ -61,12 +61,18 @@ def test_each_events_lines_carry_its_tabs_request_id(
     caplog.set_level(logging.DEBUG)
     caplog.handler.addFilter(logs.RequestContext())  # what the server's log handler has (app.core.logs)
     tab_one, tab_two = "tab-one-handshake-0001", "tab-two-handshake-0002"
-    before = metrics.event_duration.labels(handler=SUBSCRIBE)._sum.get()  # noqa: SLF001
+    before = metrics.event_duration.labels(handler=SUBSCRIBE)._sum.get()
     started = time.perf_counter()
     asyncio.run(
         run_events(
-            ("token-one", Event(name=SUBSCRIBE, payload={"form": {"email": "one@example.com"}}, router_data=handshake(tab_one))),
-            ("token-two", Event(name=SUBSCRIBE, payload={"form": {"email": "two@example.com"}}, router_data=handshake(tab_two))),
+            (
+                "token-one",
+                Event(name=SUBSCRIBE, payload={"form": {"email": "one@example.com"}}, router_data=handshake(tab_one)),
+            ),
+            (
+                "token-two",
+                Event(name=SUBSCRIBE, payload={"form": {"email": "two@example.com"}}, router_data=handshake(tab_two)),
+            ),
         )
     )
     elapsed = time.perf_counter() - started
@@ -80,7 +86,7 @@ def test_each_events_lines_carry_its_tabs_request_id(
     assert sorted(getattr(r, "request_id", None) for r in failed) == [tab_one, tab_two]
     assert all(getattr(r, "route", None) == SUBSCRIBE for r in failed)
     # Both events were timed.
-    spent = metrics.event_duration.labels(handler=SUBSCRIBE)._sum.get() - before  # noqa: SLF001
+    spent = metrics.event_duration.labels(handler=SUBSCRIBE)._sum.get() - before
     assert 0 < spent <= 2 * elapsed
     # Nothing leaks out of the events' tasks into the caller's context.
     assert logs.request_id.get() is None

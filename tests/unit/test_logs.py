@@ -32,7 +32,9 @@ def lines(stream: io.StringIO) -> list[str]:
     return stream.getvalue().splitlines()
 
 
-def test_a_json_line_has_the_request_and_its_outcome(captured: tuple[logging.Logger, io.StringIO, logging.Handler]) -> None:
+def test_a_json_line_has_the_request_and_its_outcome(
+    captured: tuple[logging.Logger, io.StringIO, logging.Handler],
+) -> None:
     logger, stream, handler = captured
     handler.setFormatter(logs.JsonFormatter())
     rid, route = logs.request_id.set("abcdef0123456789"), logs.route.set("/api/admin/clients/{client_id}")
@@ -72,10 +74,12 @@ def test_a_json_line_carries_the_exception_on_one_line(
     assert "Traceback" in record["exception"]["traceback"]
 
 
-def test_a_message_cannot_forge_a_second_json_line(captured: tuple[logging.Logger, io.StringIO, logging.Handler]) -> None:
+def test_a_message_cannot_forge_a_second_json_line(
+    captured: tuple[logging.Logger, io.StringIO, logging.Handler],
+) -> None:
     logger, stream, handler = captured
     handler.setFormatter(logs.JsonFormatter())
-    logger.warning('name: %s', 'x"}\n{"level": "info", "message": "forged')
+    logger.warning("name: %s", 'x"}\n{"level": "info", "message": "forged')
     assert len(lines(stream)) == 1
 
 
@@ -93,7 +97,9 @@ def test_the_text_line_names_the_request(captured: tuple[logging.Logger, io.Stri
     assert inside.endswith("tests.logs: inside [abcdef0123456789]")
 
 
-def test_ids_reach_threads_and_stay_in_their_task(captured: tuple[logging.Logger, io.StringIO, logging.Handler]) -> None:
+def test_ids_reach_threads_and_stay_in_their_task(
+    captured: tuple[logging.Logger, io.StringIO, logging.Handler],
+) -> None:
     logger, stream, handler = captured
     handler.setFormatter(logs.JsonFormatter())
 
@@ -117,7 +123,9 @@ def test_an_incoming_id_that_looks_like_one_is_kept(incoming: str) -> None:
     assert logs.accepted_request_id(incoming) == incoming
 
 
-@pytest.mark.parametrize("incoming", [None, "", "short", "x" * 65, "has space inside", 'quote"d-0123456', "a\nb-0123456"])
+@pytest.mark.parametrize(
+    "incoming", [None, "", "short", "x" * 65, "has space inside", 'quote"d-0123456', "a\nb-0123456"]
+)
 def test_anything_else_gets_a_new_id(incoming: str | None) -> None:
     rid = logs.accepted_request_id(incoming)
     assert rid != incoming
