@@ -21,6 +21,14 @@ from app.ui.observability import EventObservability
 from app.ui.site.not_found import not_found_page
 
 
+def start_observing() -> None:
+    """Each server process (each granian worker) logs in LOG_FORMAT and reports errors if SENTRY_DSN is set (docs/
+    deploy.md, "Metrics, logs and alerts"). At start-up, not at import: tests and the build import this module too,
+    and must keep their own logging."""
+    configure_logging(settings.log_format, settings.log_level)
+    init_error_reports(settings)
+
+
 def add_decorated_pages(app: rx.App) -> None:
     """Add the `@rx.page` pages to the app now, once, and empty Reflex's list of them.
 
@@ -33,11 +41,6 @@ def add_decorated_pages(app: rx.App) -> None:
         app.add_page(render, **kwargs)
     decorated.clear()
 
-
-# Each server process (each granian worker imports this module) logs in LOG_FORMAT and reports errors if SENTRY_DSN
-# is set (docs/deploy.md, "Metrics, logs and alerts").
-configure_logging(settings.log_format, settings.log_level)
-init_error_reports(settings)
 
 app = rx.App(
     # RequestObservability outermost: the request id is set before anything else runs and the time covers it all.
@@ -58,6 +61,8 @@ app.add_page(
     description="The page you are looking for does not exist.",
     meta=[{"name": "robots", "content": "noindex"}],
 )
+# First: a plain function, so Reflex calls it before it starts the tasks below, whose lines it then formats.
+app.register_lifespan_task(start_observing)
 # Outside dev a schema behind the code is reported with the command that fixes it; `reflex run` in dev applies it.
 app.register_lifespan_task(check_schema_at_startup)
 # Delivers the mail outbox (and other housekeeping) while the server runs.

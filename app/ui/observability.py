@@ -13,6 +13,7 @@ Reflex 0.10 never calls a middleware's `postprocess`, so the time is taken when 
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from typing import Any
 
@@ -20,6 +21,8 @@ import reflex as rx
 from reflex_base.event.context import EventContext
 
 from app.core import logs, metrics
+
+log = logging.getLogger(__name__)
 
 
 def handshake_request_id(router_data: dict[str, Any] | None) -> str | None:
@@ -44,5 +47,12 @@ class EventObservability(rx.Middleware):
             # The handler name is a label of bounded cardinality: Reflex refuses an event whose name is not one of
             # the app's handlers before it reaches this point.
             histogram = metrics.event_duration.labels(handler=event.name)
-            task.add_done_callback(lambda _: histogram.observe(time.perf_counter() - started))
+            # The callback runs in a copy of this task's context: its line carries the tab's id too.
+            task.add_done_callback(lambda _: _done(event.name, histogram, time.perf_counter() - started))
         return None
+
+
+def _done(name: str, histogram: Any, elapsed: float) -> None:
+    histogram.observe(elapsed)
+    # DEBUG: one line per event is too many for production, and what LOG_LEVEL=DEBUG is for when following a tab.
+    log.debug("event %s done in %.1f ms", name, elapsed * 1000, extra={"duration_ms": round(elapsed * 1000, 1)})

@@ -85,6 +85,9 @@ def test_each_events_lines_carry_its_tabs_request_id(
     failed = [r for r in caplog.records if r.getMessage() == "Newsletter subscription failed"]
     assert sorted(getattr(r, "request_id", None) for r in failed) == [tab_one, tab_two]
     assert all(getattr(r, "route", None) == SUBSCRIBE for r in failed)
+    # The event's closing line (LOG_LEVEL=DEBUG), from the task's done callback, too.
+    done = [r for r in caplog.records if r.getMessage().startswith(f"event {SUBSCRIBE} done in")]
+    assert sorted(getattr(r, "request_id", None) for r in done) == [tab_one, tab_two]
     # Both events were timed.
     spent = metrics.event_duration.labels(handler=SUBSCRIBE)._sum.get() - before
     assert 0 < spent <= 2 * elapsed
