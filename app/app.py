@@ -4,7 +4,10 @@ import reflex as rx
 from reflex_base.registry import RegistrationContext
 
 from app.api import create_api
-from app.api.middleware import BodySizeLimit, SecurityHeaders
+from app.api.middleware import BodySizeLimit, RequestObservability, SecurityHeaders
+from app.core.config import settings
+from app.core.error_reports import init_error_reports
+from app.core.logs import configure_logging
 from app.core.memory import freeze_after_startup
 from app.core.migrations import check_schema_at_startup
 from app.services.operations.jobs import background_loop
@@ -14,7 +17,16 @@ from app.ui import (
 )
 from app.ui.components.signed_in_hint import signed_in_hint
 from app.ui.form_guard import form_guard
+from app.ui.observability import EventObservability
 from app.ui.site.not_found import not_found_page
+
+
+def start_observing() -> None:
+    """Each server process (each granian worker) logs in LOG_FORMAT and reports errors if SENTRY_DSN is set (docs/
+    deploy.md, "Metrics, logs and alerts"). At start-up, not at import: tests and the build import this module too,
+    and must keep their own logging."""
+    configure_logging(settings.log_format, settings.log_level)
+    init_error_reports(settings)
 
 
 def add_decorated_pages(app: rx.App) -> None:
@@ -31,7 +43,8 @@ def add_decorated_pages(app: rx.App) -> None:
 
 
 app = rx.App(
-    api_transformer=[create_api(), BodySizeLimit, SecurityHeaders],
+    # RequestObservability outermost: the request id is set before anything else runs and the time covers it all.
+    api_transformer=[create_api(), BodySizeLimit, SecurityHeaders, RequestObservability],
     # Read before the first paint on every page (the inactivity script comes with the signed-in layouts instead);
     # the form guard runs before any form can be submitted.
     head_components=[*signed_in_hint(), form_guard()],
@@ -39,6 +52,8 @@ app = rx.App(
     toaster=rx.toast.provider(close_button=True, position="top-center"),
 )
 add_decorated_pages(app)
+# Every websocket event logs with its tab's request id, and its time is measured (app/ui/observability.py).
+app.add_middleware(EventObservability())
 app.add_page(
     not_found_page,
     route=routes.NOT_FOUND,
@@ -46,6 +61,8 @@ app.add_page(
     description="The page you are looking for does not exist.",
     meta=[{"name": "robots", "content": "noindex"}],
 )
+# First: a plain function, so Reflex calls it before it starts the tasks below, whose lines it then formats.
+app.register_lifespan_task(start_observing)
 # Outside dev a schema behind the code is reported with the command that fixes it; `reflex run` in dev applies it.
 app.register_lifespan_task(check_schema_at_startup)
 # Delivers the mail outbox (and other housekeeping) while the server runs.

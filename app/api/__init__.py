@@ -28,6 +28,7 @@ from app.api.routes import (
     forms,
     google,
     health,
+    metrics,
     newsletter,
     newsletter_admin,
     portal,
@@ -97,6 +98,8 @@ def create_api() -> FastAPI:
     api.include_router(health.router, prefix="/api")
     # /robots.txt (outside /api: crawlers look for it at the root).
     api.include_router(seo.router)
+    # /metrics, for the operator's Prometheus (a bearer token; 404 without one configured).
+    api.include_router(metrics.router)
     # Every route below is a cookie-authenticated write candidate: refuse foreign origins.
     guarded = [Depends(same_origin_writes)]
     api.include_router(auth.router, prefix="/api", dependencies=guarded)

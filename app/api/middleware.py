@@ -1,13 +1,20 @@
-"""ASGI middleware wrapped around the whole site (pages, websocket, API): security headers and a body size cap."""
+"""ASGI middleware wrapped around the whole site (pages, websocket, API): request ids, latency and access lines,
+security headers and a body size cap."""
 
 from __future__ import annotations
 
 import json
+import logging
+import time
 from typing import Any
 
+from starlette.routing import Mount
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app.core import logs, metrics
 from app.core.config import settings
+
+access_log = logging.getLogger("app.access")
 
 # React Router's hydration needs inline scripts and styles, so script-src allows inline code; it refuses eval, so no
 # text can become code in the browser (handlers never send scripts: tests/unit/test_no_eval.py). Everything else is
@@ -132,3 +139,112 @@ async def _reject(send: Send) -> None:
         }
     )
     await send({"type": "http.response.body", "body": body})
+
+
+REQUEST_ID_HEADER = b"x-request-id"
+
+
+def route_label(scope: Scope) -> str:
+    """The route a request matched, as its template ("/api/admin/clients/{client_id}"), never the raw path: ids and
+    tokens in paths would make a series per value in Prometheus and put secrets in the logs."""
+    route = scope.get("route")
+    template = getattr(route, "path_format", None)
+    if not isinstance(template, str):
+        return "unmatched"
+    if isinstance(route, Mount) or ":path}" in getattr(route, "path", ""):
+        return template or "/"  # a mount ("/_event/{path}") or a catch-all: the template is the whole path
+    # A route of an included router knows its path without the router's prefix ("/health" under "/api"); the
+    # prefix is the requested path's leading segments, which are fixed text, never a parameter.
+    asked = scope["path"].strip("/").split("/")
+    own = template.strip("/").split("/")
+    if len(asked) < len(own):
+        return template
+    return "/" + "/".join(asked[: len(asked) - len(own)] + own)
+
+
+class RequestObservability:
+    """The outermost layer: gives each HTTP request and websocket connection its request id, measures and logs it.
+
+    The id is the proxy's X-Request-ID when the app sits behind trusted proxies (TRUSTED_PROXY_HOPS, the same trust
+    as X-Forwarded-For) and the value looks like an id, else a new one. It is echoed in the answer's X-Request-ID,
+    set for every log line of the request (app.core.logs), and written into the request's own headers, so that a
+    websocket handshake's id is what Reflex keeps with the tab's connection and every event of that tab logs it
+    (app.ui.observability).
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        headers = [(k, v) for k, v in scope.get("headers", []) if k.lower() != REQUEST_ID_HEADER]
+        incoming = dict(scope.get("headers", [])).get(REQUEST_ID_HEADER) if settings.trusted_proxy_hops else None
+        rid = logs.accepted_request_id(incoming.decode("latin-1") if incoming else None)
+        scope = {**scope, "headers": [*headers, (REQUEST_ID_HEADER, rid.encode())]}
+        id_token = logs.request_id.set(rid)
+        route_token = logs.route.set(None)
+        try:
+            if scope["type"] == "http":
+                await self._http(scope, receive, send, rid)
+            else:
+                await self._websocket(scope, receive, send)
+        finally:
+            logs.route.reset(route_token)
+            logs.request_id.reset(id_token)
+
+    async def _http(self, scope: Scope, receive: Receive, send: Send, rid: str) -> None:
+        status = 500  # an error before the answer started is answered 500 by the server
+        started = time.perf_counter()
+
+        async def send_with_id(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                present = {k.lower() for k, _ in message.get("headers", [])}
+                if REQUEST_ID_HEADER not in present:
+                    message["headers"] = [*message.get("headers", []), (REQUEST_ID_HEADER, rid.encode())]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_with_id)
+        finally:
+            elapsed = time.perf_counter() - started
+            route = route_label(scope)
+            logs.route.set(route)
+            metrics.http_request_duration.labels(
+                route=route, method=scope["method"], status=metrics.status_class(status)
+            ).observe(elapsed)
+            # The route's template, not the path: paths carry ids and tokens (manage links). nginx's access log
+            # has the client's address and the path for whoever needs them.
+            access_log.info(
+                "%s %s %s %.1f ms",
+                scope["method"],
+                route,
+                status,
+                elapsed * 1000,
+                extra={"method": scope["method"], "status": status, "duration_ms": round(elapsed * 1000, 1)},
+            )
+
+    async def _websocket(self, scope: Scope, receive: Receive, send: Send) -> None:
+        accepted = False
+        started = time.perf_counter()
+
+        async def send_counting(message: Message) -> None:
+            nonlocal accepted
+            if message["type"] == "websocket.accept" and not accepted:
+                accepted = True
+                metrics.websocket_connections.inc()
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_counting)
+        finally:
+            if accepted:
+                metrics.websocket_connections.dec()
+                elapsed = time.perf_counter() - started
+                logs.route.set(route_label(scope))
+                access_log.info(
+                    "websocket closed after %.0f s", elapsed, extra={"duration_ms": round(elapsed * 1000, 1)}
+                )

@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from email_validator import EmailNotValidError, validate_email
-from pydantic import Field, SecretStr, field_validator, model_validator
+from pydantic import Field, SecretStr, ValidationInfo, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -107,6 +107,30 @@ class Settings(BaseSettings):
     # any client can send it). With N, the client is the N-th address from the right: what the outermost trusted
     # proxy saw. Used by the API and, through rxconfig, by Reflex for the websocket.
     trusted_proxy_hops: int = Field(default=0, ge=0, le=10)
+
+    # What the operator sees (docs/deploy.md, "Metrics, logs and alerts"). LOG_FORMAT=json: one JSON object per line
+    # for a log collector; text (the default) for a person at a terminal.
+    log_format: Literal["text", "json"] = "text"
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+    # The bearer token Prometheus sends to /metrics. Unset: /metrics answers 404 (ADR 0095).
+    metrics_token: SecretStr | None = None
+    # Error reports to Sentry (or a compatible service), with personal data scrubbed. Unset: nothing is sent.
+    sentry_dsn: SecretStr | None = None
+
+    @field_validator("log_format", "log_level", mode="before")
+    @classmethod
+    def _case_of_names(cls, v: object, info: ValidationInfo) -> object:
+        if not isinstance(v, str):
+            return v
+        return v.strip().upper() if info.field_name == "log_level" else v.strip().lower()
+
+    @field_validator("metrics_token")
+    @classmethod
+    def _long_metrics_token(cls, v: SecretStr | None) -> SecretStr | None:
+        # The token is all that stands between the figures and anyone who can reach a process: not guessable.
+        if v is not None and len(v.get_secret_value()) < 24:
+            raise ValueError("METRICS_TOKEN must be a random value of at least 24 characters")
+        return v
 
     @field_validator("smtp_tls", mode="before")
     @classmethod

@@ -9,7 +9,7 @@ from fastapi.testclient import TestClient
 from sqlmodel import Session
 
 from app.api import create_api
-from app.api.middleware import BodySizeLimit, SecurityHeaders
+from app.api.middleware import BodySizeLimit, RequestObservability, SecurityHeaders
 from app.core.db import get_session
 
 
@@ -17,5 +17,5 @@ from app.core.db import get_session
 def client(session: Session) -> Iterator[TestClient]:
     api = create_api()
     api.dependency_overrides[get_session] = lambda: session
-    with TestClient(SecurityHeaders(BodySizeLimit(api)), raise_server_exceptions=False) as c:
+    with TestClient(RequestObservability(SecurityHeaders(BodySizeLimit(api))), raise_server_exceptions=False) as c:
         yield c

@@ -26,6 +26,7 @@ need() {  # need <program path> <Debian package>
   fi
 }
 need /usr/sbin/nginx nginx  # also without a browser: tests/test_deploy_config.py serves the TLS sample with it
+need /usr/bin/promtool prometheus  # promtool checks deploy/prometheus (tests/test_prometheus_rules.py)
 if [ "$browser" = 1 ]; then
   need /usr/bin/chromium chromium
   need /usr/bin/redis-server redis-server  # a private one per two-process test

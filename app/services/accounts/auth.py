@@ -17,6 +17,7 @@ from sqlalchemy import delete, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
+from app.core import metrics
 from app.core.errors import Conflict, Forbidden, Invalid, NotFound, Unauthorized
 from app.core.net import network
 from app.core.permissions import STAFF_ROLES, Role
@@ -340,6 +341,7 @@ def login(
     attempt = ratelimit.acquire(s, *limits)
     # verify_password runs bcrypt against a dummy hash when there is no user or no password.
     if not verify_password(password, user.password_hash if user else None) or user is None:
+        metrics.login_failures.inc()  # a spike is a guessing attack (the alert rules, docs/deploy.md)
         if user is not None and user.role in STAFF_ROLES:
             audit.record(s, actor=user, action="auth.login_failed", entity=user, ip=ip)
             s.commit()

@@ -7,11 +7,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+import time
 from collections.abc import Callable
 from datetime import date
 
 from sqlmodel import Session
 
+from app.core import metrics
 from app.core.db import session_scope
 from app.services.accounts import auth
 from app.services.billing import invoices, reminders
@@ -21,6 +23,7 @@ from app.services.scheduling import booking
 log = logging.getLogger(__name__)
 
 INTERVAL_S = 5.0
+metrics.jobs_interval(INTERVAL_S)
 
 
 def _attempt(what: str, task: Callable[[Session], object]) -> object:
@@ -30,6 +33,7 @@ def _attempt(what: str, task: Callable[[Session], object]) -> object:
             return task(s)
     except Exception:
         log.exception("%s failed in this pass", what)
+        metrics.job_failures.labels(task=what).inc()
         return None
 
 
@@ -74,9 +78,13 @@ async def background_loop() -> None:
     """Runs for the life of the server; a failing pass is logged and retried, never fatal."""
     while True:
         sent = 0
+        started = time.time()
         try:
             sent = await asyncio.to_thread(run_once)
         except Exception:  # the loop must survive a database hiccup
             log.exception("Background pass failed")
+        else:
+            # The job lag on /metrics grows from here while no pass finishes (a hung SMTP server, a dead loop).
+            metrics.job_pass_done(started, time.time())
         if sent < mail.BATCH_SIZE:  # a full batch means more are waiting (a backlog after an outage): go on at once
             await asyncio.sleep(INTERVAL_S)
