@@ -178,3 +178,11 @@ def test_the_timer_starts_the_backup_nightly_and_makes_up_a_missed_night() -> No
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert re.search(r"Next elapse: .* 02:30:00 UTC", done.stdout), done.stdout
+
+
+def test_the_sample_environment_file_names_only_settings_the_app_reads() -> None:
+    sample = (ROOT / "deploy" / "coastline.env.example").read_text()
+    names = re.findall(r"^#?([A-Z][A-Z0-9_]*)=", sample, re.M)
+    fields = {field.upper() for field in Settings.model_fields}
+    assert names and [n for n in names if n not in fields] == []  # a misspelt name would be ignored without a word
+    assert {"PUBLIC_URL", "SECRET_KEY", "DATABASE_URL", "REDIS_URL", "TRUSTED_PROXY_HOPS"} <= set(names)
