@@ -7,16 +7,31 @@ the real ones; a unit is valid only when verify says nothing at all."""
 
 from __future__ import annotations
 
+import contextlib
+import os
 import re
 import shutil
+import signal
+import socket
 import subprocess
+import sys
+import time
+from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
+from sqlalchemy import text
+from sqlmodel import Session
 
 from app.core.config import Settings
+from app.core.db import make_engine
+from app.models import JobOpening
+from tests.conftest import PG_ADMIN_URL, TEST_DB_NAME, fresh_database
+from tools.server import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
+PDF = b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"
 UNITS = ROOT / "deploy" / "systemd"
 INSTALL_DIR = "/opt/coastline"  # the placeholder the units use for the checkout
 SYSTEMD_ANALYZE = shutil.which("systemd-analyze") or "/usr/bin/systemd-analyze"
@@ -186,3 +201,125 @@ def test_the_sample_environment_file_names_only_settings_the_app_reads() -> None
     fields = {field.upper() for field in Settings.model_fields}
     assert names and [n for n in names if n not in fields] == []  # a misspelt name would be ignored without a word
     assert {"PUBLIC_URL", "SECRET_KEY", "DATABASE_URL", "REDIS_URL", "TRUSTED_PROXY_HOPS"} <= set(names)
+
+
+# --- the app process under the unit's confinement ------------------------------------------------------------------
+# Without systemd as process 1 (a container), the confinement is rebuilt from the kernel's own parts: a mount
+# namespace in which every mount is read-only but the state directory (ProtectSystem=strict) with a fresh /tmp
+# (PrivateTmp), no capabilities and no new privileges (setpriv), and the kernel's memory-deny-write-execute
+# (PR_SET_MDWE, Linux 6.3; systemd's MemoryDenyWriteExecute refuses the same mappings). The user stays root without
+# capabilities: on this machine the virtualenv's Python lives under /root (a host installs it outside, "Service
+# files"); the read-only mounts, not file permissions, are what keeps it from writing.
+
+SANDBOX = r"""
+state=$1; shift
+mount --bind "$state" /mnt
+awk '{print $5}' /proc/self/mountinfo | sort -u | while read -r m; do mount -o remount,bind,ro "$m" 2>/dev/null; done
+mount -t tmpfs -o mode=1777 tmpfs /tmp
+mkdir -p "$state" 2>/dev/null; mount --move /mnt "$state" 2>/dev/null
+mount -o remount,bind,rw "$state"
+exec setpriv --no-new-privs --bounding-set=-all --inh-caps=-all "$@"
+"""
+MDWE = (  # PR_SET_MDWE (65), PR_MDWE_REFUSE_EXEC_GAIN (1); kept across execve
+    "import ctypes, os, sys\n"
+    "if ctypes.CDLL(None, use_errno=True).prctl(65, 1, 0, 0, 0): raise SystemExit('PR_SET_MDWE refused')\n"
+    "os.execv(sys.argv[1], sys.argv[1:])\n"
+)
+
+
+def _can_confine() -> str | None:
+    """Why this machine cannot rebuild the confinement, or None."""
+    if os.geteuid() != 0:
+        return "needs root (a mount namespace)"
+    if not (shutil.which("unshare") and shutil.which("setpriv") and Path("/mnt").is_dir()):
+        return "needs unshare and setpriv (util-linux) and /mnt"
+    probe = subprocess.run([sys.executable, "-c", MDWE, "/bin/true"], capture_output=True, check=False)
+    if probe.returncode:
+        return "the kernel has no PR_SET_MDWE (Linux 6.3+)"
+    tried = subprocess.run(["unshare", "-m", "--propagation", "private", "true"], capture_output=True, check=False)
+    return "unshare -m is not allowed here" if tried.returncode else None
+
+
+@pytest.fixture
+def units_database() -> Iterator[str]:
+    name = f"{TEST_DB_NAME}_units"
+    url = fresh_database(name)
+    engine = make_engine(url)
+    with Session(engine) as s:
+        s.add(JobOpening(code="JOB-900", title="Operator", department="IT", location="Remote"))
+        s.commit()
+    engine.dispose()
+    yield url
+    admin = make_engine(PG_ADMIN_URL).execution_options(isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    admin.dispose()
+
+
+def test_the_app_process_serves_under_the_units_confinement(units_database: str, tmp_path: Path) -> None:
+    reason = _can_confine()
+    if reason:
+        pytest.skip(reason)
+    state, port = tmp_path / "state", free_port()
+    state.mkdir(mode=0o700)
+
+    def placed(value: str) -> str:
+        return value.replace(INSTALL_DIR, str(ROOT)).replace("/var/lib/coastline", str(state)).replace("%i", str(port))
+
+    service = options("coastline-app@.service")["Service"]
+    env = {
+        "PATH": os.environ["PATH"],
+        "LANG": "C.UTF-8",
+        # The environment file's part.
+        "DATABASE_URL": units_database,
+        "SECRET_KEY": "confined-" + "k" * 48,
+        "PUBLIC_URL": f"http://127.0.0.1:{port}",
+        "TRUSTED_PROXY_HOPS": "1",
+        **{name: placed(value) for name, value in environment(service).items()},
+    }
+    command = [placed(word) for word in service["ExecStart"][0].split()]
+    log = (tmp_path / "app.log").open("wb")
+    proc = subprocess.Popen(
+        ["unshare", "-m", "--propagation", "private", "bash", "-c", SANDBOX, "sandbox", str(state),
+         sys.executable, "-c", MDWE, *command],
+        cwd=placed(service["WorkingDirectory"][0]), env=env, stdout=log, stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            assert proc.poll() is None, (tmp_path / "app.log").read_text()[-3000:]
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(url + "/api/health", timeout=2).status_code == 200:
+                    break
+            assert time.monotonic() < deadline, (tmp_path / "app.log").read_text()[-3000:]
+            time.sleep(0.5)
+        # A sign-in (bcrypt), an application with its CV (written to DATA_DIR), the websocket.
+        login = httpx.post(url + "/api/auth/login", json={"identifier": "nobody", "password": "Wrong-pass-1"})
+        assert login.status_code == 401
+        fields = {"firstName": "Jordan", "lastName": "Lee", "phone": "772-555-0199", "email": "jordan@example.com",
+                  "linkedinProfile": "", "jobId": "JOB-900"}  # fmt: skip
+        sent = httpx.post(url + "/api/applications/submit", data=fields, files={"resume": ("cv.pdf", PDF)})
+        assert sent.status_code == 201, sent.text
+        stored = list((state / "data" / "applications").iterdir())
+        assert [p.read_bytes() for p in stored] == [PDF]
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+            sock.sendall(
+                f"GET /_event/?EIO=4&transport=websocket HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nOrigin: {url}\r\n"
+                "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                "Sec-WebSocket-Version: 13\r\n\r\n".encode()
+            )
+            assert sock.recv(4096).startswith(b"HTTP/1.1 101")
+        # Everything it wrote is under the state directory: the checkout has nothing new.
+        assert not (ROOT / ".states").exists()
+        assert {p.name for p in state.iterdir()} <= {"data", "states", "web"}
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)  # systemd's stop: SIGTERM, then SIGKILL after TimeoutStopSec
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+        log.close()
+    assert "Read-only file system" not in (tmp_path / "app.log").read_text()
