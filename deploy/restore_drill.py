@@ -150,7 +150,8 @@ def drill(run_dir: Path, admin_url: str, prefix: str, data_dir: Path) -> list[st
         if not path.is_file() or sha256(path) != expected["sha256"]:
             raise DrillFailed(f"the private file {name} did not come back whole")
     rows = sum(t["rows"] for t in manifest["tables"].values())
-    say(f"   {app_db}: {rows} rows in {len(manifest['tables'])} tables as counted, {len(manifest['files'])} files whole")
+    tables, files = len(manifest["tables"]), len(manifest["files"])
+    say(f"   {app_db}: {rows} rows in {tables} tables as counted, {files} private files whole")
     notes = [
         f"{table}: {pg_counts[table]} rows in the dump, {t['rows']} in the app's backup"
         for table, t in sorted(manifest["tables"].items())

@@ -1,7 +1,7 @@
 """The systemd units in deploy/systemd/ are valid for systemd and confine the app as docs/deploy.md says.
 
 `systemd-analyze verify` reads each unit as systemd would load it, and warns about an unknown option (a misspelt
-`ProtectSystm=` would leave the process unconfined without a word at start), an unparsable value or a command that is
+`ProtecSystem=` would leave the process unconfined without a word at start), an unparsable value or a command that is
 not executable. The units are rendered with this checkout in place of /opt/coastline, so the commands they start are
 the real ones; a unit is valid only when verify says nothing at all."""
 
@@ -119,7 +119,7 @@ def verify(folder: Path) -> tuple[int, str]:
 
 @NEEDS_SYSTEMD_ANALYZE
 def test_the_units_pass_systemd_analyze_verify_without_a_word(tmp_path: Path) -> None:
-    assert sorted(p.name for p in UNITS.iterdir()) == sorted(SERVICES + ["coastline-backup.timer", "coastline.target"])
+    assert sorted(p.name for p in UNITS.iterdir()) == sorted([*SERVICES, "coastline-backup.timer", "coastline.target"])
     assert verify(render(tmp_path)) == (0, "")
 
 
@@ -127,7 +127,7 @@ def test_the_units_pass_systemd_analyze_verify_without_a_word(tmp_path: Path) ->
 @pytest.mark.parametrize(
     ("change", "complaint"),
     [
-        (("ProtectSystem=strict", "ProtectSystm=strict"), "Unknown key 'ProtectSystm'"),
+        (("ProtectSystem=strict", "ProtecSystem=strict"), "Unknown key 'ProtecSystem'"),
         (("ProtectSystem=strict", "ProtectSystem=strickt"), "Failed to parse protect system value"),
         (("SystemCallFilter=@system-service", "SystemCallFilter=@system-servic"), "Unknown system call group"),
         (("ExecStart=" + str(ROOT) + "/.venv/bin/reflex", "ExecStart=/nowhere/reflex"), "is not executable"),
@@ -218,7 +218,7 @@ awk '{print $5}' /proc/self/mountinfo | sort -u | while read -r m; do mount -o r
 mount -t tmpfs -o mode=1777 tmpfs /tmp
 mkdir -p "$state" 2>/dev/null; mount --move /mnt "$state" 2>/dev/null
 mount -o remount,bind,rw "$state"
-exec setpriv --no-new-privs --bounding-set=-all --inh-caps=-all "$@"
+exec setpriv --no-new-privs --bounding-set=-all "$@"
 """
 MDWE = (  # PR_SET_MDWE (65), PR_MDWE_REFUSE_EXEC_GAIN (1); kept across execve
     "import ctypes, os, sys\n"
