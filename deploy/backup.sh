@@ -37,8 +37,10 @@ pg_dump --format=custom --file="$work/database.pgdump" --dbname="$pg_url"
 
 mv "$work" "$target/$stamp"
 trap - EXIT
-echo "Backup $target/$stamp: database.pgdump $(du -sh "$target/$stamp/database.pgdump" | cut -f1), app/ $(du -sh "$target/$stamp/app" | cut -f1)"
+size() { du -sh "$1" | cut -f1; }
+echo "Backup $target/$stamp: database.pgdump $(size "$target/$stamp/database.pgdump"), app/ $(size "$target/$stamp/app")"
 
 # Older runs go (finished ones by their folder's time; a partial one left by a crash after a day).
-find "$target" -mindepth 1 -maxdepth 1 -type d -name '2*Z' -mtime "+$keep_days" -printf "Deleted %p (older than $keep_days days)\n" -exec rm -rf {} +
+find "$target" -mindepth 1 -maxdepth 1 -type d -name '2*Z' -mtime "+$keep_days" \
+    -printf "Deleted %p (older than $keep_days days)\n" -exec rm -rf {} +
 find "$target" -mindepth 1 -maxdepth 1 -type d -name '.*.partial' -mtime +1 -exec rm -rf {} +

@@ -34,18 +34,22 @@ PDF = b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"
 SOURCE = f"{TEST_DB_NAME}_drill_live"
 PREFIX = f"{TEST_DB_NAME}_drill"  # the drill's scratch databases: <PREFIX>_pg and <PREFIX>_app
 SERVER = PG_ADMIN_URL.rsplit("/", 1)[0]  # postgresql+psycopg://postgres@127.0.0.1:5432
-ADMIN_URL = PG_ADMIN_URL.replace("postgresql+psycopg:", "postgresql:")  # libpq's spelling, for the drill
+# The drill runs as the runbook has it: a role that may create databases and nothing more (no superuser).
+DRILL_ROLE = f"{TEST_DB_NAME}_drill_role"
+ADMIN_URL = re.sub(r"^postgresql\+psycopg://([^@/]*@)?", f"postgresql://{DRILL_ROLE}@", SERVER) + "/postgres"
 
 pytestmark = pytest.mark.skipif(
     not (shutil.which("pg_dump") and shutil.which("pg_restore")), reason="PostgreSQL's client tools are not installed"
 )
 
 
-def _drop(*names: str) -> None:
+def _drop(*names: str, role: bool = False) -> None:
     admin = make_engine(PG_ADMIN_URL).execution_options(isolation_level="AUTOCOMMIT")
     with admin.connect() as conn:
         for name in names:
             conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        if role:
+            conn.execute(text(f'DROP ROLE IF EXISTS "{DRILL_ROLE}"'))
     admin.dispose()
 
 
@@ -53,10 +57,11 @@ def _drop(*names: str) -> None:
 def live(tmp_path: Path) -> Iterator[tuple[str, Path, str]]:
     """The "production" database (demo content, one row of most kinds, an application with a stored CV) and its
     data folder: (DATABASE_URL, DATA_DIR, the CV's stored name)."""
-    _drop(SOURCE)
+    _drop(SOURCE, f"{PREFIX}_pg", f"{PREFIX}_app", role=True)
     admin = make_engine(PG_ADMIN_URL).execution_options(isolation_level="AUTOCOMMIT")
     with admin.connect() as conn:
         conn.execute(text(f'CREATE DATABASE "{SOURCE}"'))
+        conn.execute(text(f'CREATE ROLE "{DRILL_ROLE}" LOGIN CREATEDB'))
     admin.dispose()
     url = f"{SERVER}/{SOURCE}"
     migrate(url, "head")
@@ -73,7 +78,7 @@ def live(tmp_path: Path) -> Iterator[tuple[str, Path, str]]:
         s.commit()
     engine.dispose()
     yield url, data_dir, stored.name
-    _drop(SOURCE, f"{PREFIX}_pg", f"{PREFIX}_app")
+    _drop(SOURCE, f"{PREFIX}_pg", f"{PREFIX}_app", role=True)
 
 
 def _env(**extra: str) -> dict[str, str]:
