@@ -66,7 +66,7 @@ def _sample(tmp_path: Path, ports: tuple[int, int, int] | None = None) -> Path:
     site = (NGINX / "site-tls.conf").read_text()
     site = site.replace(f"/etc/letsencrypt/live/{NAME}/fullchain.pem", str(tmp_path / "cert.pem"))
     site = site.replace(f"/etc/letsencrypt/live/{NAME}/privkey.pem", str(tmp_path / "key.pem"))
-    site = site.replace("/srv/app/.web/build/client", str(tmp_path))
+    site = site.replace("/opt/coastline/.web/build/client", str(tmp_path))
     if ports:
         http, https, upstream = ports
         site = re.sub(r"^\s*listen \[::\]:.*\n", "", site, flags=re.M)  # loopback IPv4 only here
