@@ -149,7 +149,7 @@ def test_queue_health_counts(session: Session) -> None:
     mail.enqueue(session, public=False, to="g@example.com", letter=mail.Letter("s", "t"))
     session.commit()
     health = mail.queue_health(session)
-    assert health["pending"] == 1 and health["failed"] == 0
+    assert health.pending == 1 and health.failed == 0
 
 
 # Every character that some mail reader, Python's email package or str.splitlines() treats as the end of a line,

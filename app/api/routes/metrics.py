@@ -51,11 +51,7 @@ def scrape(s: SessionDep) -> Response:
             gauge.set(float("nan"))
     else:
         metrics.database_up.set(1)
-        metrics.outbox_pending.set(_number(outbox["pending"]))
-        metrics.outbox_failed.set(_number(outbox["failed"]))
-        metrics.outbox_oldest_age.set(_number(outbox["oldest_pending_seconds"]))
+        metrics.outbox_pending.set(outbox.pending)
+        metrics.outbox_failed.set(outbox.failed)
+        metrics.outbox_oldest_age.set(outbox.oldest_pending_seconds)
     return Response(metrics.exposition(), media_type=metrics.CONTENT_TYPE, headers={"Cache-Control": "no-store"})
-
-
-def _number(value: object) -> float:
-    return float(value) if isinstance(value, int | float) else float("nan")

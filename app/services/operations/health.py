@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import time
 from typing import Any
 
@@ -77,8 +78,8 @@ def _mail_queue() -> MailHealth:
     except Exception as exc:
         return MailHealth(status="down", error=exc.__class__.__name__)
     # Mail that has waited over an hour, or given up, needs an operator.
-    stuck = int(str(queue["failed"])) > 0 or int(str(queue["oldest_pending_seconds"])) > 3600
-    return MailHealth.model_validate({"status": "degraded" if stuck else "ok", **queue})
+    stuck = queue.failed > 0 or queue.oldest_pending_seconds > 3600
+    return MailHealth(status="degraded" if stuck else "ok", **dataclasses.asdict(queue))
 
 
 def _scheduling() -> SchedulingHealth:

@@ -402,17 +402,22 @@ def _error_text(exc: Exception) -> str:
     return header_text(f"{exc.__class__.__name__}: {exc}", 500)
 
 
-def queue_health(s: Session) -> dict[str, object]:
-    """Pending and failed counts, and the age of the oldest pending message (for the admin dashboard)."""
+@dataclass(frozen=True)
+class QueueHealth:
+    """The outbox now: messages waiting and given up on, how long the oldest has waited, whether SMTP is set up."""
+
+    pending: int
+    failed: int
+    oldest_pending_seconds: int
+    smtp: bool
+
+
+def queue_health(s: Session) -> QueueHealth:
+    """Pending and failed counts, and the age of the oldest pending message (the dashboard's check, /metrics)."""
     pending = s.exec(select(func.count()).where(EmailOutbox.status == OutboxStatus.pending)).one()
     failed = s.exec(select(func.count()).where(EmailOutbox.status == OutboxStatus.failed)).one()
     oldest = s.exec(select(func.min(EmailOutbox.created_at)).where(EmailOutbox.status == OutboxStatus.pending)).one()
     if oldest is not None and oldest.tzinfo is None:  # SQLite returns naive values from aggregates
         oldest = oldest.replace(tzinfo=UTC)
     age = (utcnow() - oldest).total_seconds() if oldest else 0.0
-    return {
-        "pending": pending,
-        "failed": failed,
-        "oldest_pending_seconds": round(age),
-        "smtp": bool(settings.smtp_host),
-    }
+    return QueueHealth(int(pending), int(failed), round(age), bool(settings.smtp_host))
