@@ -145,10 +145,10 @@ release: setup
 	python tools/reliability/release.py $(if $(ROLLBACK),--rollback)
 
 ## The release under load, measured: a cluster of its own, pages, API and websocket tabs in a loop through a release
-## and a rollback; prints the figures for docs/reliability.md ("Rolling release"). A few minutes.
+## and a rollback; prints the figures for docs/reliability.md ("Rolling release"). About 5 minutes.
 release-check: setup .venv/.installed-dev
 	tools/dev/ensure-test-services.sh
-	python -m pytest tests/e2e/test_release.py -m e2e -x -q -s $(ARGS)
+	RELEASE_CHECK=1 python -m pytest tests/e2e/test_release.py -m e2e -x -q -s $(ARGS)
 
 ## Reload on save, one port, the production-like bundle rebuilt at each reload (slower than dev).
 preview: setup seed

@@ -37,7 +37,6 @@ import httpx
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))  # run as a file: the app, tests and tools packages are at the checkout's root
-from tools import frontend  # noqa: E402
 from tools.server import free_port  # noqa: E402
 
 NGINX = ROOT / "deploy" / "nginx"
@@ -177,11 +176,6 @@ class Cluster:
     def root(self) -> Path:
         """What nginx serves: the current release (a symbolic link swapped at once by a release)."""
         return self.releases_dir / "current"
-
-    @property
-    def build_root(self) -> Path:
-        """Where the build lands before it is published (tools/frontend.py, keyed by its inputs)."""
-        return frontend.built_root(self.env)
 
     def _run(self, cmd: list[str], name: str) -> None:
         with (self.run_dir / f"{name}.log").open("wb") as out:
