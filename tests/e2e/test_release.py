@@ -45,7 +45,7 @@ from app.services.accounts import sessions
 from tests.conftest import PG_ADMIN_URL, TEST_DB_NAME
 from tests.e2e.test_portal import track_errors
 from tools.reliability import release
-from tools.reliability.cluster import ROOT, WEB_DIR, Cluster, say
+from tools.reliability.cluster import Cluster, say
 from tools.server import free_port
 
 # About 5 minutes on 2 cores (a build, two rolling releases of two processes): run by `make release-check`, which
@@ -90,7 +90,6 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
         redis_url=f"redis://127.0.0.1:{redis_port}",
         run_dir=run_dir,
         extra_env={"APP_ENV": "test", "DATA_DIR": str(run_dir / "data")},
-        releases_dir=ROOT / WEB_DIR / f"releases-test-{free_port()}",  # its own history, beside make run-cluster's
     )
     try:
         c.prepare()
@@ -100,7 +99,7 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
         c.stop()
         redis.kill()
         redis.wait()
-        shutil.rmtree(c.releases_dir, ignore_errors=True)
+        shutil.rmtree(c.releases_dir, ignore_errors=True)  # the releases of this port (make run-cluster keeps its own)
 
 
 @dataclass

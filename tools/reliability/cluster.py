@@ -9,9 +9,10 @@ nginx listens on. nginx serves the pages and hashed assets itself and passes the
 to the processes (`reflex run --env prod --backend-only`, one worker each; deploy/nginx/). A tab's state lives in
 Redis, so when the process serving a tab dies its websocket reconnects through nginx to another one and carries on.
 
-nginx serves the release that `.web-cluster/releases/current` points at (tools/reliability/release.py publishes each
-build there and keeps older releases' hashed assets). The running cluster is described in `.web-cluster/cluster.json`
-(its ports, process ids and nginx), so `make release` can replace its processes one at a time from another shell.
+nginx serves the release that `.web-cluster/releases-<port>/current` points at (tools/reliability/release.py
+publishes each build there and keeps older releases' hashed assets). The running cluster is described in
+`.web-cluster/cluster.json` (its ports, process ids and nginx), so `make release` can replace its processes one at a
+time from another shell.
 
 Needs nginx (Debian package), PostgreSQL (DATABASE_URL; default: a database `app_cluster` on the local server,
 created and filled with the demo content) and Redis (REDIS_URL; default: the local server's database 5).
@@ -136,8 +137,9 @@ class Cluster:
         self.url = f"http://127.0.0.1:{port}"
         self.run_dir = run_dir or Path(tempfile.mkdtemp(prefix="cluster-"))
         # One folder per published build, `current` the served one; in the checkout (nginx's workers, which run as
-        # another user, read it; the run folder is private), kept from one `make run-cluster` to the next.
-        self.releases_dir = releases_dir or ROOT / WEB_DIR / "releases"
+        # another user, read it; the run folder is private), kept from one `make run-cluster` to the next. Per
+        # port: a build is made for the address the pages call back to, so a rollback must not pick another's.
+        self.releases_dir = releases_dir or ROOT / WEB_DIR / f"releases-{port}"
         self.state_file = state_file or self.run_dir / "cluster.json"
         self.backend_ports = backend_ports or [free_port() for _ in range(processes)]
         self.procs: dict[int, subprocess.Popen[bytes]] = {}
@@ -436,6 +438,10 @@ def bench(cluster: Cluster, runs: int) -> list[tuple[str, float, float]]:
     return [(r, median(results[(r, 1)]), median(results[(r, 2)])) for r in BENCH_ROUTES]
 
 
+def _interrupt(*_: object) -> None:
+    raise KeyboardInterrupt
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--processes", type=int, default=2)
@@ -463,6 +469,7 @@ def main() -> int:
                 say(f"| GET {route} | {one:.0f} | {two:.0f} | {two / one:.2f} | {cores} |")
             return 0
         say(f"{len(cluster.procs)} processes behind {cluster.url} (Ctrl-C stops them; `make release` replaces them)")
+        signal.signal(signal.SIGTERM, _interrupt)  # `kill` (a supervisor, CI) stops it as Ctrl-C does
         # Until nginx stops or Ctrl-C: a process that dies is nginx's to route around, and `make release` (another
         # shell) replaces processes with ones this script did not start; the state file names them for the stop.
         with contextlib.suppress(KeyboardInterrupt):
