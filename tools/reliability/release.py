@@ -259,7 +259,12 @@ def release(
         code_dir = (code_dir or cluster.code_dir).resolve()
         report(f"Migrating with the new code ({code_dir})")
         done = subprocess.run(
-            [_python(code_dir), "-m", "app.cli", "migrate"], cwd=code_dir, env=cluster.env, capture_output=True
+            [_python(code_dir), "-m", "app.cli", "migrate"],
+            cwd=code_dir,
+            env=cluster.env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            check=False,
         )
         if done.returncode:
             raise RuntimeError(f"migrate failed; nothing was replaced:\n{done.stdout.decode()[-2000:]}")
