@@ -145,7 +145,7 @@ release: setup
 	python tools/reliability/release.py $(if $(ROLLBACK),--rollback)
 
 ## The release under load, measured: a cluster of its own, pages, API and websocket tabs in a loop through a release
-## and a rollback; prints the figures for docs/reliability.md ("Rolling release"). About 5 minutes.
+## and a rollback; prints the figures for docs/reliability.md ("Rolling release"). 2 to 4 minutes on 2 cores.
 release-check: setup .venv/.installed-dev
 	tools/dev/ensure-test-services.sh
 	RELEASE_CHECK=1 python -m pytest tests/e2e/test_release.py -m e2e -x -q -s $(ARGS)

@@ -48,7 +48,7 @@ from tools.reliability import release
 from tools.reliability.cluster import Cluster, say
 from tools.server import free_port
 
-# About 5 minutes on 2 cores (a build, two rolling releases of two processes): run by `make release-check`, which
+# 2 to 4 minutes on 2 cores (a build, two rolling releases of two processes): run by `make release-check`, which
 # sets RELEASE_CHECK=1, not by `make test`; tests/test_release_folders.py is its quick part there.
 pytestmark = [
     pytest.mark.e2e,

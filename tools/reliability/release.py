@@ -40,6 +40,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -67,7 +68,8 @@ def git_commit(code_dir: Path) -> str:
     return done.stdout.strip() if done.returncode == 0 else "unknown"
 
 
-def info(releases_dir: Path, release_id: str) -> dict[str, object]:
+def info(releases_dir: Path, release_id: str) -> dict[str, Any]:
+    """A release's note (release.json): id, commit, code folder, when it was published, its own hashed assets."""
     return json.loads((releases_dir / release_id / INFO).read_text())
 
 
@@ -122,7 +124,7 @@ def activate(releases_dir: Path, release_id: str, *, keep: int = KEEP) -> None:
     kept = _kept(releases_dir, release_id, keep)
     wanted: dict[str, Path] = {}
     for rid in kept:
-        for name in info(releases_dir, rid)["assets"]:  # type: ignore[union-attr]
+        for name in info(releases_dir, rid)["assets"]:
             wanted.setdefault(str(name), releases_dir / rid / "assets" / str(name))
     assets = releases_dir / release_id / "assets"
     for name, source in wanted.items():
