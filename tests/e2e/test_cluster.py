@@ -12,6 +12,7 @@ test's own.
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import time
 from collections.abc import Iterator
@@ -77,6 +78,7 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
         sink.stop()
         redis.kill()
         redis.wait()
+        shutil.rmtree(c.releases_dir, ignore_errors=True)  # the releases of this port (make run-cluster keeps its own)
 
 
 @pytest.fixture(scope="module")
