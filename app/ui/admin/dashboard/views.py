@@ -40,7 +40,7 @@ def _stat_card(
 
 
 def _loading_value(value: rx.Var) -> rx.Component:
-    return rx.cond(DashboardState.loaded, rx.el.span(value), rx.el.span("…", class_name="text-slate-300"))
+    return rx.cond(DashboardState.loaded, rx.el.span(value), rx.el.span("…", class_name="text-slate-500"))
 
 
 def _system_card() -> rx.Component:
@@ -73,8 +73,8 @@ def _system_card() -> rx.Component:
     pending = rx.el.ul(
         *[
             rx.el.li(
-                rx.el.span(name, class_name="pl-5 font-medium text-slate-400"),
-                rx.el.span("…", class_name="pl-5 text-slate-300"),
+                rx.el.span(name, class_name="pl-5 font-medium text-slate-500"),
+                rx.el.span("…", class_name="pl-5 text-slate-500"),
                 class_name="flex flex-col",
             )
             for name in CHECK_NAMES.values()
