@@ -228,22 +228,26 @@ def test_the_sample_environment_file_names_only_settings_the_app_reads() -> None
 
 SANDBOX = r"""
 n=$1; shift; writable=("${@:1:$n}"); shift "$n"
-mount -t tmpfs tmpfs /mnt  # holds the writable folders while /tmp is replaced
-for i in "${!writable[@]}"; do mkdir "/mnt/$i"; mount --bind "${writable[$i]}" "/mnt/$i"; done
+m=$1; shift; kept=("${@:1:$m}"); shift "$m"
+carried=("${writable[@]}" "${kept[@]}")
+mount -t tmpfs tmpfs /mnt  # holds the carried folders while /tmp is replaced
+for i in "${!carried[@]}"; do mkdir "/mnt/$i"; mount --bind "${carried[$i]}" "/mnt/$i"; done
 awk '{print $5}' /proc/self/mountinfo | sort -u | while read -r m; do mount -o remount,bind,ro "$m" 2>/dev/null; done
 mount -t tmpfs -o mode=1777 tmpfs /tmp
-for i in "${!writable[@]}"; do
-    mkdir -p "${writable[$i]}" 2>/dev/null; mount --move "/mnt/$i" "${writable[$i]}" 2>/dev/null
-    mount -o remount,bind,rw "${writable[$i]}"
+for i in "${!carried[@]}"; do
+    mkdir -p "${carried[$i]}" 2>/dev/null; mount --move "/mnt/$i" "${carried[$i]}" 2>/dev/null
+    if [ "$i" -lt "$n" ]; then mount -o remount,bind,rw "${carried[$i]}"; fi
 done
 exec setpriv --no-new-privs --bounding-set=-all "$@"
 """
 
 
 def confined(writable: list[Path], command: list[str]) -> list[str]:
-    """`command` under the rebuilt confinement, `writable` its only writable folders."""
+    """`command` under the rebuilt confinement, `writable` its only writable folders. A checkout under /tmp (a CI
+    clone) is carried into the private /tmp, read-only: in an install it lives in /opt, which the unit leaves as is."""
+    kept = [ROOT] if ROOT.is_relative_to("/tmp") else []
     return ["unshare", "-m", "--propagation", "private", "bash", "-c", SANDBOX, "sandbox", str(len(writable)),
-            *map(str, writable), sys.executable, "-c", MDWE, *command]  # fmt: skip
+            *map(str, writable), str(len(kept)), *map(str, kept), sys.executable, "-c", MDWE, *command]  # fmt: skip
 
 
 MDWE = (  # PR_SET_MDWE (65), PR_MDWE_REFUSE_EXEC_GAIN (1); kept across execve
