@@ -9,7 +9,8 @@ What it does:
    (`python -m app.cli migrate`), adds the demo content and accounts (`python -m app.cli seed-demo`), then bulk-loads
    the rows of tools/bench/bench_seed.py with COPY;
 2. empties a Redis database of its own (default redis://127.0.0.1:6379/7) and starts the real server there the way
-   `make run` does (`reflex run --env prod --single-port`, on a free port, with REDIS_URL so state lives in Redis);
+   `make run` does (the build, then `make serve`'s production backend, on a free port, with REDIS_URL so state
+   lives in Redis);
 3. signs in with Chromium as the demo admin (the form on /admin/login) and the demo client (the form on
    /client-portal), opens every staff section, every Content tab and every portal tab, each in a new browser tab,
    `--runs` times, and measures per section:
@@ -493,7 +494,7 @@ def render_report(
         f"- Command: `{meta['command']}`",
         f"- Machine: {meta['cores']} cores ({meta['cpu']}), {meta['memory']} memory, "
         f"load average {meta['load_start']} at start, {meta['load_end']} at the end",
-        f"- Server: `reflex run --env prod --single-port` (Reflex {meta['reflex']}), state in Redis "
+        f"- Server: `make serve` (Reflex {meta['reflex']}'s production backend, one port), state in Redis "
         f"({meta['redis_url']}), {meta['workers']}; PostgreSQL {meta['postgres']}; Chromium {meta['chromium']}",
         "- Seed: " + ", ".join(f"{v:,} {k}" for k, v in counts.items()) + f" (bulk load {meta['seed_time']})",
         f"- Each section opened {runs} times in a new browser tab; the table shows medians (first rows: every run).",

@@ -5,7 +5,7 @@
     python tools/bench/bench_ws.py --tabs 20 --seconds 10    # a quick look
 
 What it does, per run:
-1. starts the app as `make run` serves it (`reflex run --env prod --single-port`, tools/server.py) on a
+1. starts the app as `make run` serves it (the build, then `make serve`, tools/server.py) on a
    free port over a PostgreSQL database of its own (`ws_bench`, migrated and seeded with the demo content) and with
    no REDIS_URL: Reflex then runs one worker and keeps every tab's state in that process's memory;
 2. warms it up (each public page fetched once, one tab hydrated and sent a few events, then closed) and takes the
@@ -487,7 +487,7 @@ def render(runs: list[Run], meta: dict[str, str], args: argparse.Namespace) -> l
         f"- When: {meta['when']} (took {meta['duration']}); commit `{meta['commit']}` on `{meta['branch']}`",
         f"- Command: `{meta['command']}`",
         f"- Machine: {meta['machine']}, load average {meta['load_start']} at start, {meta['load_end']} at the end",
-        f"- Server: `reflex run --env prod --single-port` (Reflex {meta['reflex']}), one worker, state in memory "
+        f"- Server: `make serve` (Reflex {meta['reflex']}'s production backend), one worker, state in memory "
         "(no REDIS_URL), PostgreSQL with the demo content",
         f"- Tabs: {args.tabs} ({args.browsers} headless Chromium on `{PAGE}`, the rest socket.io clients speaking "
         f"Reflex's protocol), opened in batches of {args.batch}; each sends `NewsletterState.again` once a second "

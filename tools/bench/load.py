@@ -1,7 +1,7 @@
 """Load run: simulated visitors and signed-in clients against the served app, as `make run` serves it.
 
-Starts the app (`reflex run --env prod --single-port`) over a PostgreSQL database of its own with the demo content
-and N client accounts, then for `--seconds`:
+Starts the app (as `make run` does: the build, then `make serve`) over a PostgreSQL database of its own with the demo
+content and N client accounts, then for `--seconds`:
 - each visitor, from a loopback address of its own (127.0.1.x, so per-address limits act as for real people), reads
   public pages, the jobs list and the health check, and now and then sends the contact form;
 - each client, from an address of its own, signs in once (at a moment of its own in the first 30 seconds), then reads
