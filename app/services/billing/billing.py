@@ -420,7 +420,7 @@ def issue_invoice(s: Session, *, actor: User, invoice_id: int) -> InvoicePublic:
     if invoice.status != InvoiceStatus.draft:
         raise Invalid("Only draft invoices can be issued.")
     invoice.status = InvoiceStatus.pending
-    invoice.issue_date = invoice.issue_date or date.today()
+    invoice.issue_date = invoice.issue_date or business_today()  # the business's date, as overdue and analytics count
     s.add(invoice)
     # The client is told by e-mail, with the invoice's PDF attached and a button to the portal's invoices tab.
     receipts.mail_invoice(s, invoice, "invoice_issued", total=invoice.total_amount, due_date=invoice.due_date)
