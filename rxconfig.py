@@ -6,6 +6,7 @@ import reflex as rx
 
 from app.core.config import settings
 from app.ui.dev_proxy import DevBackendProxyPlugin
+from app.ui.fresh_pages import ContentStampPlugin
 from app.ui.page_weight import PageWeightPlugin
 from app.ui.portal.colours import BADGE_COLOURS
 from app.ui.radix_styles import RadixThemesParts, TailwindV4WithoutRadix
@@ -52,5 +53,7 @@ config = rx.Config(
         DevBackendProxyPlugin(),
         # Prod builds: no script before the first paint (app/ui/page_weight.py).
         PageWeightPlugin(),
+        # Prod builds: the pages folder is stamped with the content it was prerendered with (app/ui/fresh_pages.py).
+        ContentStampPlugin(),
     ],
 )

@@ -17,6 +17,7 @@ from app.ui import (
 )
 from app.ui.components.signed_in_hint import signed_in_hint
 from app.ui.form_guard import form_guard
+from app.ui.fresh_pages import keep_current, refresh_at_startup
 from app.ui.observability import EventObservability
 from app.ui.site.not_found import not_found_page
 
@@ -65,6 +66,9 @@ app.add_page(
 app.register_lifespan_task(start_observing)
 # Outside dev a schema behind the code is reported with the command that fixes it; `reflex run` in dev applies it.
 app.register_lifespan_task(check_schema_at_startup)
+# The public pages show the served database's content before the server answers, and keep up with it while it runs.
+app.register_lifespan_task(refresh_at_startup)
+app.register_lifespan_task(keep_current)
 # Delivers the mail outbox (and other housekeeping) while the server runs.
 app.register_lifespan_task(background_loop)
 # Keeps the collector's full passes off the start-up objects, which stalled every tab's events (app/core/memory.py).

@@ -10,6 +10,7 @@ import argparse
 import getpass
 import logging
 import sys
+import time
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from pathlib import Path
@@ -160,6 +161,29 @@ def send_reminders_command(args: argparse.Namespace, sessions: SessionFactory) -
     return EXIT_OK
 
 
+def pages_command(args: argparse.Namespace, sessions: SessionFactory) -> int:
+    """Render the public pages again if the content they show changed (app/ui/fresh_pages.py); with --watch, keep
+    doing so. For deployments whose app processes cannot run Node (docs/deploy.md, "Service files")."""
+    from app.ui import fresh_pages
+
+    folder = Path(args.folder) if args.folder else fresh_pages.served_pages()
+    if not (folder / fresh_pages.STAMP).is_file():
+        _err(f"error: {folder} holds no build made by this version (`make build` makes one)")
+        return EXIT_FAILURE
+    while True:
+        try:
+            rendered = fresh_pages.refresh(folder, wait=True)
+        except Exception:
+            if not args.watch:
+                raise
+            log.exception("Rendering the public pages failed; they keep their content until the next check")
+        else:
+            if not args.watch:
+                _out(f"Rendered the public pages in {folder}" if rendered else f"The pages in {folder} are current")
+                return EXIT_OK
+        time.sleep(fresh_pages.INTERVAL_S)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The command-line interface."""
     parser = argparse.ArgumentParser(prog="python -m app.cli", description="Operator commands of the site.")
@@ -199,6 +223,13 @@ def build_parser() -> argparse.ArgumentParser:
         "send-reminders", help="mail the reminders of overdue invoices due today (idempotent within a day)"
     )
     remind.set_defaults(handler=send_reminders_command)
+
+    pages = commands.add_parser(
+        "pages", help="render the public pages again if the content they show changed (PAGES_DIR, else the build)"
+    )
+    pages.add_argument("--folder", help="the served pages folder (default: PAGES_DIR, else the build's)")
+    pages.add_argument("--watch", action="store_true", help="keep checking, every 15 s (as the app processes do)")
+    pages.set_defaults(handler=pages_command)
     return parser
 
 

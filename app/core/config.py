@@ -43,6 +43,9 @@ class Settings(BaseSettings):
     aws_access_key_id: str | None = None
     aws_secret_access_key: SecretStr | None = None
     redis_url: str | None = None
+    # The folder the public pages are served from, which app.ui.fresh_pages keeps showing the content of now: unset,
+    # the build this process mounts; a cluster's processes name the release folder nginx serves (its `current` link).
+    pages_dir: Path | None = None
 
     # Company details: defaults of what staff with settings:manage edit in Settings (app.services.platform.company).
     company_name: str = "Coastline IT Solutions"

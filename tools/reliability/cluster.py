@@ -155,6 +155,8 @@ class Cluster:
             "TRUSTED_PROXY_HOPS": "1",  # nginx appends the client's address; the processes read it from there
             "GRANIAN_WORKERS": "1",  # one worker per process: a process is the unit that fails and that scales
             "REFLEX_WEB_WORKDIR": WEB_DIR,
+            # The pages nginx serves, which the processes keep showing the content of now (app/ui/fresh_pages.py).
+            "PAGES_DIR": str(self.releases_dir / "current"),
             # The pages reach the websocket and the API at nginx's address ("localhost" means the page's own host).
             "REFLEX_API_URL": f"http://localhost:{port}",
             **(extra_env or {}),

@@ -5,6 +5,7 @@ import reflex as rx
 from app.ui.components.footer import site_footer
 from app.ui.components.header import site_header
 from app.ui.components.logo import LOGO_MARK_SRC
+from app.ui.components.page_content import page_content
 from app.ui.components.site_shell import site_shell_behaviour
 from app.ui.components.toast_bridge import toast_bridge
 
@@ -29,6 +30,7 @@ def site_layout(*children: rx.Component) -> rx.Component:
         rx.el.main(*children, id=MAIN_ID, tab_index=-1, class_name="flex-1 focus:outline-none"),
         site_footer(),
         site_shell_behaviour(),
+        page_content(),
         toast_bridge(),
         # "true" once the websocket has hydrated the page and its on_load handlers ran (tests and forms wait for it).
         data_hydrated=rx.State.is_hydrated,

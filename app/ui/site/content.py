@@ -14,6 +14,8 @@ import datetime as dt
 from sqlmodel import Session
 
 from app.services.careers.careers import JobPublic
+from app.services.platform import company
+from app.services.platform.company import Company
 from app.services.site import site_content
 from app.services.site.site_content import PortfolioCard, ServiceCard, TeamCard, TestimonialCard
 from app.ui.prerender import read_at_build
@@ -28,19 +30,22 @@ class Snapshot:
     featured: list[TestimonialCard] = dataclasses.field(default_factory=list)
     team: list[TeamCard] = dataclasses.field(default_factory=list)
     jobs: list[JobPublic] = dataclasses.field(default_factory=list)
+    company: Company = dataclasses.field(default_factory=company.defaults)
 
 
-def _snapshot(s: Session) -> Snapshot:
+def read_snapshot(s: Session) -> Snapshot:
+    """The content as stored now (the build's snapshot, and app.ui.fresh_pages's rendering of the pages)."""
     return Snapshot(
         services=site_content.services(s),
         portfolio=site_content.portfolio_projects(s),
         featured=site_content.featured_testimonials(s),
         team=site_content.team_members(s),
         jobs=site_content.open_jobs(s),
+        company=company.profile(s),
     )
 
 
-SNAPSHOT = read_at_build(_snapshot, Snapshot())
+SNAPSHOT = read_at_build(read_snapshot, Snapshot())
 
 
 def relative_date(iso: str | None, today: dt.date | None = None) -> str:

@@ -12,11 +12,14 @@ from app.ui.styles import CONTAINER, FOCUS_RING
 
 EFFECTIVE_DATE = "October 16, 2025"  # spec section 9
 
-# A section: (anchor id, heading, paragraphs; a paragraph given as a list is rendered as bullet points).
-Section = tuple[str, str, list[str | list[str]]]
+# A section: (anchor id, heading, paragraphs; a paragraph given as a list is rendered as bullet points, one given as
+# a component, e.g. one that shows the company's current contact details, as it is).
+Section = tuple[str, str, list[str | list[str] | rx.Component]]
 
 
-def _paragraph(p: str | list[str]) -> rx.Component:
+def _paragraph(p: str | list[str] | rx.Component) -> rx.Component:
+    if isinstance(p, rx.Component):
+        return p
     if isinstance(p, list):
         return rx.el.ul(*[rx.el.li(item) for item in p], class_name="list-disc space-y-2 pl-6")
     return rx.el.p(p)

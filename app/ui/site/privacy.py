@@ -1,8 +1,10 @@
 """/privacy: the Privacy Policy (eight sections, effective October 16, 2025)."""
 
+import reflex as rx
+
 from app.ui import routes
 from app.ui.site.legal import Section, legal_page
-from app.ui.state.company import AT_BUILD
+from app.ui.state.company import AT_BUILD, CompanyState
 
 _CO = AT_BUILD.name
 
@@ -120,9 +122,18 @@ SECTIONS: list[Section] = [
         "contact-us",
         "Contact Us",
         [
-            f"If you have questions about this Privacy Policy or how we handle your information, please contact "
-            f"{_CO} at {AT_BUILD.email}, by phone at {AT_BUILD.phone}, or by mail at "
-            f"{AT_BUILD.address}.",
+            # The contact details as stored now (CompanyState), not as they were when the pages were built.
+            rx.el.p(
+                "If you have questions about this Privacy Policy or how we handle your information, please contact ",
+                CompanyState.name,
+                " at ",
+                CompanyState.email,
+                ", by phone at ",
+                CompanyState.phone,
+                ", or by mail at ",
+                CompanyState.address,
+                ".",
+            ),
         ],
     ),
 ]

@@ -14,9 +14,9 @@ import reflex as rx
 
 from app.services.platform import company
 from app.services.platform.company import Company
-from app.ui.prerender import read_at_build
+from app.ui.site.content import SNAPSHOT
 
-AT_BUILD: Company = read_at_build(company.profile, company.defaults())
+AT_BUILD: Company = SNAPSHOT.company
 
 
 def tel_href(phone: str) -> str:
@@ -25,6 +25,21 @@ def tel_href(phone: str) -> str:
     if phone.strip().startswith("+"):
         return f"tel:+{digits}"
     return f"tel:+1{digits}" if len(digits) == 10 else f"tel:{digits}"
+
+
+def public_vars(c: Company) -> dict[str, object]:
+    """`CompanyState`'s values for the details `c` (its load, and app.ui.fresh_pages's prerendering)."""
+    return {
+        "name": c.name,
+        "email": c.email,
+        "sales_email": c.sales_email,
+        "phone": c.phone,
+        "address": c.address,
+        "linkedin_url": c.linkedin_url or "",
+        "twitter_url": c.twitter_url or "",
+        "github_url": c.github_url or "",
+        "client_badges": list(c.client_badges),
+    }
 
 
 class CompanyState(rx.State):
@@ -45,18 +60,7 @@ class CompanyState(rx.State):
     @rx.event
     async def load(self) -> None:
         """The details as now stored (at most platform.company.CACHE_S old); unchanged values send nothing."""
-        now = await asyncio.to_thread(company.cached)
-        fresh = {
-            "name": now.name,
-            "email": now.email,
-            "sales_email": now.sales_email,
-            "phone": now.phone,
-            "address": now.address,
-            "linkedin_url": now.linkedin_url or "",
-            "twitter_url": now.twitter_url or "",
-            "github_url": now.github_url or "",
-            "client_badges": list(now.client_badges),
-        }
+        fresh = public_vars(await asyncio.to_thread(company.cached))
         for key, value in fresh.items():
             if getattr(self, key) != value:
                 setattr(self, key, value)

@@ -16,7 +16,7 @@ from app.ui.components.blocks import badge, band, card_grid, initials_avatar, se
 from app.ui.format import long_date
 from app.ui.site.content import SNAPSHOT, relative_date
 from app.ui.state.calls import call
-from app.ui.state.company import AT_BUILD
+from app.ui.state.company import CompanyState
 from app.ui.styles import BUTTON_PRIMARY, TEXT_LINK
 
 RANDOM_COUNT = 3  # spec: 3 random of 10
@@ -140,7 +140,7 @@ def _summary() -> rx.Component:
             ),
             rx.el.address(
                 rx.icon("building-2", size=16, class_name="shrink-0 text-blue-800", aria_hidden="true"),
-                AT_BUILD.address,
+                CompanyState.address,
                 class_name="flex items-center gap-2 not-italic",
             ),
             class_name="space-y-2 text-sm text-slate-700",
