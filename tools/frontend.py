@@ -11,8 +11,8 @@ packages, the Makefile that pins Node and bun), and the environment that ends up
 the pages reach the backend at, and every variable the app's settings read, .env included). The hash is written
 beside the build once it succeeded; a failed or interrupted build leaves no stamp, so the next start builds again.
 
-The prerendered public pages also carry the database's content at build time: that is the subject of issue 27's
-point 2 and not part of this key (a content change needs no rebuild to reach the interactive pages).
+The prerendered public pages also carry the database's content at build time; that is not part of this key: the
+server processes render those pages again when the content changes (app/ui/fresh_pages.py, ADR 0098).
 """
 
 from __future__ import annotations

@@ -2,8 +2,9 @@
 
 Pages are prerendered with the *initial* values of their state vars, and `on_load` handlers run only once the
 websocket is up. So content that staff edit is read once when the app is imported (the build reads the database it
-will serve), which puts it into the static HTML; each visit's loader then refreshes it, so an edit shows without a
-rebuild. Without a database at build time (a clean CI checkout) the fallback is used.
+will serve), which puts it into the static HTML; each visit's loader then refreshes it, and app.ui.fresh_pages
+renders the served pages again when it changes, so an edit shows without a rebuild. Without a database at build time
+(a clean CI checkout) the fallback is used, and the pages are rendered with the database before they are served.
 """
 
 from __future__ import annotations
