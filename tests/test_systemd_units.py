@@ -8,6 +8,7 @@ the real ones; a unit is valid only when verify says nothing at all."""
 from __future__ import annotations
 
 import contextlib
+import gzip
 import os
 import re
 import shutil
@@ -40,11 +41,17 @@ NEEDS_SYSTEMD_ANALYZE = pytest.mark.skipif(
 )
 # What verify loads: each unit, the template as one instance (a port).
 LOADED = ["coastline-app@8001.service", "coastline-migrate.service", "coastline-backup.service",
-          "coastline-backup.timer", "coastline.target"]  # fmt: skip
-SERVICES = ["coastline-app@.service", "coastline-migrate.service", "coastline-backup.service"]
+          "coastline-pages.service", "coastline-backup.timer", "coastline.target"]  # fmt: skip
+SERVICES = [
+    "coastline-app@.service",
+    "coastline-migrate.service",
+    "coastline-backup.service",
+    "coastline-pages.service",
+]
+PAGES = f"{INSTALL_DIR}/.web/build/client"  # the build's pages, which nginx serves and the pages service rewrites
 
 # The confinement every service has: a dedicated user, nothing written outside /var/lib/coastline (and the backup
-# folder), no privilege, IP and Unix sockets only, the system calls of an ordinary service.
+# folder, the pages folder), no privilege, IP and Unix sockets only, the system calls of an ordinary service.
 HARDENING = {
     "User": "coastline",
     "Group": "coastline",
@@ -75,6 +82,11 @@ HARDENING = {
     "MemoryDenyWriteExecute": "yes",
     "SystemCallArchitectures": "native",
     "SystemCallFilter": "@system-service",
+}
+# Where a service's confinement differs, and why (its unit says so too). The pages service runs Node, whose JIT maps
+# memory writable and executable, and writes pages that nginx, another user, reads.
+DIFFERS: dict[str, dict[str, str | None]] = {
+    "coastline-pages.service": {"MemoryDenyWriteExecute": None, "UMask": "0022"},
 }
 
 
@@ -146,7 +158,9 @@ def test_a_misspelt_option_or_a_missing_command_fails_the_check(
 def test_systemd_rates_every_service_ok(tmp_path: Path) -> None:
     """`systemd-analyze security` scores what a service may still do, 0 (nothing) to 10; under 2 is its "OK". What is
     left: the network (the app serves it) and the system calls @system-service allows."""
-    services = ["coastline-app@8001.service", "coastline-migrate.service", "coastline-backup.service"]
+    services = [
+        "coastline-app@8001.service", "coastline-migrate.service", "coastline-backup.service", "coastline-pages.service"
+    ]  # fmt: skip
     done = subprocess.run(
         [SYSTEMD_ANALYZE, "security", "--offline=yes", "--threshold=19", "--no-pager", *(f"./{s}" for s in services)],
         cwd=render(tmp_path), capture_output=True, text=True, timeout=60, check=False,
@@ -159,8 +173,8 @@ def test_systemd_rates_every_service_ok(tmp_path: Path) -> None:
 @pytest.mark.parametrize("name", SERVICES)
 def test_every_service_is_confined(name: str) -> None:
     service = options(name)["Service"]
-    for key, value in HARDENING.items():
-        assert service.get(key) == [value], (name, key)
+    for key, value in {**HARDENING, **DIFFERS.get(name, {})}.items():
+        assert service.get(key) == (None if value is None else [value]), (name, key)
     env = environment(service)
     # The app writes where systemd lets it: its data folder is the state directory's.
     assert env["DATA_DIR"].startswith("/var/lib/coastline/") and env["APP_ENV"] == "prod"
@@ -185,6 +199,20 @@ def test_the_app_process_serves_the_api_and_websocket_on_its_instance_port() -> 
     assert int(service["LimitNOFILE"][0]) >= 65536  # one socket per open tab
     assert unit["Install"]["WantedBy"] == ["coastline.target"]
     assert unit["Unit"]["PartOf"] == ["coastline.target"]
+
+
+def test_the_pages_service_keeps_the_pages_nginx_serves_current() -> None:
+    unit = options("coastline-pages.service")
+    service = unit["Service"]
+    assert service["ExecStart"] == [f"{INSTALL_DIR}/.venv/bin/python -m app.cli pages --watch --folder {PAGES}"]
+    assert service["ReadWritePaths"] == [PAGES]  # the one folder it writes besides the state directory
+    assert f"root {PAGES};" in (ROOT / "deploy" / "nginx" / "site-tls.conf").read_text()  # the folder nginx serves
+    assert service["Restart"] == ["on-failure"]
+    assert unit["Install"]["WantedBy"] == ["coastline.target"]
+    assert unit["Unit"]["PartOf"] == ["coastline.target"]
+    # The checkout's Node (the build's version), before any other the host has on its PATH.
+    path = environment(service)["PATH"].replace(INSTALL_DIR, str(ROOT))
+    assert shutil.which("node", path=path) == str(ROOT / ".tools" / "node_modules" / ".bin" / "node")
 
 
 def test_the_nginx_sample_sends_requests_to_the_ports_the_runbook_enables() -> None:
@@ -224,30 +252,34 @@ def test_the_sample_environment_file_names_only_settings_the_app_reads() -> None
 # (PrivateTmp), no capabilities and no new privileges (setpriv), and the kernel's memory-deny-write-execute
 # (PR_SET_MDWE, Linux 6.3; systemd's MemoryDenyWriteExecute refuses the same mappings). The user stays root without
 # capabilities: on this machine the virtualenv's Python lives under /root (a host installs it outside, "Service
-# files"); the read-only mounts, not file permissions, are what keeps it from writing.
+# files"); the read-only mounts, not file permissions, are what keeps it from writing. The pages service runs without
+# memory-deny-write-execute, as its unit does (Node cannot run under it).
 
 SANDBOX = r"""
 n=$1; shift; writable=("${@:1:$n}"); shift "$n"
 m=$1; shift; kept=("${@:1:$m}"); shift "$m"
-carried=("${writable[@]}" "${kept[@]}")
+carried=("${kept[@]}" "${writable[@]}")  # a writable folder may lie inside a kept one: mounted after it
 mount -t tmpfs tmpfs /mnt  # holds the carried folders while /tmp is replaced
 for i in "${!carried[@]}"; do mkdir "/mnt/$i"; mount --bind "${carried[$i]}" "/mnt/$i"; done
-awk '{print $5}' /proc/self/mountinfo | sort -u | while read -r m; do mount -o remount,bind,ro "$m" 2>/dev/null; done
+awk '{print $5}' /proc/self/mountinfo | sort -u | while read -r at; do mount -o remount,bind,ro "$at" 2>/dev/null; done
 mount -t tmpfs -o mode=1777 tmpfs /tmp
 for i in "${!carried[@]}"; do
     mkdir -p "${carried[$i]}" 2>/dev/null; mount --move "/mnt/$i" "${carried[$i]}" 2>/dev/null
-    if [ "$i" -lt "$n" ]; then mount -o remount,bind,rw "${carried[$i]}"; fi
+    if [ "$i" -ge "$m" ]; then mount -o remount,bind,rw "${carried[$i]}"; fi
 done
 exec setpriv --no-new-privs --bounding-set=-all "$@"
 """
 
 
-def confined(writable: list[Path], command: list[str]) -> list[str]:
-    """`command` under the rebuilt confinement, `writable` its only writable folders. A checkout under /tmp (a CI
-    clone) is carried into the private /tmp, read-only: in an install it lives in /opt, which the unit leaves as is."""
-    kept = [ROOT] if ROOT.is_relative_to("/tmp") else []
+def confined(writable: list[Path], command: list[str], *, kept: tuple[Path, ...] = (), mdwe: bool = True) -> list[str]:
+    """`command` under the rebuilt confinement, `writable` its only writable folders, with the kernel's
+    memory-deny-write-execute unless `mdwe` is false. A checkout under /tmp (a CI clone), and the `kept` folders
+    (under the test's /tmp: what an install has in /opt), are carried into the private /tmp, read-only: in an install
+    the checkout lives in /opt, which the unit leaves as is."""
+    carried = [*([ROOT] if ROOT.is_relative_to("/tmp") else []), *kept]
     return ["unshare", "-m", "--propagation", "private", "bash", "-c", SANDBOX, "sandbox", str(len(writable)),
-            *map(str, writable), str(len(kept)), *map(str, kept), sys.executable, "-c", MDWE, *command]  # fmt: skip
+            *map(str, writable), str(len(carried)), *map(str, carried), *([sys.executable, "-c", MDWE] if mdwe else []),
+            *command]  # fmt: skip
 
 
 MDWE = (  # PR_SET_MDWE (65), PR_MDWE_REFUSE_EXEC_GAIN (1); kept across execve
@@ -391,6 +423,93 @@ def test_the_backup_runs_under_its_units_confinement(units_database: str, tmp_pa
     assert (run / "database.pgdump").stat().st_size > 0
     assert (run / "app" / "files" / "applications" / "cv.pdf").read_bytes() == PDF
     assert "JOB-900" in (run / "app" / "tables" / "job_openings.jsonl").read_text()
+
+
+NODE = ROOT / ".tools" / "node_modules" / ".bin" / "node"  # what `make setup` installs, and the pages unit runs
+_LOOP_JS = "let s = 0; for (let i = 0; i < 1e7; i++) s += i; console.log(s)"  # hot enough for the JIT to compile it
+
+
+def test_node_cannot_run_under_memory_deny_write_execute() -> None:
+    """Why the pages service goes without MemoryDenyWriteExecute, and the app units (which keep it) leave the
+    rendering to it: V8's JIT maps memory writable and executable. Should Node ever run under it, the pages unit can
+    have it back."""
+    probe = subprocess.run([sys.executable, "-c", MDWE, "/bin/true"], capture_output=True, check=False)
+    if probe.returncode:
+        pytest.skip("the kernel has no PR_SET_MDWE (Linux 6.3+)")
+    free = subprocess.run([NODE, "-e", _LOOP_JS], capture_output=True, text=True, timeout=60, check=False)
+    assert (free.returncode, free.stdout.strip()) == (0, "49999995000000"), free.stderr
+    denied = subprocess.run(
+        [sys.executable, "-c", MDWE, NODE, "-e", _LOOP_JS], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert denied.returncode != 0 and "49999995000000" not in denied.stdout
+
+
+def test_the_pages_service_renders_under_its_units_confinement(units_database: str, tmp_path: Path) -> None:
+    """The unit's command, environment and umask, confined as the unit confines it (without memory-deny-write-execute),
+    on a copy of a build's pages: it renders them with the database's content (the job JOB-900, which the build did
+    not show), writing only the pages folder, readable by nginx."""
+    reason = _can_confine()
+    if reason:
+        pytest.skip(reason)
+    built = ROOT / os.environ.get("REFLEX_WEB_WORKDIR", ".web")
+    if not ((built / "build" / "client" / ".content.sha256").is_file() and (built / "build" / "server").is_dir()):
+        pytest.skip(f"needs a frontend build of this version in {built} (`make build`)")
+    # The install's web folder, read-only but for its pages: the build's pages (without the assets, which rendering
+    # does not read), its server build and the packages that one imports.
+    state, web = tmp_path / "state", tmp_path / "web"
+    state.mkdir(mode=0o700)
+    pages = web / "build" / "client"
+    shutil.copytree(built / "build" / "client", pages, ignore=shutil.ignore_patterns("assets"))
+    shutil.copytree(built / "build" / "server", web / "build" / "server")
+    (web / "node_modules").symlink_to((built / "node_modules").resolve())
+    baked = (pages / ".content.sha256").read_text()
+    assert "Operator" not in (pages / "careers" / "index.html").read_text()
+
+    def placed(value: str) -> str:
+        value = value.replace(INSTALL_DIR + "/.web", str(web)).replace(INSTALL_DIR, str(ROOT))
+        return value.replace("/var/lib/coastline", str(state))
+
+    service = options("coastline-pages.service")["Service"]
+    writable = [Path(placed(path)) for path in ["/var/lib/coastline", *service["ReadWritePaths"]]]
+    assert writable[1] == pages
+    env = {
+        "LANG": "C.UTF-8",
+        "DATABASE_URL": units_database,
+        "SECRET_KEY": "confined-" + "k" * 48,
+        "PUBLIC_URL": "https://www.example.com",
+        **{name: placed(value) for name, value in environment(service).items()},  # PATH too: the checkout's Node
+    }
+    log_file = tmp_path / "pages.log"
+    with log_file.open("wb") as log:
+        proc = subprocess.Popen(
+            confined(writable, [placed(word) for word in service["ExecStart"][0].split()], kept=(web,), mdwe=False),
+            cwd=placed(service["WorkingDirectory"][0]), env=env, stdout=log, stderr=subprocess.STDOUT,
+            umask=int(service["UMask"][0], 8), start_new_session=True,
+        )  # fmt: skip
+        try:
+            deadline = time.monotonic() + 180
+            while (pages / ".content.sha256").read_text() == baked:  # --watch: the first check is at once
+                said = log_file.read_text()
+                assert proc.poll() is None and "Traceback" not in said, said[-3000:]  # a failed render is logged
+                assert time.monotonic() < deadline, said[-3000:]
+                time.sleep(0.5)
+            assert proc.poll() is None  # it keeps watching
+        finally:
+            os.killpg(proc.pid, signal.SIGTERM)
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+    said = log_file.read_text()
+    assert "Read-only file system" not in said and "Traceback" not in said, said[-3000:]
+    for page in (pages / "careers" / "index.html", pages / "careers.html"):
+        html = page.read_text()
+        assert "Operator" in re.sub(r"<script\b.*?</script>", "", html, flags=re.S), page  # in the markup
+        assert gzip.decompress(page.with_name(page.name + ".gz").read_bytes()).decode() == html
+        for file in (page, page.with_name(page.name + ".gz"), page.with_name(page.name + ".br")):
+            assert file.stat().st_mode & 0o777 == 0o644, file  # nginx, another user, reads them
+    assert not [p.name for p in pages.rglob("*.tmp-*")]
 
 
 def _stamp(folder: Path) -> tuple[tuple[str, float], ...]:
