@@ -33,10 +33,10 @@ import re
 import shutil
 import subprocess
 from collections.abc import Callable, Iterator
+from html import unescape
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
-from xml.etree import ElementTree
 
 from reflex_base.plugins.base import Plugin
 from reflex_base.utils import format as rx_format
@@ -62,6 +62,7 @@ RENDER_TIMEOUT_S = 120
 _HERE = Path(__file__).parent
 _RENDER_JS = _HERE / "fresh_pages_render.mjs"
 _COMPRESS_JS = _HERE / "fresh_pages_compress.mjs"
+_LOC_RE = re.compile(r"<loc>\s*([^<]+?)\s*</loc>")
 _MANIFEST_RE = re.compile(r'"/assets/manifest-[\w-]+\.js"')
 
 
@@ -146,9 +147,10 @@ def _server_build(pages: Path) -> Path:
 
 
 def public_paths(pages: Path) -> list[str]:
-    """The pages to keep current: the sitemap's (every public page), as paths."""
-    tree = ElementTree.parse(pages / "sitemap.xml")
-    return [urlsplit(el.text).path or "/" for el in tree.iter() if el.tag.rpartition("}")[2] == "loc" and el.text]
+    """The pages to keep current: the sitemap's (every public page), as paths. The sitemap is the build's own file, so
+    its `<loc>` lines are read as they are written (no XML parser over a file nobody else writes)."""
+    sitemap = (pages / "sitemap.xml").read_text(encoding="utf-8")
+    return [urlsplit(unescape(loc)).path or "/" for loc in _LOC_RE.findall(sitemap)]
 
 
 def _page_files(pages: Path, path: str) -> list[Path]:
@@ -160,8 +162,9 @@ def _page_files(pages: Path, path: str) -> list[Path]:
 
 
 def _node() -> str:
-    """Node from the PATH, else the one `make setup` installs into the checkout."""
-    return shutil.which("node") or str(_HERE.parents[1] / ".tools" / "node_modules" / ".bin" / "node")
+    """The Node the build ran with (the one `make setup` installs into the checkout), else the PATH's."""
+    checkout = _HERE.parents[1] / ".tools" / "node_modules" / ".bin" / "node"
+    return str(checkout) if checkout.exists() else shutil.which("node") or "node"
 
 
 def render(build: Path, paths: list[str], content: dict[str, dict[str, Any]]) -> dict[str, str]:
