@@ -18,6 +18,8 @@ VOID_REASON_MAX = 200
 
 class Invoice(Stamped, table=True):
     __tablename__ = "invoices"
+    # The list's default order, newest first (a backward scan of this index): a page of 25 reads 25 rows, not all.
+    __table_args__ = (sa.Index("ix_invoices_created_at_id", "created_at", "id"),)
 
     id: int | None = Field(default=None, primary_key=True)
     invoice_number: str = Field(max_length=32, unique=True)
