@@ -17,7 +17,10 @@ visitor with scripts sees it until the page's loader answers. So each server pro
 
 At start-up (before the server answers) the same check runs, so a build made against another database or none is
 never served as it was baked. What the build bakes in outside the state (the company name in page titles and legal
-texts) is not covered: it is part of the build's key (tools/frontend.py), and a rename takes a build.
+texts) is not covered: a rename takes a build (`make build FORCE=1`, or the next release).
+
+Where the app processes may not run Node (systemd's MemoryDenyWriteExecute), `python -m app.cli pages --watch` does
+the same from a unit of its own (deploy/systemd/coastline-pages.service).
 """
 
 from __future__ import annotations
@@ -73,7 +76,7 @@ _MANIFEST_RE = re.compile(r'"/assets/manifest-[\w-]+\.js"')
 
 def sources() -> dict[type[BaseState], Callable[[Snapshot], dict[str, Any]]]:
     """The states whose initial values come from the database, and the values each takes from a snapshot: the same
-    as their class defaults take from the build's (tests/test_fresh_pages.py holds them to it)."""
+    as their class defaults take from the build's (tests/e2e/test_fresh_pages.py holds them to it)."""
     from app.ui.site.about import AboutState
     from app.ui.site.careers import CareersState
     from app.ui.site.sections.portfolio import PortfolioState
