@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
 from sqlalchemy.engine import Engine
+from sqlmodel import Session
 
 from app.core.db import make_engine
 from tests.chromium import CHROMIUM, CHROMIUM_ARGS
@@ -71,6 +72,14 @@ def db_engine(server: Server) -> Iterator[Engine]:
     engine = make_engine(server.database_url)
     yield engine
     engine.dispose()
+
+
+@pytest.fixture
+def db(db_engine: Engine) -> Iterator[Session]:
+    """A session of the test's own on the server's database (objects stay readable after a commit), to arrange rows
+    and read what the browser changed. (A module whose tests share their rows has a module-scoped one.)"""
+    with Session(db_engine, expire_on_commit=False) as s:
+        yield s
 
 
 # Package-scoped: Playwright's sync API keeps an event loop running on this thread while it is open, which would stop

@@ -19,7 +19,6 @@ from icalendar import Calendar
 from playwright.sync_api import Locator, Page, expect
 from sqlmodel import Session, col, select
 
-from app.core.db import make_engine
 from app.models.meeting import Meeting, MeetingType
 from app.models.user import User
 from tests.e2e.conftest import Server
@@ -28,14 +27,6 @@ from tests.e2e.test_portal import open_tab, sign_in
 pytestmark = pytest.mark.e2e
 SHOTS = os.environ.get("BOOKING_SHOTS")
 VISITOR = "visitor.booker@example.com"
-
-
-@pytest.fixture
-def db(server: Server) -> Iterator[Session]:
-    engine = make_engine(server.database_url)
-    with Session(engine, expire_on_commit=False) as s:
-        yield s
-    engine.dispose()
 
 
 def shoot(page: Page, name: str) -> None:

@@ -18,7 +18,6 @@ import pytest
 from playwright.sync_api import Page, expect
 from sqlmodel import Session
 
-from app.core.db import make_engine
 from app.models.enums import Role
 from app.models.meeting import Meeting, MeetingType
 from app.models.user import User
@@ -29,14 +28,6 @@ from tests.e2e.test_portal import open_tab, sign_in, track_errors
 pytestmark = pytest.mark.e2e
 SHOTS = os.environ.get("RESCHEDULE_SHOTS")
 EVERY_DAY = {str(d): [["09:00", "17:00"]] for d in range(7)}
-
-
-@pytest.fixture
-def db(server: Server) -> Iterator[Session]:
-    engine = make_engine(server.database_url)
-    with Session(engine, expire_on_commit=False) as s:
-        yield s
-    engine.dispose()
 
 
 def shoot(page: Page, name: str) -> None:

@@ -350,32 +350,49 @@ def time_picker() -> rx.Component:
     )
 
 
-def _move_dialog() -> rx.Component:
-    """Rescheduling asks first: the move mails both sides and replaces the manage link."""
+def _ask(
+    title: str, *, description: Any, keep: str, confirm: str, working: str, on_confirm: Any, style: str, **root: Any
+) -> rx.Component:
+    """The booking pages' "are you sure": `keep` closes it, `confirm` runs `on_confirm` and says `working` meanwhile
+    (`root`: the dialog's `open` and `on_open_change`)."""
     return rx.alert_dialog.root(
         rx.alert_dialog.content(
-            rx.alert_dialog.title("Move your meeting?"),
-            rx.alert_dialog.description(
-                "Move your meeting from ",
-                rx.el.strong(S.chosen_label),
-                " to ",
-                rx.el.strong(S.move_label),
-                "? We'll e-mail you and your host the updated invitation.",
-            ),
+            rx.alert_dialog.title(title),
+            rx.alert_dialog.description(description),
             rx.el.div(
                 rx.alert_dialog.cancel(
-                    rx.el.button("Keep current time", type="button", class_name=f"{BUTTON_OUTLINE} h-10 px-4 text-sm")
+                    rx.el.button(keep, type="button", class_name=f"{BUTTON_OUTLINE} h-10 px-4 text-sm")
                 ),
                 rx.el.button(
-                    rx.cond(S.busy, "Moving...", "Confirm"),
+                    rx.cond(S.busy, working, confirm),
                     type="button",
                     disabled=S.busy,
-                    on_click=S.reschedule,
-                    class_name=f"{BUTTON_PRIMARY} h-10 px-4 text-sm",
+                    on_click=on_confirm,
+                    class_name=f"{style} h-10 px-4 text-sm",
                 ),
                 class_name="mt-4 flex flex-wrap justify-end gap-3",
             ),
         ),
+        **root,
+    )
+
+
+def _move_dialog() -> rx.Component:
+    """Rescheduling asks first: the move mails both sides and replaces the manage link."""
+    return _ask(
+        "Move your meeting?",
+        description=rx.fragment(
+            "Move your meeting from ",
+            rx.el.strong(S.chosen_label),
+            " to ",
+            rx.el.strong(S.move_label),
+            "? We'll e-mail you and your host the updated invitation.",
+        ),
+        keep="Keep current time",
+        confirm="Confirm",
+        working="Moving...",
+        on_confirm=S.reschedule,
+        style=BUTTON_PRIMARY,
         open=S.move_start != "",
         on_open_change=S.move_dialog,
     )
@@ -636,24 +653,14 @@ def confirm_view() -> rx.Component:
 
 
 def _cancel_dialog() -> rx.Component:
-    return rx.alert_dialog.root(
-        rx.alert_dialog.content(
-            rx.alert_dialog.title("Cancel booking"),
-            rx.alert_dialog.description("Are you sure you want to cancel this meeting? Your host will be told."),
-            rx.el.div(
-                rx.alert_dialog.cancel(
-                    rx.el.button("No, keep it", type="button", class_name=f"{BUTTON_OUTLINE} h-10 px-4 text-sm")
-                ),
-                rx.el.button(
-                    rx.cond(S.busy, "Cancelling...", "Yes, cancel"),
-                    type="button",
-                    disabled=S.busy,
-                    on_click=S.cancel,
-                    class_name=f"{_DANGER} h-10 px-4 text-sm",
-                ),
-                class_name="mt-4 flex flex-wrap justify-end gap-3",
-            ),
-        ),
+    return _ask(
+        "Cancel booking",
+        description="Are you sure you want to cancel this meeting? Your host will be told.",
+        keep="No, keep it",
+        confirm="Yes, cancel",
+        working="Cancelling...",
+        on_confirm=S.cancel,
+        style=_DANGER,
         open=S.confirm_cancel,
         on_open_change=S.ask_cancel,
     )
