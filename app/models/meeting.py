@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import uuid
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 
 import sqlalchemy as sa
+from sqlalchemy import event
 from sqlmodel import Field, SQLModel
 
-from app.models.base import Stamped, created_at, enum_field, string_list, text, timestamp
+from app.models.base import Stamped, created_at, enum_field, string_list, text, timestamp, utcnow
 from app.models.enums import MeetingStatus
 
 # The rows that hold a slot. An expired hold keeps holding here until it is released (cancelled, link cleared), which
@@ -71,6 +72,38 @@ class Meeting(Stamped, table=True):
     hold_expires_at: datetime | None = timestamp(nullable=True)
     confirm_token_hash: str | None = Field(default=None, max_length=64, unique=True)
     booker_address_hash: str | None = Field(default=None, max_length=64)
+    # Reminders (app.services.scheduling.meeting_reminders): the start time each reminder was sent, or skipped, for; a
+    # new time gets reminders of its own.
+    reminded_24h_for: datetime | None = timestamp(nullable=True)
+    reminded_1h_for: datetime | None = timestamp(nullable=True)
+
+
+# How long before a meeting its reminders go out (app.services.scheduling.meeting_reminders).
+REMIND_DAY, REMIND_HOUR = timedelta(hours=24), timedelta(hours=1)
+
+
+def _skip_passed(m: Meeting, start: datetime | None) -> None:
+    """Mark the reminders whose moment has already passed for `start` as sent: the mail about that time said it all."""
+    if start is None:
+        return
+    ahead = (start if start.tzinfo else start.replace(tzinfo=UTC)) - utcnow()
+    if ahead <= REMIND_DAY:
+        m.reminded_24h_for = start
+    if ahead <= REMIND_HOUR:
+        m.reminded_1h_for = start
+
+
+# A meeting given a time, wherever it is done (staff, a booking, the portal, Calendly): a new one when it is stored
+# (its constructor sets the reminder columns after the start), a stored one when its start changes.
+@event.listens_for(Meeting, "before_insert")
+def _stored(_mapper: object, _connection: object, target: Meeting) -> None:
+    _skip_passed(target, target.start_time)
+
+
+@event.listens_for(Meeting.start_time, "set", active_history=True)
+def _moved(target: Meeting, value: datetime | None, oldvalue: object, _initiator: object) -> None:
+    if value != oldvalue:
+        _skip_passed(target, value)
 
 
 class MeetingType(Stamped, table=True):

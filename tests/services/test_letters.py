@@ -61,6 +61,32 @@ SAMPLES: list[tuple[str, dict[str, Any], list[str]]] = [
         ["Your meeting has a new time:"],
     ),
     (
+        "meeting_reminder",
+        {
+            "soon": False,
+            "name": EVIL,
+            "title": "Kick-off",
+            "when": "Monday",
+            "meeting_url": "https://meet.example/x",
+            "portal_link": f"{URL}/client-portal?tab=meetings",
+            "booked": False,
+        },
+        ["A reminder of your meeting in about 24 hours:", "Join link: https://meet.example/x", "?tab=meetings"],
+    ),
+    (
+        "meeting_reminder",
+        {
+            "soon": True,
+            "name": EVIL,
+            "title": "Kick-off",
+            "when": "Monday",
+            "meeting_url": None,
+            "portal_link": None,
+            "booked": True,
+        },
+        ["Your meeting starts in about an hour:", "use the link in your booking confirmation"],
+    ),
+    (
         "booking_for_booker",
         {**BOOKING, "change": "confirmed", "meeting_url": None, "manage_link": f"{URL}/booking/manage?t=1"},
         [
