@@ -1,6 +1,10 @@
-"""The change-password form of /settings and /profile (Security): the current session stays, all others end."""
+"""Changing one's own password: the form of /settings and /profile (Security), and the one step every form that
+changes it takes (the portal's Settings tab has its own look, app/ui/portal/settings.py). The current session stays,
+all others end."""
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 import reflex as rx
 
@@ -16,6 +20,23 @@ from app.ui.state.notice import notify
 from app.ui.state.session import SessionState
 
 PASSWORD_CHANGED = "Password changed successfully!"
+# The service's names for the form's three fields (its errors are keyed by them).
+PASSWORD_KEYS = ("currentPassword", "newPassword", "confirmPassword")
+
+
+async def change_own_password(state: SessionState, form: object, names: Mapping[str, str] | None = None) -> None:
+    """Change the signed-in user's password to what the submitted `form` holds (`names`: the service's name of each
+    field -> the form's input name, where they differ). The passwords live only in this call; the service checks the
+    current one and the rules. Raises Unauthorized when the session has ended, DomainError with the fields' errors."""
+    names = names or {key: key for key in PASSWORD_KEYS}
+
+    def field(name: str) -> str:
+        value = form.get(name) if isinstance(form, dict) else None
+        return value[:1000] if isinstance(value, str) else ""
+
+    user = await state._require_user()
+    values = {key: field(names[key]) for key in PASSWORD_KEYS}
+    await call_as(user, profile.change_password, data=parse(PasswordChange, values), keep_family=state._family())
 
 
 class PasswordState(SessionState):
@@ -31,14 +52,11 @@ class PasswordState(SessionState):
 
     @rx.event
     async def change(self, form: dict):
-        """The passwords live only in this call's `form`; the service checks the current one and the rules."""
         self.errors, self.message, self.success = {}, "", ""
         self.saving = True
         yield
         try:
-            user = await self._require_user()
-            fields = {name: str(form.get(name) or "") for name in ("currentPassword", "newPassword", "confirmPassword")}
-            await call_as(user, profile.change_password, data=parse(PasswordChange, fields), keep_family=self._family())
+            await change_own_password(self, form)
         except Unauthorized as exc:
             yield await turn_away(self, exc.message)
             return

@@ -8,14 +8,10 @@ import reflex as rx
 
 from app.core.errors import Conflict, DomainError, Unauthorized
 from app.models.user import UserPublic
-from app.services.accounts import profile
-from app.services.accounts.profile import PasswordChange
-from app.services.platform.schema import parse
+from app.ui.auth.password import PASSWORD_CHANGED, change_own_password
 from app.ui.portal import components as ui
 from app.ui.portal.state import PortalState, ProfileFields, field_input
-from app.ui.state.calls import as_actor
 
-PASSWORD_CHANGED = "Password changed successfully!"
 PASSWORD_FAILED = "Failed to change password. Please try again."
 # The password form's fields: the input's name, the service's name for it (its errors' key), label, autocomplete.
 PASSWORD_FIELDS = (
@@ -56,21 +52,12 @@ class SettingsState(ProfileFields, PortalState):
         """Change the password from the submitted form (its fields are cleared once the change is made)."""
         if self.password_saving:
             return
-
-        def field(name: str) -> str:
-            value = form_data.get(name) if isinstance(form_data, dict) else None
-            return value[:1000] if isinstance(value, str) else ""
-
-        values = {key: field(name) for name, key, _label, _autocomplete in PASSWORD_FIELDS}
         self.password_saving = True
         self.password_errors = {}
         self.password_error = self.password_message = ""
         yield
         try:
-            user = await self._require_user()
-            keep = self._family()  # this session stays signed in; every other one ends
-            data = parse(PasswordChange, values)
-            await as_actor(user, lambda s, actor: profile.change_password(s, actor, data=data, keep_family=keep))
+            await change_own_password(self, form_data, {key: name for name, key, _label, _auto in PASSWORD_FIELDS})
         except Unauthorized:
             await self._signed_out()
             return
