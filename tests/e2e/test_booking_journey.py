@@ -290,3 +290,35 @@ def test_staff_set_a_meeting_types_hours(server: Server, page: Page, db: Session
     row = db.exec(select(MeetingType).where(MeetingType.slug == "project-discovery-call")).one()
     db.refresh(row)
     assert row.availability["5"] == [["09:00", "17:00"]] and row.buffer_after_minutes == 15
+
+
+def test_the_zone_picker_answers_the_arrow_keys_escape_and_a_press_outside(server: Server, page: Page) -> None:
+    """As a list box is used: from the search down the zones and back up with the arrow keys, Escape on a zone closes
+    the list and gives the focus back to its button, and a press anywhere else closes it."""
+    page.goto(server.url + "/book-meeting?type=free-consultation")
+    page.wait_for_selector("[data-hydrated=true]", state="attached")
+    zone = page.get_by_role("button", name=re.compile("^Time zone"))
+    zone.click()
+    search = page.get_by_label("Search time zones")
+    expect(search).to_be_focused()
+    search.fill("america")
+    options = page.locator("[data-zone]")
+    expect(options.nth(1)).to_be_visible()
+    search.press("ArrowDown")
+    expect(options.nth(0)).to_be_focused()
+    page.keyboard.press("ArrowDown")
+    expect(options.nth(1)).to_be_focused()
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("ArrowUp")
+    expect(search).to_be_focused()
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("Escape")
+    expect(zone).to_have_attribute("aria-expanded", "false")
+    expect(zone).to_be_focused()
+
+    zone.click()
+    expect(search).to_be_visible()
+    page.get_by_test_id("booking-info").click()  # outside the picker
+    expect(zone).to_have_attribute("aria-expanded", "false")
+    expect(search).to_have_count(0)
+    assert page.console_errors == []  # type: ignore[attr-defined]

@@ -3,12 +3,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import reflex as rx
 from reflex_components_core.react_router import ReactRouterLink
 
 from app.ui import routes
+from app.ui.components.behaviour import Behaviour
 from app.ui.site.booking_state import WEEKDAYS, BookingFlowState
 from app.ui.state.company import CompanyState
 from app.ui.styles import BUTTON_OUTLINE, BUTTON_PRIMARY, FOCUS_RING, TEXT_LINK
@@ -99,11 +101,22 @@ def _group_title(text: str) -> rx.Component:
     return rx.el.p(text, class_name="px-3 pt-3 pb-1 text-xs font-semibold tracking-wide text-slate-500 uppercase")
 
 
+class ZonePickerBehaviour(Behaviour):
+    """Renders nothing; wires the picker's arrow keys, Escape and outside press (`zone_picker.js`)."""
+
+    script = (Path(__file__).with_name("zone_picker.js")).read_text(encoding="utf-8")
+
+    def add_hooks(self) -> list[str | rx.Var]:
+        return ["useEffect(() => setupZonePicker(), []);"]
+
+
 def zone_picker() -> rx.Component:
     """The time zone, named by city and offset; opened, a search (city, country, abbreviation or offset) over the
     suggested zones and then every zone. A button and a list of buttons: labelled, and used with Tab and Enter (Enter
-    in the search picks the first match, Escape closes)."""
+    in the search picks the first match, Escape closes), the arrow keys (from the search down the zones and back) and
+    a press outside, which closes it."""
     return rx.el.div(
+        ZonePickerBehaviour.create(),
         rx.el.span("Time zone", id="booking-zone-label", class_name="text-sm font-medium text-slate-800"),
         rx.el.button(
             rx.icon("globe", size=16, class_name="shrink-0 text-slate-600", aria_hidden="true"),
@@ -158,6 +171,7 @@ def zone_picker() -> rx.Component:
             ),
             rx.fragment(),
         ),
+        id="booking-zone-picker",
         class_name="relative flex flex-col gap-1.5",
     )
 
