@@ -91,3 +91,21 @@ class ProjectTimeEntry(SQLModel, table=True):
     hours: Decimal = Field(sa_type=ENTRY_HOURS, nullable=False)
     note: str | None = Field(default=None, max_length=TIME_NOTE_MAX)
     created_at: datetime = created_at()
+
+
+MESSAGE_MAX = 4000
+
+
+class ProjectMessage(SQLModel, table=True):
+    """A message in a project's conversation (issue 28): from its client or the staff on it. An internal note is staff
+    only: its client never reads it. Plain text, shown as text (links made clickable at most, never HTML)."""
+
+    __tablename__ = "project_messages"
+    __table_args__ = (sa.Index("ix_project_messages_project_id_id", "project_id", "id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    project_id: int = Field(foreign_key="projects.id", ondelete="CASCADE")
+    author_id: uuid.UUID | None = Field(default=None, foreign_key="users.id", ondelete="SET NULL")
+    body: str = text(nullable=False)
+    internal: bool = False
+    created_at: datetime = created_at()

@@ -9,16 +9,19 @@ from typing import Any, ClassVar
 import reflex as rx
 from reflex.vars.object import ObjectVar
 
+from app.core.errors import Unauthorized
 from app.models.user import UserPublic
 from app.services.projects import projects
 from app.services.projects.projects import ClientProject
 from app.ui import routes
+from app.ui.components.conversation import conversation_button, conversation_dialog
 from app.ui.format import long_date, usd
 from app.ui.portal import components as ui
 from app.ui.portal.cancelling import CancelConfirm, cancel_dialog
 from app.ui.portal.state import Badge, ListTab, PortalState
 from app.ui.rows import Row
 from app.ui.state.calls import as_actor
+from app.ui.state.conversation import ConversationMixin
 
 
 @dataclasses.dataclass
@@ -70,7 +73,7 @@ def project_view(p: ClientProject) -> ProjectView:
     )
 
 
-class ProjectsState(CancelConfirm, ListTab, PortalState):
+class ProjectsState(ConversationMixin, CancelConfirm, ListTab, PortalState):
     projects: list[ProjectView] = []
 
     @rx.event
@@ -80,6 +83,13 @@ class ProjectsState(CancelConfirm, ListTab, PortalState):
             self.projects = [project_view(p) for p in rows]
 
     cancel_noun: ClassVar[str] = "project"
+
+    async def _conversation_user(self) -> UserPublic | None:
+        try:
+            return await self._require_user()
+        except Unauthorized:
+            await self._signed_out()
+            return None
 
     @rx.event
     def ask_cancel(self, project_id: int, name: str) -> None:
@@ -146,14 +156,15 @@ def _project_card(p: ObjectVar[ProjectView]) -> rx.Component:
                 class_name="flex flex-col gap-1",
             ),
         ),
-        rx.cond(
-            p.can_cancel,
-            rx.el.div(
+        rx.el.div(
+            conversation_button(ProjectsState, p.id),
+            rx.cond(
+                p.can_cancel,
                 ui.action_button(
                     "circle-x", "Cancel Project", ProjectsState.ask_cancel(p.id, p.name), ui.BUTTON_DANGER
                 ),
-                class_name="flex justify-end",
             ),
+            class_name="flex flex-wrap justify-end gap-2",
         ),
         class_name="flex flex-col gap-4",
         data_testid="project-card",
@@ -179,6 +190,7 @@ def projects_tab() -> rx.Component:
                 ),
             ),
         ),
+        conversation_dialog(ProjectsState),
         cancel_dialog(
             ProjectsState,
             rx.fragment(

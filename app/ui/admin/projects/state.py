@@ -10,6 +10,7 @@ from typing import Any, ClassVar
 import reflex as rx
 from sqlmodel import Session
 
+from app.core.permissions import Perm
 from app.models.user import User, UserPublic
 from app.services.platform.paging import SEARCH_MAX
 from app.services.projects import organizations, projects
@@ -17,7 +18,7 @@ from app.services.projects.projects import MilestonePublic, ProjectPublic
 from app.services.projects.projects import ProjectRow as ProjectListed
 from app.services.scheduling import booking_settings
 from app.ui.admin.business_time import day_text
-from app.ui.admin.cards import CardList, card_listing
+from app.ui.admin.cards import FEATURE, CardList, card_listing
 from app.ui.admin.common import dollars, form_text, row_id, row_index, without_row
 from app.ui.admin.paged import SectionListing
 from app.ui.admin.pickers import ClientPicker
@@ -25,6 +26,7 @@ from app.ui.admin.projects.time_state import ProjectTimeMixin
 from app.ui.admin.state import AdminState, as_actor
 from app.ui.rows import Choice, Row
 from app.ui.state.calls import call
+from app.ui.state.conversation import ConversationMixin
 
 MILESTONES_MAX = 50
 
@@ -96,7 +98,7 @@ def project_row(p: ProjectListed) -> ProjectRow:
     )
 
 
-class ProjectListState(ProjectTimeMixin, ClientPicker, CardList[ProjectRow], AdminState):
+class ProjectListState(ProjectTimeMixin, ConversationMixin, ClientPicker, CardList[ProjectRow], AdminState):
     listing: ClassVar[SectionListing[ProjectRow]] = card_listing("project", projects.list_projects_page, project_row)
     rows: list[ProjectRow] = []
     sort: str = "newest"
@@ -117,6 +119,10 @@ class ProjectListState(ProjectTimeMixin, ClientPicker, CardList[ProjectRow], Adm
     def org_more(self) -> bool:
         """More organizations match than the picker offers: show its search box."""
         return self.org_total > len(self.org_choices) or self.org_search != ""
+
+    async def _conversation_user(self) -> UserPublic | None:
+        """Staff who see the projects read their conversations; the service decides who on them may post."""
+        return await self._actor(Perm.content_read, FEATURE)
 
     # --- the dialog ----------------------------------------------------------------------------------------------
 

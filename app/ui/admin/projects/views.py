@@ -24,6 +24,7 @@ from app.ui.admin.pickers import client_picker
 from app.ui.admin.projects.state import MilestoneRow, ProjectListState, ProjectRow
 from app.ui.admin.projects.time_views import time_button, time_dialog
 from app.ui.admin.widgets import INPUT, badge, choice_badge, field
+from app.ui.components.conversation import conversation_button, conversation_dialog
 from app.ui.rows import label_of
 
 S = ProjectListState
@@ -73,7 +74,7 @@ def _card(p: ObjectVar[ProjectRow]) -> rx.Component:
         ),
         rx.el.div(
             rx.el.p(p.milestone_count, " milestones", class_name="text-xs text-slate-500"),
-            time_button(p),
+            rx.el.div(conversation_button(S, p.id), time_button(p), class_name="flex flex-wrap justify-end gap-2"),
             class_name="mt-auto flex w-full items-center justify-between gap-2 pt-1",
         ),
         class_name=CARD_BOX,
@@ -215,5 +216,5 @@ def _fields() -> rx.Component:
 
 
 def projects_panel() -> rx.Component:
-    dialogs = [card_form(S, _fields()), delete_dialog(S, "Delete Project"), time_dialog()]
+    dialogs = [card_form(S, _fields()), delete_dialog(S, "Delete Project"), time_dialog(), conversation_dialog(S)]
     return card_page(S, _card, dialogs)
