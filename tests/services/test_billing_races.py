@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 import pytest
-from sqlalchemy import create_engine, delete, func
+from sqlalchemy import delete, func
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
@@ -69,14 +69,6 @@ def office(engine: Engine) -> Iterator[Office]:
         s.exec(delete(EmailOutbox).where(col(EmailOutbox.id) > outbox))  # type: ignore[call-overload]
         s.exec(delete(User).where(col(User.id).in_([clerk.id, client.id])))  # type: ignore[call-overload]
         s.commit()
-
-
-@pytest.fixture
-def pool(engine: Engine) -> Iterator[Engine]:
-    """A connection for every clerk, so all of them really are in the database at once."""
-    eng = create_engine(engine.url, pool_size=N, max_overflow=0)
-    yield eng
-    eng.dispose()
 
 
 def paid(eng: Engine, invoice_id: int) -> Decimal:

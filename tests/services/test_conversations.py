@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from sqlmodel import Session
 
-from app.core.errors import Forbidden, Invalid, NotFound
+from app.core.errors import Forbidden, Invalid, NotFound, TooManyRequests
 from app.models.enums import EmployeeType, Role
 from app.models.project import MESSAGE_MAX, ProjectMember
 from app.models.user import User
@@ -70,3 +70,14 @@ def test_everyone_else_is_refused_and_nothing_is_stored(session: Session, people
     assert conversations.thread(session, actor=people["client"], project_id=project.id).messages == []
     with pytest.raises(NotFound):
         conversations.thread(session, actor=people["client"], project_id="1 OR 1=1")
+
+
+def test_posting_is_bounded_per_author_and_a_refusal_stores_nothing(session: Session, people: dict[str, User]) -> None:
+    project = f.project(session, people["client"], "Clinic burst")
+    for i in range(conversations.PER_AUTHOR):
+        conversations.post(session, actor=people["client"], project_id=project.id, data={"body": f"Message {i}"})
+    with pytest.raises(TooManyRequests, match="too quickly"):
+        conversations.post(session, actor=people["client"], project_id=project.id, data={"body": "One more"})
+    session.rollback()
+    thread = conversations.thread(session, actor=people["client"], project_id=project.id)
+    assert len(thread.messages) == conversations.PER_AUTHOR and thread.messages[-1].body != "One more"

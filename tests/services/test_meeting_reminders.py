@@ -8,11 +8,10 @@ test runs real passes in threads on committed rows, as every server process runs
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import datetime, timedelta
 
 import pytest
-from sqlalchemy import create_engine, delete, func
+from sqlalchemy import delete, func
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
@@ -185,13 +184,6 @@ def test_the_reminder_reaches_an_smtp_server(session: Session, client: User, hos
         assert "Wire G" in body and "Join link: https://meet.example.com/review" in body
     finally:
         sink.stop()
-
-
-@pytest.fixture
-def pool(engine: Engine) -> Iterator[Engine]:
-    eng = create_engine(engine.url, pool_size=N, max_overflow=0)
-    yield eng
-    eng.dispose()
 
 
 def test_passes_running_at_once_send_each_reminder_once(engine: Engine, pool: Engine) -> None:

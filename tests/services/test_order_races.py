@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 import pytest
-from sqlalchemy import create_engine, delete, func
+from sqlalchemy import delete, func
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
@@ -67,14 +67,6 @@ def shop(engine: Engine) -> Iterator[Shop]:
         s.exec(delete(AuditLog).where(col(AuditLog.id) > mark))  # type: ignore[call-overload]
         s.exec(delete(User).where(col(User.id).in_(ids)))  # type: ignore[call-overload]
         s.commit()
-
-
-@pytest.fixture
-def pool(engine: Engine) -> Iterator[Engine]:
-    """A connection for every thread, so all of them really are in the database at once."""
-    eng = create_engine(engine.url, pool_size=N, max_overflow=0)
-    yield eng
-    eng.dispose()
 
 
 def _sequence(number: str) -> int:

@@ -13,7 +13,7 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
-from sqlalchemy import create_engine, func
+from sqlalchemy import func
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, delete, select
 
@@ -29,13 +29,6 @@ from tools.dev.stripe_standin import StandIn
 
 N = 8
 ROUNDS = 3
-
-
-@pytest.fixture
-def pool(engine: Engine) -> Iterator[Engine]:
-    eng = create_engine(engine.url, pool_size=N, max_overflow=0)
-    yield eng
-    eng.dispose()
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import create_engine, delete, func
+from sqlalchemy import delete, func
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
@@ -60,14 +60,6 @@ def committed(engine: Engine) -> Iterator[Committed]:
         s.exec(delete(NewsletterSubscriber).where(col(NewsletterSubscriber.email).in_(data.emails)))  # type: ignore[call-overload]
         s.exec(delete(User).where(col(User.id).in_(data.user_ids)))  # type: ignore[call-overload]
         s.commit()
-
-
-@pytest.fixture
-def pool(engine: Engine) -> Iterator[Engine]:
-    """An engine with a connection for every worker, so all of them really are in the database at once."""
-    eng = create_engine(engine.url, pool_size=N, max_overflow=0)
-    yield eng
-    eng.dispose()
 
 
 @pytest.fixture

@@ -10,22 +10,26 @@ show them as text, never as HTML.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Annotated, Any
 
 from pydantic import BaseModel, Field
 from sqlmodel import Session, col, select
 
 from app.core.db import get_by_id
-from app.core.errors import Forbidden, NotFound
+from app.core.errors import Forbidden, NotFound, TooManyRequests
 from app.core.permissions import STAFF_ROLES, Perm, Role
 from app.models.project import MESSAGE_MAX, Project, ProjectMessage
 from app.models.user import User
-from app.services.platform import access
+from app.services.platform import access, ratelimit
 from app.services.platform.schema import Input, Text, parse
 from app.services.projects.time_entries import may_log
 
 THREAD_MAX = 200  # the newest messages a conversation shows
+# Posting is bounded per author and per project (messages are kept): a burst from one account, or many at one
+# project, is refused with nothing stored.
+PER_AUTHOR, PER_PROJECT, WINDOW = 30, 120, timedelta(minutes=10)
+TOO_FAST = "You are sending messages too quickly. Please wait a few minutes and try again."
 
 
 class MessageCreate(Input):
@@ -108,6 +112,12 @@ def post(s: Session, *, actor: User, project_id: Any, data: MessageCreate | dict
         raise Forbidden("Only the project's team can post in its conversation")
     if values.internal and not staff:
         raise Forbidden("Only staff can add internal notes")
+    limits = (
+        ratelimit.Limit(f"message:author:{actor.id}", PER_AUTHOR, WINDOW, TOO_FAST),
+        ratelimit.Limit(f"message:project:{project.id}", PER_PROJECT, WINDOW, TOO_FAST),
+    )
+    if not ratelimit.claim(s, *limits):
+        raise TooManyRequests(TOO_FAST)
     body, internal = values.body or "", values.internal
     message = ProjectMessage(project_id=project.id or 0, author_id=actor.id, body=body, internal=internal)
     s.add(message)
