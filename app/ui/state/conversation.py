@@ -86,10 +86,6 @@ class ConversationMixin(rx.State, mixin=True):
         await self._read_thread()
 
     @rx.event
-    def close_conversation(self) -> None:
-        self.conversation_id, self.conversation = 0, []
-
-    @rx.event
     def conversation_open_change(self, is_open: bool) -> None:
         if not is_open:
             self.conversation_id, self.conversation = 0, []
