@@ -7,6 +7,7 @@ from app.models.content import PortfolioProject, Service, TeamMember, Testimonia
 from app.models.inquiry import ContactInquiry, NewsletterSubscriber
 from app.models.meeting import BookingLink, Meeting, MeetingType
 from app.models.project import Organization, Project, ProjectMember, ProjectMilestone, ProjectTimeEntry
+from app.models.second_factor import RecoveryCode, SignInChallenge, TotpFactor, TrustedBrowser
 from app.models.system import AuditLog, CompanySettings, EmailOutbox, RateLimitEvent
 from app.models.user import KnownSignInAddress, PasswordResetToken, RefreshToken, User, VerificationCode
 
@@ -39,11 +40,15 @@ __all__ = [
     "ProjectMilestone",
     "ProjectTimeEntry",
     "RateLimitEvent",
+    "RecoveryCode",
     "RefreshToken",
     "Service",
+    "SignInChallenge",
     "StripeEvent",
     "TeamMember",
     "Testimonial",
+    "TotpFactor",
+    "TrustedBrowser",
     "User",
     "VerificationCode",
 ]
