@@ -109,3 +109,18 @@ class ProjectMessage(SQLModel, table=True):
     body: str = text(nullable=False)
     internal: bool = False
     created_at: datetime = created_at()
+
+
+class ProjectMessageFile(SQLModel, table=True):
+    """A file attached to a project message (issue 28, ADR 0101): kept in the private store under a random key, read
+    only by those who may read its message (an internal note's files are staff only, like the note)."""
+
+    __tablename__ = "project_message_files"
+
+    id: int | None = Field(default=None, primary_key=True)
+    message_id: int = Field(foreign_key="project_messages.id", ondelete="CASCADE", index=True)
+    key: str = Field(max_length=80)  # the store's key, e.g. conversations/3f…9a.pdf
+    name: str = Field(max_length=255)  # the uploader's file name, sanitised: the download's name
+    content_type: str = Field(max_length=120)
+    size: int
+    created_at: datetime = created_at()
