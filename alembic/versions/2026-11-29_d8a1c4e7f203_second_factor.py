@@ -72,6 +72,7 @@ def upgrade() -> None:
         sa.Column("landing", sa.String(length=200), nullable=False),
         sa.Column("attempts", sa.Integer(), nullable=False),
         sa.Column("expires_at", UTC(), nullable=False),
+        sa.Column("passed_at", UTC(), nullable=True),
         sa.Column("used_at", UTC(), nullable=True),
         sa.Column("created_at", UTC(), nullable=False),
         _user("sign_in_challenges"),

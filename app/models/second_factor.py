@@ -66,5 +66,7 @@ class SignInChallenge(SQLModel, table=True):
     landing: str = Field(default="", max_length=200)  # where the sign-in continues once complete
     attempts: int = 0
     expires_at: datetime = timestamp(nullable=False)
-    used_at: datetime | None = timestamp()
+    # Set when a person who had to enrol confirmed their new authenticator: the sign-in may then finish (once).
+    passed_at: datetime | None = timestamp()
+    used_at: datetime | None = timestamp()  # the sign-in finished (or was given up): the token is dead
     created_at: datetime = created_at()
