@@ -22,6 +22,7 @@ from app.core.config import settings
 from app.core.db import make_engine
 from app.core.errors import Conflict, Invalid
 from app.models import AuditLog, ContactInquiry, JobApplication, User
+from app.models.project import ProjectMessage, ProjectMessageFile
 from app.services.operations import backup
 from app.services.operations.seed import seed_demo
 from app.services.platform import files
@@ -30,6 +31,7 @@ from tests.conftest import PG_ADMIN_URL, TEST_DB_NAME
 from tests.migrations import migrate
 
 PDF = b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"
+PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 32
 
 
 def _fresh_database(name: str) -> str:
@@ -58,7 +60,8 @@ def pg_pair() -> Iterator[tuple[str, str]]:
 
 @pytest.fixture
 def source(pg_pair: tuple[str, str], tmp_path: Path) -> Iterator[tuple[Engine, Path, str]]:
-    """A migrated PostgreSQL database with the demo content and accounts, one row of most kinds and a stored CV."""
+    """A migrated PostgreSQL database with the demo content and accounts, one row of most kinds, a stored CV and a
+    file attached to a project message (`<data>/attached`: its key)."""
     url = pg_pair[0]
     migrate(url, "head")
     engine = make_engine(url)
@@ -72,7 +75,15 @@ def source(pg_pair: tuple[str, str], tmp_path: Path) -> Iterator[tuple[Engine, P
         assert application is not None
         application.resume_path = stored.name
         s.add(application)
+        attached = files.store("plan.png", PNG, cfg=cfg, policy=files.ATTACHMENT)
+        owner = f.user(s, "backup_client")
+        message = ProjectMessage(project_id=f.project(s, owner).id or 0, author_id=owner.id, body="")
+        s.add(message)
+        s.flush()
+        s.add(ProjectMessageFile(message_id=message.id or 0, key=attached.name, name="plan.png",
+                                 content_type=attached.content_type, size=attached.size))  # fmt: skip
         s.commit()
+    (tmp_path / "attached").write_text(attached.name)
     yield engine, data_dir, stored.name
     engine.dispose()
 
@@ -128,7 +139,9 @@ def test_a_backup_taken_during_writes_is_one_consistent_snapshot_and_restores_wh
     assert len(load_ids) < len(committed)  # and nothing after: the writes went on during and after the backup
 
     manifest = json.loads((out / "manifest.json").read_text())
-    assert manifest["engine"] == "postgresql" and manifest["files"].keys() == {cv}
+    attached = (tmp_path / "attached").read_text()
+    assert attached.startswith("conversations/")
+    assert manifest["engine"] == "postgresql" and manifest["files"].keys() == {cv, attached}
     assert summary.rows == sum(int(str(t["rows"])) for t in manifest["tables"].values())
 
     # Restore on an "empty machine": a new database and a new data folder.
@@ -143,6 +156,8 @@ def test_a_backup_taken_during_writes_is_one_consistent_snapshot_and_restores_wh
         cfg = settings.model_copy(update={"data_dir": restored_dir})
         with files.open_private(cv, cfg=cfg) as fh:
             assert fh.read() == PDF
+        with files.open_private(attached, cfg=cfg) as fh:
+            assert fh.read() == PNG
         with Session(target) as s:
             # The restored product goes on: new rows get new ids (the sequences moved past the restored ones).
             s.add(ContactInquiry(name="After", email="after@example.com", message="restored"))

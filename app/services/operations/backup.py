@@ -4,8 +4,9 @@ A backup is a folder:
 
     manifest.json           format, time, schema revision, engine, and a SHA-256 and count for every file below
     tables/<table>.jsonl    every row of every table, one JSON object per line, in primary-key order
-    files/applications/...  the private files (CVs and cover letters), byte for byte, from their store: the local
-                            folder or the S3 bucket that STORAGE_URL names (app.services.platform.storage)
+    files/applications/...  the private files (CVs and cover letters; files/conversations/...: files attached to
+                            project messages), byte for byte, from their store: the local folder or the S3 bucket
+                            that STORAGE_URL names (app.services.platform.storage)
 
 The rows are a logical dump, not the engine's own format, so a PostgreSQL backup restores into SQLite and back, and
 no `pg_dump` of the server's exact version is needed. Consistency: PostgreSQL rows are read in one REPEATABLE READ,
@@ -50,7 +51,7 @@ import app.models  # noqa: F401  (registers every table on SQLModel.metadata)
 from app.core import migrations
 from app.core.db import make_engine
 from app.core.errors import Conflict, Invalid, Unavailable
-from app.services.platform.files import FOLDER
+from app.services.platform.files import FOLDERS
 from app.services.platform.storage import LocalStore, Store, StoreUnreachable
 
 FORMAT = 1
@@ -189,9 +190,13 @@ def _reachable(store: Store, doing: str) -> None:
 def _copy_files(store: Store, out: Path) -> dict[str, Any]:
     files: dict[str, Any] = {}
     target = out / "files"
-    (target / FOLDER).mkdir(parents=True)
+    target.mkdir(parents=True)
+    keys: list[str] = []
     try:
-        for key in store.keys(FOLDER):
+        for folder in FOLDERS:  # every kind of private file: CVs, files attached to project messages
+            (target / folder).mkdir()
+            keys += store.keys(folder)
+        for key in keys:
             path = target / key
             path.parent.mkdir(parents=True, exist_ok=True)
             with store.open(key) as src, path.open("wb") as dst:
