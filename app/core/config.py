@@ -85,6 +85,8 @@ class Settings(BaseSettings):
     meeting_room_url: str | None = None
     # A booking made signed out holds its slot this long unless the booker confirms it from the mailed link.
     booking_hold_minutes: int = 30
+    # A message unread this long (and not in an earlier digest) is mailed to its reader in one digest (ADR 0102).
+    message_digest_minutes: int = Field(default=10, ge=1, le=24 * 60)
 
     calendly_token: SecretStr | None = None
     calendly_api_url: str = "https://api.calendly.com"

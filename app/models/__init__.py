@@ -4,6 +4,7 @@ from app.models.billing import Invoice, InvoiceItem, InvoiceNumberCounter, Payme
 from app.models.careers import JobApplication, JobOpening
 from app.models.commerce import Order, OrderItem, OrderNumberCounter, Price, Product
 from app.models.content import PortfolioProject, Service, TeamMember, Testimonial
+from app.models.conversation import ConversationRead, MessageMailSetting
 from app.models.inquiry import ContactInquiry, NewsletterSubscriber
 from app.models.meeting import BookingLink, Meeting, MeetingType
 from app.models.project import Organization, Project, ProjectMember, ProjectMilestone, ProjectTimeEntry
@@ -16,6 +17,7 @@ __all__ = [
     "BookingLink",
     "CompanySettings",
     "ContactInquiry",
+    "ConversationRead",
     "EmailOutbox",
     "Invoice",
     "InvoiceItem",
@@ -25,6 +27,7 @@ __all__ = [
     "KnownSignInAddress",
     "Meeting",
     "MeetingType",
+    "MessageMailSetting",
     "NewsletterSubscriber",
     "Order",
     "OrderItem",

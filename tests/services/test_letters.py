@@ -87,6 +87,23 @@ SAMPLES: list[tuple[str, dict[str, Any], list[str]]] = [
         ["Your meeting starts in about an hour:", "use the link in your booking confirmation"],
     ),
     (
+        "message_digest",
+        {
+            "name": EVIL,
+            "projects": [
+                {
+                    "name": EVIL,
+                    "unread": 2,
+                    "link": f"{URL}/client-portal?tab=projects&conversation=4",
+                    "lines": [{"author": "Lee", "text": "Ready."}],
+                },
+                {"name": "App", "unread": 1, "link": f"{URL}/client-portal?tab=projects&conversation=5", "lines": []},
+            ],
+            "settings_link": f"{URL}/client-portal?tab=settings",
+        },
+        [": 2 unread", "Lee: Ready.", "Open the conversation: ", "conversation=5", "E-mail me about"],
+    ),
+    (
         "booking_for_booker",
         {**BOOKING, "change": "confirmed", "meeting_url": None, "manage_link": f"{URL}/booking/manage?t=1"},
         [

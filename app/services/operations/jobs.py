@@ -1,6 +1,7 @@
 """Background work of each server process: deliver the mail outbox, prune old rate-limit events, release the
 booking holds that were not confirmed in time, delete the stand-in accounts of registrations past any use, remind
-meetings 24 hours and 1 hour ahead, and once a business day send the overdue invoices' reminders."""
+meetings 24 hours and 1 hour ahead, mail digests of unread conversation messages, and once a business day send the
+overdue invoices' reminders."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from app.core.db import session_scope
 from app.services.accounts import auth
 from app.services.billing import invoices, reminders
 from app.services.platform import mail, ratelimit
+from app.services.projects import message_digests
 from app.services.scheduling import booking, meeting_reminders
 
 log = logging.getLogger(__name__)
@@ -49,6 +51,7 @@ def run_once() -> int:
     _attempt("Releasing expired booking holds", booking.release_expired)
     _attempt("Pruning stand-in accounts", auth.prune_stand_ins)
     _attempt("Meeting reminders", meeting_reminders.send_due)
+    _attempt("Message digests", message_digests.send_due)
     _daily_reminders()
     return sent if isinstance(sent, int) else 0
 
