@@ -25,6 +25,7 @@ from app.api.routes import (
     careers,
     catalogue,
     contact,
+    conversations,
     forms,
     google,
     health,
@@ -109,6 +110,7 @@ def create_api() -> FastAPI:
     api.include_router(portal.router, prefix="/api", dependencies=guarded)
     api.include_router(admin.router, prefix="/api", dependencies=guarded)
     api.include_router(projects.router, prefix="/api", dependencies=guarded)
+    api.include_router(conversations.router, prefix="/api", dependencies=guarded)
     api.include_router(site.router, prefix="/api", dependencies=guarded)
     api.include_router(catalogue.router, prefix="/api", dependencies=guarded)
     api.include_router(billing.router, prefix="/api", dependencies=guarded)

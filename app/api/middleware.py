@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import time
 from typing import Any
 
@@ -93,19 +94,25 @@ class SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
+_MESSAGE_POST = re.compile(r"/api/projects/\d+/messages")
+
+
 class BodySizeLimit:
     """Refuses request bodies over the upload cap with 413, before the app reads them."""
 
     def __init__(self, app: ASGIApp, max_bytes: int | None = None) -> None:
         self.app = app
         self.max_bytes = max_bytes or (settings.max_upload_mb * 2 + 1) * 1024 * 1024
+        # A project message carries up to three files of MAX_UPLOAD_MB each (ADR 0101): its route alone takes more.
+        self.message_bytes = max(self.max_bytes, (settings.max_upload_mb * 3 + 1) * 1024 * 1024)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        limit = self.message_bytes if _MESSAGE_POST.fullmatch(scope.get("path", "")) else self.max_bytes
         declared = dict(scope.get("headers", [])).get(b"content-length")
-        if declared is not None and declared.isdigit() and int(declared) > self.max_bytes:
+        if declared is not None and declared.isdigit() and int(declared) > limit:
             await _reject(send)
             return
         received = 0
@@ -115,7 +122,7 @@ class BodySizeLimit:
             message = await receive()
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
-                if received > self.max_bytes:
+                if received > limit:
                     raise _TooLarge
             return message
 

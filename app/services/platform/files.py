@@ -87,12 +87,9 @@ class Policy:
         return frozenset(e for t in self.types for e in (t.extension, *t.extensions))
 
 
-CV = Policy(
-    folder=FOLDER,
-    types=(PDF, DOC, DOCX),
-    wrong_type="Please upload only PDF, DOC, or DOCX files.",
-    unpacks_too_large="This DOCX file unpacks to more than 100 MB. Please save it again or upload it as a PDF.",
-)
+WRONG_TYPE = "Please upload only PDF, DOC, or DOCX files."
+UNPACKS_TOO_LARGE = "This DOCX file unpacks to more than 100 MB. Please save it again or upload it as a PDF."
+CV = Policy(folder=FOLDER, types=(PDF, DOC, DOCX), wrong_type=WRONG_TYPE, unpacks_too_large=UNPACKS_TOO_LARGE)
 ATTACHMENT = Policy(
     folder="conversations",
     types=(PDF, PNG, JPEG, WEBP, GIF, DOC, DOCX, XLS, XLSX, PPT, PPTX, ODT, ODS, ZIP, TXT, CSV),
@@ -104,8 +101,6 @@ ATTACHMENT = Policy(
 )
 POLICIES = (CV, ATTACHMENT)
 FOLDERS = tuple(p.folder for p in POLICIES)  # every folder of private files: what a backup copies
-WRONG_TYPE = CV.wrong_type
-UNPACKS_TOO_LARGE = CV.unpacks_too_large
 ALLOWED_EXTENSIONS = CV.extensions
 _NAME = re.compile(
     rf"({'|'.join(FOLDERS)})/[0-9a-f]{{32}}\.({'|'.join(sorted({t.extension for p in POLICIES for t in p.types}))})"
