@@ -36,6 +36,7 @@ from app.api.routes import (
     projects,
     reporting,
     scheduling,
+    second_factor,
     seo,
     site,
     webhooks,
@@ -106,6 +107,7 @@ def create_api() -> FastAPI:
     api.include_router(auth.router, prefix="/api", dependencies=guarded)
     api.include_router(account.router, prefix="/api", dependencies=guarded)
     api.include_router(forms.router, prefix="/api", dependencies=guarded)
+    api.include_router(second_factor.router, prefix="/api", dependencies=guarded)
     api.include_router(google.router, prefix="/api")
     api.include_router(portal.router, prefix="/api", dependencies=guarded)
     api.include_router(admin.router, prefix="/api", dependencies=guarded)

@@ -4,7 +4,7 @@ The 404 page is registered in app/app.py (``app.add_page(not_found_page, route="
 """
 
 from app.ui.admin.pages import register_admin_pages
-from app.ui.auth import account, complete_profile, login, password_reset, register  # noqa: F401  (registers their pages)
+from app.ui.auth import account, complete_profile, login, password_reset, register, second_step  # noqa: F401
 from app.ui.portal import page as portal_page  # noqa: F401  (/client-portal)
 from app.ui.site import (  # noqa: F401
     about,

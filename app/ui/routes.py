@@ -16,6 +16,7 @@ CLIENT_PORTAL = "/client-portal"
 PROFILE = "/profile"
 SETTINGS = "/settings"
 COMPLETE_PROFILE = "/complete-profile"
+SECOND_STEP = "/sign-in/second-step"  # the code (or setting one up) after the password or Google
 REGISTER = "/register"
 FORGOT_PASSWORD = "/forgot-password"
 RESET_PASSWORD = "/reset-password"  # the e-mailed link's page (?token=...)

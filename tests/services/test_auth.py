@@ -12,7 +12,7 @@ from app.core.errors import Conflict, Forbidden, Invalid, NotFound, TooManyReque
 from app.models.base import utcnow
 from app.models.system import EmailOutbox
 from app.models.user import RefreshToken, User, VerificationCode
-from app.services.accounts import auth, sessions
+from app.services.accounts import auth, sessions, sign_in
 from tests import factories as f
 
 PASSWORD = "Correct-horse-1"
@@ -69,7 +69,7 @@ def test_registering_a_taken_address_looks_new_and_tells_the_owner(session: Sess
             auth.verify(session, data={"userId": user.id, "code": "000000"})
         auth.resend_code(session, data={"userId": user.id})
         with pytest.raises(Forbidden, match="verify your email"):
-            auth.login(session, data={"identifier": user.username, "password": PASSWORD})
+            sign_in.login(session, data={"identifier": user.username, "password": PASSWORD})
     with pytest.raises(Conflict, match="username already taken"):
         auth.register(session, data={"username": "prober", "email": "y@example.com", "password": PASSWORD})
 
@@ -150,7 +150,8 @@ def test_login_by_username_or_email_any_case(session: Session) -> None:
     user = register(session, "Carla")
     auth.verify(session, data={"userId": user.id, "code": mailed_code(session, user)})
     for identifier in ("carla", "CARLA@example.com"):
-        logged_in, issued = auth.login(session, data={"identifier": identifier, "password": PASSWORD}, ip="10.0.0.1")
+        done = sign_in.login(session, data={"identifier": identifier, "password": PASSWORD}, ip="10.0.0.1")
+        logged_in, issued = done.user, done.issued
         assert logged_in.id == user.id
         assert sessions.authenticate(session, issued.access_token)[0].id == user.id
 
@@ -158,21 +159,21 @@ def test_login_by_username_or_email_any_case(session: Session) -> None:
 def test_login_unverified_answers_with_user_id(session: Session) -> None:
     user = register(session)
     with pytest.raises(Forbidden) as err:
-        auth.login(session, data={"identifier": "newclient", "password": PASSWORD})
+        sign_in.login(session, data={"identifier": "newclient", "password": PASSWORD})
     assert err.value.extra == {"userId": str(user.id), "requiresVerification": True}
     with pytest.raises(Unauthorized):  # the unverified state is not revealed without the password
-        auth.login(session, data={"identifier": "newclient", "password": "wrong-password"})
+        sign_in.login(session, data={"identifier": "newclient", "password": "wrong-password"})
 
 
 def test_login_one_message_for_unknown_user_and_wrong_password(session: Session) -> None:
     register(session)
     with pytest.raises(Unauthorized) as unknown:
-        auth.login(session, data={"identifier": "nobody", "password": PASSWORD})
+        sign_in.login(session, data={"identifier": "nobody", "password": PASSWORD})
     with pytest.raises(Unauthorized) as wrong:
-        auth.login(session, data={"identifier": "newclient", "password": "not-the-password"})
+        sign_in.login(session, data={"identifier": "newclient", "password": "not-the-password"})
     assert unknown.value.message == wrong.value.message == "Invalid credentials"
     with pytest.raises(Invalid, match="Please enter both"):
-        auth.login(session, data={"identifier": " ", "password": ""})
+        sign_in.login(session, data={"identifier": " ", "password": ""})
 
 
 def test_repeated_failures_are_throttled_per_account_and_address(session: Session) -> None:
@@ -180,11 +181,11 @@ def test_repeated_failures_are_throttled_per_account_and_address(session: Sessio
     auth.verify(session, data={"userId": user.id, "code": mailed_code(session, user)})
     for _ in range(auth.LOGIN_FAILURES_PER_ACCOUNT_AND_IP):
         with pytest.raises(Unauthorized):
-            auth.login(session, data={"identifier": "newclient", "password": "bad-password"}, ip="203.0.113.9")
+            sign_in.login(session, data={"identifier": "newclient", "password": "bad-password"}, ip="203.0.113.9")
     with pytest.raises(TooManyRequests):  # even the right password waits out the window from that address
-        auth.login(session, data={"identifier": "newclient", "password": PASSWORD}, ip="203.0.113.9")
+        sign_in.login(session, data={"identifier": "newclient", "password": PASSWORD}, ip="203.0.113.9")
     # The real user elsewhere is not locked out.
-    auth.login(session, data={"identifier": "newclient", "password": PASSWORD}, ip="198.51.100.7")
+    sign_in.login(session, data={"identifier": "newclient", "password": PASSWORD}, ip="198.51.100.7")
 
 
 def test_username_and_email_of_one_account_share_the_failure_counts(session: Session) -> None:
@@ -192,10 +193,10 @@ def test_username_and_email_of_one_account_share_the_failure_counts(session: Ses
     auth.verify(session, data={"userId": user.id, "code": mailed_code(session, user)})
     for identifier in ("newclient", "NewClient@example.com", "newclient", "newclient@example.com", "NEWCLIENT"):
         with pytest.raises(Unauthorized):
-            auth.login(session, data={"identifier": identifier, "password": "bad-password"}, ip="203.0.113.9")
+            sign_in.login(session, data={"identifier": identifier, "password": "bad-password"}, ip="203.0.113.9")
     for identifier in ("newclient", "newclient@example.com"):
         with pytest.raises(TooManyRequests):
-            auth.login(session, data={"identifier": identifier, "password": PASSWORD}, ip="203.0.113.9")
+            sign_in.login(session, data={"identifier": identifier, "password": PASSWORD}, ip="203.0.113.9")
 
 
 def test_the_per_account_limit_spans_addresses_and_both_names(session: Session) -> None:
@@ -204,28 +205,32 @@ def test_the_per_account_limit_spans_addresses_and_both_names(session: Session) 
     for n in range(auth.LOGIN_FAILURES_PER_ACCOUNT - 1):
         with pytest.raises(Unauthorized):
             identifier = "newclient" if n % 2 else "newclient@example.com"
-            auth.login(session, data={"identifier": identifier, "password": "bad-password"}, ip=f"198.51.100.{n}")
+            sign_in.login(session, data={"identifier": identifier, "password": "bad-password"}, ip=f"198.51.100.{n}")
     # A successful sign-in is not a failure: it gives back the attempt it took.
-    auth.login(session, data={"identifier": "newclient", "password": PASSWORD}, ip="192.0.2.50")
+    sign_in.login(session, data={"identifier": "newclient", "password": PASSWORD}, ip="192.0.2.50")
     with pytest.raises(Unauthorized):
-        auth.login(session, data={"identifier": "newclient@example.com", "password": "bad-password"}, ip="192.0.2.51")
+        sign_in.login(
+            session, data={"identifier": "newclient@example.com", "password": "bad-password"}, ip="192.0.2.51"
+        )
     with pytest.raises(TooManyRequests):
-        auth.login(session, data={"identifier": "newclient", "password": PASSWORD}, ip="192.0.2.52")
+        sign_in.login(session, data={"identifier": "newclient", "password": PASSWORD}, ip="192.0.2.52")
 
 
 def test_unknown_and_overlong_identifiers_are_throttled_like_accounts(session: Session) -> None:
     for identifier in ("nobody", "x" * 400, "a" * 64 + "@" + "b" * 185 + ".com"):
         for _ in range(auth.LOGIN_FAILURES_PER_ACCOUNT_AND_IP):
             with pytest.raises(Unauthorized):
-                auth.login(session, data={"identifier": identifier, "password": "bad-password"}, ip="203.0.113.10")
+                sign_in.login(session, data={"identifier": identifier, "password": "bad-password"}, ip="203.0.113.10")
         with pytest.raises(TooManyRequests):
-            auth.login(session, data={"identifier": identifier.upper(), "password": "bad-password"}, ip="203.0.113.10")
+            sign_in.login(
+                session, data={"identifier": identifier.upper(), "password": "bad-password"}, ip="203.0.113.10"
+            )
 
 
 def test_refresh_rotates_and_reuse_revokes_the_family(session: Session) -> None:
     user = register(session)
     auth.verify(session, data={"userId": user.id, "code": mailed_code(session, user)})
-    _, first = auth.login(session, data={"identifier": "newclient", "password": PASSWORD})
+    first = sign_in.login(session, data={"identifier": "newclient", "password": PASSWORD}).issued
     _, second = sessions.rotate(session, first.refresh_token)
     assert second.family_id == first.family_id and second.refresh_token != first.refresh_token
     with pytest.raises(Unauthorized):
@@ -239,7 +244,7 @@ def test_refresh_rotates_and_reuse_revokes_the_family(session: Session) -> None:
 def test_idle_sessions_expire_on_the_server(session: Session) -> None:
     user = register(session)
     auth.verify(session, data={"userId": user.id, "code": mailed_code(session, user)})
-    _, issued = auth.login(session, data={"identifier": "newclient", "password": PASSWORD})
+    issued = sign_in.login(session, data={"identifier": "newclient", "password": PASSWORD}).issued
     row = session.exec(select(RefreshToken).where(RefreshToken.family_id == issued.family_id)).one()
     row.last_used_at = utcnow() - timedelta(hours=5)  # clients idle out after 4 hours
     session.add(row)
@@ -251,7 +256,7 @@ def test_idle_sessions_expire_on_the_server(session: Session) -> None:
 def test_logout_revokes_server_side(session: Session) -> None:
     user = register(session)
     auth.verify(session, data={"userId": user.id, "code": mailed_code(session, user)})
-    _, issued = auth.login(session, data={"identifier": "newclient", "password": PASSWORD})
+    issued = sign_in.login(session, data={"identifier": "newclient", "password": PASSWORD}).issued
     sessions.end(session, access_token=issued.access_token, refresh_token=None)
     with pytest.raises(Unauthorized):
         sessions.authenticate(session, issued.access_token, allow_expired_jwt=True)

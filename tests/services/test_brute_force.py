@@ -20,7 +20,7 @@ from sqlmodel import Session, col, delete, func, select
 
 from app.core.errors import TooManyRequests, Unauthorized
 from app.models import KnownSignInAddress, RateLimitEvent, User
-from app.services.accounts import auth
+from app.services.accounts import auth, sign_in
 from tests import factories as f
 
 OWNER_ADDRESS = "192.0.2.10"
@@ -41,7 +41,7 @@ def _attack(args: tuple[str, str, int]) -> dict[str, int]:
         for k in range(GUESSES_EACH):
             with Session(engine) as s:
                 try:
-                    auth.login(
+                    sign_in.login(
                         s, data={"identifier": username, "password": f"guess-{n}-{k}"}, ip=f"198.51.{process}.{n}"
                     )
                     outcomes.append("signed-in")
@@ -62,7 +62,7 @@ def target(engine: Engine) -> Iterator[User]:
     with Session(engine, expire_on_commit=False) as s:
         limits_before = s.exec(select(func.coalesce(func.max(RateLimitEvent.id), 0))).one()
         owner = f.user(s, f"bf_{uuid.uuid4().hex[:8]}")
-        auth.login(
+        sign_in.login(
             s, data={"identifier": owner.username, "password": f.PASSWORD}, ip=OWNER_ADDRESS
         )  # the owner's usual address
     yield owner
@@ -89,28 +89,28 @@ def test_fifty_attackers_in_two_processes_get_at_most_the_account_limit_and_the_
 
     with Session(engine) as s:
         # The owner, from their usual address, is not locked out by the attack...
-        user, _ = auth.login(s, data={"identifier": target.username, "password": f.PASSWORD}, ip=OWNER_ADDRESS)
+        user = sign_in.login(s, data={"identifier": target.username, "password": f.PASSWORD}, ip=OWNER_ADDRESS).user
         assert user.id == target.id
         # ...while a new address, even with the right password, waits for the window (the cost of the cap).
         with pytest.raises(TooManyRequests):
-            auth.login(s, data={"identifier": target.username, "password": f.PASSWORD}, ip="203.0.113.200")
+            sign_in.login(s, data={"identifier": target.username, "password": f.PASSWORD}, ip="203.0.113.200")
 
 
 def test_an_address_is_known_only_after_a_password_sign_in_and_only_for_its_account(session: Session) -> None:
     owner, other = f.user(session, "known_owner"), f.user(session, "known_other")
-    auth.login(session, data={"identifier": owner.username, "password": f.PASSWORD}, ip=OWNER_ADDRESS)
+    sign_in.login(session, data={"identifier": owner.username, "password": f.PASSWORD}, ip=OWNER_ADDRESS)
     rows = session.exec(select(KnownSignInAddress)).all()
     assert [r.user_id for r in rows] == [owner.id] and OWNER_ADDRESS not in rows[0].address  # stored hashed
     for n in range(auth.LOGIN_FAILURES_PER_ACCOUNT):  # the account-wide limit, from many addresses
         for user in (owner, other):
             with pytest.raises(Unauthorized):
-                auth.login(session, data={"identifier": user.username, "password": "wrong"}, ip=f"198.51.100.{n}")
+                sign_in.login(session, data={"identifier": user.username, "password": "wrong"}, ip=f"198.51.100.{n}")
     assert (
-        auth.login(session, data={"identifier": owner.username, "password": f.PASSWORD}, ip=OWNER_ADDRESS)[0].id
+        sign_in.login(session, data={"identifier": owner.username, "password": f.PASSWORD}, ip=OWNER_ADDRESS).user.id
         == owner.id
     )
     with pytest.raises(TooManyRequests):  # the same address is not known for another account
-        auth.login(session, data={"identifier": other.username, "password": f.PASSWORD}, ip=OWNER_ADDRESS)
+        sign_in.login(session, data={"identifier": other.username, "password": f.PASSWORD}, ip=OWNER_ADDRESS)
     # Signing in again refreshes the one row; a failure from a known address still counts per address.
-    auth.login(session, data={"identifier": owner.username, "password": f.PASSWORD}, ip=OWNER_ADDRESS)
+    sign_in.login(session, data={"identifier": owner.username, "password": f.PASSWORD}, ip=OWNER_ADDRESS)
     assert len(session.exec(select(KnownSignInAddress)).all()) == 1

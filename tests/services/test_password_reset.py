@@ -16,7 +16,7 @@ from app.core.security import verify_password
 from app.models.base import utcnow
 from app.models.system import AuditLog, EmailOutbox
 from app.models.user import PasswordResetToken, RefreshToken, User
-from app.services.accounts import admin_users, auth, password_reset, sessions
+from app.services.accounts import admin_users, auth, password_reset, sessions, sign_in
 from tests import factories as f
 
 NEW_PASSWORD = "Brand-new-pass-9"
@@ -75,7 +75,7 @@ def test_the_link_sets_the_password_verifies_and_ends_every_session(session: Ses
     assert live.all() == []
     actions = session.exec(select(AuditLog.action).where(AuditLog.entity_id == str(user.id))).all()
     assert "auth.password_reset" in actions
-    auth.login(session, data={"identifier": "resetme", "password": NEW_PASSWORD})
+    sign_in.login(session, data={"identifier": "resetme", "password": NEW_PASSWORD})
 
 
 def test_each_dead_link_says_why(session: Session) -> None:
@@ -133,8 +133,8 @@ def test_the_owner_takes_back_an_address_someone_registered_first(session: Sessi
     )
     assert owner.id == squatter.id and owner.is_verified
     with pytest.raises(Unauthorized):
-        auth.login(session, data={"identifier": "owner@example.com", "password": "Attacker-pass-1"})
-    auth.login(session, data={"identifier": "owner@example.com", "password": NEW_PASSWORD})
+        sign_in.login(session, data={"identifier": "owner@example.com", "password": "Attacker-pass-1"})
+    sign_in.login(session, data={"identifier": "owner@example.com", "password": NEW_PASSWORD})
     assert session.get(User, owner.id) is not None
 
 

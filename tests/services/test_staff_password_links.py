@@ -16,7 +16,7 @@ from app.models.base import utcnow
 from app.models.enums import EmployeeType, Role
 from app.models.system import AuditLog, EmailOutbox
 from app.models.user import PasswordResetToken, RefreshToken, User
-from app.services.accounts import admin_users, auth, password_reset, sessions
+from app.services.accounts import admin_users, password_reset, sessions, sign_in
 from tests import factories as f
 
 NEW_PASSWORD = "Chosen-by-me-42"
@@ -57,9 +57,9 @@ def test_an_account_created_without_a_password_gets_a_72_hour_invitation(session
     token = _token(mail)
     assert password_reset.check_link(session, token=token) is True  # the page says "Set your password"
     with pytest.raises(Unauthorized):  # no password yet: nobody can sign in as the new account
-        auth.login(session, data={"identifier": "newbie", "password": "Any-guess-123"})
+        sign_in.login(session, data={"identifier": "newbie", "password": "Any-guess-123"})
     password_reset.reset_password(session, data={"token": token, "newPassword": NEW_PASSWORD})
-    auth.login(session, data={"identifier": "newbie", "password": NEW_PASSWORD})
+    sign_in.login(session, data={"identifier": "newbie", "password": NEW_PASSWORD})
     assert "user.create" in _actions(session, created)
 
 
@@ -102,7 +102,7 @@ def test_staff_reset_mails_a_24_hour_link_and_changes_nothing_until_it_is_used(s
     assert "A member of the" in mail.body_text and "within 24 hours" in mail.body_text
     assert timedelta(hours=23, minutes=59) < _link_row(session, client).expires_at - utcnow() <= timedelta(hours=24)
     # The old password and sessions stay until the owner chooses a new one.
-    auth.login(session, data={"identifier": "locked_out", "password": f.PASSWORD})
+    sign_in.login(session, data={"identifier": "locked_out", "password": f.PASSWORD})
     live = select(RefreshToken).where(RefreshToken.user_id == client.id, RefreshToken.is_revoked == False)  # noqa: E712
     assert len(session.exec(live).all()) == 2
     assert password_reset.check_link(session, token=_token(mail)) is False  # "Choose a new password"

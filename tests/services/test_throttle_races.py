@@ -10,56 +10,29 @@ import re
 import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import delete, func
+from sqlalchemy import func
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
 from app.core.config import settings
 from app.core.db import make_engine
 from app.core.errors import Invalid, TooManyRequests
-from app.models.inquiry import ContactInquiry, NewsletterSubscriber
-from app.models.system import AuditLog, EmailOutbox, RateLimitEvent
+from app.models.inquiry import ContactInquiry
+from app.models.system import EmailOutbox
 from app.models.user import User, VerificationCode
-from app.services.accounts import auth
+from app.services.accounts import auth, sign_in
 from app.services.crm import contact, newsletter
 from app.services.platform import mail, ratelimit
 from tests import factories as f
 from tests.migrations import migrate
+from tests.services.conftest import Committed
 
 N = 40
-
-
-@dataclass
-class Committed:
-    """What a test commits, removed afterwards: rows newer than the marks, and the users it names."""
-
-    engine: Engine
-    marks: dict[type, int] = field(default_factory=dict)
-    user_ids: list[Any] = field(default_factory=list)
-    emails: list[str] = field(default_factory=list)
-
-
-_MARKED = (RateLimitEvent, EmailOutbox, AuditLog, ContactInquiry)
-
-
-@pytest.fixture
-def committed(engine: Engine) -> Iterator[Committed]:
-    with Session(engine) as s:
-        marks = {m: s.exec(select(func.coalesce(func.max(m.id), 0))).one() for m in _MARKED}  # type: ignore[attr-defined]
-    data = Committed(engine, marks)
-    yield data
-    with Session(engine) as s:
-        for model, mark in data.marks.items():
-            s.exec(delete(model).where(model.id > mark))  # type: ignore[attr-defined,call-overload]
-        s.exec(delete(NewsletterSubscriber).where(col(NewsletterSubscriber.email).in_(data.emails)))  # type: ignore[call-overload]
-        s.exec(delete(User).where(col(User.id).in_(data.user_ids)))  # type: ignore[call-overload]
-        s.commit()
 
 
 @pytest.fixture
@@ -149,16 +122,19 @@ def test_parallel_wrong_logins_get_at_most_five_password_checks(
 
     results = in_parallel(
         pool,
-        lambda s, _: auth.login(s, data={"identifier": "race_login", "password": "wrong-password"}, ip="203.0.113.77"),
+        lambda s, _: sign_in.login(
+            s, data={"identifier": "race_login", "password": "wrong-password"}, ip="203.0.113.77"
+        ),
     )
 
     assert checks.n <= auth.LOGIN_FAILURES_PER_ACCOUNT_AND_IP
     assert kinds(results) == {"Unauthorized": checks.n, "TooManyRequests": N - checks.n}
     with Session(pool) as s:  # even the right password now waits out the window from that address
         with pytest.raises(TooManyRequests):
-            auth.login(s, data={"identifier": "race_login", "password": f.PASSWORD}, ip="203.0.113.77")
+            sign_in.login(s, data={"identifier": "race_login", "password": f.PASSWORD}, ip="203.0.113.77")
         assert (
-            auth.login(s, data={"identifier": "race_login", "password": f.PASSWORD}, ip="198.51.100.8")[0].id == user.id
+            sign_in.login(s, data={"identifier": "race_login", "password": f.PASSWORD}, ip="198.51.100.8").user.id
+            == user.id
         )
 
 
@@ -258,7 +234,7 @@ def test_unauthorized_and_too_many_are_the_only_answers(committed: Committed, po
     """Unknown identifiers are throttled the same way, and a long one is no server error."""
     identifier = "x" * 400
     results = in_parallel(
-        pool, lambda s, _: auth.login(s, data={"identifier": identifier, "password": "wrong-pw"}, ip="192.0.2.1")
+        pool, lambda s, _: sign_in.login(s, data={"identifier": identifier, "password": "wrong-pw"}, ip="192.0.2.1")
     )
     counts = kinds(results)
     assert set(counts) <= {"Unauthorized", "TooManyRequests"}

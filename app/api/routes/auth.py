@@ -12,7 +12,7 @@ from app.core.config import settings
 from app.core.cookies import ACCESS_COOKIE, REFRESH_COOKIE, REFRESH_COOKIE_PATH, SIGNED_IN_HINT
 from app.core.errors import Unauthorized
 from app.models.user import UserPublic
-from app.services.accounts import auth, password_reset, sessions
+from app.services.accounts import auth, password_reset, second_factor, sessions, sign_in
 from app.services.accounts.auth import CodeCheck, CodeResend, RegisterCreate, SignIn
 from app.services.accounts.password_reset import PasswordReset, ResetRequest
 
@@ -29,6 +29,15 @@ class SignedIn(BaseModel):
     user: UserPublic
 
 
+class SignInAnswer(BaseModel):
+    """Signed in (`user`), or a second step is due (`secondFactor`: "code", or "enrol" for someone who must set up an
+    authenticator first; the sign-in continues at /api/auth/second-factor with the cookie this answer set)."""
+
+    user: UserPublic | None = None
+    secondFactor: str | None = None  # noqa: N815 (the spec's answer names)
+    message: str | None = None
+
+
 def set_session_cookies(response: Response, issued: sessions.IssuedSession) -> None:
     """HttpOnly, SameSite=Lax, Secure in prod: nothing that authenticates is readable by JavaScript."""
     max_age = settings.refresh_token_days * 24 * 3600
@@ -37,6 +46,42 @@ def set_session_cookies(response: Response, issued: sessions.IssuedSession) -> N
     response.set_cookie(REFRESH_COOKIE, issued.refresh_token, path=REFRESH_COOKIE_PATH, **common)  # type: ignore[arg-type]
     # Not a credential: lets the prerendered portal page show its sign-in form at once to browsers without it.
     response.set_cookie(SIGNED_IN_HINT, "1", path="/", **(common | {"httponly": False}))  # type: ignore[arg-type]
+
+
+def set_challenge_cookie(response: Response, token: str) -> None:
+    """The sign-in waiting for its second step: HttpOnly, for ten minutes, on "/" so the second-step page's websocket
+    handshake carries it."""
+    response.set_cookie(
+        sign_in.CHALLENGE_COOKIE, token, path="/", max_age=int(sign_in.CHALLENGE_TTL.total_seconds()),
+        httponly=True, samesite="lax", secure=settings.secure_cookies,
+    )  # fmt: skip
+
+
+def clear_challenge_cookie(response: Response) -> None:
+    response.delete_cookie(sign_in.CHALLENGE_COOKIE, path="/", secure=settings.secure_cookies, httponly=True)
+
+
+def finish_sign_in(response: Response, finished: sign_in.Finished) -> None:
+    """The cookies of a completed second step: the session, the trusted browser when ticked, no challenge."""
+    set_session_cookies(response, finished.issued)
+    clear_challenge_cookie(response)
+    if finished.trust_token and finished.trust_expires:
+        response.set_cookie(
+            second_factor.trust_cookie(finished.user.id), finished.trust_token, path=REFRESH_COOKIE_PATH,
+            max_age=int(second_factor.TRUST_FOR.total_seconds()), httponly=True, samesite="lax",
+            secure=settings.secure_cookies,
+        )  # fmt: skip
+
+
+def answer_sign_in(response: Response, result: sign_in.SignInResult) -> dict[str, object]:
+    """The JSON answer to a first step: the session's cookies, or the challenge's."""
+    if result.issued is not None:
+        set_session_cookies(response, result.issued)
+        return {"user": UserPublic.of(result.user).model_dump(mode="json")}
+    set_challenge_cookie(response, result.challenge or "")
+    if result.enrol:
+        return {"secondFactor": "enrol", "message": "Set up two-step sign-in to continue."}
+    return {"secondFactor": "code", "message": "Enter the code from your authenticator app."}
 
 
 def clear_session_cookies(response: Response) -> None:
@@ -74,12 +119,11 @@ def resend_code(body: CodeResend, s: SessionDep, ip: ClientIP) -> dict[str, str]
     return {"message": "A new verification code has been sent to your email."}
 
 
-@router.post("/login", response_model=SignedIn)
-def login(body: SignIn, response: Response, s: SessionDep, ip: ClientIP) -> dict[str, object]:
-    """Sign in with username or e-mail and password; sets the session cookies."""
-    user, issued = auth.login(s, data=body, ip=ip)
-    set_session_cookies(response, issued)
-    return {"user": UserPublic.of(user).model_dump(mode="json")}
+@router.post("/login", response_model=SignInAnswer, response_model_exclude_none=True)
+def login(body: SignIn, request: Request, response: Response, s: SessionDep, ip: ClientIP) -> dict[str, object]:
+    """Sign in with username or e-mail and password: sets the session cookies, or, when the account has (or must
+    set up) a second factor, answers `secondFactor` and continues at /api/auth/second-factor."""
+    return answer_sign_in(response, sign_in.login(s, data=body, ip=ip, cookies=request.cookies))
 
 
 @router.post("/forgot-password", response_model=Done)

@@ -15,11 +15,11 @@ from fastapi import APIRouter, Form, Request
 from fastapi.responses import RedirectResponse
 
 from app.api.deps import ClientIP, SessionDep
-from app.api.routes.auth import clear_session_cookies, set_session_cookies
+from app.api.routes.auth import clear_session_cookies, finish_sign_in, set_challenge_cookie, set_session_cookies
 from app.core.cookies import ACCESS_COOKIE, REFRESH_COOKIE
 from app.core.errors import Forbidden, Invalid, TooManyRequests, Unauthorized
 from app.core.permissions import STAFF_ROLES
-from app.services.accounts import auth, sessions
+from app.services.accounts import auth, second_factor, sessions, sign_in
 from app.services.accounts.auth import SignIn
 from app.services.platform.schema import parse
 
@@ -29,6 +29,7 @@ router = APIRouter(prefix="/auth/form", tags=["auth"], include_in_schema=False)
 
 # The pages that post here, and where each sends a successful sign-in.
 FORM_PAGES = {"portal": "/client-portal", "admin": "/admin/login"}
+SECOND_STEP_PAGE = "/sign-in/second-step"
 
 
 def _back(page: str, error: str, **params: str) -> RedirectResponse:
@@ -44,6 +45,7 @@ def landing(role: str, profile_complete: bool) -> str:
 
 @router.post("/login")
 def login(
+    request: Request,
     s: SessionDep,
     ip: ClientIP,
     identifier: Annotated[str, Form()] = "",
@@ -55,7 +57,9 @@ def login(
     page = page if page in FORM_PAGES else "portal"
     keep = {"identifier": identifier.strip()[:254]}
     try:
-        return _login(s, ip, identifier=identifier, password=password, page=page, welcome=welcome, keep=keep)
+        return _login(
+            s, ip, request.cookies, identifier=identifier, password=password, page=page, welcome=welcome, keep=keep
+        )
     except Exception:
         # A fault of ours (the database down, a bug): the sign-in page says so instead of a raw JSON 500.
         log.exception("form sign-in failed on the server")
@@ -63,10 +67,18 @@ def login(
 
 
 def _login(
-    s: SessionDep, ip: str | None, *, identifier: str, password: str, page: str, welcome: str, keep: dict[str, str]
+    s: SessionDep,
+    ip: str | None,
+    cookies: dict[str, str],
+    *,
+    identifier: str,
+    password: str,
+    page: str,
+    welcome: str,
+    keep: dict[str, str],
 ) -> RedirectResponse:
     try:
-        user, issued = auth.login(s, data=parse(SignIn, {"identifier": identifier, "password": password}), ip=ip)
+        user = auth.check_password(s, data=parse(SignIn, {"identifier": identifier, "password": password}), ip=ip)
     except Invalid:
         return _back(page, "required", **keep)
     except Unauthorized:
@@ -76,15 +88,56 @@ def _login(
     except Forbidden as exc:
         return _back(page, "unverified", uid=str(exc.extra.get("userId", "")))
     if page == "admin" and user.role not in STAFF_ROLES:
-        sessions.end(s, access_token=issued.access_token, refresh_token=issued.refresh_token)
         return _back(page, "not_staff", **keep)
     target = landing(user.role, user.profile_complete)
     if target == "/client-portal" and welcome == "1":
         target += "?welcome=true"  # first sign-in after verifying: the portal opens its welcome dialog
     elif target != "/complete-profile":
         target += "?login=1"
+    result = sign_in.begin(s, user, method="password", landing=target, cookies=cookies, ip=ip)
+    if result.issued is None:
+        response = RedirectResponse(SECOND_STEP_PAGE, status_code=303)
+        set_challenge_cookie(response, result.challenge or "")
+        return response
     response = RedirectResponse(target, status_code=303)
-    set_session_cookies(response, issued)
+    set_session_cookies(response, result.issued)
+    return response
+
+
+# A refused code goes back to the second-step page with one of these; the page says it in words.
+_STEP_ERRORS = {
+    second_factor.WRONG_CODE: "wrong",
+    second_factor.USED_CODE: "used",
+    second_factor.USED_RECOVERY: "used_recovery",
+    second_factor.CODE_FORMAT: "format",
+}
+
+
+@router.post("/second-step")
+def second_step(
+    request: Request,
+    s: SessionDep,
+    ip: ClientIP,
+    code: Annotated[str, Form()] = "",
+    trust: Annotated[str, Form()] = "",
+) -> RedirectResponse:
+    """The second step of a sign-in begun by the forms or Google: a code (or, right after setting up an
+    authenticator, none) and on to where the sign-in was going; a refusal goes back to the step with its reason."""
+    label = second_factor.browser_label(request.headers.get("user-agent")) if trust else None
+    try:
+        finished = sign_in.complete(s, request.cookies.get(sign_in.CHALLENGE_COOKIE), code, trust_label=label, ip=ip)
+    except Unauthorized as exc:  # expired, used, or five wrong codes: the sign-in starts again
+        reason = "step_attempts" if exc.message == sign_in.TOO_MANY_CODES else "step_expired"
+        return RedirectResponse(f"{FORM_PAGES['portal']}?{urlencode({'error': reason})}", status_code=303)
+    except TooManyRequests:
+        return RedirectResponse(f"{SECOND_STEP_PAGE}?error=throttled", status_code=303)
+    except Invalid as exc:
+        return RedirectResponse(f"{SECOND_STEP_PAGE}?error={_STEP_ERRORS.get(exc.message, 'wrong')}", status_code=303)
+    except Exception:
+        log.exception("the second sign-in step failed on the server")
+        return RedirectResponse(f"{SECOND_STEP_PAGE}?error=server", status_code=303)
+    response = RedirectResponse(finished.landing or landing(finished.user.role, finished.user.profile_complete), 303)
+    finish_sign_in(response, finished)
     return response
 
 

@@ -8,13 +8,13 @@ import httpx
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 
-from app.api.deps import SessionDep
+from app.api.deps import ClientIP, SessionDep
 from app.api.pages import message_page
-from app.api.routes.auth import set_session_cookies
+from app.api.routes.auth import set_challenge_cookie, set_session_cookies
+from app.api.routes.forms import SECOND_STEP_PAGE, landing
 from app.core.config import settings
 from app.core.errors import Invalid
-from app.core.permissions import STAFF_ROLES
-from app.services.accounts import google, sessions
+from app.services.accounts import google, sign_in
 
 log = logging.getLogger(__name__)
 router = APIRouter(prefix="/auth/google", tags=["auth"])
@@ -53,7 +53,9 @@ def start() -> Response:
 
 
 @router.get("/callback")
-def callback(request: Request, s: SessionDep, code: str = "", state: str = "", error: str = "") -> Response:
+def callback(
+    request: Request, s: SessionDep, ip: ClientIP, code: str = "", state: str = "", error: str = ""
+) -> Response:
     """Finish sign-in: verify Google's answer, open a session, and continue where the user belongs."""
     if error or not code:
         return message_page("Google sign-in was cancelled", "No changes were made. You can close this tab.", 400)
@@ -66,13 +68,14 @@ def callback(request: Request, s: SessionDep, code: str = "", state: str = "", e
         return message_page(
             "Google sign-in is unavailable", "Google could not be reached. Please try again later.", 502
         )
-    if not user.profile_complete:
-        target = "/complete-profile"
-    elif user.role in STAFF_ROLES:
-        target = "/admin/dashboard"
+    target = landing(user.role, user.profile_complete)
+    # Google vouches for the address, not for the person at this browser: the second step applies as to a password.
+    result = sign_in.begin(s, user, method="google", landing=target, cookies=request.cookies, ip=ip)
+    if result.issued is None:
+        response = RedirectResponse(SECOND_STEP_PAGE, status_code=303)
+        set_challenge_cookie(response, result.challenge or "")
     else:
-        target = "/client-portal"
-    response = RedirectResponse(target, status_code=303)
-    set_session_cookies(response, sessions.start(s, user))
+        response = RedirectResponse(target, status_code=303)
+        set_session_cookies(response, result.issued)
     response.delete_cookie(FLOW_COOKIE, path=FLOW_COOKIE_PATH)
     return response

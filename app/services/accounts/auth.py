@@ -27,7 +27,6 @@ from app.models.billing import Invoice
 from app.models.commerce import Order
 from app.models.project import Project
 from app.models.user import KnownSignInAddress, User, VerificationCode
-from app.services.accounts import sessions
 from app.services.accounts.account_fields import AccountEmail, Company, FirstName, LastName, Password, Phone, Username
 from app.services.accounts.users import (
     create_user,
@@ -306,18 +305,9 @@ def resend_code(s: Session, *, data: CodeResend | Mapping[str, Any], ip: str | N
     issue_code(s, user)
 
 
-def login(
-    s: Session, *, data: SignIn | Mapping[str, Any], ip: str | None = None
-) -> tuple[User, sessions.IssuedSession]:
-    """Check credentials and open a session; unknown users and wrong passwords get the same answer in the same time."""
-    form = parse(SignIn, data)
-    identifier, password = form.identifier.strip(), form.password
-    if not identifier or not password:
-        raise Invalid("Please enter both username/email and password.")
-    user = get_user_by_identifier(s, identifier)
-    # Failures count against the account, so its username and e-mail share one count; an unknown name is counted
-    # under itself. Keys are digested by ratelimit, so no identifier is too long for them.
-    account = f"user:{user.id}" if user else f"name:{identifier.lower()}"
+def failure_limits(s: Session, user: User | None, account: str, ip: str | None) -> list[ratelimit.Limit]:
+    """The counts a failed sign-in step adds to (a wrong password, or a wrong second-factor code: one budget), the
+    per-account-and-address one first (a success clears it)."""
     per_address = ratelimit.Limit(
         f"login:account-ip:{account}:{network(ip) or '-'}",
         LOGIN_FAILURES_PER_ACCOUNT_AND_IP,
@@ -336,6 +326,20 @@ def login(
             limits.append(
                 ratelimit.Limit(f"login:ip:{network(ip)}", LOGIN_FAILURES_PER_IP, LOGIN_WINDOW, TOO_MANY_LOGINS)
             )
+    return limits
+
+
+def check_password(s: Session, *, data: SignIn | Mapping[str, Any], ip: str | None = None) -> User:
+    """The first step of a sign-in: the account whose password this is. Unknown users and wrong passwords get the
+    same answer in the same time. A session opens only through `sign_in` (the second step, when one is due)."""
+    form = parse(SignIn, data)
+    identifier, password = form.identifier.strip(), form.password
+    if not identifier or not password:
+        raise Invalid("Please enter both username/email and password.")
+    user = get_user_by_identifier(s, identifier)
+    # Failures count against the account, so its username and e-mail share one count; an unknown name is counted
+    # under itself. Keys are digested by ratelimit, so no identifier is too long for them.
+    limits = failure_limits(s, user, f"user:{user.id}" if user else f"name:{identifier.lower()}", ip)
     # The attempt is counted (and committed) as a failure before the password is checked, so parallel guesses cannot
     # all pass a check that none of them has yet been counted in; a success gives its attempt back below.
     attempt = ratelimit.acquire(s, *limits)
@@ -347,14 +351,11 @@ def login(
             s.commit()
         raise Unauthorized(INVALID_CREDENTIALS)
     ratelimit.release(s, attempt)
-    ratelimit.clear(s, per_address.key)
-    if ip:
-        _remember_address(s, user, ip)
+    ratelimit.clear(s, limits[0].key)
     if not user.is_verified:
         raise Forbidden("Please verify your email before logging in.", userId=str(user.id), requiresVerification=True)
-    if user.role in STAFF_ROLES:
-        audit.record(s, actor=user, action="auth.login", entity=user, ip=ip)
-    return user, sessions.start(s, user)
+    s.commit()
+    return user
 
 
 def _address_digest(ip: str) -> str:
@@ -370,9 +371,10 @@ def _known_address(s: Session, user: User, ip: str) -> bool:
     return row is not None and row.last_seen_at > utcnow() - KNOWN_FOR
 
 
-def _remember_address(s: Session, user: User, ip: str) -> None:
+def remember_address(s: Session, user: User, ip: str) -> None:
     """Record (or refresh) a sign-in address of the account, in the caller's transaction; two sign-ins at once from
-    the same address both succeed (the unique index keeps one row)."""
+    the same address both succeed (the unique index keeps one row). Called when a password sign-in has passed both
+    its steps: a password alone, without the second factor it needs, makes no address known."""
     digest = _address_digest(ip)
     try:
         with s.begin_nested():

@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 import uuid
 
+from app.services.accounts import second_factor
+
 LOGIN_FAILED = "Login Failed"
 # The codes /api/auth/form/login puts in `?error=`; anything else in the URL is ignored, never echoed.
 LOGIN_ERRORS = {
@@ -17,6 +19,18 @@ LOGIN_ERRORS = {
     "throttled": "Too many failed sign-in attempts. Please wait 15 minutes and try again.",
     "not_staff": "Admin privileges required to access this panel.",
     "server": "Server error. Please try again later.",  # a fault of ours (e.g. the database down) during the post
+    # The second step (/api/auth/form/second-step) sends a sign-in that cannot go on back here.
+    "step_expired": "Your sign-in waited too long for its code. Please sign in again.",
+    "step_attempts": "Too many wrong codes. Please sign in again.",
+}
+# The codes /api/auth/form/second-step puts in `?error=` on the second-step page.
+SECOND_STEP_ERRORS = {
+    "wrong": second_factor.WRONG_CODE,
+    "used": second_factor.USED_CODE,
+    "used_recovery": second_factor.USED_RECOVERY,
+    "format": second_factor.CODE_FORMAT,
+    "throttled": LOGIN_ERRORS["throttled"],
+    "server": LOGIN_ERRORS["server"],
 }
 
 VERIFY_DEFAULT = "Verification failed. Please check your code and try again."
