@@ -5,12 +5,13 @@ shows the answer by itself and never the note. Messages are text: markup typed i
 from __future__ import annotations
 
 import uuid
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, expect
 from sqlalchemy.engine import Engine
 
-from tests.e2e.conftest import Server
+from tests.e2e.conftest import Server, download_by_click
 from tests.e2e.test_admin import signed_in
 from tests.e2e.test_admin_content import _open_content_tab
 
@@ -68,3 +69,58 @@ def test_client_and_staff_talk_live_and_internal_notes_stay_inside(
             timeout=LIVE_MS
         )
         assert client_errors == [] and staff_errors == []
+
+
+def test_a_file_attached_in_the_portal_reaches_the_staff_live_and_downloads_whole(
+    server: Server, browser: Browser, db_engine: Engine, tmp_path: Path
+) -> None:
+    """The client chooses two files, removes one and sends the other with a line of text; the staff member's open
+    dialog shows it by itself and the click downloads the same bytes under the same name. A program renamed .pdf is
+    refused in the dialog, and nothing of it is shown."""
+    tag = uuid.uuid4().hex[:6]
+    brief = tmp_path / f"Brief {tag}.pdf"
+    brief.write_bytes(b"%PDF-1.4\n% " + tag.encode() + b"\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n")
+    extra = tmp_path / f"Notes {tag}.txt"
+    extra.write_text("not this one\n")
+    renamed = tmp_path / f"Invoice {tag}.pdf"
+    renamed.write_bytes(b"MZ\x90\x00\x03\x00\x00\x00" + b"\x00" * 64)
+    with (
+        signed_in(browser, server, db_engine, "democlient") as (client, client_errors),
+        signed_in(browser, server, db_engine, "admin") as (staff, staff_errors),
+    ):
+        _open_content_tab(staff, server, "projects")
+        staff.get_by_test_id("search-projects").fill("Patient Portal")
+        staff.get_by_test_id("project-card").filter(has_text=PROJECT).get_by_test_id("open-conversation").click()
+        answering = staff.get_by_test_id("conversation")
+        expect(answering).to_contain_text(PROJECT)
+
+        client.goto(server.url + "/client-portal")
+        client.get_by_test_id("project-card").filter(has_text=PROJECT).get_by_test_id("open-conversation").click()
+        asking = client.get_by_test_id("conversation")
+        expect(asking.get_by_text("Attach files")).to_be_visible()
+        asking.locator("input[type=file]").set_input_files([brief, extra])
+        chosen = asking.get_by_test_id("chosen-file")
+        expect(chosen).to_have_count(2)
+        chosen.filter(has_text=extra.name).get_by_test_id("remove-file").click()
+        expect(chosen).to_have_count(1)
+        expect(chosen).to_contain_text(brief.name)
+        asking.get_by_label("Your message").fill(f"The brief ({tag})")
+        asking.get_by_role("button", name="Send").click()
+        sent = asking.get_by_test_id("conversation-message").filter(has_text=f"The brief ({tag})")
+        expect(sent.get_by_test_id("message-file")).to_have_text(brief.name)
+        expect(chosen).to_have_count(0)
+        expect(sent).not_to_contain_text(extra.name)
+
+        # The staff member's dialog, open all along, shows it without a reload; the click downloads it whole.
+        link = answering.get_by_test_id("conversation-message").filter(has_text=tag).get_by_test_id("message-file")
+        expect(link).to_have_text(brief.name, timeout=LIVE_MS)
+        name, content = download_by_click(staff, link)
+        assert (name, content) == (brief.name, brief.read_bytes())
+
+        # A program renamed .pdf is refused in the dialog and nothing is sent.
+        asking.locator("input[type=file]").set_input_files([renamed])
+        asking.get_by_role("button", name="Send").click()
+        expect(asking).to_contain_text(f"{renamed.name}: Please attach only PDF files")
+        expect(asking.get_by_test_id("message-file").filter(has_text=renamed.name)).to_have_count(0)
+        # The browser reports the refused POST (422) on its console; nothing else may be there.
+        assert [e for e in client_errors if "422" not in e] == [] and staff_errors == []

@@ -42,7 +42,10 @@ _OLE2 = bytes.fromhex("D0CF11E0A1B11AE1")
 _OLE2_STREAMS = (("WordDocument", "doc"), ("Workbook", "xls"), ("Book", "xls"), ("PowerPoint Document", "ppt"))
 # An OOXML package says what it is by its main part; an OpenDocument one by its first entry, "mimetype".
 _OOXML_PARTS = (("word/document.xml", "docx"), ("xl/workbook.xml", "xlsx"), ("ppt/presentation.xml", "pptx"))
-_ODF = {b"application/vnd.oasis.opendocument.text": "odt", b"application/vnd.oasis.opendocument.spreadsheet": "ods"}
+_OPENDOCUMENT = {
+    b"application/vnd.oasis.opendocument.text": "odt",
+    b"application/vnd.oasis.opendocument.spreadsheet": "ods",
+}
 # Plain text may hold tabs, line and page breaks; other control characters (and NUL) mean a binary file.
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f]")
 
@@ -131,8 +134,8 @@ def _sniff_zip(data: bytes) -> FileType | None:
                 if part in names:
                     return _BY_EXTENSION[extension]
             mimetype = zf.getinfo("mimetype") if "mimetype" in names else None
-            if mimetype is not None and mimetype.file_size <= 100:  # a few dozen bytes; a larger one is no ODF
-                return _BY_EXTENSION.get(_ODF.get(zf.read(mimetype).strip(), ""), ZIP)
+            if mimetype is not None and mimetype.file_size <= 100:  # a few dozen bytes; a larger one is no OpenDocument
+                return _BY_EXTENSION.get(_OPENDOCUMENT.get(zf.read(mimetype).strip(), ""), ZIP)
             return ZIP
     except (zipfile.BadZipFile, ValueError, NotImplementedError, RuntimeError, zlib.error):
         return None

@@ -9,19 +9,51 @@ internal note ever reaches a client's state) and who may post.
 from __future__ import annotations
 
 import dataclasses
+import json
 from typing import Any
 
 import reflex as rx
 
+from app.core.config import settings
 from app.core.errors import DomainError
 from app.models.user import UserPublic
+from app.services.platform import files
 from app.services.projects import conversations
-from app.services.projects.conversations import Thread
+from app.services.projects.conversations import MAX_FILES, TOO_MANY_FILES, Thread
 from app.ui.rows import Row
 from app.ui.state.calls import as_actor
 
 REFRESH_SECONDS = 5
 LOAD_FAILED = "The conversation could not be loaded."
+SEND_FAILED = "The message could not be sent. Please check your connection and try again."
+TOO_LARGE_TOGETHER = (
+    f"These files are too large to send: at most {MAX_FILES} files of {settings.max_upload_mb} MB each."
+)
+
+
+def size_label(size: int) -> str:
+    """A file's size as people read it: 840 bytes, 12 KB, 2.4 MB."""
+    if size < 1024:
+        return f"{size} bytes"
+    if size < 1024 * 1024:
+        return f"{round(size / 1024)} KB"
+    return f"{size / 1024 / 1024:.1f} MB"
+
+
+@dataclasses.dataclass
+class FileView(Row):
+    name: str = ""
+    size: str = ""  # as people read it
+    url: str = ""  # the download, checked by the server like the thread
+
+
+@dataclasses.dataclass
+class ChosenFile:
+    """A file chosen in the dialog and not sent yet (the browser keeps the file itself; conversation_files.js)."""
+
+    name: str = ""
+    size: str = ""
+    problem: str = ""  # what the server will refuse it for, said before sending
 
 
 @dataclasses.dataclass
@@ -32,6 +64,7 @@ class MessageView(Row):
     mine: bool = False
     from_staff: bool = False
     internal: bool = False
+    files: list[FileView] = dataclasses.field(default_factory=list)
 
 
 class ConversationMixin(rx.State, mixin=True):
@@ -44,6 +77,7 @@ class ConversationMixin(rx.State, mixin=True):
     message_error: str = ""
     message_sending: bool = False
     message_key: int = 0  # changes after a message is sent, so the form starts empty
+    attachments: list[ChosenFile] = []  # mirrored by conversation_files.js, which keeps and sends the files
 
     async def _conversation_user(self) -> UserPublic | None:
         raise NotImplementedError
@@ -60,6 +94,7 @@ class ConversationMixin(rx.State, mixin=True):
                 mine=m.mine,
                 from_staff=m.from_staff,
                 internal=m.internal,
+                files=[FileView(id=x.id, name=x.name, size=size_label(x.size), url=x.url) for x in m.files],
             )
             for m in t.messages
         ]
@@ -83,6 +118,7 @@ class ConversationMixin(rx.State, mixin=True):
         self.conversation_id = project_id if isinstance(project_id, int) and project_id > 0 else 0
         self.conversation, self.conversation_name, self.message_error = [], "", ""
         self.conversation_can_post = self.conversation_can_note = False
+        self.attachments = []
         await self._read_thread()
 
     @rx.event
@@ -118,3 +154,53 @@ class ConversationMixin(rx.State, mixin=True):
             self.message_sending = False
         self.message_key += 1
         await self._read_thread()
+
+    @rx.event
+    def files_chosen(self, form: dict) -> None:
+        """The files chosen in the dialog (names and sizes, from conversation_files.js), each with what the server
+        would refuse it for: said now, before anything is sent."""
+        try:
+            chosen = json.loads(str((form if isinstance(form, dict) else {}).get("files") or "[]"))
+        except ValueError:
+            chosen = []
+        views = []
+        for item in chosen[:20] if isinstance(chosen, list) else []:
+            name = str(item.get("name", ""))[:255] if isinstance(item, dict) else ""
+            size = item.get("size") if isinstance(item, dict) else 0
+            size = size if isinstance(size, int) and size >= 0 else 0
+            extension = name.rsplit(".", 1)[-1].lower() if "." in name else ""
+            problem = (
+                files.too_large_message()
+                if size > files.max_bytes()
+                else ("" if extension in files.ATTACHMENT.extensions else "This kind of file can't be attached.")
+            )
+            views.append(ChosenFile(name=name, size=size_label(size), problem=problem))
+        self.attachments = views
+        self.message_error = TOO_MANY_FILES if len(views) > MAX_FILES else ""
+
+    @rx.event
+    async def files_sent(self, result: dict) -> None:
+        """A message with files, posted by conversation_files.js to POST /api/projects/{id}/messages (the route API
+        clients use): "sending" when it starts, then the answer's status and body."""
+        fields = result if isinstance(result, dict) else {}
+        status = str(fields.get("status") or "0")
+        if status == "sending":
+            self.message_sending, self.message_error = True, ""
+            return
+        self.message_sending = False
+        if status == "201":
+            self.message_key += 1
+            self.attachments, self.message_error = [], ""
+            await self._read_thread()
+            return
+        try:
+            answer = json.loads(str(fields.get("body") or "{}"))
+        except ValueError:
+            answer = {}
+        answer = answer if isinstance(answer, dict) else {}
+        errors = answer.get("errors")
+        errors = errors if isinstance(errors, dict) else {}
+        said = next((str(v) for v in errors.values() if v), "") or str(answer.get("message") or "")
+        if status == "413" and not errors:
+            said = TOO_LARGE_TOGETHER  # refused by the body cap before the app read it
+        self.message_error = said if said and status not in ("0", "500") else SEND_FAILED
