@@ -19,14 +19,17 @@ from app.services.crm import admin_inquiries
 from app.services.platform import client_cancellations, company
 from app.services.platform.access import perms
 from app.services.platform.client_cancellations import CancellationPublic
+from app.services.projects import conversation_reads
+from app.services.projects.conversation_reads import WaitingList
 from app.services.scheduling import meetings_admin
 from app.services.scheduling.meetings import StaffMeeting
 
 
 class Waiting(BaseModel):
     """What needs doing (issue 26, point 6), each figure counted as its filtered staff list counts it, and None for
-    staff who may not read that list: new inquiries, unpaid and overdue invoices, bookings not yet confirmed, new
-    applications, and the meetings of today and tomorrow in the business time zone."""
+        staff who may not read that list: new inquiries, unpaid and overdue invoices, bookings not yet confirmed, new
+        applications, the meetings of today and tomorrow in the business time zone, and the project conversations whose
+    client waits for a reply (ADR 0102)."""
 
     new_inquiries: int | None = None
     unpaid: OwedFigures | None = None
@@ -35,6 +38,7 @@ class Waiting(BaseModel):
     new_applications: int | None = None
     today: list[StaffMeeting] | None = None
     tomorrow: list[StaffMeeting] | None = None
+    conversations: WaitingList | None = None  # waiting for a reply, the longest waiting first (content:read)
 
 
 class DashboardFigures(BaseModel):
@@ -101,4 +105,6 @@ def waiting(s: Session, *, actor: User, now: datetime | None = None) -> Waiting:
         found.tomorrow = meetings_admin.agenda(s, actor=actor, start=tomorrow, end=after, limit=AGENDA_LIMIT)
     if Perm.applications_read in held:
         found.new_applications = _count(applications.list_applications, s, actor, status="new")
+    if Perm.content_read in held:
+        found.conversations = conversation_reads.waiting_for_reply(s, actor=actor)
     return found

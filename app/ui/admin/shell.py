@@ -7,11 +7,15 @@ import reflex as rx
 from app.ui import routes
 from app.ui.admin.state import SECTIONS, AdminState
 from app.ui.admin.widgets import BTN_SECONDARY, spinner
+from app.ui.components.conversation import unread_badge
 from app.ui.components.native_form import native_form
 from app.ui.components.session_watch import session_watch
+from app.ui.components.ticker import ticker
 from app.ui.components.toast_bridge import toast_bridge
 
 LOGOUT_ACTION = "/api/auth/form/logout"
+UNREAD_SECTION = "content"  # the section that holds the projects (Content Management's Projects tab)
+UNREAD_SECONDS = 15  # how often an open staff page counts unread messages again (one indexed query)
 
 # A static inline script, installed once per window: Ctrl/Cmd+B clicks whichever sidebar toggle is visible (the
 # collapse button on desktop, the menu on mobile). Dropping the tab's state on sign-in/out is site-wide, in
@@ -49,7 +53,20 @@ def _nav_item(key: str, label: str, route: str, icon: str, active: str, *, drawe
         class_name=f"{base} {tone}",
         on_click=AdminState.close_nav if drawer else None,
     )
-    return rx.cond(AdminState.visible_sections.contains(key), rx.el.li(link), rx.fragment())
+    # The projects' section carries the count of unread messages in the conversations of one's projects (ADR 0102):
+    # beside the link, not in it, so the link keeps its name.
+    item = rx.el.li(link, _unread(drawer=drawer), class_name="relative") if key == UNREAD_SECTION else rx.el.li(link)
+    return rx.cond(AdminState.visible_sections.contains(key), item, rx.fragment())
+
+
+def _unread(*, drawer: bool) -> rx.Component:
+    """The badge: after the label, or on the icon's corner when the sidebar is collapsed to icons."""
+    badge = unread_badge(AdminState.nav_unread, "nav-unread")
+    beside = "pointer-events-none absolute right-3 top-1/2 -translate-y-1/2"
+    if drawer:
+        return rx.el.span(badge, class_name=beside)
+    corner = "pointer-events-none absolute right-0 top-0"
+    return rx.el.span(badge, class_name=rx.cond(AdminState.sidebar_collapsed, corner, beside))
 
 
 def _nav(active: str, *, drawer: bool) -> rx.Component:
@@ -239,6 +256,7 @@ def admin_shell(section: str, feature: str, content: rx.Component) -> rx.Compone
             class_name="flex min-w-0 flex-1 flex-col",
         ),
         _leave_outlet(),
+        ticker(seconds=UNREAD_SECONDS, on_tick=AdminState.refresh_unread),
         toast_bridge(),
         session_watch(),  # staff sessions idle out after 10 minutes: the banner warns 5 minutes before
         class_name="flex min-h-screen bg-slate-50 text-slate-900",

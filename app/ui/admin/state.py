@@ -23,6 +23,7 @@ from sqlmodel import Session
 from app.core.errors import DomainError, Forbidden, Unauthorized
 from app.core.permissions import EMPLOYEE_TYPE_LABELS, PERMISSION_FEATURES, STAFF_ROLES, EmployeeType, has_perm
 from app.models.user import User, UserPublic
+from app.services.projects import conversation_reads
 from app.ui import routes
 from app.ui.state.calls import as_actor
 from app.ui.state.notice import Level, notify
@@ -88,6 +89,9 @@ class AdminState(SessionState):
     # The desktop sidebar's state, a UI preference (not a credential): "true" expanded, "false" collapsed.
     sidebar_state: str = rx.Cookie("true", name="sidebar_state", max_age=SIDEBAR_COOKIE_MAX_AGE)
     nav_open: bool = False
+    # Unread messages in the conversations of the projects the user is on (ADR 0102): the sidebar's badge on the
+    # section that holds the projects, counted on each page load and by the shell's ticker.
+    nav_unread: int = 0
     _owner: str = ""  # whose data the section states hold
 
     # --- notices -------------------------------------------------------------------------------------------------
@@ -126,6 +130,28 @@ class AdminState(SessionState):
             self.restricted_section = section
         else:
             self.allowed_section = section
+        if user is not None and user.role in STAFF_ROLES:
+            await self._count_unread(user)
+
+    async def _count_unread(self, user: UserPublic) -> None:
+        """The sidebar's unread count, assigned only when it changed (a tick that finds nothing new sends nothing)."""
+        try:
+            counts = await as_actor(user, lambda s, a: conversation_reads.unread_counts(s, actor=a))
+        except DomainError:
+            return
+        if sum(counts.values()) != self.nav_unread:
+            self.nav_unread = sum(counts.values())
+
+    @rx.event
+    async def refresh_unread(self) -> None:
+        """The shell's ticker: unread messages counted again. Quiet: an ended session is the watcher's to show."""
+        if not self.allowed_section and not self.restricted_section:
+            return
+        try:
+            user = await self._require_staff()
+        except (Unauthorized, Forbidden):
+            return
+        await self._count_unread(user)
 
     @rx.event
     def acknowledge_leave(self) -> None:

@@ -78,10 +78,25 @@ def _message(m: ObjectVar[MessageView]) -> rx.Component:
     )
 
 
-def conversation_button(state: Any, project_id: Any) -> rx.Component:
+def unread_badge(count: Any, test_id: str = "unread-badge") -> rx.Component:
+    """A small count of unread messages, read out as "3 unread messages"; nothing when there are none."""
+    return rx.cond(
+        count > 0,
+        rx.el.span(
+            rx.el.span(count, aria_hidden="true"),
+            rx.el.span(count, rx.cond(count == 1, " unread message", " unread messages"), class_name="sr-only"),
+            class_name="inline-flex min-w-5 items-center justify-center rounded-full bg-blue-600 px-1.5 text-xs "
+            "font-semibold leading-5 text-white",
+            data_testid=test_id,
+        ),
+    )
+
+
+def conversation_button(state: Any, project_id: Any, unread: Any = 0) -> rx.Component:
     return rx.el.button(
         rx.icon("messages-square", size=16),
         "Messages",
+        *([unread_badge(unread)] if isinstance(unread, rx.Var) else []),
         type="button",
         on_click=state.open_conversation(project_id),
         class_name=ui.BUTTON_SECONDARY,

@@ -6,17 +6,21 @@ import reflex as rx
 
 from app.ui import routes
 from app.ui.auth.components import logout_form
+from app.ui.components.conversation import unread_badge
 from app.ui.components.logo import logo_link
+from app.ui.components.ticker import ticker
 from app.ui.portal import components as ui
 from app.ui.portal.invoices import invoices_tab
 from app.ui.portal.meetings import meetings_tab
 from app.ui.portal.plans import plans_tab
 from app.ui.portal.profile import profile_tab
-from app.ui.portal.projects import projects_tab
+from app.ui.portal.projects import ProjectsState, projects_tab
 from app.ui.portal.settings import settings_tab
 from app.ui.portal.state import PortalState
 from app.ui.portal.summary import summary_section
 from app.ui.state.company import CompanyState
+
+UNREAD_SECONDS = 10  # how often an open portal counts unread messages again (one indexed query)
 
 # The tabs in order: value (PortalState.active_tab), label, icon, content.
 TAB_VIEWS = (
@@ -108,6 +112,11 @@ def portal_dashboard() -> rx.Component:
                             rx.el.span(
                                 rx.icon(icon, size=16),
                                 label,
+                                *(
+                                    [unread_badge(ProjectsState.unread_total, "projects-unread")]
+                                    if value == "projects"
+                                    else []
+                                ),
                                 class_name="flex flex-col items-center gap-0.5 text-xs sm:flex-row sm:gap-1.5 "
                                 "sm:text-sm",
                             ),
@@ -125,6 +134,8 @@ def portal_dashboard() -> rx.Component:
             class_name="mx-auto w-full max-w-5xl px-4 py-6 sm:px-6",
         ),
         _welcome_dialog(),
+        # Unread messages counted afresh while the portal is open: the Projects tab's badge and each card's (ADR 0102).
+        ticker(seconds=UNREAD_SECONDS, on_tick=ProjectsState.refresh_unread),
         class_name="min-h-screen bg-slate-50",
         data_testid="portal-dashboard",
     )

@@ -9,9 +9,9 @@ from typing import Any, ClassVar
 import reflex as rx
 from reflex.vars.object import ObjectVar
 
-from app.core.errors import Unauthorized
+from app.core.errors import DomainError, Unauthorized
 from app.models.user import UserPublic
-from app.services.projects import projects
+from app.services.projects import conversation_reads, projects
 from app.services.projects.projects import ClientProject
 from app.ui import routes
 from app.ui.components.conversation import conversation_button, conversation_dialog
@@ -41,6 +41,7 @@ class ProjectView(Row):
     hours: str = ""  # "12.5 of 220 hours" (actual of estimated)
     description: str = ""
     can_cancel: bool = False
+    unread: int = 0  # messages in its conversation the client has not read
     milestones: list[MilestoneView] = dataclasses.field(default_factory=list)
 
 
@@ -75,12 +76,42 @@ def project_view(p: ClientProject) -> ProjectView:
 
 class ProjectsState(ConversationMixin, CancelConfirm, ListTab, PortalState):
     projects: list[ProjectView] = []
+    unread_total: int = 0  # the Projects tab's badge: unread messages in all the client's conversations
 
     @rx.event
-    async def load(self) -> None:
+    async def load(self) -> Any:
         rows = await self._fetch(lambda s, actor: projects.list_projects(s, actor=actor), "Failed to load projects")
-        if rows is not None:
-            self.projects = [project_view(p) for p in rows]
+        if rows is None:
+            return None
+        self.projects = [project_view(p) for p in rows]
+        await self._show_unread()
+        # A digest mail's link (?tab=projects&conversation=ID) opens that conversation on arrival.
+        wanted = str(self.router.url.query_parameters.get("conversation") or "")
+        if wanted.isdigit() and any(p.id == int(wanted) for p in self.projects):
+            return ProjectsState.open_conversation(int(wanted))  # type: ignore[operator]
+        return None
+
+    async def _show_unread(self) -> None:
+        """The unread counts, assigned only when they changed: an unchanged tick sends the tab nothing."""
+        try:
+            user = await self._require_user()
+            counts = await as_actor(user, lambda s, a: conversation_reads.unread_counts(s, actor=a))
+        except (Unauthorized, DomainError):
+            return  # the next page action says why; the counts stay as shown
+        total = sum(counts.values())
+        if total != self.unread_total:
+            self.unread_total = total
+        if any(p.unread != counts.get(p.id, 0) for p in self.projects):
+            self.projects = [dataclasses.replace(p, unread=counts.get(p.id, 0)) for p in self.projects]
+
+    @rx.event
+    async def refresh_unread(self) -> None:
+        """The portal's ticker: new messages counted without a reload (ADR 0102)."""
+        if self.session_checked and self.is_client:
+            await self._show_unread()
+
+    async def _conversation_read(self) -> None:
+        await self._show_unread()
 
     cancel_noun: ClassVar[str] = "project"
 
@@ -157,7 +188,7 @@ def _project_card(p: ObjectVar[ProjectView]) -> rx.Component:
             ),
         ),
         rx.el.div(
-            conversation_button(ProjectsState, p.id),
+            conversation_button(ProjectsState, p.id, p.unread),
             rx.cond(
                 p.can_cancel,
                 ui.action_button(

@@ -1,4 +1,4 @@
-"""Settings tab: username and phone, changing the password, and 'Download my data'."""
+"""Settings tab: username and phone, changing the password, e-mails about new messages, and 'Download my data'."""
 
 from __future__ import annotations
 
@@ -9,8 +9,10 @@ import reflex as rx
 from app.core.errors import Conflict, DomainError, Unauthorized
 from app.models.user import UserPublic
 from app.ui.auth.password import PASSWORD_CHANGED, change_own_password
+from app.ui.components.message_mail import LEAD, message_mail_form
 from app.ui.portal import components as ui
 from app.ui.portal.state import PortalState, ProfileFields, field_input
+from app.ui.state.message_mail import MessageMailMixin
 
 PASSWORD_FAILED = "Failed to change password. Please try again."
 # The password form's fields: the input's name, the service's name for it (its errors' key), label, autocomplete.
@@ -21,7 +23,7 @@ PASSWORD_FIELDS = (
 )
 
 
-class SettingsState(ProfileFields, PortalState):
+class SettingsState(MessageMailMixin, ProfileFields, PortalState):
     # Profile information (username, phone): ProfileFields.
     fields: ClassVar[tuple[str, ...]] = ("username", "phone")
     profile_loaded: bool = False
@@ -39,6 +41,14 @@ class SettingsState(ProfileFields, PortalState):
         """Fill the profile form from the stored account."""
         if await self._fill_from_account():
             self.profile_loaded = True
+            await self._load_mail_choice()
+
+    async def _mail_user(self) -> UserPublic | None:
+        try:
+            return await self._require_user()
+        except Unauthorized:
+            await self._signed_out()
+            return None
 
     def _field_errors(self, exc: DomainError) -> dict[str, str]:
         # A taken username is a conflict: its message belongs under the username.
@@ -122,6 +132,10 @@ def _password_form() -> rx.Component:
     )
 
 
+def _message_mail() -> rx.Component:
+    return ui.titled_card("Notifications", LEAD, message_mail_form(SettingsState))
+
+
 def _data_export() -> rx.Component:
     return ui.titled_card(
         "Your Data",
@@ -137,6 +151,7 @@ def settings_tab() -> rx.Component:
         "Settings",
         _profile_form(),
         _password_form(),
+        _message_mail(),
         _data_export(),
         on_mount=SettingsState.load,
     )

@@ -3,7 +3,8 @@ this in and say who is asking (`_conversation_user`: None once they have been to
 
 The open conversation is re-read while its dialog is shown (a Ticker in the dialog, app/ui/components/conversation.py),
 so a message posted in another browser shows without a reload; the service decides what each reader may read (no
-internal note ever reaches a client's state) and who may post.
+internal note ever reaches a client's state) and who may post. Each read marks the conversation read up to its newest
+message shown, and tells the page (`_conversation_read`), whose unread counts then drop at once (ADR 0102).
 """
 
 from __future__ import annotations
@@ -13,12 +14,13 @@ import json
 from typing import Any
 
 import reflex as rx
+from sqlmodel import Session
 
 from app.core.config import settings
 from app.core.errors import DomainError
-from app.models.user import UserPublic
+from app.models.user import User, UserPublic
 from app.services.platform import files
-from app.services.projects import conversations
+from app.services.projects import conversation_reads, conversations
 from app.services.projects.conversations import MAX_FILES, TOO_MANY_FILES, Thread
 from app.ui.rows import Row
 from app.ui.state.calls import as_actor
@@ -67,6 +69,14 @@ class MessageView(Row):
     files: list[FileView] = dataclasses.field(default_factory=list)
 
 
+def _read_and_mark(s: Session, actor: User, project_id: int) -> Thread:
+    """The thread as the actor may read it, marked read up to its newest message shown (ADR 0102)."""
+    found = conversations.thread(s, actor=actor, project_id=project_id)
+    if found.messages:
+        conversation_reads.mark_read(s, actor=actor, project_id=project_id, through=found.messages[-1].id)
+    return found
+
+
 class ConversationMixin(rx.State, mixin=True):
     conversation_id: int = 0  # the project whose conversation is open (0: none)
     conversation_name: str = ""
@@ -107,11 +117,16 @@ class ConversationMixin(rx.State, mixin=True):
             return
         project_id = self.conversation_id
         try:
-            found = await as_actor(user, lambda s, a: conversations.thread(s, actor=a, project_id=project_id))
+            found = await as_actor(user, lambda s, a: _read_and_mark(s, a, project_id))
             self._take_thread(found)
             self.conversation_error = ""
         except DomainError as exc:
             self.conversation_error = exc.message or LOAD_FAILED
+            return
+        await self._conversation_read()
+
+    async def _conversation_read(self) -> None:
+        """The open conversation was read (and marked read): a page showing unread counts refreshes them."""
 
     @rx.event
     async def open_conversation(self, project_id: Any) -> None:

@@ -50,7 +50,12 @@ class ContentState(AdminState):
             return rx.redirect(routes.ADMIN_PRODUCTS, replace=True)
         if wanted in dict(TABS):
             self.tab = wanted
-        return await self._loader(fresh=True)
+        loader = await self._loader(fresh=True)
+        # A digest mail's or the dashboard's link (?tab=projects&conversation=ID) opens that conversation on arrival.
+        conversation = str(self.router.url.query_parameters.get("conversation") or "")
+        if self.tab == "projects" and conversation.isdigit():
+            return [loader, ProjectListState.open_conversation(int(conversation))]  # type: ignore[operator]
+        return loader
 
     @rx.event
     async def set_tab(self, value: str) -> Any:

@@ -12,11 +12,12 @@ from app.services.billing.billing import OwedFigures
 from app.services.operations import health
 from app.services.operations.health import HealthReport
 from app.services.platform.client_cancellations import CancellationPublic
+from app.services.projects.conversation_reads import WaitingConversation
 from app.services.reporting import dashboard
 from app.services.reporting.dashboard import Waiting
 from app.services.scheduling.meetings import StaffMeeting
 from app.ui import routes
-from app.ui.admin.business_time import clock, day_text, local
+from app.ui.admin.business_time import clock, day_text, local, timestamp_text
 from app.ui.admin.common import dollars, holds
 from app.ui.admin.state import AdminState, as_actor
 
@@ -78,6 +79,24 @@ class AgendaItem:
         span = f"{clock(start, with_zone=False)} \u2013 {clock(end)}" if start and end else ""
         people = [p for p in (m.client_name, m.organizer_name and f"with {m.organizer_name}") if p]
         return cls(m.id, span, m.title, " · ".join(people), m.status == "unconfirmed")
+
+
+@dataclasses.dataclass
+class WaitingRow:
+    """A conversation whose client waits for a reply: the project, the client, since when, and the link opening it."""
+
+    id: int = 0
+    project: str = ""
+    client: str = ""
+    since: str = ""
+    messages: str = ""
+    href: str = ""
+
+    @classmethod
+    def of(cls, w: WaitingConversation) -> WaitingRow:
+        noun = "message" if w.messages == 1 else "messages"
+        href = f"{routes.ADMIN_CONTENT}?tab=projects&conversation={w.project_id}"
+        return cls(w.project_id, w.project_name, w.client, timestamp_text(w.since), f"{w.messages} {noun}", href)
 
 
 # The cards of "needs doing": the figure of `Waiting`, its label (one, many), the line under it (for money: with an
@@ -160,6 +179,9 @@ class DashboardState(AdminState):
     today: rx.Field[list[AgendaItem]] = rx.field(default_factory=list)
     tomorrow: rx.Field[list[AgendaItem]] = rx.field(default_factory=list)
     shows_agenda: bool = False  # the user reads meetings
+    waiting: rx.Field[list[WaitingRow]] = rx.field(default_factory=list)  # conversations waiting for a reply
+    waiting_total: int = 0
+    shows_waiting: bool = False  # the user reads projects
     loaded: bool = False
 
     @rx.event
@@ -196,6 +218,9 @@ class DashboardState(AdminState):
             "today": [AgendaItem.of(m) for m in w.today or []],
             "tomorrow": [AgendaItem.of(m) for m in w.tomorrow or []],
             "shows_agenda": w.today is not None,
+            "waiting": [WaitingRow.of(c) for c in w.conversations.rows] if w.conversations else [],
+            "waiting_total": w.conversations.total if w.conversations else 0,
+            "shows_waiting": w.conversations is not None,
         }
         for name, value in shown.items():
             if getattr(self, name) != value:
@@ -224,6 +249,10 @@ class DashboardState(AdminState):
     @rx.var
     def agenda_shown(self) -> bool:
         return self.shows_agenda if self.loaded else holds(self.user, Perm.meetings_read)
+
+    @rx.var
+    def waiting_shown(self) -> bool:
+        return self.shows_waiting if self.loaded else holds(self.user, Perm.content_read)
 
     @rx.var
     def shows_users(self) -> bool:

@@ -164,6 +164,44 @@ def _agenda_day(title: str, items: Any, empty: str, test_id: str) -> rx.Componen
     )
 
 
+def _waiting_row(row: Any) -> rx.Component:  # a Var of WaitingRow
+    return rx.el.li(
+        rx.link(
+            rx.el.span(
+                rx.el.span(row.project, class_name="block font-medium text-slate-900 break-words"),
+                rx.el.span(row.client, " · ", row.messages, class_name="block text-xs text-slate-500 break-words"),
+                class_name="min-w-0 flex-1",
+            ),
+            rx.el.span("Waiting since ", row.since, class_name="text-xs text-slate-600 sm:text-right"),
+            href=row.href,
+            underline="none",
+            class_name="flex flex-col gap-1 rounded-md px-2 py-2 hover:bg-blue-50/60 sm:flex-row sm:items-center "
+            "sm:gap-3",
+        ),
+        class_name="border-t border-slate-100 first:border-t-0",
+        data_testid="waiting-conversation",
+    )
+
+
+def _waiting_card() -> rx.Component:
+    """Conversations whose client wrote last, the longest waiting first; each opens its conversation."""
+    more = DashboardState.waiting_total - DashboardState.waiting.length()
+    return rx.el.section(
+        rx.el.h2("Conversations waiting for a reply", class_name="text-lg font-semibold text-slate-900"),
+        rx.cond(
+            DashboardState.waiting.length() > 0,
+            rx.el.ul(rx.foreach(DashboardState.waiting, _waiting_row), class_name="mt-2"),
+            rx.el.p(
+                rx.cond(DashboardState.loaded, "No client is waiting for an answer.", "…"),
+                class_name="mt-2 text-sm text-slate-500",
+            ),
+        ),
+        rx.cond(more > 0, rx.el.p("And ", more, " more.", class_name="mt-2 text-xs text-slate-500"), rx.fragment()),
+        class_name=f"{CARD} mt-4 p-5",
+        data_testid="waiting-conversations",
+    )
+
+
 def _needs_doing() -> rx.Component:
     """What needs doing: the figures of the lists the user reads, and the meetings of today and tomorrow; kept fresh
     while the tab is open (the Ticker's refresh)."""
@@ -188,6 +226,7 @@ def _needs_doing() -> rx.Component:
             data_testid="needs-doing",
         ),
         rx.cond(DashboardState.agenda_shown, agenda, rx.fragment()),
+        rx.cond(DashboardState.waiting_shown, _waiting_card(), rx.fragment()),
         rx.cond(DashboardState.loaded, ticker(seconds=REFRESH_SECONDS, on_tick=DashboardState.refresh), rx.fragment()),
         class_name="mb-8",
         aria_live="polite",

@@ -124,6 +124,11 @@ class ProjectListState(ProjectTimeMixin, ConversationMixin, ClientPicker, CardLi
         """Staff who see the projects read their conversations; the service decides who on them may post."""
         return await self._actor(Perm.content_read, FEATURE)
 
+    async def _conversation_read(self) -> None:
+        """The sidebar's unread count drops as soon as the conversation is read."""
+        if self.user is not None:
+            await self._count_unread(self.user)
+
     # --- the dialog ----------------------------------------------------------------------------------------------
 
     async def _load_orgs(self, actor: UserPublic) -> None:

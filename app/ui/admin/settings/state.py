@@ -9,11 +9,13 @@ from typing import Any
 import reflex as rx
 
 from app.core.permissions import PERM_DESCRIPTIONS, Perm, has_perm
+from app.models.user import UserPublic
 from app.services.platform import audit
 from app.services.platform.audit import AuditEntry
 from app.ui.admin.business_time import day_text, timestamp_text
 from app.ui.admin.common import holds
 from app.ui.admin.state import AdminState
+from app.ui.state.message_mail import MessageMailMixin
 
 AUDIT_LIMIT = 100
 
@@ -148,7 +150,7 @@ def audit_row(entry: AuditEntry) -> AuditRow:
     )
 
 
-class SettingsState(AdminState):
+class SettingsState(MessageMailMixin, AdminState):
     audit_rows: rx.Field[list[AuditRow]] = rx.field(default_factory=list)
     audit_error: str = ""
     audit_loaded: bool = False
@@ -167,11 +169,17 @@ class SettingsState(AdminState):
         held = set(self.user.effective_permissions) if self.user else set()
         return [PERM_DESCRIPTIONS[p] for p in Perm if p.value in held]
 
+    async def _mail_user(self) -> UserPublic | None:
+        return await self._actor()
+
     @rx.event
     async def load(self) -> None:
         self.audit_rows, self.audit_error, self.audit_loaded = [], "", False
         actor = await self._actor(quiet=True)
-        if actor is None or not has_perm(actor.effective_permissions, Perm.audit_read):
+        if actor is None:
+            return
+        await self._load_mail_choice()
+        if not has_perm(actor.effective_permissions, Perm.audit_read):
             return
         self.audit_error, entries = await self._read(
             actor, lambda s, a: audit.recent(s, actor=a, limit=AUDIT_LIMIT), "Failed to load the audit log."

@@ -11,6 +11,7 @@ from app.ui.admin.company.state import CompanySettingsState
 from app.ui.admin.company.views import company_card
 from app.ui.admin.settings.state import AUDIT_LIMIT, SettingsState
 from app.ui.admin.widgets import CARD, TD, TH, badge, empty_row, page_header
+from app.ui.components.message_mail import LEAD, message_mail_form
 
 
 def _item(label: str, value: Any) -> rx.Component:
@@ -53,6 +54,16 @@ def _account_card() -> rx.Component:
         ),
         class_name=f"{CARD} p-5 sm:p-6",
         data_testid="account-summary",
+    )
+
+
+def _message_mail_card() -> rx.Component:
+    return rx.el.section(
+        rx.el.h2("Notifications", class_name="text-lg font-semibold text-slate-900"),
+        rx.el.p(LEAD, class_name="mt-1 mb-4 text-sm text-slate-500"),
+        message_mail_form(SettingsState),
+        class_name=f"{CARD} mt-6 p-5 sm:p-6",
+        data_testid="message-mail",
     )
 
 
@@ -127,6 +138,7 @@ def settings_content() -> rx.Component:
     return rx.el.div(
         page_header("Settings", "Your account, the company's details and, for auditors, the record of staff actions."),
         _account_card(),
+        _message_mail_card(),
         rx.cond(CompanySettingsState.can_manage, company_card(), rx.fragment()),
         rx.cond(SettingsState.can_audit, _audit_card(), rx.fragment()),
     )
