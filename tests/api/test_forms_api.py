@@ -57,7 +57,7 @@ def _database_down(*_args: object, **_kwargs: object) -> None:
 def test_a_server_fault_during_sign_in_returns_to_the_form_with_the_server_code(
     client: TestClient, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, fault: object
 ) -> None:
-    monkeypatch.setattr(auth, "login", fault)
+    monkeypatch.setattr(auth, "check_password", fault)
     with caplog.at_level(logging.ERROR, logger="app.api.routes.forms"):
         assert post_login(client, "someone", PASSWORD) == (
             "/client-portal",

@@ -29,6 +29,10 @@ BODYLESS = {
     ("post", "/api/booking/manage/{token}/cancel"),  # the token in the path is the whole request
     ("post", "/api/booking/confirm/{token}"),  # the mailed token is the whole request
     ("post", "/api/admin/newsletter/subscribers/{subscriber_id}/unsubscribe"),  # the path names whom
+    ("post", "/api/auth/second-factor/enrol"),  # the sign-in's cookie says whose: a new secret is the answer
+    ("post", "/api/protected/second-factor/enrol"),  # the session says whose
+    ("post", "/api/protected/second-factor/forget-browsers"),  # the session says whose
+    ("post", "/api/admin/users/{user_id}/second-factor/reset"),  # the path names whom
 }
 
 # Routes converted to typed schemas: their success answer is a documented model, not "any object".

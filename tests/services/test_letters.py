@@ -50,6 +50,15 @@ CANCEL_FILE = "The attached cancellation (cancel.ics) removes the meeting from y
 
 # (letter, context, what its text says): at least one sample per template; the names are checked against the folder.
 SAMPLES: list[tuple[str, dict[str, Any], list[str]]] = [
+    ("second_factor_changed", {"change": "on", "name": EVIL}, ["Two-step sign-in is now on", f"{URL}/contact/"]),
+    ("second_factor_changed", {"change": "off", "name": EVIL}, ["was turned off for your account"]),
+    (
+        "second_factor_changed",
+        {"change": "reset", "name": EVIL, "by": EVIL, "must": True},
+        ["reset the two-step sign-in of your account", "you will set up an authenticator again"],
+    ),
+    ("second_factor_changed", {"change": "recovery_used", "name": EVIL, "left": 2}, ["You have 2 left: make new"]),
+    ("second_factor_changed", {"change": "recovery_new", "name": EVIL}, ["New recovery codes were made"]),
     (
         "meeting_for_client",
         {"moved": False, "name": EVIL, "title": "Kick-off", "when": "Monday", "meeting_url": "https://meet.example/x"},

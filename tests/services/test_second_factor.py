@@ -1,8 +1,9 @@
-"""A second factor at sign-in (issue 28, ADR 0101): who must have one, setting it up, codes and their time steps,
+"""A second factor at sign-in (issue 28, ADR 0103): who must have one, setting it up, codes and their time steps,
 replays, recovery codes, trusted browsers, the failure budget shared with passwords, and staff resets."""
 
 from __future__ import annotations
 
+import re
 import time
 from datetime import timedelta
 
@@ -18,7 +19,7 @@ from app.models.enums import EmployeeType, Role
 from app.models.second_factor import RecoveryCode, SignInChallenge, TotpFactor, TrustedBrowser
 from app.models.system import AuditLog, EmailOutbox
 from app.models.user import RefreshToken, User
-from app.services.accounts import auth, second_factor, sessions, sign_in
+from app.services.accounts import auth, password_reset, second_factor, sessions, sign_in
 from tests import factories as f
 from tests.services.conftest import Committed
 from tests.services.test_throttle_races import in_parallel
@@ -322,3 +323,27 @@ def test_a_staff_sign_in_is_audited_with_how_it_passed_the_second_step(session: 
     sign_in.complete(session, challenge, code_at(secret, now_step()), ip=IP)
     entry = session.exec(select(AuditLog).where(AuditLog.actor_id == admin.id, AuditLog.action == "auth.login")).one()
     assert entry.details == {"method": "password", "second_factor": "code"}
+
+
+def test_a_password_reset_opens_no_session_and_every_browser_proves_the_second_factor_again(session: Session) -> None:
+    user = f.user(session, "sf_reset_pw", role=Role.admin)
+    secret, _ = enrol(session, user)
+    challenge = sign_in.login(session, data={"identifier": "sf_reset_pw", "password": f.PASSWORD}, ip=IP).challenge
+    done = sign_in.complete(session, challenge, code_at(secret, now_step()), trust_label="Safari on iPhone", ip=IP)
+    cookies = {second_factor.trust_cookie(user.id): done.trust_token or ""}
+    password_reset.send_link(session, user)
+    link = re.search(
+        r"token=([A-Za-z0-9_\-]+)",
+        session.exec(
+            select(EmailOutbox.body_text).where(
+                EmailOutbox.to_address == user.email, col(EmailOutbox.body_text).contains("token=")
+            )
+        ).all()[-1],
+    )
+    assert link is not None
+    done_reset = password_reset.reset_password(
+        session, data={"token": link.group(1), "new_password": "A-new-pass-2026"}
+    )
+    assert done_reset.id == user.id
+    after = sign_in.login(session, data={"identifier": "sf_reset_pw", "password": "A-new-pass-2026"}, cookies=cookies)
+    assert after.issued is None and after.challenge  # the new password alone opens nothing

@@ -1,4 +1,4 @@
-"""The second step of a sign-in, and a signed-in person's own second factor (issue 28, ADR 0101).
+"""The second step of a sign-in, and a signed-in person's own second factor (issue 28, ADR 0103).
 
 /api/auth/second-factor[...]: the sign-in waiting in the `sign_in_step` cookie (set by /api/auth/login, the form
 posts and Google) is completed with a code, or, for someone who must have a second factor and has none, after

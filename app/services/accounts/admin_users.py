@@ -31,7 +31,7 @@ from app.models.billing import Invoice
 from app.models.enums import InvoiceStatus, ProjectStatus
 from app.models.project import Project
 from app.models.user import User, UserPublic
-from app.services.accounts import password_reset, sessions
+from app.services.accounts import password_reset, second_factor, sessions
 from app.services.accounts.account_fields import (
     AccountEmail,
     ChosenPassword,
@@ -132,6 +132,7 @@ class UserRow(UserPublic):
     can_edit: bool = False  # update_user would not refuse the account itself (its fields are judged on saving)
     can_delete: bool = False  # delete_user would not refuse it
     can_reset_password: bool = False  # send_reset_link would not refuse it (the hourly cap aside)
+    can_reset_second_factor: bool = False  # second_factor.reset_for would not refuse it
 
 
 USERS = Listing(lambda u: u, USER_SORTS, USER_SEARCH)
@@ -164,6 +165,7 @@ def list_users(
     page = USERS.page(s, query, **view)
     last_admin = _admin_count(s) <= 1
     kept = _with_records(s, [u.id for u in page.data if u.role == Role.client])
+    factors = second_factor.with_factor(s, [u.id for u in page.data])
     return page.with_data(
         [
             UserRow(
@@ -171,6 +173,7 @@ def list_users(
                 can_edit=_may_manage(actor, u),
                 can_delete=_delete_refusal(actor, u, last_admin=last_admin) is None and u.id not in kept,
                 can_reset_password=_reset_refusal(actor, u) is None,
+                can_reset_second_factor=second_factor.reset_refusal(actor, u, has_factor=u.id in factors) is None,
             )
             for u in page.data
         ]

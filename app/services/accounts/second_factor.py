@@ -1,4 +1,4 @@
-"""A second factor for sign-in (issue 28, ADR 0101): an authenticator app's 6-digit codes (TOTP, RFC 6238), ten
+"""A second factor for sign-in (issue 28, ADR 0103): an authenticator app's 6-digit codes (TOTP, RFC 6238), ten
 single-use recovery codes, and browsers trusted for 30 days.
 
 Who must have one: admins, and staff holding any billing, users or settings permission (`required`); they enrol at
@@ -283,6 +283,26 @@ def turn_off(s: Session, user: User, code: Any, *, ip: str | None) -> None:
     s.commit()
 
 
+def reset_refusal(actor: User, target: User, *, has_factor: bool) -> Forbidden | Invalid | None:
+    """Why `actor` may not reset `target`'s second factor, or None (the staff lists show the action by this)."""
+    if not access.staff_can(actor, Perm.users_manage):
+        return Forbidden("You don't have permission to reset second factors")
+    if target.id == actor.id:
+        return Forbidden("You can't reset your own second factor. Ask another administrator.")
+    if target.role == Role.admin and actor.role != Role.admin:
+        return Forbidden("Only an administrator can reset an administrator's second factor.")
+    if not has_factor:
+        return Invalid("This person has not set up two-step sign-in.")
+    return None
+
+
+def with_factor(s: Session, user_ids: list[uuid.UUID]) -> set[uuid.UUID]:
+    """Which of these accounts have an authenticator (confirmed or being set up): one query for a list's page."""
+    if not user_ids:
+        return set()
+    return set(s.exec(select(TotpFactor.user_id).where(col(TotpFactor.user_id).in_(user_ids))).all())
+
+
 def reset_for(s: Session, *, actor: User, user_id: Any, ip: str | None = None) -> User:
     """Staff with users:manage remove another person's second factor (a lost phone and lost codes): their recovery
     codes and trusted browsers go too and every session of theirs ends; they are told by mail. Never one's own: that
@@ -291,12 +311,9 @@ def reset_for(s: Session, *, actor: User, user_id: Any, ip: str | None = None) -
     target = s.get(User, _uuid(user_id))
     if target is None:
         raise NotFound("User not found")
-    if target.id == actor.id:
-        raise Forbidden("You can't reset your own second factor. Ask another administrator.")
-    if target.role == Role.admin and actor.role != Role.admin:
-        raise Forbidden("Only an administrator can reset an administrator's second factor.")
-    if s.get(TotpFactor, target.id) is None:
-        raise Invalid("This person has not set up two-step sign-in.")
+    refusal = reset_refusal(actor, target, has_factor=s.get(TotpFactor, target.id) is not None)
+    if refusal is not None:
+        raise refusal
     _remove(s, target.id)
     audit.record(s, actor=actor, action="auth.second_factor_reset", entity=target, ip=ip)
     by = " ".join(p for p in (actor.first_name, actor.last_name) if p) or actor.username

@@ -13,7 +13,7 @@ import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import func, update
+from sqlalchemy import delete, func, update
 from sqlmodel import Session, col, select
 
 from app.core.config import settings
@@ -21,6 +21,7 @@ from app.core.errors import Unauthorized
 from app.core.permissions import STAFF_ROLES
 from app.core.security import decode_access_token, encode_access_token, new_token, token_digest
 from app.models.base import utcnow
+from app.models.second_factor import TrustedBrowser
 from app.models.user import RefreshToken, User
 
 SESSION_EXPIRED = "Session expired. Please log in again."
@@ -67,11 +68,14 @@ def revoke_family(s: Session, family_id: uuid.UUID) -> None:
 
 
 def revoke_all(s: Session, user_id: uuid.UUID, *, keep_family: uuid.UUID | None = None) -> None:
-    """End every session of a user (password change, account deletion), optionally keeping the current one."""
+    """End every session of a user (password change or reset, account deletion), optionally keeping the current one.
+    The browsers trusted to skip the second step are forgotten too: after a new password, every browser proves the
+    second factor again (ADR 0103)."""
     query = update(RefreshToken).where(col(RefreshToken.user_id) == user_id, col(RefreshToken.is_revoked).is_(False))
     if keep_family is not None:
         query = query.where(col(RefreshToken.family_id) != keep_family)
     s.exec(query.values(is_revoked=True))
+    s.exec(delete(TrustedBrowser).where(col(TrustedBrowser.user_id) == user_id))
     s.commit()
 
 

@@ -1,4 +1,4 @@
-"""Every way in ends here (issue 28, ADR 0101): after its first step (a password, the form posts, Google) a sign-in
+"""Every way in ends here (issue 28, ADR 0103): after its first step (a password, the form posts, Google) a sign-in
 either opens a session or, when the account has a second factor or must have one, waits for the second step.
 
 The waiting sign-in is a row (`SignInChallenge`) named by a random token in an HttpOnly cookie: ten minutes, five

@@ -1,5 +1,5 @@
 """/sign-in/second-step: the code from an authenticator app (or a recovery code) after the password or Google, or,
-for someone whose role requires a second factor and who has none, setting one up first (issue 28, ADR 0101).
+for someone whose role requires a second factor and who has none, setting one up first (issue 28, ADR 0103).
 
 The waiting sign-in is named by an HttpOnly cookie that the page's websocket handshake carries; the code is posted
 natively to /api/auth/form/second-step, so the session's cookies arrive with a full page load (as at sign-in). Setting
@@ -17,6 +17,7 @@ from app.ui.auth.components import LABEL, LINK, banner, loading, submit_button
 from app.ui.auth.layout import auth_layout, card_header
 from app.ui.auth.messages import SECOND_STEP_ERRORS
 from app.ui.components.native_form import native_form
+from app.ui.components.second_factor import enrol_panel, recovery_list
 from app.ui.state.calls import call
 from app.ui.state.session import SessionState, _cookie
 
@@ -123,56 +124,6 @@ def _code_form() -> rx.Component:
     )
 
 
-def _step(number: str, text: str) -> rx.Component:
-    return rx.el.li(
-        rx.el.span(number, class_name="flex size-6 shrink-0 items-center justify-center rounded-full bg-blue-100 "
-                   "text-xs font-semibold text-blue-800"),  # fmt: skip
-        rx.el.span(text),
-        class_name="flex items-start gap-2 text-sm text-slate-700",
-    )
-
-
-def enrol_panel(qr: rx.Var, secret: rx.Var) -> rx.Component:
-    """The QR code and the secret of a new authenticator, with the steps (shared with the settings page)."""
-    return rx.el.div(
-        rx.el.ol(
-            _step("1", "Install an authenticator app on your phone (Google Authenticator, Microsoft Authenticator, "
-                  "1Password, Authy, or any that supports TOTP)."),  # fmt: skip
-            _step("2", "Scan this QR code with it, or type the key below."),
-            _step("3", "Type the 6-digit code the app shows."),
-            class_name="space-y-2",
-        ),
-        rx.el.div(
-            rx.el.img(src=qr, alt="QR code to add this account to an authenticator app", width="180",
-                      height="180", class_name="size-44"),  # fmt: skip
-            class_name="flex justify-center",
-        ),
-        rx.el.div(
-            rx.el.p("Key for typing in by hand", class_name="text-xs font-medium text-slate-600"),
-            rx.el.code(secret, class_name="block break-all font-mono text-sm text-slate-900", data_testid="totp-key"),
-            class_name="rounded-lg bg-slate-50 p-3",
-        ),
-        class_name="space-y-4",
-    )
-
-
-def recovery_list(codes: rx.Var) -> rx.Component:
-    """The recovery codes, shown once, with what they are for (shared with the settings page)."""
-    return rx.el.div(
-        rx.el.p(
-            "Save these recovery codes somewhere safe (a password manager, or printed). If you lose your phone, each "
-            "one signs you in once. They will not be shown again.",
-            class_name="text-sm text-slate-700",
-        ),
-        rx.el.ul(
-            rx.foreach(codes, lambda c: rx.el.li(c, class_name="font-mono text-sm text-slate-900")),
-            class_name="grid grid-cols-2 gap-x-6 gap-y-1 rounded-lg bg-slate-50 p-4",
-            data_testid="recovery-codes",
-        ),
-        class_name="space-y-3",
-    )
-
-
 def _enrol_form() -> rx.Component:
     return rx.el.div(
         card_header("Set up two-step sign-in", "Your role requires a code from your phone at each sign-in."),
@@ -226,4 +177,3 @@ def second_step_page() -> rx.Component:
             loading(),
         )
     )
-

@@ -10,9 +10,11 @@ from app.core.errors import Conflict, DomainError, Unauthorized
 from app.models.user import UserPublic
 from app.ui.auth.password import PASSWORD_CHANGED, change_own_password
 from app.ui.components.message_mail import LEAD, message_mail_form
+from app.ui.components.second_factor import second_factor_card
 from app.ui.portal import components as ui
 from app.ui.portal.state import PortalState, ProfileFields, field_input
 from app.ui.state.message_mail import MessageMailMixin
+from app.ui.state.second_factor import SecondFactorMixin
 
 PASSWORD_FAILED = "Failed to change password. Please try again."
 # The password form's fields: the input's name, the service's name for it (its errors' key), label, autocomplete.
@@ -23,7 +25,7 @@ PASSWORD_FIELDS = (
 )
 
 
-class SettingsState(MessageMailMixin, ProfileFields, PortalState):
+class SettingsState(SecondFactorMixin, MessageMailMixin, ProfileFields, PortalState):
     # Profile information (username, phone): ProfileFields.
     fields: ClassVar[tuple[str, ...]] = ("username", "phone")
     profile_loaded: bool = False
@@ -42,6 +44,10 @@ class SettingsState(MessageMailMixin, ProfileFields, PortalState):
         if await self._fill_from_account():
             self.profile_loaded = True
             await self._load_mail_choice()
+            await self._load_factor()
+
+    async def _factor_user(self) -> UserPublic | None:
+        return await self._mail_user()
 
     async def _mail_user(self) -> UserPublic | None:
         try:
@@ -151,6 +157,7 @@ def settings_tab() -> rx.Component:
         "Settings",
         _profile_form(),
         _password_form(),
+        second_factor_card(SettingsState),
         _message_mail(),
         _data_export(),
         on_mount=SettingsState.load,

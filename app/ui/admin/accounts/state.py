@@ -16,7 +16,7 @@ import reflex as rx
 
 from app.core.permissions import EMPLOYEE_TYPE_LABELS, Perm
 from app.models.user import UserPublic
-from app.services.accounts import admin_users
+from app.services.accounts import admin_users, second_factor
 from app.services.accounts.admin_users import UserRow
 from app.ui.admin.business_time import day_text
 from app.ui.admin.common import holds
@@ -55,6 +55,7 @@ class AccountRow:
     can_edit: bool = False
     can_delete: bool = False
     can_reset_password: bool = False
+    can_reset_second_factor: bool = False
 
 
 def account_row(u: UserRow) -> AccountRow:
@@ -75,6 +76,7 @@ def account_row(u: UserRow) -> AccountRow:
         can_edit=u.can_edit,
         can_delete=u.can_delete,
         can_reset_password=u.can_reset_password,
+        can_reset_second_factor=u.can_reset_second_factor,
     )
 
 
@@ -109,7 +111,8 @@ class AccountsMixin(Dialogs, PagedList[AccountRow], AdminState, mixin=True):
     rows: list[AccountRow] = []
     page_size: int = PAGE_SIZE
 
-    # The dialogs (`Dialogs`): "create", "edit", "reset" and "delete"; the account is `_dialog_key` (its UUID).
+    # The dialogs (`Dialogs`): "create", "edit", "reset", "factor" (two-step sign-in) and "delete"; the account is
+    # `_dialog_key` (its UUID).
     # Create (mode "user": any role through create_staff_or_client; "client": create_client, role forced to client).
     create_mode: str = "user"
     form_role: str = "client"
@@ -270,6 +273,27 @@ class AccountsMixin(Dialogs, PagedList[AccountRow], AdminState, mixin=True):
         await self._notify(
             "success", "Reset link sent", f"We e-mailed {user.username} a link to choose a new password."
         )
+
+    # --- reset two-step sign-in ---------------------------------------------------------------------------------
+
+    @rx.event
+    def open_reset_factor(self, user_id: str, name: str) -> None:
+        self._open_dialog("factor", user_id, name)
+
+    @rx.event
+    async def confirm_reset_factor(self) -> AsyncIterator[None]:
+        """Remove their authenticator, recovery codes and trusted browsers (they are told by mail)."""
+        actor = await self._reader()
+        if actor is None:
+            return
+        target, ip = self._dialog_key, self.router.session.client_ip
+        async for _ in self._submitting(
+            actor,
+            lambda s, a: second_factor.reset_for(s, actor=a, user_id=target, ip=ip),
+            "Unable to reset two-step sign-in. Please try again.",
+            "Two-step sign-in reset. They have been told by e-mail.",
+        ):
+            yield
 
     # --- delete ------------------------------------------------------------------------------------------------
 

@@ -4,7 +4,7 @@ reset-password and delete dialogs."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, cast
 
 import reflex as rx
 from reflex.vars.object import ObjectVar
@@ -186,6 +186,34 @@ def reset_dialog(state: type[AccountsMixin]) -> rx.Component:
     )
 
 
+def reset_factor_dialog(state: type[AccountsMixin]) -> rx.Component:
+    s: Any = state  # its handlers, bound with arguments
+    body = rx.el.div(
+        _form_alert(state, "Reset Failed"),
+        rx.el.ul(
+            rx.el.li("Their authenticator app's codes, their recovery codes and their trusted browsers stop working."),
+            rx.el.li("Every session of theirs ends, and they are told by e-mail."),
+            rx.el.li("If their role requires it, they set up a new authenticator at their next sign-in."),
+            class_name="list-disc space-y-1 pl-5 text-sm text-slate-600",
+        ),
+        dialog_actions(
+            rx.el.button("Cancel", type="button", on_click=s.close_dialog(False), class_name=BTN_SECONDARY),
+            busy_button("Reset", state.saving, danger=True, type="button", on_click=state.confirm_reset_factor),
+        ),
+        class_name="flex flex-col gap-4",
+    )
+    return dialog(
+        "Reset Two-Step Sign-In",
+        rx.el.span(
+            "Reset the two-step sign-in of ",
+            rx.el.strong(state.dialog_name),
+            "? Do this only when they have lost their phone and their recovery codes, and you know it is them asking.",
+        ),
+        body,
+        **shown(state, "factor"),
+    )
+
+
 def delete_dialog(state: type[AccountsMixin], noun: str, error_title: str) -> rx.Component:
     body = rx.el.div(
         _form_alert(state, error_title),
@@ -236,6 +264,7 @@ def accounts_page(
             create_dialog(state),
             edit,
             reset_dialog(state),
+            reset_factor_dialog(state),
             delete_dialog(state, noun, "Deletion Failed"),
             *dialogs,
         ],
@@ -263,6 +292,15 @@ def row_actions(state: type[AccountsMixin], row: ObjectVar[AccountRow]) -> rx.Co
                 "Reset password",
                 f"Reset password of {row.username}",
                 state.open_reset(row.id, row.username, row.email),
+            ),
+        ),
+        when(
+            row.can_reset_second_factor,
+            icon_button(
+                "shield-off",
+                "Reset two-step sign-in",
+                f"Reset two-step sign-in of {row.username}",
+                cast(Any, state).open_reset_factor(row.id, row.username),
             ),
         ),
         when(

@@ -16,6 +16,7 @@ from app.ui.admin.business_time import day_text, timestamp_text
 from app.ui.admin.common import holds
 from app.ui.admin.state import AdminState
 from app.ui.state.message_mail import MessageMailMixin
+from app.ui.state.second_factor import SecondFactorMixin
 
 AUDIT_LIMIT = 100
 
@@ -150,7 +151,7 @@ def audit_row(entry: AuditEntry) -> AuditRow:
     )
 
 
-class SettingsState(MessageMailMixin, AdminState):
+class SettingsState(SecondFactorMixin, MessageMailMixin, AdminState):
     audit_rows: rx.Field[list[AuditRow]] = rx.field(default_factory=list)
     audit_error: str = ""
     audit_loaded: bool = False
@@ -172,6 +173,9 @@ class SettingsState(MessageMailMixin, AdminState):
     async def _mail_user(self) -> UserPublic | None:
         return await self._actor()
 
+    async def _factor_user(self) -> UserPublic | None:
+        return await self._actor()
+
     @rx.event
     async def load(self) -> None:
         self.audit_rows, self.audit_error, self.audit_loaded = [], "", False
@@ -179,6 +183,7 @@ class SettingsState(MessageMailMixin, AdminState):
         if actor is None:
             return
         await self._load_mail_choice()
+        await self._load_factor()
         if not has_perm(actor.effective_permissions, Perm.audit_read):
             return
         self.audit_error, entries = await self._read(

@@ -12,6 +12,7 @@ from app.ui.admin.company.views import company_card
 from app.ui.admin.settings.state import AUDIT_LIMIT, SettingsState
 from app.ui.admin.widgets import CARD, TD, TH, badge, empty_row, page_header
 from app.ui.components.message_mail import LEAD, message_mail_form
+from app.ui.components.second_factor import second_factor_card
 
 
 def _item(label: str, value: Any) -> rx.Component:
@@ -138,6 +139,7 @@ def settings_content() -> rx.Component:
     return rx.el.div(
         page_header("Settings", "Your account, the company's details and, for auditors, the record of staff actions."),
         _account_card(),
+        rx.el.div(second_factor_card(SettingsState), class_name="mt-6"),
         _message_mail_card(),
         rx.cond(CompanySettingsState.can_manage, company_card(), rx.fragment()),
         rx.cond(SettingsState.can_audit, _audit_card(), rx.fragment()),
