@@ -39,9 +39,10 @@ def _file(x: ObjectVar[FileView]) -> rx.Component:
     return rx.el.li(
         file_link(
             rx.icon("paperclip", size=14, aria_hidden="true", class_name="shrink-0"),
-            rx.el.span(x.name, class_name="break-all"),
+            rx.el.span(x.name, class_name="break-words"),
             href=x.url,
-            class_name="inline-flex items-center gap-1 text-sm font-medium text-blue-800 underline hover:text-blue-900",
+            class_name="inline-flex max-w-full items-start gap-1 text-sm font-medium text-blue-800 underline "
+            "hover:text-blue-900 [&>svg]:mt-0.5",
             data_testid="message-file",
         ),
         rx.el.span(x.size, class_name="ml-2 text-xs whitespace-nowrap text-slate-500"),
@@ -106,20 +107,23 @@ def conversation_button(state: Any, project_id: Any, unread: Any = 0) -> rx.Comp
 
 def _chosen(state: Any, c: ObjectVar[ChosenFile], index: rx.Var[int]) -> rx.Component:
     return rx.el.li(
-        rx.icon("paperclip", size=14, aria_hidden="true", class_name="shrink-0 text-slate-500"),
-        rx.el.span(c.name, class_name="min-w-0 break-all text-slate-800"),
-        rx.el.span(c.size, class_name="text-xs whitespace-nowrap text-slate-500"),
-        rx.cond(c.problem != "", rx.el.span(c.problem, class_name="text-xs text-red-700")),
+        rx.icon("paperclip", size=14, aria_hidden="true", class_name="mt-0.5 shrink-0 text-slate-500"),
+        rx.el.div(
+            rx.el.span(c.name, class_name="break-words text-slate-800"),
+            rx.el.span(c.size, class_name="ml-2 text-xs whitespace-nowrap text-slate-500"),
+            rx.cond(c.problem != "", rx.el.p(c.problem, class_name="text-xs text-red-700")),
+            class_name="min-w-0 flex-1",
+        ),
         rx.el.button(
             rx.icon("x", size=14, aria_hidden="true"),
             rx.el.span("Remove ", c.name, class_name="sr-only"),
             type="button",
             title="Remove",
             data_conversation_remove=index,  # conversation_files.js drops the file and mirrors the list again
-            class_name="ml-auto rounded p-1 text-slate-600 hover:bg-slate-100 hover:text-slate-900",
+            class_name="shrink-0 rounded p-1 text-slate-600 hover:bg-slate-100 hover:text-slate-900",
             data_testid="remove-file",
         ),
-        class_name="flex flex-wrap items-center gap-2 rounded-md border border-slate-200 px-2 py-1 text-sm",
+        class_name="flex items-start gap-2 rounded-md border border-slate-200 px-2 py-1 text-sm",
         data_testid="chosen-file",
     )
 
