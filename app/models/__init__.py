@@ -8,7 +8,14 @@ from app.models.conversation import ConversationRead, MessageMailSetting
 from app.models.inquiry import ContactInquiry, NewsletterSubscriber
 from app.models.meeting import BookingLink, Meeting, MeetingType
 from app.models.project import Organization, Project, ProjectMember, ProjectMilestone, ProjectTimeEntry
-from app.models.second_factor import RecoveryCode, SignInChallenge, TotpFactor, TrustedBrowser
+from app.models.second_factor import (
+    Passkey,
+    RecoveryCode,
+    SignInChallenge,
+    TotpFactor,
+    TrustedBrowser,
+    WebAuthnCeremony,
+)
 from app.models.system import AuditLog, CompanySettings, EmailOutbox, RateLimitEvent
 from app.models.user import KnownSignInAddress, PasswordResetToken, RefreshToken, User, VerificationCode
 
@@ -33,6 +40,7 @@ __all__ = [
     "OrderItem",
     "OrderNumberCounter",
     "Organization",
+    "Passkey",
     "PasswordResetToken",
     "Payment",
     "PortfolioProject",
@@ -54,4 +62,5 @@ __all__ = [
     "TrustedBrowser",
     "User",
     "VerificationCode",
+    "WebAuthnCeremony",
 ]

@@ -9,7 +9,7 @@ from datetime import datetime
 import sqlalchemy as sa
 from sqlmodel import Field, SQLModel
 
-from app.models.base import created_at, timestamp
+from app.models.base import created_at, string_list, timestamp
 
 
 class TotpFactor(SQLModel, table=True):
@@ -69,4 +69,38 @@ class SignInChallenge(SQLModel, table=True):
     # Set when a person who had to enrol confirmed their new authenticator: the sign-in may then finish (once).
     passed_at: datetime | None = timestamp()
     used_at: datetime | None = timestamp()  # the sign-in finished (or was given up): the token is dead
+    created_at: datetime = created_at()
+
+
+class Passkey(SQLModel, table=True):
+    """A passkey (a WebAuthn credential): the second step in place of a code, or a sign-in without a password. The
+    public key and the counter the authenticator reports are all the server keeps; the private key never leaves the
+    person's device."""
+
+    __tablename__ = "passkeys"
+
+    id: int | None = Field(default=None, primary_key=True)
+    user_id: uuid.UUID = Field(foreign_key="users.id", ondelete="CASCADE", index=True)
+    credential_id: str = Field(max_length=1400, unique=True)  # base64url, as the browser names it
+    public_key: str = Field(sa_type=sa.Text, nullable=False)  # base64url of the COSE public key
+    sign_count: int = Field(default=0, sa_type=sa.BigInteger, nullable=False)
+    transports: list[str] = string_list()
+    name: str = Field(default="", max_length=120)  # "Chrome on macOS", as the person's browser named itself
+    last_used_at: datetime | None = timestamp()
+    created_at: datetime = created_at()
+
+
+class WebAuthnCeremony(SQLModel, table=True):
+    """One passkey ceremony under way: the challenge the browser's authenticator must sign, for 5 minutes and once.
+    The browser holds a random token in an HttpOnly cookie; only its keyed hash is stored."""
+
+    __tablename__ = "webauthn_ceremonies"
+
+    id: int | None = Field(default=None, primary_key=True)
+    token: str = Field(max_length=64, unique=True)
+    purpose: str = Field(max_length=20)  # "register", "second_step" or "sign_in"
+    user_id: uuid.UUID | None = Field(default=None, foreign_key="users.id", ondelete="CASCADE", index=True)
+    challenge: str = Field(max_length=200)  # base64url
+    expires_at: datetime = timestamp(nullable=False)
+    used_at: datetime | None = timestamp()
     created_at: datetime = created_at()

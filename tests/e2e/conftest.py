@@ -114,16 +114,19 @@ def page(browser: Browser) -> Iterator[Page]:
     context.close()
 
 
-def wait_for_mail(server: Server, to: str, timeout_s: float = 30) -> str:
-    """The plain-text body of the newest message to `to`, waiting for the server's outbox loop to deliver it."""
+def wait_for_mail(server: Server, to: str, timeout_s: float = 30, *, containing: str = "") -> str:
+    """The plain-text body of the newest message to `to` (that says `containing`, when given), waiting for the
+    server's outbox loop to deliver it."""
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         for msg in reversed(server.mail.messages):
             if msg["To"] == to:
                 body = msg.get_body(preferencelist=("plain",))
-                return body.get_content() if body is not None else ""
+                text = body.get_content() if body is not None else ""
+                if containing in text:
+                    return text
         time.sleep(0.5)
-    pytest.fail(f"no e-mail to {to} within {timeout_s} s")
+    pytest.fail(f"no e-mail to {to}{f' saying {containing!r}' if containing else ''} within {timeout_s} s")
 
 
 def download_by_click(page: Page, link: Locator) -> tuple[str, bytes]:

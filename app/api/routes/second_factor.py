@@ -11,13 +11,15 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Request, Response
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from app.api.deps import ClientIP, CurrentUser, SessionDep
-from app.api.routes.auth import SignedIn, finish_sign_in
+from app.api.routes.auth import SignedIn, finish_sign_in, set_session_cookies
+from app.api.routes.forms import landing
 from app.api.schemas import Done
+from app.core.config import settings
 from app.models.user import UserPublic
-from app.services.accounts import second_factor, sign_in
+from app.services.accounts import passkeys, second_factor, sign_in
 from app.services.platform.schema import Body, Verbatim
 
 router = APIRouter(tags=["auth"])
@@ -131,3 +133,117 @@ def reset(user_id: str, user: CurrentUser, s: SessionDep, ip: ClientIP) -> dict[
     """Remove another person's second factor (users:manage; never one's own); they are told by mail."""
     target = second_factor.reset_for(s, actor=user, user_id=user_id, ip=ip)
     return {"message": f"The second factor of {target.username} was reset. They have been told by e-mail."}
+
+
+# --- Passkeys (ADR 0104) --------------------------------------------------------------------------------------------
+
+
+class NewPasskey(Body):
+    """What `navigator.credentials.create()` returned (its JSON form), and a name for the list."""
+
+    credential: dict[str, Any] = Field(default_factory=dict)
+    name: Verbatim = ""
+
+
+class PasskeyAnswer(Body):
+    """What `navigator.credentials.get()` returned (its JSON form); `trust` as for a code."""
+
+    credential: dict[str, Any] = Field(default_factory=dict)
+    trust: bool = False
+
+
+class PasskeyPublic(BaseModel):
+    id: int
+    name: str
+    created_at: str
+    last_used_at: str | None
+
+
+class SignedInTo(SignedIn):
+    next: str  # where the page goes now
+
+
+def _ceremony(response: Response, token: str, options: str) -> Response:
+    answer = Response(options, media_type="application/json")
+    answer.set_cookie(
+        passkeys.CEREMONY_COOKIE, token, path="/api", max_age=int(passkeys.CEREMONY_TTL.total_seconds()),
+        httponly=True, samesite="strict", secure=settings.secure_cookies,
+    )  # fmt: skip
+    return answer
+
+
+def _passkey(p: Any) -> dict[str, Any]:
+    used = p.last_used_at.isoformat() if p.last_used_at else None
+    return {"id": p.id, "name": p.name, "created_at": p.created_at.isoformat(), "last_used_at": used}
+
+
+@router.post("/protected/passkeys/options")
+def passkey_options(response: Response, user: CurrentUser, s: SessionDep) -> Response:
+    """Options for `navigator.credentials.create()`: add a passkey to the signed-in account."""
+    return _ceremony(response, *passkeys.registration_options(s, user))
+
+
+@router.post("/protected/passkeys", response_model=PasskeyPublic)
+def add_passkey(body: NewPasskey, request: Request, user: CurrentUser, s: SessionDep, ip: ClientIP) -> dict[str, Any]:
+    """Keep the new passkey (checked against the ceremony's challenge and this site's origin)."""
+    name = body.name or second_factor.browser_label(request.headers.get("user-agent"))
+    token = request.cookies.get(passkeys.CEREMONY_COOKIE)
+    return _passkey(passkeys.register(s, user, token, body.credential, name, ip=ip))
+
+
+@router.get("/protected/passkeys", response_model=list[PasskeyPublic])
+def list_passkeys(user: CurrentUser, s: SessionDep) -> list[dict[str, Any]]:
+    """The signed-in account's passkeys."""
+    return [_passkey(p) for p in passkeys.listed(s, user)]
+
+
+@router.delete("/protected/passkeys/{passkey_id}", response_model=Done)
+def remove_passkey(passkey_id: int, user: CurrentUser, s: SessionDep, ip: ClientIP) -> dict[str, str]:
+    """Remove one of the signed-in account's passkeys."""
+    passkeys.remove(s, user, passkey_id, ip=ip)
+    return {"message": "Passkey removed."}
+
+
+@router.post("/auth/second-factor/passkey/options")
+def second_step_passkey_options(request: Request, response: Response, s: SessionDep) -> Response:
+    """Options for `navigator.credentials.get()`: the waiting sign-in's second step with one of its passkeys."""
+    return _ceremony(response, *sign_in.passkey_options(s, request.cookies.get(sign_in.CHALLENGE_COOKIE)))
+
+
+@router.post("/auth/second-factor/passkey", response_model=SignedInTo)
+def second_step_passkey(
+    body: PasskeyAnswer, request: Request, response: Response, s: SessionDep, ip: ClientIP
+) -> dict[str, Any]:
+    """Finish the waiting sign-in with a passkey; sets the session cookies and says where to go."""
+    label = second_factor.browser_label(request.headers.get("user-agent")) if body.trust else None
+    finished = sign_in.complete_with_passkey(
+        s,
+        request.cookies.get(sign_in.CHALLENGE_COOKIE),
+        request.cookies.get(passkeys.CEREMONY_COOKIE),
+        body.credential,
+        trust_label=label,
+        ip=ip,
+    )
+    finish_sign_in(response, finished)
+    target = finished.landing or landing(finished.user.role, finished.user.profile_complete)
+    return {"user": UserPublic.of(finished.user).model_dump(mode="json"), "next": target}
+
+
+@router.post("/auth/passkey/options")
+def sign_in_passkey_options(response: Response, s: SessionDep, ip: ClientIP) -> Response:
+    """Options for `navigator.credentials.get()`: a sign-in without a password, with any passkey of this site."""
+    return _ceremony(response, *sign_in.passkey_sign_in_options(s, ip=ip))
+
+
+@router.post("/auth/passkey", response_model=SignedInTo)
+def sign_in_with_passkey(
+    body: PasskeyAnswer, request: Request, response: Response, s: SessionDep, ip: ClientIP
+) -> dict[str, Any]:
+    """Sign in with a passkey alone (the authenticator verified the person); sets the session cookies."""
+    result = sign_in.with_passkey(s, request.cookies.get(passkeys.CEREMONY_COOKIE), body.credential, ip=ip)
+    assert result.issued is not None
+    set_session_cookies(response, result.issued)
+    user = result.user
+    target = landing(user.role, user.profile_complete)
+    target += "" if target == "/complete-profile" else "?login=1"
+    return {"user": UserPublic.of(user).model_dump(mode="json"), "next": target}

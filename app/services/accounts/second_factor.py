@@ -179,7 +179,7 @@ def check(s: Session, user: User, row: TotpFactor, code: Any, *, ip: str | None,
     ratelimit.clear(s, limits[0].key)
     if not is_totp:
         audit.record(s, actor=user, action="auth.recovery_code_used", entity=user, ip=ip)
-        _tell(s, user, "recovery_used", left=recovery_left(s, user))
+        tell(s, user, "recovery_used", left=recovery_left(s, user))
     s.commit()
     return "totp" if is_totp else "recovery"
 
@@ -228,7 +228,7 @@ def confirm_enrolment(s: Session, user: User, code: Any, *, ip: str | None) -> l
     s.add(row)
     codes = _new_recovery_codes(s, user)
     audit.record(s, actor=user, action="auth.second_factor_enrolled", entity=user, ip=ip)
-    _tell(s, user, "on")
+    tell(s, user, "on")
     s.commit()
     return codes
 
@@ -250,7 +250,7 @@ def renew_recovery_codes(s: Session, user: User, code: Any, *, ip: str | None) -
     check(s, user, row, code, ip=ip, recovery=False)
     codes = _new_recovery_codes(s, user)
     audit.record(s, actor=user, action="auth.recovery_codes_renewed", entity=user, ip=ip)
-    _tell(s, user, "recovery_new")
+    tell(s, user, "recovery_new")
     s.commit()
     return codes
 
@@ -279,7 +279,7 @@ def turn_off(s: Session, user: User, code: Any, *, ip: str | None) -> None:
     check(s, user, row, code, ip=ip)
     _remove(s, user.id)
     audit.record(s, actor=user, action="auth.second_factor_disabled", entity=user, ip=ip)
-    _tell(s, user, "off")
+    tell(s, user, "off")
     s.commit()
 
 
@@ -317,7 +317,7 @@ def reset_for(s: Session, *, actor: User, user_id: Any, ip: str | None = None) -
     _remove(s, target.id)
     audit.record(s, actor=actor, action="auth.second_factor_reset", entity=target, ip=ip)
     by = " ".join(p for p in (actor.first_name, actor.last_name) if p) or actor.username
-    _tell(s, target, "reset", by=by, must=required(target))
+    tell(s, target, "reset", by=by, must=required(target))
     s.commit()
     sessions.revoke_all(s, target.id)
     return target
@@ -330,7 +330,7 @@ def _uuid(value: Any) -> uuid.UUID | None:
         return None
 
 
-def _tell(s: Session, user: User, change: str, **context: Any) -> None:
+def tell(s: Session, user: User, change: str, **context: Any) -> None:
     """A mail to the person about a change to their sign-in, in the caller's transaction (never public: only the
     account's owner or staff cause it)."""
     letter = letters.render(s, "second_factor_changed", name=user.first_name or user.username, change=change, **context)

@@ -14,25 +14,30 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import update
+from sqlalchemy import delete, update
 from sqlmodel import Session, col, select
 
 from app.core.errors import Conflict, Invalid, Unauthorized
+from app.core.net import network
 from app.core.permissions import STAFF_ROLES
 from app.core.security import new_token, token_digest
 from app.models.base import utcnow
-from app.models.second_factor import SignInChallenge
+from app.models.second_factor import SignInChallenge, WebAuthnCeremony
 from app.models.user import User
-from app.services.accounts import auth, second_factor, sessions
+from app.services.accounts import auth, passkeys, second_factor, sessions
 from app.services.accounts.auth import SignIn
 from app.services.accounts.second_factor import Enrolment
-from app.services.platform import audit
+from app.services.platform import audit, ratelimit
 
 CHALLENGE_COOKIE = "sign_in_step"
 CHALLENGE_TTL = timedelta(minutes=10)
 CHALLENGE_ATTEMPTS = 5
 EXPIRED = "This sign-in has expired. Please sign in again."
 TOO_MANY_CODES = "Too many wrong codes. Please sign in again."
+# Ceremonies of sign-ins without a password, which anyone may start: per address, and for the whole site.
+CEREMONY_WINDOW = timedelta(minutes=10)
+CEREMONIES_PER_ADDRESS = 30
+PUBLIC_CEREMONIES = 3000
 
 
 @dataclass(frozen=True)
@@ -165,6 +170,12 @@ def complete(
         second = "recovery code" if kind == "recovery" else "code"
     else:
         second = "new authenticator"
+    return _finish(s, row, user, second=second, trust_label=trust_label, ip=ip)
+
+
+def _finish(
+    s: Session, row: SignInChallenge, user: User, *, second: str, trust_label: str | None, ip: str | None
+) -> Finished:
     finished = s.exec(
         update(SignInChallenge)
         .where(col(SignInChallenge.id) == row.id, col(SignInChallenge.used_at).is_(None))
@@ -176,3 +187,65 @@ def complete(
     trust_token, trust_expires = second_factor.trust(s, user, trust_label) if trust_label is not None else (None, None)
     issued = _open(s, user, method=row.method, ip=ip, second=second)
     return Finished(user, issued, row.landing, trust_token, trust_expires)
+
+
+def has_passkeys(s: Session, token: str | None) -> bool:
+    """Whether the waiting sign-in's account can pass the second step with a passkey."""
+    _row, user = pending(s, token)
+    return passkeys.has_passkeys(s, user.id)
+
+
+def passkey_options(s: Session, token: str | None) -> tuple[str, str]:
+    """The passkey ceremony for the waiting sign-in's second step: (its cookie token, the options' JSON)."""
+    _row, user = pending(s, token)
+    return passkeys.authentication_options(s, user)
+
+
+def complete_with_passkey(
+    s: Session, token: str | None, ceremony: str | None, credential: Any, *, trust_label: str | None = None,
+    ip: str | None = None,
+) -> Finished:  # fmt: skip
+    """The second step with one of the account's passkeys instead of a code; counted like a code. Commits."""
+    row, user = pending(s, token)
+    _take_attempt(s, row)
+    limits = auth.failure_limits(s, user, f"user:{user.id}", ip)
+    attempt = ratelimit.acquire(s, *limits)
+    try:
+        passkeys.authenticate(s, ceremony, credential, user=user)
+    except (Invalid, Unauthorized):
+        audit.record(s, actor=user, action="auth.second_factor_failed", entity=user, ip=ip)
+        s.commit()
+        raise
+    ratelimit.release(s, attempt)
+    ratelimit.clear(s, limits[0].key)
+    return _finish(s, row, user, second="passkey", trust_label=trust_label, ip=ip)
+
+
+def passkey_sign_in_options(s: Session, *, ip: str | None) -> tuple[str, str]:
+    """The ceremony of a sign-in without a password; anyone can ask, so it is bounded per address and in total (each
+    is a row until pruned). Commits."""
+    limits = [ratelimit.Limit("passkey:options", PUBLIC_CEREMONIES, CEREMONY_WINDOW)]
+    if ip:
+        limits.append(ratelimit.Limit(f"passkey:options:{network(ip)}", CEREMONIES_PER_ADDRESS, CEREMONY_WINDOW))
+    ratelimit.acquire(s, *limits)
+    return passkeys.authentication_options(s, None)
+
+
+def with_passkey(s: Session, ceremony: str | None, credential: Any, *, ip: str | None = None) -> SignInResult:
+    """A sign-in without a password: a passkey whose authenticator verified the person is both factors. Commits."""
+    user = passkeys.authenticate(s, ceremony, credential, user=None)
+    if not user.is_verified:
+        raise Unauthorized(passkeys.UNKNOWN)
+    return SignInResult(user, issued=_open(s, user, method="passkey", ip=ip, second="passkey"))
+
+
+KEPT = timedelta(days=1)
+
+
+def prune(s: Session, older_than: timedelta = KEPT) -> int:
+    """Forget sign-ins and passkey ceremonies long past their minutes. Commits."""
+    cutoff = utcnow() - older_than
+    done = s.exec(delete(SignInChallenge).where(col(SignInChallenge.expires_at) < cutoff)).rowcount or 0
+    done += s.exec(delete(WebAuthnCeremony).where(col(WebAuthnCeremony.expires_at) < cutoff)).rowcount or 0
+    s.commit()
+    return int(done)

@@ -16,7 +16,7 @@ from sqlmodel import Session
 
 from app.core import metrics
 from app.core.db import session_scope
-from app.services.accounts import auth
+from app.services.accounts import auth, sign_in
 from app.services.billing import invoices, reminders
 from app.services.platform import mail, ratelimit
 from app.services.projects import message_digests
@@ -50,6 +50,7 @@ def run_once() -> int:
     _attempt("Rate-limit pruning", ratelimit.prune)
     _attempt("Releasing expired booking holds", booking.release_expired)
     _attempt("Pruning stand-in accounts", auth.prune_stand_ins)
+    _attempt("Pruning old sign-in steps", sign_in.prune)
     _attempt("Meeting reminders", meeting_reminders.send_due)
     _attempt("Message digests", message_digests.send_due)
     _daily_reminders()

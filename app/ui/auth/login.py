@@ -14,11 +14,14 @@ import reflex as rx
 from reflex_base.event import EventSpec
 
 from app.core.permissions import STAFF_ROLES, Role
+from app.services.accounts import google
 from app.ui import routes
 from app.ui.auth.components import (
     LINK,
+    SECONDARY,
     banner,
-    google_option,
+    divider,
+    google_link,
     password_field,
     submit_button,
     username_field,
@@ -27,6 +30,7 @@ from app.ui.auth.guard import refresh_user
 from app.ui.auth.layout import auth_layout, card_header
 from app.ui.auth.messages import LOGIN_FAILED, login_error, valid_user_id
 from app.ui.components.native_form import native_form
+from app.ui.components.passkeys import passkey_button
 from app.ui.state.notice import notify
 from app.ui.state.session import SessionState
 
@@ -129,7 +133,10 @@ def login_form(page: str) -> rx.Component:
         ),
         password_field("password", "Password", form_id=form_id, label_extra=forgot),
         submit_button("Sign In"),
-        google_option("Sign in with Google"),
+        divider("or"),
+        # A passkey alone signs in (ADR 0104); its script posts to the REST routes, not this form.
+        passkey_button("sign-in", "Use a passkey", f"{form_id}-passkey-status", f"{SECONDARY} w-full"),
+        google_link("Sign in with Google") if google.is_configured() else rx.fragment(),
         method="post",
         action="/api/auth/form/login",
         class_name="space-y-5",

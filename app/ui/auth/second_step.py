@@ -13,10 +13,11 @@ import reflex as rx
 from app.core.errors import DomainError, Unauthorized
 from app.services.accounts import sign_in
 from app.ui import routes
-from app.ui.auth.components import LABEL, LINK, banner, loading, submit_button
+from app.ui.auth.components import LABEL, LINK, SECONDARY, banner, divider, loading, submit_button
 from app.ui.auth.layout import auth_layout, card_header
 from app.ui.auth.messages import SECOND_STEP_ERRORS
 from app.ui.components.native_form import native_form
+from app.ui.components.passkeys import passkey_button
 from app.ui.components.second_factor import enrol_panel, recovery_list
 from app.ui.state.calls import call
 from app.ui.state.session import SessionState, _cookie
@@ -35,6 +36,7 @@ class SecondStepState(SessionState):
     secret: str = ""  # the same secret, for typing into an app by hand
     recovery_codes: list[str] = []
     confirming: bool = False
+    passkey_ok: bool = False  # the account has a passkey: offer it in place of a code
 
     def _challenge(self) -> str | None:
         return _cookie(self.router.headers.cookie, sign_in.CHALLENGE_COOKIE)
@@ -46,6 +48,7 @@ class SecondStepState(SessionState):
         token = self._challenge()
         try:
             if not await call(sign_in.needs_enrolment, token):
+                self.passkey_ok = await call(sign_in.has_passkeys, token)
                 self.view = "code"
                 return
             enrolment = await call(sign_in.enrolment, token)
@@ -119,6 +122,16 @@ def _code_form() -> rx.Component:
             action=ACTION,
             class_name="space-y-5",
             data_testid="second-step-form",
+        ),
+        rx.cond(
+            SecondStepState.passkey_ok,
+            rx.el.div(
+                divider("or"),
+                passkey_button(
+                    "second-step", "Use a passkey instead", "second-step-passkey-status", f"{SECONDARY} w-full"
+                ),
+                class_name="mt-5",
+            ),
         ),
         _start_again(),
     )

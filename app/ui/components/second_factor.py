@@ -8,6 +8,7 @@ from typing import Any
 
 import reflex as rx
 
+from app.ui.components.passkeys import passkey_button
 from app.ui.portal import components as ui
 
 LEAD = "A code from an app on your phone at each sign-in, so a stolen password alone does not open your account."
@@ -165,6 +166,55 @@ def _off(state: Any) -> rx.Component:
     )
 
 
+def _passkey_row(state: Any, p: Any) -> rx.Component:
+    return rx.el.li(
+        rx.el.div(
+            rx.el.p(p.name, class_name="text-sm font-medium text-slate-900"),
+            rx.el.p(
+                "Added ",
+                ui.local_date(p.added),
+                rx.cond(p.used != "", rx.el.span(", last used ", ui.local_date(p.used)), ""),
+                class_name="text-xs text-slate-600",
+            ),
+            class_name="min-w-0",
+        ),
+        rx.el.button(
+            "Remove",
+            type="button",
+            on_click=state.passkey_remove(p.id),
+            aria_label="Remove passkey " + p.name,
+            class_name=ui.BUTTON_DANGER,
+        ),
+        class_name="flex items-center justify-between gap-3 rounded-lg border border-slate-200 p-3",
+        data_testid="passkey-row",
+    )
+
+
+def _passkeys(state: Any) -> rx.Component:
+    return rx.el.div(
+        rx.el.h4("Passkeys", class_name="text-sm font-semibold text-slate-900"),
+        rx.el.p(
+            "Sign in with your fingerprint, face or screen lock instead of a password and a code.",
+            class_name="text-sm text-slate-600",
+        ),
+        rx.cond(
+            state.passkey_rows.length() > 0,
+            rx.el.ul(
+                rx.foreach(state.passkey_rows, lambda p: _passkey_row(state, p)), class_name="flex flex-col gap-2"
+            ),
+        ),
+        passkey_button(
+            "add",
+            "Add a passkey",
+            "passkey-add-status",
+            ui.BUTTON_SECONDARY,
+            data={"data-passkey-done": "passkeys-reload"},
+        ),
+        rx.el.button(id="passkeys-reload", type="button", on_click=state.passkeys_reload, hidden=True, tab_index=-1),
+        class_name="flex flex-col gap-3 border-t border-slate-200 pt-4",
+    )
+
+
 def second_factor_card(state: Any) -> rx.Component:
     """The "Two-step sign-in" card of a settings page."""
     card = ui.titled_card(
@@ -223,7 +273,11 @@ def second_factor_card(state: Any) -> rx.Component:
             ),
             rx.cond(
                 state.factor_loaded,
-                rx.cond(state.factor_on, _on(state), _off(state)),
+                rx.el.div(
+                    rx.cond(state.factor_on, _on(state), _off(state)),
+                    _passkeys(state),
+                    class_name="flex flex-col gap-4",
+                ),
             ),
         ),
     )

@@ -7,13 +7,14 @@ current code. The service checks everything (who must keep it, replays, the fail
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import reflex as rx
 
 from app.core.errors import DomainError
 from app.models.user import UserPublic
-from app.services.accounts import second_factor
+from app.services.accounts import passkeys, second_factor
 from app.ui.state.calls import as_actor
 from app.ui.state.notice import notify
 
@@ -23,6 +24,14 @@ FORGOTTEN = "Every browser will ask for a code at the next sign-in."
 def _code(form: Any) -> str:
     value = form.get("code") if isinstance(form, dict) else None
     return value if isinstance(value, str) else ""
+
+
+@dataclasses.dataclass
+class PasskeyView:
+    id: int = 0
+    name: str = ""
+    added: str = ""  # ISO times: the page shows them in the reader's zone
+    used: str = ""
 
 
 class SecondFactorMixin(rx.State, mixin=True):
@@ -37,6 +46,7 @@ class SecondFactorMixin(rx.State, mixin=True):
     factor_codes: list[str] = []
     factor_error: str = ""
     factor_busy: bool = False
+    passkey_rows: list[PasskeyView] = []
 
     async def _factor_user(self) -> UserPublic | None:
         raise NotImplementedError
@@ -48,6 +58,16 @@ class SecondFactorMixin(rx.State, mixin=True):
         status = await as_actor(user, second_factor.status)
         self.factor_on, self.factor_required = status.on, status.required
         self.factor_recovery_left, self.factor_trusted = status.recovery_left, status.trusted_browsers
+        rows = await as_actor(user, passkeys.listed)
+        self.passkey_rows = [
+            PasskeyView(
+                id=p.id or 0,
+                name=p.name,
+                added=p.created_at.isoformat(),
+                used=p.last_used_at.isoformat() if p.last_used_at else "",
+            )
+            for p in rows
+        ]
         self.factor_loaded = True
 
     async def _factor_call(self, fn: Any) -> Any:
@@ -126,3 +146,20 @@ class SecondFactorMixin(rx.State, mixin=True):
             await notify(
                 self, "success", "Browsers forgotten", "Every browser will ask for a code at the next sign-in."
             )
+
+    @rx.event
+    async def passkeys_reload(self) -> None:
+        """After the page's script added a passkey over the REST routes: the list as stored."""
+        await self._load_factor()
+
+    @rx.event
+    async def passkey_remove(self, passkey_id: int):
+        ip = self.router.session.client_ip or None
+
+        def remove(s: Any, actor: Any) -> bool:
+            passkeys.remove(s, actor, passkey_id, ip=ip)
+            return True
+
+        if await self._factor_call(remove):
+            await self._load_factor()
+            await notify(self, "success", "Passkey removed", "It can no longer sign you in.")
