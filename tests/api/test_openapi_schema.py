@@ -33,6 +33,9 @@ BODYLESS = {
     ("post", "/api/protected/second-factor/enrol"),  # the session says whose
     ("post", "/api/protected/second-factor/forget-browsers"),  # the session says whose
     ("post", "/api/admin/users/{user_id}/second-factor/reset"),  # the path names whom
+    ("post", "/api/protected/passkeys/options"),  # a new challenge for the session's account
+    ("post", "/api/auth/second-factor/passkey/options"),  # a new challenge for the sign-in the cookie names
+    ("post", "/api/auth/passkey/options"),  # a new challenge for whoever holds a passkey
 }
 
 # Routes converted to typed schemas: their success answer is a documented model, not "any object".

@@ -10,12 +10,14 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlmodel import Session
 
+from app.core.config import settings
 from app.models.enums import EmployeeType, Role
 from app.models.user import User
-from app.services.accounts import second_factor, sign_in
+from app.services.accounts import passkeys, second_factor, sign_in
 from tests import factories as f
 from tests.api.test_google_api import google_sign_in, provider  # noqa: F401 (a fixture)
 from tests.fake_oidc import FakeOIDC
+from tests.soft_authenticator import SoftAuthenticator
 
 
 def code(secret: str, steps_ahead: int = 0) -> str:
@@ -169,3 +171,45 @@ def test_staff_who_manage_users_reset_another_persons(client: TestClient, sessio
     assert second_factor.factor(session, cfo) is None
     rows = client.get("/api/admin/users", params={"search": "api_sf_cfo"}).json()
     assert rows["data"][0]["username"] == "api_sf_cfo"
+
+
+def test_a_passkey_added_over_the_api_signs_in_alone_and_stands_in_for_the_code(
+    untrusted_client: TestClient, session: Session, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(settings, "public_url", "http://testserver")  # the test client's origin
+    c = untrusted_client
+    user = f.user(session, "api_pk_admin", role=Role.admin)
+    key = SoftAuthenticator(origin="http://testserver", rp_id="testserver")
+    login(c, "api_pk_admin")
+    secret = c.post("/api/auth/second-factor/enrol").json()["secret"].replace(" ", "")
+    c.post("/api/auth/second-factor/enrol/confirm", json={"code": code(secret, -1)})
+    c.post("/api/auth/second-factor", json={})
+
+    options = c.post("/api/protected/passkeys/options")
+    ceremony = [h for h in options.headers.get_list("set-cookie") if h.startswith(passkeys.CEREMONY_COOKIE)]
+    assert ceremony and "HttpOnly" in ceremony[0] and "Path=/api" in ceremony[0] and "SameSite=strict" in ceremony[0]
+    added = c.post("/api/protected/passkeys", json={"credential": key.create(options.json()), "name": "Phone"})
+    assert added.status_code == 200 and added.json()["name"] == "Phone"
+    assert [p["name"] for p in c.get("/api/protected/passkeys").json()] == ["Phone"]
+    c.post("/api/auth/logout")
+
+    # In place of the code at the second step.
+    assert login(c, "api_pk_admin")["secondFactor"] == "code"
+    options = c.post("/api/auth/second-factor/passkey/options").json()
+    done = c.post("/api/auth/second-factor/passkey", json={"credential": key.get(options)})
+    assert done.status_code == 200 and done.json()["next"] == "/admin/dashboard"
+    assert signed_in(c)
+    c.post("/api/auth/logout")
+
+    # Alone: no password, no code.
+    options = c.post("/api/auth/passkey/options").json()
+    alone = c.post("/api/auth/passkey", json={"credential": key.get(options)})
+    assert alone.status_code == 200 and alone.json()["next"] == "/admin/dashboard?login=1"
+    assert alone.json()["user"]["id"] == str(user.id) and signed_in(c)
+    passkey_id = c.get("/api/protected/passkeys").json()[0]["id"]
+    assert c.delete(f"/api/protected/passkeys/{passkey_id}").status_code == 200
+    c.post("/api/auth/logout")
+    options = c.post("/api/auth/passkey/options").json()
+    gone = c.post("/api/auth/passkey", json={"credential": key.get(options)})
+    assert gone.status_code == 422 and gone.json()["message"] == passkeys.UNKNOWN
+    assert not signed_in(c)
