@@ -25,6 +25,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import Server
+from tools.dev.signed_in import access_token
 
 ROOT = Path(__file__).resolve().parents[2]
 LIMIT_S = 60.0  # the bound: a saved change is in the served HTML within a minute
@@ -51,9 +52,10 @@ def wait_until(what: str, ok: Callable[[], bool], limit_s: float = LIMIT_S) -> f
 
 @pytest.fixture
 def staff(server: Server) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=server.url, timeout=10) as client:
-        signed = client.post("/api/auth/login", json={"identifier": "admin", "password": "Admin-demo-2026"})
-        assert signed.status_code == 200, signed.text
+    # A session opened in the server's database: the demo admin signs in with a second factor (ADR 0103).
+    token = access_token("admin", server.database_url)
+    with httpx.Client(base_url=server.url, timeout=10, cookies={"access_token": token}) as client:
+        assert client.get("/api/auth/me").status_code == 200
         yield client
 
 
