@@ -22,11 +22,13 @@ import httpx
 import pytest
 import socketio
 from sqlalchemy.engine import Engine
-from sqlmodel import Session
+from sqlmodel import Session, select
 
 from app.models.enums import InvoiceStatus, Role
 from app.models.inquiry import ContactInquiry
+from app.models.project import Project, ProjectMessage
 from app.services.accounts import sessions
+from app.ui.portal.projects import ProjectsState
 from tests import factories as f
 from tests.e2e.conftest import Server
 from tests.ui.harness import GUARDED, PAYLOADS, app_states, row_counts
@@ -138,7 +140,7 @@ def world(db_engine: Engine) -> Iterator[dict[str, Any]]:
         mine = f"MINE-{uuid.uuid4().hex[:8]}"
         f.project(s, me, name=mine)
         s.commit()
-        yield {"session": s, "me": me, "mine": mine}
+        yield {"session": s, "me": me, "mine": mine, "other": other}
 
 
 def _states_answered(browser: Browser) -> set[str]:
@@ -211,6 +213,35 @@ def test_a_token_whose_session_ended_gets_no_data(server: Server, world: dict[st
         assert [m[:200] for m in stale.received if world["mine"] in m] == []
     finally:
         stale.close()
+
+
+def test_conversations_send_a_client_only_its_own_projects_messages_and_never_a_note(
+    server: Server, world: dict[str, Any]
+) -> None:
+    """Issue 28: a client's tab asks, by id, for its own project's conversation and for another client's; only its
+    own messages come back, never an internal note of its own project, nothing of the other's (nor its name)."""
+    s: Session = world["session"]
+    me, other = world["me"], world["other"]
+    mine = s.exec(select(Project).where(Project.client_id == me.id)).one()
+    theirs = s.exec(select(Project).where(Project.client_id == other.id)).one()
+    staff = f.user(s, f"ws_staff_{uuid.uuid4().hex[:6]}", role=Role.admin)
+    said = f"SAID-{uuid.uuid4().hex[:8]}"
+    s.add(ProjectMessage(project_id=mine.id or 0, author_id=staff.id, body=f"{said} to the client"))
+    s.add(ProjectMessage(project_id=mine.id or 0, author_id=staff.id, body=f"{MARKER} note", internal=True))
+    s.add(ProjectMessage(project_id=theirs.id or 0, author_id=other.id, body=f"{MARKER} their question"))
+    s.commit()
+    browser = Browser(server, sessions.start(s, me).access_token)
+    state = ProjectsState.get_full_name()
+    try:
+        browser.hydrate("/client-portal")
+        for project_id in (theirs.id, mine.id, str(theirs.id), -1, theirs.id):
+            browser.send(f"{state}.open_conversation", {"project_id": project_id}, "/client-portal")
+            browser.send(f"{state}.refresh_conversation", {}, "/client-portal")
+        browser.settle(quiet_s=2.0, limit_s=60)
+    finally:
+        browser.close()
+    assert any(said in m for m in browser.received), "the client's own conversation reached its tab"
+    assert [m[:300] for m in browser.received if MARKER in m] == []
 
 
 def test_a_message_over_the_size_limit_closes_only_that_connection(server: Server) -> None:
