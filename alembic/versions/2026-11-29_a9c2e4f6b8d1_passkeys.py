@@ -24,7 +24,9 @@ UTC = app.models.base.UTCDateTime
 
 
 def _user(table: str) -> sa.ForeignKeyConstraint:
-    return sa.ForeignKeyConstraint(["user_id"], ["users.id"], name=op.f(f"fk_{table}_user_id_users"), ondelete="CASCADE")
+    return sa.ForeignKeyConstraint(
+        ["user_id"], ["users.id"], name=op.f(f"fk_{table}_user_id_users"), ondelete="CASCADE"
+    )
 
 
 def upgrade() -> None:

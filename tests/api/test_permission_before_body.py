@@ -18,7 +18,7 @@ from tests import factories as f
 
 # Routes any signed-in user may write: their own account, the portal's own records (paying one's invoice), forms.
 OWN = re.compile(
-    r"^/api/(auth|account|protected/(profile|settings|meetings|projects/\{[^}]+\}$|invoices/\{[^}]+\}/pay$)|contact|careers|applications/submit|protected/change-password|newsletter|booking|forms|webhooks|stripe/webhook|calendly)"
+    r"^/api/(auth|account|protected/(profile|settings|second-factor|passkeys|meetings|projects/\{[^}]+\}$|invoices/\{[^}]+\}/pay$)|contact|careers|applications/submit|protected/change-password|newsletter|booking|forms|webhooks|stripe/webhook|calendly)"
 )
 
 

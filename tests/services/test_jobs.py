@@ -54,7 +54,7 @@ def test_pruning_runs_when_delivery_fails(
     monkeypatch.setattr(mail, "deliver_pending", broken)
     assert jobs.run_once() == 0
     assert session.exec(select(RateLimitEvent)).all() == []
-    assert len(scopes) == 6  # one transaction each: a failed delivery cannot roll the pruning back
+    assert len(scopes) == 8  # one transaction each: a failed delivery cannot roll the pruning back
     assert "outbox exploded" in caplog.text
 
 

@@ -59,7 +59,11 @@ SAMPLES: list[tuple[str, dict[str, Any], list[str]]] = [
     ),
     ("second_factor_changed", {"change": "recovery_used", "name": EVIL, "left": 2}, ["You have 2 left: make new"]),
     ("second_factor_changed", {"change": "recovery_new", "name": EVIL}, ["New recovery codes were made"]),
-    ("second_factor_changed", {"change": "passkey_added", "name": EVIL, "passkey": EVIL}, ["was added to your account"]),
+    (
+        "second_factor_changed",
+        {"change": "passkey_added", "name": EVIL, "passkey": EVIL},
+        ["was added to your account"],
+    ),
     ("second_factor_changed", {"change": "passkey_removed", "name": EVIL, "passkey": EVIL}, ["was removed from your"]),
     (
         "meeting_for_client",

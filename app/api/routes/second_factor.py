@@ -125,7 +125,7 @@ def disable(body: Code, user: CurrentUser, s: SessionDep, ip: ClientIP) -> dict[
 def forget_browsers(user: CurrentUser, s: SessionDep, ip: ClientIP) -> dict[str, str]:
     """Every browser trusted for 30 days asks for a code again."""
     second_factor.forget_browsers(s, user, ip=ip)
-    return {"message": "Every browser will ask for a code at the next sign-in."}
+    return {"message": second_factor.BROWSERS_FORGOTTEN}
 
 
 @router.post("/admin/users/{user_id}/second-factor/reset", response_model=Done)

@@ -53,7 +53,6 @@ CEREMONY_TTL = timedelta(minutes=5)
 MAX_PASSKEYS = 10  # per account: a list a person can read, and a bound on what they can make us store
 NAME_MAX = 120
 
-NOT_HERE = "Passkeys work on this site's own address only. Open the site at {origin} to use one."
 FAILED = "The passkey could not be checked. Please try again."
 UNKNOWN = "This passkey is not registered for an account here."
 EXPIRED = "This passkey request has expired. Please try again."

@@ -57,6 +57,7 @@ USED_RECOVERY = "That recovery code has already been used. Each recovery code wo
 NOT_ON = "Two-step sign-in is not turned on for this account."
 ALREADY_ON = "Two-step sign-in is already on. Turn it off first to set up a new authenticator."
 SET_UP_AGAIN = "The set-up has expired. Please start again."
+BROWSERS_FORGOTTEN = "Every browser will ask for a code at the next sign-in."
 MUST_KEEP = "Your role requires two-step sign-in, so it cannot be turned off. Ask an administrator to reset it."
 
 _RECOVERY = re.compile(r"[a-z0-9]{10}")

@@ -18,8 +18,6 @@ from app.services.accounts import passkeys, second_factor
 from app.ui.state.calls import as_actor
 from app.ui.state.notice import notify
 
-FORGOTTEN = "Every browser will ask for a code at the next sign-in."
-
 
 def _code(form: Any) -> str:
     value = form.get("code") if isinstance(form, dict) else None
@@ -143,9 +141,7 @@ class SecondFactorMixin(rx.State, mixin=True):
         forgotten = await self._factor_call(lambda s, a: second_factor.forget_browsers(s, a, ip=ip))
         if forgotten is not None:
             await self._load_factor()
-            await notify(
-                self, "success", "Browsers forgotten", "Every browser will ask for a code at the next sign-in."
-            )
+            await notify(self, "success", "Browsers forgotten", second_factor.BROWSERS_FORGOTTEN)
 
     @rx.event
     async def passkeys_reload(self) -> None:
