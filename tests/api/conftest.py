@@ -14,6 +14,7 @@ from sqlmodel import Session
 from app.api import create_api
 from app.api.middleware import BodySizeLimit, RequestObservability, SecurityHeaders
 from app.core.db import get_session
+from app.core.errors import DomainError
 from app.models.base import utcnow
 from app.models.second_factor import TotpFactor
 from app.services.accounts import second_factor
@@ -50,7 +51,10 @@ def trusted_browser(session: Session):  # type: ignore[no-untyped-def]
     def hook(request: httpx.Request) -> None:
         if request.method != "POST" or request.url.path not in SIGN_IN_PATHS:
             return
-        user = get_user_by_identifier(session, _identifier(request).strip())
+        try:
+            user = get_user_by_identifier(session, _identifier(request).strip())
+        except DomainError:  # an identifier no account can have (the server refuses it in its own words)
+            return
         if user is None or not (second_factor.required(user) or second_factor.factor(session, user)):
             return
         if session.get(TotpFactor, user.id) is None:
