@@ -25,7 +25,7 @@ def test_client_and_staff_talk_live_and_internal_notes_stay_inside(
 ) -> None:
     tag = uuid.uuid4().hex[:6]
     question = f"Can we launch before the holidays? <b>{tag}</b>"
-    answer = f"Yes: the week of December 14 ({tag})."
+    answer = f"Yes: the week of December 14 ({tag}). Plan: https://example.com/plan-{tag}. javascript:alert(1)"
     note = f"Internal: QA must sign off first ({tag})."
     with (
         signed_in(browser, server, db_engine, "democlient") as (client, client_errors),
@@ -56,8 +56,15 @@ def test_client_and_staff_talk_live_and_internal_notes_stay_inside(
         answering.get_by_role("button", name="Send").click()
         expect(answering.get_by_test_id("conversation-message").filter(has_text=answer)).to_be_visible()
 
-        # The client's dialog, left open, shows the answer by itself, and never the note.
-        expect(asking.get_by_test_id("conversation-message").filter(has_text=answer)).to_be_visible(timeout=LIVE_MS)
+        # The client's dialog, left open, shows the answer by itself, and never the note; the web address in it is a
+        # link that opens in a new tab (the full stop after it is the sentence's), anything else stays text.
+        said = asking.get_by_test_id("conversation-message").filter(has_text=answer)
+        expect(said).to_be_visible(timeout=LIVE_MS)
+        link = said.get_by_role("link", name=f"https://example.com/plan-{tag}")
+        expect(link).to_have_attribute("href", f"https://example.com/plan-{tag}")
+        expect(link).to_have_attribute("rel", "noopener noreferrer nofollow ugc")
+        expect(link).to_have_attribute("target", "_blank")
+        expect(said.get_by_role("link")).to_have_count(1)
         expect(asking.get_by_test_id("conversation-message").filter(has_text=note)).to_have_count(0)
         expect(asking).not_to_contain_text("QA must sign off")
 

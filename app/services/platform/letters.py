@@ -20,7 +20,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 from sqlmodel import Session
 
 from app.core.config import settings
-from app.services.platform import company, mail
+from app.services.platform import company, links, mail
 from app.services.platform.mail import Letter
 
 TEMPLATES = Path(__file__).with_name("mail_templates")
@@ -65,27 +65,11 @@ def render(s: Session, name: str, /, **context: Any) -> Letter:
     button = exported.get("button")
     html = _env.get_template("layout.html").render(
         subject=subject,
-        paragraphs=[[_pieces(line) for line in block.splitlines()] for block in re.split(r"\n\s*\n", text.strip())],
+        paragraphs=[
+            [links.pieces(line) for line in block.splitlines()] for block in re.split(r"\n\s*\n", text.strip())
+        ],
         button={"label": button[0], "url": button[1]} if button else None,
         company=values["company"],
         colours=BRAND,
     )
     return Letter(subject=subject, text=text, html=html)
-
-
-# An address in a letter: http(s) up to the next space; a closing bracket or full stop after it is the sentence's.
-_URL = re.compile(r"https?://[^\s<>\"]+[^\s<>\".,;:!?)\]]")
-
-
-def _pieces(line: str) -> list[tuple[str, bool]]:
-    """The line as (text, is_link) pieces, for the HTML part to make its addresses links."""
-    out: list[tuple[str, bool]] = []
-    at = 0
-    for m in _URL.finditer(line):
-        if m.start() > at:
-            out.append((line[at : m.start()], False))
-        out.append((m.group(), True))
-        at = m.end()
-    if at < len(line):
-        out.append((line[at:], False))
-    return out

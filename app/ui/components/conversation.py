@@ -20,7 +20,7 @@ from app.ui.components.behaviour import Behaviour
 from app.ui.components.file_link import file_link
 from app.ui.components.ticker import ticker
 from app.ui.portal import components as ui
-from app.ui.state.conversation import REFRESH_SECONDS, ChosenFile, FileView, MessageView
+from app.ui.state.conversation import REFRESH_SECONDS, ChosenFile, FileView, MessageView, TextPiece
 
 # What the file picker offers: the names the server accepts (it checks each file's content again).
 ACCEPT = ",".join(sorted(f".{e}" for e in files.ATTACHMENT.extensions))
@@ -49,6 +49,21 @@ def _file(x: ObjectVar[FileView]) -> rx.Component:
     )
 
 
+def _piece(p: ObjectVar[TextPiece]) -> rx.Component:
+    """A web address in a message opens in a new tab, as a link someone else typed: no referrer, no ranking."""
+    return rx.cond(
+        p.link,
+        rx.el.a(
+            p.text,
+            href=p.text,
+            target="_blank",
+            rel="noopener noreferrer nofollow ugc",
+            class_name="text-blue-700 underline underline-offset-2 hover:text-blue-900",
+        ),
+        rx.el.span(p.text),
+    )
+
+
 def _message(m: ObjectVar[MessageView]) -> rx.Component:
     return rx.el.li(
         rx.el.div(
@@ -64,7 +79,10 @@ def _message(m: ObjectVar[MessageView]) -> rx.Component:
             class_name="flex flex-wrap items-center gap-2",
         ),
         rx.cond(
-            m.body != "", rx.el.p(m.body, class_name="mt-1 text-sm break-words whitespace-pre-wrap text-slate-800")
+            m.pieces.length() > 0,
+            rx.el.p(
+                rx.foreach(m.pieces, _piece), class_name="mt-1 text-sm break-words whitespace-pre-wrap text-slate-800"
+            ),
         ),
         rx.cond(
             m.files.length() > 0,

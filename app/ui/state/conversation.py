@@ -19,7 +19,7 @@ from sqlmodel import Session
 from app.core.config import settings
 from app.core.errors import DomainError
 from app.models.user import User, UserPublic
-from app.services.platform import files
+from app.services.platform import files, links
 from app.services.projects import conversation_reads, conversations
 from app.services.projects.conversations import MAX_FILES, TOO_MANY_FILES, Thread
 from app.ui.rows import Row
@@ -59,9 +59,17 @@ class ChosenFile:
 
 
 @dataclasses.dataclass
+class TextPiece:
+    """A run of a message's text: a web address is a link, everything else text (never markup)."""
+
+    text: str = ""
+    link: bool = False
+
+
+@dataclasses.dataclass
 class MessageView(Row):
     author: str = ""
-    body: str = ""
+    pieces: list[TextPiece] = dataclasses.field(default_factory=list)  # the text, its addresses marked
     at: str = ""  # ISO time: the page shows it in the reader's zone
     mine: bool = False
     from_staff: bool = False
@@ -99,7 +107,7 @@ class ConversationMixin(rx.State, mixin=True):
             MessageView(
                 id=m.id,
                 author=m.author,
-                body=m.body,
+                pieces=[TextPiece(text, link) for text, link in links.pieces(m.body)],
                 at=m.created_at.isoformat(),
                 mine=m.mine,
                 from_staff=m.from_staff,
