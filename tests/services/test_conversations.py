@@ -18,7 +18,7 @@ from app.models.enums import EmployeeType, Role
 from app.models.project import MESSAGE_MAX, ProjectMember, ProjectMessageFile
 from app.models.user import User
 from app.services.platform import files
-from app.services.projects import conversations
+from app.services.projects import conversations, projects
 from tests import factories as f
 
 
@@ -266,3 +266,18 @@ def test_stored_files_are_bounded_per_author_per_day_and_per_project(
         sum(len(m.files) for m in conversations.thread(session, actor=people["dev"], project_id=project.id).messages)
         == 4
     )
+
+
+def test_deleting_a_project_deletes_its_conversations_files_from_the_store(
+    session: Session, people: dict[str, User], data_dir: Path
+) -> None:
+    kept = f.project(session, people["client"], "Kept")
+    gone = f.project(session, people["client"], "Gone")
+    conversations.post(session, actor=people["client"], project_id=kept.id, data={}, uploads=[("k.pdf", PDF)])
+    conversations.post(session, actor=people["client"], project_id=gone.id, data={}, uploads=[("g.pdf", PDF)])
+    conversations.post(session, actor=people["client"], project_id=gone.id, data={}, uploads=[("h.png", PNG)])
+    assert len(_stored(data_dir)) == 3
+    admin = f.user(session, "conv_admin", role=Role.admin)
+    projects.delete_project(session, actor=admin, project_id=gone.id or 0)
+    left = session.exec(select(ProjectMessageFile.key)).all()
+    assert _stored(data_dir) == sorted(left) and len(left) == 1

@@ -17,9 +17,9 @@ from app.core.db import MAX_ID, get_by_id
 from app.core.errors import Forbidden, Invalid
 from app.core.permissions import Perm
 from app.models.enums import PROJECT_FINAL_STATUSES, MilestoneStatus, ProjectStatus, ProjectType
-from app.models.project import Organization, Project, ProjectMilestone
+from app.models.project import Organization, Project, ProjectMessage, ProjectMessageFile, ProjectMilestone
 from app.models.user import User
-from app.services.platform import access, audit, client_cancellations
+from app.services.platform import access, audit, client_cancellations, files
 from app.services.platform import validation as v
 from app.services.platform.actions import Action
 from app.services.platform.paging import Listing, Page, View, contains, of_client, one_of
@@ -354,12 +354,20 @@ def update_project(
 
 
 def delete_project(s: Session, *, actor: User, project_id: int) -> None:
-    """Delete a project and its milestones; its invoices stay, unlinked."""
+    """Delete a project with its milestones and its conversation (messages, and the files they carry, from the store
+    too: a client's documents do not outlive the project they were given for); its invoices stay, unlinked."""
     access.require(actor, Perm.content_write, "delete projects")
     project = access.found(s, Project, project_id, "Project")
+    keys = s.exec(
+        select(ProjectMessageFile.key)
+        .join(ProjectMessage, col(ProjectMessage.id) == ProjectMessageFile.message_id)
+        .where(ProjectMessage.project_id == project.id)
+    ).all()
     audit.record(s, actor=actor, action="project.delete", details={"name": project.name, "id": project.id})
     s.delete(project)
     s.commit()
+    for key in keys:  # after the commit: a store that is down leaves a file nothing points at (logged), never a row
+        files.delete(key)
 
 
 class MilestoneSave(Body):
