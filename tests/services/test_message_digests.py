@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from sqlalchemy import delete, func
+from sqlalchemy import delete
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
@@ -22,6 +22,7 @@ from app.models.user import User
 from app.services.platform import mail
 from app.services.projects import conversation_reads, conversations, message_digests
 from tests import factories as f
+from tests.services.conftest import Committed
 from tests.services.test_throttle_races import in_parallel
 from tests.smtp_sink import SmtpSink
 
@@ -112,11 +113,13 @@ def test_the_digest_reaches_an_smtp_server(session: Session, client: User, dev: 
         sink.stop()
 
 
-def test_passes_running_at_once_send_each_digest_once(engine: Engine, pool: Engine) -> None:
-    with Session(engine, expire_on_commit=False) as s:
-        mark = s.exec(select(func.coalesce(func.max(EmailOutbox.id), 0))).one()
+def test_passes_running_at_once_send_each_digest_once(committed: Committed, pool: Engine) -> None:
+    """On committed rows, removed afterwards by `committed` (with the mail and the rate-limit events posting left)."""
+    with Session(committed.engine, expire_on_commit=False) as s:
+        mark = committed.marks[EmailOutbox]
         client = f.user(s, "race_digest_client")
         dev = f.user(s, "race_digest_dev", role=Role.employee, employee_type=EmployeeType.developer)
+        committed.user_ids += [client.id, dev.id]
         projects = [f.project(s, client, f"Race digest {i}", manager_id=dev.id) for i in range(3)]
         for p in projects:
             for i in range(3):
@@ -126,12 +129,10 @@ def test_passes_running_at_once_send_each_digest_once(engine: Engine, pool: Engi
         assert not [r for r in results if isinstance(r, Exception)]
         [digest] = [d for batch in results for d in batch if d.to == client.email]
         assert sorted(digest.project_ids) == sorted(p.id or 0 for p in projects)
-        with Session(engine) as s:
+        with Session(committed.engine) as s:
             sent = s.exec(select(EmailOutbox.to_address).where(col(EmailOutbox.id) > mark)).all()
         assert sent == [client.email]
     finally:
-        with Session(engine) as s:
-            s.exec(delete(EmailOutbox).where(col(EmailOutbox.id) > mark))  # type: ignore[call-overload]
+        with Session(committed.engine) as s:  # the users' deletion (by `committed`) cannot take their projects
             s.exec(delete(Project).where(col(Project.id).in_([p.id for p in projects])))  # type: ignore[call-overload]
-            s.exec(delete(User).where(col(User.id).in_([client.id, dev.id])))  # type: ignore[call-overload]
             s.commit()
