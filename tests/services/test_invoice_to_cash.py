@@ -260,7 +260,10 @@ def test_reminders_day_after_due_then_weekly_at_most_three(session: Session, cfo
     assert on(DUE + timedelta(days=22)) == [] and on(DUE + timedelta(days=60)) == []  # at most three
     session.refresh(invoice)
     assert (invoice.reminders_sent, invoice.last_reminder_on) == (3, DUE + timedelta(days=15))
-    entries = session.exec(select(AuditLog).where(AuditLog.action == "invoice.reminder")).all()
+    # In the order written: without an ORDER BY, PostgreSQL may return the rows in any order.
+    entries = session.exec(
+        select(AuditLog).where(AuditLog.action == "invoice.reminder").order_by(col(AuditLog.id))
+    ).all()
     assert [e.details["count"] for e in entries if e.entity_id == str(invoice_id)] == [1, 2, 3]  # type: ignore[index]
 
 
