@@ -9,6 +9,7 @@ from datetime import timedelta
 
 import pytest
 from sqlalchemy import update
+from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
 from app.core.config import settings
@@ -20,7 +21,9 @@ from app.models.system import AuditLog, EmailOutbox
 from app.models.user import User
 from app.services.accounts import passkeys, second_factor, sign_in
 from tests import factories as f
+from tests.services.conftest import Committed
 from tests.services.test_second_factor import IP, enrol
+from tests.services.test_throttle_races import in_parallel, kinds
 from tests.soft_authenticator import SoftAuthenticator
 
 SITE = "https://portal.example.com"
@@ -148,6 +151,32 @@ def test_passkeys_are_bounded_per_account_and_ceremonies_per_address(session: Se
     with pytest.raises(TooManyRequests):
         for _ in range(sign_in.CEREMONIES_PER_ADDRESS + 1):
             sign_in.passkey_sign_in_options(session, ip="198.51.100.99")
+
+
+def test_registrations_at_once_stop_at_the_bound_and_a_key_is_kept_once(committed: Committed, pool: Engine) -> None:
+    # Four tabs finishing a registration together, one place left: one is kept, three are told why.
+    with Session(committed.engine, expire_on_commit=False) as s:
+        user = f.user(s, "pk_race")
+        committed.user_ids.append(user.id)
+        for n in range(passkeys.MAX_PASSKEYS - 1):
+            add(s, user, device(), f"Key {n}")
+        started = [passkeys.registration_options(s, user) for _ in range(4)]
+        answers = [(token, device().create(json.loads(options))) for token, options in started]
+    outcomes = in_parallel(pool, lambda s, i: passkeys.register(s, user, *answers[i], f"Tab {i}", ip=IP), 4)
+    assert kinds(outcomes) == {"ok": 1, "Invalid": 3}
+    assert {str(o) for o in outcomes if isinstance(o, Invalid)} == {passkeys.TOO_MANY}
+    # One authenticator's credential offered by two accounts at once: the second is refused in words, not a 500.
+    with Session(committed.engine, expire_on_commit=False) as s:
+        people = [f.user(s, f"pk_twin{i}") for i in range(2)]
+        committed.user_ids.extend(p.id for p in people)
+        key = device()
+        twins = []
+        for person in people:
+            token, options = passkeys.registration_options(s, person)
+            twins.append((person, token, key.create(json.loads(options))))
+    outcomes = in_parallel(pool, lambda s, i: passkeys.register(s, *twins[i], "Shared", ip=IP), 2)
+    assert kinds(outcomes) == {"ok": 1, "Invalid": 1}
+    assert [str(o) for o in outcomes if isinstance(o, Invalid)] == [passkeys.ALREADY]
 
 
 def test_removing_a_passkey_is_for_its_owner(session: Session) -> None:

@@ -20,6 +20,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from sqlalchemy import delete, update
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 from webauthn import (
     base64url_to_bytes,
@@ -57,6 +58,7 @@ FAILED = "The passkey could not be checked. Please try again."
 UNKNOWN = "This passkey is not registered for an account here."
 EXPIRED = "This passkey request has expired. Please try again."
 TOO_MANY = f"An account can have at most {MAX_PASSKEYS} passkeys. Remove one first."
+ALREADY = "This passkey is already registered."
 
 
 @dataclass(frozen=True)
@@ -152,6 +154,8 @@ def register(s: Session, user: User, token: str | None, credential: Any, name: s
     ceremony = _take_ceremony(s, token, "register")
     if ceremony.user_id != user.id:
         raise Unauthorized(EXPIRED)
+    # Under the person's row lock: two registrations at once (two tabs) are counted one after the other.
+    s.exec(select(User.id).where(User.id == user.id).with_for_update()).one()
     if len(_descriptors(s, user)) >= MAX_PASSKEYS:
         raise Invalid(TOO_MANY)
     where = site()
@@ -166,7 +170,7 @@ def register(s: Session, user: User, token: str | None, credential: Any, name: s
         raise Invalid(FAILED) from exc
     credential_id = bytes_to_base64url(verified.credential_id)
     if s.exec(select(Passkey.id).where(Passkey.credential_id == credential_id)).first() is not None:
-        raise Invalid("This passkey is already registered.")
+        raise Invalid(ALREADY)
     transports = credential.get("response", {}).get("transports", []) if isinstance(credential, dict) else []
     passkey = Passkey(
         user_id=user.id,
@@ -177,6 +181,11 @@ def register(s: Session, user: User, token: str | None, credential: Any, name: s
         name=(name.strip() or "Passkey")[:NAME_MAX],
     )
     s.add(passkey)
+    try:
+        s.flush()
+    except IntegrityError as exc:  # the unique credential id: the same key added by another account at this moment
+        s.rollback()
+        raise Invalid(ALREADY) from exc
     audit.record(s, actor=user, action="auth.passkey_added", entity=user, details={"name": passkey.name}, ip=ip)
     tell(s, user, "passkey_added", passkey=passkey.name)
     s.commit()
