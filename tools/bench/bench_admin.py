@@ -198,7 +198,9 @@ class Sample:
 
     outcome: str = "rows"  # rows, empty, error, restricted, timeout, redirected ..., failed: ...
     first_rows_ms: float | None = None
+    html_ms: float | None = None  # navigation start to the page's HTML received (pages only, not tabs)
     socket_ms: float | None = None  # navigation start to the first websocket message (pages only, not tabs)
+    data_ms: float | None = None  # start to the websocket message last received before the rows showed
     max_frame: int = 0
     ws_bytes: int = 0
     frames: int = 0
@@ -312,7 +314,7 @@ def _ready_js(section: Section, terminal: str, since: float) -> str:
   const vis = (el) => !!el && el.getClientRects().length > 0;
   const b = window.__bench || {{}};
   const now = performance.now();
-  if ({check}) return {{ kind: "rows", t: now }};
+  if ({check}) return {{ kind: "rows", t: now, data: b.lastMessage || 0 }};
   const stop = document.querySelector({json.dumps(terminal)});
   if (vis(stop)) {{
     const restricted = stop.getAttribute("data-testid") === "access-restricted";
@@ -371,12 +373,15 @@ def visit(
             value = found.json_value()
             sample.outcome = str(value["kind"])
             sample.first_rows_ms = float(value["t"]) - start_at
+            if value.get("data"):
+                sample.data_ms = float(value["data"]) - start_at
         except PlaywrightTimeout:
             sample.outcome = "timeout"
             sample.note = f"no rows after {timeout_ms / 1000:.0f} s"
         _settle(page, need_hydrated=not section.base)
         if not section.base:
             sample.socket_ms = float(page.evaluate("window.__bench.firstMessage")) or None
+            sample.html_ms = float(page.evaluate("performance.getEntriesByType('navigation')[0].responseEnd")) or None
         received = frames[first_frame:]
         sample.frames, sample.ws_bytes, sample.max_frame = len(received), sum(received), max(received, default=0)
         sample.rows = int(page.evaluate(f"document.querySelectorAll({json.dumps(section.rows)}).length"))
@@ -450,7 +455,9 @@ def summarize(result: Result) -> dict[str, Any]:
     return {
         "first": first,
         "first_ok": _verdict(first, TARGET_FIRST_ROWS_MS, failed=bool(bad)),
+        "html": _median([x.html_ms for x in s]),
         "socket": _median([x.socket_ms for x in s]),
+        "data": _median([x.data_ms for x in s if x.outcome == "rows"]),
         "runs": " / ".join("-" if x.first_rows_ms is None else f"{x.first_rows_ms:.0f}" for x in s),
         "frame": frame,
         "frame_ok": _verdict(frame, TARGET_FRAME_BYTES),
@@ -502,31 +509,34 @@ def render_report(
         f"Targets: first rows < {TARGET_FIRST_ROWS_MS / 1000:g} s, largest websocket frame < "
         f"{_kb(TARGET_FRAME_BYTES)}, server state < {_kb(TARGET_STATE_BYTES)} per tab (1 KB = 1,000 bytes).",
         "",
-        "| section | first rows | | runs (ms) | socket up | largest frame | | ws received (frames) | rows in DOM "
-        "| state (keys) | | notes |",
-        "|---|---:|---|---|---:|---:|---|---:|---:|---:|---|---|",
+        "| section | first rows | | runs (ms) | HTML in | socket up | data in | largest frame | | ws received (frames) "
+        "| rows in DOM | state (keys) | | notes |",
+        "|---|---:|---|---|---:|---:|---:|---:|---|---:|---:|---:|---|---|",
     ]
     for result in results:
         m = summarize(result)
         sec = result.section
         where = f"{sec.path} → {sec.name.split('/')[-1]} tab" if sec.base else sec.path
         first = "-" if m["first"] is None else f"{m['first']:.0f} ms"
-        sock = "-" if m["socket"] is None else f"{m['socket']:.0f} ms"
+        html, sock, data = ("-" if m[k] is None else f"{m[k]:.0f} ms" for k in ("html", "socket", "data"))
         frames = "-" if m["frames"] is None else f"{m['frames']:.0f}"
         rows = "-" if m["rows"] is None else f"{m['rows']:.0f}"
         keys = "-" if m["keys"] is None else f"{m['keys']:.0f}"
         lines.append(
-            f"| {sec.name} (`{where}`) | {first} | {m['first_ok']} | {m['runs']} | {sock} | {_kb(m['frame'])} "
-            f"| {m['frame_ok']} | {_kb(m['ws'])} ({frames}) | {rows} | {_kb(m['state'])} ({keys}) | {m['state_ok']} "
-            f"| {m['notes']} |"
+            f"| {sec.name} (`{where}`) | {first} | {m['first_ok']} | {m['runs']} | {html} | {sock} | {data} "
+            f"| {_kb(m['frame'])} | {m['frame_ok']} | {_kb(m['ws'])} ({frames}) | {rows} | {_kb(m['state'])} ({keys}) "
+            f"| {m['state_ok']} | {m['notes']} |"
         )
     lines += [
         "",
         "How to read it:",
         "- first rows: page navigation start until the section's first row or card is visible (an empty state counts "
         "once the websocket is quiet); for a tab (`→ ... tab`), from the click on the tab, after the page settled.",
+        "- HTML in: navigation start until the page's HTML was received (the navigation's responseEnd).",
         "- socket up: navigation start until the first websocket message (page scripts loaded, socket connected, "
         "first state received): the part of first rows that no section's data causes.",
+        "- data in: from the same start until the websocket message last received before the rows showed (the one "
+        "that carried them); first rows minus data in is the browser's render of them.",
         "- largest frame and ws received: websocket frames the browser received (uncompressed payloads) until the "
         "websocket was quiet for 0.6 s; for a tab, only those after the click.",
         "- state: the sum of the Redis value sizes (STRLEN) of the browser tab's state keys `<token>_<state>`, "
