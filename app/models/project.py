@@ -101,7 +101,10 @@ class ProjectMessage(SQLModel, table=True):
     only: its client never reads it. Plain text, shown as text (links made clickable at most, never HTML)."""
 
     __tablename__ = "project_messages"
-    __table_args__ = (sa.Index("ix_project_messages_project_id_id", "project_id", "id"),)
+    __table_args__ = (
+        sa.Index("ix_project_messages_project_id_id", "project_id", "id"),
+        sa.Index("ix_project_messages_created_at", "created_at"),  # the digest pass reads the last days
+    )
 
     id: int | None = Field(default=None, primary_key=True)
     project_id: int = Field(foreign_key="projects.id", ondelete="CASCADE")
