@@ -148,7 +148,7 @@ class AdminState(SessionState):
         if not self.allowed_section and not self.restricted_section:
             return
         try:
-            user = await self._require_staff()
+            user = await self._require_staff(touch=False)
         except (Unauthorized, Forbidden):
             return
         await self._count_unread(user)
@@ -158,14 +158,15 @@ class AdminState(SessionState):
         self.leave_reason = ""
 
     async def _actor(
-        self, perm: str | None = None, feature: str = "this section", *, quiet: bool = False
+        self, perm: str | None = None, feature: str = "this section", *, quiet: bool = False, touch: bool = True
     ) -> UserPublic | None:
         """The current staff user for a handler, or None after telling the browser why not (session gone, forbidden).
 
         `quiet` is for on_load loaders: the guard (open_section) already showed why the page is not available.
+        `touch=False` for a ticker: a timer is no sign of a person there (SessionState._user).
         """
         try:
-            user = await self._require_staff(perm, feature)
+            user = await self._require_staff(perm, feature, touch=touch)
         except Unauthorized:
             if self.leave_reason:
                 return None

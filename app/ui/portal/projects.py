@@ -91,10 +91,10 @@ class ProjectsState(ConversationMixin, CancelConfirm, ListTab, PortalState):
             return ProjectsState.open_conversation(int(wanted))  # type: ignore[operator]
         return None
 
-    async def _show_unread(self) -> None:
+    async def _show_unread(self, *, touch: bool = True) -> None:
         """The unread counts, assigned only when they changed: an unchanged tick sends the tab nothing."""
         try:
-            user = await self._require_user()
+            user = await self._require_user(touch=touch)
             counts = await as_actor(user, lambda s, a: conversation_reads.unread_counts(s, actor=a))
         except (Unauthorized, DomainError):
             return  # the next page action says why; the counts stay as shown
@@ -108,16 +108,16 @@ class ProjectsState(ConversationMixin, CancelConfirm, ListTab, PortalState):
     async def refresh_unread(self) -> None:
         """The portal's ticker: new messages counted without a reload (ADR 0102)."""
         if self.session_checked and self.is_client:
-            await self._show_unread()
+            await self._show_unread(touch=False)  # a timer, not the person: the idle clock runs on
 
-    async def _conversation_read(self) -> None:
-        await self._show_unread()
+    async def _conversation_read(self, *, touch: bool = True) -> None:
+        await self._show_unread(touch=touch)
 
     cancel_noun: ClassVar[str] = "project"
 
-    async def _conversation_user(self) -> UserPublic | None:
+    async def _conversation_user(self, *, touch: bool = True) -> UserPublic | None:
         try:
-            return await self._require_user()
+            return await self._require_user(touch=touch)
         except Unauthorized:
             await self._signed_out()
             return None

@@ -97,7 +97,8 @@ class ConversationMixin(rx.State, mixin=True):
     message_key: int = 0  # changes after a message is sent, so the form starts empty
     attachments: list[ChosenFile] = []  # mirrored by conversation_files.js, which keeps and sends the files
 
-    async def _conversation_user(self) -> UserPublic | None:
+    async def _conversation_user(self, *, touch: bool = True) -> UserPublic | None:
+        """Who is asking (None once told why not); `touch=False` from the ticker (see SessionState._user)."""
         raise NotImplementedError
 
     def _take_thread(self, t: Thread) -> None:
@@ -119,8 +120,8 @@ class ConversationMixin(rx.State, mixin=True):
         if fresh != self.conversation:  # an unchanged conversation sends nothing
             self.conversation = fresh
 
-    async def _read_thread(self) -> None:
-        user = await self._conversation_user()
+    async def _read_thread(self, *, touch: bool = True) -> None:
+        user = await self._conversation_user(touch=touch)
         if user is None or not self.conversation_id:
             return
         project_id = self.conversation_id
@@ -131,9 +132,9 @@ class ConversationMixin(rx.State, mixin=True):
         except DomainError as exc:
             self.conversation_error = exc.message or LOAD_FAILED
             return
-        await self._conversation_read()
+        await self._conversation_read(touch=touch)
 
-    async def _conversation_read(self) -> None:
+    async def _conversation_read(self, *, touch: bool = True) -> None:
         """The open conversation was read (and marked read): a page showing unread counts refreshes them."""
 
     @rx.event
@@ -151,8 +152,8 @@ class ConversationMixin(rx.State, mixin=True):
 
     @rx.event
     async def refresh_conversation(self) -> None:
-        """The dialog's ticker: new messages from the others."""
-        await self._read_thread()
+        """The dialog's ticker: new messages from the others. A timer, not the person: the idle clock runs on."""
+        await self._read_thread(touch=False)
 
     @rx.event
     async def send_message(self, form: dict):

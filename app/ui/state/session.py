@@ -35,12 +35,12 @@ def _cookie(header: str, name: str) -> str | None:
     return morsel.value if morsel else None
 
 
-def _lookup(token: str | None) -> UserPublic | None:
+def _lookup(token: str | None, touch: bool = True) -> UserPublic | None:
     if not token:
         return None
     with session_scope() as s:
         try:
-            user, _family = sessions.authenticate(s, token, allow_expired_jwt=True)
+            user, _family = sessions.authenticate(s, token, allow_expired_jwt=True, touch=touch)
         except Unauthorized:
             return None
         return UserPublic.of(user)
@@ -72,19 +72,22 @@ class SessionState(rx.State):
             (await self.get_state(cls)).reset()
             pending.extend(cls.get_substates())
 
-    async def _user(self) -> UserPublic | None:
-        """The current user, checked against the session store now (never a cached copy)."""
-        return await asyncio.to_thread(_lookup, self._token())
+    async def _user(self, *, touch: bool = True) -> UserPublic | None:
+        """The current user, checked against the session store now (never a cached copy). `touch=False` for what a
+        page does on a timer (a ticker): that is no sign of a person there, so the session's idle clock runs on."""
+        return await asyncio.to_thread(_lookup, self._token(), touch)
 
-    async def _require_user(self) -> UserPublic:
-        user = await self._user()
+    async def _require_user(self, *, touch: bool = True) -> UserPublic:
+        user = await self._user(touch=touch)
         if user is None:
             raise Unauthorized("Authentication Required: Please log in to access the dashboard.")
         return user
 
-    async def _require_staff(self, perm: str | None = None, feature: str = "this section") -> UserPublic:
+    async def _require_staff(
+        self, perm: str | None = None, feature: str = "this section", *, touch: bool = True
+    ) -> UserPublic:
         """The current staff user holding `perm` (if given); raises Unauthorized or Forbidden otherwise."""
-        user = await self._require_user()
+        user = await self._require_user(touch=touch)
         if user.role not in STAFF_ROLES:
             raise Forbidden("Access Denied: Staff privileges required to access this panel.")
         if perm and not has_perm(user.effective_permissions, perm):

@@ -232,7 +232,7 @@ class DashboardState(AdminState):
         a failed tick leaves the figures shown and the next one tries again; an ended session is the watcher's."""
         if not self.loaded:
             return
-        actor = await self._actor(quiet=True)
+        actor = await self._actor(quiet=True, touch=False)
         if actor is None:
             return
         try:

@@ -120,11 +120,11 @@ class ProjectListState(ProjectTimeMixin, ConversationMixin, ClientPicker, CardLi
         """More organizations match than the picker offers: show its search box."""
         return self.org_total > len(self.org_choices) or self.org_search != ""
 
-    async def _conversation_user(self) -> UserPublic | None:
+    async def _conversation_user(self, *, touch: bool = True) -> UserPublic | None:
         """Staff who see the projects read their conversations; the service decides who on them may post."""
-        return await self._actor(Perm.content_read, FEATURE)
+        return await self._actor(Perm.content_read, FEATURE, touch=touch)
 
-    async def _conversation_read(self) -> None:
+    async def _conversation_read(self, *, touch: bool = True) -> None:
         """The sidebar's unread count drops as soon as the conversation is read."""
         if self.user is not None:
             await self._count_unread(self.user)
