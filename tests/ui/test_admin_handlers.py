@@ -427,3 +427,32 @@ def test_the_user_forms_offer_only_what_the_staff_member_may_give(db: Session) -
     call(admin, "open_create", "user")
     assert [c.value for c in admin.role_choices] == ["client", "employee", "admin"]
     assert len(admin.type_choices) == len(EmployeeType)
+
+
+def _handshake(root: State, token: str) -> None:
+    """The tab's websocket connected again, now with `token` as its session cookie (another person signed in)."""
+    new = {constants.RouteVar.HEADERS: {"cookie": f"access_token={token}"}, constants.RouteVar.PATH: "/admin/users"}
+    root._update_router_vars(new, {})
+
+
+def test_a_tab_that_changes_hands_starts_empty_whoever_loaded_it_first(db: Session) -> None:
+    """The section states hold one person's data. A new tab is not emptied (nothing is in it: the guard skips that
+    work), yet a list loaded before any guard ran (a handler called directly) is claimed by its reader, so the next
+    person's guard still empties it."""
+    first, second = (f.user(db, _name(n), role=Role.admin) for n in ("own1", "own2"))
+    users = handler_state(UsersState, sign_in(db, first), "/admin/users")
+    root = users._get_root_state()
+    shell = root.get_substate(AdminState.get_full_name().split("."))
+    call(users, "load")  # before the page's guard: the handler claims the tab for its reader
+    assert users.rows and shell._owner == str(first.id)
+
+    _handshake(root, sign_in(db, second))
+    call(shell, "open_section", "users")
+    assert users.rows == [] and shell._owner == str(second.id)  # the first person's list went before anything else
+
+    call(users, "load")
+    assert users.rows
+    _handshake(root, sign_in(db, first))
+    users.search = "nothing-loaded-yet"  # a field the handler keeps: the claim empties the state before the load
+    call(users, "load")
+    assert shell._owner == str(first.id) and users.search == ""

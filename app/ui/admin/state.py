@@ -117,11 +117,7 @@ class AdminState(SessionState):
         user = await self._user()
         self.user = user
         self.session_checked = True
-        owner = str(user.id) if user else ""
-        if owner != self._owner:
-            # Another person (or nobody) in a tab whose state still holds the previous user's lists: start empty.
-            await self._forget_below()
-            self._owner = owner
+        await self._claim_tab(str(user.id) if user else "")
         if user is None:
             await self._leave("auth")
         elif user.role not in STAFF_ROLES:
@@ -132,6 +128,20 @@ class AdminState(SessionState):
             self.allowed_section = section
         if user is not None and user.role in STAFF_ROLES:
             await self._count_unread(user)
+
+    async def _claim_tab(self, owner: str) -> None:
+        """From now on the section states hold `owner`'s data ("": nobody's). Another person's (or nobody's) tab is
+        emptied first: its states may still hold the previous user's lists.
+
+        A tab nobody claimed holds nobody's data, because every section handler claims the tab for its user
+        (`_actor`) before it loads anything. So a new tab is not emptied: that loaded every section's state and wrote
+        it back, about 200 ms of each staff page's first load with the state in Redis (docs/performance.md)."""
+        shell = await self.get_state(AdminState)
+        if owner == shell._owner:
+            return
+        if shell._owner:
+            await shell._forget_below()
+        shell._owner = owner
 
     async def _count_unread(self, user: UserPublic) -> None:
         """The sidebar's unread count, assigned only when it changed (a tick that finds nothing new sends nothing)."""
@@ -183,6 +193,7 @@ class AdminState(SessionState):
             title, _, text = exc.message.partition(": ")
             await self._notify("error", title if text else "Access Restricted", text or exc.message)
             return None
+        await self._claim_tab(str(user.id))  # a handler called before the page's guard claims the tab itself
         return user
 
     async def _save(
