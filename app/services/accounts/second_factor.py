@@ -309,7 +309,8 @@ def reset_for(s: Session, *, actor: User, user_id: Any, ip: str | None = None) -
     codes and trusted browsers go too and every session of theirs ends; they are told by mail. Never one's own: that
     would let a stolen staff session remove the factor that protects it. Commits."""
     access.require(actor, Perm.users_manage, "reset second factors")
-    target = s.get(User, _uuid(user_id))
+    key = _uuid(user_id)
+    target = s.get(User, key) if key is not None else None  # a malformed id is simply nobody
     if target is None:
         raise NotFound("User not found")
     refusal = reset_refusal(actor, target, has_factor=s.get(TotpFactor, target.id) is not None)
