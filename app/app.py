@@ -20,6 +20,7 @@ from app.ui.form_guard import form_guard
 from app.ui.fresh_pages import keep_current, refresh_at_startup
 from app.ui.observability import EventObservability
 from app.ui.site.not_found import not_found_page
+from app.ui.tab_handover import TabHandover
 
 
 def start_observing() -> None:
@@ -55,6 +56,8 @@ app = rx.App(
 add_decorated_pages(app)
 # Every websocket event logs with its tab's request id, and its time is measured (app/ui/observability.py).
 app.add_middleware(EventObservability())
+# A tab whose cookie now names another session starts empty, before hydrate sends it anything (app/ui/tab_handover.py).
+app.add_middleware(TabHandover())
 app.add_page(
     not_found_page,
     route=routes.NOT_FOUND,

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import uuid
+from collections.abc import Iterator
 from http.cookies import CookieError, SimpleCookie
 
 import reflex as rx
+from reflex.state import BaseState
 
 from app.core.config import settings
 from app.core.cookies import ACCESS_COOKIE
@@ -46,11 +48,23 @@ def _lookup(token: str | None, touch: bool = True) -> UserPublic | None:
         return UserPublic.of(user)
 
 
+def states_below(cls: type[BaseState]) -> Iterator[type[BaseState]]:
+    """Every state class below `cls`, at any depth."""
+    pending = list(cls.get_substates())
+    while pending:
+        sub = pending.pop()
+        yield sub
+        pending.extend(sub.get_substates())
+
+
 class SessionState(rx.State):
     """Who is signed in (display data) and the guard every privileged handler calls."""
 
     user: UserPublic | None = None  # the display copy (None: signed out); handlers re-check through `_user()`
     session_checked: bool = False
+    # The live session whose data this tab's states may hold: None for a tab never served, "" for nobody
+    # (app/ui/tab_handover.py).
+    _served_family: str | None = None
 
     def _token(self) -> str | None:
         return _cookie(self.router.headers.cookie, ACCESS_COOKIE)
@@ -66,11 +80,8 @@ class SessionState(rx.State):
     async def _forget_below(self) -> None:
         """Reset every state below this one, loaded or not: a tab that another user (or nobody) now holds must not
         keep the previous user's rows (with Redis, a state this event did not load still holds them there)."""
-        pending = list(type(self).get_substates())
-        while pending:
-            cls = pending.pop()
+        for cls in states_below(type(self)):
             (await self.get_state(cls)).reset()
-            pending.extend(cls.get_substates())
 
     async def _user(self, *, touch: bool = True) -> UserPublic | None:
         """The current user, checked against the session store now (never a cached copy). `touch=False` for what a
