@@ -89,8 +89,9 @@ def test_a_reschedule_asks_before_it_moves_the_meeting(db: Session) -> None:
     call(state, "start_reschedule")
     assert state.step == "times" and state.host == "Elena Vasquez"  # beside the calendar, as when booking
     open_first_free_day(state)
-    new = state.day_slots[1].start
-    assert new != first
+    if not [s for s in state.day_slots if s.start != first]:  # run late in a day, its one time is the booked one
+        call(state, "choose_day", next(c.key for c in state.cells if c.free and c.key > state.day))
+    new = next(s.start for s in state.day_slots if s.start != first)
     call(state, "choose_slot", new)
     # Asked, not moved: the question names both times.
     assert state.move_start == new and state.step == "times" and state.chosen_start == first
