@@ -5,6 +5,7 @@ across both.
   nginx to the other process and its state (in Redis) and session (in the database) are still there.
 - The contact form's per-address limit and a verification code's attempt limit count requests to either process.
 - The outbox is delivered once: both processes run the mail sender, and no message reaches the SMTP server twice.
+- A tab that changes hands receives nothing of the last person, its state loaded from Redis by either process.
 
 The cluster is tools/reliability/cluster.py, the one `make run-cluster` starts, on a database and a Redis of the
 test's own.
@@ -30,6 +31,7 @@ from app.services.accounts import sessions
 from app.services.platform import mail
 from tests.conftest import PG_ADMIN_URL, TEST_DB_NAME
 from tests.e2e.test_portal import track_errors
+from tests.e2e.test_tab_handover import developer_after_admin
 from tests.smtp_sink import SmtpSink
 from tools.reliability.cluster import Cluster  # what `make run-cluster` runs
 from tools.server import free_port
@@ -201,3 +203,10 @@ def test_each_message_is_delivered_once(cluster: Cluster, db: Session) -> None:
         time.sleep(1)
     got = [str(m["Subject"]) for m in sink.messages[before:] if str(m["Subject"]).startswith("Cluster delivery")]
     assert sorted(got) == sorted(subjects), got  # every one, none twice, with a sender in each process
+
+
+def test_a_tab_that_changes_hands_receives_nothing_of_the_last_person(
+    cluster: Cluster, browser: Browser, db: Session
+) -> None:
+    """ADR 0107 with the tab's state in Redis, loaded by whichever process the tab's socket reaches."""
+    developer_after_admin(cluster.url, browser, db)

@@ -34,13 +34,13 @@ def _frames(page: Page) -> list[str]:
     return received
 
 
-def _cookie(db: Session, server: Server, user: object) -> dict[str, object]:
+def _cookie(db: Session, site: str, user: object) -> dict[str, object]:
     token = sessions.start(db, user).access_token  # type: ignore[arg-type]
-    return {"name": "access_token", "value": token, "url": server.url, "httpOnly": True}
+    return {"name": "access_token", "value": token, "url": site, "httpOnly": True}
 
 
-def _admin_sees(page: Page, server: Server, marker: str) -> None:
-    page.goto(server.url + "/admin/users")
+def _admin_sees(page: Page, site: str, marker: str) -> None:
+    page.goto(site + "/admin/users")
     page.get_by_placeholder("Search users…").fill(marker)
     expect(page.get_by_test_id("user-row")).to_have_count(1)
     expect(page.get_by_test_id("user-row")).to_contain_text(marker)
@@ -59,9 +59,8 @@ def _none_carries(page: Page, frames: list[str], marker: str, settled: Callable[
     assert leaked == [], leaked
 
 
-def test_staff_without_users_read_receive_none_of_the_admins_rows(
-    server: Server, browser: Browser, db: Session
-) -> None:
+def developer_after_admin(site: str, browser: Browser, db: Session) -> None:
+    """The admin opens User Management in a tab; then a developer (no `users:read`) signs in in it."""
     tag = uuid.uuid4().hex[:8]
     marker = f"handover{tag}"
     f.user(db, marker, first_name="Handover", last_name=tag.upper())  # a client only users:read may see
@@ -70,23 +69,29 @@ def test_staff_without_users_read_receive_none_of_the_admins_rows(
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     page = context.new_page()
     frames = _frames(page)
-    context.add_cookies([_cookie(db, server, admin)])
-    _admin_sees(page, server, marker)
+    context.add_cookies([_cookie(db, site, admin)])
+    _admin_sees(page, site, marker)
     assert any(marker in frame for frame in frames)  # the admin's own frames carry it: the check below can fail
 
     # Someone else signs in in the same tab (the cookie changes; the tab's sessionStorage token stays).
     frames.clear()
     context.clear_cookies()
-    context.add_cookies([_cookie(db, server, developer)])
-    page.goto(server.url + "/admin/dashboard")
+    context.add_cookies([_cookie(db, site, developer)])
+    page.goto(site + "/admin/dashboard")
     _none_carries(
         page, frames, marker, lambda: expect(page.get_by_role("heading", name="Quick Actions")).to_be_visible()
     )
     # The tab now serves the developer, who is refused the section, and still receives nothing of it.
     frames.clear()
-    page.goto(server.url + "/admin/users")
+    page.goto(site + "/admin/users")
     _none_carries(page, frames, marker, lambda: expect(page.get_by_test_id("access-restricted")).to_be_visible())
     context.close()
+
+
+def test_staff_without_users_read_receive_none_of_the_admins_rows(
+    server: Server, browser: Browser, db: Session
+) -> None:
+    developer_after_admin(server.url, browser, db)
 
 
 def test_a_client_signing_in_where_a_staff_session_ended_receives_nothing_of_it(
@@ -102,8 +107,8 @@ def test_a_client_signing_in_where_a_staff_session_ended_receives_nothing_of_it(
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     page = context.new_page()
     frames = _frames(page)
-    context.add_cookies([_cookie(db, server, admin)])
-    _admin_sees(page, server, marker)
+    context.add_cookies([_cookie(db, server.url, admin)])
+    _admin_sees(page, server.url, marker)
 
     sessions.revoke_all(db, admin.id)
     db.commit()
@@ -126,8 +131,8 @@ def test_the_same_person_keeps_their_tab(server: Server, browser: Browser, db: S
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     page = context.new_page()
     frames = _frames(page)
-    context.add_cookies([_cookie(db, server, admin)])
-    _admin_sees(page, server, marker)
+    context.add_cookies([_cookie(db, server.url, admin)])
+    _admin_sees(page, server.url, marker)
     frames.clear()
     page.reload()
     expect(page.get_by_role("heading", name="User Management")).to_be_visible()
