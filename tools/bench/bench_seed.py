@@ -20,10 +20,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from decimal import ROUND_HALF_UP, Decimal
+from pathlib import Path
 from typing import Any
 
 import bcrypt
 import psycopg
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file: the app package is at the checkout's root
+from app.services.billing.reminders import FIRST_AFTER, REMIND_EVERY, REMINDERS_MAX
 
 # Full-size counts (the structure issue's "Show it"); --scale multiplies them.
 FULL = {"users": 10_000, "inquiries": 100_000, "invoices": 20_000, "applications": 10_000, "meetings": 5_000}
@@ -268,13 +272,13 @@ CENT = Decimal("0.01")
 
 
 def _reminded(due: date | None, status: str, today: date) -> tuple[int, date | None]:
-    """The overdue reminders the daily pass would have sent before today (app/services/billing/reminders.py: the day
-    after the due date, then weekly, at most three). A data set of years of invoices is one that has been running:
+    """The overdue reminders the daily pass would have sent before today, by its own schedule
+    (app/services/billing/reminders.py). A data set of years of invoices is one that has been running:
     without its reminder history the server's first pass would mail (and render the PDF of) thousands of reminders
     while the benchmark measures. Today's are left to the pass, as on any day."""
     if status != "pending" or due is None:
         return 0, None
-    days = [due + timedelta(days=1 + 7 * k) for k in range(3)]
+    days = [due + FIRST_AFTER + REMIND_EVERY * k for k in range(REMINDERS_MAX)]
     before = [d for d in days if d < today]
     return len(before), (before[-1] if before else None)
 
